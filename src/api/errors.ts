@@ -1,0 +1,87 @@
+import { GoogleErrorItem, googleErrorBodySchema } from '../shared/schemas/errors';
+
+/** A Google API error answer, typed, with a message fit for a notification. */
+export class GoogleApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly reason: string | undefined,
+    readonly errors: readonly GoogleErrorItem[],
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message);
+    this.name = 'GoogleApiError';
+  }
+
+  get isNotFound(): boolean { return this.status === 404; }
+  get isConflict(): boolean { return this.status === 412 || this.reason === 'conditionNotMet'; }
+  get isAuthError(): boolean { return this.status === 401; }
+  get isRateLimit(): boolean { return this.status === 429 || this.reason === 'rateLimitExceeded' || this.reason === 'userRateLimitExceeded'; }
+
+  /** One sentence for a VS Code notification: what failed, in the service's words. */
+  get userMessage(): string {
+    return `${describeStatus(this.status)}: ${this.message}`;
+  }
+
+  /** Builds the error from a response body (Google's format, or anything else a proxy may answer). */
+  static fromResponse(status: number, bodyText: string, retryAfterMs?: number): GoogleApiError {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bodyText);
+    } catch {
+      parsed = undefined;
+    }
+    const result = googleErrorBodySchema.safeParse(parsed);
+    if (result.success) {
+      const { error } = result.data;
+      const errors = error.errors ?? [];
+      return new GoogleApiError(status, error.message, errors[0]?.reason, errors, retryAfterMs);
+    }
+    const snippet = bodyText.trim().slice(0, 200) || 'no details';
+    return new GoogleApiError(status, `Unexpected answer (${snippet})`, undefined, [], retryAfterMs);
+  }
+}
+
+/** The response had the wrong shape: a broken server or proxy, never a crash of ours. */
+export class ResponseValidationError extends Error {
+  constructor(readonly operation: string, readonly issues: string) {
+    super(`The service sent an answer Desk does not understand for ${operation}: ${issues}`);
+    this.name = 'ResponseValidationError';
+  }
+}
+
+/** The network failed (DNS, refused, reset) after every retry. */
+export class NetworkError extends Error {
+  constructor(readonly operation: string, override readonly cause: unknown) {
+    super(`Could not reach the service for ${operation}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'NetworkError';
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('Cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+function describeStatus(status: number): string {
+  switch (status) {
+    case 400: return 'Invalid request';
+    case 401: return 'Not signed in';
+    case 403: return 'Not allowed';
+    case 404: return 'Not found';
+    case 409: return 'Conflict';
+    case 410: return 'Gone';
+    case 412: return 'Changed elsewhere';
+    case 429: return 'Too many requests';
+    default: return status >= 500 ? 'Service error' : `HTTP ${status}`;
+  }
+}
+
+/** A message for any error the API layer can throw, for notifications. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof GoogleApiError) return error.userMessage;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,47 @@
+import { ApiError, notFound } from '../core/errors';
+import { ServiceModule } from '../core/server';
+import { DEMO_USERS, findUser } from './users';
+
+/** The client id behind tokens handed out without a browser (scripts, tests, benchmarks). */
+export const DEV_CLIENT_ID = 'desk-emulator-dev';
+const ALL_SCOPES = [
+  'https://www.googleapis.com/auth/tasks',
+  'https://www.googleapis.com/auth/books',
+  'https://www.googleapis.com/auth/drive',
+  'https://www.googleapis.com/auth/calendar',
+  'https://www.googleapis.com/auth/admin.directory.user',
+];
+
+/**
+ * Emulator-only endpoints under `/emulator/v1`: health, the demo accounts, and a token for a demo user
+ * without a browser, which is what Google's service accounts give scripts. The emulator binds to
+ * loopback only, so these are reachable only from this machine.
+ */
+export const emulatorAdminModule: ServiceModule = {
+  name: 'emulator',
+  register(router, deps) {
+    router.get('/emulator/v1/health', () => ({ json: { status: 'ok' } }), { auth: false });
+    router.get('/emulator/v1/users', () => ({ json: { users: DEMO_USERS.map(({ id, email, name }) => ({ id, email, name })) } }), { auth: false });
+    router.post(
+      '/emulator/v1/token',
+      (context) => {
+        const wanted = context.query.string('user') ?? DEMO_USERS[0]?.email;
+        if (!wanted) throw new ApiError(400, 'required', 'Required parameter: user', { location: 'user' });
+        const user = findUser(wanted);
+        if (!user) throw notFound(`No demo user '${wanted}'. Known: ${DEMO_USERS.map((u) => u.email).join(', ')}`);
+        const issued = deps.tokens.issue(user.id, DEV_CLIENT_ID, ALL_SCOPES);
+        return {
+          json: {
+            access_token: issued.accessToken,
+            refresh_token: issued.refreshToken,
+            expires_in: issued.expiresIn,
+            token_type: 'Bearer',
+            scope: issued.scopes.join(' '),
+            user: { id: user.id, email: user.email },
+          },
+        };
+      },
+      { auth: false },
+    );
+  },
+};

@@ -1,0 +1,100 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { EmulatorUser } from '../auth/users';
+import { QueryParams } from './params';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestContext {
+  readonly method: HttpMethod;
+  /** Decoded path parameters named in the route pattern (`:tasklist` → params.tasklist). */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: QueryParams;
+  readonly headers: IncomingHttpHeaders;
+  /** The signed-in user; routes registered with `auth: false` get undefined. */
+  readonly user: EmulatorUser | undefined;
+  /** `http://host:port` as the client addressed us, for selfLinks and Location headers. */
+  readonly baseUrl: string;
+  /** The raw request, for streaming uploads. Do not read it after calling json() or text(). */
+  readonly request: IncomingMessage;
+  /** The JSON body (`{}` when empty); malformed JSON or a non-object is a 400 parseError. */
+  json(): Promise<unknown>;
+  /** The body as text (forms, small payloads), bounded in size. */
+  text(): Promise<string>;
+}
+
+export type Reply =
+  | { status?: number; headers?: Record<string, string>; json: unknown }
+  | { status?: number; headers?: Record<string, string>; body: Buffer | string | Readable; contentType: string }
+  | { status: number; headers?: Record<string, string>; empty: true };
+
+export type Handler = (context: RequestContext) => Promise<Reply> | Reply;
+
+export interface RouteOptions {
+  /** Whether the route needs a bearer token (default true). */
+  auth?: boolean;
+}
+
+interface Route {
+  method: HttpMethod;
+  segments: string[];
+  handler: Handler;
+  auth: boolean;
+  /** Static segments outrank parameters, so `/files/trash` beats `/files/:fileId`. */
+  score: number;
+}
+
+export interface RouteMatch {
+  handler: Handler;
+  params: Record<string, string>;
+  auth: boolean;
+}
+
+/** Maps method + path pattern to handlers. Patterns use `:name` segments and match whole segments. */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  get(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('GET', pattern, handler, options); }
+  post(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('POST', pattern, handler, options); }
+  put(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('PUT', pattern, handler, options); }
+  patch(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('PATCH', pattern, handler, options); }
+  delete(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('DELETE', pattern, handler, options); }
+
+  add(method: HttpMethod, pattern: string, handler: Handler, options: RouteOptions = {}): void {
+    const segments = pattern.split('/').filter(Boolean);
+    const score = segments.reduce((total, segment, index) => total + (segment.startsWith(':') ? 0 : 2 ** (32 - index)), 0);
+    this.routes.push({ method, segments, handler, auth: options.auth ?? true, score });
+    this.routes.sort((a, b) => b.score - a.score);
+  }
+
+  /** The best route for a request; `pathExists` tells a 404 from a wrong method. */
+  match(method: string, pathname: string): { match?: RouteMatch; pathExists: boolean } {
+    const parts = pathname.split('/').filter(Boolean);
+    let pathExists = false;
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      pathExists = true;
+      if (route.method === method) return { match: { handler: route.handler, params, auth: route.auth }, pathExists };
+    }
+    return { pathExists };
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < pattern.length; index++) {
+    const expected = pattern[index] as string;
+    const actual = parts[index] as string;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(actual);
+    } catch {
+      return undefined;
+    }
+    if (expected.startsWith(':')) params[expected.slice(1)] = decoded;
+    else if (expected !== decoded) return undefined;
+  }
+  return params;
+}

@@ -1,0 +1,62 @@
+import { IssuedTokens, TokenService } from './auth/tokens';
+import { DEV_CLIENT_ID } from './auth/devToken';
+import { findUser } from './auth/users';
+import { Router } from './core/router';
+import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
+import { SERVICE_MODULES } from './services';
+import { FileStore } from './store/fileStore';
+import { MemoryStore, Store } from './store/store';
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:<port>`: the root URL for every service. */
+  readonly url: string;
+  readonly port: number;
+  readonly deps: ServiceDeps;
+  /** A token for a demo user without the browser flow (tests, scripts). */
+  tokenFor(emailOrId: string): IssuedTokens;
+  close(): Promise<void>;
+}
+
+const SEEDED_MARKER = 'emulator.meta';
+
+/** Starts the emulator in this process (the CLI, the extension and the tests all come through here). */
+export async function startEmulator(
+  overrides: Partial<EmulatorOptions> = {},
+  modules: readonly ServiceModule[] = SERVICE_MODULES,
+): Promise<RunningEmulator> {
+  const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides };
+  const store: Store = options.dataDir ? await FileStore.open(options.dataDir) : new MemoryStore();
+  const now = (): number => Date.now();
+  const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);
+  const deps: ServiceDeps = { store, tokens, now, options };
+  const router = new Router();
+  for (const module of modules) module.register(router, deps);
+
+  // Seed once per data directory, so a restart never duplicates or resurrects demo data.
+  const meta = store.collection<{ seeded: boolean }>(SEEDED_MARKER);
+  if (options.seed === 'demo' && !meta.get('seed')?.seeded) {
+    for (const module of modules) await module.seedDemo?.(deps);
+    meta.set('seed', { seeded: true });
+    await store.flush();
+  }
+
+  const server = new EmulatorHttpServer(router, deps);
+  const port = await server.listen(options.port, options.host);
+  const url = `http://${options.host}:${port}`;
+  return {
+    url,
+    port,
+    deps,
+    tokenFor(emailOrId: string): IssuedTokens {
+      const user = findUser(emailOrId);
+      if (!user) throw new Error(`no demo user ${emailOrId}`);
+      const issued = tokens.issue(user.id, DEV_CLIENT_ID, []);
+      void store.flush();
+      return issued;
+    },
+    async close(): Promise<void> {
+      await server.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { startEmulator } from './emulator';
+
+const USAGE = `Usage: desk-emulator [options]
+       desk-emulator token [--user EMAIL] [--url URL]
+
+Options:
+  --port N              port on 127.0.0.1 (0 = any free port; default 8089)
+  --data-dir DIR        durable storage folder (default: memory only)
+  --memory              keep everything in memory (the default without --data-dir)
+  --seed demo|none      demo data on first start (default none)
+  --token-lifetime S    access-token lifetime in seconds (default 3600)
+  --latency MS          added latency per API call (fault injection)
+  --fault-rate R        share 0..1 of API calls answered 429 or 503 (fault injection)
+  --verbose             log internal errors
+
+token: prints a bearer token for a demo user of a running emulator (no browser needed).`;
+
+async function printToken(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, url: { type: 'string' } } });
+  const base = values.url ?? process.env.DESK_EMULATOR_URL ?? 'http://127.0.0.1:8089';
+  const user = values.user ?? 'alice@example.com';
+  const response = await fetch(`${base}/emulator/v1/token?user=${encodeURIComponent(user)}`, { method: 'POST' });
+  const body = (await response.json()) as { access_token?: string; error?: { message: string } };
+  if (!response.ok || !body.access_token) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
+  process.stdout.write(`${body.access_token}\n`);
+}
+
+function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'token') return printToken(argv.slice(1));
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      memory: { type: 'boolean' },
+      seed: { type: 'string' },
+      'token-lifetime': { type: 'string' },
+      latency: { type: 'string' },
+      'fault-rate': { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const seed = values.seed ?? 'none';
+  if (seed !== 'demo' && seed !== 'none') throw new Error('--seed must be demo or none');
+  const emulator = await startEmulator({
+    port: numberOption('port', values.port, 8089, 0, 65535),
+    dataDir: values.memory ? undefined : values['data-dir'],
+    seed,
+    accessTokenLifetimeSeconds: numberOption('token-lifetime', values['token-lifetime'], 3600, 1, 86400 * 365),
+    latencyMs: numberOption('latency', values.latency, 0, 0, 60000),
+    faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
+    quiet: !values.verbose,
+  });
+  // The first line is machine-read by the extension and the test harness: keep its shape.
+  console.log(`Desk emulator listening on ${emulator.url}`);
+  console.log(`Data: ${values['data-dir'] && !values.memory ? values['data-dir'] : 'in memory'}; seed: ${seed}`);
+  const stop = (): void => {
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`desk-emulator: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** One entry of Google's `error.errors[]` list. */
+export const googleErrorItemSchema = z.object({
+  domain: z.string().optional(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  location: z.string().optional(),
+  locationType: z.string().optional(),
+});
+
+/** The error body every Google JSON API (and our emulator) answers with. */
+export const googleErrorBodySchema = z.object({
+  error: z.object({
+    code: z.number(),
+    message: z.string(),
+    errors: z.array(googleErrorItemSchema).optional(),
+    status: z.string().optional(),
+  }),
+});
+
+export type GoogleErrorItem = z.infer<typeof googleErrorItemSchema>;
+export type GoogleErrorBody = z.infer<typeof googleErrorBodySchema>;
+
+/** Canonical gRPC-style status names Google puts in `error.status`, by HTTP code. */
+export function statusForCode(code: number): string {
+  switch (code) {
+    case 400: return 'INVALID_ARGUMENT';
+    case 401: return 'UNAUTHENTICATED';
+    case 403: return 'PERMISSION_DENIED';
+    case 404: return 'NOT_FOUND';
+    case 409: return 'ALREADY_EXISTS';
+    case 410: return 'ABORTED';
+    case 412: return 'FAILED_PRECONDITION';
+    case 413: return 'OUT_OF_RANGE';
+    case 429: return 'RESOURCE_EXHAUSTED';
+    case 501: return 'UNIMPLEMENTED';
+    case 503: return 'UNAVAILABLE';
+    default: return code >= 500 ? 'INTERNAL' : 'UNKNOWN';
+  }
+}
