@@ -17,7 +17,7 @@ export interface RequestContext {
   readonly baseUrl: string;
   /** The raw request, for streaming uploads. Do not read it after calling json() or text(). */
   readonly request: IncomingMessage;
-  /** The JSON body (`{}` when empty); malformed JSON or a non-object is a 400 parseError. */
+  /** The JSON body (`{}` when empty); malformed JSON is a 400 parseError (shape is checked by parseBody). */
   json(): Promise<unknown>;
   /** The body as text (forms, small payloads), bounded in size. */
   text(): Promise<string>;
