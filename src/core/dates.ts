@@ -1,0 +1,81 @@
+/**
+ * Due dates as people type them. Google Tasks stores a date only (`YYYY-MM-DDT00:00:00.000Z`; the time is
+ * discarded), so everything here works on calendar dates: "2026-11-24", "today", "tomorrow", "friday",
+ * "next fri", "in 3 days". Pure, so the rules are unit-tested.
+ */
+
+export type DueInput =
+  | { readonly kind: 'date'; readonly date: string }
+  /** An empty answer: the task has no due date. */
+  | { readonly kind: 'none' }
+  | { readonly kind: 'invalid'; readonly message: string };
+
+export const DUE_INPUT_HELP = 'Enter a date as YYYY-MM-DD, "today", "tomorrow", a weekday such as "friday", or "in 3 days". Leave empty for no due date.';
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** A calendar date (local to the user) as YYYY-MM-DD. */
+export function formatDate(date: Date): string {
+  const pad = (value: number): string => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+}
+
+/** Whether YYYY-MM-DD names a real day (rejects 2026-02-30). */
+export function isValidDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Reads what the user typed; `today` is the user's current local day. */
+export function parseDueInput(input: string, today: Date): DueInput {
+  const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (text === '') return { kind: 'none' };
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    return isValidDate(text) ? { kind: 'date', date: text } : { kind: 'invalid', message: `${input.trim()} is not a date in the calendar.` };
+  }
+  if (text === 'today') return { kind: 'date', date: formatDate(today) };
+  if (text === 'tomorrow') return { kind: 'date', date: formatDate(addDays(today, 1)) };
+  if (text === 'yesterday') return { kind: 'date', date: formatDate(addDays(today, -1)) };
+  const inDays = /^(?:in )?\+?(\d{1,4}) ?(?:d|day|days)$/.exec(text);
+  if (inDays) return { kind: 'date', date: formatDate(addDays(today, Number(inDays[1]))) };
+  const weekdayText = text.replace(/^next /, '');
+  // At least three letters, so "t" or "s" stays ambiguous and is refused.
+  const weekday = weekdayText.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(weekdayText)) : -1;
+  if (weekday >= 0) {
+    // The coming such day, never today: "friday" said on a Friday means next week's.
+    const ahead = ((weekday - today.getDay() + 7) % 7) || 7;
+    return { kind: 'date', date: formatDate(addDays(today, ahead)) };
+  }
+  return { kind: 'invalid', message: `"${input.trim()}" is not a date Desk understands. ${DUE_INPUT_HELP}` };
+}
+
+/** The value the Tasks API expects in `due` for a calendar date. */
+export function toDueTimestamp(date: string): string {
+  return `${date}T00:00:00.000Z`;
+}
+
+/** The calendar date of a task's `due` (its time part is always midnight UTC). */
+export function dueDateOf(due: string | undefined): string | undefined {
+  if (!due) return undefined;
+  const date = due.slice(0, 10);
+  return isValidDate(date) ? date : undefined;
+}
+
+/** Short words for the tree: "today", "tomorrow", "yesterday", else the date itself. */
+export function describeDueDate(date: string, today: Date): string {
+  if (date === formatDate(today)) return 'today';
+  if (date === formatDate(addDays(today, 1))) return 'tomorrow';
+  if (date === formatDate(addDays(today, -1))) return 'yesterday';
+  return date;
+}
+
+export function isOverdue(date: string, today: Date): boolean {
+  return date < formatDate(today);
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * Desk's settings, read through one small interface so the logic that interprets them (which backend to
+ * use) runs under plain mocha. User settings can hold anything: each value is checked and falls back to its
+ * default instead of breaking activation.
+ */
+export interface ConfigurationReader {
+  get<T>(section: string): T | undefined;
+}
+
+export type BackendSetting = 'auto' | 'emulator' | 'google';
+export type EmulatorSeed = 'demo' | 'none';
+
+export interface DeskSettings {
+  readonly backend: BackendSetting;
+  /** An already running emulator; empty means Desk starts its embedded one on demand. */
+  readonly emulatorUrl: string | undefined;
+  readonly emulatorSeed: EmulatorSeed;
+  readonly googleClientId: string | undefined;
+  readonly tasksShowCompleted: boolean;
+  readonly tasksPageSize: number;
+}
+
+export const SETTING = {
+  backend: 'desk.backend',
+  emulatorUrl: 'desk.emulator.url',
+  emulatorSeed: 'desk.emulator.seed',
+  googleClientId: 'desk.google.clientId',
+  tasksShowCompleted: 'desk.tasks.showCompleted',
+  tasksPageSize: 'desk.tasks.pageSize',
+} as const;
+
+/** Google's maximum for tasks.list `maxResults`. */
+export const MAX_TASKS_PAGE_SIZE = 100;
+
+const nonEmptyString = z.string().trim().min(1);
+
+function pick<T>(schema: z.ZodType<T>, value: unknown, fallback: T): T {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : fallback;
+}
+
+/** `config` is `vscode.workspace.getConfiguration()` (the root), or a fake in tests. */
+export function readDeskSettings(config: ConfigurationReader): DeskSettings {
+  const url = pick(nonEmptyString.url().optional(), config.get(SETTING.emulatorUrl) || undefined, undefined);
+  return {
+    backend: pick(z.enum(['auto', 'emulator', 'google']), config.get(SETTING.backend), 'auto'),
+    emulatorUrl: url?.replace(/\/+$/, ''),
+    emulatorSeed: pick(z.enum(['demo', 'none']), config.get(SETTING.emulatorSeed), 'demo'),
+    googleClientId: pick(nonEmptyString.optional(), config.get(SETTING.googleClientId) || undefined, undefined),
+    tasksShowCompleted: pick(z.boolean(), config.get(SETTING.tasksShowCompleted), true),
+    tasksPageSize: pick(z.number().int().min(1).max(MAX_TASKS_PAGE_SIZE), config.get(SETTING.tasksPageSize), MAX_TASKS_PAGE_SIZE),
+  };
+}
+
+/** Where Desk's requests go, before anything is started. */
+export type BackendChoice =
+  | { readonly kind: 'google'; readonly clientId: string | undefined }
+  /** `url` undefined: the embedded emulator, started the first time something needs it. */
+  | { readonly kind: 'emulator'; readonly url: string | undefined; readonly seed: EmulatorSeed };
+
+/** `auto` means Google once a client id is configured (nothing works against Google without one), else the emulator. */
+export function chooseBackend(settings: DeskSettings): BackendChoice {
+  const kind = settings.backend === 'auto' ? (settings.googleClientId ? 'google' : 'emulator') : settings.backend;
+  if (kind === 'google') return { kind, clientId: settings.googleClientId };
+  return { kind, url: settings.emulatorUrl, seed: settings.emulatorSeed };
+}
+
+export function sameChoice(a: BackendChoice, b: BackendChoice): boolean {
+  if (a.kind === 'google' && b.kind === 'google') return a.clientId === b.clientId;
+  if (a.kind === 'emulator' && b.kind === 'emulator') return a.url === b.url && a.seed === b.seed;
+  return false;
+}
