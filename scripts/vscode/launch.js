@@ -1,0 +1,350 @@
+// Starts Desk inside a real VS Code: the Desk emulator, VS Code's server from code-server, and (for tests) Debian's
+// Chromium driven by playwright-core, with Desk loaded as a development extension. Shared by the extension-host
+// suite runner, the UI test helper, the demo and the activation benchmark. Plain CommonJS so it runs uncompiled.
+// The method is the one recorded in shared/vscode-testing.md; comments say why where it is not obvious.
+'use strict';
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const util = require('node:util');
+const { repoRoot, serverMainPath } = require('./paths');
+
+const CHROMIUM_PATH = process.env.DESK_CHROMIUM || '/usr/bin/chromium';
+/** The background-networking flags matter: without them Chromium keeps trying Google hosts this machine cannot reach. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Every child started here, so a crash or Ctrl-C still ends them (each is its own process group). */
+const liveChildren = new Set();
+process.on('exit', () => {
+  for (const child of liveChildren) killGroup(child, 'SIGKILL');
+});
+
+function killGroup(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Ends a child's whole process group: SIGTERM, then SIGKILL if it has not exited within graceMs. */
+async function stopChild(child, graceMs = 3000) {
+  if (!child) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup(child, 'SIGTERM');
+    const timer = new Promise((resolve) => setTimeout(resolve, graceMs, 'timeout'));
+    if ((await Promise.race([exited, timer])) === 'timeout') {
+      killGroup(child, 'SIGKILL');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    }
+  }
+  // Children of the group (VS Code's extension host, file watcher, pty host) may outlive the leader.
+  killGroup(child, 'SIGKILL');
+  liveChildren.delete(child);
+}
+
+/** A folder for one run: short (Unix socket paths are limited to 107 bytes) and outside the repo. */
+function makeRunDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `desk-${prefix}-`));
+}
+
+/** Removes a run folder; keeps it (and says where) when DESK_KEEP_RUN is set, for debugging. */
+function removeRunDir(runDir) {
+  if (!runDir) return;
+  if (process.env.DESK_KEEP_RUN) {
+    console.log(`[launch] kept run folder ${runDir}`);
+    return;
+  }
+  fs.rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/**
+ * Spawns a process in its own process group, copies its output to a log file, and resolves with the first
+ * stdout line that `match` recognises (its return value), or rejects when the process exits or times out first.
+ */
+function spawnAndWaitFor({ name, command, args, options, logFile, match, timeoutMs, echo }) {
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  liveChildren.add(child);
+  const log = fs.createWriteStream(logFile, { flags: 'a' });
+  const tail = [];
+  const remember = (line) => {
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    log.write(`${line}\n`);
+    if (echo) console.log(`[${name}] ${line}`);
+  };
+  readline.createInterface({ input: child.stderr }).on('line', remember);
+  const stdoutLines = readline.createInterface({ input: child.stdout });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void stopChild(child);
+      reject(new Error(`${name} ${why}\n--- last output (${logFile}) ---\n${tail.join('\n')}`));
+    };
+    const timer = setTimeout(() => fail(`did not start within ${timeoutMs} ms`), timeoutMs);
+    child.once('error', (error) => fail(`could not start: ${error.message}`));
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before it was ready`));
+    stdoutLines.on('line', (line) => {
+      remember(line);
+      if (settled) return;
+      const found = match(line);
+      if (found !== undefined) {
+        settled = true;
+        clearTimeout(timer);
+        resolve({ child, value: found });
+      }
+    });
+  });
+}
+
+/**
+ * Starts the Desk emulator (dist/emulator.js; build first) on a free loopback port.
+ * seed: 'demo' | 'none'; dataDir: durable folder, or undefined for memory mode.
+ */
+async function startEmulator({ seed = 'demo', dataDir, port = 0, logFile, echo = false } = {}) {
+  const emulatorJs = path.join(repoRoot, 'dist', 'emulator.js');
+  if (!fs.existsSync(emulatorJs)) throw new Error(`${emulatorJs} is missing: run "node esbuild.js" first`);
+  const args = [emulatorJs, '--port', String(port), '--seed', seed];
+  if (dataDir) args.push('--data-dir', dataDir);
+  else args.push('--memory');
+  const { child, value: url } = await spawnAndWaitFor({
+    name: 'emulator',
+    command: process.execPath,
+    args,
+    options: { cwd: repoRoot, env: process.env },
+    logFile: logFile ?? path.join(os.tmpdir(), 'desk-emulator.log'),
+    // The emulator's first line is its contract: "Desk emulator listening on http://127.0.0.1:PORT".
+    match: (line) => /listening on (http:\/\/\S+)/.exec(line)?.[1],
+    timeoutMs: 20000,
+    echo,
+  });
+  return { url, child, stop: () => stopChild(child) };
+}
+
+/** The user settings a test or demo window starts with: quiet, offline, and pointed at the emulator. */
+function userSettings(emulatorUrl, overrides = {}) {
+  return {
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'workbench.enableExperiments': false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'chat.commandCenter.enabled': false,
+    'desk.emulator.url': emulatorUrl,
+    'desk.backend': 'emulator',
+    ...overrides,
+  };
+}
+
+/** The server's environment: ours without VS Code's own variables (a run from a VS Code terminal inherits them). */
+function serverEnv(runTmp, extraEnv) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE') continue;
+    env[key] = value;
+  }
+  // Without these the server leaves its IPC sockets in /tmp after every run.
+  env.TMPDIR = runTmp;
+  env.XDG_RUNTIME_DIR = runTmp;
+  // code-server's VS Code points its gallery at open-vsx.org; an empty gallery turns the marketplace off, so a
+  // run never looks up a host outside this machine (the server reads this variable at start).
+  env.EXTENSIONS_GALLERY = '{}';
+  return { ...env, ...extraEnv };
+}
+
+/**
+ * Starts VS Code's server (from code-server) with fresh data, user and extensions folders under runDir.
+ * Environment variables given here reach the extension host (that is how tests get their parameters).
+ */
+async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port = 0, host = '127.0.0.1', echo = false }) {
+  const serverMain = serverMainPath();
+  if (!fs.existsSync(serverMain)) {
+    throw new Error(`${serverMain} is missing: run "node scripts/vscode/install-code-server.js" first`);
+  }
+  const dirs = {
+    serverData: path.join(runDir, 'server-data'),
+    userData: path.join(runDir, 'user-data'),
+    extensions: path.join(runDir, 'extensions'),
+    tmp: path.join(runDir, 'tmp'),
+  };
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify(userSettings(emulatorUrl, settings), null, 2));
+  const args = [
+    serverMain,
+    '--host', host,
+    '--port', String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--telemetry-level', 'off',
+    '--disable-workspace-trust',
+    '--server-data-dir', dirs.serverData,
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+  ];
+  const { child, value: listeningPort } = await spawnAndWaitFor({
+    name: 'vscode-server',
+    command: process.execPath,
+    args,
+    options: { cwd: runDir, env: serverEnv(dirs.tmp, env) },
+    logFile: path.join(runDir, 'server.log'),
+    match: (line) => {
+      const found = /Extension host agent listening on (\d+)/.exec(line);
+      return found ? Number(found[1]) : undefined;
+    },
+    timeoutMs: 60000,
+    echo,
+  });
+  return { port: listeningPort, host, child, dirs, logFile: path.join(runDir, 'server.log'), stop: () => stopChild(child) };
+}
+
+/**
+ * The workbench URL that opens `folder` with Desk as a development extension (and, with testsPath, runs that
+ * suite's run()). The server ignores its own --extensionDevelopmentPath flags for a browser client; the payload
+ * is the way in, and the URIs must be vscode-remote:// with the host:port the browser uses (file:// hangs).
+ */
+function workbenchUrl({ host, port, folder, extensionPath = repoRoot, testsPath }) {
+  const remote = (absolute) => `vscode-remote://${host}:${port}${absolute}`;
+  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  return `http://${host}:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * Launches Debian's Chromium (never a downloaded browser) with a fresh profile under runDir and a page whose
+ * test hooks are exposed BEFORE any navigation: the web workbench calls codeAutomationLog with the extension
+ * host's console and codeAutomationExit with 0/1 when a suite's run() resolves/rejects.
+ * Requests to anything but loopback are refused, so a test can never reach the internet.
+ */
+async function launchBrowser({ runDir, onExit, onLog, viewport = { width: 1400, height: 900 } }) {
+  const { chromium } = require('playwright-core');
+  const context = await chromium.launchPersistentContext(path.join(runDir, 'chromium'), {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    env: { ...process.env, TMPDIR: path.join(runDir, 'tmp') },
+  });
+  await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])(https?|wss?):\/\//, (route) => route.abort('blockedbyclient'));
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    if (onLog) onLog(type, util.format(...(Array.isArray(args) ? args : [args])));
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => {
+    if (onExit) onExit(Number(code));
+  });
+  return { context, page, close: () => closeBrowser(context) };
+}
+
+async function closeBrowser(context) {
+  if (!context) return;
+  await Promise.race([context.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+}
+
+/**
+ * Everything for one window of Desk in VS Code: emulator (memory mode unless dataDir), server, browser, and the
+ * workbench page loaded. close() ends all of it, in reverse order, whatever state it is in.
+ *
+ * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench }
+ */
+async function startWorkbench(options = {}) {
+  const runDir = makeRunDir(options.name ?? 'run');
+  const parts = { runDir };
+  const resultFile = path.join(runDir, 'result.json');
+  const close = async () => {
+    await closeBrowser(parts.browser?.context);
+    await stopChild(parts.server?.child);
+    await stopChild(parts.emulator?.child);
+    removeRunDir(runDir);
+  };
+  try {
+    parts.emulator = await startEmulator({ seed: options.seed ?? 'demo', dataDir: options.dataDir, logFile: path.join(runDir, 'emulator.log') });
+    parts.server = await startVSCodeServer({
+      runDir,
+      emulatorUrl: parts.emulator.url,
+      settings: options.settings,
+      // Reach the extension host: where the emulator is, and where a suite's run() writes its result.
+      env: { DESK_TEST_EMULATOR_URL: parts.emulator.url, DESK_TEST_RESULT: resultFile, ...options.env },
+    });
+    const folder = options.folder ?? path.join(runDir, 'workspace');
+    fs.mkdirSync(folder, { recursive: true });
+    parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport });
+    const url = workbenchUrl({ host: parts.server.host, port: parts.server.port, folder, testsPath: options.testsPath });
+    await parts.browser.page.goto(url);
+    if (options.waitForWorkbench !== false) {
+      await parts.browser.page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    }
+    return {
+      runDir,
+      folder,
+      emulatorUrl: parts.emulator.url,
+      serverPort: parts.server.port,
+      serverLog: parts.server.logFile,
+      resultFile,
+      workbenchUrl: url,
+      page: parts.browser.page,
+      browserContext: parts.browser.context,
+      close,
+    };
+  } catch (error) {
+    if (process.env.DESK_KEEP_RUN === undefined && parts.server) {
+      // Keep the server log's tail visible: the run folder is about to go.
+      try {
+        console.error(fs.readFileSync(parts.server.logFile, 'utf8').split('\n').slice(-30).join('\n'));
+      } catch {
+        // no log yet
+      }
+    }
+    await close();
+    throw error;
+  }
+}
+
+/** Rejects after ms with a clear message; the caller's finally-block does the cleanup. */
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+module.exports = {
+  CHROMIUM_ARGS,
+  startEmulator,
+  startVSCodeServer,
+  userSettings,
+  workbenchUrl,
+  launchBrowser,
+  startWorkbench,
+  stopChild,
+  makeRunDir,
+  removeRunDir,
+  withTimeout,
+};
