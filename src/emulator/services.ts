@@ -1,7 +1,11 @@
 import { emulatorAdminModule } from './auth/devToken';
+import { oauthModule } from './auth/oauthRoutes';
 import { ServiceModule } from './core/server';
+import { tasksModule } from './tasks';
 
 /** Every service the emulator serves, on one port under their real path prefixes. */
 export const SERVICE_MODULES: readonly ServiceModule[] = [
   emulatorAdminModule,
+  oauthModule,
+  tasksModule,
 ];

@@ -1,0 +1,158 @@
+import { taskBodySchema, taskListBodySchema } from '../../shared/schemas/tasks';
+import { authError } from '../core/errors';
+import { parseBody, QueryParams } from '../core/params';
+import { RequestContext, Router } from '../core/router';
+import { StoredTask, StoredTaskList, TaskFilters, TasksModel } from './model';
+
+/** HTTP ↔ model for the 14 Tasks API v1 operations, at Google's paths. */
+
+const LISTS = '/tasks/v1/users/@me/lists';
+const TASKS = '/tasks/v1/lists/:tasklist/tasks';
+
+const TASKS_PAGE = { default: 20, min: 1, max: 100 };
+const TASKLISTS_PAGE = { default: 1000, min: 1, max: 1000 };
+
+export function registerTaskRoutes(router: Router, model: TasksModel): void {
+  // ---- tasklists
+  router.get(LISTS, (context) => {
+    const page = model.listTaskLists(userOf(context), {
+      maxResults: context.query.integer('maxResults', TASKLISTS_PAGE) as number,
+      pageToken: nonEmpty(context.query.string('pageToken')),
+    });
+    return {
+      json: {
+        kind: 'tasks#taskLists',
+        etag: page.etag,
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        items: page.items.map((list) => renderTaskList(list, context.baseUrl)),
+      },
+    };
+  });
+  router.get(`${LISTS}/:tasklist`, (context) => ({
+    json: renderTaskList(model.getTaskList(userOf(context), context.params.tasklist as string), context.baseUrl),
+  }));
+  router.post(LISTS, async (context) => {
+    const body = parseBody(taskListBodySchema, await context.json());
+    return { json: renderTaskList(model.insertTaskList(userOf(context), body), context.baseUrl) };
+  });
+  for (const mode of ['update', 'patch'] as const) {
+    const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
+      const body = parseBody(taskListBodySchema, await context.json());
+      const list = model.updateTaskList(userOf(context), context.params.tasklist as string, body, mode);
+      return { json: renderTaskList(list, context.baseUrl) };
+    };
+    if (mode === 'update') router.put(`${LISTS}/:tasklist`, handler);
+    else router.patch(`${LISTS}/:tasklist`, handler);
+  }
+  router.delete(`${LISTS}/:tasklist`, (context) => {
+    model.deleteTaskList(userOf(context), context.params.tasklist as string);
+    return { status: 204, empty: true };
+  });
+
+  // ---- tasks
+  router.get(TASKS, (context) => {
+    const page = model.listTasks(userOf(context), context.params.tasklist as string, taskFilters(context.query));
+    return {
+      json: {
+        kind: 'tasks#tasks',
+        etag: page.etag,
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        items: page.items.map((task) => renderTask(task, context.baseUrl)),
+      },
+    };
+  });
+  router.get(`${TASKS}/:task`, (context) => ({
+    json: renderTask(model.getTask(userOf(context), context.params.tasklist as string, context.params.task as string), context.baseUrl),
+  }));
+  router.post(TASKS, async (context) => {
+    const placement = { parent: nonEmpty(context.query.string('parent')), previous: nonEmpty(context.query.string('previous')) };
+    const body = parseBody(taskBodySchema, await context.json());
+    const task = model.insertTask(userOf(context), context.params.tasklist as string, body, placement);
+    return { json: renderTask(task, context.baseUrl) };
+  });
+  for (const mode of ['update', 'patch'] as const) {
+    const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
+      const body = parseBody(taskBodySchema, await context.json());
+      const task = model.updateTask(userOf(context), context.params.tasklist as string, context.params.task as string, body, mode);
+      return { json: renderTask(task, context.baseUrl) };
+    };
+    if (mode === 'update') router.put(`${TASKS}/:task`, handler);
+    else router.patch(`${TASKS}/:task`, handler);
+  }
+  router.delete(`${TASKS}/:task`, (context) => {
+    model.deleteTask(userOf(context), context.params.tasklist as string, context.params.task as string);
+    return { status: 204, empty: true };
+  });
+  router.post('/tasks/v1/lists/:tasklist/clear', (context) => {
+    model.clear(userOf(context), context.params.tasklist as string);
+    return { status: 204, empty: true };
+  });
+  router.post(`${TASKS}/:task/move`, (context) => {
+    const task = model.moveTask(userOf(context), context.params.tasklist as string, context.params.task as string, {
+      parent: nonEmpty(context.query.string('parent')),
+      previous: nonEmpty(context.query.string('previous')),
+      destinationTasklist: nonEmpty(context.query.string('destinationTasklist')),
+    });
+    return { json: renderTask(task, context.baseUrl) };
+  });
+}
+
+function userOf(context: RequestContext): string {
+  if (!context.user) throw authError();
+  return context.user.id;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function taskFilters(query: QueryParams): TaskFilters {
+  const filters: TaskFilters = {
+    showCompleted: query.boolean('showCompleted', true),
+    showHidden: query.boolean('showHidden', false),
+    showDeleted: query.boolean('showDeleted', false),
+    maxResults: query.integer('maxResults', TASKS_PAGE) as number,
+  };
+  // The official client sends showAssigned; Desk's emulator has no assigned tasks, so it only validates it.
+  query.boolean('showAssigned', false);
+  const pageToken = nonEmpty(query.string('pageToken'));
+  if (pageToken !== undefined) filters.pageToken = pageToken;
+  for (const name of ['updatedMin', 'dueMin', 'dueMax', 'completedMin', 'completedMax'] as const) {
+    const value = query.timestamp(name);
+    if (value !== undefined) filters[name] = value;
+  }
+  return filters;
+}
+
+export function renderTaskList(list: StoredTaskList, baseUrl: string): Record<string, unknown> {
+  return {
+    kind: 'tasks#taskList',
+    id: list.id,
+    etag: list.etag,
+    title: list.title,
+    updated: new Date(list.updated).toISOString(),
+    selfLink: `${baseUrl}/tasks/v1/users/@me/lists/${encodeURIComponent(list.id)}`,
+  };
+}
+
+export function renderTask(task: StoredTask, baseUrl: string): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    kind: 'tasks#task',
+    id: task.id,
+    etag: task.etag,
+    title: task.title,
+    updated: new Date(task.updated).toISOString(),
+    selfLink: `${baseUrl}/tasks/v1/lists/${encodeURIComponent(task.listId)}/tasks/${encodeURIComponent(task.id)}`,
+  };
+  if (task.parent !== undefined) json.parent = task.parent;
+  json.position = task.position;
+  if (task.notes !== undefined) json.notes = task.notes;
+  json.status = task.status;
+  if (task.due !== undefined) json.due = task.due;
+  if (task.completed !== undefined) json.completed = new Date(task.completed).toISOString();
+  if (task.deleted) json.deleted = true;
+  if (task.hidden) json.hidden = true;
+  json.links = [];
+  json.webViewLink = `${baseUrl}/emulator/v1/tasks/view/${encodeURIComponent(task.id)}`;
+  return json;
+}
