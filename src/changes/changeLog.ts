@@ -1,0 +1,117 @@
+import type { PolledChange } from './poller';
+
+/** What happened to a file, in words for the status bar and quick pick. */
+export type ChangeKind = 'created' | 'modified' | 'trashed' | 'removed';
+
+export interface ChangeEntry {
+  readonly fileId: string;
+  readonly title: string;
+  readonly kind: ChangeKind;
+  /** Milliseconds since the epoch, from the change (or when we saw it). */
+  readonly time: number;
+  readonly mimeType?: string | undefined;
+  readonly by?: string | undefined;
+}
+
+/** A creation shows modifiedDate equal to createdDate (within a second: servers round differently). */
+export function classifyChange(change: PolledChange): ChangeKind {
+  if (change.deleted || !change.file) return 'removed';
+  if (change.file.labels?.trashed) return 'trashed';
+  const created = Date.parse(change.file.createdDate ?? '');
+  const modified = Date.parse(change.file.modifiedDate ?? '');
+  if (!Number.isNaN(created) && !Number.isNaN(modified) && Math.abs(modified - created) < 1_000) return 'created';
+  return 'modified';
+}
+
+export function describeKind(kind: ChangeKind): string {
+  switch (kind) {
+    case 'created': return 'added';
+    case 'modified': return 'changed';
+    case 'trashed': return 'moved to the trash';
+    case 'removed': return 'removed';
+  }
+}
+
+/**
+ * The unseen changes behind the status-bar item: one entry per file (its latest change), newest first.
+ * Writes Desk made itself are not news to the user: they are suppressed by the etag the write returned.
+ */
+export class ChangeLog {
+  private readonly unseen = new Map<string, ChangeEntry>();
+  private readonly titles = new Map<string, string>();
+  private readonly ownWrites = new Map<string, string>();
+
+  constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 200) {}
+
+  /** Records a file version this client wrote; a change carrying the same etag is not shown. */
+  noteOwnWrite(fileId: string, etag: string | undefined): void {
+    if (etag) this.ownWrites.set(fileId, etag);
+  }
+
+  /** Adds the changes of one poll; returns the entries that are news to the user. */
+  add(changes: readonly PolledChange[]): ChangeEntry[] {
+    const added: ChangeEntry[] = [];
+    for (const change of changes) {
+      const fileId = change.fileId ?? change.file?.id;
+      if (!fileId) continue;
+      if (change.file?.title) this.titles.set(fileId, change.file.title);
+      const own = this.ownWrites.get(fileId);
+      if (own !== undefined && change.file?.etag === own) continue;
+      const parsed = Date.parse(change.modificationDate ?? change.file?.modifiedDate ?? '');
+      const entry: ChangeEntry = {
+        fileId,
+        title: change.file?.title ?? this.titles.get(fileId) ?? fileId,
+        kind: classifyChange(change),
+        time: Number.isNaN(parsed) ? this.now() : parsed,
+        mimeType: change.file?.mimeType,
+        by: change.file?.lastModifyingUserName,
+      };
+      // A re-inserted key moves to the end of the Map: iteration order stays oldest→newest.
+      this.unseen.delete(fileId);
+      this.unseen.set(fileId, entry);
+      added.push(entry);
+    }
+    while (this.unseen.size > this.maxEntries) {
+      const oldest = this.unseen.keys().next().value;
+      if (oldest === undefined) break;
+      this.unseen.delete(oldest);
+    }
+    return added;
+  }
+
+  get count(): number {
+    return this.unseen.size;
+  }
+
+  /** Newest first. */
+  entries(): ChangeEntry[] {
+    return [...this.unseen.values()].reverse();
+  }
+
+  markSeen(fileId?: string): void {
+    if (fileId === undefined) this.unseen.clear();
+    else this.unseen.delete(fileId);
+  }
+
+  /** "$(cloud) 3 Drive changes" / "$(cloud) notes.txt changed". */
+  statusText(): string {
+    const entries = this.entries();
+    const newest = entries[0];
+    if (!newest) return '$(cloud) Drive';
+    if (entries.length === 1) return `$(cloud) ${truncate(newest.title, 30)} ${describeKind(newest.kind)}`;
+    return `$(cloud) ${entries.length} Drive changes`;
+  }
+
+  /** A short summary for the tooltip: the newest few changes. */
+  summary(limit = 5): string {
+    const entries = this.entries();
+    if (entries.length === 0) return 'No new Drive changes';
+    const lines = entries.slice(0, limit).map((entry) => `${entry.title} ${describeKind(entry.kind)}${entry.by ? ` by ${entry.by}` : ''}`);
+    if (entries.length > limit) lines.push(`and ${entries.length - limit} more`);
+    return lines.join('\n');
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

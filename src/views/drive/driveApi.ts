@@ -1,0 +1,103 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The part of the Drive client the extension's Drive features use, stated structurally so the views,
+ * commands, file system and poller are testable with small fakes. `adaptDriveClient` (driveAdapter.ts)
+ * maps the real `DriveClient` onto it.
+ */
+export interface DriveParent {
+  readonly id: string;
+  readonly isRoot?: boolean | undefined;
+}
+
+export interface DriveItem {
+  readonly id: string;
+  readonly title?: string | undefined;
+  readonly mimeType?: string | undefined;
+  readonly etag?: string | undefined;
+  readonly parents?: readonly DriveParent[] | undefined;
+  readonly labels?: { readonly starred?: boolean | undefined; readonly trashed?: boolean | undefined } | undefined;
+  readonly fileSize?: string | undefined;
+  readonly quotaBytesUsed?: string | undefined;
+  readonly createdDate?: string | undefined;
+  readonly modifiedDate?: string | undefined;
+  readonly ownerNames?: readonly string[] | undefined;
+  readonly owners?: readonly { readonly displayName?: string | undefined; readonly emailAddress?: string | undefined }[] | undefined;
+  readonly lastModifyingUserName?: string | undefined;
+  readonly md5Checksum?: string | undefined;
+  readonly alternateLink?: string | undefined;
+  readonly shared?: boolean | undefined;
+  readonly editable?: boolean | undefined;
+  readonly description?: string | undefined;
+  readonly fileExtension?: string | undefined;
+}
+
+export interface DriveItemPage {
+  readonly items: readonly DriveItem[];
+  readonly nextPageToken?: string | undefined;
+}
+
+export interface DriveAboutInfo {
+  readonly rootFolderId?: string | undefined;
+  readonly userName?: string | undefined;
+  readonly userEmail?: string | undefined;
+  readonly quotaBytesTotal?: string | undefined;
+  readonly quotaBytesUsed?: string | undefined;
+  readonly quotaBytesUsedInTrash?: string | undefined;
+  readonly exportFormats: readonly { readonly source: string; readonly targets: readonly string[] }[];
+}
+
+export interface DriveDownload {
+  readonly stream: Readable;
+  readonly etag?: string | undefined;
+  readonly size?: number | undefined;
+}
+
+export interface UploadOptions {
+  readonly size?: number | undefined;
+  readonly onProgress?: ((bytesSent: number) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface DriveMetadataPatch {
+  readonly title?: string;
+  readonly labels?: { readonly starred?: boolean; readonly trashed?: boolean };
+  readonly parents?: readonly { readonly id: string }[];
+  readonly mimeType?: string;
+}
+
+export interface DriveApi {
+  about(): Promise<DriveAboutInfo>;
+  getFile(fileId: string): Promise<DriveItem>;
+  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined }): Promise<DriveItemPage>;
+  insertFolder(title: string, parentId: string): Promise<DriveItem>;
+  uploadFile(metadata: { title: string; parents: readonly { id: string }[]; mimeType?: string }, content: Buffer | Readable, options: UploadOptions): Promise<DriveItem>;
+  /** Replaces the content (and metadata); `ifMatch` makes it conditional (412 when stale). */
+  updateContent(fileId: string, content: Buffer, options: { ifMatch?: string | undefined; mimeType?: string | undefined }): Promise<DriveItem>;
+  patchFile(fileId: string, metadata: DriveMetadataPatch, options?: { addParents?: string[]; removeParents?: string[]; ifMatch?: string }): Promise<DriveItem>;
+  copyFile(fileId: string, metadata: { title?: string; parents?: readonly { id: string }[] }): Promise<DriveItem>;
+  deleteFile(fileId: string): Promise<void>;
+  trashFile(fileId: string): Promise<DriveItem>;
+  untrashFile(fileId: string): Promise<DriveItem>;
+  emptyTrash(): Promise<void>;
+  touchFile(fileId: string): Promise<DriveItem>;
+  download(fileId: string, options?: { signal?: AbortSignal }): Promise<DriveDownload>;
+  exportFile(fileId: string, mimeType: string): Promise<Buffer>;
+}
+
+export const FOLDER_MIME = 'application/vnd.google-apps.folder';
+export const NATIVE_PREFIX = 'application/vnd.google-apps.';
+
+export function isFolder(item: { readonly mimeType?: string | undefined }): boolean {
+  return item.mimeType === FOLDER_MIME;
+}
+
+/** Google-native documents have no bytes of their own: they are exported, never downloaded. */
+export function isNative(item: { readonly mimeType?: string | undefined }): boolean {
+  return (item.mimeType ?? '').startsWith(NATIVE_PREFIX) && !isFolder(item);
+}
+
+/** Drive v2 query strings quote with single quotes; backslash-escape quotes and backslashes. */
+export function quoteQuery(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
