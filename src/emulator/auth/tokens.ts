@@ -42,6 +42,16 @@ export class TokenService {
     return { ...this.issueAccessToken(userId, clientId, scopes), refreshToken };
   }
 
+  /** Issues an access token alone: Google's answer to `access_type=online`, or to a repeat grant without `prompt=consent`. */
+  issueAccessOnly(userId: string, clientId: string, scopes: string[]): Omit<IssuedTokens, 'refreshToken'> {
+    return this.issueAccessToken(userId, clientId, scopes);
+  }
+
+  /** Who a refresh token belongs to, if it is known and not revoked. */
+  describeRefreshToken(refreshToken: string): RefreshTokenRecord | undefined {
+    return this.refreshTokens.get(refreshToken);
+  }
+
   /** Exchanges a refresh token for a new access token; undefined when it is unknown or revoked. */
   refresh(refreshToken: string, clientId: string): Omit<IssuedTokens, 'refreshToken'> | undefined {
     const record = this.refreshTokens.get(refreshToken);

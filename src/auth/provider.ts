@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import type * as vscode from 'vscode';
+import type { TokenSource } from '../api/http';
+import { SCOPES, ServiceEndpoints } from '../config/endpoints';
+import { SignInCancelledError, LoopbackServer } from './loopbackServer';
+import { FetchFunction, OAuthClient, OAuthError } from './oauthClient';
+import { createPkcePair, createState } from './pkce';
+import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
+
+export const AUTH_PROVIDER_ID = 'desk-google';
+export const AUTH_PROVIDER_LABEL = 'Google (Desk)';
+/** Refresh this long before expiry, so a token never dies in the middle of a request (or a slow upload). */
+export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+export interface ClientConfig {
+  readonly clientId: string;
+  readonly clientSecret?: string | undefined;
+}
+
+export interface DeskAuthenticationProviderOptions {
+  /** The backend in use now (Google or an emulator); read on every call, so a settings change applies at once. */
+  readonly endpoints: () => ServiceEndpoints;
+  readonly clientId: () => Promise<ClientConfig>;
+  /** Opens the authorization URL in a browser; tests pass a programmatic consent browser. */
+  readonly openUrl?: (url: string) => Promise<boolean>;
+  readonly fetch?: FetchFunction;
+  readonly now?: () => number;
+  /** How long createSession waits for the browser (default 5 minutes). */
+  readonly signInTimeoutMs?: number;
+}
+
+/** SecretStorage as the provider needs it: the store plus its change event, for other windows' sign-ins. */
+export interface ObservableSecretStorage extends SecretStorageLike {
+  onDidChange(listener: (event: { readonly key: string }) => unknown): { dispose(): unknown };
+}
+
+/** There is no Desk session (never signed in, signed out, or the backend changed). */
+export class NotSignedInError extends Error {
+  constructor(message = 'Not signed in to Google (Desk). Run "Desk: Sign In" to connect your account.') {
+    super(message);
+    this.name = 'NotSignedInError';
+  }
+}
+
+/** Google no longer accepts the session's refresh token (revoked, expired, password change): sign in again. */
+export class SessionExpiredError extends NotSignedInError {
+  constructor(account: string) {
+    super(`The Google sign-in of ${account} has expired or was revoked. Run "Desk: Sign In" to sign in again.`);
+    this.name = 'SessionExpiredError';
+  }
+}
+
+/** Whether an access token expiring at `expiresAt` should be refreshed before use. */
+export function needsRefresh(expiresAt: number, now: number, forceRefresh = false): boolean {
+  return forceRefresh || expiresAt - now <= REFRESH_MARGIN_MS;
+}
+
+/** Google reports `email`/`profile` under their long names in the granted scope list. */
+const SCOPE_ALIASES: Readonly<Record<string, string>> = {
+  email: 'https://www.googleapis.com/auth/userinfo.email',
+  profile: 'https://www.googleapis.com/auth/userinfo.profile',
+};
+
+type SessionsChangeEvent = vscode.AuthenticationProviderAuthenticationSessionsChangeEvent;
+
+/**
+ * Desk's Google sign-in for VS Code: the loopback flow with PKCE S256 and offline access, several accounts,
+ * sessions (with their refresh tokens) only in SecretStorage, silent refresh five minutes before expiry with
+ * one refresh at a time per session, revocation on sign-out, and other windows kept in step through
+ * `secrets.onDidChange`. Takes `vs` as a parameter, so it runs under plain mocha with a small fake.
+ */
+export class DeskAuthenticationProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+  readonly onDidChangeSessions: vscode.Event<SessionsChangeEvent>;
+  private readonly emitter: vscode.EventEmitter<SessionsChangeEvent>;
+  private readonly store: SessionStore;
+  private readonly refreshes = new Map<string, Promise<StoredSession>>();
+  private readonly disposables: { dispose(): unknown }[] = [];
+  /** The sessions VS Code was last told about; events are the difference to what the store holds now. */
+  private announced: StoredSession[] = [];
+  private reconciling: Promise<void>;
+
+  constructor(
+    private readonly vs: typeof vscode,
+    secrets: ObservableSecretStorage,
+    private readonly options: DeskAuthenticationProviderOptions,
+  ) {
+    this.emitter = new vs.EventEmitter<SessionsChangeEvent>();
+    this.onDidChangeSessions = this.emitter.event;
+    this.store = new SessionStore(secrets);
+    this.reconciling = this.store.list(this.backend()).then(
+      (sessions) => { this.announced = sessions; },
+      () => undefined,
+    );
+    this.disposables.push(
+      this.emitter,
+      secrets.onDidChange((event) => {
+        if (event.key === SESSIONS_SECRET_KEY) void this.refreshSessions();
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  /** Sessions of the current backend that cover `scopes`; tokens near expiry are refreshed first. */
+  async getSessions(scopes?: readonly string[], options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+    const backend = this.backend();
+    const wanted = await this.matchingSessions(backend, scopes, options?.account?.id);
+    const sessions: vscode.AuthenticationSession[] = [];
+    for (const stored of wanted) {
+      try {
+        sessions.push(toSession(await this.ensureFresh(backend, stored, false)));
+      } catch (error) {
+        // A dead refresh token removed the session; any other failure (offline) keeps the old token, and
+        // the API call that uses it reports the real problem.
+        if (!(error instanceof NotSignedInError)) sessions.push(toSession(stored));
+      }
+    }
+    return sessions;
+  }
+
+  /** Stored sessions without touching the network (for sign-out pickers and context keys). */
+  async listSessions(): Promise<vscode.AuthenticationSession[]> {
+    return (await this.store.list(this.backend())).map(toSession);
+  }
+
+  /** Runs the browser sign-in: loopback redirect, PKCE S256, state, offline access. */
+  async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
+    const endpoints = this.options.endpoints();
+    const backend = backendKey(endpoints);
+    const requested = normaliseScopes([...SCOPES.identity, ...scopes]);
+    const client = await this.client(endpoints);
+    const title = endpoints.kind === 'emulator' ? 'Signing in to the Desk emulator… finish in your browser' : 'Signing in to Google… finish in your browser';
+    return this.vs.window.withProgress(
+      { location: this.vs.ProgressLocation.Notification, title, cancellable: true },
+      async (_progress, cancellation) => {
+        const abort = new AbortController();
+        const subscription = cancellation.onCancellationRequested(() => abort.abort());
+        const pkce = createPkcePair();
+        const state = createState();
+        const loopback = await LoopbackServer.start({ expectedState: state, signal: abort.signal, timeoutMs: this.options.signInTimeoutMs });
+        try {
+          const redirectUri = await this.redirectUriFor(loopback.redirectUri);
+          const url = client.buildAuthorizationUrl({
+            redirectUri,
+            scopes: requested,
+            state,
+            codeChallenge: pkce.challenge,
+            // Every sign-in is a first grant for its session: consent makes Google issue a refresh token
+            // (it sends one only with consent), and select_account lets the user add a second account.
+            prompt: 'select_account consent',
+          });
+          if (!(await this.open(url))) throw new SignInCancelledError('Could not open the browser for sign-in.');
+          const code = await loopback.waitForCode();
+          const tokens = await client.exchangeCode(code, redirectUri, pkce.verifier);
+          if (!tokens.refresh_token) {
+            throw new Error('Google did not grant offline access (no refresh token). Remove Desk at myaccount.google.com/permissions and sign in again.');
+          }
+          const missing = missingScopes(requested, tokens.scope);
+          if (missing.length > 0) {
+            throw new Error(`Google granted only part of the access Desk needs (missing: ${missing.join(', ')}). Sign in again and allow every item.`);
+          }
+          const profile = await client.userinfo(tokens.access_token);
+          const session: StoredSession = {
+            id: randomUUID(),
+            accountId: profile.sub,
+            label: profile.email ?? profile.name ?? profile.sub,
+            ...(profile.name ? { name: profile.name } : {}),
+            scopes: requested,
+            refreshToken: tokens.refresh_token,
+            accessToken: tokens.access_token,
+            expiresAt: this.now() + tokens.expires_in * 1000,
+          };
+          // A new sign-in of the same account for the same scopes replaces the old session. Its refresh token
+          // is not revoked: Google would revoke the whole grant, the new token included.
+          for (const old of await this.store.list(backend)) {
+            if (old.accountId === session.accountId && sameScopes(old.scopes, session.scopes)) await this.store.remove(backend, old.id);
+          }
+          await this.store.put(backend, session);
+          await this.refreshSessions();
+          return toSession(session);
+        } finally {
+          subscription.dispose();
+          await loopback.close();
+        }
+      },
+    );
+  }
+
+  /** Signs out: revokes the refresh token (best effort), then forgets the session. */
+  async removeSession(sessionId: string): Promise<void> {
+    const backend = this.backend();
+    const stored = await this.store.get(backend, sessionId);
+    if (!stored) return;
+    const sameAccountElsewhere = (await this.store.list(backend)).some((other) => other.id !== sessionId && other.accountId === stored.accountId);
+    // Google revokes a client's whole grant for the account, so revoke only when no other session still uses it.
+    if (!sameAccountElsewhere) {
+      try {
+        await (await this.client(this.options.endpoints(), 10_000)).revoke(stored.refreshToken);
+      } catch {
+        // Offline or already revoked: the local sign-out must still happen; the token is forgotten below.
+      }
+    }
+    await this.store.remove(backend, sessionId);
+    await this.refreshSessions();
+  }
+
+  /**
+   * A usable access token for a session: the stored one while it has more than five minutes left, otherwise
+   * (or when `forceRefresh` after a 401) a refreshed one. Concurrent callers share one refresh.
+   */
+  async getAccessToken(sessionId: string, options: { forceRefresh: boolean } = { forceRefresh: false }): Promise<string> {
+    const backend = this.backend();
+    const stored = await this.store.get(backend, sessionId);
+    if (!stored) throw new NotSignedInError();
+    return (await this.ensureFresh(backend, stored, options.forceRefresh)).accessToken;
+  }
+
+  /**
+   * Re-reads the stored sessions and tells VS Code what was added, removed or changed. Runs on every
+   * SecretStorage change (other windows); call it too when the backend setting changes.
+   */
+  refreshSessions(): Promise<void> {
+    const run = this.reconciling.then(async () => {
+      const current = await this.store.list(this.backend());
+      const before = this.announced;
+      this.announced = current;
+      const added = current.filter((session) => !before.some((old) => old.id === session.id));
+      const removed = before.filter((old) => !current.some((session) => session.id === old.id));
+      const changed = current.filter((session) => {
+        const old = before.find((candidate) => candidate.id === session.id);
+        return old !== undefined && (old.accessToken !== session.accessToken || old.label !== session.label || !sameScopes(old.scopes, session.scopes));
+      });
+      if (added.length + removed.length + changed.length === 0) return;
+      this.emitter.fire({ added: added.map(toSession), removed: removed.map(toSession), changed: changed.map(toSession) });
+    });
+    this.reconciling = run.catch(() => undefined);
+    return run;
+  }
+
+  private async matchingSessions(backend: string, scopes: readonly string[] | undefined, accountId: string | undefined): Promise<StoredSession[]> {
+    const wanted = scopes ? normaliseScopes(scopes) : [];
+    return (await this.store.list(backend)).filter(
+      (session) => wanted.every((scope) => session.scopes.includes(scope)) && (accountId === undefined || session.accountId === accountId),
+    );
+  }
+
+  private async ensureFresh(backend: string, stored: StoredSession, forceRefresh: boolean): Promise<StoredSession> {
+    const key = `${backend}\n${stored.id}`;
+    const inFlight = this.refreshes.get(key);
+    if (inFlight) return inFlight;
+    if (!needsRefresh(stored.expiresAt, this.now(), forceRefresh)) return stored;
+    const refresh = this.refresh(backend, stored, forceRefresh).finally(() => this.refreshes.delete(key));
+    this.refreshes.set(key, refresh);
+    return refresh;
+  }
+
+  private async refresh(backend: string, stale: StoredSession, forceRefresh: boolean): Promise<StoredSession> {
+    // Another window may have refreshed already: its token is in the store.
+    const latest = await this.store.get(backend, stale.id);
+    if (!latest) throw new NotSignedInError();
+    if (latest.accessToken !== stale.accessToken && !needsRefresh(latest.expiresAt, this.now())) return latest;
+    if (!forceRefresh && !needsRefresh(latest.expiresAt, this.now())) return latest;
+    const client = await this.client(this.options.endpoints());
+    let tokens;
+    try {
+      tokens = await client.refresh(latest.refreshToken);
+    } catch (error) {
+      if (error instanceof OAuthError && (error.isInvalidGrant || error.code === 'unauthorized_client')) {
+        await this.store.remove(backend, latest.id);
+        await this.refreshSessions();
+        throw new SessionExpiredError(latest.label);
+      }
+      throw error;
+    }
+    const change = {
+      accessToken: tokens.access_token,
+      expiresAt: this.now() + tokens.expires_in * 1000,
+      // Google keeps the refresh token; a server that rotates it sends a new one.
+      refreshToken: tokens.refresh_token ?? latest.refreshToken,
+    };
+    if (!(await this.store.patch(backend, latest.id, change))) throw new NotSignedInError();
+    await this.refreshSessions();
+    return { ...latest, ...change };
+  }
+
+  /**
+   * The redirect URI for the browser. On a remote extension host, `asExternalUri` forwards the loopback port
+   * and answers `http://localhost:<forwarded port>/…`: still loopback, so Google accepts it, and the browser on
+   * the user's machine reaches our server through the tunnel. When it answers anything else (an https proxy
+   * address of a browser-hosted workbench), Google would refuse it for an installed-app client
+   * (redirect_uri_mismatch), so we keep the plain loopback URI: that works whenever the browser runs on the
+   * machine of the extension host (desktop, and a local serve-web).
+   */
+  private async redirectUriFor(loopbackUri: string): Promise<string> {
+    try {
+      const external = (await this.vs.env.asExternalUri(this.vs.Uri.parse(loopbackUri))).toString(true);
+      const url = new URL(external);
+      const loopbackHost = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+      return url.protocol === 'http:' && loopbackHost ? external : loopbackUri;
+    } catch {
+      return loopbackUri;
+    }
+  }
+
+  private async open(url: string): Promise<boolean> {
+    if (this.options.openUrl) return this.options.openUrl(url);
+    // The URL encodes spaces as %20 (not +) because Uri.parse/toString re-encodes '+' as %2B.
+    return this.vs.env.openExternal(this.vs.Uri.parse(url));
+  }
+
+  private async client(endpoints: ServiceEndpoints, timeoutMs?: number): Promise<OAuthClient> {
+    const config = await this.options.clientId();
+    return new OAuthClient({
+      endpoints: endpoints.oauth,
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+  }
+
+  private backend(): string {
+    return backendKey(this.options.endpoints());
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}
+
+/**
+ * The HttpClient's token source for a feature: the session VS Code picked for Desk (asked silently, never
+ * prompting), refreshed as needed. Throws NotSignedInError when there is none, so the caller can offer sign-in.
+ */
+export function createTokenSource(
+  provider: Pick<DeskAuthenticationProvider, 'getAccessToken'>,
+  scopes: readonly string[],
+  vs: Pick<typeof vscode, 'authentication'>,
+): TokenSource {
+  return async ({ forceRefresh }) => {
+    const session = await vs.authentication.getSession(AUTH_PROVIDER_ID, scopes, { silent: true });
+    if (!session) throw new NotSignedInError();
+    return provider.getAccessToken(session.id, { forceRefresh });
+  };
+}
+
+function toSession(stored: StoredSession): vscode.AuthenticationSession {
+  return { id: stored.id, accessToken: stored.accessToken, account: { id: stored.accountId, label: stored.label }, scopes: stored.scopes };
+}
+
+function normaliseScopes(scopes: readonly string[]): string[] {
+  return [...new Set(scopes)].sort();
+}
+
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  const left = normaliseScopes(a);
+  const right = normaliseScopes(b);
+  return left.length === right.length && left.every((scope, index) => scope === right[index]);
+}
+
+/** Requested scopes the token response did not grant (granular consent lets the user untick some). */
+export function missingScopes(requested: readonly string[], grantedText: string | undefined): string[] {
+  if (grantedText === undefined) return [];
+  const granted = new Set(grantedText.split(/\s+/).filter(Boolean));
+  return requested.filter((scope) => !granted.has(scope) && !granted.has(SCOPE_ALIASES[scope] ?? scope) && scope !== 'openid');
+}

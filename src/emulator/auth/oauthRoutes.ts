@@ -1,0 +1,565 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { RequestContext, Reply } from '../core/router';
+import { ServiceDeps, ServiceModule } from '../core/server';
+import { Collection } from '../store/store';
+import { DEV_CLIENT_ID } from './devToken';
+import { DEMO_USERS, EmulatorUser, findUser } from './users';
+
+/**
+ * Google's OAuth 2.0 endpoints for installed apps, as the emulator serves them: the authorization endpoint
+ * with a consent page (pick a demo account), the token endpoint (authorization_code with PKCE, refresh_token),
+ * revocation and userinfo. Errors of the token and revocation endpoints use the OAuth format
+ * (`{error, error_description}`), not Google's API error format, because that is what Google answers there.
+ * Everything is kept in the store, so a code or refresh token survives an emulator restart.
+ */
+export const AUTHORIZATION_PATH = '/o/oauth2/v2/auth';
+export const APPROVAL_PATH = '/o/oauth2/v2/auth/approve';
+
+const CODE_LIFETIME_MS = 10 * 60 * 1000;
+/** How long the consent page stays valid, like Google's sign-in pages. */
+const PENDING_LIFETIME_MS = 60 * 60 * 1000;
+const MAX_PARAMETER_LENGTH = 2048;
+
+interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256' | 'plain';
+  accessType: 'online' | 'offline';
+  prompt: string[];
+  loginHint?: string;
+  nonce?: string;
+}
+
+interface PendingAuthorization {
+  request: AuthorizationRequest;
+  expiresAt: number;
+}
+
+interface AuthorizationCodeRecord {
+  request: AuthorizationRequest;
+  userId: string;
+  /** Whether this grant gets a refresh token (offline, and consent was given now). */
+  issueRefreshToken: boolean;
+  expiresAt: number;
+  /** Set once redeemed: a second redemption revokes what the first one issued (RFC 6749 §4.1.2). */
+  redeemed?: { refreshToken?: string };
+}
+
+interface GrantRecord {
+  scopes: string[];
+}
+
+class OAuthFailure extends Error {
+  constructor(readonly status: number, readonly error: string, description: string) {
+    super(description);
+  }
+}
+
+/** A form or JSON body of the token and revocation endpoints, as string fields. */
+const formFieldsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
+
+export const oauthModule: ServiceModule = {
+  name: 'oauth',
+  register(router, deps) {
+    const pending = deps.store.collection<PendingAuthorization>('oauth.pendingAuthorizations');
+    const codes = deps.store.collection<AuthorizationCodeRecord>('oauth.codes');
+    const grants = deps.store.collection<GrantRecord>('oauth.grants');
+    const state = { pending, codes, grants, deps };
+
+    router.get(AUTHORIZATION_PATH, (context) => authorize(state, context), { auth: false });
+    router.post(APPROVAL_PATH, (context) => approve(state, context), { auth: false });
+    router.post('/token', (context) => oauthJson(() => token(state, context)), { auth: false });
+    router.post('/revoke', (context) => oauthJson(() => revoke(state, context)), { auth: false });
+    router.get('/v1/userinfo', (context) => ({ json: openIdUserInfo(deps, context) }));
+    router.get('/oauth2/v3/userinfo', (context) => ({ json: openIdUserInfo(deps, context) }));
+    router.get('/oauth2/v2/userinfo', (context) => ({ json: legacyUserInfo(deps, context) }));
+  },
+};
+
+interface OAuthState {
+  pending: Collection<PendingAuthorization>;
+  codes: Collection<AuthorizationCodeRecord>;
+  grants: Collection<GrantRecord>;
+  deps: ServiceDeps;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Authorization endpoint and consent page
+
+async function authorize(state: OAuthState, context: RequestContext): Promise<Reply> {
+  const parsed = parseAuthorizationRequest(context);
+  if (parsed.kind === 'page') return parsed.reply;
+  if (parsed.kind === 'redirect') return parsed.reply;
+  const request = parsed.request;
+
+  if (request.prompt.includes('none')) {
+    // No browser session exists in the emulator: a silent request succeeds only for a hinted account that
+    // already granted these scopes to this client, as Google's does for a signed-in user.
+    const user = request.loginHint ? findUser(request.loginHint) : undefined;
+    if (!user) return redirectWith(request, { error: 'login_required' });
+    const grant = state.grants.get(grantKey(request.clientId, user.id));
+    if (!grant || !request.scopes.every((scope) => grant.scopes.includes(scope))) {
+      return redirectWith(request, { error: 'interaction_required' });
+    }
+    const reply = issueCode(state, request, user);
+    await state.deps.store.flush();
+    return reply;
+  }
+
+  const id = randomBytes(24).toString('base64url');
+  state.pending.set(id, { request, expiresAt: state.deps.now() + PENDING_LIFETIME_MS });
+  pruneExpired(state.pending, state.deps.now());
+  // GET requests are not flushed by the server; the consent page must survive a restart like a code does.
+  await state.deps.store.flush();
+  return htmlPage(200, 'Sign in – Desk emulator', consentBody(id, request));
+}
+
+type ParsedAuthorization =
+  | { kind: 'request'; request: AuthorizationRequest }
+  | { kind: 'page'; reply: Reply }
+  | { kind: 'redirect'; reply: Reply };
+
+function parseAuthorizationRequest(context: RequestContext): ParsedAuthorization {
+  const read = (name: string): string | undefined => {
+    const values = context.query.all(name);
+    const value = values[0];
+    return value === undefined || value === '' ? undefined : value.slice(0, MAX_PARAMETER_LENGTH);
+  };
+  const fail = (error: string, description: string): ParsedAuthorization => ({ kind: 'page', reply: errorPage(400, error, description) });
+
+  const clientId = read('client_id');
+  if (!clientId) return fail('invalid_request', 'Missing required parameter: client_id');
+  const redirectUri = read('redirect_uri');
+  if (!redirectUri) return fail('invalid_request', 'Missing required parameter: redirect_uri');
+  if (!isLoopbackRedirect(redirectUri)) {
+    return fail(
+      'redirect_uri_mismatch',
+      `The redirect URI in the request, ${redirectUri}, is not allowed for an installed app. Use a loopback address: http://127.0.0.1:PORT, http://[::1]:PORT or http://localhost:PORT.`,
+    );
+  }
+  const stateParameter = read('state');
+  const redirectError = (error: string, description: string): ParsedAuthorization => ({
+    kind: 'redirect',
+    reply: redirectTo(redirectUri, { error, error_description: description, state: stateParameter }),
+  });
+
+  const responseType = read('response_type');
+  if (!responseType) return fail('invalid_request', 'Missing required parameter: response_type');
+  if (responseType !== 'code') return redirectError('unsupported_response_type', `Unsupported response_type: ${responseType}`);
+
+  const scopeText = read('scope');
+  if (!scopeText) return fail('invalid_request', 'Missing required parameter: scope');
+  const scopes = [...new Set(scopeText.split(/[\s]+/).filter(Boolean))];
+  const invalidScopes = scopes.filter((scope) => !isKnownScope(scope));
+  if (invalidScopes.length > 0) return fail('invalid_scope', `Some requested scopes were invalid: ${invalidScopes.join(', ')}`);
+
+  const codeChallenge = read('code_challenge');
+  const methodText = read('code_challenge_method');
+  let codeChallengeMethod: 'S256' | 'plain' | undefined;
+  if (methodText !== undefined || codeChallenge !== undefined) {
+    if (!codeChallenge) return fail('invalid_request', 'Missing required parameter: code_challenge');
+    // Google's default method is plain when only the challenge is given (RFC 7636 §4.3).
+    const method = methodText ?? 'plain';
+    if (method !== 'S256' && method !== 'plain') return fail('invalid_request', `Invalid code_challenge_method: ${method}`);
+    if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(codeChallenge)) return fail('invalid_request', 'Invalid code_challenge: it must be 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]');
+    codeChallengeMethod = method;
+  }
+
+  const accessType = read('access_type') ?? 'online';
+  if (accessType !== 'online' && accessType !== 'offline') return fail('invalid_request', `Invalid access_type: ${accessType}`);
+
+  const prompt = (read('prompt') ?? '').split(/\s+/).filter(Boolean);
+  const invalidPrompt = prompt.find((value) => !['none', 'consent', 'select_account'].includes(value));
+  if (invalidPrompt) return fail('invalid_request', `Invalid prompt: ${invalidPrompt}`);
+  if (prompt.includes('none') && prompt.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values');
+
+  const request: AuthorizationRequest = { clientId, redirectUri, scopes, accessType, prompt };
+  if (stateParameter !== undefined) request.state = stateParameter;
+  if (codeChallenge !== undefined && codeChallengeMethod !== undefined) {
+    request.codeChallenge = codeChallenge;
+    request.codeChallengeMethod = codeChallengeMethod;
+  }
+  const loginHint = read('login_hint');
+  if (loginHint !== undefined) request.loginHint = loginHint;
+  const nonce = read('nonce');
+  if (nonce !== undefined) request.nonce = nonce;
+  return { kind: 'request', request };
+}
+
+/** Installed apps may only redirect to this machine (Google's rule for the loopback flow). */
+export function isLoopbackRedirect(candidate: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || url.username || url.password || url.hash) return false;
+  return url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+}
+
+function isKnownScope(scope: string): boolean {
+  return ['openid', 'email', 'profile'].includes(scope) || /^https:\/\/www\.googleapis\.com\/auth\/[a-z0-9._-]+$/.test(scope);
+}
+
+async function approve(state: OAuthState, context: RequestContext): Promise<Reply> {
+  const fields = await readFields(context).catch(() => undefined);
+  const id = fields?.['request'];
+  const record = id ? state.pending.get(id) : undefined;
+  if (!id || !record || record.expiresAt <= state.deps.now()) {
+    if (id) state.pending.delete(id);
+    return errorPage(400, 'invalid_request', 'This sign-in request has expired or was already used. Start the sign-in again from the app.');
+  }
+  // Single use: a consent page cannot be submitted twice (back button, double click).
+  state.pending.delete(id);
+  const { request } = record;
+  if (fields['action'] === 'cancel') return redirectWith(request, { error: 'access_denied' });
+  const user = fields['account'] ? findUser(fields['account']) : undefined;
+  if (!user) return errorPage(400, 'invalid_request', 'Choose one of the listed accounts.');
+  return issueCode(state, request, user);
+}
+
+function issueCode(state: OAuthState, request: AuthorizationRequest, user: EmulatorUser): Reply {
+  const key = grantKey(request.clientId, user.id);
+  const previous = state.grants.get(key);
+  // Google hands out a refresh token with the first consent only, or again when prompt=consent asks for it.
+  const issueRefreshToken = request.accessType === 'offline' && (!previous || request.prompt.includes('consent'));
+  state.grants.set(key, { scopes: [...new Set([...(previous?.scopes ?? []), ...request.scopes])] });
+
+  const code = `4/0emu-${randomBytes(24).toString('base64url')}`;
+  state.codes.set(code, { request, userId: user.id, issueRefreshToken, expiresAt: state.deps.now() + CODE_LIFETIME_MS });
+  pruneExpired(state.codes, state.deps.now() - CODE_LIFETIME_MS);
+  return redirectWith(request, { code, scope: request.scopes.join(' '), authuser: '0', prompt: 'consent' });
+}
+
+function redirectWith(request: AuthorizationRequest, parameters: Record<string, string | undefined>): Reply {
+  return redirectTo(request.redirectUri, { state: request.state, ...parameters });
+}
+
+function redirectTo(redirectUri: string, parameters: Record<string, string | undefined>): Reply {
+  const target = new URL(redirectUri);
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) target.searchParams.set(name, value);
+  return { status: 302, headers: { Location: target.toString(), 'Cache-Control': 'no-store' }, empty: true };
+}
+
+function grantKey(clientId: string, userId: string): string {
+  return `${clientId}\n${userId}`;
+}
+
+function pruneExpired<T extends { expiresAt: number }>(collection: Collection<T>, before: number): void {
+  if (collection.size < 200) return;
+  for (const [key, record] of [...collection.entries()]) if (record.expiresAt <= before) collection.delete(key);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Token and revocation endpoints
+
+async function oauthJson(run: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof OAuthFailure) {
+      return { status: error.status, headers: { 'Cache-Control': 'no-store' }, json: { error: error.error, error_description: error.message } };
+    }
+    throw error;
+  }
+}
+
+async function token(state: OAuthState, context: RequestContext): Promise<Reply> {
+  const fields = await readFields(context);
+  const clientId = clientIdOf(context, fields);
+  const grantType = fields['grant_type'];
+  if (!grantType) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (grantType === 'authorization_code') {
+    if (!clientId) throw new OAuthFailure(400, 'invalid_request', 'Could not determine client ID from request.');
+    return { headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' }, json: redeemCode(state, clientId, fields) };
+  }
+  if (grantType === 'refresh_token') {
+    if (!clientId) throw new OAuthFailure(400, 'invalid_request', 'Could not determine client ID from request.');
+    return { headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' }, json: redeemRefreshToken(state, clientId, fields) };
+  }
+  throw new OAuthFailure(400, 'unsupported_grant_type', `Invalid grant_type: ${grantType.slice(0, 100)}`);
+}
+
+function redeemCode(state: OAuthState, clientId: string, fields: Record<string, string>): Record<string, unknown> {
+  const code = fields['code'];
+  if (!code) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: code');
+  const record = state.codes.get(code);
+  if (!record) throw new OAuthFailure(400, 'invalid_grant', 'Malformed auth code.');
+  if (record.redeemed) {
+    // A replayed code means it leaked: end what the first redemption issued.
+    if (record.redeemed.refreshToken) state.deps.tokens.revoke(record.redeemed.refreshToken);
+    state.codes.delete(code);
+    throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was already used.');
+  }
+  const rejectCode: (status: number, error: string, description: string) => never = (status, error, description) => {
+    // Any failed redemption burns the code, so a guessed verifier cannot be retried.
+    state.codes.delete(code);
+    throw new OAuthFailure(status, error, description);
+  };
+  const { request } = record;
+  if (record.expiresAt <= state.deps.now()) rejectCode(400, 'invalid_grant', 'The authorization code has expired.');
+  if (request.clientId !== clientId) rejectCode(400, 'invalid_grant', 'The authorization code was issued to another client.');
+  const redirectUri = fields['redirect_uri'];
+  if (!redirectUri) rejectCode(400, 'invalid_request', 'Missing required parameter: redirect_uri');
+  if (redirectUri !== request.redirectUri) rejectCode(400, 'redirect_uri_mismatch', 'The redirect_uri does not match the one of the authorization request.');
+  if (request.codeChallenge) {
+    const verifier = fields['code_verifier'];
+    if (!verifier) rejectCode(400, 'invalid_grant', 'Missing code verifier.');
+    else if (!verifierMatches(verifier, request.codeChallenge, request.codeChallengeMethod ?? 'plain')) rejectCode(400, 'invalid_grant', 'Invalid code verifier.');
+  }
+
+  const user = findUser(record.userId);
+  if (!user) rejectCode(400, 'invalid_grant', 'The account of this authorization code no longer exists.');
+  const userId = record.userId;
+  const issued = record.issueRefreshToken
+    ? state.deps.tokens.issue(userId, clientId, request.scopes)
+    : { ...state.deps.tokens.issueAccessOnly(userId, clientId, request.scopes), refreshToken: undefined };
+  record.redeemed = issued.refreshToken ? { refreshToken: issued.refreshToken } : {};
+  state.codes.set(code, record);
+
+  const body: Record<string, unknown> = {
+    access_token: issued.accessToken,
+    expires_in: issued.expiresIn,
+    scope: issued.scopes.join(' '),
+    token_type: 'Bearer',
+  };
+  if (issued.refreshToken) body['refresh_token'] = issued.refreshToken;
+  if (user && request.scopes.includes('openid')) body['id_token'] = idToken(state, user, clientId, request.scopes, request.nonce);
+  return body;
+}
+
+function redeemRefreshToken(state: OAuthState, clientId: string, fields: Record<string, string>): Record<string, unknown> {
+  const refreshToken = fields['refresh_token'];
+  if (!refreshToken) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: refresh_token');
+  const record = state.deps.tokens.describeRefreshToken(refreshToken);
+  if (!record) throw new OAuthFailure(400, 'invalid_grant', 'Token has been expired or revoked.');
+  if (record.clientId !== clientId) throw new OAuthFailure(401, 'unauthorized_client', 'Unauthorized');
+  const issued = state.deps.tokens.refresh(refreshToken, clientId);
+  if (!issued) throw new OAuthFailure(400, 'invalid_grant', 'Token has been expired or revoked.');
+  const body: Record<string, unknown> = {
+    access_token: issued.accessToken,
+    expires_in: issued.expiresIn,
+    scope: issued.scopes.join(' '),
+    token_type: 'Bearer',
+  };
+  const user = findUser(record.userId);
+  if (user && record.scopes.includes('openid')) body['id_token'] = idToken(state, user, clientId, record.scopes, undefined);
+  return body;
+}
+
+async function revoke(state: OAuthState, context: RequestContext): Promise<Reply> {
+  const fields = await readFields(context);
+  const tokenToRevoke = context.query.string('token') ?? fields['token'];
+  if (!tokenToRevoke) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: token');
+  const refreshRecord = state.deps.tokens.describeRefreshToken(tokenToRevoke);
+  if (!state.deps.tokens.revoke(tokenToRevoke)) throw new OAuthFailure(400, 'invalid_token', 'Token expired or revoked');
+  // Revoking a refresh token withdraws the consent, so the next sign-in gets a new refresh token.
+  if (refreshRecord) state.grants.delete(grantKey(refreshRecord.clientId, refreshRecord.userId));
+  return { json: {} };
+}
+
+/** The S256 / plain check of RFC 7636 §4.6, written independently of the extension's PKCE code on purpose. */
+function verifierMatches(verifier: string, challenge: string, method: 'S256' | 'plain'): boolean {
+  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) return false;
+  const expected = method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(challenge);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function clientIdOf(context: RequestContext, fields: Record<string, string>): string | undefined {
+  // Google accepts client credentials in the body or as HTTP Basic authentication.
+  const header = context.headers.authorization;
+  if (typeof header === 'string') {
+    const basic = /^Basic\s+(\S+)$/i.exec(header.trim());
+    if (basic?.[1]) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      const separator = decoded.indexOf(':');
+      const id = decodeURIComponent(separator >= 0 ? decoded.slice(0, separator) : decoded);
+      if (id) return id;
+    }
+  }
+  return fields['client_id'] || undefined;
+}
+
+async function readFields(context: RequestContext): Promise<Record<string, string>> {
+  const contentType = String(context.headers['content-type'] ?? '').toLowerCase();
+  if (contentType.includes('application/json')) {
+    let body: unknown;
+    try {
+      body = await context.json();
+    } catch {
+      throw new OAuthFailure(400, 'invalid_request', 'The request body is not valid JSON.');
+    }
+    const parsed = formFieldsSchema.safeParse(body);
+    if (!parsed.success) throw new OAuthFailure(400, 'invalid_request', 'The request body must be an object of string fields.');
+    return parsed.data;
+  }
+  const text = await context.text();
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+function idToken(state: OAuthState, user: EmulatorUser, clientId: string, scopes: string[], nonce: string | undefined): string {
+  const now = Math.floor(state.deps.now() / 1000);
+  const claims: Record<string, unknown> = {
+    iss: 'https://accounts.google.com',
+    azp: clientId,
+    aud: clientId,
+    sub: user.id,
+    iat: now,
+    exp: now + 3600,
+  };
+  if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: true });
+  if (scopes.includes('profile')) Object.assign(claims, { name: user.name, given_name: user.givenName });
+  if (nonce) claims['nonce'] = nonce;
+  const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT', kid: 'desk-emulator' })}.${encode(claims)}`;
+  return `${unsigned}.${createHmac('sha256', idTokenKey(state)).update(unsigned).digest('base64url')}`;
+}
+
+function idTokenKey(state: OAuthState): string {
+  // The emulator is not an identity provider anyone should trust: the key only keeps the token well-formed.
+  const meta = state.deps.store.collection<{ key: string }>('oauth.meta');
+  let record = meta.get('idTokenKey');
+  if (!record) {
+    record = { key: randomBytes(32).toString('base64url') };
+    meta.set('idTokenKey', record);
+  }
+  return record.key;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Userinfo
+
+function grantedScopes(deps: ServiceDeps, context: RequestContext): Set<string> {
+  const header = context.headers.authorization;
+  const bearer = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
+  const accessToken = bearer ?? context.query.string('access_token');
+  const record = accessToken ? deps.tokens.describe(accessToken) : undefined;
+  // Developer tokens stand for a signed-in developer: they see the whole profile.
+  if (!record || record.clientId === DEV_CLIENT_ID) return new Set(['openid', 'email', 'profile']);
+  return new Set(record.scopes);
+}
+
+function requireUser(context: RequestContext): EmulatorUser {
+  if (!context.user) throw new Error('userinfo routes are authenticated');
+  return context.user;
+}
+
+function openIdUserInfo(deps: ServiceDeps, context: RequestContext): Record<string, unknown> {
+  const user = requireUser(context);
+  const scopes = grantedScopes(deps, context);
+  const info: Record<string, unknown> = { sub: user.id };
+  if (scopes.has('profile') || scopes.has('https://www.googleapis.com/auth/userinfo.profile')) {
+    Object.assign(info, { name: user.name, given_name: user.givenName, family_name: familyName(user) });
+    if (user.picture) info['picture'] = user.picture;
+  }
+  if (scopes.has('email') || scopes.has('https://www.googleapis.com/auth/userinfo.email')) {
+    Object.assign(info, { email: user.email, email_verified: true });
+  }
+  return info;
+}
+
+function legacyUserInfo(deps: ServiceDeps, context: RequestContext): Record<string, unknown> {
+  const openId = openIdUserInfo(deps, context);
+  const { sub, email_verified: verified, ...rest } = openId;
+  return { id: sub, ...rest, ...(verified === undefined ? {} : { verified_email: verified }) };
+}
+
+function familyName(user: EmulatorUser): string | undefined {
+  const rest = user.name.slice(user.givenName.length).trim();
+  return rest || undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// HTML
+
+const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  openid: 'Associate you with your personal info',
+  email: 'See your primary email address',
+  profile: 'See your personal info, including any personal info you made publicly available',
+  'https://www.googleapis.com/auth/tasks': 'Create, edit, organize and delete all your tasks',
+  'https://www.googleapis.com/auth/books': 'Manage your books',
+  'https://www.googleapis.com/auth/drive': 'See, edit, create and delete all of your Google Drive files',
+  'https://www.googleapis.com/auth/calendar': 'See, edit, share and permanently delete all the calendars you can access',
+  'https://www.googleapis.com/auth/admin.directory.user': 'View and manage the provisioning of users on your domain',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function consentBody(requestId: string, request: AuthorizationRequest): string {
+  const hinted = request.loginHint ? findUser(request.loginHint) : undefined;
+  const accounts = hinted ? [hinted, ...DEMO_USERS.filter((user) => user.id !== hinted.id)] : [...DEMO_USERS];
+  const accountButtons = accounts
+    .map((user) => {
+      const focus = user === hinted ? ' autofocus class="account hinted"' : ' class="account"';
+      return `<li><button type="submit" name="account" value="${escapeHtml(user.email)}"${focus}><strong>${escapeHtml(user.name)}</strong><span>${escapeHtml(user.email)}</span></button></li>`;
+    })
+    .join('\n');
+  const scopeItems = request.scopes
+    .map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope] ?? scope)}<br><code>${escapeHtml(scope)}</code></li>`)
+    .join('\n');
+  const offline = request.accessType === 'offline' ? '<p class="note">The app keeps this access when you are not using it (offline access).</p>' : '';
+  return `<main>
+<h1>Choose an account</h1>
+<p>to continue to <strong>${escapeHtml(request.clientId)}</strong></p>
+<form method="post" action="${escapeHtml(APPROVAL_PATH)}">
+<input type="hidden" name="request" value="${escapeHtml(requestId)}">
+<ul class="accounts">
+${accountButtons}
+</ul>
+<h2>This app wants to</h2>
+<ul class="scopes">
+${scopeItems}
+</ul>
+${offline}
+<button type="submit" name="action" value="cancel" class="cancel">Cancel</button>
+</form>
+<p class="note">Desk emulator: demo accounts only. Nothing leaves this machine.</p>
+</main>`;
+}
+
+function errorPage(status: number, error: string, description: string): Reply {
+  return htmlPage(status, `Error ${status}: ${error}`, `<main>
+<h1>Access blocked: authorization error</h1>
+<p>${escapeHtml(description)}</p>
+<p class="error">Error ${status}: ${escapeHtml(error)}</p>
+</main>`);
+}
+
+function htmlPage(status: number, title: string, body: string): Reply {
+  const html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f1f3f4;color:#202124;margin:0;padding:2rem}
+main{max-width:28rem;margin:0 auto;background:#fff;border-radius:8px;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.2)}
+h1{font-size:1.4rem;font-weight:500}h2{font-size:1rem;font-weight:500;margin-top:1.5rem}
+ul{list-style:none;padding:0}.scopes li{margin:.5rem 0}.scopes code{font-size:.75rem;color:#5f6368}
+.account{display:flex;flex-direction:column;align-items:flex-start;width:100%;padding:.75rem 1rem;margin:.25rem 0;border:1px solid #dadce0;border-radius:6px;background:#fff;cursor:pointer;font:inherit;text-align:left}
+.account:hover,.account:focus{background:#e8f0fe}.account.hinted{border-color:#1a73e8}.account span{color:#5f6368;font-size:.85rem}
+.cancel{padding:.5rem 1.25rem;border:1px solid #dadce0;border-radius:4px;background:#fff;font:inherit;cursor:pointer}
+.note{color:#5f6368;font-size:.8rem}.error{color:#d93025;font-weight:500}
+</style></head><body>
+${body}
+</body></html>`;
+  return {
+    status,
+    headers: {
+      'Cache-Control': 'no-store',
+      'X-Frame-Options': 'DENY',
+      // No form-action here: browsers apply it to the redirect after the form post, which goes to the app's loopback port.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'Referrer-Policy': 'no-referrer',
+    },
+    body: html,
+    contentType: 'text/html; charset=utf-8',
+  };
+}
