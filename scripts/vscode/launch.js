@@ -30,6 +30,15 @@ const liveChildren = new Set();
 process.on('exit', () => {
   for (const child of liveChildren) killGroup(child, 'SIGKILL');
 });
+// On Ctrl-C or a runner's SIGTERM: stop the children gracefully (the emulator flushes its store), then exit.
+let stopping = false;
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void Promise.all([...liveChildren].map((child) => stopChild(child))).finally(() => process.exit(code));
+  });
+}
 
 function killGroup(child, signal) {
   if (child.exitCode !== null || child.signalCode !== null) return;

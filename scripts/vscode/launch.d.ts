@@ -1,0 +1,51 @@
+// Types of launch.js for the TypeScript that loads it at run time (test/ui/workbench.ts, bench/activation.ts).
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ChildProcess } from 'node:child_process';
+
+export interface StartWorkbenchOptions {
+  /** Prefix of the run folder's name. */
+  name?: string;
+  seed?: 'demo' | 'none';
+  /** Durable emulator data folder; memory mode when omitted. */
+  dataDir?: string;
+  /** User settings on top of the harness defaults (telemetry off, emulator backend, ...). */
+  settings?: Record<string, unknown>;
+  /** Extra environment for the server, which reaches the extension host. */
+  env?: Record<string, string>;
+  /** Absolute path (without .js) of a module exporting run(): VS Code runs it as an extension test suite. */
+  testsPath?: string;
+  /** Folder the window opens; a fresh empty one when omitted. */
+  folder?: string;
+  onExit?: (code: number) => void;
+  onLog?: (type: string, text: string) => void;
+  viewport?: { width: number; height: number };
+  /** Wait for `.monaco-workbench` before resolving (default true). */
+  waitForWorkbench?: boolean;
+}
+
+export interface Workbench {
+  runDir: string;
+  folder: string;
+  emulatorUrl: string;
+  serverPort: number;
+  serverLog: string;
+  resultFile: string;
+  workbenchUrl: string;
+  page: Page;
+  browserContext: BrowserContext;
+  close(): Promise<void>;
+}
+
+export function startWorkbench(options?: StartWorkbenchOptions): Promise<Workbench>;
+
+export function startEmulator(options?: {
+  seed?: 'demo' | 'none';
+  dataDir?: string;
+  port?: number;
+  logFile?: string;
+  echo?: boolean;
+}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }>;
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T>;
+export function stopChild(child: ChildProcess | undefined, graceMs?: number): Promise<void>;
+export function userSettings(emulatorUrl: string, overrides?: Record<string, unknown>): Record<string, unknown>;

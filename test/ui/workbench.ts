@@ -1,0 +1,107 @@
+// Helpers for Playwright UI tests: a real VS Code workbench (code-server's VS Code 1.100.3 in Debian's Chromium)
+// with Desk loaded as a development extension and pointed at a fresh emulator. The launcher itself is
+// scripts/vscode/launch.js (plain JS shared with the suite runner and the demo); this file gives it types and
+// the few UI moves every test needs. Selectors are the workbench's own, as of VS Code 1.100.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+
+type Launcher = typeof import('../../scripts/vscode/launch');
+
+/** The repository root, found from this file whether it runs from out/test/ui or elsewhere. */
+function findRepoRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'desk') return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no Desk package.json above ${start}`);
+  }
+}
+
+export const repoRoot = findRepoRoot(__dirname);
+// Loaded at run time: the compiled test lives under out/, the launcher stays in scripts/.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
+
+export interface OpenWorkbenchOptions {
+  /** Emulator data: the demo accounts' lists and files, or nothing. Default demo. */
+  seed?: 'demo' | 'none';
+  /** User settings on top of the harness defaults (which already point Desk at the emulator). */
+  settings?: Record<string, unknown>;
+}
+
+export interface OpenedWorkbench {
+  page: Page;
+  browserContext: BrowserContext;
+  emulatorUrl: string;
+  /** Saves a PNG of the whole window under test-results/ui/ and returns its path. */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'ui');
+
+export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise<OpenedWorkbench> {
+  const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {} });
+  const { page } = workbench;
+  try {
+    // The activity bar is the last part to render; after it the workbench takes keyboard input.
+    await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60000 });
+  } catch (error) {
+    await workbench.close();
+    throw error;
+  }
+  return {
+    page,
+    browserContext: workbench.browserContext,
+    emulatorUrl: workbench.emulatorUrl,
+    async screenshot(name: string): Promise<string> {
+      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    close: () => workbench.close(),
+  };
+}
+
+/** The activity-bar item of a view container, by its title. */
+export function activityItem(page: Page, title: string): Locator {
+  return page.locator(`.part.activitybar [aria-label^="${title}"]`).first();
+}
+
+/** Opens Desk's view container from the activity bar (waits for the extension to contribute it). */
+export async function openDeskContainer(page: Page): Promise<void> {
+  const item = activityItem(page, 'Desk');
+  await item.waitFor({ state: 'visible', timeout: 30000 });
+  const selected = await item.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
+  if (!selected) await item.click();
+  await page.locator('.part.sidebar').waitFor({ state: 'visible' });
+}
+
+/** Runs a command from the palette by its title as shown there (e.g. "Desk: Refresh Task Lists"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  // Enter only once the palette lists the command, or it runs whatever was first a moment earlier.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 15000 });
+  await input.press('Enter');
+}
+
+/** The rows of the trees in the side bar, in screen order. */
+export function treeRows(page: Page): Locator {
+  return page.locator('.part.sidebar .monaco-list-row[role="treeitem"]');
+}
+
+/** The rows' visible labels (first line of each), handy for deepEqual assertions. */
+export async function treeRowLabels(page: Page): Promise<string[]> {
+  const texts = await treeRows(page).locator('.label-name').allInnerTexts();
+  return texts.map((text) => text.trim());
+}
+
+/** A notification toast once it has faded in (before that, a screenshot catches it half transparent). */
+export function notification(page: Page, text?: string): Locator {
+  const toasts = page.locator('.notifications-toasts .notification-toast.notification-fade-in-done');
+  return text === undefined ? toasts : toasts.filter({ hasText: text });
+}
