@@ -1,2 +1,120 @@
-export function activate(): void {}
-export function deactivate(): void {}
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { registerAuthCommands, SIGN_IN_COMMAND, SIGN_OUT_COMMAND } from './auth/commands';
+import { readClientConfig } from './auth/clientConfig';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
+import { Backend } from './core/backend';
+import { createDeskContext, DeskContext } from './core/deskContext';
+import { EmulatorLauncher } from './core/emulatorLauncher';
+import { DeskSession } from './core/session';
+import { registerTasks, TasksSlice } from './views/tasks';
+
+/** What activate() returns: for the extension-host tests (and other extensions, if ever). */
+export interface DeskApi {
+  readonly activationTimeMs: number;
+  readonly desk: DeskContext;
+  readonly tasks: TasksSlice;
+  /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
+  setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
+  /** The emulator in use, if any (the embedded one only once started). */
+  emulatorUrl(): string | undefined;
+}
+
+let activeBackend: Backend | undefined;
+
+/**
+ * Wires settings → backend → auth → service slices. No network and no heavy work here: the embedded
+ * emulator starts only when the user picks it or a view first needs it, and trees load on first expansion.
+ */
+export function activate(context: vscode.ExtensionContext): DeskApi {
+  const started = performance.now();
+  const vs = vscode;
+  const log = vs.window.createOutputChannel('Desk', { log: true });
+  context.subscriptions.push(log);
+
+  const backend = new Backend(vs, {
+    memento: context.globalState,
+    createLauncher: (seed, preferredPort) => new EmulatorLauncher({
+      scriptPath: path.join(context.extensionPath, 'dist', 'emulator.js'),
+      dataDir: path.join(context.globalStorageUri.fsPath, 'emulator'),
+      seed,
+      preferredPort,
+      log: (line) => log.info(`[emulator] ${line}`),
+    }),
+  });
+  activeBackend = backend;
+  context.subscriptions.push(backend);
+
+  let authUrlOpener: ((url: string) => Promise<boolean>) | undefined;
+  const provider = new DeskAuthenticationProvider(vs, context.secrets, {
+    endpoints: () => backend.expected,
+    clientId: () => readClientConfig(vs, context.secrets, backend.expected),
+    openUrl: (url) => (authUrlOpener ? authUrlOpener(url) : Promise.resolve(vs.env.openExternal(vs.Uri.parse(url)))),
+  });
+  context.subscriptions.push(provider, vs.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }));
+  registerAuthCommands(vs, context, provider);
+
+  const session = new DeskSession(vs, provider);
+  context.subscriptions.push(session);
+  const desk = createDeskContext(vs, context, backend, provider, session, log);
+  registerDeskCommands(desk);
+
+  const tasks = registerTasks(desk);
+  // Further slices plug in the same way: registerDrive(desk), …
+
+  // The signed-in context key, from stored sessions only (no network), after activation returns.
+  void Promise.resolve().then(() => session.check());
+
+  const activationTimeMs = performance.now() - started;
+  log.info(`Desk activated in ${activationTimeMs.toFixed(1)} ms (backend: ${backend.choice.kind})`);
+  return {
+    activationTimeMs,
+    desk,
+    tasks,
+    setAuthUrlOpener: (opener) => {
+      authUrlOpener = opener;
+    },
+    emulatorUrl: () => backend.emulatorUrl(),
+  };
+}
+
+/** Backend and sign-in commands shared by every view's welcome content. */
+function registerDeskCommands(desk: DeskContext): void {
+  const { vs, backend, session } = desk;
+  const signIn = async (): Promise<void> => {
+    // The provider needs the emulator's address before it opens the consent page.
+    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, async () => {
+      if (backend.choice.kind === 'emulator' && !backend.current) await backend.ensure();
+    });
+    await vs.commands.executeCommand(SIGN_IN_COMMAND);
+    await session.check();
+  };
+  const guarded = (run: () => Promise<void>) => async (): Promise<void> => {
+    try {
+      await run();
+    } catch (error) {
+      void desk.showError(error);
+    }
+  };
+  desk.register(vs.commands.registerCommand('desk.signIn', guarded(signIn)));
+  desk.register(vs.commands.registerCommand('desk.signOut', guarded(async () => {
+    await vs.commands.executeCommand(SIGN_OUT_COMMAND);
+    await session.check();
+  })));
+  desk.register(vs.commands.registerCommand('desk.useEmulator', guarded(async () => {
+    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.useEmulator());
+    await session.check();
+    if (!session.signedIn) await signIn();
+  })));
+  desk.register(vs.commands.registerCommand('desk.useGoogle', guarded(async () => {
+    await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
+    await session.check();
+    if (!session.signedIn) await vs.commands.executeCommand(SIGN_IN_COMMAND);
+  })));
+}
+
+export async function deactivate(): Promise<void> {
+  // Stop the embedded emulator cleanly (SIGTERM lets it flush its journal).
+  await activeBackend?.stopEmbeddedEmulator();
+  activeBackend = undefined;
+}

@@ -5,9 +5,13 @@ import { EmulatorLauncher } from './emulatorLauncher';
 import { BackendChoice, chooseBackend, readDeskSettings, sameChoice, SETTING } from './settings';
 
 export interface BackendOptions {
-  /** Makes the launcher for the embedded emulator (replaced in tests). */
-  readonly createLauncher: (seed: 'demo' | 'none') => EmulatorLauncher;
+  /** Makes the launcher for the embedded emulator (replaced in tests); `preferredPort` is the last run's. */
+  readonly createLauncher: (seed: 'demo' | 'none', preferredPort: number | undefined) => EmulatorLauncher;
+  /** Remembers the embedded emulator's port between VS Code sessions (the extension's globalState). */
+  readonly memento: Pick<vscode.Memento, 'get' | 'update'>;
 }
+
+const LAST_PORT_KEY = 'desk.emulator.lastPort';
 
 /**
  * Which service endpoints Desk talks to: Google's, an emulator the user runs (`desk.emulator.url`), or the
@@ -44,6 +48,14 @@ export class Backend extends Disposable {
     return url ? emulatorEndpoints(url) : undefined;
   }
 
+  /**
+   * The endpoints in use, or those the embedded emulator will have: it restarts on its last port, so the
+   * auth provider finds the sessions of the last run without starting anything.
+   */
+  get expected(): ServiceEndpoints {
+    return this.current ?? emulatorEndpoints(`http://127.0.0.1:${this.lastPort() ?? 0}`);
+  }
+
   /** The root URL of the emulator in use, if any (tests and the "emulator" status). */
   emulatorUrl(): string | undefined {
     return this.choiceValue.kind === 'emulator' ? (this.choiceValue.url ?? this.launcher?.runningUrl) : undefined;
@@ -57,7 +69,11 @@ export class Backend extends Disposable {
     const launcher = this.launcherFor(choice.seed);
     const wasRunning = launcher.runningUrl !== undefined;
     const url = await launcher.start();
-    if (!wasRunning) this.changeEmitter.fire(emulatorEndpoints(url));
+    if (!wasRunning) {
+      const port = Number(new URL(url).port);
+      if (port && port !== this.lastPort()) await this.options.memento.update(LAST_PORT_KEY, port);
+      this.changeEmitter.fire(emulatorEndpoints(url));
+    }
     return emulatorEndpoints(url);
   }
 
@@ -84,7 +100,7 @@ export class Backend extends Disposable {
 
   private launcherFor(seed: 'demo' | 'none'): EmulatorLauncher {
     if (!this.launcher) {
-      const launcher = this.options.createLauncher(seed);
+      const launcher = this.options.createLauncher(seed, this.lastPort());
       launcher.onUnexpectedExit(() => {
         // The next request starts it again (on a new port): tell the views their endpoints are gone.
         if (this.launcher === launcher) this.changeEmitter.fire(undefined);
@@ -92,6 +108,11 @@ export class Backend extends Disposable {
       this.launcher = launcher;
     }
     return this.launcher;
+  }
+
+  private lastPort(): number | undefined {
+    const port = this.options.memento.get<unknown>(LAST_PORT_KEY);
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
   }
 
   private readChoice(): BackendChoice {

@@ -13,6 +13,11 @@ export interface EmulatorLaunchOptions {
   /** Defaults to `process.execPath`: Node in a server/remote host, the Electron binary on the desktop. */
   readonly execPath?: string;
   readonly startTimeoutMs?: number;
+  /**
+   * The port of the last run. Sign-in sessions are kept per emulator address, so reusing the port keeps the
+   * user signed in across VS Code restarts; when it is taken, any free port is used.
+   */
+  readonly preferredPort?: number;
 }
 
 const LISTENING = /Desk emulator listening on (http:\/\/\S+)/;
@@ -66,9 +71,21 @@ export class EmulatorLauncher {
   }
 
   private async launch(): Promise<string> {
+    await mkdir(this.options.dataDir, { recursive: true });
+    const preferred = this.options.preferredPort;
+    if (preferred) {
+      try {
+        return await this.launchOn(preferred);
+      } catch (error) {
+        this.options.log(`Port ${preferred} is not available (${error instanceof Error ? error.message : String(error)}); using a free port`);
+      }
+    }
+    return this.launchOn(0);
+  }
+
+  private launchOn(port: number): Promise<string> {
     const { scriptPath, dataDir, seed, log } = this.options;
-    await mkdir(dataDir, { recursive: true });
-    const args = [scriptPath, '--port', '0', '--data-dir', dataDir, '--seed', seed];
+    const args = [scriptPath, '--port', String(port), '--data-dir', dataDir, '--seed', seed];
     log(`Starting the local emulator (data in ${dataDir})`);
     const child = spawn(this.options.execPath ?? process.execPath, args, {
       // In desktop VS Code process.execPath is Electron: this makes it behave as plain Node.

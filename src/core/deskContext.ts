@@ -1,0 +1,89 @@
+import type * as vscode from 'vscode';
+import { errorMessage, CancelledError } from '../api/errors';
+import { HttpClient, TokenSource } from '../api/http';
+import type { DeskAuthenticationProvider } from '../auth/provider';
+import type { ServiceEndpoints } from '../config/endpoints';
+import type { Backend } from './backend';
+import type { DisposableLike } from './disposable';
+import { DeskSession, NotSignedInError } from './session';
+import { readDeskSettings, DeskSettings } from './settings';
+
+export interface ShowErrorOptions {
+  /** What Desk was doing, e.g. "Could not rename the list". */
+  readonly action?: string;
+  /** Offers a "Retry" button that runs this again (with the user's input kept). */
+  readonly retry?: () => unknown;
+}
+
+/**
+ * What every service slice (`registerTasks(desk)`, `registerDrive(desk)`, …) gets from activate(): the
+ * vscode API, the backend and session, HTTP clients bound to both, logging and error reporting. A slice
+ * never builds URLs or reads tokens itself.
+ */
+export interface DeskContext {
+  readonly vs: typeof vscode;
+  readonly extensionContext: vscode.ExtensionContext;
+  readonly backend: Backend;
+  readonly auth: DeskAuthenticationProvider;
+  readonly session: DeskSession;
+  readonly log: vscode.LogOutputChannel;
+  settings(): DeskSettings;
+  tokenSource(scopes?: readonly string[]): TokenSource;
+  /** A client for one service: `rootOf` picks the service's root from the current endpoints. */
+  httpClient(rootOf: (endpoints: ServiceEndpoints) => string, scopes?: readonly string[]): HttpClient;
+  /** A clear notification for any error the API layer throws (never a token, never a stack). */
+  showError(error: unknown, options?: ShowErrorOptions): Promise<void>;
+  /** Keeps a disposable until deactivation. */
+  register<T extends DisposableLike>(disposable: T): T;
+}
+
+export function createDeskContext(
+  vs: typeof vscode,
+  extensionContext: vscode.ExtensionContext,
+  backend: Backend,
+  auth: DeskAuthenticationProvider,
+  session: DeskSession,
+  log: vscode.LogOutputChannel,
+): DeskContext {
+  const desk: DeskContext = {
+    vs,
+    extensionContext,
+    backend,
+    auth,
+    session,
+    log,
+    settings: () => readDeskSettings(vs.workspace.getConfiguration()),
+    tokenSource: (scopes) => session.tokenSource(scopes),
+    httpClient(rootOf, scopes) {
+      const tokens = session.tokenSource(scopes);
+      return new HttpClient({
+        // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
+        // embedded emulator is running by the time rootUrl() is read.
+        token: async (options) => {
+          await backend.ensure();
+          return tokens(options);
+        },
+        rootUrl: () => {
+          const endpoints = backend.current;
+          if (!endpoints) throw new Error('The local emulator is not running');
+          return rootOf(endpoints);
+        },
+      });
+    },
+    async showError(error, options = {}) {
+      if (error instanceof CancelledError) return;
+      const message = error instanceof NotSignedInError ? error.message : errorMessage(error);
+      const text = options.action ? vs.l10n.t('{0}. {1}', options.action, message) : message;
+      log.error(text);
+      const retry = vs.l10n.t('Retry');
+      const actions = options.retry ? [retry] : [];
+      const choice = await vs.window.showErrorMessage(text, ...actions);
+      if (choice === retry && options.retry) await options.retry();
+    },
+    register(disposable) {
+      extensionContext.subscriptions.push({ dispose: () => void disposable.dispose() });
+      return disposable;
+    },
+  };
+  return desk;
+}

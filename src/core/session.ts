@@ -1,0 +1,66 @@
+import type * as vscode from 'vscode';
+import type { TokenSource } from '../api/http';
+import { DESK_SCOPES, SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
+import { AUTH_PROVIDER_ID, createTokenSource, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
+import { Disposable } from './disposable';
+
+/** One sign-in covers every Desk service (DESK_SCOPES); a service asks for its own subset of them. */
+export { AUTH_PROVIDER_ID, DESK_SCOPES, NotSignedInError, SIGNED_IN_CONTEXT_KEY };
+
+export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'getAccessToken' | 'onDidChangeSessions'>;
+
+/**
+ * Whether the user is signed in (the `desk:signedIn` context key for welcome views and menus), and bearer
+ * tokens for the HTTP pipeline. The signed-in check reads stored sessions only: no network, no browser.
+ */
+export class DeskSession extends Disposable {
+  private readonly changeEmitter: vscode.EventEmitter<boolean>;
+  readonly onDidChangeSignedIn: vscode.Event<boolean>;
+  private signedInValue: boolean | undefined;
+  private checking: Promise<boolean> | undefined;
+
+  constructor(private readonly vs: typeof vscode, private readonly provider: SessionProvider) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<boolean>());
+    this.onDidChangeSignedIn = this.changeEmitter.event;
+    this._register(provider.onDidChangeSessions(() => void this.check()));
+  }
+
+  /** The last known state; `isSignedIn()` looks it up the first time. */
+  get signedIn(): boolean {
+    return this.signedInValue ?? false;
+  }
+
+  async isSignedIn(): Promise<boolean> {
+    return this.signedInValue ?? this.check();
+  }
+
+  /** Looks the sessions up again (after activation, sign-in, sign-out, a backend change) and updates the context key. */
+  check(): Promise<boolean> {
+    this.checking ??= this.lookUp().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  /** Bearer tokens for `scopes`, refreshed when near expiry; throws NotSignedInError rather than prompting. */
+  tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
+    return createTokenSource(this.provider, scopes, this.vs);
+  }
+
+  private async lookUp(): Promise<boolean> {
+    let signedIn: boolean;
+    try {
+      signedIn = (await this.provider.listSessions()).length > 0;
+    } catch {
+      signedIn = false;
+    }
+    await this.vs.commands.executeCommand('setContext', SIGNED_IN_CONTEXT_KEY, signedIn);
+    if (signedIn !== this.signedInValue) {
+      const known = this.signedInValue !== undefined;
+      this.signedInValue = signedIn;
+      if (known) this.changeEmitter.fire(signedIn);
+    }
+    return signedIn;
+  }
+}
