@@ -1,6 +1,7 @@
 import { emulatorAdminModule } from './auth/devToken';
 import { oauthModule } from './auth/oauthRoutes';
 import { ServiceModule } from './core/server';
+import { driveModule } from './drive';
 import { tasksModule } from './tasks';
 
 /** Every service the emulator serves, on one port under their real path prefixes. */
@@ -8,4 +9,5 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   emulatorAdminModule,
   oauthModule,
   tasksModule,
+  driveModule,
 ];

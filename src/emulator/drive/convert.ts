@@ -1,0 +1,138 @@
+import { GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE, GOOGLE_SLIDES_MIME_TYPE } from '../../shared/schemas/drive';
+import { ApiError } from '../core/errors';
+
+/**
+ * Native Google documents in the emulator keep their content as text: a Doc or a presentation as plain
+ * text, a Sheet as CSV. Imports (convert=true, or content uploaded with a native mimeType) turn text, HTML,
+ * Markdown or CSV into that text; exports render it into the formats announced by about.get.
+ */
+
+export const IMPORT_FORMATS: Readonly<Record<string, string>> = {
+  'text/plain': GOOGLE_DOC_MIME_TYPE,
+  'text/markdown': GOOGLE_DOC_MIME_TYPE,
+  'text/html': GOOGLE_DOC_MIME_TYPE,
+  'text/csv': GOOGLE_SHEET_MIME_TYPE,
+  'text/tab-separated-values': GOOGLE_SHEET_MIME_TYPE,
+};
+
+export const EXPORT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  [GOOGLE_DOC_MIME_TYPE]: ['text/plain', 'text/html', 'text/markdown'],
+  [GOOGLE_SHEET_MIME_TYPE]: ['text/csv', 'text/tab-separated-values', 'text/html'],
+  [GOOGLE_SLIDES_MIME_TYPE]: ['text/plain'],
+};
+
+/** Google's cap on exported content. */
+export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** The native type an upload of `sourceMimeType` becomes with convert=true; undefined when there is none. */
+export function importTarget(sourceMimeType: string): string | undefined {
+  return IMPORT_FORMATS[baseMimeType(sourceMimeType)];
+}
+
+export function baseMimeType(mimeType: string): string {
+  return (mimeType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Converts uploaded bytes into the stored text of a native document of type `target`. */
+export function importContent(sourceMimeType: string, bytes: Buffer, target: string): string {
+  const source = baseMimeType(sourceMimeType);
+  const text = bytes.toString('utf8');
+  if (target === GOOGLE_SHEET_MIME_TYPE) {
+    if (source === 'text/tab-separated-values') return text.split(/\r?\n/).map((line) => line.split('\t').map(csvCell).join(',')).join('\n');
+    return text;
+  }
+  if (source === 'text/html') return htmlToText(text);
+  return text;
+}
+
+/** Renders a native document's stored text as `target`; unsupported targets are 400 as on Google. */
+export function exportContent(nativeMimeType: string, title: string, text: string, target: string): { body: Buffer; contentType: string } {
+  const formats = EXPORT_FORMATS[nativeMimeType];
+  if (!formats) throw new ApiError(403, 'fileNotExportable', 'Export only supports Docs Editors files.');
+  const wanted = baseMimeType(target);
+  if (!formats.includes(wanted)) {
+    throw new ApiError(400, 'badRequest', `The requested conversion is not supported. Export formats for ${nativeMimeType}: ${formats.join(', ')}`, { location: 'mimeType', locationType: 'parameter' });
+  }
+  let body: string;
+  if (nativeMimeType === GOOGLE_SHEET_MIME_TYPE) {
+    const rows = parseCsv(text);
+    if (wanted === 'text/csv') body = text;
+    else if (wanted === 'text/tab-separated-values') body = rows.map((row) => row.map((cell) => cell.replace(/[\t\n]/g, ' ')).join('\t')).join('\n');
+    else body = htmlPage(title, `<table>${rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('')}</table>`);
+  } else if (wanted === 'text/html') {
+    body = htmlPage(title, text.split(/\r?\n/).map((line) => `<p>${escapeHtml(line)}</p>`).join(''));
+  } else {
+    body = text;
+  }
+  const encoded = Buffer.from(body, 'utf8');
+  if (encoded.length > EXPORT_LIMIT_BYTES) throw new ApiError(403, 'exportSizeLimitExceeded', 'This file is too large to be exported.');
+  return { body: encoded, contentType: `${wanted}; charset=utf-8` };
+}
+
+function htmlPage(title: string, body: string): string {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function csvCell(cell: string): string {
+  return /[",\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+/** Text of an HTML document: block ends become line breaks, tags go, entities are decoded. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|li|tr)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** RFC 4180 CSV rows (quoted cells may hold commas, quotes and newlines). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index++;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        cell += char;
+      }
+    } else if (char === '"' && cell === '') {
+      quoted = true;
+    } else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[index + 1] === '\n') index++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else {
+      cell += char;
+    }
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,67 @@
+import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE } from '../../shared/schemas/drive';
+import { findUser, EmulatorUser } from '../auth/users';
+import { ServiceDeps, ServiceModule } from '../core/server';
+import { registerDriveRoutes } from './routes';
+import { DriveService, driveServiceFor } from './service';
+
+/** Drive v2 (files, folders, uploads, exports, changes) under /drive/v2 and /upload/drive/v2. */
+export const driveModule: ServiceModule = {
+  name: 'drive',
+  register(router, deps) {
+    registerDriveRoutes(router, driveServiceFor(deps));
+  },
+  async seedDemo(deps) {
+    await seedDriveDemo(driveServiceFor(deps), deps);
+  },
+};
+
+/** A realistic My Drive for alice (folders, notes, a native Doc and Sheet, a starred file, something in the trash) and a few files for bob. */
+export async function seedDriveDemo(service: DriveService, _deps: ServiceDeps): Promise<void> {
+  const alice = findUser('alice@example.com');
+  const bob = findUser('bob@example.com');
+  if (alice) await seedAlice(service, alice);
+  if (bob) await seedBob(service, bob);
+}
+
+async function addText(service: DriveService, user: EmulatorUser, title: string, mimeType: string, text: string, parentId: string, starred = false): Promise<string> {
+  const blob = await service.blobs.writeBuffer(Buffer.from(text, 'utf8'));
+  const file = service.model.insert(user, { title, parents: [{ id: parentId }], labels: { starred } }, { blob, mimeType });
+  return file.id;
+}
+
+function addFolder(service: DriveService, user: EmulatorUser, title: string, parentId: string): string {
+  return service.model.insert(user, { title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] }).id;
+}
+
+async function seedAlice(service: DriveService, alice: EmulatorUser): Promise<void> {
+  const root = service.model.rootOf(alice).id;
+  const projects = addFolder(service, alice, 'Projects', root);
+  const desk = addFolder(service, alice, 'Desk', projects);
+  const photos = addFolder(service, alice, 'Photos', root);
+  const notes = addFolder(service, alice, 'Notes', root);
+
+  await addText(service, alice, 'README.md', 'text/markdown', '# Desk\n\nTasks, books, Drive and calendars inside VS Code.\n\n- [x] Tasks view\n- [ ] Drive view\n', desk);
+  await addText(service, alice, 'roadmap.txt', 'text/plain', 'Q1: emulator\nQ2: Drive file system\nQ3: calendar agenda\n', desk, true);
+  await addText(service, alice, 'design.md', 'text/markdown', '## Architecture\n\nOne vertical slice per service: schemas, client, emulator, views.\n', desk);
+  await addText(service, alice, 'meeting-notes.md', 'text/markdown', '# Weekly sync\n\n- Drive uploads: resumable works\n- Next: change feed in the status bar\n', notes);
+  await addText(service, alice, 'groceries.txt', 'text/plain', 'milk\neggs\ncoffee\n', notes);
+  await addText(service, alice, 'ideas.txt', 'text/plain', 'A TODO → task quick fix.\nDrag files between folders.\n', root, true);
+  // A tiny valid PNG (1×1 pixel) so the Photos folder holds real binary content.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const pixel = await service.blobs.writeBuffer(png);
+  service.model.insert(alice, { title: 'pixel.png', parents: [{ id: photos }] }, { blob: pixel, mimeType: 'image/png' });
+
+  await addText(service, alice, 'Project plan', GOOGLE_DOC_MIME_TYPE, 'Project plan\n\nGoal: ship Desk 0.1 with the emulator.\nOwner: Alice\n', projects);
+  await addText(service, alice, 'Budget', GOOGLE_SHEET_MIME_TYPE, 'Item,Cost\nLaptop,1200\nLicences,300\nCoffee,45\n', projects);
+
+  const old = await addText(service, alice, 'old-draft.txt', 'text/plain', 'An abandoned first draft.\n', notes);
+  service.model.trash(alice, old);
+}
+
+async function seedBob(service: DriveService, bob: EmulatorUser): Promise<void> {
+  const root = service.model.rootOf(bob).id;
+  const reports = addFolder(service, bob, 'Reports', root);
+  await addText(service, bob, 'q3-report.txt', 'text/plain', 'Q3 revenue grew 12%.\n', reports);
+  await addText(service, bob, 'todo.md', 'text/markdown', '- call Alice\n- review budget\n', root, true);
+  await addText(service, bob, 'Team notes', GOOGLE_DOC_MIME_TYPE, 'Team notes\n\nStand-up at 9:30.\n', root);
+}

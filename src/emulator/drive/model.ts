@@ -1,0 +1,868 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { FileMetadataInput, FOLDER_MIME_TYPE, isNativeMimeType, PropertyVisibility } from '../../shared/schemas/drive';
+import { DEMO_USERS, EmulatorUser } from '../auth/users';
+import { ApiError, badRequest, conditionNotMet, forbidden, invalid, notFound } from '../core/errors';
+import { Collection, Store } from '../store/store';
+import type { StoredBlob } from './blobs';
+import { matches, parseQuery, QueryNode, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases } from './query';
+
+/** A file as the emulator stores it (times in epoch ms). Folders and native documents are files too. */
+export interface StoredFile {
+  id: string;
+  ownerId: string;
+  title: string;
+  mimeType: string;
+  description?: string;
+  starred: boolean;
+  hidden: boolean;
+  restricted: boolean;
+  viewed: boolean;
+  trashed: boolean;
+  /** True when the user trashed this file itself; false when it went to the trash with a folder. */
+  explicitlyTrashed: boolean;
+  trashedDate?: number;
+  parents: string[];
+  /** The user's My Drive folder (one per user, created on first use). */
+  isRoot?: boolean;
+  createdDate: number;
+  modifiedDate: number;
+  modifiedByMeDate: number;
+  lastViewedByMeDate?: number;
+  markedViewedByMeDate?: number;
+  /** Increases on every change of the file: etag and `version` derive from it. */
+  version: number;
+  /** Increases when the content changes: `headRevisionId`. */
+  contentRevision: number;
+  /** Bytes of a binary file, or the text of a native document (see convert.ts). */
+  blobId?: string;
+  fileSize?: number;
+  md5?: string;
+  originalFilename?: string;
+  properties: { key: string; value: string; visibility: PropertyVisibility }[];
+  lastModifyingUserId: string;
+}
+
+export interface ChangeRecord {
+  id: number;
+  userId: string;
+  fileId: string;
+  /** The file was deleted for good (trashing is an ordinary change). */
+  deleted: boolean;
+  time: number;
+}
+
+export interface Media {
+  blob: StoredBlob;
+  /** The stored mimeType (already resolved: upload type, metadata, conversion). */
+  mimeType: string;
+}
+
+export type ModifiedDateBehavior = 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
+
+export interface UpdateOptions {
+  addParents?: readonly string[];
+  removeParents?: readonly string[];
+  modifiedDateBehavior?: ModifiedDateBehavior;
+  updateViewedDate?: boolean;
+  ifMatch?: string;
+  media?: Media;
+}
+
+export interface ListOptions {
+  q?: string;
+  orderBy?: string;
+  maxResults: number;
+  pageToken?: string;
+  /** children.list: only children of this folder. */
+  parentId?: string;
+}
+
+export interface ListResult {
+  files: StoredFile[];
+  nextPageToken?: string;
+}
+
+export interface ChangePage {
+  changes: ChangeRecord[];
+  nextPageToken?: string;
+  newStartPageToken?: string;
+  largestChangeId: number;
+}
+
+/** What a mutation leaves for the caller to clean up once the metadata is committed. */
+export interface Garbage {
+  blobIds: string[];
+}
+
+const ROOT_TITLE = 'My Drive';
+const DEFAULT_ORDER = 'folder,title';
+const ORDER_KEYS = ['createdDate', 'folder', 'lastViewedByMeDate', 'modifiedByMeDate', 'modifiedDate', 'quotaBytesUsed', 'recency', 'sharedWithMeDate', 'starred', 'title', 'title_natural'] as const;
+type OrderKey = (typeof ORDER_KEYS)[number];
+const naturalCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export function newFileId(): string {
+  // Google's ids are ~33 url-safe characters.
+  return randomBytes(24).toString('base64url');
+}
+
+export function etagOf(file: StoredFile): string {
+  return `"${createHash('sha1').update(`${file.id}:${file.version}`).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Drive's semantics over the store: files and folders (several parents each, a lazily created root per
+ * user), trash with explicit/implicit marks, deletes of whole trees, the search language, stable paging,
+ * and the change feed. Pure: no HTTP, no blobs I/O (callers write blobs first and delete the ones returned
+ * as garbage after the commit). In-memory indexes (by owner, by parent, by title, changes by user) are
+ * rebuilt from the store at startup so listing a folder never scans every file.
+ */
+export class DriveModel {
+  private readonly files: Collection<StoredFile>;
+  private readonly roots: Collection<{ rootId: string }>;
+  private readonly changes: Collection<ChangeRecord>;
+  private readonly counters: Collection<{ value: number }>;
+  private readonly byOwner = new Map<string, Set<string>>();
+  private readonly byParent = new Map<string, Set<string>>();
+  private readonly byTitle = new Map<string, Set<string>>();
+  /** Change ids per user, ascending; entries whose record was coalesced away are skipped (and compacted). */
+  private readonly changeIdsByUser = new Map<string, number[]>();
+  private readonly latestChange = new Map<string, number>();
+  private readonly deadChangeIds = new Map<string, number>();
+  /** Emits `change:<userId>` after a change is recorded (long polls wait on it). */
+  readonly events = new EventEmitter();
+
+  constructor(store: Store, private readonly now: () => number) {
+    this.files = store.collection<StoredFile>('drive.files');
+    this.roots = store.collection<{ rootId: string }>('drive.roots');
+    this.changes = store.collection<ChangeRecord>('drive.changes');
+    this.counters = store.collection<{ value: number }>('drive.counters');
+    this.events.setMaxListeners(0);
+    for (const file of this.files.values()) this.index(file);
+    const records = [...this.changes.values()].sort((a, b) => a.id - b.id);
+    for (const record of records) {
+      this.userChangeIds(record.userId).push(record.id);
+      this.latestChange.set(`${record.userId}\0${record.fileId}`, record.id);
+    }
+  }
+
+  // ---- lookups ----
+
+  rootOf(user: EmulatorUser): StoredFile {
+    const existing = this.roots.get(user.id);
+    const found = existing ? this.files.get(existing.rootId) : undefined;
+    if (found) return found;
+    const time = this.now();
+    const root: StoredFile = {
+      id: newFileId(),
+      ownerId: user.id,
+      title: ROOT_TITLE,
+      mimeType: FOLDER_MIME_TYPE,
+      starred: false,
+      hidden: false,
+      restricted: false,
+      viewed: true,
+      trashed: false,
+      explicitlyTrashed: false,
+      parents: [],
+      isRoot: true,
+      createdDate: time,
+      modifiedDate: time,
+      modifiedByMeDate: time,
+      version: 1,
+      contentRevision: 0,
+      properties: [],
+      lastModifyingUserId: user.id,
+    };
+    this.save(root);
+    this.roots.set(user.id, { rootId: root.id });
+    return root;
+  }
+
+  /** The file `id` ('root' for the user's root) if the user may see it; otherwise 404 as Google answers. */
+  get(user: EmulatorUser, id: string): StoredFile {
+    const resolved = id === 'root' ? this.rootOf(user).id : id;
+    const file = this.files.get(resolved);
+    if (!file || file.ownerId !== user.id) throw new ApiError(404, 'notFound', `File not found: ${id}`, { location: 'file', locationType: 'other' });
+    return file;
+  }
+
+  /** Whether the id is taken by anyone's file (ids are global on Drive). */
+  exists(id: string): boolean {
+    return this.files.has(id);
+  }
+
+  childIds(parentId: string): ReadonlySet<string> {
+    return this.byParent.get(parentId) ?? new Set();
+  }
+
+  filesOf(userId: string): StoredFile[] {
+    return [...(this.byOwner.get(userId) ?? [])].map((id) => this.files.get(id)).filter((file): file is StoredFile => file !== undefined);
+  }
+
+  checkIfMatch(file: StoredFile, ifMatch: string | undefined): void {
+    if (ifMatch === undefined || ifMatch.trim() === '*') return;
+    const wanted = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (!wanted.includes(etagOf(file))) throw conditionNotMet('Precondition Failed: the file has changed since the etag in If-Match');
+  }
+
+  // ---- create ----
+
+  insert(user: EmulatorUser, input: FileMetadataInput, media?: Media): StoredFile {
+    if (input.id !== undefined && this.files.has(input.id)) throw new ApiError(409, 'duplicate', `A file already exists with the provided ID: ${input.id}`, { location: 'id', locationType: 'body' });
+    const mimeType = media?.mimeType ?? input.mimeType ?? 'application/octet-stream';
+    if (media && mimeType === FOLDER_MIME_TYPE) throw badRequest('A folder cannot have content.');
+    const parents = this.parentIds(user, input.parents?.map((parent) => parent.id) ?? ['root']);
+    const time = this.now();
+    const file: StoredFile = {
+      id: input.id ?? newFileId(),
+      ownerId: user.id,
+      title: input.title ?? 'Untitled',
+      mimeType,
+      starred: input.labels?.starred ?? false,
+      hidden: input.labels?.hidden ?? false,
+      restricted: input.labels?.restricted ?? false,
+      viewed: input.labels?.viewed ?? true,
+      trashed: false,
+      explicitlyTrashed: false,
+      parents,
+      createdDate: time,
+      modifiedDate: time,
+      modifiedByMeDate: time,
+      lastViewedByMeDate: time,
+      version: 1,
+      contentRevision: media ? 1 : 0,
+      properties: (input.properties ?? []).map((property) => ({ key: property.key, value: property.value ?? '', visibility: property.visibility ?? 'PRIVATE' })),
+      lastModifyingUserId: user.id,
+    };
+    if (input.description !== undefined) file.description = input.description;
+    if (input.originalFilename !== undefined) file.originalFilename = input.originalFilename;
+    if (media) this.attach(file, media);
+    this.save(file);
+    this.recordChange(user.id, file.id, false);
+    if (input.labels?.trashed) this.trash(user, file.id);
+    return this.get(user, file.id);
+  }
+
+  copy(user: EmulatorUser, id: string, input: FileMetadataInput, copiedBlobId: string | undefined): StoredFile {
+    const source = this.get(user, id);
+    if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
+    const media: Media | undefined = copiedBlobId !== undefined && source.blobId !== undefined
+      ? { blob: { blobId: copiedBlobId, size: source.fileSize ?? 0, md5: source.md5 ?? '' }, mimeType: source.mimeType }
+      : undefined;
+    const copy = this.insert(user, {
+      title: input.title ?? source.title,
+      description: input.description ?? source.description,
+      mimeType: source.mimeType,
+      labels: { starred: input.labels?.starred ?? false, hidden: input.labels?.hidden ?? false, restricted: input.labels?.restricted ?? source.restricted },
+      parents: input.parents ?? source.parents.map((parentId) => ({ id: parentId })),
+      properties: input.properties ?? source.properties,
+      id: input.id,
+      originalFilename: source.originalFilename,
+    }, media);
+    return copy;
+  }
+
+  // ---- update ----
+
+  update(user: EmulatorUser, id: string, input: FileMetadataInput, options: UpdateOptions = {}): { file: StoredFile; garbage: Garbage } {
+    const file = this.get(user, id);
+    this.checkIfMatch(file, options.ifMatch);
+    if (file.isRoot) throw forbidden('The root folder cannot be modified.', 'cannotModifyRoot');
+    const garbage: Garbage = { blobIds: [] };
+    const time = this.now();
+
+    // Validate everything before changing anything, so a 400 leaves the file untouched.
+    let newParents: string[] | undefined;
+    if (input.parents !== undefined || options.addParents?.length || options.removeParents?.length) {
+      let parents = input.parents !== undefined ? this.parentIds(user, input.parents.map((parent) => parent.id)) : [...file.parents];
+      const added = this.parentIds(user, options.addParents ?? []);
+      const removed = (options.removeParents ?? []).map((parentId) => (parentId === 'root' ? this.rootOf(user).id : parentId));
+      parents = parents.filter((parentId) => !removed.includes(parentId));
+      for (const parentId of added) if (!parents.includes(parentId)) parents.push(parentId);
+      for (const parentId of parents) this.assertNoCycle(file, parentId);
+      newParents = parents;
+    }
+    if (options.media && file.mimeType === FOLDER_MIME_TYPE) throw badRequest('A folder cannot have content.');
+    if (input.mimeType === FOLDER_MIME_TYPE && file.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A file cannot become a folder.');
+    if (file.mimeType === FOLDER_MIME_TYPE && input.mimeType !== undefined && input.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A folder cannot change its mimeType.');
+    const behavior = options.modifiedDateBehavior ?? 'now';
+    if (behavior === 'fromBody' && input.modifiedDate === undefined) throw new ApiError(400, 'required', 'modifiedDateBehavior=fromBody needs modifiedDate in the body', { location: 'modifiedDate', locationType: 'body' });
+
+    this.mutate(file, (target) => {
+      if (input.title !== undefined) target.title = input.title;
+      if (input.description !== undefined) target.description = input.description;
+      if (input.mimeType !== undefined && !options.media) target.mimeType = input.mimeType;
+      if (input.originalFilename !== undefined) target.originalFilename = input.originalFilename;
+      if (input.labels?.starred !== undefined) target.starred = input.labels.starred;
+      if (input.labels?.hidden !== undefined) target.hidden = input.labels.hidden;
+      if (input.labels?.restricted !== undefined) target.restricted = input.labels.restricted;
+      if (input.labels?.viewed !== undefined) target.viewed = input.labels.viewed;
+      if (input.properties !== undefined) target.properties = mergeProperties(target.properties, input.properties);
+      if (newParents) target.parents = newParents;
+      if (options.media) {
+        if (target.blobId) garbage.blobIds.push(target.blobId);
+        this.attach(target, options.media);
+        target.contentRevision += 1;
+      }
+      if (input.lastViewedByMeDate !== undefined) target.lastViewedByMeDate = Date.parse(input.lastViewedByMeDate);
+      else if (options.updateViewedDate !== false) target.lastViewedByMeDate = time;
+      const bodyDate = input.modifiedDate !== undefined ? Date.parse(input.modifiedDate) : undefined;
+      switch (behavior) {
+        case 'fromBody':
+        case 'fromBodyIfNeeded':
+        case 'fromBodyOrNow':
+          target.modifiedDate = bodyDate ?? time;
+          break;
+        case 'noChange':
+          break;
+        default:
+          target.modifiedDate = time;
+      }
+      if (behavior !== 'noChange') target.modifiedByMeDate = target.modifiedDate;
+      target.lastModifyingUserId = user.id;
+      target.version += 1;
+    });
+    this.recordChange(user.id, file.id, false);
+    if (input.labels?.trashed === true && !file.trashed) this.trash(user, file.id);
+    if (input.labels?.trashed === false && file.trashed) this.untrash(user, file.id);
+    return { file: this.get(user, file.id), garbage };
+  }
+
+  touch(user: EmulatorUser, id: string): StoredFile {
+    const file = this.get(user, id);
+    const time = this.now();
+    this.mutate(file, (target) => {
+      target.modifiedDate = time;
+      target.modifiedByMeDate = time;
+      target.lastModifyingUserId = user.id;
+      target.version += 1;
+    });
+    this.recordChange(user.id, file.id, false);
+    return file;
+  }
+
+  /** Moves a file (and, for a folder, everything under it) to the trash. */
+  trash(user: EmulatorUser, id: string, ifMatch?: string): StoredFile {
+    const file = this.get(user, id);
+    this.checkIfMatch(file, ifMatch);
+    if (file.isRoot) throw forbidden('The root folder cannot be trashed.', 'cannotModifyRoot');
+    const time = this.now();
+    this.mutate(file, (target) => {
+      target.trashed = true;
+      target.explicitlyTrashed = true;
+      target.trashedDate = time;
+      target.version += 1;
+    });
+    this.recordChange(user.id, file.id, false);
+    for (const descendant of this.descendants(file.id)) {
+      if (descendant.trashed || descendant.ownerId !== user.id) continue;
+      this.mutate(descendant, (target) => {
+        target.trashed = true;
+        target.explicitlyTrashed = false;
+        target.trashedDate = time;
+        target.version += 1;
+      });
+      this.recordChange(user.id, descendant.id, false);
+    }
+    return file;
+  }
+
+  /** Restores a file and what went to the trash with it (not what was trashed on its own before). */
+  untrash(user: EmulatorUser, id: string): StoredFile {
+    const file = this.get(user, id);
+    if (!file.trashed) return file;
+    const restore = (target: StoredFile): void => {
+      this.mutate(target, (changed) => {
+        changed.trashed = false;
+        changed.explicitlyTrashed = false;
+        delete changed.trashedDate;
+        changed.version += 1;
+      });
+      this.recordChange(user.id, target.id, false);
+    };
+    restore(file);
+    const queue = [file.id];
+    while (queue.length > 0) {
+      const parentId = queue.shift() as string;
+      for (const childId of this.childIds(parentId)) {
+        const child = this.files.get(childId);
+        if (!child || child.ownerId !== user.id || !child.trashed || child.explicitlyTrashed) continue;
+        restore(child);
+        queue.push(child.id);
+      }
+    }
+    return file;
+  }
+
+  /** Deletes for good; a folder takes with it every descendant that has no parent left outside the deleted tree. */
+  delete(user: EmulatorUser, id: string, ifMatch?: string): Garbage {
+    const file = this.get(user, id);
+    this.checkIfMatch(file, ifMatch);
+    if (file.isRoot) throw forbidden('The root folder cannot be deleted.', 'cannotModifyRoot');
+    return this.deleteTrees(user, [file]);
+  }
+
+  emptyTrash(user: EmulatorUser): Garbage {
+    const trashed = this.filesOf(user.id).filter((file) => file.trashed);
+    return this.deleteTrees(user, trashed);
+  }
+
+  // ---- parents and children ----
+
+  addParent(user: EmulatorUser, fileId: string, parentId: string): { file: StoredFile; parentId: string } {
+    const file = this.get(user, fileId);
+    const [resolved] = this.parentIds(user, [parentId]);
+    const parent = resolved as string;
+    if (file.isRoot) throw forbidden('The root folder cannot be moved.', 'cannotModifyRoot');
+    if (file.parents.includes(parent)) return { file, parentId: parent };
+    this.assertNoCycle(file, parent);
+    this.mutate(file, (target) => {
+      target.parents = [...target.parents, parent];
+      target.version += 1;
+    });
+    this.recordChange(user.id, file.id, false);
+    return { file, parentId: parent };
+  }
+
+  removeParent(user: EmulatorUser, fileId: string, parentId: string): void {
+    const file = this.get(user, fileId);
+    const resolved = parentId === 'root' ? this.rootOf(user).id : parentId;
+    if (!file.parents.includes(resolved)) throw new ApiError(404, 'notFound', `File not found: ${parentId}`, { location: 'parentId', locationType: 'parameter' });
+    this.mutate(file, (target) => {
+      target.parents = target.parents.filter((existing) => existing !== resolved);
+      target.version += 1;
+    });
+    this.recordChange(user.id, file.id, false);
+  }
+
+  // ---- listing ----
+
+  list(user: EmulatorUser, options: ListOptions): ListResult {
+    const root = this.rootOf(user);
+    let query: QueryNode | undefined;
+    if (options.q !== undefined && options.q.trim() !== '') {
+      try {
+        query = resolveAliases(parseQuery(options.q), root.id);
+      } catch (error) {
+        if (error instanceof QuerySyntaxError) throw invalid(error.message, 'q');
+        throw error;
+      }
+    }
+    const order = parseOrderBy(options.orderBy ?? DEFAULT_ORDER);
+    const fingerprint = createHash('sha1').update(`${user.id}\0${options.parentId ?? ''}\0${options.q ?? ''}\0${options.orderBy ?? ''}`).digest('base64url').slice(0, 12);
+    const cursor = options.pageToken !== undefined ? decodeCursor(options.pageToken, fingerprint) : undefined;
+
+    const candidates = this.candidates(user, root.id, query, options.parentId);
+    const selected: { file: StoredFile; keys: (string | number)[] }[] = [];
+    for (const file of candidates) {
+      if (file.ownerId !== user.id || file.isRoot) continue;
+      if (options.parentId !== undefined && !file.parents.includes(options.parentId)) continue;
+      if (query && !matches(query, this.queryTarget(file, user))) continue;
+      selected.push({ file, keys: sortKeys(file, order) });
+    }
+    const compare = (a: { keys: (string | number)[]; id: string }, b: { keys: (string | number)[]; id: string }): number => compareKeys(a.keys, a.id, b.keys, b.id, order);
+    selected.sort((a, b) => compare({ keys: a.keys, id: a.file.id }, { keys: b.keys, id: b.file.id }));
+    let start = 0;
+    if (cursor) {
+      let low = 0;
+      let high = selected.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        const entry = selected[middle] as { file: StoredFile; keys: (string | number)[] };
+        if (compare({ keys: entry.keys, id: entry.file.id }, { keys: cursor.keys, id: cursor.id }) <= 0) low = middle + 1;
+        else high = middle;
+      }
+      start = low;
+    }
+    const page = selected.slice(start, start + options.maxResults);
+    const result: ListResult = { files: page.map((entry) => entry.file) };
+    const last = page[page.length - 1];
+    if (last && start + page.length < selected.length) result.nextPageToken = encodeCursor({ fingerprint, keys: last.keys, id: last.file.id });
+    return result;
+  }
+
+  private candidates(user: EmulatorUser, rootId: string, query: QueryNode | undefined, parentId: string | undefined): Iterable<StoredFile> {
+    const hints = query ? requiredTerms(query) : { parentIds: [], titles: [], trashed: undefined };
+    const parentIds = parentId !== undefined ? [parentId, ...hints.parentIds] : hints.parentIds;
+    const buckets: ReadonlySet<string>[] = [];
+    for (const id of parentIds) buckets.push(this.childIds(id === 'root' ? rootId : id));
+    for (const title of hints.titles) buckets.push(this.byTitle.get(`${user.id}\0${title}`) ?? new Set());
+    const ids = buckets.length > 0 ? buckets.reduce((smallest, bucket) => (bucket.size < smallest.size ? bucket : smallest)) : this.byOwner.get(user.id) ?? new Set<string>();
+    const files = this.files;
+    return (function* () {
+      for (const id of ids) {
+        const file = files.get(id);
+        if (file) yield file;
+      }
+    })();
+  }
+
+  private queryTarget(file: StoredFile, owner: EmulatorUser): QueryTarget {
+    const ownerEmail = owner.id === file.ownerId ? owner.email : (DEMO_USERS.find((user) => user.id === file.ownerId)?.email ?? '');
+    return {
+      title: file.title,
+      mimeType: file.mimeType,
+      fullText: () => `${file.title}\n${file.description ?? ''}\n${file.properties.map((property) => property.value).join(' ')}`,
+      dates: {
+        modifiedDate: file.modifiedDate,
+        createdDate: file.createdDate,
+        modifiedByMeDate: file.modifiedByMeDate,
+        lastViewedByMeDate: file.lastViewedByMeDate,
+      },
+      trashed: file.trashed,
+      starred: file.starred,
+      hidden: file.hidden,
+      parents: file.parents,
+      ownerEmails: [ownerEmail],
+      writerEmails: [ownerEmail],
+      readerEmails: [ownerEmail],
+      properties: file.properties,
+      sharedWithMe: false,
+    };
+  }
+
+  // ---- changes ----
+
+  largestChangeId(): number {
+    return this.counters.get('changes')?.value ?? 0;
+  }
+
+  startPageToken(): string {
+    return String(this.largestChangeId() + 1);
+  }
+
+  listChanges(user: EmulatorUser, options: { pageToken: string | undefined; maxResults: number; includeDeleted: boolean }): ChangePage {
+    const largest = this.largestChangeId();
+    let from = 1;
+    if (options.pageToken !== undefined) {
+      if (!/^\d{1,15}$/.test(options.pageToken) || Number(options.pageToken) < 1 || Number(options.pageToken) > largest + 1) {
+        throw invalid(`Invalid value for pageToken: '${options.pageToken}'. Use a token from changes.getStartPageToken or a previous changes.list.`, 'pageToken');
+      }
+      from = Number(options.pageToken);
+    }
+    const ids = this.userChangeIds(user.id);
+    let index = lowerBound(ids, from);
+    const changes: ChangeRecord[] = [];
+    let lastSeen = from - 1;
+    while (index < ids.length && changes.length < options.maxResults) {
+      const record = this.changes.get(String(ids[index]));
+      index++;
+      if (!record) continue;
+      lastSeen = record.id;
+      if (record.deleted && !options.includeDeleted) continue;
+      changes.push(record);
+    }
+    // More may follow only if live records remain after the last one returned.
+    let more = false;
+    for (let probe = index; probe < ids.length; probe++) {
+      if (this.changes.has(String(ids[probe]))) {
+        more = true;
+        break;
+      }
+    }
+    if (more) return { changes, nextPageToken: String(lastSeen + 1), largestChangeId: largest };
+    return { changes, newStartPageToken: String(largest + 1), largestChangeId: largest };
+  }
+
+  getChange(user: EmulatorUser, changeId: string): ChangeRecord {
+    const record = /^\d{1,15}$/.test(changeId) ? this.changes.get(String(Number(changeId))) : undefined;
+    if (!record || record.userId !== user.id) throw notFound(`Change not found: ${changeId}`);
+    return record;
+  }
+
+  /** Resolves after a change for `userId` is recorded, or after `ms`, or on abort; true when a change came. */
+  waitForChange(userId: string, ms: number, signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const event = `change:${userId}`;
+      const finish = (changed: boolean): void => {
+        clearTimeout(timer);
+        this.events.off(event, onChange);
+        signal.removeEventListener('abort', onAbort);
+        resolve(changed);
+      };
+      const onChange = (): void => finish(true);
+      const onAbort = (): void => finish(false);
+      const timer = setTimeout(() => finish(false), ms);
+      timer.unref();
+      this.events.on(event, onChange);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  // ---- quota ----
+
+  usage(userId: string): { used: number; inTrash: number } {
+    let used = 0;
+    let inTrash = 0;
+    for (const file of this.filesOf(userId)) {
+      if (isNativeMimeType(file.mimeType)) continue;
+      used += file.fileSize ?? 0;
+      if (file.trashed) inTrash += file.fileSize ?? 0;
+    }
+    return { used, inTrash };
+  }
+
+  // ---- internals ----
+
+  private attach(file: StoredFile, media: Media): void {
+    file.blobId = media.blob.blobId;
+    file.fileSize = media.blob.size;
+    file.mimeType = media.mimeType;
+    if (isNativeMimeType(media.mimeType)) delete file.md5;
+    else file.md5 = media.blob.md5;
+  }
+
+  /** Resolves and validates parent ids: each must be one of the user's folders. */
+  private parentIds(user: EmulatorUser, ids: readonly string[]): string[] {
+    const resolved: string[] = [];
+    for (const id of ids) {
+      const parent = this.get(user, id);
+      if (parent.mimeType !== FOLDER_MIME_TYPE) throw invalid(`The parent ${id} is not a folder`, 'parents');
+      if (!resolved.includes(parent.id)) resolved.push(parent.id);
+    }
+    return resolved;
+  }
+
+  private assertNoCycle(file: StoredFile, parentId: string): void {
+    if (parentId === file.id) throw invalid('A folder cannot be its own parent', 'parents');
+    if (file.mimeType !== FOLDER_MIME_TYPE) return;
+    const seen = new Set<string>();
+    const queue = [parentId];
+    while (queue.length > 0) {
+      const current = queue.pop() as string;
+      if (current === file.id) throw invalid('Moving a folder inside its own subfolder would create a cycle', 'parents');
+      if (seen.has(current)) continue;
+      seen.add(current);
+      const ancestor = this.files.get(current);
+      if (ancestor) queue.push(...ancestor.parents);
+    }
+  }
+
+  /** Every file reachable below `folderId` (each once). */
+  private descendants(folderId: string): StoredFile[] {
+    const result: StoredFile[] = [];
+    const seen = new Set<string>([folderId]);
+    const queue = [folderId];
+    while (queue.length > 0) {
+      const current = queue.shift() as string;
+      for (const childId of this.childIds(current)) {
+        if (seen.has(childId)) continue;
+        seen.add(childId);
+        const child = this.files.get(childId);
+        if (!child) continue;
+        result.push(child);
+        queue.push(childId);
+      }
+    }
+    return result;
+  }
+
+  private deleteTrees(user: EmulatorUser, tops: readonly StoredFile[]): Garbage {
+    const doomed = new Set(tops.map((file) => file.id));
+    const reachable: StoredFile[] = [];
+    for (const top of tops) for (const descendant of this.descendants(top.id)) if (!doomed.has(descendant.id)) reachable.push(descendant);
+    // A descendant goes only when every parent goes too; iterate to a fixed point for multi-parent trees.
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const file of reachable) {
+        if (doomed.has(file.id) || file.ownerId !== user.id) continue;
+        if (file.parents.every((parentId) => doomed.has(parentId))) {
+          doomed.add(file.id);
+          grew = true;
+        }
+      }
+    }
+    const garbage: Garbage = { blobIds: [] };
+    for (const file of reachable) {
+      if (doomed.has(file.id)) continue;
+      if (file.parents.some((parentId) => doomed.has(parentId))) {
+        this.mutate(file, (target) => {
+          target.parents = target.parents.filter((parentId) => !doomed.has(parentId));
+          target.version += 1;
+        });
+        this.recordChange(user.id, file.id, false);
+      }
+    }
+    for (const id of doomed) {
+      const file = this.files.get(id);
+      if (!file) continue;
+      this.unindex(file);
+      this.files.delete(id);
+      if (file.blobId) garbage.blobIds.push(file.blobId);
+      this.recordChange(file.ownerId, id, true);
+    }
+    return garbage;
+  }
+
+  private recordChange(userId: string, fileId: string, deleted: boolean): void {
+    const id = this.largestChangeId() + 1;
+    this.counters.set('changes', { value: id });
+    const key = `${userId}\0${fileId}`;
+    // Drive reports only a file's latest state, so an older change of the same file is superseded.
+    const previous = this.latestChange.get(key);
+    if (previous !== undefined && this.changes.delete(String(previous))) this.deadChangeIds.set(userId, (this.deadChangeIds.get(userId) ?? 0) + 1);
+    this.changes.set(String(id), { id, userId, fileId, deleted, time: this.now() });
+    this.latestChange.set(key, id);
+    const ids = this.userChangeIds(userId);
+    ids.push(id);
+    // Compact the id list when superseded entries dominate, so long histories stay cheap to page.
+    const dead = this.deadChangeIds.get(userId) ?? 0;
+    if (dead > 1024 && dead * 2 > ids.length) {
+      const live = ids.filter((changeId) => this.changes.has(String(changeId)));
+      ids.length = 0;
+      ids.push(...live);
+      this.deadChangeIds.set(userId, 0);
+    }
+    this.events.emit(`change:${userId}`);
+  }
+
+  private userChangeIds(userId: string): number[] {
+    let ids = this.changeIdsByUser.get(userId);
+    if (!ids) {
+      ids = [];
+      this.changeIdsByUser.set(userId, ids);
+    }
+    return ids;
+  }
+
+  private mutate(file: StoredFile, change: (file: StoredFile) => void): void {
+    this.unindex(file);
+    change(file);
+    this.save(file);
+  }
+
+  private save(file: StoredFile): void {
+    this.files.set(file.id, file);
+    this.index(file);
+  }
+
+  private index(file: StoredFile): void {
+    addTo(this.byOwner, file.ownerId, file.id);
+    for (const parentId of file.parents) addTo(this.byParent, parentId, file.id);
+    addTo(this.byTitle, `${file.ownerId}\0${file.title}`, file.id);
+  }
+
+  private unindex(file: StoredFile): void {
+    removeFrom(this.byOwner, file.ownerId, file.id);
+    for (const parentId of file.parents) removeFrom(this.byParent, parentId, file.id);
+    removeFrom(this.byTitle, `${file.ownerId}\0${file.title}`, file.id);
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(value);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function mergeProperties(existing: StoredFile['properties'], incoming: readonly { key: string; value?: string | undefined; visibility?: PropertyVisibility | undefined }[]): StoredFile['properties'] {
+  const merged = existing.map((property) => ({ ...property }));
+  for (const property of incoming) {
+    const visibility = property.visibility ?? 'PRIVATE';
+    const found = merged.find((candidate) => candidate.key === property.key && candidate.visibility === visibility);
+    if (found) found.value = property.value ?? '';
+    else merged.push({ key: property.key, value: property.value ?? '', visibility });
+  }
+  return merged;
+}
+
+// ---- ordering and page tokens ----
+
+interface OrderTerm {
+  key: OrderKey;
+  descending: boolean;
+}
+
+export function parseOrderBy(orderBy: string): OrderTerm[] {
+  const terms: OrderTerm[] = [];
+  for (const part of orderBy.split(',')) {
+    const words = part.trim().split(/\s+/).filter(Boolean);
+    const [key, direction, ...rest] = words;
+    if (!key && words.length === 0 && orderBy.trim() === '') break;
+    if (!key || !(ORDER_KEYS as readonly string[]).includes(key) || rest.length > 0 || (direction !== undefined && direction.toLowerCase() !== 'desc' && direction.toLowerCase() !== 'asc')) {
+      throw invalid(`Invalid orderBy '${orderBy}'. Sort keys: ${ORDER_KEYS.join(', ')}, each optionally followed by 'desc'`, 'orderBy');
+    }
+    terms.push({ key: key as OrderKey, descending: direction?.toLowerCase() === 'desc' });
+  }
+  return terms;
+}
+
+function sortKeys(file: StoredFile, order: readonly OrderTerm[]): (string | number)[] {
+  return order.map((term) => {
+    switch (term.key) {
+      case 'folder': return file.mimeType === FOLDER_MIME_TYPE ? 0 : 1;
+      case 'title': return file.title.toLowerCase();
+      case 'title_natural': return file.title;
+      case 'createdDate': return file.createdDate;
+      case 'modifiedDate': return file.modifiedDate;
+      case 'modifiedByMeDate': return file.modifiedByMeDate;
+      case 'lastViewedByMeDate': return file.lastViewedByMeDate ?? 0;
+      case 'sharedWithMeDate': return 0;
+      case 'quotaBytesUsed': return isNativeMimeType(file.mimeType) ? 0 : file.fileSize ?? 0;
+      case 'recency': return Math.max(file.modifiedDate, file.modifiedByMeDate, file.lastViewedByMeDate ?? 0, file.createdDate);
+      case 'starred': return file.starred ? 1 : 0;
+    }
+    return 0;
+  });
+}
+
+function compareKeys(aKeys: readonly (string | number)[], aId: string, bKeys: readonly (string | number)[], bId: string, order: readonly OrderTerm[]): number {
+  for (let index = 0; index < order.length; index++) {
+    const term = order[index] as OrderTerm;
+    const a = aKeys[index] as string | number;
+    const b = bKeys[index] as string | number;
+    let result: number;
+    if (term.key === 'title_natural') result = naturalCollator.compare(String(a), String(b));
+    else result = a < b ? -1 : a > b ? 1 : 0;
+    if (result !== 0) return term.descending ? -result : result;
+  }
+  return aId < bId ? -1 : aId > bId ? 1 : 0;
+}
+
+interface Cursor {
+  fingerprint: string;
+  keys: (string | number)[];
+  id: string;
+}
+
+/** Page tokens are opaque to clients: the sort position of the last item, bound to the query that made it. */
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.fingerprint, cursor.keys, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(token: string, fingerprint: string): Cursor {
+  const bad = (): ApiError => invalid(`Invalid value for pageToken: '${token.slice(0, 40)}'. Use nextPageToken from the previous page of the same query.`, 'pageToken');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3) throw bad();
+  const [tokenFingerprint, keys, id] = parsed as unknown[];
+  if (tokenFingerprint !== fingerprint || typeof id !== 'string' || !Array.isArray(keys) || !keys.every((key) => typeof key === 'string' || typeof key === 'number')) throw bad();
+  return { fingerprint, keys: keys as (string | number)[], id };
+}

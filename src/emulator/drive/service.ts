@@ -1,0 +1,24 @@
+import { ServiceDeps } from '../core/server';
+import { BlobStore } from './blobs';
+import { DriveModel } from './model';
+import { Uploads } from './uploads';
+
+/** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
+export interface DriveService {
+  readonly model: DriveModel;
+  readonly blobs: BlobStore;
+  readonly uploads: Uploads;
+}
+
+const services = new WeakMap<ServiceDeps, DriveService>();
+
+/** One DriveService per emulator instance (routes and the demo seed share it). */
+export function driveServiceFor(deps: ServiceDeps): DriveService {
+  let service = services.get(deps);
+  if (!service) {
+    const blobs = BlobStore.open(deps.store.dataDir);
+    service = { model: new DriveModel(deps.store, deps.now), blobs, uploads: new Uploads(deps.store, blobs, deps.now) };
+    services.set(deps, service);
+  }
+  return service;
+}

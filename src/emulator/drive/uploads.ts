@@ -1,0 +1,259 @@
+import Dicer from 'dicer';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
+import { EmulatorUser } from '../auth/users';
+import { ApiError, badRequest, invalid, notFound } from '../core/errors';
+import { parseBody } from '../core/params';
+import { Collection, Store } from '../store/store';
+import { BlobStore, StoredBlob } from './blobs';
+
+/** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */
+export const MAX_UPLOAD_BYTES = 5_497_558_138_880;
+const MAX_METADATA_BYTES = 1024 * 1024;
+
+export interface ReceivedMedia {
+  blob: StoredBlob;
+  /** The media's Content-Type as the client sent it. */
+  contentType: string;
+}
+
+/** A resumable upload in progress (durable, so a session survives an emulator restart). */
+export interface UploadSession {
+  id: string;
+  userId: string;
+  /** Set for files.update sessions. */
+  fileId?: string;
+  metadata: FileMetadataInput;
+  /** The query parameters of the opening request (convert, addParents, …), applied at the end. */
+  query: Record<string, string>;
+  ifMatch?: string;
+  contentType: string;
+  totalSize?: number;
+  createdAt: number;
+  /** The file the finished upload produced; later requests on the session answer it again. */
+  completedFileId?: string;
+}
+
+export type ChunkOutcome =
+  | { kind: 'incomplete'; received: number }
+  | { kind: 'complete'; session: UploadSession; media: ReceivedMedia }
+  | { kind: 'alreadyComplete'; session: UploadSession };
+
+/**
+ * The three upload protocols of `/upload/drive/v2/files`: `media` (the body is the content), `multipart`
+ * (multipart/related: JSON metadata, then the media, parsed as a stream with dicer) and `resumable` (a
+ * session opened with the metadata, then chunks with Content-Range). Content goes straight to the blob
+ * store as it arrives; nothing holds a whole file in memory.
+ */
+export class Uploads {
+  private readonly sessions: Collection<UploadSession>;
+  /** Serializes the chunks of one session (a retry can overlap a chunk still being written). */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(store: Store, private readonly blobs: BlobStore, private readonly now: () => number) {
+    this.sessions = store.collection<UploadSession>('drive.uploads');
+  }
+
+  /** uploadType=media: the whole body is the content. */
+  async receiveMedia(request: IncomingMessage): Promise<ReceivedMedia> {
+    const contentType = headerValue(request, 'content-type') ?? 'application/octet-stream';
+    const blob = await this.blobs.write(request, declaredLength(request) ?? MAX_UPLOAD_BYTES);
+    return { blob, contentType };
+  }
+
+  /** uploadType=multipart: the first part is JSON metadata, the second the media. */
+  receiveMultipart(request: IncomingMessage): Promise<{ metadata: FileMetadataInput; media: ReceivedMedia }> {
+    const contentType = headerValue(request, 'content-type') ?? '';
+    const boundaryMatch = /^multipart\/(?:related|mixed|form-data)\s*;.*?boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+    if (!boundaryMatch) {
+      request.resume();
+      return Promise.reject(badRequest("A multipart upload needs Content-Type 'multipart/related; boundary=…'"));
+    }
+    const boundary = (boundaryMatch[1] ?? boundaryMatch[2]) as string;
+    return new Promise((resolve, reject) => {
+      const dicer = new Dicer({ boundary, maxHeaderPairs: 50 });
+      let partIndex = 0;
+      let metadataText = '';
+      let metadataTooLarge = false;
+      let mediaType = 'application/octet-stream';
+      let media: Promise<StoredBlob> | undefined;
+      let failed = false;
+      const fail = (error: unknown): void => {
+        if (failed) return;
+        failed = true;
+        request.unpipe(dicer);
+        request.resume();
+        reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`));
+      };
+      dicer.on('part', (part) => {
+        const index = partIndex++;
+        part.on('error', fail);
+        part.on('header', (header: Record<string, string[] | undefined>) => {
+          if (index === 0) {
+            part.on('data', (chunk: Buffer) => {
+              if (metadataText.length + chunk.length > MAX_METADATA_BYTES) metadataTooLarge = true;
+              else metadataText += chunk.toString('utf8');
+            });
+          } else if (index === 1) {
+            mediaType = header['content-type']?.[0] ?? 'application/octet-stream';
+            media = this.blobs.write(part, MAX_UPLOAD_BYTES);
+            media.catch(fail);
+          } else {
+            part.resume();
+            fail(badRequest('A multipart upload has exactly two parts: metadata, then media'));
+          }
+        });
+      });
+      dicer.on('error', fail);
+      dicer.on('finish', () => {
+        void (async () => {
+          if (failed) return;
+          if (partIndex < 2 || !media) return fail(badRequest('A multipart upload has exactly two parts: metadata, then media'));
+          if (metadataTooLarge) return fail(badRequest('The metadata part is too large'));
+          const blob = await media;
+          if (failed) {
+            await this.blobs.remove(blob.blobId);
+            return;
+          }
+          let parsed: unknown;
+          try {
+            parsed = metadataText.trim() === '' ? {} : JSON.parse(metadataText);
+          } catch {
+            await this.blobs.remove(blob.blobId);
+            return fail(new ApiError(400, 'parseError', 'The metadata part is not valid JSON'));
+          }
+          try {
+            resolve({ metadata: parseBody(fileMetadataInputSchema, parsed), media: { blob, contentType: mediaType } });
+          } catch (error) {
+            await this.blobs.remove(blob.blobId);
+            fail(error);
+          }
+        })().catch(fail);
+      });
+      request.on('aborted', () => fail(badRequest('The upload was interrupted')));
+      request.pipe(dicer);
+    });
+  }
+
+  /** Opens a resumable session; the caller answers with its URL in Location. */
+  open(user: EmulatorUser, options: { fileId?: string; metadata: FileMetadataInput; query: Record<string, string>; ifMatch?: string; contentType?: string; totalSize?: number }): UploadSession {
+    const session: UploadSession = {
+      id: randomBytes(24).toString('base64url'),
+      userId: user.id,
+      metadata: options.metadata,
+      query: options.query,
+      contentType: options.contentType ?? options.metadata.mimeType ?? 'application/octet-stream',
+      createdAt: this.now(),
+    };
+    if (options.fileId !== undefined) session.fileId = options.fileId;
+    if (options.ifMatch !== undefined) session.ifMatch = options.ifMatch;
+    if (options.totalSize !== undefined) session.totalSize = options.totalSize;
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  session(user: EmulatorUser, sessionId: string, fileId: string | undefined): UploadSession {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.userId !== user.id || session.fileId !== fileId) throw notFound(`Upload session not found: ${sessionId}`);
+    return session;
+  }
+
+  /**
+   * One PUT on a session: a chunk (`Content-Range: bytes a-b/total`), a status query (`bytes *\/total`), or the
+   * whole content (no Content-Range). Bytes already held are skipped if resent; an interrupted chunk keeps
+   * what arrived.
+   */
+  async put(session: UploadSession, request: IncomingMessage): Promise<ChunkOutcome> {
+    const previous = this.locks.get(session.id) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.putLocked(session, request));
+    this.locks.set(session.id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(session.id) === run) this.locks.delete(session.id);
+    }
+  }
+
+  private async putLocked(session: UploadSession, request: IncomingMessage): Promise<ChunkOutcome> {
+    if (session.completedFileId !== undefined) {
+      request.resume();
+      return { kind: 'alreadyComplete', session };
+    }
+    const range = parseContentRange(headerValue(request, 'content-range'), declaredLength(request), session.totalSize);
+    if (range.total !== undefined && session.totalSize !== undefined && range.total !== session.totalSize) {
+      request.resume();
+      throw invalid(`Content-Range total ${range.total} differs from X-Upload-Content-Length ${session.totalSize}`, 'Content-Range', 'header');
+    }
+    if (range.total !== undefined && session.totalSize === undefined) {
+      session.totalSize = range.total;
+      this.sessions.set(session.id, session);
+    }
+    let received = await this.blobs.partSize(session.id);
+    if (range.first !== undefined && range.last !== undefined) {
+      if (range.first > received) {
+        request.resume();
+        throw invalid(`Content-Range starts at ${range.first} but the server holds only ${received} bytes; ask with 'bytes */total'`, 'Content-Range', 'header');
+      }
+      const skip = received - range.first;
+      const length = range.last - range.first + 1;
+      if (skip >= length) request.resume();
+      else await this.blobs.appendPart(session.id, request, skip, length - skip);
+      received = await this.blobs.partSize(session.id);
+    } else {
+      request.resume();
+    }
+    const total = range.total ?? session.totalSize;
+    if (total !== undefined && received > total) throw invalid(`Received ${received} bytes, more than the ${total} announced`, 'Content-Range', 'header');
+    if (total !== undefined && received === total) {
+      const blob = await this.blobs.adopt(this.blobs.partPath(session.id));
+      return { kind: 'complete', session, media: { blob, contentType: session.contentType } };
+    }
+    return { kind: 'incomplete', received };
+  }
+
+  complete(session: UploadSession, fileId: string): void {
+    session.completedFileId = fileId;
+    this.sessions.set(session.id, session);
+  }
+
+  /** A session whose final commit failed (e.g. 412): it cannot be finished, so forget it. */
+  async abandon(session: UploadSession): Promise<void> {
+    this.sessions.delete(session.id);
+    await this.blobs.removePart(session.id);
+  }
+}
+
+/** `bytes a-b/total`, `bytes a-b/*`, `bytes *\/total`, `bytes *\/*`; absent means "the whole content in this body". */
+export function parseContentRange(header: string | undefined, bodyLength: number | undefined, sessionTotal: number | undefined): { first?: number; last?: number; total?: number } {
+  if (header === undefined) {
+    // One request with everything: the body length is the total.
+    const total = bodyLength ?? sessionTotal;
+    if (total === undefined) throw new ApiError(400, 'badRequest', 'A resumable upload request needs Content-Range or Content-Length');
+    return total === 0 ? { total: 0 } : { first: 0, last: total - 1, total };
+  }
+  const found = /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec(header.trim());
+  if (!found) throw invalid(`Failed to parse Content-Range header: '${header}'`, 'Content-Range', 'header');
+  const total = found[3] === '*' ? undefined : Number(found[3]);
+  if (found[1] === undefined) return total === undefined ? {} : { total };
+  const first = Number(found[1]);
+  const last = Number(found[2]);
+  if (last < first || (total !== undefined && last >= total)) throw invalid(`Content-Range '${header}' is not a valid range`, 'Content-Range', 'header');
+  return total === undefined ? { first, last } : { first, last, total };
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function declaredLength(request: IncomingMessage): number | undefined {
+  const value = headerValue(request, 'content-length');
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** For tests and seeding: a readable from bytes. */
+export function readableOf(bytes: Buffer): Readable {
+  return Readable.from([bytes]);
+}
