@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerAuthCommands, SIGN_IN_COMMAND, SIGN_OUT_COMMAND } from './auth/commands';
+import { registerAuthCommands, SIGN_OUT_COMMAND } from './auth/commands';
 import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
@@ -8,6 +8,7 @@ import { createDeskContext, DeskContext } from './core/deskContext';
 import { EmulatorLauncher } from './core/emulatorLauncher';
 import { DeskSession } from './core/session';
 import { registerTasks, TasksSlice } from './views/tasks';
+import { registerDrive } from './views/drive';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
@@ -60,7 +61,8 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   registerDeskCommands(desk);
 
   const tasks = registerTasks(desk);
-  // Further slices plug in the same way: registerDrive(desk), …
+  registerDrive(desk);
+  // Further slices plug in the same way: registerBooks(desk), …
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
@@ -86,8 +88,8 @@ function registerDeskCommands(desk: DeskContext): void {
     await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, async () => {
       if (backend.choice.kind === 'emulator' && !backend.current) await backend.ensure();
     });
-    await vs.commands.executeCommand(SIGN_IN_COMMAND);
-    await session.check();
+    const account = await session.signIn();
+    void vs.window.showInformationMessage(vs.l10n.t('Desk: signed in as {0}.', account));
   };
   const guarded = (run: () => Promise<void>) => async (): Promise<void> => {
     try {
@@ -109,7 +111,7 @@ function registerDeskCommands(desk: DeskContext): void {
   desk.register(vs.commands.registerCommand('desk.useGoogle', guarded(async () => {
     await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
     await session.check();
-    if (!session.signedIn) await vs.commands.executeCommand(SIGN_IN_COMMAND);
+    if (!session.signedIn) await signIn();
   })));
 }
 
