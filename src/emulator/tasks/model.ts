@@ -101,6 +101,9 @@ const POSITION_DIGITS = 20;
 const POSITION_GAP = 2 ** 24;
 /** First position of an empty sibling group: lets ~65,000 tasks go in front before a renumbering. */
 const POSITION_BASE = 2 ** 40;
+const MAX_POSITION = Number.MAX_SAFE_INTEGER - 1;
+/** A respaced window leaves at least this much room between neighbours (~12 midpoint inserts). */
+const MIN_RESPACED_GAP = 2 ** 12;
 
 const formatPosition = (value: number): string => String(value).padStart(POSITION_DIGITS, '0');
 
@@ -582,7 +585,7 @@ export class TasksModel {
     let position: number | undefined;
     if (before === undefined && after === undefined) position = POSITION_BASE;
     else if (before === undefined) position = (after as number) - POSITION_GAP >= 0 ? (after as number) - POSITION_GAP : undefined;
-    else if (after === undefined) position = before + POSITION_GAP <= Number.MAX_SAFE_INTEGER ? before + POSITION_GAP : undefined;
+    else if (after === undefined) position = before + POSITION_GAP <= MAX_POSITION ? before + POSITION_GAP : undefined;
     else {
       const middle = Math.floor((before + after) / 2);
       position = middle > before ? middle : undefined;
@@ -594,15 +597,30 @@ export class TasksModel {
       this.tasks.set(task.id, task);
       return;
     }
-    // No room left between the neighbours: spread the whole sibling group out again.
-    siblings.forEach((id, order) => {
-      const sibling = this.tasks.get(id) as StoredTask;
-      const renumbered = formatPosition(POSITION_BASE + order * POSITION_GAP);
-      if (sibling.position === renumbered) return;
-      sibling.position = renumbered;
-      if (sibling !== task) sibling.etag = newEtag();
-      this.tasks.set(sibling.id, sibling);
-    });
+    this.respace(siblings, at, task);
+  }
+
+  /**
+   * No room left between the neighbours: spread out a window around `at`, doubling it until its share
+   * of the position range leaves comfortable gaps again. Only that window's tasks change (amortised
+   * O(log n) per insert, where renumbering the whole sibling group would be O(n)).
+   */
+  private respace(siblings: readonly string[], at: number, placed: StoredTask): void {
+    for (let radius = 8; ; radius *= 2) {
+      const start = Math.max(0, at - radius);
+      const end = Math.min(siblings.length, at + radius + 1);
+      const low = start > 0 ? Number(this.positionOf(siblings[start - 1] as string)) : -1;
+      const high = end < siblings.length ? Number(this.positionOf(siblings[end] as string)) : MAX_POSITION + 1;
+      const step = Math.floor((high - low) / (end - start + 1));
+      if (step < MIN_RESPACED_GAP && !(start === 0 && end === siblings.length)) continue;
+      for (let offset = 0; offset < end - start; offset++) {
+        const sibling = this.tasks.get(siblings[start + offset] as string) as StoredTask;
+        sibling.position = formatPosition(low + step * (offset + 1));
+        if (sibling !== placed) sibling.etag = newEtag();
+        this.tasks.set(sibling.id, sibling);
+      }
+      return;
+    }
   }
 
   private unplace(listId: string, task: StoredTask): void {

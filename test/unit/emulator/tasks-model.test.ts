@@ -119,6 +119,30 @@ describe('tasks model', () => {
       assert.equal(items[41]?.title, 't1');
     });
 
+    it('keeps order through long runs of inserts into one gap (local respacing)', () => {
+      let previous: string | undefined;
+      const expected: string[] = [];
+      for (let index = 0; index < 200; index++) {
+        previous = insert(`base${index}`, { previous }).id;
+        expected.push(`base${index}`);
+      }
+      const items = model.listTasks(ALICE, list, DEFAULTS).items;
+      let chain = (items[99] as StoredTask).id;
+      const run: string[] = [];
+      for (let index = 0; index < 300; index++) {
+        chain = insert(`run${index}`, { previous: chain }).id;
+        run.push(`run${index}`);
+      }
+      // and some in front of everything, past the low end of the range
+      for (let index = 0; index < 30; index++) insert(`front${index}`);
+      const front = Array.from({ length: 30 }, (_, index) => `front${29 - index}`);
+      const all = model.listTasks(ALICE, list, { ...DEFAULTS, maxResults: 1000 }).items;
+      assert.deepEqual(all.map((task) => task.title), [...front, ...expected.slice(0, 100), ...run, ...expected.slice(100)]);
+      const positions = all.map((task) => task.position);
+      assert.deepEqual([...positions].sort(), positions);
+      assert.equal(new Set(positions).size, positions.length);
+    });
+
     it('lists in tree order: each parent followed by its subtasks', () => {
       const a = insert('a');
       const b = insert('b', { previous: a.id });
