@@ -94,7 +94,12 @@ export class OAuthClient {
       prompt: parameters.prompt,
       login_hint: parameters.loginHint,
     };
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    // Encoded by hand: URLSearchParams writes spaces as '+', which vscode.Uri.parse/toString (openExternal)
+    // re-encodes as %2B, so Google would read one scope "openid+email+…". %20 survives the round trip.
+    url.search = Object.entries(query)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+      .join('&');
     return url.toString();
   }
 

@@ -51,7 +51,7 @@ export function fakeUri(text: string): FakeUri {
 }
 
 export interface FakeVscodeOptions {
-  asExternalUri?: (uri: FakeUri) => FakeUri;
+  asExternalUri?: (uri: FakeUri) => FakeUri | Promise<FakeUri>;
   openExternal?: (uri: FakeUri) => Promise<boolean>;
   /** What `vs.authentication.getSession` answers (createTokenSource asks it). */
   getSession?: (providerId: string, scopes: readonly string[]) => Promise<vscode.AuthenticationSession | undefined>;
