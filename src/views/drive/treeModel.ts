@@ -302,7 +302,7 @@ export class DriveTreeModel {
     if (container.kind === 'file') return `${quoteQuery(container.item.id)} in parents and trashed = false`;
     switch (container.section) {
       case 'myDrive': return `${quoteQuery(await this.rootId())} in parents and trashed = false`;
-      case 'shared': return 'sharedWithMe = true and trashed = false';
+      case 'shared': return 'sharedWithMe and trashed = false';
       case 'trash': return 'trashed = true';
     }
   }

@@ -43,7 +43,7 @@ export class FakeDrive implements DriveApi {
     let matches: MutableItem[];
     if (inParents) matches = [...this.files.values()].filter((file) => !file.labels?.trashed && file.parents?.some((parent) => parent.id === inParents[1]));
     else if (request.q === 'trashed = true') matches = [...this.files.values()].filter((file) => file.labels?.trashed);
-    else if (request.q === 'sharedWithMe = true and trashed = false') matches = [...this.files.values()].filter((file) => file.sharedWithMe && !file.labels?.trashed);
+    else if (request.q === 'sharedWithMe and trashed = false') matches = [...this.files.values()].filter((file) => file.sharedWithMe && !file.labels?.trashed);
     else throw new Error(`unexpected q ${request.q}`);
     // Server order deliberately not folders-first: the tree must not depend on it.
     matches.sort((a, b) => (a.id < b.id ? -1 : 1));
