@@ -107,6 +107,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   async getSessions(scopes?: readonly string[], options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
     const backend = this.backend();
     const wanted = await this.matchingSessions(backend, scopes, options?.account?.id);
+    // Without scopes VS Code only lists accounts (Accounts menu, start-up): no token is used, so no network.
+    if (!scopes) return wanted.map(toSession);
     const sessions: vscode.AuthenticationSession[] = [];
     for (const stored of wanted) {
       try {

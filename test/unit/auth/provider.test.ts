@@ -121,6 +121,14 @@ describe('auth/provider', () => {
     assert.deepEqual(session?.account, { id: 'sub-a', label: 'a@example.com' });
   });
 
+  it('refreshes expiring tokens when scopes are asked, but not when VS Code only lists accounts', async () => {
+    const { provider, tokenRequests } = await harness([stored('a', { expiresAt: NOW + 60_000 })]);
+    assert.deepEqual((await provider.getSessions(undefined)).map((session) => session.accessToken), ['access-a']);
+    assert.equal(tokenRequests.length, 0);
+    assert.match((await provider.getSessions([TASKS]))[0]?.accessToken ?? '', /^fresh-/);
+    assert.equal(tokenRequests.length, 1);
+  });
+
   it('keeps the stale session when the refresh cannot reach the server', async () => {
     const { provider, events } = await harness([stored('a', { expiresAt: NOW - 1 })], () => {
       throw new Error('connect ECONNREFUSED');
