@@ -209,8 +209,8 @@ export class TasksClient {
       path: path`/tasks/v1/lists/${tasklist}/tasks/${task}/move`,
       query: { parent: options.parent, previous: options.previous, destinationTasklist: options.destinationTasklist },
       signal: options.signal,
-      // Moving to the same place twice lands in the same place.
-      idempotent: true,
+      // Moving to the same place twice lands in the same place; a repeated move across lists would 404.
+      idempotent: options.destinationTasklist === undefined,
       operation: 'tasks.move',
     });
   }

@@ -359,6 +359,21 @@ describe('tasks model', () => {
       expectApiError(() => insert('one too many', { parent: parent.id }), 403, 'limitExceeded');
     });
 
+    it('limits a list to 20,000 tasks that are not hidden; clearing completed ones makes room', function () {
+      this.timeout(30_000);
+      for (let index = 0; index < LIMITS.visibleTasksPerList; index++) {
+        model.insertTask(ALICE, list, { title: `t${index}`, status: index < 10 ? 'completed' : 'needsAction' }, {});
+      }
+      expectApiError(() => insert('one too many'), 403, 'limitExceeded');
+      const other = model.insertTaskList(ALICE, { title: 'Other' }).id;
+      const elsewhere = model.insertTask(ALICE, other, { title: 'elsewhere' }, {});
+      expectApiError(() => model.moveTask(ALICE, other, elsewhere.id, { destinationTasklist: list }), 403, 'limitExceeded');
+      model.clear(ALICE, list);
+      insert('fits after clear');
+      model.moveTask(ALICE, other, elsewhere.id, { destinationTasklist: list });
+      assert.equal(model.getTask(ALICE, list, elsewhere.id).title, 'elsewhere');
+    });
+
     it('rebuilds its indexes from the store (a restart) with the same order', () => {
       const a = insert('a');
       insert('a1', { parent: a.id });
