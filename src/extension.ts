@@ -8,13 +8,14 @@ import { createDeskContext, DeskContext } from './core/deskContext';
 import { EmulatorLauncher } from './core/emulatorLauncher';
 import { DeskSession } from './core/session';
 import { registerTasks, TasksSlice } from './views/tasks';
-import { registerDrive } from './views/drive';
+import { DriveFeature, registerDrive } from './views/drive';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
   readonly activationTimeMs: number;
   readonly desk: DeskContext;
   readonly tasks: TasksSlice;
+  readonly drive: DriveFeature;
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
   /** The emulator in use, if any (the embedded one only once started). */
@@ -61,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   registerDeskCommands(desk);
 
   const tasks = registerTasks(desk);
-  registerDrive(desk);
+  const drive = registerDrive(desk);
   // Further slices plug in the same way: registerBooks(desk), …
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     activationTimeMs,
     desk,
     tasks,
+    drive,
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;
     },
