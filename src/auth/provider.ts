@@ -78,6 +78,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   /** The sessions VS Code was last told about; events are the difference to what the store holds now. */
   private announced: StoredSession[] = [];
   private reconciling: Promise<void>;
+  private urlOpener: ((url: string) => Promise<boolean>) | undefined;
 
   constructor(
     private readonly vs: typeof vscode,
@@ -306,8 +307,17 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     }
   }
 
+  /**
+   * Replaces how the authorization URL is opened (undefined restores the default). For extension-host tests,
+   * which get the provider from the extension's API and pass the consent browser of test/support.
+   */
+  setUrlOpener(openUrl: ((url: string) => Promise<boolean>) | undefined): void {
+    this.urlOpener = openUrl;
+  }
+
   private async open(url: string): Promise<boolean> {
-    if (this.options.openUrl) return this.options.openUrl(url);
+    const opener = this.urlOpener ?? this.options.openUrl;
+    if (opener) return opener(url);
     // The URL encodes spaces as %20 (not +) because Uri.parse/toString re-encodes '+' as %2B.
     return this.vs.env.openExternal(this.vs.Uri.parse(url));
   }

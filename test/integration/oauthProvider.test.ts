@@ -156,6 +156,14 @@ describe('DeskAuthenticationProvider against the emulator (fake vscode)', () => 
     provider.dispose();
   });
 
+  it('lets a test swap the browser after construction (extension-host tests)', async () => {
+    const secrets = new FakeSecretStorage();
+    const { provider } = makeProvider(secrets, 'cancel');
+    provider.setUrlOpener(consentBrowser('carol@example.com'));
+    assert.equal((await provider.createSession(TASKS)).account.label, 'carol@example.com');
+    provider.dispose();
+  });
+
   it('stops waiting when the user cancels the progress notification', async () => {
     const secrets = new FakeSecretStorage();
     let cancel!: () => void;
