@@ -257,7 +257,7 @@ export class TasksModel {
     if (body.due !== undefined && body.due !== null) task.due = truncateDue(body.due);
     if (task.status === 'completed') task.completed = body.completed ? Date.parse(body.completed) : stamp;
     if (parentKey !== TOP) task.parent = parentKey;
-    this.tasks.set(task.id, task);
+    // place() stores the task once its position is known.
     this.place(list.id, task, parentKey, previous);
     index.visible++;
     index.live++;
@@ -384,7 +384,6 @@ export class TasksModel {
     else task.parent = parentKey;
     task.updated = stamp;
     task.etag = newEtag();
-    this.tasks.set(task.id, task);
     this.place(destination.id, task, parentKey, previous);
     this.touchList(source);
     if (destination !== source) this.touchList(destination);
@@ -614,7 +613,8 @@ export class TasksModel {
       const step = Math.floor((high - low) / (end - start + 1));
       if (step < MIN_RESPACED_GAP && !(start === 0 && end === siblings.length)) continue;
       for (let offset = 0; offset < end - start; offset++) {
-        const sibling = this.tasks.get(siblings[start + offset] as string) as StoredTask;
+        const id = siblings[start + offset] as string;
+        const sibling = id === placed.id ? placed : (this.tasks.get(id) as StoredTask);
         sibling.position = formatPosition(low + step * (offset + 1));
         if (sibling !== placed) sibling.etag = newEtag();
         this.tasks.set(sibling.id, sibling);
