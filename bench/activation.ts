@@ -82,7 +82,6 @@ async function measureOnce(launcher: Launcher): Promise<{ probe: ActivationProbe
 }
 
 export async function run(): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
   const runs: Awaited<ReturnType<typeof measureOnce>>[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await measureOnce(launcher));

@@ -88,7 +88,8 @@ function runCommand(command, args, { timeoutSeconds, env, quiet }) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: repoRoot,
-      env: { ...process.env, FORCE_COLOR: '0', ...env },
+      // No FORCE_COLOR here: the supports-color in mocha reads FORCE_COLOR=0 as "force colours on".
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

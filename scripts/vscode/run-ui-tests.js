@@ -22,6 +22,7 @@ function main() {
     mocha,
     '--config', path.join(repoRoot, '.mocharc.json'),
     '--timeout', '120000',
+    '--no-color',
     // Test files run one after another (two VS Code windows at once are too much for 2 cores), and
     // --exit so a stuck browser handle cannot keep the run alive after the summary.
     '--exit',

@@ -19,7 +19,6 @@ function findRepoRoot(start: string): string {
 
 export const repoRoot = findRepoRoot(__dirname);
 // Loaded at run time: the compiled test lives under out/, the launcher stays in scripts/.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
 
 export interface OpenWorkbenchOptions {
