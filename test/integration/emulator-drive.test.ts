@@ -495,6 +495,38 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal((await call('PUT', sessionPath, { as: 'bob@example.com', body: Buffer.alloc(0), headers: { 'Content-Range': 'bytes */*' } })).status, 404);
     });
 
+    it('lets a new request on a session supersede a chunk that stalled without closing its connection', async () => {
+      const content = Buffer.alloc(300_000, 9);
+      const start = await ok('POST', '/upload/drive/v2/files?uploadType=resumable', { json: { title: 'stalled.bin' }, headers: { 'X-Upload-Content-Length': String(content.length) } });
+      const location = new URL(start.headers.get('location') as string);
+      const sessionPath = location.pathname + location.search;
+      const stalled = await stalledPut(sessionPath, `bytes 0-${content.length - 1}/${content.length}`, content.subarray(0, 50_000));
+      const status = await call('PUT', sessionPath, { body: Buffer.alloc(0), headers: { 'Content-Range': `bytes */${content.length}` } });
+      assert.equal(status.status, 308);
+      assert.equal(status.headers.get('range'), 'bytes=0-49999');
+      stalled.destroy();
+      const rest = await call('PUT', sessionPath, { body: content.subarray(50_000), headers: { 'Content-Range': `bytes 50000-${content.length - 1}/${content.length}` } });
+      assert.equal(rest.status, 200);
+      assert.equal(fileOf(rest).md5Checksum, md5(content));
+    });
+
+    /** Sends part of a chunk and leaves the connection open (a client that hung). */
+    async function stalledPut(path: string, range: string, partial: Buffer): Promise<http.ClientRequest> {
+      const url = new URL(`${emulator.url}${path}`);
+      const request = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${tokens.get('alice@example.com')}`, 'Content-Range': range, 'Content-Length': String(300_000) },
+      });
+      request.on('error', () => undefined);
+      await new Promise<void>((resolve) => request.write(partial, () => resolve()));
+      // Give the server time to write what arrived.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return request;
+    }
+
     async function interruptedPut(path: string, range: string, partial: Buffer): Promise<void> {
       const url = new URL(`${emulator.url}${path}`);
       await new Promise<void>((resolve) => {

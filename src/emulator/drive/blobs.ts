@@ -69,6 +69,8 @@ export class BlobStore {
   /** Moves a finished resumable upload's part file into place as a blob (md5 computed by reading it back). */
   async adopt(partPath: string): Promise<StoredBlob> {
     const blobId = newBlobId();
+    // An empty upload never wrote a part file.
+    await fs.promises.appendFile(partPath, '');
     const hash = createHash('md5');
     let size = 0;
     for await (const chunk of fs.createReadStream(partPath) as AsyncIterable<Buffer>) {

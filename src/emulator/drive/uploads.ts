@@ -51,6 +51,8 @@ export class Uploads {
   private readonly sessions: Collection<UploadSession>;
   /** Serializes the chunks of one session (a retry can overlap a chunk still being written). */
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** The request currently writing to each session. */
+  private readonly inFlight = new Map<string, IncomingMessage>();
 
   constructor(store: Store, private readonly blobs: BlobStore, private readonly now: () => number) {
     this.sessions = store.collection<UploadSession>('drive.uploads');
@@ -166,8 +168,18 @@ export class Uploads {
    * what arrived.
    */
   async put(session: UploadSession, request: IncomingMessage): Promise<ChunkOutcome> {
+    // A new request on a session supersedes one still in flight (its client has given up on it, maybe
+    // without the connection closing): cut the old one off so the new one sees a stable byte count.
+    this.inFlight.get(session.id)?.destroy();
     const previous = this.locks.get(session.id) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.putLocked(session, request));
+    const run = previous.catch(() => undefined).then(async () => {
+      this.inFlight.set(session.id, request);
+      try {
+        return await this.putLocked(session, request);
+      } finally {
+        if (this.inFlight.get(session.id) === request) this.inFlight.delete(session.id);
+      }
+    });
     this.locks.set(session.id, run);
     try {
       return await run;
