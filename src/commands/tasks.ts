@@ -52,12 +52,15 @@ export class TaskCommands {
 
   register(): vscode.Disposable[] {
     const vs = this.vs;
+    // Each command resolves to what it created or changed (undefined when cancelled or failed): tests and
+    // other commands can chain on it.
     const command = (id: string, run: (node?: TasksNode) => Promise<unknown>): vscode.Disposable =>
       vs.commands.registerCommand(id, async (node?: unknown) => {
         try {
-          await run(isTasksNode(node) ? node : undefined);
+          return await run(isTasksNode(node) ? node : undefined);
         } catch (error) {
           void this.desk.showError(error);
+          return undefined;
         }
       });
     return [

@@ -1,13 +1,13 @@
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
 import { DESK_SCOPES, SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
-import { AUTH_PROVIDER_ID, createTokenSource, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
+import { AUTH_PROVIDER_ID, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
 import { Disposable } from './disposable';
 
 /** One sign-in covers every Desk service (DESK_SCOPES); a service asks for its own subset of them. */
 export { AUTH_PROVIDER_ID, DESK_SCOPES, NotSignedInError, SIGNED_IN_CONTEXT_KEY };
 
-export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'getAccessToken' | 'onDidChangeSessions'>;
+export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'getAccessToken' | 'onDidChangeSessions' | 'createSession'>;
 
 /**
  * Whether the user is signed in (the `desk:signedIn` context key for welcome views and menus), and bearer
@@ -43,9 +43,24 @@ export class DeskSession extends Disposable {
     return this.checking;
   }
 
-  /** Bearer tokens for `scopes`, refreshed when near expiry; throws NotSignedInError rather than prompting. */
+  /**
+   * Bearer tokens for `scopes`, refreshed when near expiry; throws NotSignedInError rather than prompting.
+   * Desk owns the provider, so it reads its sessions there directly: VS Code's per-extension access
+   * prompts are for other extensions borrowing an account.
+   */
   tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
-    return createTokenSource(this.provider, scopes, this.vs);
+    return async ({ forceRefresh }) => {
+      const session = (await this.provider.listSessions()).find((candidate) => scopes.every((scope) => candidate.scopes.includes(scope)));
+      if (!session) throw new NotSignedInError();
+      return this.provider.getAccessToken(session.id, { forceRefresh });
+    };
+  }
+
+  /** Runs the provider's browser sign-in for every Desk scope; returns the account's label. */
+  async signIn(): Promise<string> {
+    const session = await this.provider.createSession(DESK_SCOPES);
+    await this.check();
+    return session.account.label;
   }
 
   private async lookUp(): Promise<boolean> {

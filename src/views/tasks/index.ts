@@ -16,6 +16,7 @@ export interface TasksSlice {
   readonly tree: TasksTreeProvider;
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
+  readonly dragAndDrop: TasksDragAndDropController;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -33,6 +34,7 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly tree: TasksTreeProvider;
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
+  readonly dragAndDrop: TasksDragAndDropController;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -48,6 +50,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     }));
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
+    this.dragAndDrop = dragAndDrop;
     this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, {
       treeDataProvider: this.tree,
       dragAndDropController: dragAndDrop,

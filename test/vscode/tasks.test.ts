@@ -1,0 +1,225 @@
+// The Tasks view and commands inside a real extension host, against the harness's emulator (demo data):
+// sign in through the real provider (consent completed programmatically), read the tree, change things with
+// the commands and the checkbox handler, and check on the emulator over HTTP that the change happened.
+import * as assert from 'node:assert/strict';
+import fetch from 'node-fetch';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import type { TaskListNode, TaskNode, TasksNode } from '../../src/views/tasks/nodes';
+import { consentBrowser } from '../support/consentBrowser';
+
+const EXTENSION_ID = 'desk-dev.desk';
+const emulatorUrl = (): string => {
+  const url = process.env.DESK_TEST_EMULATOR_URL;
+  assert.ok(url, 'DESK_TEST_EMULATOR_URL is not set');
+  return url;
+};
+
+/** A token for alice straight from the emulator (its developer endpoint), to check results independently. */
+async function aliceToken(): Promise<string> {
+  const response = await fetch(`${emulatorUrl()}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+async function emulatorGet<T>(path: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${emulatorUrl()}${path}`, { headers: { Authorization: `Bearer ${await aliceToken()}` } });
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as T };
+}
+
+interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
+interface ApiList { id: string; title: string }
+
+async function listsOnEmulator(): Promise<ApiList[]> {
+  return (await emulatorGet<{ items?: ApiList[] }>('/tasks/v1/users/@me/lists')).body.items ?? [];
+}
+
+async function tasksOnEmulator(listId: string): Promise<ApiTask[]> {
+  return (await emulatorGet<{ items?: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?showHidden=true&maxResults=100`)).body.items ?? [];
+}
+
+/** Replaces a vscode.window function for one test; the returned function restores it. */
+type WindowFunctions = 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage';
+const restores: Array<() => void> = [];
+function stubWindow(name: WindowFunctions, implementation: (...args: unknown[]) => unknown): void {
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const original = window[name];
+  window[name] = implementation;
+  restores.push(() => {
+    window[name] = original;
+  });
+}
+
+/** Answers input boxes in order, recording what each was opened with. */
+function answerInputs(...answers: Array<string | undefined>): vscode.InputBoxOptions[] {
+  const seen: vscode.InputBoxOptions[] = [];
+  stubWindow('showInputBox', async (options) => {
+    seen.push(options as vscode.InputBoxOptions);
+    return answers.shift();
+  });
+  return seen;
+}
+
+describe('Tasks view in VS Code', function () {
+  this.timeout(30000);
+  let api: DeskApi;
+
+  const label = (node: TasksNode): string => {
+    const text = api.tasks.tree.getTreeItem(node).label;
+    return typeof text === 'string' ? text : text?.label ?? '';
+  };
+
+  async function listNode(title: string): Promise<TaskListNode> {
+    const roots = await api.tasks.tree.getChildren();
+    const node = roots.find((root) => root.kind === 'list' && label(root) === title);
+    assert.ok(node && node.kind === 'list', `no list "${title}" among ${roots.map(label).join(', ')}`);
+    return node;
+  }
+
+  async function taskNode(parent: TasksNode, title: string): Promise<TaskNode> {
+    const rows = await api.tasks.tree.getChildren(parent);
+    const node = rows.find((row) => row.kind === 'task' && label(row) === title);
+    assert.ok(node && node.kind === 'task', `no task "${title}" among ${rows.map(label).join(', ')}`);
+    return node;
+  }
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<DeskApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    api.setAuthUrlOpener(consentBrowser('alice@example.com', (result) => {
+      if (result instanceof Error) console.error(`consent failed: ${result.message}`);
+      else console.log(`consent: ${result.callbackStatus} ${result.redirect.replace(/code=[^&]+/, 'code=…')}`);
+    }));
+    await vscode.commands.executeCommand('desk.signIn');
+    assert.equal(api.desk.session.signedIn, true, 'signing in through the provider did not give a session');
+  });
+
+  afterEach(() => {
+    for (const restore of restores.splice(0).reverse()) restore();
+  });
+
+  after(() => {
+    api?.setAuthUrlOpener(undefined);
+  });
+
+  it('reports its activation time and uses the harness emulator instead of starting its own', () => {
+    assert.ok(api.activationTimeMs >= 0);
+    assert.equal(api.emulatorUrl(), emulatorUrl());
+  });
+
+  it('shows the demo task lists of the signed-in user, with subtasks nested and completed ones ticked', async () => {
+    api.tasks.tree.refreshAll();
+    const titles = (await api.tasks.tree.getChildren()).map(label);
+    for (const expected of ['My Tasks', 'Groceries', 'Desk launch']) assert.ok(titles.includes(expected), `missing ${expected} in ${titles.join(', ')}`);
+    const myTasks = await listNode('My Tasks');
+    const trip = await taskNode(myTasks, 'Plan the weekend trip');
+    assert.deepEqual((await api.tasks.tree.getChildren(trip)).map(label), ['Pick a destination', 'Book the hotel', 'Buy train tickets']);
+    const picked = await taskNode(trip, 'Pick a destination');
+    assert.equal(api.tasks.tree.getTreeItem(picked).checkboxState && typeof api.tasks.tree.getTreeItem(picked).checkboxState === 'object'
+      ? (api.tasks.tree.getTreeItem(picked).checkboxState as { state: vscode.TreeItemCheckboxState }).state
+      : undefined, vscode.TreeItemCheckboxState.Checked);
+    assert.equal(api.tasks.tree.getParent(picked)?.id, trip.id);
+    const passport = await taskNode(myTasks, 'Renew passport');
+    const tooltip = api.tasks.tree.resolveTreeItem(api.tasks.tree.getTreeItem(passport), passport).tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString && tooltip.value.includes('Photos are in the top drawer'), 'the notes are not in the hover');
+  });
+
+  it('creates a list and a task through the commands, and the emulator has them', async () => {
+    answerInputs('Errands from VS Code');
+    const list = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.createList');
+    assert.equal(list?.title, 'Errands from VS Code');
+    assert.ok((await listsOnEmulator()).some((item) => item.id === list.id && item.title === 'Errands from VS Code'));
+
+    const node = await listNode('Errands from VS Code');
+    answerInputs('Buy stamps');
+    const task = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.addTask', node);
+    assert.equal(task?.title, 'Buy stamps');
+    assert.deepEqual((await tasksOnEmulator(list.id)).map((item) => item.title), ['Buy stamps']);
+    assert.deepEqual((await api.tasks.tree.getChildren(await listNode('Errands from VS Code'))).map(label), ['Buy stamps']);
+  });
+
+  it('completes and reopens a task through its checkbox', async () => {
+    const node = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps');
+    await api.tasks.handleCheckboxes([[node, vscode.TreeItemCheckboxState.Checked]]);
+    let onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
+    assert.equal(onEmulator?.status, 'completed');
+    assert.ok(onEmulator?.completed, 'a completed task carries its completion time');
+    const ticked = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps');
+    assert.equal((api.tasks.tree.getTreeItem(ticked).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Checked);
+
+    await api.tasks.handleCheckboxes([[ticked, vscode.TreeItemCheckboxState.Unchecked]]);
+    onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
+    assert.equal(onEmulator?.status, 'needsAction');
+    assert.equal(onEmulator?.completed, undefined);
+  });
+
+  it('edits a task (title, notes, due date) and refuses an empty title or a date it cannot read', async () => {
+    const node = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps');
+    const seen = answerInputs('Buy stamps and envelopes', 'At the post office', '2031-05-17');
+    const saved = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.editTask', node);
+    assert.equal(saved?.title, 'Buy stamps and envelopes');
+    const validateTitle = seen[0]?.validateInput;
+    const validateDue = seen[2]?.validateInput;
+    assert.ok(validateTitle && validateDue);
+    assert.ok(await validateTitle(' '), 'an empty title is accepted');
+    assert.equal(await validateTitle('ok'), undefined);
+    assert.match(String(await validateDue('next blue moon')), /YYYY-MM-DD/);
+    assert.equal(await validateDue('tomorrow'), undefined);
+    const onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
+    assert.equal(onEmulator?.title, 'Buy stamps and envelopes');
+    assert.equal(onEmulator?.notes, 'At the post office');
+    assert.equal(onEmulator?.due, '2031-05-17T00:00:00.000Z');
+  });
+
+  it('adds a subtask and moves it to another list with the Move command', async () => {
+    const parent = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps and envelopes');
+    answerInputs('Find the post office');
+    const subtask = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.addSubtask', parent);
+    assert.equal(subtask?.parent, parent.task.id);
+    const child = await taskNode(await taskNode(await listNode('Errands from VS Code'), 'Buy stamps and envelopes'), 'Find the post office');
+
+    const groceries = (await listsOnEmulator()).find((item) => item.title === 'Groceries');
+    assert.ok(groceries);
+    // First pick: the destination list; second: the place in it (the top).
+    stubWindow('showQuickPick', async (items) => {
+      const choices = (await items) as Array<{ label: string; value: unknown }>;
+      return choices.find((choice) => (choice.value as { id?: string }).id === groceries.id) ?? choices[0];
+    });
+    await vscode.commands.executeCommand('desk.tasks.moveTask', child);
+    const moved = (await tasksOnEmulator(groceries.id)).find((item) => item.title === 'Find the post office');
+    assert.ok(moved, 'the subtask did not arrive in Groceries');
+    assert.equal(moved.parent, undefined);
+    assert.ok(!(await tasksOnEmulator(parent.listId)).some((item) => item.title === 'Find the post office'));
+  });
+
+  it('reports a refused change clearly and keeps what the user typed for the retry', async () => {
+    const node = await listNode('Errands from VS Code');
+    const tooLong = 'x'.repeat(1100);
+    const errors: string[] = [];
+    stubWindow('showErrorMessage', async (message) => {
+      errors.push(String(message));
+      return undefined;
+    });
+    answerInputs(tooLong);
+    const created = await vscode.commands.executeCommand('desk.tasks.addTask', node);
+    assert.equal(created, undefined);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0] ?? '', /Could not add the task.*Invalid request/s);
+    const seen = answerInputs(undefined);
+    await vscode.commands.executeCommand('desk.tasks.addTask', node);
+    assert.equal(seen[0]?.value, tooLong, 'the typed title was not offered again');
+  });
+
+  it('deletes a list only after the user confirms', async () => {
+    const node = await listNode('Errands from VS Code');
+    stubWindow('showWarningMessage', async () => undefined);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteList', node), false);
+    assert.ok((await listsOnEmulator()).some((item) => item.id === node.listId));
+    restores.splice(0).forEach((restore) => restore());
+    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteList', node), true);
+    assert.equal((await emulatorGet(`/tasks/v1/users/@me/lists/${encodeURIComponent(node.listId)}`)).status, 404);
+    assert.ok(!(await api.tasks.tree.getChildren()).some((root) => label(root) === 'Errands from VS Code'));
+  });
+});
