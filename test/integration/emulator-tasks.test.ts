@@ -134,6 +134,9 @@ describe('tasks emulator over HTTP', () => {
       assert.match(a.position, /^\d{20}$/);
       assert.equal(a.selfLink, `${emulator.url}/tasks/v1/lists/${list}/tasks/${a.id}`);
       assert.ok(a.webViewLink);
+      const view = await fetch(a.webViewLink);
+      assert.equal(view.status, 200, 'webViewLink opens without a token');
+      assert.ok(!(await view.text()).includes('note'), 'and shows none of the task\'s content');
       assert.deepEqual(a.links, []);
       await newTask(list, { title: 'first' });
       const c = await newTask(list, { title: 'c' }, `?previous=${a.id}`);

@@ -87,6 +87,12 @@ export function registerTaskRoutes(router: Router, model: TasksModel): void {
     model.clear(userOf(context), context.params.tasklist as string);
     return { status: 204, empty: true };
   });
+  // The target of webViewLink. A browser carries no bearer token, so the page names the task but shows
+  // none of its content (another user's data must not leak to whoever opens the address).
+  router.get('/emulator/v1/tasks/view/:task', (context) => ({
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><title>Desk emulator task</title><p>Task <code>${escapeHtml(context.params.task ?? '')}</code> lives in the Desk emulator. Open it from the Tasks view in VS Code.</p>`,
+  }), { auth: false });
   router.post(`${TASKS}/:task/move`, (context) => {
     const task = model.moveTask(userOf(context), context.params.tasklist as string, context.params.task as string, {
       parent: nonEmpty(context.query.string('parent')),
@@ -100,6 +106,10 @@ export function registerTaskRoutes(router: Router, model: TasksModel): void {
 function userOf(context: RequestContext): string {
   if (!context.user) throw authError();
   return context.user.id;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
