@@ -79,6 +79,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   private announced: StoredSession[] = [];
   private reconciling: Promise<void>;
   private urlOpener: ((url: string) => Promise<boolean>) | undefined;
+  /** The backend of `announced`; when the settings switch backends, VS Code hears of the other accounts. */
+  private announcedBackend: string;
 
   constructor(
     private readonly vs: typeof vscode,
@@ -88,7 +90,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     this.emitter = new vs.EventEmitter<SessionsChangeEvent>();
     this.onDidChangeSessions = this.emitter.event;
     this.store = new SessionStore(secrets);
-    this.reconciling = this.store.list(this.backend()).then(
+    this.announcedBackend = backendKey(options.endpoints());
+    this.reconciling = this.store.list(this.announcedBackend).then(
       (sessions) => { this.announced = sessions; },
       () => undefined,
     );
@@ -226,7 +229,9 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
    */
   refreshSessions(): Promise<void> {
     const run = this.reconciling.then(async () => {
-      const current = await this.store.list(this.backend());
+      const backend = backendKey(this.options.endpoints());
+      this.announcedBackend = backend;
+      const current = await this.store.list(backend);
       const before = this.announced;
       this.announced = current;
       const added = current.filter((session) => !before.some((old) => old.id === session.id));
@@ -301,7 +306,10 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       const external = (await this.vs.env.asExternalUri(this.vs.Uri.parse(loopbackUri))).toString(true);
       const url = new URL(external);
       const loopbackHost = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
-      return url.protocol === 'http:' && loopbackHost ? external : loopbackUri;
+      // A port forward keeps the callback path; a path-based proxy (code-server's /proxy/<port>/) does not, and
+      // its callback would miss the loopback server's path (404): use the plain loopback URI then.
+      const samePath = url.pathname === new URL(loopbackUri).pathname;
+      return url.protocol === 'http:' && loopbackHost && samePath ? external : loopbackUri;
     } catch {
       return loopbackUri;
     }
@@ -333,8 +341,14 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     });
   }
 
+  /** The current backend's key; a change since the last announcement is announced (accounts swap in VS Code). */
   private backend(): string {
-    return backendKey(this.options.endpoints());
+    const backend = backendKey(this.options.endpoints());
+    if (backend !== this.announcedBackend) {
+      this.announcedBackend = backend;
+      void this.refreshSessions();
+    }
+    return backend;
   }
 
   private now(): number {

@@ -141,11 +141,19 @@ describe('auth/provider', () => {
   it('shows only the sessions of the backend in use, and announces a backend switch', async () => {
     let endpoints: ServiceEndpoints = EMULATOR;
     const { provider, events } = await harness([stored('a')], undefined, () => endpoints);
+    // No explicit refreshSessions(): noticing the switch on the next call is the provider's job.
+    const nextChange = (): Promise<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent> =>
+      new Promise((resolve) => { const subscription = provider.onDidChangeSessions((event) => { subscription.dispose(); resolve(event); }); });
+    let announced = nextChange();
     endpoints = GOOGLE_ENDPOINTS;
     assert.deepEqual(await provider.getSessions(undefined), []);
     await assert.rejects(provider.getAccessToken('a'), NotSignedInError);
-    await provider.refreshSessions();
-    assert.deepEqual(events.map((event) => event.removed?.map((session) => session.id)), [['a']]);
+    assert.deepEqual((await announced).removed?.map((session) => session.id), ['a']);
+    announced = nextChange();
+    endpoints = EMULATOR;
+    assert.deepEqual((await provider.getSessions(undefined)).map((session) => session.id), ['a']);
+    assert.deepEqual((await announced).added?.map((session) => session.id), ['a']);
+    assert.equal(events.length, 2);
   });
 
   it('sees sign-ins and sign-outs of other windows through SecretStorage', async () => {
