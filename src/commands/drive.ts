@@ -25,6 +25,8 @@ export interface DriveCommandHost {
   endpoints(): ServiceEndpoints | undefined;
   /** Records versions Desk wrote, so the change poller does not announce them as news. */
   noteOwnWrite(item: DriveItem): void;
+  /** Asks the change poller to look now (Refresh). */
+  pollChangesNow(): void;
   /** Reveals (and for files, opens) a file by id. */
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
 }
@@ -201,6 +203,7 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
     register('desk.drive.refresh', (node?: DriveNode) => {
       if (node && (node.kind === 'section' || (node.kind === 'file' && host.model().isContainer(node)))) host.provider.refresh(node);
       else host.provider.refresh();
+      host.pollChangesNow();
     }),
 
     register('desk.drive.loadMore', (node: LoadMoreNode) =>

@@ -91,14 +91,7 @@ export class DriveFeature extends Disposable {
 
     this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry)));
     this._register(vs.commands.registerCommand(SHOW_CHANGES_COMMAND, () => this.statusBar.showQuickPick()));
-    this._register(vs.commands.registerCommand('desk.drive.changesState', (): DriveChangesState => ({
-      polling: this.poller !== undefined,
-      pollerState: this.poller?.state ?? 'stopped',
-      usesLongPoll: this.poller?.usesLongPoll ?? false,
-      unseen: this.changeLog.count,
-      statusText: this.changeLog.count > 0 ? this.statusBar.text : '',
-      entries: this.changeLog.entries(),
-    })));
+    this._register(vs.commands.registerCommand('desk.drive.changesState', () => this.changesState()));
 
     // Focus and activity steer the poll interval.
     const activity = (): void => this.poller?.noteActivity();
@@ -138,6 +131,23 @@ export class DriveFeature extends Disposable {
     return this.aboutValue;
   }
 
+  /** Asks for changes now instead of at the next scheduled poll (after Refresh; tests). */
+  pollChangesNow(): void {
+    this.poller?.pollNow();
+  }
+
+  /** The poller's state, for the hidden `desk.drive.changesState` command and the tests. */
+  changesState(): DriveChangesState {
+    return {
+      polling: this.poller !== undefined,
+      pollerState: this.poller?.state ?? 'stopped',
+      usesLongPoll: this.poller?.usesLongPoll ?? false,
+      unseen: this.changeLog.count,
+      statusText: this.changeLog.count > 0 ? this.statusBar.text : '',
+      entries: this.changeLog.entries(),
+    };
+  }
+
   noteOwnWrite(item: DriveItem): void {
     this.changeLog.noteOwnWrite(item.id, item.etag);
   }
@@ -168,6 +178,7 @@ export class DriveFeature extends Disposable {
       endpoints: (): ServiceEndpoints | undefined => this.desk.backend.current,
       noteOwnWrite: (item: DriveItem) => this.noteOwnWrite(item),
       revealFile: (fileId: string, options?: { open?: boolean }) => this.revealFile(fileId, options),
+      pollChangesNow: () => this.pollChangesNow(),
     };
   }
 

@@ -1,0 +1,246 @@
+// The Drive view, the desk-drive: file system and the change poller inside a real extension host, against the
+// harness's emulator (demo data): sign in through the real provider, read the tree, open and save files, meet a
+// save conflict, drag and drop, and see a change made by another client arrive.
+import * as assert from 'node:assert/strict';
+import fetch from 'node-fetch';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import { driveUri } from '../../src/fs/driveFileSystem';
+import { DRIVE_TREE_MIME } from '../../src/views/drive/treeProvider';
+import type { DriveNode, FileNode } from '../../src/views/drive/treeModel';
+import { consentBrowser } from '../support/consentBrowser';
+
+const EXTENSION_ID = 'desk-dev.desk';
+const emulatorUrl = (): string => {
+  const url = process.env.DESK_TEST_EMULATOR_URL;
+  assert.ok(url, 'DESK_TEST_EMULATOR_URL is not set');
+  return url;
+};
+
+/** A token for alice from the emulator's developer endpoint: "another client" of the same account. */
+async function otherClientToken(): Promise<string> {
+  const response = await fetch(`${emulatorUrl()}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
+
+async function http(method: string, path: string, body?: { json?: unknown; text?: string }): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${await otherClientToken()}` };
+  let payload: string | undefined;
+  if (body?.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body.json);
+  } else if (body?.text !== undefined) {
+    headers['Content-Type'] = 'text/plain';
+    payload = body.text;
+  }
+  const response = await fetch(`${emulatorUrl()}${path}`, { method, headers, body: payload });
+  return { status: response.status, text: await response.text() };
+}
+
+async function findFile(title: string): Promise<ApiFile> {
+  const q = encodeURIComponent(`title = '${title}' and trashed = false`);
+  const { text } = await http('GET', `/drive/v2/files?q=${q}`);
+  const file = ((JSON.parse(text) as { items?: ApiFile[] }).items ?? [])[0];
+  assert.ok(file, `no file "${title}" on the emulator`);
+  return file;
+}
+
+async function contentOf(fileId: string): Promise<string> {
+  return (await http('GET', `/drive/v2/files/${encodeURIComponent(fileId)}?alt=media`)).text;
+}
+
+/** Replaces a vscode.window function for one test. */
+const restores: Array<() => void> = [];
+function stubWindow(name: 'showWarningMessage' | 'showInformationMessage' | 'showErrorMessage', implementation: (...args: unknown[]) => unknown): void {
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const original = window[name];
+  window[name] = implementation;
+  restores.push(() => {
+    window[name] = original;
+  });
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+  assert.equal(await vscode.workspace.applyEdit(edit), true);
+}
+
+describe('Drive view in VS Code', function () {
+  this.timeout(40000);
+  let api: DeskApi;
+
+  const label = (node: DriveNode): string => {
+    const text = api.drive.provider.getTreeItem(node).label;
+    return typeof text === 'string' ? text : text?.label ?? '';
+  };
+
+  async function child(parent: DriveNode | undefined, title: string): Promise<FileNode> {
+    const rows = await api.drive.provider.getChildren(parent);
+    const node = rows.find((row): row is FileNode => row.kind === 'file' && label(row) === title);
+    assert.ok(node, `no "${title}" among ${rows.map(label).join(', ')}`);
+    return node;
+  }
+
+  async function myDrive(): Promise<DriveNode> {
+    const roots = await api.drive.provider.getChildren();
+    const node = roots.find((root) => root.kind === 'section' && root.section === 'myDrive');
+    assert.ok(node, 'no My Drive section');
+    return node;
+  }
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<DeskApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    if (!api.desk.session.signedIn) {
+      api.setAuthUrlOpener(consentBrowser('alice@example.com', (result) => {
+        if (result instanceof Error) console.error(`consent failed: ${result.message}`);
+      }));
+      await vscode.commands.executeCommand('desk.signIn');
+    }
+    assert.equal(api.desk.session.signedIn, true, 'not signed in');
+  });
+
+  afterEach(async () => {
+    for (const restore of restores.splice(0).reverse()) restore();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(() => {
+    api?.setAuthUrlOpener(undefined);
+  });
+
+  it('lists the seeded My Drive with folders first, plus Shared with me and Trash', async () => {
+    api.drive.provider.refresh();
+    const roots = await api.drive.provider.getChildren();
+    assert.deepEqual(roots.map(label), ['My Drive', 'Shared with me', 'Trash']);
+    const top = (await api.drive.provider.getChildren(await myDrive())).map(label);
+    assert.deepEqual(top.slice(0, 3), ['Notes', 'Photos', 'Projects']);
+    assert.ok(top.includes('ideas.txt'));
+    const projects = await child(await myDrive(), 'Projects');
+    const desk = await child(projects, 'Desk');
+    const roadmap = await child(desk, 'roadmap.txt');
+    assert.equal(api.drive.provider.getParent(roadmap), desk, 'getParent leads back up for reveal');
+    const item = api.drive.provider.getTreeItem(roadmap);
+    assert.ok(item.iconPath instanceof vscode.ThemeIcon);
+    assert.match(String(item.description), /★/, 'roadmap.txt is starred in the demo data');
+    const tooltip = api.drive.provider.resolveTreeItem(item, roadmap).tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString);
+    assert.match(tooltip.value, /Owner: Alice/);
+    const trash = (await api.drive.provider.getChildren(roots[2])).map(label);
+    assert.deepEqual(trash, ['old-draft.txt']);
+  });
+
+  it('opens a file from the tree through the desk-drive file system', async () => {
+    const notes = await child(await myDrive(), 'Notes');
+    const groceries = await child(notes, 'groceries.txt');
+    await vscode.commands.executeCommand('desk.drive.open', groceries);
+    const editor = await eventually('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive' ? vscode.window.activeTextEditor : undefined);
+    assert.equal(editor.document.getText(), await contentOf(groceries.item.id));
+    assert.match(editor.document.uri.path, /\/groceries\.txt$/);
+  });
+
+  it('saves an edit back to Drive', async () => {
+    const file = await findFile('meeting-notes.md');
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    await replaceText(document, '# Weekly sync\n\nSaved from VS Code.\n');
+    assert.equal(await document.save(), true);
+    assert.equal(await contentOf(file.id), '# Weekly sync\n\nSaved from VS Code.\n');
+  });
+
+  it('a conflicting save asks Compare / Overwrite / Cancel; Cancel keeps both texts, Overwrite wins', async () => {
+    const file = await findFile('design.md');
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    await vscode.window.showTextDocument(document);
+    await replaceText(document, 'My version\n');
+    // Someone else saves first.
+    const upload = await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'Their version\n' });
+    assert.equal(upload.status, 200);
+
+    const asked: unknown[][] = [];
+    stubWindow('showWarningMessage', async (...args: unknown[]) => {
+      asked.push(args);
+      return undefined; // the modal's Cancel
+    });
+    assert.equal(await document.save(), false, 'a cancelled conflict must not count as saved');
+    assert.equal(asked.length, 1);
+    assert.match(String(asked[0]?.[0]), /changed on Drive/);
+    assert.equal((asked[0]?.[1] as { modal?: boolean } | undefined)?.modal, true, 'the choice is modal');
+    assert.deepEqual(asked[0]?.slice(2), ['Compare', 'Overwrite']);
+    assert.equal(await contentOf(file.id), 'Their version\n', 'Cancel leaves Drive as the other client left it');
+    assert.equal(document.isDirty, true);
+    assert.equal(document.getText(), 'My version\n', 'the user\'s text stays in the editor');
+
+    restores.splice(0).forEach((restore) => restore());
+    stubWindow('showWarningMessage', async () => 'Overwrite');
+    assert.equal(await document.save(), true);
+    assert.equal(await contentOf(file.id), 'My version\n');
+  });
+
+  it('Compare opens a diff of the Drive version against the user\'s', async () => {
+    const file = await findFile('groceries.txt');
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    await vscode.window.showTextDocument(document);
+    await replaceText(document, 'tea\n');
+    await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'bread\n' });
+    stubWindow('showWarningMessage', async () => 'Compare');
+    assert.equal(await document.save(), false);
+    const remote = await eventually('the remote side of the diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-drive' && doc.uri.query === 'remote'));
+    assert.equal(remote.getText(), 'bread\n');
+    assert.equal(document.getText(), 'tea\n');
+  });
+
+  it('opens a native document as a read-only text export', async () => {
+    const plan = await findFile('Project plan');
+    const uri = driveUri(vscode, plan);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.match(document.getText(), /Goal: ship Desk/);
+    const stat = await vscode.workspace.fs.stat(uri);
+    assert.equal(stat.permissions, vscode.FilePermission.Readonly);
+  });
+
+  it('moves a file by drag and drop between folders (files.patch addParents/removeParents)', async () => {
+    const root = await myDrive();
+    const notes = await child(root, 'Notes');
+    const photos = await child(root, 'Photos');
+    const groceries = await child(notes, 'groceries.txt');
+    const transfer = new vscode.DataTransfer();
+    transfer.set(DRIVE_TREE_MIME, new vscode.DataTransferItem([groceries]));
+    await api.drive.provider.handleDrop(photos, transfer, new vscode.CancellationTokenSource().token);
+    const moved = await findFile('groceries.txt');
+    assert.deepEqual(moved.parents?.map((parent) => parent.id), [photos.item.id]);
+    assert.ok((await api.drive.provider.getChildren(photos)).some((node) => label(node) === 'groceries.txt'), 'the target folder shows it');
+    assert.ok(!(await api.drive.provider.getChildren(notes)).some((node) => label(node) === 'groceries.txt'), 'the source folder no longer does');
+  });
+
+  it('notices a file created by another client and shows it in the status bar', async () => {
+    await eventually('the change poller', () => (api.drive.changesState().polling ? true : undefined));
+    const created = await http('POST', '/drive/v2/files', { json: { title: 'from-another-client.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] } });
+    assert.equal(created.status, 200);
+    const state = await eventually('the change to arrive', () => {
+      api.drive.pollChangesNow();
+      const current = api.drive.changesState();
+      return current.entries.some((entry) => entry.title === 'from-another-client.txt') ? current : undefined;
+    });
+    assert.ok(state.unseen >= 1);
+    assert.match(state.statusText, /\$\(cloud\)/);
+    const own = state.entries.find((entry) => entry.title === 'meeting-notes.md');
+    assert.equal(own, undefined, 'Desk\'s own save is not announced as news');
+    // The My Drive listing was refreshed for the new file, without a full reload.
+    await eventually('My Drive to list the new file', async () =>
+      (await api.drive.provider.getChildren(await myDrive())).some((node) => label(node) === 'from-another-client.txt') ? true : undefined);
+  });
+});
