@@ -127,8 +127,9 @@ export class TasksModel {
   private loaded = false;
   private readonly listsByUser = new Map<string, string[]>();
   private readonly indexes = new Map<string, ListIndex>();
-  /** Makes `updated` strictly increase even within one millisecond, so updatedMin syncs miss nothing. */
+  /** Keeps `updated` from going backwards if the clock does, so updatedMin syncs miss nothing. */
   private lastStamp = 0;
+  private lastCreated = 0;
 
   constructor(store: Store, private readonly now: () => number) {
     this.lists = store.collection<StoredTaskList>('tasks.lists');
@@ -143,15 +144,21 @@ export class TasksModel {
     const ids = this.listsByUser.get(userId) ?? [];
     let start = 0;
     if (options.pageToken !== undefined) {
-      const cursor = decodeToken(options.pageToken, `lists:${userId}`);
-      const after = Number(cursor);
-      if (!Number.isInteger(after) || after < 0) throw invalidPageToken();
-      start = after;
+      // The cursor is the creation stamp of the last list sent, so deletions between pages skip nothing.
+      const after = Number(decodeToken(options.pageToken, `lists:${userId}`));
+      if (!Number.isSafeInteger(after)) throw invalidPageToken();
+      let high = ids.length;
+      while (start < high) {
+        const middle = (start + high) >>> 1;
+        if ((this.lists.get(ids[middle] as string)?.created ?? 0) <= after) start = middle + 1;
+        else high = middle;
+      }
     }
     const items = ids.slice(start, start + options.maxResults).map((id) => this.lists.get(id) as StoredTaskList);
     const end = start + items.length;
     const page: Page<StoredTaskList> = { items, etag: combinedEtag(ids.map((id) => this.lists.get(id)?.etag ?? '')) };
-    if (end < ids.length) page.nextPageToken = encodeToken(`lists:${userId}`, String(end));
+    const last = items[items.length - 1];
+    if (end < ids.length && last) page.nextPageToken = encodeToken(`lists:${userId}`, String(last.created));
     return page;
   }
 
@@ -419,7 +426,9 @@ export class TasksModel {
 
   private createList(userId: string, title: string): StoredTaskList {
     const stamp = this.stamp();
-    const list: StoredTaskList = { id: newId(), userId, title, updated: stamp, created: stamp, etag: newEtag() };
+    // Strictly increasing, so lists keep their creation order across restarts and page tokens.
+    this.lastCreated = Math.max(stamp, this.lastCreated + 1);
+    const list: StoredTaskList = { id: newId(), userId, title, updated: stamp, created: this.lastCreated, etag: newEtag() };
     this.lists.set(list.id, list);
     const ids = this.listsByUser.get(userId) ?? [];
     ids.push(list.id);
@@ -449,20 +458,21 @@ export class TasksModel {
   }
 
   private stamp(): number {
-    this.lastStamp = Math.max(this.now(), this.lastStamp + 1);
+    this.lastStamp = Math.max(this.now(), this.lastStamp);
     return this.lastStamp;
   }
 
   private load(): void {
     if (this.loaded) return;
     this.loaded = true;
-    const lists = [...this.lists.values()].sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
+    const lists = [...this.lists.values()].sort((a, b) => a.created - b.created);
     for (const list of lists) {
       const ids = this.listsByUser.get(list.userId) ?? [];
       ids.push(list.id);
       this.listsByUser.set(list.userId, ids);
       this.indexes.set(list.id, { children: new Map(), visible: 0, live: 0 });
       this.lastStamp = Math.max(this.lastStamp, list.updated);
+      this.lastCreated = Math.max(this.lastCreated, list.created);
     }
     for (const task of this.tasks.values()) {
       const index = this.indexes.get(task.listId);

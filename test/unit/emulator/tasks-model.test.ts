@@ -77,6 +77,11 @@ describe('tasks model', () => {
       const all = [...first.items, ...second.items, ...third.items].map((item) => item.title);
       assert.deepEqual(all, [DEFAULT_LIST_TITLE, 'Work', 'L0', 'L1', 'L2', 'L3']);
       expectApiError(() => model.listTaskLists(ALICE, { maxResults: 2, pageToken: 'garbage' }), 400, 'invalid', 'pageToken');
+      // a list deleted between pages shifts nothing
+      const again = model.listTaskLists(ALICE, { maxResults: 2 });
+      model.deleteTaskList(ALICE, list);
+      const rest = model.listTaskLists(ALICE, { maxResults: 10, pageToken: again.nextPageToken });
+      assert.deepEqual(rest.items.map((item) => item.title), ['L0', 'L1', 'L2', 'L3']);
     });
 
     it('deleting a list deletes its tasks; the default list cannot be deleted', () => {
@@ -267,6 +272,7 @@ describe('tasks model', () => {
       const task = insert('a');
       const { etag, updated: updatedBefore } = task;
       const envelope = model.listTasks(ALICE, list, DEFAULTS).etag;
+      clock += 1;
       const updated = model.updateTask(ALICE, list, task.id, { notes: 'x' }, 'patch');
       assert.notEqual(updated.etag, etag);
       assert.ok(updated.updated > updatedBefore);
