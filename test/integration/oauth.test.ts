@@ -336,6 +336,16 @@ describe('OAuth installed-app flow against the emulator', () => {
     assert.equal(basic.status, 200);
     const otherClient = await postToken(emulator, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '', client_id: 'another-app' });
     assert.equal(otherClient.json['error'], 'unauthorized_client');
+    const malformed = await fetch(`${emulator.url}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from('%E0%A4%A:secret').toString('base64')}` },
+      body: 'grant_type=refresh_token&refresh_token=x',
+    });
+    assert.equal(malformed.status, 401);
+    assert.equal(((await malformed.json()) as Record<string, unknown>)['error'], 'invalid_client');
+    const notAnObject = await fetch(`${emulator.url}/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[1,2]' });
+    assert.equal(notAnObject.status, 400);
+    assert.equal(((await notAnObject.json()) as Record<string, unknown>)['error'], 'invalid_request');
   });
 
   it('revokes tokens; an unknown token is invalid_token', async () => {
@@ -349,6 +359,12 @@ describe('OAuth installed-app flow against the emulator', () => {
     const byQuery = await fetch(`${emulator.url}/revoke?token=${encodeURIComponent(tokens.access_token)}`, { method: 'POST' });
     assert.equal(byQuery.status, 200);
     assert.equal(await apiStatus(emulator, tokens.access_token), 401);
+    // Revoking the access token ended the whole grant, refresh token included, as on Google.
+    await assert.rejects(client.refresh(tokens.refresh_token ?? ''), (error: unknown) => error instanceof OAuthError && error.isInvalidGrant);
+    const other = await signIn(emulator, 'bob@example.com');
+    const byForm = await fetch(`${emulator.url}/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: other.tokens.refresh_token ?? '' }).toString() });
+    assert.equal(byForm.status, 200);
+    assert.equal(await apiStatus(emulator, other.tokens.access_token), 401);
     await client.revoke(tokens.refresh_token ?? '');
     // Revoking what is already revoked counts as done for the client (sign-out must not fail on it).
     await client.revoke(tokens.refresh_token ?? '');

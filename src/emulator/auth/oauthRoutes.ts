@@ -356,10 +356,12 @@ async function revoke(state: OAuthState, context: RequestContext): Promise<Reply
   const fields = await readFields(context);
   const tokenToRevoke = context.query.string('token') ?? fields['token'];
   if (!tokenToRevoke) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: token');
-  const refreshRecord = state.deps.tokens.describeRefreshToken(tokenToRevoke);
-  if (!state.deps.tokens.revoke(tokenToRevoke)) throw new OAuthFailure(400, 'invalid_token', 'Token expired or revoked');
-  // Revoking a refresh token withdraws the consent, so the next sign-in gets a new refresh token.
-  if (refreshRecord) state.grants.delete(grantKey(refreshRecord.clientId, refreshRecord.userId));
+  const record = state.deps.tokens.describeRefreshToken(tokenToRevoke) ?? state.deps.tokens.describe(tokenToRevoke);
+  if (!record) throw new OAuthFailure(400, 'invalid_token', 'Token expired or revoked');
+  // Like Google, revoking either token of a grant withdraws the whole consent: every token of that user for
+  // this client ends, and the next sign-in gets a new refresh token.
+  state.deps.tokens.revokeGrant(record.userId, record.clientId);
+  state.grants.delete(grantKey(record.clientId, record.userId));
   return { json: {} };
 }
 
@@ -380,7 +382,13 @@ function clientIdOf(context: RequestContext, fields: Record<string, string>): st
     if (basic?.[1]) {
       const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
       const separator = decoded.indexOf(':');
-      const id = decodeURIComponent(separator >= 0 ? decoded.slice(0, separator) : decoded);
+      const encodedId = separator >= 0 ? decoded.slice(0, separator) : decoded;
+      let id: string;
+      try {
+        id = decodeURIComponent(encodedId);
+      } catch {
+        throw new OAuthFailure(401, 'invalid_client', 'The client credentials in the Authorization header are malformed.');
+      }
       if (id) return id;
     }
   }

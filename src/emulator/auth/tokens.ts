@@ -52,6 +52,16 @@ export class TokenService {
     return this.refreshTokens.get(refreshToken);
   }
 
+  /** Ends a user's whole grant to a client: every refresh and access token (Google's answer to revoking any one of them). */
+  revokeGrant(userId: string, clientId: string): void {
+    for (const [key, record] of [...this.refreshTokens.entries()]) {
+      if (record.userId === userId && record.clientId === clientId) this.refreshTokens.delete(key);
+    }
+    for (const [key, record] of [...this.accessTokens.entries()]) {
+      if (record.userId === userId && record.clientId === clientId) this.accessTokens.delete(key);
+    }
+  }
+
   /** Exchanges a refresh token for a new access token; undefined when it is unknown or revoked. */
   refresh(refreshToken: string, clientId: string): Omit<IssuedTokens, 'refreshToken'> | undefined {
     const record = this.refreshTokens.get(refreshToken);
