@@ -370,6 +370,29 @@ describe('OAuth installed-app flow against the emulator', () => {
     await client.revoke(tokens.refresh_token ?? '');
   });
 
+  it('answers malformed input with 4xx, never a 500', async () => {
+    const long = 'x'.repeat(10_000);
+    const requests: [string, RequestInit][] = [
+      [`/o/oauth2/v2/auth?client_id=${long}&redirect_uri=${long}`, {}],
+      ['/o/oauth2/v2/auth?client_id=a&redirect_uri=http://127.0.0.1:1/&response_type=code&scope=%E0%A4%A', {}],
+      ['/o/oauth2/v2/auth?client_id=a&client_id=b&redirect_uri=http://[::1]:1/&response_type=code&scope=openid&prompt=none%20consent', {}],
+      ['/o/oauth2/v2/auth/approve', { method: 'POST', body: 'request=%%%&account=' }],
+      ['/o/oauth2/v2/auth/approve', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"request":' }],
+      ['/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' }],
+      ['/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":{"nested":true}}' }],
+      ['/token', { method: 'POST', body: `grant_type=${long}` }],
+      ['/token', { method: 'POST', body: 'grant_type=authorization_code&client_id=a&code=%ZZ' }],
+      ['/revoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: 'null' }],
+      ['/v1/userinfo', { headers: { Authorization: 'Bearer' } }],
+      ['/oauth2/v3/userinfo', { headers: { Authorization: 'Basic abc' } }],
+    ];
+    for (const [path, init] of requests) {
+      const response = await fetch(`${emulator.url}${path}`, { redirect: 'manual', ...init });
+      await response.arrayBuffer();
+      assert.ok(response.status >= 300 && response.status < 500, `${path.slice(0, 80)} → ${response.status}`);
+    }
+  });
+
   it('never puts a token, code or verifier into an error message', async () => {
     const client = clientFor(emulator);
     const pkce = createPkcePair();
