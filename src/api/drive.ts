@@ -108,8 +108,6 @@ const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
 /** Consecutive failed chunk attempts (no progress) before a resumable upload gives up. */
 const MAX_STALLED_ATTEMPTS = 5;
 
-const driveFileOrEmpty = driveFileSchema;
-
 /** The Drive v2 client: one method per operation, typed with the shared schemas. */
 export class DriveClient {
   /** Learned from the server's answers: whether changes.list honours `X-Desk-Wait`. */
@@ -220,7 +218,7 @@ export class DriveClient {
 
   trashFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> {
     // Trashing twice leaves the same state, so a retry after a lost answer is safe.
-    return this.http.json(driveFileOrEmpty, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
+    return this.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
   }
 
   untrashFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> {

@@ -41,8 +41,15 @@ describe('Drive emulator with a data directory', function () {
     });
     assert.equal(chunk.status, 308);
     await first.close();
+    // Leftovers of a crash between writing content and committing its metadata.
+    const orphan = path.join(dataDir, 'blobs', 'orphanBlobFromACrash');
+    const temporary = path.join(dataDir, 'blobs', 'uploads', 'interrupted.tmp');
+    fs.writeFileSync(orphan, 'nobody names me');
+    fs.writeFileSync(temporary, 'half written');
 
     const second = await startEmulator({ port: 0, dataDir });
+    assert.equal(fs.existsSync(orphan), false, 'orphaned blob swept');
+    assert.equal(fs.existsSync(temporary), false, 'temporary file swept');
     try {
       const again = clientOf(second);
       const listed = await again.listFiles({ q: `'${folder.id}' in parents` });

@@ -143,6 +143,27 @@ export class BlobStore {
     }
   }
 
+  /**
+   * Startup hygiene: deletes blobs no file names (a crash between writing content and committing its
+   * metadata leaves one), temporary files of interrupted writes, and part files of forgotten sessions.
+   */
+  sweep(referencedBlobs: ReadonlySet<string>, liveSessions: ReadonlySet<string>): number {
+    // Synchronous on purpose: it runs at startup, before any request can write a blob it would not know.
+    let removed = 0;
+    for (const name of fs.readdirSync(this.dir)) {
+      if (name === 'uploads' || referencedBlobs.has(name)) continue;
+      fs.rmSync(path.join(this.dir, name), { force: true });
+      removed++;
+    }
+    for (const name of fs.readdirSync(this.uploadsDir)) {
+      const session = name.endsWith('.part') ? name.slice(0, -'.part'.length) : undefined;
+      if (session !== undefined && liveSessions.has(session)) continue;
+      fs.rmSync(path.join(this.uploadsDir, name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
   async removePart(sessionId: string): Promise<void> {
     await fs.promises.rm(this.partPath(sessionId), { force: true });
   }

@@ -187,6 +187,13 @@ export class DriveModel {
     return file;
   }
 
+  /** Every blob a file names (for the startup sweep of orphaned content). */
+  referencedBlobs(): Set<string> {
+    const blobIds = new Set<string>();
+    for (const file of this.files.values()) if (file.blobId) blobIds.add(file.blobId);
+    return blobIds;
+  }
+
   /** Whether the id is taken by anyone's file (ids are global on Drive). */
   exists(id: string): boolean {
     return this.files.has(id);

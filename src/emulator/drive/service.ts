@@ -19,6 +19,8 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     const blobs = BlobStore.open(deps.store.dataDir);
     service = { model: new DriveModel(deps.store, deps.now), blobs, uploads: new Uploads(deps.store, blobs, deps.now) };
     services.set(deps, service);
+    // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
+    if (deps.store.dataDir) blobs.sweep(service.model.referencedBlobs(), service.uploads.expire());
   }
   return service;
 }

@@ -225,6 +225,16 @@ export class Uploads {
     return { kind: 'incomplete', received };
   }
 
+  /** Forgets sessions older than Google's one-week lifetime; returns the ids still open. */
+  expire(maxAgeMs = 7 * 24 * 3600 * 1000): Set<string> {
+    const live = new Set<string>();
+    for (const session of [...this.sessions.values()]) {
+      if (this.now() - session.createdAt > maxAgeMs) this.sessions.delete(session.id);
+      else live.add(session.id);
+    }
+    return live;
+  }
+
   complete(session: UploadSession, fileId: string): void {
     session.completedFileId = fileId;
     this.sessions.set(session.id, session);
