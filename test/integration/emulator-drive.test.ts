@@ -128,6 +128,13 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.ok(file.createdDate && !Number.isNaN(Date.parse(file.createdDate)));
       assert.ok(file.headRevisionId);
       assert.equal(file.exportLinks, undefined);
+      // The browser links work without a token and show nothing of the file's content.
+      const icon = await fetch(file.iconLink as string);
+      assert.equal(icon.status, 200);
+      assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+      const page = await fetch(file.alternateLink as string);
+      assert.equal(page.status, 200);
+      assert.ok(!(await page.text()).includes('notes.tar.gz'));
     });
 
     it('inserts a file without content as an empty file named Untitled', async () => {

@@ -554,6 +554,13 @@ export function registerDriveRoutes(router: Router, service: DriveService): void
     contentType: 'text/html; charset=utf-8',
   }), { auth: false });
 
+  // iconLink targets: a small generic icon per kind of file (no user data, so no sign-in).
+  router.get('/emulator/v1/drive/icons/:mimeType', (context) => ({
+    body: iconSvg(context.params.mimeType as string),
+    contentType: 'image/svg+xml',
+    headers: { 'Cache-Control': 'public, max-age=86400' },
+  }), { auth: false });
+
   // ---- helpers needing the service ----
 
   async function downloadReply(context: RequestContext, file: StoredFile): Promise<Reply> {
@@ -709,6 +716,17 @@ function parseRange(value: string | undefined, size: number): { start: number; e
   }
   if (start >= size || start > end) return 'unsatisfiable';
   return { start, end };
+}
+
+function iconSvg(mimeType: string): string {
+  const color = mimeType === FOLDER_MIME_TYPE ? '#5f6368'
+    : mimeType.endsWith('.document') ? '#4285f4'
+    : mimeType.endsWith('.spreadsheet') ? '#0f9d58'
+    : mimeType.endsWith('.presentation') ? '#f4b400'
+    : mimeType.startsWith('image/') ? '#db4437'
+    : '#9aa0a6';
+  const shape = mimeType === FOLDER_MIME_TYPE ? '<path d="M1 3h5l1.5 1.5H15V13H1z"/>' : '<path d="M3 1h7l3 3v11H3z"/>';
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16" fill="${color}">${shape}</svg>`;
 }
 
 function escapeHtml(text: string): string {
