@@ -84,6 +84,12 @@ interface TreeEntry {
   key: string;
 }
 
+/** A listing entry cut out by a move: its key relative to the moved task's own key. */
+interface Detached {
+  id: string;
+  suffix: string;
+}
+
 interface ListIndex {
   /** Parent id ('' = top level) → child ids in position order (deleted and hidden ones included). */
   children: Map<string, string[]>;
@@ -91,7 +97,10 @@ interface ListIndex {
   visible: number;
   /** Tasks not deleted (the per-user 100,000 limit). */
   live: number;
-  /** Tree order (parents by position, each followed by its subtasks); dropped on any structural change. */
+  /**
+   * Tree order (parents by position, each followed by its subtasks), sorted by key because keys are
+   * fixed-width position paths. Inserts and moves splice it; only a respacing drops it (rebuilt lazily).
+   */
   tree?: TreeEntry[];
 }
 
@@ -265,7 +274,7 @@ export class TasksModel {
     if (task.status === 'completed') task.completed = body.completed ? Date.parse(body.completed) : stamp;
     if (parentKey !== TOP) task.parent = parentKey;
     // place() stores the task once its position is known.
-    this.place(list.id, task, parentKey, previous);
+    this.place(list.id, task, parentKey, previous, [{ id: task.id, suffix: '' }]);
     index.visible++;
     index.live++;
     this.touchList(list);
@@ -359,7 +368,7 @@ export class TasksModel {
     const oldParent = task.parent ?? TOP;
     if (parentKey !== oldParent || destination.id !== source.id) this.checkRoomForSubtasks(destination.id, parentKey, 1);
 
-    this.unplace(source.id, task);
+    const detached = this.unplace(source.id, task);
     const stamp = this.stamp();
     if (destination.id !== source.id) {
       const sourceIndex = this.indexOf(source.id);
@@ -385,13 +394,12 @@ export class TasksModel {
           destinationIndex.children.set(member.id, kids);
         }
       }
-      sourceIndex.tree = undefined;
     }
     if (parentKey === TOP) delete task.parent;
     else task.parent = parentKey;
     task.updated = stamp;
     task.etag = newEtag();
-    this.place(destination.id, task, parentKey, previous);
+    this.place(destination.id, task, parentKey, previous, detached);
     this.touchList(source);
     if (destination !== source) this.touchList(destination);
     return task;
@@ -584,7 +592,7 @@ export class TasksModel {
   // ---------------------------------------------------------------- internals: positions and tree changes
 
   /** Inserts `task` among the children of `parentKey` right after `previous` (or first), assigning its position. */
-  private place(listId: string, task: StoredTask, parentKey: string, previous: StoredTask | undefined): void {
+  private place(listId: string, task: StoredTask, parentKey: string, previous: StoredTask | undefined, subtree: Detached[] | undefined): void {
     const index = this.indexOf(listId);
     const siblings = index.children.get(parentKey) ?? [];
     index.children.set(parentKey, siblings);
@@ -600,13 +608,36 @@ export class TasksModel {
       position = middle > before ? middle : undefined;
     }
     siblings.splice(at, 0, task.id);
-    index.tree = undefined;
     if (position !== undefined) {
       task.position = formatPosition(position);
       this.tasks.set(task.id, task);
+      this.insertIntoTree(index, task, subtree);
       return;
     }
+    // Respacing rewrites neighbours' positions, hence their keys: rebuild the listing lazily (rare).
+    index.tree = undefined;
     this.respace(siblings, at, task);
+  }
+
+  /** Splices a placed task (and the subtree it carries) into the cached listing, keeping it sorted by key. */
+  private insertIntoTree(index: ListIndex, task: StoredTask, subtree: Detached[] | undefined): void {
+    const tree = index.tree;
+    if (!tree) return;
+    if (!subtree) {
+      index.tree = undefined;
+      return;
+    }
+    const key = this.keyOf(task);
+    tree.splice(upperBound(tree, key), 0, ...subtree.map((entry) => ({ id: entry.id, key: key + entry.suffix })));
+  }
+
+  /** The tree-order key of a task: its ancestors' positions and its own, joined by '/'. */
+  private keyOf(task: StoredTask): string {
+    let key = task.position;
+    for (let ancestor = task.parent ? this.tasks.get(task.parent) : undefined; ancestor; ancestor = ancestor.parent ? this.tasks.get(ancestor.parent) : undefined) {
+      key = `${ancestor.position}/${key}`;
+    }
+    return key;
   }
 
   /**
@@ -633,14 +664,32 @@ export class TasksModel {
     }
   }
 
-  private unplace(listId: string, task: StoredTask): void {
+  /**
+   * Takes a task out of its sibling group. Returns its subtree's entries cut from the cached listing
+   * (keys relative to the task) so place() can splice them back, or undefined when there is no cache.
+   */
+  private unplace(listId: string, task: StoredTask): Detached[] | undefined {
     const index = this.indexOf(listId);
-    const key = task.parent ?? TOP;
-    const siblings = index.children.get(key) ?? [];
+    const parentKey = task.parent ?? TOP;
+    let detached: Detached[] | undefined;
+    const tree = index.tree;
+    if (tree) {
+      const key = this.keyOf(task);
+      const start = upperBound(tree, key) - 1;
+      if (start >= 0 && (tree[start] as TreeEntry).id === task.id) {
+        const prefix = `${key}/`;
+        let end = start + 1;
+        while (end < tree.length && (tree[end] as TreeEntry).key.startsWith(prefix)) end++;
+        detached = tree.splice(start, end - start).map((entry) => ({ id: entry.id, suffix: entry.key.slice(key.length) }));
+      } else {
+        index.tree = undefined;
+      }
+    }
+    const siblings = index.children.get(parentKey) ?? [];
     const at = this.siblingIndex(siblings, task);
     if (at >= 0) siblings.splice(at, 1);
-    if (siblings.length === 0 && key !== TOP) index.children.delete(key);
-    index.tree = undefined;
+    if (siblings.length === 0 && parentKey !== TOP) index.children.delete(parentKey);
+    return detached;
   }
 
   /** Binary search by position (unique among siblings), so a placement never scans the list. */
