@@ -6,6 +6,8 @@
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -234,6 +236,72 @@ async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port
 }
 
 /**
+ * The browser's door to VS Code: forwards everything to the server, websockets included, and serves the
+ * `/proxy/<port>/…` route that code-server's own wrapper (which we do not run) provides. VS Code's
+ * asExternalUri maps an extension's loopback server to that route in this build, so an extension that opens a
+ * loopback callback in the browser (Desk's OAuth sign-in) is reached through it, as it would be in code-server.
+ */
+async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
+  const PROXY_ROUTE = /^\/proxy\/(\d+)(\/[^?]*)?(\?.*)?$/;
+  const target = (url) => {
+    const found = PROXY_ROUTE.exec(url ?? '/');
+    if (found) return { port: Number(found[1]), path: `${found[2] || '/'}${found[3] || ''}` };
+    return { port: serverPort, path: url ?? '/' };
+  };
+  const server = http.createServer((request, response) => {
+    const { port: targetPort, path: targetPath } = target(request.url);
+    const forward = http.request(
+      { host: '127.0.0.1', port: targetPort, method: request.method, path: targetPath, headers: request.headers },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      },
+    );
+    forward.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`proxy: ${error.message}`);
+    });
+    request.pipe(forward);
+  });
+  server.on('upgrade', (request, socket, head) => {
+    const { port: targetPort, path: targetPath } = target(request.url);
+    const upstream = net.connect(targetPort, '127.0.0.1', () => {
+      const lines = [`${request.method} ${targetPath} HTTP/${request.httpVersion}`];
+      for (let i = 0; i < request.rawHeaders.length; i += 2) lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      socket.pipe(upstream).pipe(socket);
+    });
+    const end = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    upstream.on('error', end);
+    socket.on('error', end);
+    upstream.on('close', end);
+    socket.on('close', end);
+  });
+  const sockets = new Set();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: server.address().port,
+    host,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+/**
  * The workbench URL that opens `folder` with Desk as a development extension (and, with testsPath, runs that
  * suite's run()). The server ignores its own --extensionDevelopmentPath flags for a browser client; the payload
  * is the way in, and the URIs must be vscode-remote:// with the host:port the browser uses (file:// hangs).
@@ -288,6 +356,7 @@ async function startWorkbench(options = {}) {
   const resultFile = path.join(runDir, 'result.json');
   const close = async () => {
     await closeBrowser(parts.browser?.context);
+    await parts.front?.close();
     await stopChild(parts.server?.child);
     await stopChild(parts.emulator?.child);
     removeRunDir(runDir);
@@ -301,10 +370,11 @@ async function startWorkbench(options = {}) {
       // Reach the extension host: where the emulator is, and where a suite's run() writes its result.
       env: { DESK_TEST_EMULATOR_URL: parts.emulator.url, DESK_TEST_RESULT: resultFile, ...options.env },
     });
+    parts.front = await startFrontProxy({ serverPort: parts.server.port });
     const folder = options.folder ?? path.join(runDir, 'workspace');
     fs.mkdirSync(folder, { recursive: true });
     parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport });
-    const url = workbenchUrl({ host: parts.server.host, port: parts.server.port, folder, testsPath: options.testsPath });
+    const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath });
     await parts.browser.page.goto(url);
     if (options.waitForWorkbench !== false) {
       await parts.browser.page.waitForSelector('.monaco-workbench', { timeout: 60000 });
@@ -313,7 +383,7 @@ async function startWorkbench(options = {}) {
       runDir,
       folder,
       emulatorUrl: parts.emulator.url,
-      serverPort: parts.server.port,
+      serverPort: parts.front.port,
       serverLog: parts.server.logFile,
       resultFile,
       workbenchUrl: url,
@@ -348,6 +418,7 @@ module.exports = {
   CHROMIUM_ARGS,
   startEmulator,
   startVSCodeServer,
+  startFrontProxy,
   userSettings,
   workbenchUrl,
   launchBrowser,

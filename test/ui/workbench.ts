@@ -56,6 +56,9 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
     async screenshot(name: string): Promise<string> {
       fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
       const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      // Park the pointer over the empty editor area so no hover tooltip covers the picture.
+      const size = page.viewportSize();
+      if (size) await page.mouse.move(size.width - 10, size.height / 2);
       await page.screenshot({ path: file });
       return file;
     },
@@ -75,6 +78,12 @@ export async function openDeskContainer(page: Page): Promise<void> {
   const selected = await item.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
   if (!selected) await item.click();
   await page.locator('.part.sidebar').waitFor({ state: 'visible' });
+  await extensionsActivated(page);
+}
+
+/** Waits until the status bar no longer says "Activating Extensions..." (Desk may activate on its views). */
+export async function extensionsActivated(page: Page): Promise<void> {
+  await page.locator('.part.statusbar .statusbar-item', { hasText: 'Activating Extensions' }).waitFor({ state: 'hidden', timeout: 30000 });
 }
 
 /** Runs a command from the palette by its title as shown there (e.g. "Desk: Refresh Task Lists"). */
