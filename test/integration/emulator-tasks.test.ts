@@ -239,6 +239,32 @@ describe('tasks emulator over HTTP', () => {
     });
   });
 
+  describe('demo seed', () => {
+    it('gives alice and bob realistic lists, and carol only her default list', async () => {
+      const seeded = await startEmulator({ port: 0, seed: 'demo' });
+      try {
+        const get = async (email: string, route: string): Promise<unknown> => {
+          const response = await fetch(`${seeded.url}${route}`, { headers: { Authorization: `Bearer ${seeded.tokenFor(email).accessToken}` } });
+          assert.equal(response.status, 200);
+          return response.json();
+        };
+        const aliceLists = taskListsPageSchema.parse(await get('alice@example.com', '/tasks/v1/users/@me/lists')).items ?? [];
+        assert.deepEqual(aliceLists.map((list) => list.title), ['My Tasks', 'Groceries', 'Desk launch']);
+        const myTasks = tasksPageSchema.parse(await get('alice@example.com', `/tasks/v1/lists/${aliceLists[0]?.id}/tasks?maxResults=100`)).items ?? [];
+        assert.ok(myTasks.some((task) => task.parent), 'some subtasks');
+        assert.ok(myTasks.some((task) => task.due), 'some due dates');
+        assert.ok(myTasks.some((task) => task.notes), 'some notes');
+        assert.ok(myTasks.some((task) => task.status === 'completed' && task.completed), 'some completed');
+        const bobLists = taskListsPageSchema.parse(await get('bob@example.com', '/tasks/v1/users/@me/lists')).items ?? [];
+        assert.ok(bobLists.length >= 2);
+        const carolLists = taskListsPageSchema.parse(await get('carol@example.com', '/tasks/v1/users/@me/lists')).items ?? [];
+        assert.deepEqual(carolLists.map((list) => list.title), ['My Tasks']);
+      } finally {
+        await seeded.close();
+      }
+    });
+  });
+
   describe('bad input', () => {
     let list: string;
     before(async () => {
