@@ -9,6 +9,7 @@ import { EmulatorLauncher } from './core/emulatorLauncher';
 import { DeskSession } from './core/session';
 import { registerTasks, TasksSlice } from './views/tasks';
 import { DriveFeature, registerDrive } from './views/drive';
+import { registerTodoTracking, TodoTracking } from './editor/todoTasks';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
@@ -16,6 +17,7 @@ export interface DeskApi {
   readonly desk: DeskContext;
   readonly tasks: TasksSlice;
   readonly drive: DriveFeature;
+  readonly todo: TodoTracking;
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
   /** The emulator in use, if any (the embedded one only once started). */
@@ -51,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   const provider = new DeskAuthenticationProvider(vs, context.secrets, {
     endpoints: () => backend.expected,
     clientId: () => readClientConfig(vs, context.secrets, backend.expected),
-    openUrl: (url) => (authUrlOpener ? authUrlOpener(url) : Promise.resolve(vs.env.openExternal(vs.Uri.parse(url)))),
+    openUrl: (url) => (authUrlOpener ? authUrlOpener(url) : openInBrowser(vs, url)),
   });
   context.subscriptions.push(provider, vs.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }));
   registerAuthCommands(vs, context, provider);
@@ -63,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   const tasks = registerTasks(desk);
   const drive = registerDrive(desk);
+  const todo = registerTodoTracking(desk, tasks);
   // Further slices plug in the same way: registerBooks(desk), …
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     desk,
     tasks,
     drive,
+    todo,
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;
     },
@@ -115,6 +119,28 @@ function registerDeskCommands(desk: DeskContext): void {
     await session.check();
     if (!session.signedIn) await signIn();
   })));
+}
+
+/**
+ * Opens a sign-in page in the user's browser. A browser-hosted workbench (code-server) maps a localhost
+ * address to its `/proxy/<port>/` path but drops the path and query of the address on the way; the
+ * emulator's consent page needs both, so they are put back onto the mapped address.
+ */
+async function openInBrowser(vs: typeof vscode, url: string): Promise<boolean> {
+  const uri = vs.Uri.parse(url);
+  const loopback = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i.test(uri.authority);
+  if (vs.env.uiKind === vs.UIKind.Web && loopback) {
+    try {
+      const external = await vs.env.asExternalUri(uri);
+      if (external.authority !== uri.authority && external.path !== uri.path) {
+        const mapped = external.with({ path: `${external.path.replace(/\/+$/, '')}${uri.path}`, query: uri.query });
+        return await vs.env.openExternal(mapped);
+      }
+    } catch {
+      // Fall through to the plain address.
+    }
+  }
+  return vs.env.openExternal(uri);
 }
 
 export async function deactivate(): Promise<void> {

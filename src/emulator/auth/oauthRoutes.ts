@@ -15,6 +15,11 @@ import { DEMO_USERS, EmulatorUser, findUser } from './users';
  */
 export const AUTHORIZATION_PATH = '/o/oauth2/v2/auth';
 export const APPROVAL_PATH = '/o/oauth2/v2/auth/approve';
+/**
+ * The consent form posts relative to the consent page, so the page also works behind a path prefix (a
+ * browser-hosted VS Code reaches the emulator through its /proxy/<port>/ path).
+ */
+const RELATIVE_APPROVAL_PATH = 'auth/approve';
 
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 /** How long the consent page stays valid, like Google's sign-in pages. */
@@ -518,7 +523,7 @@ function consentBody(requestId: string, request: AuthorizationRequest): string {
   return `<main>
 <h1>Choose an account</h1>
 <p>to continue to <strong>${escapeHtml(request.clientId)}</strong></p>
-<form method="post" action="${escapeHtml(APPROVAL_PATH)}">
+<form method="post" action="${escapeHtml(RELATIVE_APPROVAL_PATH)}">
 <input type="hidden" name="request" value="${escapeHtml(requestId)}">
 <ul class="accounts">
 ${accountButtons}

@@ -255,7 +255,13 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     });
     state.firstPage = firstPage;
     void firstPage.then(async () => {
-      if (state.complete) return resolveRest();
+      if (state.complete) {
+        resolveRest();
+        // The list row's "N open" needs the loaded tasks: redraw it once they are in.
+        const node = this.listNodes.get(listId);
+        if (isCurrent() && node && !state.error) this.changeEmitter.fire(node);
+        return;
+      }
       try {
         // The remaining pages load behind the first; the rows update once all are in.
         for await (const page of pages) {

@@ -1,0 +1,106 @@
+// The Tasks view as a user meets it: the welcome buttons, the real consent page of the emulator in the
+// browser, the task rows, and completing a task with its checkbox (checked on the emulator over HTTP).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fetch from 'node-fetch';
+import type { Page } from 'playwright-core';
+import { OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot } from './workbench';
+
+interface ApiTask { id: string; title: string; status: string }
+interface ApiList { id: string; title: string }
+
+describe('Tasks view (UI)', function () {
+  this.timeout(180000);
+  let workbench: OpenedWorkbench | undefined;
+
+  async function asAlice<T>(pathname: string): Promise<T> {
+    assert.ok(workbench);
+    const tokenResponse = await fetch(`${workbench.emulatorUrl}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const response = await fetch(`${workbench.emulatorUrl}${pathname}`, { headers: { Authorization: `Bearer ${token}` } });
+    return (await response.json()) as T;
+  }
+
+  /** The Tasks pane of the Desk container (the Drive pane sits below it). */
+  const tasksPane = (page: Page) => page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="Tasks"]') });
+  /** A row of the Tasks tree by its label. */
+  const row = (page: Page, label: string) => tasksPane(page).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+
+  before(async () => {
+    workbench = await openWorkbench({ seed: 'demo' });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-tasks-${this.currentTest.title}`);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('offers the emulator and Google sign-in while signed out', async () => {
+    assert.ok(workbench);
+    const { page } = workbench;
+    await openDeskContainer(page);
+    const welcome = tasksPane(page).locator('.welcome-view-content');
+    await welcome.waitFor({ state: 'visible', timeout: 30000 });
+    const buttons = await welcome.locator('.monaco-button').allInnerTexts();
+    assert.ok(buttons.some((text) => /Use the Local Emulator/i.test(text)), `buttons: ${buttons.join(' | ')}`);
+    assert.ok(buttons.some((text) => /Sign in with Google/i.test(text)), `buttons: ${buttons.join(' | ')}`);
+  });
+
+  it('signs in through the consent page and shows the task lists', async () => {
+    assert.ok(workbench);
+    const { page, browserContext } = workbench;
+    // The provider opens the consent page with openExternal: a new page of the browser.
+    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
+    await tasksPane(page).locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).click();
+    const consent = await consentPage;
+    await consent.waitForLoadState('domcontentloaded');
+    // The consent page is the emulator's, reached through the workbench's own address (a browser-hosted
+    // workbench proxies localhost ports).
+    assert.match(consent.url(), /\/o\/oauth2\/v2\/auth\?/);
+    await consent.locator('button[name="account"][value="alice@example.com"]').click();
+    await consent.waitForLoadState('domcontentloaded');
+    assert.match(await consent.locator('body').innerText(), /signed in|you can close|return to/i);
+    await consent.close();
+
+    await row(page, 'My Tasks').waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, 'Groceries').waitFor({ state: 'visible' });
+  });
+
+  it('shows real task rows and completes one with its checkbox', async () => {
+    assert.ok(workbench);
+    const { page } = workbench;
+    const myTasks = row(page, 'My Tasks');
+    if ((await myTasks.getAttribute('aria-expanded')) !== 'true') await myTasks.click();
+    const water = row(page, 'Water the plants');
+    await water.waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, 'Plan the weekend trip').waitFor({ state: 'visible' });
+    await row(page, 'Book the hotel').waitFor({ state: 'visible' });
+
+    const checkbox = water.locator('.custom-view-tree-node-item-checkbox');
+    assert.equal(await checkbox.getAttribute('aria-checked'), 'false');
+    await checkbox.click();
+
+    const lists = await asAlice<{ items: ApiList[] }>('/tasks/v1/users/@me/lists');
+    const list = lists.items.find((item) => item.title === 'My Tasks');
+    assert.ok(list);
+    let status = '';
+    for (let attempt = 0; attempt < 50 && status !== 'completed'; attempt++) {
+      const tasks = await asAlice<{ items: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(list.id)}/tasks`);
+      status = tasks.items.find((task) => task.title === 'Water the plants')?.status ?? '';
+      if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(status, 'completed', 'the emulator did not record the completion');
+    await row(page, 'Water the plants').locator('.custom-view-tree-node-item-checkbox[aria-checked="true"]').waitFor({ timeout: 15000 });
+
+    await row(page, 'Renew passport').hover();
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Photos are in the top drawer' }).first().waitFor({ state: 'visible', timeout: 15000 }).catch(() => undefined);
+    const file = path.join(repoRoot, 'test-results', 'tasks.png');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page.screenshot({ path: file });
+    assert.ok(fs.statSync(file).size > 0);
+  });
+});
