@@ -13,7 +13,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { repoRoot } = require('./paths');
 const { installCodeServer } = require('./install-code-server');
-const { startEmulator, startVSCodeServer, workbenchUrl, stopChild } = require('./launch');
+const { startEmulator, startVSCodeServer, startFrontProxy, workbenchUrl, stopChild } = require('./launch');
 
 const HOST = '127.0.0.1';
 
@@ -59,13 +59,18 @@ async function main() {
     logFile: path.join(demoRoot, 'emulator.log'),
   });
   let server;
+  let front;
   try {
-    server = await startVSCodeServer({ runDir, emulatorUrl: emulator.url, port, host: HOST });
+    server = await startVSCodeServer({ runDir, emulatorUrl: emulator.url, host: HOST });
+    // The browser talks to the front proxy, which also serves code-server's /proxy/<port>/ route that
+    // Desk's sign-in callback goes through in a browser-hosted VS Code.
+    front = await startFrontProxy({ serverPort: server.port, port, host: HOST });
   } catch (error) {
+    if (server) await server.stop();
     await emulator.stop();
     throw error;
   }
-  const url = workbenchUrl({ host: HOST, port: server.port, folder: workspace });
+  const url = workbenchUrl({ host: HOST, port: front.port, folder: workspace });
   console.log(`\nDesk emulator: ${emulator.url} (demo data in ${path.relative(process.cwd(), dataDir) || dataDir})`);
   console.log(`VS Code log:   ${server.logFile}`);
   console.log(`\nOpen ${url} in a browser`);

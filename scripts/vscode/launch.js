@@ -167,6 +167,8 @@ function userSettings(emulatorUrl, overrides = {}) {
     'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'security.workspace.trust.enabled': false,
     'chat.commandCenter.enabled': false,
+    // The demo's workspace lives inside this repository: no offer to open the parent git repository.
+    'git.openRepositoryInParentFolders': 'never',
     'desk.emulator.url': emulatorUrl,
     'desk.backend': 'emulator',
     ...overrides,
