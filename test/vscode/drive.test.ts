@@ -2,6 +2,10 @@
 // harness's emulator (demo data): sign in through the real provider, read the tree, open and save files, meet a
 // save conflict, drag and drop, and see a change made by another client arrive.
 import * as assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
@@ -53,7 +57,8 @@ async function contentOf(fileId: string): Promise<string> {
 
 /** Replaces a vscode.window function for one test. */
 const restores: Array<() => void> = [];
-function stubWindow(name: 'showWarningMessage' | 'showInformationMessage' | 'showErrorMessage', implementation: (...args: unknown[]) => unknown): void {
+type WindowFunction = 'showWarningMessage' | 'showInformationMessage' | 'showErrorMessage' | 'showInputBox' | 'showQuickPick' | 'showOpenDialog' | 'showSaveDialog';
+function stubWindow(name: WindowFunction, implementation: (...args: unknown[]) => unknown): void {
   const window = vscode.window as unknown as Record<string, unknown>;
   const original = window[name];
   window[name] = implementation;
@@ -224,6 +229,97 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual(moved.parents?.map((parent) => parent.id), [photos.item.id]);
     assert.ok((await api.drive.provider.getChildren(photos)).some((node) => label(node) === 'groceries.txt'), 'the target folder shows it');
     assert.ok(!(await api.drive.provider.getChildren(notes)).some((node) => label(node) === 'groceries.txt'), 'the source folder no longer does');
+  });
+
+  /** Commands report failures with showErrorMessage: collect them so a test sees them. */
+  function collectErrors(): string[] {
+    const errors: string[] = [];
+    stubWindow('showErrorMessage', async (message: unknown) => {
+      errors.push(String(message));
+      return undefined;
+    });
+    return errors;
+  }
+
+  it('creates a folder, uploads a large file into it (resumable) and downloads it again, byte for byte', async () => {
+    const errors = collectErrors();
+    const root = await myDrive();
+    stubWindow('showInputBox', async () => 'Uploads from VS Code');
+    await vscode.commands.executeCommand('desk.drive.newFolder', root);
+    const folder = await child(root, 'Uploads from VS Code');
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-drive-'));
+    const source = path.join(dir, 'big.bin');
+    const bytes = randomBytes(6 * 1024 * 1024 + 123);
+    fs.writeFileSync(source, bytes);
+    stubWindow('showOpenDialog', async () => [vscode.Uri.file(source)]);
+    await vscode.commands.executeCommand('desk.drive.uploadFiles', folder);
+    const uploaded = await child(folder, 'big.bin');
+    assert.equal(uploaded.item.fileSize, String(bytes.length));
+    assert.equal(uploaded.item.md5Checksum, createHash('md5').update(bytes).digest('hex'));
+
+    const target = path.join(dir, 'downloaded.bin');
+    stubWindow('showSaveDialog', async () => vscode.Uri.file(target));
+    await vscode.commands.executeCommand('desk.drive.download', uploaded);
+    assert.ok(fs.readFileSync(target).equals(bytes), 'the download differs from the upload');
+    assert.equal(fs.existsSync(`${target}.desk-partial`), false);
+    assert.deepEqual(errors, []);
+  });
+
+  it('exports a native document in a format the service offers', async () => {
+    const errors = collectErrors();
+    const projects = await child(await myDrive(), 'Projects');
+    const budget = await child(projects, 'Budget');
+    const offered: string[] = [];
+    stubWindow('showQuickPick', async (items: unknown) => {
+      const list = (await items) as { label: string }[];
+      offered.push(...list.map((item) => item.label));
+      return list.find((item) => item.label === 'text/csv');
+    });
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'desk-export-')), 'budget.csv');
+    stubWindow('showSaveDialog', async () => vscode.Uri.file(target));
+    await vscode.commands.executeCommand('desk.drive.export', budget);
+    assert.ok(offered.includes('text/csv'), `offered: ${offered.join(', ')}`);
+    assert.match(fs.readFileSync(target, 'utf8'), /Laptop,1200/);
+    assert.deepEqual(errors, []);
+  });
+
+  it('renames, stars, trashes and restores; deleting forever needs a modal confirmation', async () => {
+    const errors = collectErrors();
+    const root = await myDrive();
+    const ideas = await child(root, 'ideas.txt');
+    stubWindow('showInputBox', async () => 'ideas-renamed.txt');
+    await vscode.commands.executeCommand('desk.drive.rename', ideas);
+    assert.equal((await findFile('ideas-renamed.txt')).id, ideas.item.id);
+    assert.equal(label(ideas), 'ideas-renamed.txt', 'the row shows the new name');
+
+    await vscode.commands.executeCommand('desk.drive.unstar', ideas);
+    const unstarred = JSON.parse((await http('GET', `/drive/v2/files/${ideas.item.id}`)).text) as { labels: { starred: boolean } };
+    assert.equal(unstarred.labels.starred, false);
+
+    stubWindow('showInformationMessage', async () => undefined);
+    await vscode.commands.executeCommand('desk.drive.trash', ideas);
+    const trashSection = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'trash');
+    const inTrash = await child(trashSection, 'ideas-renamed.txt');
+    assert.ok(!(await api.drive.provider.getChildren(root)).some((node) => label(node) === 'ideas-renamed.txt'));
+    await vscode.commands.executeCommand('desk.drive.untrash', inTrash);
+    await child(root, 'ideas-renamed.txt');
+
+    const questions: unknown[][] = [];
+    stubWindow('showWarningMessage', async (...args: unknown[]) => {
+      questions.push(args);
+      return undefined;
+    });
+    const again = await child(root, 'ideas-renamed.txt');
+    await vscode.commands.executeCommand('desk.drive.delete', again);
+    assert.equal(questions.length, 1);
+    assert.equal((questions[0]?.[1] as { modal?: boolean }).modal, true);
+    assert.equal((await http('GET', `/drive/v2/files/${ideas.item.id}`)).status, 200, 'declining keeps the file');
+    restores.splice(0).forEach((restore) => restore());
+    stubWindow('showWarningMessage', async () => 'Delete Forever');
+    await vscode.commands.executeCommand('desk.drive.delete', again);
+    assert.equal((await http('GET', `/drive/v2/files/${ideas.item.id}`)).status, 404);
+    assert.deepEqual(errors, []);
   });
 
   it('notices a file created by another client and shows it in the status bar', async () => {
