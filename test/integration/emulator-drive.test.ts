@@ -229,6 +229,8 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.deepEqual(await titles(`${inBox} and mimeType = '${FOLDER_MIME_TYPE}'`), ['Sub']);
       assert.deepEqual(await titles(`${inBox} and starred = true`), ["Alice's report.txt"]);
       assert.deepEqual(await titles(`${inBox} and fullText contains 'budget'`), ["Alice's report.txt"]);
+      // fullText searches content too.
+      assert.deepEqual(await titles(`${inBox} and fullText contains 'QUARTERLY numbers'`), ["Alice's report.txt"]);
       assert.deepEqual(await titles(`${inBox} and properties has { key='project' and value='desk' and visibility='PUBLIC' }`), ['plan.md']);
       assert.deepEqual(await titles(`${inBox} and properties has { key='project' and value='desk' and visibility='PRIVATE' }`), []);
       assert.deepEqual(await titles(`${inBox} and 'alice@example.com' in owners and title = 'plan.md'`), ['plan.md']);

@@ -25,7 +25,7 @@ export async function seedDriveDemo(service: DriveService, _deps: ServiceDeps): 
 
 async function addText(service: DriveService, user: EmulatorUser, title: string, mimeType: string, text: string, parentId: string, starred = false): Promise<string> {
   const blob = await service.blobs.writeBuffer(Buffer.from(text, 'utf8'));
-  const file = service.model.insert(user, { title, parents: [{ id: parentId }], labels: { starred } }, { blob, mimeType });
+  const file = service.model.insert(user, { title, parents: [{ id: parentId }], labels: { starred } }, { blob, mimeType, text });
   return file.id;
 }
 

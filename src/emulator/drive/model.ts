@@ -39,6 +39,8 @@ export interface StoredFile {
   fileSize?: number;
   md5?: string;
   originalFilename?: string;
+  /** The start of the content as text, searched by `fullText contains`. */
+  indexableText?: string;
   properties: { key: string; value: string; visibility: PropertyVisibility }[];
   lastModifyingUserId: string;
 }
@@ -56,7 +58,12 @@ export interface Media {
   blob: StoredBlob;
   /** The stored mimeType (already resolved: upload type, metadata, conversion). */
   mimeType: string;
+  /** The start of the content as text, for `fullText contains` (text files and native documents only). */
+  text?: string;
 }
+
+/** How much of a file's text `fullText` searches (Drive indexes content; the emulator keeps a prefix). */
+export const INDEXED_TEXT_CHARS = 32 * 1024;
 
 export type ModifiedDateBehavior = 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
 
@@ -255,7 +262,7 @@ export class DriveModel {
     const source = this.get(user, id);
     if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
     const media: Media | undefined = copiedBlobId !== undefined && source.blobId !== undefined
-      ? { blob: { blobId: copiedBlobId, size: source.fileSize ?? 0, md5: source.md5 ?? '' }, mimeType: source.mimeType }
+      ? { blob: { blobId: copiedBlobId, size: source.fileSize ?? 0, md5: source.md5 ?? '' }, mimeType: source.mimeType, ...(source.indexableText !== undefined ? { text: source.indexableText } : {}) }
       : undefined;
     const copy = this.insert(user, {
       title: input.title ?? source.title,
@@ -510,7 +517,7 @@ export class DriveModel {
     return {
       title: file.title,
       mimeType: file.mimeType,
-      fullText: () => `${file.title}\n${file.description ?? ''}\n${file.properties.map((property) => property.value).join(' ')}`,
+      fullText: () => `${file.title}\n${file.description ?? ''}\n${file.properties.map((property) => property.value).join(' ')}\n${file.indexableText ?? ''}`,
       dates: {
         modifiedDate: file.modifiedDate,
         createdDate: file.createdDate,
@@ -616,6 +623,8 @@ export class DriveModel {
     file.blobId = media.blob.blobId;
     file.fileSize = media.blob.size;
     file.mimeType = media.mimeType;
+    if (media.text !== undefined) file.indexableText = media.text.slice(0, INDEXED_TEXT_CHARS);
+    else delete file.indexableText;
     if (isNativeMimeType(media.mimeType)) delete file.md5;
     else file.md5 = media.blob.md5;
   }

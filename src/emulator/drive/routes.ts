@@ -24,7 +24,7 @@ import { parseBody, QueryParams } from '../core/params';
 import { Reply, RequestContext, Router } from '../core/router';
 import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, IMPORT_FORMATS, importContent, importTarget } from './convert';
 import { DriveService } from './service';
-import { etagOf, ModifiedDateBehavior, newFileId, StoredFile, UpdateOptions } from './model';
+import { etagOf, INDEXED_TEXT_CHARS, Media, ModifiedDateBehavior, newFileId, StoredFile, UpdateOptions } from './model';
 import { renderChange, renderChild, RenderContext, renderFile, renderParent } from './render';
 import { MAX_UPLOAD_BYTES, ReceivedMedia, UploadSession } from './uploads';
 
@@ -472,7 +472,10 @@ export function registerDriveRoutes(router: Router, service: DriveService): void
       await freeBlobs([blob.blobId]);
       throw badRequest(`Files of type ${mimeType} cannot have content`);
     }
-    const media = { blob, mimeType };
+    const media: Media = { blob, mimeType };
+    if (isTextual(mimeType) && blob.size <= INDEXED_TEXT_CHARS * 4) {
+      media.text = (await blobs.readAll(blob.blobId, INDEXED_TEXT_CHARS * 4)).toString('utf8').slice(0, INDEXED_TEXT_CHARS);
+    }
     try {
       if (!existing) return model.insert(user, input, media);
       const options: UpdateOptions = { ...updateParamsFrom(read), media };
@@ -716,6 +719,11 @@ function parseRange(value: string | undefined, size: number): { start: number; e
   }
   if (start >= size || start > end) return 'unsatisfiable';
   return { start, end };
+}
+
+/** Content worth indexing for fullText: text files, JSON/XML, and the emulator's native documents. */
+function isTextual(mimeType: string): boolean {
+  return mimeType.startsWith('text/') || TEXT_NATIVE_TYPES.has(mimeType) || /^application\/(json|xml|javascript|x-sh|x-yaml)\b/.test(mimeType);
 }
 
 function iconSvg(mimeType: string): string {
