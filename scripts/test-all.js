@@ -181,11 +181,15 @@ async function main() {
   return failed === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { mochaCounts };
