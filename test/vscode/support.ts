@@ -1,0 +1,66 @@
+// Shared by the extension-host suites: activate Desk, sign in through the real provider (consent completed
+// programmatically against the harness's emulator), and talk to the emulator directly to check results.
+import * as assert from 'node:assert/strict';
+import fetch from 'node-fetch';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import { consentBrowser } from '../support/consentBrowser';
+
+export const EXTENSION_ID = 'desk-dev.desk';
+
+export function emulatorUrl(): string {
+  const url = process.env.DESK_TEST_EMULATOR_URL;
+  assert.ok(url, 'DESK_TEST_EMULATOR_URL is not set');
+  return url;
+}
+
+/** A token for an account straight from the emulator's developer endpoint, to check results independently. */
+export async function emulatorToken(account = 'alice@example.com'): Promise<string> {
+  const response = await fetch(`${emulatorUrl()}/emulator/v1/token?user=${encodeURIComponent(account)}`, { method: 'POST' });
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+/** A request to the emulator as `account` (alice by default), outside Desk. */
+export async function emulatorRequest<T>(method: string, path: string, body?: unknown, account?: string): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${await emulatorToken(account)}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${emulatorUrl()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as T };
+}
+
+/** Activates Desk and signs in as `account` unless a session already exists (suites share one host). */
+export async function activateAndSignIn(account = 'alice@example.com'): Promise<DeskApi> {
+  const extension = vscode.extensions.getExtension<DeskApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed in this host`);
+  const api = await extension.activate();
+  if (await api.desk.session.check()) return api;
+  api.setAuthUrlOpener(consentBrowser(account, (result) => {
+    if (result instanceof Error) console.error(`consent failed: ${result.message}`);
+  }));
+  try {
+    await vscode.commands.executeCommand('desk.signIn');
+  } finally {
+    api.setAuthUrlOpener(undefined);
+  }
+  assert.equal(api.desk.session.signedIn, true, 'signing in through the provider did not give a session');
+  return api;
+}
+
+/** Replaces vscode.window functions for a test; `restore()` puts every original back. */
+export class WindowStubs {
+  private readonly restores: Array<() => void> = [];
+
+  stub(name: 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage', implementation: (...args: unknown[]) => unknown): void {
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const original = window[name];
+    window[name] = implementation;
+    this.restores.push(() => {
+      window[name] = original;
+    });
+  }
+
+  restore(): void {
+    for (const restore of this.restores.splice(0).reverse()) restore();
+  }
+}
