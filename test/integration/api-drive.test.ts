@@ -181,6 +181,21 @@ describe('DriveClient against the emulator', function () {
     assert.equal(metadataOnly.md5Checksum, md5('version two'));
   });
 
+  it('replaces content with a resumable update, conditional on the etag', async () => {
+    const file = await drive.uploadFile({ title: 'grow.bin' }, Buffer.from('small'), { contentType: 'application/octet-stream' });
+    const bigger = patterned(600_000);
+    const updated = await drive.updateFile(file.id, { description: 'grown' }, { content: Readable.from(chunksOf(bigger, 64_000)), size: bigger.length, uploadType: 'resumable', chunkSize: 256 * 1024, ifMatch: file.etag });
+    assert.equal(updated.id, file.id);
+    assert.equal(updated.fileSize, String(bigger.length));
+    assert.equal(updated.md5Checksum, md5(bigger));
+    assert.equal(updated.description, 'grown');
+    assert.ok((await readAll((await drive.download(file.id)).stream)).equals(bigger));
+    await assert.rejects(
+      drive.updateFile(file.id, {}, { content: bigger, uploadType: 'resumable', ifMatch: file.etag }),
+      (error: unknown) => error instanceof GoogleApiError && error.status === 412,
+    );
+  });
+
   it('copies, touches, trashes, untrashes, empties the trash and deletes', async () => {
     const file = await drive.uploadFile({ title: 'lifecycle.txt', mimeType: 'text/plain' }, Buffer.from('life'));
     const copy = await drive.copyFile(file.id, { title: 'lifecycle copy.txt' });

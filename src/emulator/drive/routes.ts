@@ -496,7 +496,8 @@ export function registerDriveRoutes(router: Router, service: DriveService): void
     if (method === 'POST' && fileId !== undefined) throw new ApiError(405, 'methodNotAllowed', 'Use PUT to update a file\'s content');
     const uploadType = context.query.enumValue('uploadType', ['media', 'multipart', 'resumable'] as const);
     if (uploadType === undefined) throw required('uploadType');
-    if (fileId !== undefined) model.get(user, fileId);
+    // Fail fast on a stale etag (it is checked again when the content is committed).
+    if (fileId !== undefined) model.checkIfMatch(model.get(user, fileId), header(context, 'if-match'));
     validateUploadParams(context.query, fileId !== undefined);
     if (uploadType === 'resumable') {
       const metadata = await readMetadata(context);
