@@ -146,6 +146,16 @@ describe('tasks survive kill -9 (emulator as a child process)', function () {
     await killHard(third);
   });
 
+  it('keeps the default list a first read created, across kill -9', async () => {
+    const dataDir = path.join(work, 'data-3');
+    const first = await start(dataDir);
+    const before = await listTitles(first.url, await tokenFor(first.url, 'carol@example.com'));
+    await killHard(first);
+    const second = await start(dataDir);
+    assert.deepEqual(await listTitles(second.url, await tokenFor(second.url, 'carol@example.com')), before);
+    await killHard(second);
+  });
+
   it('keeps moves, updates and deletes across kill -9', async () => {
     const dataDir = path.join(work, 'data-2');
     const first = await start(dataDir);

@@ -19,7 +19,7 @@ export function tasksModelFor(deps: ServiceDeps): TasksModel {
 export const tasksModule: ServiceModule = {
   name: 'tasks',
   register(router, deps) {
-    registerTaskRoutes(router, tasksModelFor(deps));
+    registerTaskRoutes(router, tasksModelFor(deps), deps.store);
   },
   seedDemo(deps) {
     seedTasksDemo(tasksModelFor(deps), deps.now());

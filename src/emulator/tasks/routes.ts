@@ -1,7 +1,8 @@
 import { taskBodySchema, taskListBodySchema } from '../../shared/schemas/tasks';
 import { authError } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
-import { RequestContext, Router } from '../core/router';
+import { Handler, RequestContext, Router } from '../core/router';
+import { Store } from '../store/store';
 import { StoredTask, StoredTaskList, TaskFilters, TasksModel } from './model';
 
 /** HTTP ↔ model for the 14 Tasks API v1 operations, at Google's paths. */
@@ -12,9 +13,17 @@ const TASKS = '/tasks/v1/lists/:tasklist/tasks';
 const TASKS_PAGE = { default: 20, min: 1, max: 100 };
 const TASKLISTS_PAGE = { default: 1000, min: 1, max: 1000 };
 
-export function registerTaskRoutes(router: Router, model: TasksModel): void {
+export function registerTaskRoutes(router: Router, model: TasksModel, store: Store): void {
+  // A read can create the user's default list (lazily, as Google does); make that durable before
+  // answering, so a crash cannot hand out a list id that a restart would not know.
+  const read = (pattern: string, handler: Handler): void =>
+    router.get(pattern, async (context) => {
+      const reply = await handler(context);
+      await store.flush();
+      return reply;
+    });
   // ---- tasklists
-  router.get(LISTS, (context) => {
+  read(LISTS, (context) => {
     const page = model.listTaskLists(userOf(context), {
       maxResults: context.query.integer('maxResults', TASKLISTS_PAGE) as number,
       pageToken: nonEmpty(context.query.string('pageToken')),
@@ -28,7 +37,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel): void {
       },
     };
   });
-  router.get(`${LISTS}/:tasklist`, (context) => ({
+  read(`${LISTS}/:tasklist`, (context) => ({
     json: renderTaskList(model.getTaskList(userOf(context), context.params.tasklist as string), context.baseUrl),
   }));
   router.post(LISTS, async (context) => {
@@ -50,7 +59,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel): void {
   });
 
   // ---- tasks
-  router.get(TASKS, (context) => {
+  read(TASKS, (context) => {
     const page = model.listTasks(userOf(context), context.params.tasklist as string, taskFilters(context.query));
     return {
       json: {
@@ -61,7 +70,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel): void {
       },
     };
   });
-  router.get(`${TASKS}/:task`, (context) => ({
+  read(`${TASKS}/:task`, (context) => ({
     json: renderTask(model.getTask(userOf(context), context.params.tasklist as string, context.params.task as string), context.baseUrl),
   }));
   router.post(TASKS, async (context) => {
