@@ -49,7 +49,7 @@ export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date):
   const rows: Array<[string, string]> = [
     ['List', escapeMarkdown(listTitle)],
     ['Status', task.status === 'completed' ? 'Completed' : 'Open'],
-    ['Due', due ? `${due} (${describeDueDate(due, today)})` : '—'],
+    ['Due', due ? (describeDueDate(due, today) === due ? due : `${due} (${describeDueDate(due, today)})`) : '—'],
     ['Completed', task.completed ? escapeMarkdown(task.completed) : '—'],
     ['Updated', escapeMarkdown(task.updated)],
     ['Subtask of', task.parent ? escapeMarkdown(task.parent) : '—'],

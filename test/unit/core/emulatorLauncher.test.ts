@@ -48,6 +48,25 @@ describe('embedded emulator launcher', () => {
     assert.equal(launcher.runningUrl, undefined);
   });
 
+  it('reuses the last port when it is free and falls back to any free port when it is taken', async () => {
+    const scriptPath = await script(`
+      const port = process.argv[process.argv.indexOf('--port') + 1];
+      if (port === '4999') { console.error('listen EADDRINUSE 127.0.0.1:4999'); process.exit(1); }
+      console.log('Desk emulator listening on http://127.0.0.1:' + (port === '0' ? '40001' : port));
+      setInterval(() => {}, 1000);
+    `);
+    const reused = new EmulatorLauncher({ scriptPath, dataDir: join(folder, 'data'), seed: 'none', preferredPort: 5001, log: (line) => logs.push(line) });
+    const taken = new EmulatorLauncher({ scriptPath, dataDir: join(folder, 'data'), seed: 'none', preferredPort: 4999, log: (line) => logs.push(line) });
+    try {
+      assert.equal(await reused.start(), 'http://127.0.0.1:5001');
+      assert.equal(await taken.start(), 'http://127.0.0.1:40001');
+      assert.ok(logs.some((line) => /Port 4999 is not available.*EADDRINUSE/.test(line)));
+    } finally {
+      await reused.stop();
+      await taken.stop();
+    }
+  });
+
   it('reports an emulator that exits before it is ready, with its error output', async () => {
     const scriptPath = await script(`console.error('port already in use'); process.exit(3);`);
     const launcher = new EmulatorLauncher({ scriptPath, dataDir: join(folder, 'data'), seed: 'none', log: (line) => logs.push(line) });
