@@ -21,7 +21,7 @@ import {
 import { EmulatorUser } from '../auth/users';
 import { ApiError, badRequest, forbidden, invalid, notFound, required } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
-import { Reply, RequestContext, Router } from '../core/router';
+import { Handler, Reply, RequestContext, RouteOptions, Router } from '../core/router';
 import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, IMPORT_FORMATS, importContent, importTarget } from './convert';
 import { DriveService } from './service';
 import { etagOf, INDEXED_TEXT_CHARS, Media, ModifiedDateBehavior, newFileId, StoredFile, UpdateOptions } from './model';
@@ -100,8 +100,23 @@ const DEMO_APPS: readonly DriveApp[] = [
  * `X-Desk-Long-Poll: 1` on changes.list / getStartPageToken answers and `deskLongPoll: true` in about.get,
  * and the Desk client only sends the header after seeing the announcement (Google never sends it).
  */
-export function registerDriveRoutes(router: Router, service: DriveService): void {
+export function registerDriveRoutes(serverRouter: Router, service: DriveService): void {
   const { model, uploads, blobs } = service;
+  // Every Drive route first waits until the users' root folders are durable: their ids are visible to
+  // clients from the first GET, and a GET is not followed by the server's flush.
+  const router = {
+    get: (pattern: string, handler: Handler, options?: RouteOptions) => serverRouter.get(pattern, afterReady(handler), options),
+    post: (pattern: string, handler: Handler, options?: RouteOptions) => serverRouter.post(pattern, afterReady(handler), options),
+    put: (pattern: string, handler: Handler, options?: RouteOptions) => serverRouter.put(pattern, afterReady(handler), options),
+    patch: (pattern: string, handler: Handler, options?: RouteOptions) => serverRouter.patch(pattern, afterReady(handler), options),
+    delete: (pattern: string, handler: Handler, options?: RouteOptions) => serverRouter.delete(pattern, afterReady(handler), options),
+  };
+  function afterReady(handler: Handler): Handler {
+    return async (context) => {
+      await service.ready;
+      return handler(context);
+    };
+  }
   const userOf = (context: RequestContext): EmulatorUser => {
     if (!context.user) throw new ApiError(401, 'required', 'Login Required.');
     return context.user;

@@ -1,3 +1,4 @@
+import { DEMO_USERS } from '../auth/users';
 import { ServiceDeps } from '../core/server';
 import { BlobStore } from './blobs';
 import { DriveModel } from './model';
@@ -8,6 +9,8 @@ export interface DriveService {
   readonly model: DriveModel;
   readonly blobs: BlobStore;
   readonly uploads: Uploads;
+  /** Resolves once every demo user's root folder is durable. */
+  readonly ready: Promise<void>;
 }
 
 const services = new WeakMap<ServiceDeps, DriveService>();
@@ -17,7 +20,11 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
   let service = services.get(deps);
   if (!service) {
     const blobs = BlobStore.open(deps.store.dataDir);
-    service = { model: new DriveModel(deps.store, deps.now), blobs, uploads: new Uploads(deps.store, blobs, deps.now) };
+    const model = new DriveModel(deps.store, deps.now);
+    // Roots are created up front and made durable before any request is served, so a root id a client
+    // saw never changes after a crash.
+    for (const user of DEMO_USERS) model.rootOf(user);
+    service = { model, blobs, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
     if (deps.store.dataDir) blobs.sweep(service.model.referencedBlobs(), service.uploads.expire());
