@@ -1,3 +1,4 @@
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { tasks } from '@googleapis/tasks';
 import { HttpClient } from '../src/api/http';
@@ -42,6 +43,8 @@ export async function run(): Promise<void> {
     const target = previous as string;
 
     console.log(`TasksClient vs @googleapis/tasks: ${CALLS} calls each, same emulator (HTTP on loopback)`);
+    // Figures from a busy machine are not comparable: say how busy it was.
+    console.log(`(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start)`);
     for (const concurrency of CONCURRENCY) {
       await measure(`desk TasksClient   tasks.get  (x${concurrency})`, CALLS, concurrency, () => ours.getTask(list.id, target));
       await measure(`googleapis client  tasks.get  (x${concurrency})`, CALLS, concurrency, () => official.tasks.get({ tasklist: list.id, task: target }));

@@ -1,3 +1,4 @@
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../src/emulator/emulator';
 import { taskListSchema, taskSchema, tasksPageSchema } from '../src/shared/schemas/tasks';
@@ -41,6 +42,8 @@ export async function run(): Promise<void> {
     };
 
     console.log('tasks emulator: one list growing to 20,000 tasks (HTTP on loopback, memory store)');
+    // Figures from a busy machine are not comparable: say how busy it was.
+    console.log(`(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start)`);
     console.log('size    | insert p50 / p95 / per s        | list first page p50 / p95 / per s | list middle page p50 / p95 | first page after a move');
     let count = 0;
     let previous: string | undefined;
