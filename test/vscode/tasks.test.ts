@@ -38,6 +38,19 @@ async function tasksOnEmulator(listId: string): Promise<ApiTask[]> {
   return (await emulatorGet<{ items?: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?showHidden=true&maxResults=100`)).body.items ?? [];
 }
 
+/** Whether a condition the extension reaches asynchronously (after a settings change event) holds within 10 s. */
+async function eventually(condition: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  assert.ok(await eventually(condition), 'the condition was not reached');
+}
+
 /** Replaces a vscode.window function for one test; the returned function restores it. */
 type WindowFunctions = 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage';
 const restores: Array<() => void> = [];
@@ -211,6 +224,74 @@ describe('Tasks view in VS Code', function () {
     assert.equal(seen[0]?.value, tooLong, 'the typed title was not offered again');
   });
 
+  it('reorders by dropping a task on a sibling, and nests it by dropping on a task of another list', async () => {
+    const groceries = await listNode('Groceries');
+    const oat = await taskNode(groceries, 'Oat milk');
+    const coffee = await taskNode(groceries, 'Coffee beans');
+    let transfer = new vscode.DataTransfer();
+    await api.tasks.dragAndDrop.handleDrag([oat], transfer);
+    await api.tasks.dragAndDrop.handleDrop(coffee, transfer);
+    const topLevel = (await tasksOnEmulator(groceries.listId)).filter((item) => !item.parent && item.status === 'needsAction');
+    const order = [...topLevel].sort((a, b) => ((a as { position?: string }).position ?? '').localeCompare((b as { position?: string }).position ?? '')).map((item) => item.title);
+    assert.ok(order.indexOf('Oat milk') === order.indexOf('Coffee beans') + 1, `order after the drop: ${order.join(', ')}`);
+
+    const readme = await taskNode(await listNode('Desk launch'), 'Write the README');
+    transfer = new vscode.DataTransfer();
+    await api.tasks.dragAndDrop.handleDrag([await taskNode(await listNode('Groceries'), 'Eggs (12)')], transfer);
+    await api.tasks.dragAndDrop.handleDrop(readme, transfer);
+    const eggs = (await tasksOnEmulator(readme.listId)).find((item) => item.title === 'Eggs (12)');
+    assert.equal(eggs?.parent, readme.task.id, 'the dropped task is not a subtask in the other list');
+    assert.ok(!(await tasksOnEmulator(groceries.listId)).some((item) => item.title === 'Eggs (12)'));
+    const readmeRows = await api.tasks.tree.getChildren(await taskNode(await listNode('Desk launch'), 'Write the README'));
+    assert.ok(readmeRows.map(label).includes('Eggs (12)'));
+  });
+
+  it('clears the completed tasks of a list after confirmation (they become hidden)', async () => {
+    const groceries = await listNode('Groceries');
+    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.clearCompleted', groceries), true);
+    const onEmulator = await tasksOnEmulator(groceries.listId);
+    for (const title of ['Bananas', 'Tomatoes']) {
+      assert.equal((onEmulator.find((item) => item.title === title) as { hidden?: boolean } | undefined)?.hidden, true, `${title} is not hidden`);
+    }
+    const rows = (await api.tasks.tree.getChildren(await listNode('Groceries'))).map(label);
+    assert.ok(!rows.includes('Bananas') && !rows.includes('Tomatoes'), rows.join(', '));
+  });
+
+  it('renames a list (patch) and edits it from its current version (get, then update)', async () => {
+    answerInputs('Desk launch week');
+    const renamed = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.renameList', await listNode('Desk launch'));
+    assert.equal(renamed?.title, 'Desk launch week');
+    assert.ok((await listsOnEmulator()).some((item) => item.title === 'Desk launch week'));
+
+    const seen = answerInputs('Desk launch');
+    const edited = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.editList', await listNode('Desk launch week'));
+    assert.equal(seen[0]?.value, 'Desk launch week', 'the edit did not start from the current title');
+    assert.equal(edited?.title, 'Desk launch');
+    assert.ok((await listsOnEmulator()).some((item) => item.title === 'Desk launch'));
+  });
+
+  it('opens read-only task details with the notes (tasks.get)', async () => {
+    const passport = await taskNode(await listNode('My Tasks'), 'Renew passport');
+    const uri = vscode.Uri.from({ scheme: 'desk-task', path: `/${encodeURIComponent(passport.listId)}/${encodeURIComponent(passport.task.id)}.md`, query: 'list=My%20Tasks' });
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.match(document.getText(), /^# Renew passport/);
+    assert.match(document.getText(), /Photos are in the top drawer/);
+    assert.match(document.getText(), /\| List \| My Tasks \|/);
+  });
+
+  it('hides and shows completed tasks with the toggle commands', async () => {
+    const rowsOf = async (): Promise<string[]> => (await api.tasks.tree.getChildren(await listNode('My Tasks'))).map(label);
+    assert.ok((await rowsOf()).includes('Call the bank about the card'));
+    await vscode.commands.executeCommand('desk.tasks.hideCompleted');
+    assert.equal(vscode.workspace.getConfiguration('desk').get('tasks.showCompleted'), false);
+    // The tree reloads on the settings change event, which arrives after the command.
+    assert.ok(await eventually(async () => !(await rowsOf()).includes('Call the bank about the card')), 'a completed task is still shown');
+    assert.ok((await rowsOf()).includes('Renew passport'));
+    await vscode.commands.executeCommand('desk.tasks.showCompleted');
+    assert.ok(await eventually(async () => (await rowsOf()).includes('Call the bank about the card')), 'completed tasks did not come back');
+  });
+
   it('deletes a list only after the user confirms', async () => {
     const node = await listNode('Errands from VS Code');
     stubWindow('showWarningMessage', async () => undefined);
@@ -221,5 +302,28 @@ describe('Tasks view in VS Code', function () {
     assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteList', node), true);
     assert.equal((await emulatorGet(`/tasks/v1/users/@me/lists/${encodeURIComponent(node.listId)}`)).status, 404);
     assert.ok(!(await api.tasks.tree.getChildren()).some((root) => label(root) === 'Errands from VS Code'));
+  });
+
+  it('starts its own emulator on demand when no emulator address is set, and stops it when one is set again', async () => {
+    const configuration = vscode.workspace.getConfiguration();
+    const harnessUrl = emulatorUrl();
+    await configuration.update('desk.emulator.url', '', vscode.ConfigurationTarget.Global);
+    let embedded: string | undefined;
+    try {
+      await waitFor(() => api.desk.backend.choice.kind === 'emulator' && api.desk.backend.choice.url === undefined);
+      assert.equal(api.emulatorUrl(), undefined, 'an emulator was started before anything needed it');
+      const endpoints = await api.desk.backend.ensure();
+      embedded = api.emulatorUrl();
+      assert.ok(embedded && embedded !== harnessUrl);
+      assert.equal(endpoints.tasks, embedded);
+      const health = await fetch(`${embedded}/emulator/v1/health`);
+      assert.equal(health.status, 200);
+    } finally {
+      await configuration.update('desk.emulator.url', harnessUrl, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(() => api.emulatorUrl() === harnessUrl);
+    assert.equal(api.desk.backend.current?.tasks, harnessUrl);
+    // The embedded emulator is stopped once it is no longer the backend.
+    assert.ok(await eventually(async () => fetch(`${embedded}/emulator/v1/health`).then(() => false, () => true)), 'the embedded emulator still answers');
   });
 });
