@@ -33,7 +33,8 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
         kind: 'tasks#taskLists',
         etag: page.etag,
         ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        items: page.items.map((list) => renderTaskList(list, context.baseUrl)),
+        // Google leaves `items` out of an empty page.
+        ...(page.items.length > 0 ? { items: page.items.map((list) => renderTaskList(list, context.baseUrl)) } : {}),
       },
     };
   });
@@ -66,7 +67,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
         kind: 'tasks#tasks',
         etag: page.etag,
         ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        items: page.items.map((task) => renderTask(task, context.baseUrl)),
+        ...(page.items.length > 0 ? { items: page.items.map((task) => renderTask(task, context.baseUrl)) } : {}),
       },
     };
   });
