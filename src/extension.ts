@@ -91,9 +91,9 @@ function registerDeskCommands(desk: DeskContext): void {
   const { vs, backend, session } = desk;
   const signIn = async (): Promise<void> => {
     // The provider needs the emulator's address before it opens the consent page.
-    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, async () => {
-      if (backend.choice.kind === 'emulator' && !backend.current) await backend.ensure();
-    });
+    if (backend.choice.kind === 'emulator' && !backend.current) {
+      await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.ensure());
+    }
     const account = await session.signIn();
     void vs.window.showInformationMessage(vs.l10n.t('Desk: signed in as {0}.', account));
   };
@@ -110,7 +110,8 @@ function registerDeskCommands(desk: DeskContext): void {
     await session.check();
   })));
   desk.register(vs.commands.registerCommand('desk.useEmulator', guarded(async () => {
-    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.useEmulator());
+    const title = backend.current ? vs.l10n.t('Desk: connecting to the emulator…') : vs.l10n.t('Desk: starting the local emulator…');
+    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title }, () => backend.useEmulator());
     await session.check();
     if (!session.signedIn) await signIn();
   })));

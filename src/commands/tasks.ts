@@ -306,7 +306,12 @@ export class TaskCommands {
     const target = await this.resolveTask(node, this.t('Show which task?'));
     if (!target) return;
     const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
-    await this.vs.commands.executeCommand('markdown.showPreview', uri);
+    // A content provider's document is read-only; rendered by the markdown preview where that is installed.
+    const document = await this.vs.workspace.openTextDocument(uri);
+    await this.vs.window.showTextDocument(document, { preview: true });
+    if ((await this.vs.commands.getCommands(true)).includes('markdown.showPreview')) {
+      await this.vs.commands.executeCommand('markdown.showPreview', uri);
+    }
   }
 
   // ---- helpers

@@ -278,6 +278,32 @@ describe('Tasks view in VS Code', function () {
     assert.match(document.getText(), /^# Renew passport/);
     assert.match(document.getText(), /Photos are in the top drawer/);
     assert.match(document.getText(), /\| List \| My Tasks \|/);
+
+    const errors: string[] = [];
+    stubWindow('showErrorMessage', async (message) => {
+      errors.push(String(message));
+      return undefined;
+    });
+    await vscode.commands.executeCommand('desk.tasks.getTask', passport);
+    assert.deepEqual(errors, []);
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+    assert.ok(tabs.some((tab) => /Renew passport|Preview/.test(tab) || tab.includes(passport.task.id)), `no details tab among ${tabs.join(', ')}`);
+  });
+
+  it('deletes a task only after the user confirms', async () => {
+    const myTasks = await listNode('My Tasks');
+    const water = await taskNode(myTasks, 'Water the plants');
+    stubWindow('showWarningMessage', async () => undefined);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteTask', water), false);
+    assert.ok((await tasksOnEmulator(water.listId)).some((item) => item.id === water.task.id && !(item as { deleted?: boolean }).deleted));
+    restores.splice(0).forEach((restore) => restore());
+    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteTask', water), true);
+    // Google keeps a deleted task readable, flagged `deleted`, and out of ordinary listings.
+    const after = await emulatorGet<{ deleted?: boolean }>(`/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks/${encodeURIComponent(water.task.id)}`);
+    assert.ok(after.status === 404 || after.body.deleted === true, `the task is still there (${after.status})`);
+    assert.ok(!(await emulatorGet<{ items?: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks`)).body.items?.some((item) => item.id === water.task.id));
+    assert.ok(!(await api.tasks.tree.getChildren(await listNode('My Tasks'))).map(label).includes('Water the plants'));
   });
 
   it('hides and shows completed tasks with the toggle commands', async () => {
