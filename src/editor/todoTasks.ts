@@ -56,6 +56,8 @@ export class TodoTracking extends Disposable {
   private readonly cache = new Map<string, CacheEntry>();
   private decoration: vscode.TextEditorDecorationType | undefined;
   private decorationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The lines marked "✓ done" per document, as last applied. */
+  private readonly decorated = new Map<string, number[]>();
 
   constructor(private readonly desk: DeskContext, private readonly tasks?: TasksSlice) {
     super();
@@ -343,6 +345,7 @@ export class TodoTracking extends Disposable {
     }
     if (![...linked.values()].some((found) => found.length > 0)) {
       if (this.decoration) for (const editor of linked.keys()) editor.setDecorations(this.decoration, []);
+      this.decorated.clear();
       return;
     }
     const ids = [...new Set([...linked.values()].flatMap((found) => found.map((item) => item.taskId)))].slice(0, MAX_DECORATION_LOOKUPS);
@@ -359,6 +362,7 @@ export class TodoTracking extends Disposable {
         const state = states.get(item.taskId);
         return state?.found === true && state.task.status === 'completed';
       });
+      this.decorated.set(editor.document.uri.toString(), done.map((item) => item.line));
       editor.setDecorations(this.decoration, done.map((item) => {
         const end = editor.document.lineAt(item.line).range.end;
         return new vs.Range(end, end);
@@ -370,13 +374,7 @@ export class TodoTracking extends Disposable {
   async decoratedLines(document: vscode.TextDocument): Promise<number[]> {
     clearTimeout(this.decorationTimer);
     await this.updateDecorations();
-    const found = findLinkedTodos(document.getText());
-    const done: number[] = [];
-    for (const item of found) {
-      const state = await this.lookup(item.taskId).catch((): Lookup => ({ found: false }));
-      if (state.found && state.task.status === 'completed') done.push(item.line);
-    }
-    return done;
+    return this.decorated.get(document.uri.toString()) ?? [];
   }
 
   // ---- data

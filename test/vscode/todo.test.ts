@@ -167,4 +167,21 @@ describe('TODO comments → tasks in the editor', function () {
     assert.equal(warnings.length, 1);
     assert.match(warnings[0] ?? '', /no longer exists/);
   });
+
+  it('offers nothing and shows nothing while signed out', async () => {
+    const linkedLine = document.getText().split('\n').findIndex((text) => text.includes('TODO(task:'));
+    assert.ok(linkedLine >= 0);
+    stubs.stub('showQuickPick', async (items) => ((await items) as unknown[])[0]);
+    await vscode.commands.executeCommand('desk.signOut');
+    try {
+      assert.equal(api.desk.session.signedIn, false, 'still signed in');
+      assert.deepEqual((await codeActionsAt(file, linkedLine)).filter((action) => action.command?.command.startsWith('desk.tasks.')), []);
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', file, new vscode.Position(linkedLine, document.lineAt(linkedLine).text.indexOf('TODO') + 2));
+      assert.doesNotMatch(hoverText(hovers), /task/i);
+      assert.deepEqual(await api.todo.decoratedLines(document), []);
+    } finally {
+      stubs.restore();
+      await activateAndSignIn();
+    }
+  });
 });
