@@ -110,7 +110,10 @@ describe('TODO comments → tasks in the editor', function () {
       first = choices[0]?.label;
       return undefined; // the user presses Escape
     });
-    const created = await vscode.commands.executeCommand('desk.tasks.linkTodo', file, 3);
+    // From the palette: no arguments, the cursor's line.
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(3, 4, 3, 4);
+    const created = await vscode.commands.executeCommand('desk.tasks.linkTodo');
     assert.equal(created, undefined);
     assert.equal(first, 'From TODOs');
     assert.equal(document.lineAt(3).text, '  # FIXME second one', 'a cancelled pick changed the comment');
@@ -124,6 +127,14 @@ describe('TODO comments → tasks in the editor', function () {
     assert.match(text, /Open · in From TODOs/);
     assert.match(text, /command:desk\.tasks\.completeFromTodo/);
     assert.match(text, /command:desk\.tasks\.openTodoTask/);
+  });
+
+  it('reveals the linked task in the Tasks view', async () => {
+    const taskId = /task:([\w-]+)/.exec(document.lineAt(1).text)?.[1];
+    assert.ok(taskId);
+    assert.equal(await vscode.commands.executeCommand('desk.tasks.openTodoTask', file, 1), true);
+    assert.deepEqual(api.tasks.view.selection.map((node) => node.id), [`task/${target.id}/${taskId}`]);
+    await vscode.window.showTextDocument(document);
   });
 
   it('completes the linked task from the editor, and the marker line shows it', async () => {
