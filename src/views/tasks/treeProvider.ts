@@ -144,11 +144,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.id = element.id;
       item.contextValue = 'tasklist';
       item.iconPath = new vs.ThemeIcon('checklist');
-      const state = this.listStates.get(element.listId);
-      if (state?.complete && !state.error) {
-        const open = state.tasks.filter((task) => task.status !== 'completed' && !task.deleted && !task.hidden).length;
-        item.description = vs.l10n.t('{0} open', open);
-      }
+      // No "N open" description: it would need a redraw of the row while VS Code is still fetching its
+      // children, which VS Code reports as duplicate ids. The count is in the hover instead.
       return item;
     }
     if (element.kind === 'task') {
@@ -255,13 +252,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     });
     state.firstPage = firstPage;
     void firstPage.then(async () => {
-      if (state.complete) {
-        resolveRest();
-        // The list row's "N open" needs the loaded tasks: redraw it once they are in.
-        const node = this.listNodes.get(listId);
-        if (isCurrent() && node && !state.error) this.changeEmitter.fire(node);
-        return;
-      }
+      if (state.complete) return resolveRest();
       try {
         // The remaining pages load behind the first; the rows update once all are in.
         for await (const page of pages) {
