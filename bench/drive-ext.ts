@@ -4,8 +4,13 @@
  *     and to every page through "Load more";
  *  2. latency from a change made by another client to the change poller noticing it: long poll vs polling;
  *  3. requests per hour of the poller's schedule (active, idle, unfocused, network down), from a fake clock
- *     run through a simulated hour.
+ *     run through a simulated hour;
+ *  4. the same 10,000-file folder expanded in the real Drive tree (code-server's VS Code through the test
+ *     harness): from the click to the first child row on screen, and for one "Load more…".
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
 import { ChangePage, ChangePoller, ChangeSource, Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/changes/poller';
@@ -212,10 +217,102 @@ async function requestsPerHour(): Promise<void> {
   }
 }
 
+type Launcher = typeof import('../scripts/vscode/launch');
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+export async function realTree(): Promise<void> {
+  const launcherPath = path.join(repoRoot, 'scripts', 'vscode', 'launch.js');
+  const paths = require(path.join(repoRoot, 'scripts', 'vscode', 'paths.js')) as { serverMainPath(): string };
+  if (!fs.existsSync(paths.serverMainPath())) {
+    console.log('\nreal tree: skipped (code-server is not installed: node scripts/vscode/install-code-server.js)');
+    return;
+  }
+  const launcher = require(launcherPath) as Launcher;
+  // Prepare the emulator's data folder in-process (fast inserts), then hand it to the harness's emulator.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-drive-'));
+  const seeding = await startEmulator({ port: 0, seed: 'demo', dataDir });
+  const alice = findUser('alice@example.com');
+  if (!alice) throw new Error('no demo user alice');
+  const { model } = driveServiceFor(seeding.deps);
+  // One folder per run, so every run expands a folder Desk has never listed.
+  const RUNS = 3;
+  for (let run = 0; run < RUNS; run++) {
+    const folder = model.insert(alice, { title: `big folder ${run}`, mimeType: FOLDER_MIME_TYPE });
+    for (let index = 0; index < 200; index++) model.insert(alice, { title: `sub-${run}-${index}`, mimeType: FOLDER_MIME_TYPE, parents: [{ id: folder.id }] });
+    for (let index = 0; index < 9_800; index++) model.insert(alice, { title: `file-${run}-${index}.txt`, parents: [{ id: folder.id }] });
+  }
+  await seeding.deps.store.flush();
+  await seeding.close();
+
+  const workbench = await launcher.startWorkbench({ name: 'bench-drive', seed: 'demo', dataDir });
+  try {
+    const { page, browserContext } = workbench;
+    const rows = page.locator('.part.sidebar .monaco-list-row[role="treeitem"]');
+    const row = (label: string) => rows.filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+    await page.locator('.part.activitybar [aria-label^="Desk"]').first().click();
+    const consentPage = browserContext.waitForEvent('page', { timeout: 60000 });
+    await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).first().click();
+    const consent = await consentPage;
+    await consent.waitForLoadState('domcontentloaded');
+    await consent.locator('button[name="account"][value="alice@example.com"]').click();
+    await consent.waitForLoadState('domcontentloaded');
+    await consent.close();
+    const tasksHeader = page.locator('.part.sidebar .pane-header', { hasText: /^Tasks/i }).first();
+    if ((await tasksHeader.getAttribute('aria-expanded')) === 'true') await tasksHeader.click();
+    await row('big folder 0').waitFor({ state: 'visible', timeout: 60000 });
+
+    const expand: number[] = [];
+    const loadMore: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const big = row(`big folder ${run}`);
+      await big.waitFor({ state: 'visible', timeout: 30000 });
+      let started = performance.now();
+      await big.locator('.monaco-tl-twistie').click();
+      await row(`sub-${run}-0`).waitFor({ state: 'visible', timeout: 30000 });
+      expand.push(performance.now() - started);
+      // "Load more…" sits after the first page of 200: bring it on screen with the tree's own scrolling.
+      const more = row('Load more…');
+      await more.scrollIntoViewIfNeeded({ timeout: 30000 }).catch(() => undefined);
+      await page.keyboard.press('End');
+      await more.waitFor({ state: 'visible', timeout: 30000 });
+      const before = await rows.count();
+      started = performance.now();
+      await more.click();
+      // A string expression: the page's DOM types are not part of this Node project.
+      await page.waitForFunction(
+        `document.querySelectorAll('.part.sidebar .monaco-list-row[role="treeitem"]').length !== ${before} || ` +
+          `![...document.querySelectorAll('.part.sidebar .label-name')].some((element) => (element.textContent || '').includes('Load more'))`,
+        undefined,
+        { timeout: 30000 },
+      );
+      loadMore.push(performance.now() - started);
+      // Collapse again so the next folder's row is on screen.
+      await page.keyboard.press('Home');
+      const expanded = row(`big folder ${run}`);
+      await expanded.waitFor({ state: 'visible', timeout: 30000 });
+      await expanded.locator('.monaco-tl-twistie').click();
+    }
+    const first = percentiles(expand);
+    const more = percentiles(loadMore);
+    console.log('\nreal Drive tree (code-server VS Code 1.100.3, headless Chromium): 10,000-file folder, page size 200');
+    console.log(`click → first child row on screen: p50 ${ms(first.p50)}, max ${ms(first.max)} (3 runs, each a folder not listed before)`);
+    console.log(`click "Load more…" → rows updated:  p50 ${ms(more.p50)}, max ${ms(more.max)}`);
+  } catch (error) {
+    const file = path.join(repoRoot, 'test-results', 'bench-drive-real-tree-failed.png');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await workbench.page.screenshot({ path: file }).catch(() => undefined);
+    throw error;
+  } finally {
+    await workbench.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export async function run(): Promise<void> {
   await bigFolder();
   await changeLatency();
   await requestsPerHour();
+  await realTree();
 }
 
 if (require.main === module) {
