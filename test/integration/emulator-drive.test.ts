@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
+import { driveServiceFor } from '../../src/emulator/drive/service';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
 import { googleErrorBodySchema } from '../../src/shared/schemas/errors';
 import {
@@ -441,7 +444,9 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal(updated.title, 'multi.txt');
     });
 
-    it('refuses media on the metadata path and malformed multipart bodies', async () => {
+    it('refuses media on the metadata path and malformed multipart bodies, leaving no stray content', async () => {
+      const blobDir = driveServiceFor(emulator.deps).blobs.dir;
+      const storedBefore = fs.readdirSync(blobDir).length;
       const media = await call('POST', '/drive/v2/files', { body: 'raw bytes', contentType: 'text/plain' });
       assert.equal(media.status, 400);
       const mediaUpdate = await call('PUT', '/drive/v2/files/root', { body: 'raw', contentType: 'text/plain' });
@@ -456,6 +461,11 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal(badMetadata.status, 400);
       const truncated = await call('POST', '/upload/drive/v2/files?uploadType=multipart', { body: '--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b\r\nContent-Type: text/plain\r\n\r\nno end', contentType: 'multipart/related; boundary=b' });
       assert.equal(truncated.status, 400);
+      const bigBadMetadata = await call('POST', '/upload/drive/v2/files?uploadType=multipart', { body: Buffer.concat([Buffer.from('--b\r\nContent-Type: application/json\r\n\r\n{"title": 7}\r\n--b\r\nContent-Type: text/plain\r\n\r\n'), Buffer.alloc(2 * 1024 * 1024, 65), Buffer.from('\r\n--b--\r\n')]), contentType: 'multipart/related; boundary=b' });
+      assert.equal(bigBadMetadata.status, 400);
+      assert.equal(errorOf(bigBadMetadata).errors?.[0]?.location, 'title');
+      assert.equal(fs.readdirSync(blobDir).length, storedBefore, 'no blob kept from failed uploads');
+      assert.deepEqual(fs.readdirSync(path.join(blobDir, 'uploads')), []);
     });
 
     it('runs a resumable upload: 308 with Range, status queries, an interrupted chunk, and the final file', async () => {

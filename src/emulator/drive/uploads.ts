@@ -80,14 +80,30 @@ export class Uploads {
       let metadataText = '';
       let metadataTooLarge = false;
       let mediaType = 'application/octet-stream';
+      let metadata: FileMetadataInput | undefined;
       let media: Promise<StoredBlob> | undefined;
+      let metadataDone: Promise<void> = Promise.resolve();
       let failed = false;
+      let mediaPart: Readable | undefined;
       const fail = (error: unknown): void => {
         if (failed) return;
         failed = true;
         request.unpipe(dicer);
         request.resume();
+        // Ends a half-written media part so its temporary file is removed.
+        mediaPart?.destroy();
         reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`));
+      };
+      /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
+      const parseMetadata = (): FileMetadataInput => {
+        if (metadataTooLarge) throw badRequest('The metadata part is too large');
+        let parsed: unknown;
+        try {
+          parsed = metadataText.trim() === '' ? {} : JSON.parse(metadataText);
+        } catch {
+          throw new ApiError(400, 'parseError', 'The metadata part is not valid JSON');
+        }
+        return parseBody(fileMetadataInputSchema, parsed);
       };
       dicer.on('part', (part) => {
         const index = partIndex++;
@@ -98,9 +114,20 @@ export class Uploads {
               if (metadataText.length + chunk.length > MAX_METADATA_BYTES) metadataTooLarge = true;
               else metadataText += chunk.toString('utf8');
             });
+            metadataDone = new Promise((resolveEnd) => part.on('end', () => resolveEnd()));
           } else if (index === 1) {
             mediaType = header['content-type']?.[0] ?? 'application/octet-stream';
-            media = this.blobs.write(part, MAX_UPLOAD_BYTES);
+            mediaPart = part;
+            // The media part waits (back-pressured) until the metadata part has ended and is valid.
+            media = metadataDone.then(() => {
+              try {
+                metadata = parseMetadata();
+              } catch (error) {
+                part.resume();
+                throw error;
+              }
+              return this.blobs.write(part, MAX_UPLOAD_BYTES);
+            });
             media.catch(fail);
           } else {
             part.resume();
@@ -113,25 +140,12 @@ export class Uploads {
         void (async () => {
           if (failed) return;
           if (partIndex < 2 || !media) return fail(badRequest('A multipart upload has exactly two parts: metadata, then media'));
-          if (metadataTooLarge) return fail(badRequest('The metadata part is too large'));
           const blob = await media;
-          if (failed) {
+          if (failed || !metadata) {
             await this.blobs.remove(blob.blobId);
-            return;
+            return fail(badRequest('The multipart metadata part is missing'));
           }
-          let parsed: unknown;
-          try {
-            parsed = metadataText.trim() === '' ? {} : JSON.parse(metadataText);
-          } catch {
-            await this.blobs.remove(blob.blobId);
-            return fail(new ApiError(400, 'parseError', 'The metadata part is not valid JSON'));
-          }
-          try {
-            resolve({ metadata: parseBody(fileMetadataInputSchema, parsed), media: { blob, contentType: mediaType } });
-          } catch (error) {
-            await this.blobs.remove(blob.blobId);
-            fail(error);
-          }
+          resolve({ metadata, media: { blob, contentType: mediaType } });
         })().catch(fail);
       });
       request.on('aborted', () => fail(badRequest('The upload was interrupted')));
