@@ -29,14 +29,7 @@ export class BlobStore {
   static open(dataDir: string | undefined): BlobStore {
     if (dataDir) return new BlobStore(path.join(dataDir, 'blobs'));
     const temporary = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-drive-blobs-'));
-    // Memory mode promises nothing survives the process: remove the folder when it exits.
-    process.once('exit', () => {
-      try {
-        fs.rmSync(temporary, { recursive: true, force: true });
-      } catch {
-        // best effort
-      }
-    });
+    registerForRemovalAtExit(temporary);
     return new BlobStore(temporary);
   }
 
@@ -167,6 +160,24 @@ export class BlobStore {
   async removePart(sessionId: string): Promise<void> {
     await fs.promises.rm(this.partPath(sessionId), { force: true });
   }
+}
+
+const temporaryDirs = new Set<string>();
+
+/** Memory mode promises nothing survives the process: its blob folders go when it exits (one listener for all). */
+function registerForRemovalAtExit(dir: string): void {
+  if (temporaryDirs.size === 0) {
+    process.once('exit', () => {
+      for (const temporary of temporaryDirs) {
+        try {
+          fs.rmSync(temporary, { recursive: true, force: true });
+        } catch {
+          // best effort
+        }
+      }
+    });
+  }
+  temporaryDirs.add(dir);
 }
 
 export function newBlobId(): string {
