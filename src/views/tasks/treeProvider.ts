@@ -61,6 +61,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Children of task rows, from the last build of their list. */
   private readonly childNodes = new Map<string, TaskNode[]>();
   private readonly taskNodes = new Map<string, TaskNode>();
+  /** Lists whose children VS Code is waiting for, and lists to redraw once it has them. */
+  private readonly fetching = new Map<string, number>();
+  private readonly redrawWanted = new Set<string>();
 
   constructor(private readonly vs: typeof vscode, private readonly options: TasksTreeOptions) {
     super();
@@ -144,8 +147,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.id = element.id;
       item.contextValue = 'tasklist';
       item.iconPath = new vs.ThemeIcon('checklist');
-      // No "N open" description: it would need a redraw of the row while VS Code is still fetching its
-      // children, which VS Code reports as duplicate ids. The count is in the hover instead.
+      const state = this.listStates.get(element.listId);
+      if (state?.complete && !state.error) item.description = vs.l10n.t('{0} open', openCount(state.tasks));
       return item;
     }
     if (element.kind === 'task') {
@@ -180,7 +183,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today));
     } else if (element.kind === 'list') {
       const state = this.listStates.get(element.listId);
-      const open = state?.complete ? state.tasks.filter((task) => task.status !== 'completed' && !task.hidden && !task.deleted).length : undefined;
+      const open = state?.complete ? openCount(state.tasks) : undefined;
       item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open));
     }
     return item;
@@ -252,7 +255,12 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     });
     state.firstPage = firstPage;
     void firstPage.then(async () => {
-      if (state.complete) return resolveRest();
+      if (state.complete) {
+        resolveRest();
+        // The list row's "N open" needs the loaded tasks.
+        if (isCurrent() && !state.error) this.redrawList(listId);
+        return;
+      }
       try {
         // The remaining pages load behind the first; the rows update once all are in.
         for await (const page of pages) {
@@ -264,14 +272,38 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         fail(error);
       } finally {
         resolveRest();
-        const node = this.listNodes.get(listId);
-        if (isCurrent() && node) this.changeEmitter.fire(node);
+        if (isCurrent()) this.redrawList(listId);
       }
     });
     return state;
   }
 
+  /**
+   * Redraws a list row (its "N open", its rows after the last page). Never while VS Code still waits for that
+   * list's children: a refresh overlapping a fetch makes VS Code register the same row ids twice.
+   */
+  private redrawList(listId: string): void {
+    const node = this.listNodes.get(listId);
+    if (!node) return;
+    if (this.fetching.get(listId)) this.redrawWanted.add(listId);
+    else this.changeEmitter.fire(node);
+  }
+
   private async listChildren(listNode: TaskListNode): Promise<TasksNode[]> {
+    const listId = listNode.listId;
+    this.fetching.set(listId, (this.fetching.get(listId) ?? 0) + 1);
+    try {
+      return await this.buildListChildren(listNode);
+    } finally {
+      const left = (this.fetching.get(listId) ?? 1) - 1;
+      if (left > 0) this.fetching.set(listId, left);
+      else this.fetching.delete(listId);
+      // After VS Code has taken these rows (its handling runs right after this promise settles).
+      if (left === 0 && this.redrawWanted.delete(listId)) setTimeout(() => this.redrawList(listId), 0);
+    }
+  }
+
+  private async buildListChildren(listNode: TaskListNode): Promise<TasksNode[]> {
     const state = this.stateOf(listNode.listId);
     await state.firstPage;
     if (state.error && state.tasks.length === 0) {
@@ -298,6 +330,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       return node;
     });
   }
+}
+
+function openCount(tasks: readonly Task[]): number {
+  return tasks.filter((task) => task.status !== 'completed' && !task.hidden && !task.deleted).length;
 }
 
 function describe(error: unknown): string {

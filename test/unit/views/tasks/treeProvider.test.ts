@@ -73,7 +73,7 @@ describe('Tasks tree provider', () => {
     assert.deepEqual(labels(tree, await tree.getChildren(home)), ['a', 'b', 'Loading more tasks…']);
 
     release();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(changes.some((node) => node?.id === 'list/L'), 'the list row was not redrawn after the last page');
     const rows = await tree.getChildren(home);
     assert.deepEqual(labels(tree, rows), ['a', 'b', 'c']);
@@ -83,9 +83,25 @@ describe('Tasks tree provider', () => {
     assert.ok(b1);
     assert.equal(tree.getParent(b1)?.id, b.id);
     assert.equal(tree.getParent(b)?.id, 'list/L');
+    assert.equal(tree.getTreeItem(home).description, '4 open');
     const hover = tree.resolveTreeItem(tree.getTreeItem(home), home).tooltip as { value: string };
     assert.match(hover.value, /4 open tasks/);
     assert.ok(api.calls.every((call) => call.list === 'L'), 'a collapsed list was loaded');
+  });
+
+  it('never redraws a list row while its children are still being fetched', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('a', '1')]] });
+    const { tree, changes } = provider(api);
+    const [home] = await tree.getChildren();
+    assert.ok(home);
+    const fetching = tree.getChildren(home);
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(changes.length, 0, 'a redraw was sent while the fetch was pending');
+    assert.deepEqual(labels(tree, await fetching), ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(changes.map((node) => node?.id), ['list/L']);
+    assert.equal(tree.getTreeItem(home).description, '1 open');
   });
 
   it('refreshing one list reloads that list only', async () => {
