@@ -54,7 +54,9 @@ async function main() {
         seed: 'demo',
         testsPath,
         env,
-        onLog: (type, text) => {
+        onLog: (type, raw) => {
+          // Mocha in the extension host colours its output whatever it is told; logs read better without.
+          const text = raw.replace(/\u001b\[[0-9;]*m/g, '');
           if (!verbose && WORKBENCH_NOISE.some((pattern) => pattern.test(text))) return;
           if (type === 'error') console.error(text);
           else console.log(text);
