@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError } from '../api/errors';
 import { Disposable } from '../core/disposable';
 import { DriveApi, DriveItem, isFolder, isNative, quoteQuery } from '../views/drive/driveApi';
-import { DRIVE_SCHEME, drivePathFor, isReadOnlyItem, PathLookup, PathNotFound, REMOTE_VERSION_QUERY, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType } from './drivePath';
+import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, PathLookup, PathNotFound, REMOTE_VERSION_QUERY, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
@@ -19,14 +19,14 @@ export interface DriveFsOptions {
 const METADATA_TTL_MS = 3_000;
 
 export function driveUri(vs: typeof vscode, item: Pick<DriveItem, 'id' | 'title'>): vscode.Uri {
-  return vs.Uri.from({ scheme: DRIVE_SCHEME, path: drivePathFor(item) });
+  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(item) });
 }
 
-/** The file id of a Desk Drive URI, when it names a file directly (the common `/<id>/<title>` form). */
+/** The file id of a Desk Drive URI that names a file directly (the `desk-drive://<id>/<title>` form). */
 export function fileIdOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== DRIVE_SCHEME) return undefined;
-  const first = uri.path.split('/').filter(Boolean)[0];
-  return first === undefined || first === 'root' ? undefined : first;
+  const segments = uriSegments(uri);
+  return segments.length <= 2 && segments[0] !== 'root' ? segments[0] : undefined;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -199,7 +199,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const source = await this.resolve(oldUri);
     if (source.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(oldUri);
     const item = source.item;
-    const segments = newUri.path.split('/').filter(Boolean);
+    const segments = uriSegments(newUri);
     let title: string;
     let addParents: string[] = [];
     let removeParents: string[] = [];
@@ -276,16 +276,16 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   private async resolve(uri: vscode.Uri, options: { fresh?: boolean } = {}): Promise<ResolvedPath> {
     try {
-      return await resolveDrivePath(uri.path, this.lookup(options.fresh === true || uri.query === REMOTE_VERSION_QUERY));
+      return await resolveDrivePath(uriSegments(uri), this.lookup(options.fresh === true || uri.query === REMOTE_VERSION_QUERY));
     } catch (error) {
       throw this.toFsError(uri, error);
     }
   }
 
   private async parentIdOfPath(uri: vscode.Uri): Promise<string | undefined> {
-    const segments = uri.path.split('/').filter(Boolean);
+    const segments = uriSegments(uri);
     if (segments.length <= 2) return undefined;
-    const parent = await this.resolve(uri.with({ path: `/${segments.slice(0, -1).join('/')}` }));
+    const parent = await this.resolve(uri.with({ authority: '', path: `/${segments.slice(0, -1).join('/')}` }));
     return parent.kind === 'item' ? parent.item.id : undefined;
   }
 

@@ -1,18 +1,26 @@
 import { DriveItem, isFolder, isNative, NATIVE_PREFIX } from '../views/drive/driveApi';
 
 /**
- * Desk's Drive URIs: `desk-drive:/<fileId>/<title>`. The id keeps the URI stable through renames and
- * duplicate titles; the title makes editor tabs readable. Paths below a folder (what readDirectory hands
- * out) continue with child titles: `desk-drive:/<folderId>/<folderTitle>/<childTitle>`. `desk-drive:/`
- * is a directory holding My Drive as `root`.
+ * Desk's Drive URIs: `desk-drive:/<fileId>/<title>`. The id keeps the URI stable through renames and duplicate
+ * titles; the title makes editor tabs readable. (The id cannot go in the authority: VS Code lower-cases
+ * authorities, and Drive ids are case-sensitive.) Paths below a folder (what readDirectory hands out) continue
+ * with child titles: `desk-drive:/<folderId>/<folderTitle>/<childTitle>`. `desk-drive:/` is a directory holding
+ * My Drive as `root`. An authority, if a URI has one, is read as the id.
  */
 export const DRIVE_SCHEME = 'desk-drive';
 
 /** Query of the read-only "remote version" shown on the left of a conflict diff. */
 export const REMOTE_VERSION_QUERY = 'remote';
 
-export function drivePathFor(item: Pick<DriveItem, 'id' | 'title'>): string {
-  return `/${item.id}/${sanitizeTitle(item.title ?? item.id)}`;
+/** The authority and path of a file's URI. */
+export function driveUriParts(item: Pick<DriveItem, 'id' | 'title'>): { authority: string; path: string } {
+  return { authority: '', path: `/${item.id}/${sanitizeTitle(item.title ?? item.id)}` };
+}
+
+/** The id-then-titles segments of a URI: the authority (when set) first, then the path's segments. */
+export function uriSegments(uri: { readonly authority: string; readonly path: string }): string[] {
+  const path = segmentsOf(uri.path);
+  return uri.authority ? [uri.authority, ...path] : path;
 }
 
 /** A title as one path segment: no slashes, never empty or a dot name. */
@@ -46,12 +54,12 @@ export function segmentsOf(path: string): string[] {
 }
 
 /**
- * Resolves a path: the first segment is a file id (`root` is My Drive); a following segment equal to that
- * file's title is its readable name; every further segment is a child title. The last segment may name a
- * file that does not exist yet (`missing`), for creates.
+ * Resolves segments (see uriSegments): the first is a file id (`root` is My Drive); a following segment equal
+ * to that file's title is its readable name; every further segment is a child title. The last segment may
+ * name a file that does not exist yet (`missing`), for creates.
  */
-export async function resolveDrivePath(path: string, lookup: PathLookup): Promise<ResolvedPath> {
-  const segments = segmentsOf(path);
+export async function resolveDrivePath(segments: readonly string[], lookup: PathLookup): Promise<ResolvedPath> {
+  const path = `/${segments.join('/')}`;
   const first = segments[0];
   if (first === undefined) return { kind: 'root' };
   let current = await lookup.getFile(first);
