@@ -300,6 +300,9 @@ export class DriveModel {
     if (options.media && file.mimeType === FOLDER_MIME_TYPE) throw badRequest('A folder cannot have content.');
     if (input.mimeType === FOLDER_MIME_TYPE && file.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A file cannot become a folder.');
     if (file.mimeType === FOLDER_MIME_TYPE && input.mimeType !== undefined && input.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A folder cannot change its mimeType.');
+    if (!options.media && input.mimeType !== undefined && input.mimeType !== file.mimeType && (isNativeMimeType(file.mimeType) || isNativeMimeType(input.mimeType))) {
+      throw badRequest(`The mimeType of this file cannot change from ${file.mimeType} to ${input.mimeType} without converting content.`);
+    }
     const behavior = options.modifiedDateBehavior ?? 'now';
     if (behavior === 'fromBody' && input.modifiedDate === undefined) throw new ApiError(400, 'required', 'modifiedDateBehavior=fromBody needs modifiedDate in the body', { location: 'modifiedDate', locationType: 'body' });
 

@@ -42,6 +42,15 @@ describe('DriveModel', () => {
     assert.doesNotThrow(() => model.update(alice, created.id, { title: 'c' }, { ifMatch: '*' }));
   });
 
+  it('does not turn files into folders or native documents by metadata alone', () => {
+    const plain = file('plain');
+    const doc = model.insert(alice, { title: 'doc', mimeType: 'application/vnd.google-apps.document' });
+    assert.throws(() => model.update(alice, plain.id, { mimeType: FOLDER_MIME_TYPE }), apiError('badRequest', 400));
+    assert.throws(() => model.update(alice, plain.id, { mimeType: 'application/vnd.google-apps.document' }), apiError('badRequest', 400));
+    assert.throws(() => model.update(alice, doc.id, { mimeType: 'text/plain' }), apiError('badRequest', 400));
+    assert.equal(model.update(alice, plain.id, { mimeType: 'text/markdown' }).file.mimeType, 'text/markdown');
+  });
+
   it('refuses cycles however deep', () => {
     const a = folder('a');
     const b = folder('b', a.id);
