@@ -322,6 +322,65 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual(errors, []);
   });
 
+  it('uploads a folder tree, copies a file, and adds/removes a second parent', async () => {
+    const errors = collectErrors();
+    const root = await myDrive();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-tree-'));
+    const project = path.join(dir, 'site');
+    fs.mkdirSync(path.join(project, 'css'), { recursive: true });
+    fs.writeFileSync(path.join(project, 'index.html'), '<h1>hi</h1>\n');
+    fs.writeFileSync(path.join(project, 'css', 'main.css'), 'h1 { color: teal }\n');
+    stubWindow('showOpenDialog', async () => [vscode.Uri.file(project)]);
+    await vscode.commands.executeCommand('desk.drive.uploadFolder', root);
+    const site = await child(root, 'site');
+    assert.deepEqual((await api.drive.provider.getChildren(site)).map(label), ['css', 'index.html']);
+    const css = await child(await child(site, 'css'), 'main.css');
+    assert.equal(await contentOf(css.item.id), 'h1 { color: teal }\n');
+    assert.equal(css.item.mimeType, 'text/css');
+
+    const index = await child(site, 'index.html');
+    await vscode.commands.executeCommand('desk.drive.copy', index);
+    const copy = await child(site, 'Copy of index.html');
+    assert.equal(await contentOf(copy.item.id), '<h1>hi</h1>\n');
+
+    stubWindow('showQuickPick', async (items: unknown) => ((await items) as { label: string }[]).find((item) => item.label.endsWith(' Photos')));
+    await vscode.commands.executeCommand('desk.drive.addParent', index);
+    const photos = await child(root, 'Photos');
+    assert.ok((await api.drive.provider.getChildren(photos)).some((node) => label(node) === 'index.html'), 'Photos lists it too');
+    const withTwo = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
+    assert.deepEqual(withTwo.parents?.map((parent) => parent.id).sort(), [site.item.id, photos.item.id].sort());
+
+    restores.splice(0).forEach((restore) => restore());
+    const errorsAfter = collectErrors();
+    stubWindow('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[]).find((item) => item.id === photos.item.id));
+    await vscode.commands.executeCommand('desk.drive.removeParent', index);
+    const withOne = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
+    assert.deepEqual(withOne.parents?.map((parent) => parent.id), [site.item.id]);
+    assert.deepEqual([...errors, ...errorsAfter], []);
+  });
+
+  it('shows a file\'s properties as a read-only JSON document, and the account in "about"', async () => {
+    const errors = collectErrors();
+    const photos = await child(await myDrive(), 'Photos');
+    const pixel = await child(photos, 'pixel.png');
+    await vscode.commands.executeCommand('desk.drive.properties', pixel);
+    const editor = await eventually('the properties document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive-properties' ? vscode.window.activeTextEditor : undefined);
+    const shown = JSON.parse(editor.document.getText()) as ApiFile;
+    assert.equal(shown.id, pixel.item.id);
+    assert.equal(shown.mimeType, 'image/png');
+    assert.equal(editor.document.languageId, 'json');
+
+    const messages: string[] = [];
+    stubWindow('showInformationMessage', async (message: unknown) => {
+      messages.push(String(message));
+      return undefined;
+    });
+    await vscode.commands.executeCommand('desk.drive.about');
+    assert.match(messages[0] ?? '', /alice@example\.com/);
+    assert.match(messages[0] ?? '', /used/);
+    assert.deepEqual(errors, []);
+  });
+
   it('notices a file created by another client and shows it in the status bar', async () => {
     await eventually('the change poller', () => (api.drive.changesState().polling ? true : undefined));
     const created = await http('POST', '/drive/v2/files', { json: { title: 'from-another-client.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] } });
