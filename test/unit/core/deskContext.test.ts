@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { CancelledError, GoogleApiError } from '../../../src/api/errors';
+import type { DeskAuthenticationProvider } from '../../../src/auth/provider';
+import { NotSignedInError } from '../../../src/auth/provider';
+import type { Backend } from '../../../src/core/backend';
+import { createDeskContext } from '../../../src/core/deskContext';
+import type { DeskSession } from '../../../src/core/session';
+
+/** The notification calls and log lines of a DeskContext built on fakes. */
+function deskWithFakes(answer: string | undefined): { desk: ReturnType<typeof createDeskContext>; shown: string[][]; logged: string[] } {
+  const shown: string[][] = [];
+  const logged: string[] = [];
+  const vs = {
+    l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)])) },
+    window: {
+      showErrorMessage: async (message: string, ...actions: string[]) => {
+        shown.push([message, ...actions]);
+        return answer;
+      },
+    },
+    workspace: { getConfiguration: () => ({ get: () => undefined }) },
+  } as unknown as typeof vscode;
+  const log = { error: (line: string) => logged.push(line) } as unknown as vscode.LogOutputChannel;
+  const context = { subscriptions: [] } as unknown as vscode.ExtensionContext;
+  const desk = createDeskContext(vs, context, {} as Backend, {} as DeskAuthenticationProvider, {} as DeskSession, log);
+  return { desk, shown, logged };
+}
+
+describe('DeskContext error reporting', () => {
+  it('turns a Google error into one clear sentence with what Desk was doing, and logs it', async () => {
+    const { desk, shown, logged } = deskWithFakes(undefined);
+    await desk.showError(new GoogleApiError(404, 'Task list not found.', 'notFound', [], undefined), { action: 'Could not rename the list' });
+    assert.deepEqual(shown, [['Could not rename the list. Not found: Task list not found.']]);
+    assert.deepEqual(logged, ['Could not rename the list. Not found: Task list not found.']);
+  });
+
+  it('offers Retry when given one, and runs it when chosen', async () => {
+    const { desk, shown } = deskWithFakes('Retry');
+    let retried = 0;
+    await desk.showError(new Error('socket hang up'), { retry: () => { retried++; } });
+    assert.deepEqual(shown, [['socket hang up', 'Retry']]);
+    assert.equal(retried, 1);
+  });
+
+  it('stays quiet for a cancelled request and explains a missing sign-in', async () => {
+    const { desk, shown } = deskWithFakes(undefined);
+    await desk.showError(new CancelledError());
+    assert.deepEqual(shown, []);
+    await desk.showError(new NotSignedInError());
+    assert.match(shown[0]?.[0] ?? '', /Sign In/);
+  });
+});
