@@ -298,6 +298,19 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal((await call('GET', '/drive/v2/files?pageToken=garbage')).status, 400);
     });
 
+    it('pages 100 files by default and at most 1000', async () => {
+      const crowd = await folder('Crowd');
+      for (let index = 0; index < 101; index++) await ok('POST', '/drive/v2/files', { json: { title: `c${index}`, parents: [{ id: crowd.id }] } });
+      const byDefault = fileListSchema.parse((await ok('GET', `/drive/v2/files?q=${q(`'${crowd.id}' in parents`)}`)).json);
+      assert.equal(byDefault.items.length, 100);
+      assert.ok(byDefault.nextPageToken);
+      assert.ok(byDefault.nextLink?.includes('pageToken='));
+      const huge = fileListSchema.parse((await ok('GET', `/drive/v2/files?q=${q(`'${crowd.id}' in parents`)}&maxResults=5000`)).json);
+      assert.equal(huge.items.length, 101);
+      assert.equal(huge.nextPageToken, undefined);
+      assert.equal((await call('GET', '/drive/v2/files?maxResults=-1')).status, 400);
+    });
+
     it('lists children of a folder with q and paging', async () => {
       const children = childListSchema.parse((await ok('GET', `/drive/v2/files/${box.id}/children?q=${q('trashed = false')}&maxResults=2`)).json);
       assert.equal(children.items.length, 2);
