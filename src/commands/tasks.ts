@@ -95,10 +95,7 @@ export class TaskCommands {
   async createList(): Promise<TaskList | undefined> {
     const title = await this.askTitle(this.t('New task list'), this.t('Name of the new task list'), '');
     if (title === undefined) return undefined;
-    const list = await this.withRetry(this.t('Could not create the task list'), () => this.api.insertTaskList(title));
-    if (!list) return undefined;
-    this.tree.refreshLists();
-    return list;
+    return this.withRetry(this.t('Could not create the task list'), () => this.api.insertTaskList(title), () => this.tree.refreshLists());
   }
 
   /** Rename = tasks.patch: only the title is sent. */
@@ -107,9 +104,7 @@ export class TaskCommands {
     if (!list) return undefined;
     const title = await this.askTitle(this.t('Rename task list'), this.t('New name of "{0}"', list.title), list.title);
     if (title === undefined || title === list.title) return undefined;
-    const renamed = await this.withRetry(this.t('Could not rename the task list'), () => this.api.patchTaskList(list.id, { title }));
-    if (renamed) this.tree.refreshLists();
-    return renamed;
+    return this.withRetry(this.t('Could not rename the task list'), () => this.api.patchTaskList(list.id, { title }), () => this.tree.refreshLists());
   }
 
   /** Edit = tasklists.get for the current version, then tasklists.update (full replacement). */
@@ -119,9 +114,7 @@ export class TaskCommands {
     const current = await this.api.getTaskList(picked.id);
     const title = await this.askTitle(this.t('Edit task list'), this.t('Title of the list (last updated {0})', current.updated.slice(0, 10)), current.title);
     if (title === undefined) return undefined;
-    const updated = await this.withRetry(this.t('Could not save the task list'), () => this.api.updateTaskList(current.id, { title }));
-    if (updated) this.tree.refreshLists();
-    return updated;
+    return this.withRetry(this.t('Could not save the task list'), () => this.api.updateTaskList(current.id, { title }), () => this.tree.refreshLists());
   }
 
   async deleteList(node?: TasksNode): Promise<boolean> {
@@ -183,11 +176,10 @@ export class TaskCommands {
       ...(current.completed ? { completed: current.completed } : {}),
     };
     this.drafts.set(draftKey, edited);
-    const saved = await this.withRetry(this.t('Could not save the task "{0}"', title), () => this.api.updateTask(target.listId, current.id, body));
-    if (!saved) return undefined;
-    this.drafts.delete(draftKey);
-    await this.refreshAndReveal(target.listId, saved.id);
-    return saved;
+    return this.withRetry(this.t('Could not save the task "{0}"', title), () => this.api.updateTask(target.listId, current.id, body), async (saved) => {
+      this.drafts.delete(draftKey);
+      await this.refreshAndReveal(target.listId, saved.id);
+    });
   }
 
   /** Complete or reopen = tasks.patch of the status (reopening clears the completion date). */
@@ -321,11 +313,10 @@ export class TaskCommands {
     const title = await this.askTitle(this.t('New task'), prompt, this.drafts.get(draftKey)?.title ?? '');
     if (title === undefined) return undefined;
     this.drafts.set(draftKey, { title, notes: '', due: '' });
-    const task = await this.withRetry(this.t('Could not add the task "{0}"', title), () => this.api.insertTask(listId, { title }, placement));
-    if (!task) return undefined;
-    this.drafts.delete(draftKey);
-    await this.refreshAndReveal(listId, task.id);
-    return task;
+    return this.withRetry(this.t('Could not add the task "{0}"', title), () => this.api.insertTask(listId, { title }, placement), async (task) => {
+      this.drafts.delete(draftKey);
+      await this.refreshAndReveal(listId, task.id);
+    });
   }
 
   private async lastChildOf(parent: TaskTarget): Promise<string | undefined> {
@@ -334,14 +325,20 @@ export class TaskCommands {
     return children[children.length - 1]?.task.id;
   }
 
-  /** Runs a change; on failure shows the error with "Retry" (the same request, nothing retyped). */
-  private async withRetry<T>(action: string, run: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Runs a change; on failure shows the error with "Retry" (the same request, nothing retyped). `onSuccess`
+   * runs after the first attempt or a retry that succeeds (refresh, forget the draft).
+   */
+  private async withRetry<T>(action: string, run: () => Promise<T>, onSuccess: (result: T) => unknown): Promise<T | undefined> {
+    let result: T;
     try {
-      return await run();
+      result = await run();
     } catch (error) {
-      void this.desk.showError(error, { action, retry: () => this.withRetry(action, run).then(() => this.tree.refreshAll()) });
+      void this.desk.showError(error, { action, retry: () => this.withRetry(action, run, onSuccess) });
       return undefined;
     }
+    await onSuccess(result);
+    return result;
   }
 
   private async refreshAndReveal(listId: string, taskId: string): Promise<void> {
