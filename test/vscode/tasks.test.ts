@@ -318,6 +318,23 @@ describe('Tasks view in VS Code', function () {
     assert.ok(await eventually(async () => (await rowsOf()).includes('Call the bank about the card')), 'completed tasks did not come back');
   });
 
+  it('pages through a list with a small page size and ends with every task', async () => {
+    const configuration = vscode.workspace.getConfiguration();
+    const onEmulator = (await tasksOnEmulator((await listNode('My Tasks')).listId)).filter((item) => !(item as { hidden?: boolean }).hidden && !(item as { deleted?: boolean }).deleted);
+    await configuration.update('desk.tasks.pageSize', 2, vscode.ConfigurationTarget.Global);
+    try {
+      const complete = async (): Promise<boolean> => {
+        const rows = await api.tasks.tree.getChildren(await listNode('My Tasks'));
+        if (rows.some((row) => row.kind === 'message')) return false;
+        const nested = await Promise.all(rows.map((row) => api.tasks.tree.getChildren(row)));
+        return rows.length + nested.flat().length === onEmulator.length;
+      };
+      assert.ok(await eventually(complete), 'the tree did not end with every task of the list');
+    } finally {
+      await configuration.update('desk.tasks.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('deletes a list only after the user confirms', async () => {
     const node = await listNode('Errands from VS Code');
     stubWindow('showWarningMessage', async () => undefined);
