@@ -92,7 +92,10 @@ describe('TODO comments → tasks (UI)', function () {
     for (let attempt = 1; ; attempt++) {
       await page.keyboard.press('Control+.');
       const shown = await fix.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false);
-      if (shown) break;
+      if (shown) {
+        console.log(`      (quick fix offered at attempt ${attempt})`);
+        break;
+      }
       if (attempt === 5) throw new Error('the quick fix "Create task from TODO" was not offered');
       await page.keyboard.press('Escape');
       await page.waitForTimeout(1000);
