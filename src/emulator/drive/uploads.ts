@@ -90,9 +90,10 @@ export class Uploads {
         failed = true;
         request.unpipe(dicer);
         request.resume();
-        // Ends a half-written media part so its temporary file is removed.
+        // End a half-written media part and answer only once its bytes are gone from the blob store.
         mediaPart?.destroy();
-        reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`));
+        const cleanup = media ? media.then((blob) => this.blobs.remove(blob.blobId), () => undefined) : Promise.resolve();
+        void cleanup.then(() => reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`)));
       };
       /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
       const parseMetadata = (): FileMetadataInput => {
@@ -109,12 +110,20 @@ export class Uploads {
         const index = partIndex++;
         part.on('error', fail);
         part.on('header', (header: Record<string, string[] | undefined>) => {
+          if (failed) {
+            part.resume();
+            return;
+          }
           if (index === 0) {
             part.on('data', (chunk: Buffer) => {
               if (metadataText.length + chunk.length > MAX_METADATA_BYTES) metadataTooLarge = true;
               else metadataText += chunk.toString('utf8');
             });
-            metadataDone = new Promise((resolveEnd) => part.on('end', () => resolveEnd()));
+            metadataDone = new Promise((resolveEnd) => {
+              part.on('end', () => resolveEnd());
+              // A part cut short errors and closes without 'end'.
+              part.on('close', () => resolveEnd());
+            });
           } else if (index === 1) {
             mediaType = header['content-type']?.[0] ?? 'application/octet-stream';
             mediaPart = part;
@@ -141,10 +150,8 @@ export class Uploads {
           if (failed) return;
           if (partIndex < 2 || !media) return fail(badRequest('A multipart upload has exactly two parts: metadata, then media'));
           const blob = await media;
-          if (failed || !metadata) {
-            await this.blobs.remove(blob.blobId);
-            return fail(badRequest('The multipart metadata part is missing'));
-          }
+          if (failed) return;
+          if (!metadata) return fail(badRequest('The multipart metadata part is missing'));
           resolve({ metadata, media: { blob, contentType: mediaType } });
         })().catch(fail);
       });
