@@ -104,6 +104,8 @@ export interface LinkedTodo {
 /** Every linked TODO in `text` (for decorations); lines without a marker cost one cheap regex test. */
 export function findLinkedTodos(text: string, maxLines = 20000): LinkedTodo[] {
   const found: LinkedTodo[] = [];
+  // Most files have no marker at all: one scan of the text, no split.
+  if (!MARKER_HINT.test(text)) return found;
   const lines = text.split(/\r?\n/, maxLines);
   lines.forEach((line, index) => {
     if (!MARKER_HINT.test(line)) return;
