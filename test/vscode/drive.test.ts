@@ -168,6 +168,12 @@ describe('Drive view in VS Code', function () {
 
   it('a conflicting save asks Compare / Overwrite / Cancel; Cancel keeps both texts, Overwrite wins', async () => {
     const file = await findFile('design.md');
+    // Installed first: whichever save reaches the conflict (ours, or one VS Code starts), the user answers here.
+    const asked: unknown[][] = [];
+    stubWindow('showWarningMessage', async (...args: unknown[]) => {
+      asked.push(args);
+      return undefined; // the modal's Cancel
+    });
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'My version\n');
@@ -175,12 +181,8 @@ describe('Drive view in VS Code', function () {
     const upload = await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'Their version\n' });
     assert.equal(upload.status, 200);
 
-    const asked: unknown[][] = [];
-    stubWindow('showWarningMessage', async (...args: unknown[]) => {
-      asked.push(args);
-      return undefined; // the modal's Cancel
-    });
     assert.equal(await document.save(), false, 'a cancelled conflict must not count as saved');
+    await eventually('the conflict question', () => (asked.length > 0 ? true : undefined));
     assert.equal(asked.length, 1);
     assert.match(String(asked[0]?.[0]), /changed on Drive/);
     assert.equal((asked[0]?.[1] as { modal?: boolean } | undefined)?.modal, true, 'the choice is modal');
