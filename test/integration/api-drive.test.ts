@@ -247,6 +247,23 @@ describe('DriveClient against the emulator', function () {
     await assert.rejects(bob.listChanges({ pageToken: 'nonsense' }), (error: unknown) => error instanceof GoogleApiError && error.status === 400);
   });
 
+  it('never asks a server that did not announce long polling to hold a request', async () => {
+    const sentWait: (string | null)[] = [];
+    // Google's answers carry no announcement: strip the emulator's.
+    const googleLike: FetchFunction = async (url, init) => {
+      sentWait.push(new Headers(Object.fromEntries(Object.entries((init?.headers as { raw(): Record<string, string[]> }).raw()).map(([key, values]) => [key, values.join(',')]))).get('x-desk-wait'));
+      const response = await nodeFetch(url, init);
+      response.headers.delete('x-desk-long-poll');
+      return response;
+    };
+    const client = clientFor('carol@example.com', googleLike);
+    const token = await client.getStartPageToken();
+    assert.equal(client.supportsLongPoll, false);
+    const page = await client.listChanges({ pageToken: token, waitSeconds: 30 });
+    assert.deepEqual(page.items, []);
+    assert.deepEqual(sentWait, [null, null]);
+  });
+
   it('lists and gets apps', async () => {
     const apps = await drive.listApps();
     assert.ok(apps.items.length >= 2);
