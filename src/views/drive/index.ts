@@ -224,7 +224,12 @@ export class DriveFeature extends Disposable {
       const about = await this.about();
       account = about.userEmail ?? about.userName ?? 'unknown';
     } catch (error) {
-      this.desk.log.warn(`Drive: change notifications are off until Drive answers: ${errorMessage(error)}`);
+      this.desk.log.warn(`Drive: change notifications wait until Drive answers: ${errorMessage(error)}`);
+      // Offline at sign-in is not forever: try again in a minute (unless signed out or switched meanwhile).
+      const retry = setTimeout(() => {
+        if (generation === this.generation) void this.ensurePoller();
+      }, 60_000);
+      this._register({ dispose: () => clearTimeout(retry) });
       return;
     }
     if (generation !== this.generation || this.poller || !this.client) return;
