@@ -41,6 +41,7 @@ export class DriveFeature extends Disposable {
   private poller: ChangePoller | undefined;
   private pollerStarting: Promise<void> | undefined;
   private generation = 0;
+  private pollerRetry: ReturnType<typeof setTimeout> | undefined;
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
@@ -201,6 +202,7 @@ export class DriveFeature extends Disposable {
 
   private stopPoller(): void {
     this.generation++;
+    clearTimeout(this.pollerRetry);
     this.poller?.stop();
     this.poller = undefined;
     this.pollerStarting = undefined;
@@ -226,10 +228,10 @@ export class DriveFeature extends Disposable {
     } catch (error) {
       this.desk.log.warn(`Drive: change notifications wait until Drive answers: ${errorMessage(error)}`);
       // Offline at sign-in is not forever: try again in a minute (unless signed out or switched meanwhile).
-      const retry = setTimeout(() => {
+      clearTimeout(this.pollerRetry);
+      this.pollerRetry = setTimeout(() => {
         if (generation === this.generation) void this.ensurePoller();
       }, 60_000);
-      this._register({ dispose: () => clearTimeout(retry) });
       return;
     }
     if (generation !== this.generation || this.poller || !this.client) return;
