@@ -60,19 +60,31 @@ export class BlobStore {
   }
 
   /** Moves a finished resumable upload's part file into place as a blob (md5 computed by reading it back). */
-  async adopt(partPath: string): Promise<StoredBlob> {
+  /**
+   * Moves a finished resumable upload's part file into place as a blob. `known` is the md5 computed while
+   * the chunks arrived; without it (a chunk was cut off, or the emulator restarted mid-upload) the part
+   * file is read back to compute it.
+   */
+  async adopt(partPath: string, known?: { md5: string; size: number }): Promise<StoredBlob> {
     const blobId = newBlobId();
     // An empty upload never wrote a part file.
     await fs.promises.appendFile(partPath, '');
-    const hash = createHash('md5');
-    let size = 0;
-    for await (const chunk of fs.createReadStream(partPath) as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      size += chunk.length;
+    let md5: string;
+    let size: number;
+    if (known && (await fs.promises.stat(partPath)).size === known.size) {
+      ({ md5, size } = known);
+    } else {
+      const hash = createHash('md5');
+      size = 0;
+      for await (const chunk of fs.createReadStream(partPath) as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        size += chunk.length;
+      }
+      md5 = hash.digest('hex');
     }
     await fsyncFile(partPath);
     await fs.promises.rename(partPath, this.blobPath(blobId));
-    return { blobId, size, md5: hash.digest('hex') };
+    return { blobId, size, md5 };
   }
 
   /** The bytes of a blob, optionally a byte range (inclusive end). */
@@ -126,9 +138,9 @@ export class BlobStore {
    * `maxBytes`. If the connection drops mid-chunk, what arrived stays (fsynced): the client resumes from the
    * size this store then reports.
    */
-  async appendPart(sessionId: string, source: Readable, skip: number, maxBytes: number): Promise<void> {
+  async appendPart(sessionId: string, source: Readable, skip: number, maxBytes: number, hash?: ReturnType<typeof createHash>): Promise<void> {
     const target = this.partPath(sessionId);
-    const meter = new MeterTransform(maxBytes, undefined, skip);
+    const meter = new MeterTransform(maxBytes, hash, skip);
     try {
       await pipeline(source, meter, fs.createWriteStream(target, { flags: 'a' }));
     } finally {

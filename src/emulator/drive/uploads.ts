@@ -1,5 +1,5 @@
 import Dicer from 'dicer';
-import { randomBytes } from 'node:crypto';
+import { createHash, Hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
@@ -53,6 +53,8 @@ export class Uploads {
   private readonly locks = new Map<string, Promise<unknown>>();
   /** The request currently writing to each session. */
   private readonly inFlight = new Map<string, IncomingMessage>();
+  /** Running md5 of each session's stored bytes (lost on restart or after a cut-off chunk: then read back). */
+  private readonly digests = new Map<string, { hash: Hash; bytes: number }>();
 
   constructor(store: Store, private readonly blobs: BlobStore, private readonly now: () => number) {
     this.sessions = store.collection<UploadSession>('drive.uploads');
@@ -231,8 +233,28 @@ export class Uploads {
       }
       const skip = received - range.first;
       const length = range.last - range.first + 1;
-      if (skip >= length) request.resume();
-      else await this.blobs.appendPart(session.id, request, skip, length - skip);
+      if (skip >= length) {
+        request.resume();
+      } else {
+        // md5 as the bytes pass, valid only while it has seen exactly the bytes on disk.
+        let digest = this.digests.get(session.id);
+        if (received === 0) {
+          digest = { hash: createHash('md5'), bytes: 0 };
+          this.digests.set(session.id, digest);
+        }
+        if (digest && digest.bytes !== received) {
+          this.digests.delete(session.id);
+          digest = undefined;
+        }
+        try {
+          await this.blobs.appendPart(session.id, request, skip, length - skip, digest?.hash);
+        } catch (error) {
+          // Bytes that passed the hash may not have reached the disk: read back at the end instead.
+          this.digests.delete(session.id);
+          throw error;
+        }
+        if (digest) digest.bytes = await this.blobs.partSize(session.id);
+      }
       received = await this.blobs.partSize(session.id);
     } else {
       request.resume();
@@ -240,7 +262,10 @@ export class Uploads {
     const total = range.total ?? session.totalSize;
     if (total !== undefined && received > total) throw invalid(`Received ${received} bytes, more than the ${total} announced`, 'Content-Range', 'header');
     if (total !== undefined && received === total) {
-      const blob = await this.blobs.adopt(this.blobs.partPath(session.id));
+      const digest = this.digests.get(session.id);
+      this.digests.delete(session.id);
+      const known = digest && digest.bytes === received ? { md5: digest.hash.digest('hex'), size: received } : undefined;
+      const blob = await this.blobs.adopt(this.blobs.partPath(session.id), known);
       return { kind: 'complete', session, media: { blob, contentType: session.contentType } };
     }
     return { kind: 'incomplete', received };
@@ -264,6 +289,7 @@ export class Uploads {
   /** A session whose final commit failed (e.g. 412): it cannot be finished, so forget it. */
   async abandon(session: UploadSession): Promise<void> {
     this.sessions.delete(session.id);
+    this.digests.delete(session.id);
     await this.blobs.removePart(session.id);
   }
 }
