@@ -6,6 +6,10 @@
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Locator, Page } from 'playwright-core';
+import type * as vscode from 'vscode';
+import { tasksPageSchema, type Task } from '../src/shared/schemas/tasks';
+import { TasksApi, TasksTreeProvider } from '../src/views/tasks/treeProvider';
+import { FakeEventEmitter } from '../test/support/fakeVscode';
 
 type Launcher = typeof import('../scripts/vscode/launch');
 type Workbench = Awaited<ReturnType<Launcher['startWorkbench']>>;
@@ -163,7 +167,62 @@ function median(values: number[]): number {
 
 const ms = (value: number): string => `${Math.round(value)} ms`.padStart(9);
 
+/**
+ * Desk's own CPU for a whole 10,000-task list, without VS Code or network: parsing 100 pages with the shared
+ * schema, building the rows (getChildren) and their TreeItems. What the workbench figure has on top of this and
+ * of the HTTP time is VS Code's tree machinery (extension host → renderer).
+ */
+async function deskCpuFigures(count: number): Promise<{ parseMs: number; childrenMs: number; treeItemsMs: number }> {
+  const tasks: Task[] = Array.from({ length: count }, (_, index) => ({
+    kind: 'tasks#task', id: `task${index}`, etag: '"e"', title: `Task ${index + 1}`, updated: '2026-01-01T00:00:00.000Z',
+    selfLink: `http://127.0.0.1/tasks/${index}`, position: String(index).padStart(20, '0'), status: 'needsAction', links: [],
+  }));
+  const pages = Array.from({ length: Math.ceil(count / PAGE_SIZE) }, (_, index) =>
+    JSON.stringify({ kind: 'tasks#tasks', items: tasks.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE) }));
+  let started = performance.now();
+  for (const page of pages) tasksPageSchema.parse(JSON.parse(page));
+  const parseMs = performance.now() - started;
+
+  class TreeItem {
+    constructor(readonly label: string, readonly collapsibleState: number) {}
+  }
+  const fakeVs = {
+    EventEmitter: FakeEventEmitter,
+    TreeItem,
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    TreeItemCheckboxState: { Unchecked: 0, Checked: 1 },
+    ThemeIcon: class { constructor(readonly id: string) {} },
+    MarkdownString: class { constructor(readonly value: string) {} },
+    l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, at: string) => String(args[Number(at)])) },
+  } as unknown as typeof vscode;
+  const api = {
+    async *allTaskLists() {
+      yield { kind: 'tasks#taskList' as const, id: 'L', etag: 'e', title: 'Big', updated: '2026-01-01T00:00:00.000Z', selfLink: 'x' };
+    },
+    async listTasks(_list: string, options: { pageToken?: string }) {
+      const index = Number(options.pageToken ?? 0);
+      const next = (index + 1) * PAGE_SIZE < count ? String(index + 1) : undefined;
+      return { kind: 'tasks#tasks' as const, items: tasks.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE), ...(next ? { nextPageToken: next } : {}) };
+    },
+  } as unknown as TasksApi;
+  const tree = new TasksTreeProvider(fakeVs, { api, showCompleted: () => true, pageSize: () => PAGE_SIZE, withProgress: (work) => work(), isSignedIn: async () => true, log: () => undefined });
+  const [listNode] = await tree.getChildren();
+  if (!listNode) throw new Error('no list row');
+  await tree.allTasks(listNode.kind === 'list' ? listNode.listId : 'L');
+  started = performance.now();
+  const rows = await tree.getChildren(listNode);
+  const childrenMs = performance.now() - started;
+  started = performance.now();
+  for (const row of rows) tree.getTreeItem(row);
+  const treeItemsMs = performance.now() - started;
+  tree.dispose();
+  return { parseMs, childrenMs, treeItemsMs };
+}
+
 export async function run(): Promise<void> {
+  const cpu = await deskCpuFigures(10_000);
+  console.log(`Desk's own CPU for a whole 10,000-task list (no VS Code, no network): parse 100 pages ${ms(cpu.parseMs)}, rows (getChildren) ${ms(cpu.childrenMs)}, TreeItems ${ms(cpu.treeItemsMs)}\n`);
+
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
   const ui = require(path.join(repoRoot, 'out', 'test', 'ui', 'workbench.js')) as typeof import('../test/ui/workbench');
   const workbench = await launcher.startWorkbench({ name: 'bench-tree', seed: 'none', viewport: { width: 1400, height: 900 } });
