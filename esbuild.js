@@ -4,6 +4,20 @@ const esbuild = require('esbuild');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/**
+ * node-fetch v2 takes `URL` from Node's own `url` module and falls back to the `whatwg-url` package only on
+ * Node versions older than 10. That fallback drags 280 KB of Unicode tables (tr46) into the bundle, so it
+ * is replaced by Node's URL.
+ * @type {import('esbuild').Plugin}
+ */
+const nodeUrlInsteadOfWhatwgUrl = {
+  name: 'node-url-instead-of-whatwg-url',
+  setup(build) {
+    build.onResolve({ filter: /^whatwg-url$/ }, () => ({ path: 'whatwg-url', namespace: 'node-url' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-url' }, () => ({ contents: 'module.exports = { URL: require("url").URL };', loader: 'js' }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -15,6 +29,7 @@ const common = {
   logLevel: 'info',
   // Nothing native may be bundled: both bundles run on VS Code's own Node.
   external: ['vscode'],
+  plugins: [nodeUrlInsteadOfWhatwgUrl],
 };
 
 const builds = [
