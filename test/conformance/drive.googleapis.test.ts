@@ -3,24 +3,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { drive, drive_v2 } from '@googleapis/drive';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
-
-/** The HTTP status of a rejection from the official client (a GaxiosError), whatever its version's shape. */
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, response, code } = error as { status?: unknown; response?: { status?: unknown }; code?: unknown };
-  if (typeof status === 'number') return status;
-  if (typeof response?.status === 'number') return response.status;
-  if (typeof code === 'number') return code;
-  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code);
-  return undefined;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.equal(statusOf(error), status, String(error));
-    return true;
-  });
-}
+import { officialClientOptions, rejectsWith } from '../support/officialClient';
 
 async function textOf(data: unknown): Promise<string> {
   if (typeof data === 'string') return data;
@@ -45,9 +28,9 @@ describe('official @googleapis/drive v2 client against the emulator', function (
 
   before(async () => {
     emulator = await startEmulator({ port: 0 });
-    const token = emulator.tokenFor('alice@example.com').accessToken;
-    rootUrl = `${emulator.url}/`;
-    api = drive({ version: 'v2', rootUrl, headers: { Authorization: `Bearer ${token}` }, retry: false });
+    const options = officialClientOptions(emulator, 'alice@example.com');
+    rootUrl = options.rootUrl; // uploads take it per call
+    api = drive({ version: 'v2', ...options });
   });
   after(() => emulator.close());
 
@@ -181,8 +164,7 @@ describe('official @googleapis/drive v2 client against the emulator', function (
 
   it('keeps users apart for the official client too', async () => {
     const file = await api.files.insert({ requestBody: { title: 'private' } });
-    const bobToken = emulator.tokenFor('bob@example.com').accessToken;
-    const bob = drive({ version: 'v2', rootUrl, headers: { Authorization: `Bearer ${bobToken}` }, retry: false });
+    const bob = drive({ version: 'v2', ...officialClientOptions(emulator, 'bob@example.com') });
     await rejectsWith(bob.files.get({ fileId: file.data.id as string }), 404);
   });
 });

@@ -1,24 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { tasks, tasks_v1 } from '@googleapis/tasks';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
-
-/** The HTTP status of a rejection from the official client (a GaxiosError), whatever its version's shape. */
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, response, code } = error as { status?: unknown; response?: { status?: unknown }; code?: unknown };
-  if (typeof status === 'number') return status;
-  if (typeof response?.status === 'number') return response.status;
-  if (typeof code === 'number') return code;
-  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code);
-  return undefined;
-}
-
-async function rejectsWith(promise: Promise<unknown>, status: number): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.equal(statusOf(error), status, String(error));
-    return true;
-  });
-}
+import { officialClientOptions, rejectsWith } from '../support/officialClient';
 
 describe('official @googleapis/tasks client against the emulator', () => {
   let emulator: RunningEmulator;
@@ -26,9 +9,7 @@ describe('official @googleapis/tasks client against the emulator', () => {
 
   before(async () => {
     emulator = await startEmulator({ port: 0 });
-    const token = emulator.tokenFor('alice@example.com').accessToken;
-    // No auth client: a bearer header on every call, and the emulator as the root.
-    api = tasks({ version: 'v1', rootUrl: `${emulator.url}/`, headers: { Authorization: `Bearer ${token}` }, retry: false });
+    api = tasks({ version: 'v1', ...officialClientOptions(emulator, 'alice@example.com') });
   });
   after(() => emulator.close());
 
@@ -125,11 +106,10 @@ describe('official @googleapis/tasks client against the emulator', () => {
   it('answers errors the official client understands', async () => {
     await rejectsWith(api.tasks.get({ tasklist: '@default', task: 'missing' }), 404);
     await rejectsWith(api.tasks.insert({ tasklist: '@default', requestBody: { title: 'x'.repeat(1025) } }), 400);
-    const bobToken = emulator.tokenFor('bob@example.com').accessToken;
-    const bobApi = tasks({ version: 'v1', rootUrl: `${emulator.url}/`, headers: { Authorization: `Bearer ${bobToken}` }, retry: false });
+    const bobApi = tasks({ version: 'v1', ...officialClientOptions(emulator, 'bob@example.com') });
     const aliceList = (await api.tasklists.list()).data.items?.[0]?.id as string;
     await rejectsWith(bobApi.tasklists.get({ tasklist: aliceList }), 404);
-    const anonymous = tasks({ version: 'v1', rootUrl: `${emulator.url}/`, retry: false });
+    const anonymous = tasks({ version: 'v1', ...officialClientOptions(emulator) });
     await rejectsWith(anonymous.tasklists.list(), 401);
     // The client builds its message from errors[].message.
     await assert.rejects(api.tasks.get({ tasklist: '@default', task: 'missing' }), /Task not found/);
