@@ -1,9 +1,10 @@
 import type * as vscode from 'vscode';
 
 /**
- * Just enough of the `vscode` API for the authentication provider to run under plain mocha: an EventEmitter,
- * Uri.parse, env.asExternalUri/openExternal, window.withProgress, and an in-memory SecretStorage that fires
- * onDidChange like VS Code's (share one between two providers to play two windows).
+ * Just enough of the `vscode` API for the authentication provider and the tree providers to run under plain mocha:
+ * an EventEmitter, Uri.parse, env.asExternalUri/openExternal, window.withProgress, TreeItem and its friends, l10n.t,
+ * and an in-memory SecretStorage that fires onDidChange like VS Code's (share one between two providers to play two
+ * windows).
  */
 type Listener<T> = (event: T) => unknown;
 
@@ -38,6 +39,26 @@ export class FakeSecretStorage {
   }
 }
 
+class FakeTreeItem {
+  id?: string;
+  description?: string;
+  contextValue?: string;
+  iconPath?: unknown;
+  tooltip?: unknown;
+  command?: unknown;
+  checkboxState?: unknown;
+  accessibilityInformation?: unknown;
+  constructor(readonly label: string, readonly collapsibleState: number) {}
+}
+
+class FakeThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+class FakeMarkdownString {
+  constructor(readonly value: string) {}
+}
+
 export interface FakeUri {
   readonly scheme: string;
   readonly authority: string;
@@ -62,6 +83,12 @@ export interface FakeVscodeOptions {
 export function fakeVscode(options: FakeVscodeOptions = {}): typeof vscode {
   const fake = {
     EventEmitter: FakeEventEmitter,
+    TreeItem: FakeTreeItem,
+    ThemeIcon: FakeThemeIcon,
+    MarkdownString: FakeMarkdownString,
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    TreeItemCheckboxState: { Unchecked: 0, Checked: 1 },
+    l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)])) },
     Uri: { parse: fakeUri },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     env: {

@@ -4,7 +4,7 @@ import type { ListTasksOptions } from '../../../../src/api/tasks';
 import type { Task, TaskList, TasksPage } from '../../../../src/shared/schemas/tasks';
 import type { TasksNode } from '../../../../src/views/tasks/nodes';
 import { TasksApi, TasksTreeProvider } from '../../../../src/views/tasks/treeProvider';
-import { fakeVs } from './fakeVs';
+import { fakeVscode } from '../../../support/fakeVscode';
 
 function list(id: string, title: string): TaskList {
   return { kind: 'tasks#taskList', id, etag: `"${id}"`, title, updated: '2026-11-20T10:00:00.000Z', selfLink: `http://x/${id}` };
@@ -38,7 +38,7 @@ class FakeTasksApi {
 }
 
 function provider(api: FakeTasksApi, options: { signedIn?: boolean; showCompleted?: boolean } = {}): { tree: TasksTreeProvider; changes: Array<TasksNode | undefined> } {
-  const tree = new TasksTreeProvider(fakeVs(), {
+  const tree = new TasksTreeProvider(fakeVscode(), {
     api: api as unknown as TasksApi,
     showCompleted: () => options.showCompleted ?? true,
     pageSize: () => 2,
