@@ -12,25 +12,13 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/views/drive/treeProvider';
 import type { DriveNode, FileNode } from '../../src/views/drive/treeModel';
-import { consentBrowser } from '../support/consentBrowser';
-
-const EXTENSION_ID = 'desk-dev.desk';
-const emulatorUrl = (): string => {
-  const url = process.env.DESK_TEST_EMULATOR_URL;
-  assert.ok(url, 'DESK_TEST_EMULATOR_URL is not set');
-  return url;
-};
-
-/** A token for alice from the emulator's developer endpoint: "another client" of the same account. */
-async function otherClientToken(): Promise<string> {
-  const response = await fetch(`${emulatorUrl()}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+import { activateAndSignIn, emulatorToken, emulatorUrl, WindowStubs } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
 async function http(method: string, path: string, body?: { json?: unknown; text?: string }): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${await otherClientToken()}` };
+  // A token of alice's own, not Desk's: "another client" of the same account.
+  const headers: Record<string, string> = { Authorization: `Bearer ${await emulatorToken()}` };
   let payload: string | undefined;
   if (body?.json !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -55,17 +43,8 @@ async function contentOf(fileId: string): Promise<string> {
   return (await http('GET', `/drive/v2/files/${encodeURIComponent(fileId)}?alt=media`)).text;
 }
 
-/** Replaces a vscode.window function for one test. */
-const restores: Array<() => void> = [];
-type WindowFunction = 'showWarningMessage' | 'showInformationMessage' | 'showErrorMessage' | 'showInputBox' | 'showQuickPick' | 'showOpenDialog' | 'showSaveDialog';
-function stubWindow(name: WindowFunction, implementation: (...args: unknown[]) => unknown): void {
-  const window = vscode.window as unknown as Record<string, unknown>;
-  const original = window[name];
-  window[name] = implementation;
-  restores.push(() => {
-    window[name] = original;
-  });
-}
+/** Stubbed vscode.window functions, put back after every test. */
+const stubs = new WindowStubs();
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -107,25 +86,12 @@ describe('Drive view in VS Code', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<DeskApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
-    if (!api.desk.session.signedIn) {
-      api.setAuthUrlOpener(consentBrowser('alice@example.com', (result) => {
-        if (result instanceof Error) console.error(`consent failed: ${result.message}`);
-      }));
-      await vscode.commands.executeCommand('desk.signIn');
-    }
-    assert.equal(api.desk.session.signedIn, true, 'not signed in');
+    api = await activateAndSignIn();
   });
 
   afterEach(async () => {
-    for (const restore of restores.splice(0).reverse()) restore();
+    stubs.restore();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-
-  after(() => {
-    api?.setAuthUrlOpener(undefined);
   });
 
   it('lists the seeded My Drive with folders first, plus Shared with me and Trash', async () => {
@@ -170,7 +136,7 @@ describe('Drive view in VS Code', function () {
     const file = await findFile('design.md');
     // Installed first: whichever save reaches the conflict (ours, or one VS Code starts), the user answers here.
     const asked: unknown[][] = [];
-    stubWindow('showWarningMessage', async (...args: unknown[]) => {
+    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
       asked.push(args);
       return undefined; // the modal's Cancel
     });
@@ -191,8 +157,8 @@ describe('Drive view in VS Code', function () {
     assert.equal(document.isDirty, true);
     assert.equal(document.getText(), 'My version\n', 'the user\'s text stays in the editor');
 
-    restores.splice(0).forEach((restore) => restore());
-    stubWindow('showWarningMessage', async () => 'Overwrite');
+    stubs.restore();
+    stubs.stub('showWarningMessage', async () => 'Overwrite');
     assert.equal(await document.save(), true);
     assert.equal(await contentOf(file.id), 'My version\n');
   });
@@ -203,7 +169,7 @@ describe('Drive view in VS Code', function () {
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'tea\n');
     await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'bread\n' });
-    stubWindow('showWarningMessage', async () => 'Compare');
+    stubs.stub('showWarningMessage', async () => 'Compare');
     assert.equal(await document.save(), false);
     const remote = await eventually('the remote side of the diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-drive' && doc.uri.query === 'remote'));
     assert.equal(remote.getText(), 'bread\n');
@@ -236,7 +202,7 @@ describe('Drive view in VS Code', function () {
   /** Commands report failures with showErrorMessage: collect them so a test sees them. */
   function collectErrors(): string[] {
     const errors: string[] = [];
-    stubWindow('showErrorMessage', async (message: unknown) => {
+    stubs.stub('showErrorMessage', async (message: unknown) => {
       errors.push(String(message));
       return undefined;
     });
@@ -246,7 +212,7 @@ describe('Drive view in VS Code', function () {
   it('creates a folder, uploads a large file into it (resumable) and downloads it again, byte for byte', async () => {
     const errors = collectErrors();
     const root = await myDrive();
-    stubWindow('showInputBox', async () => 'Uploads from VS Code');
+    stubs.stub('showInputBox', async () => 'Uploads from VS Code');
     await vscode.commands.executeCommand('desk.drive.newFolder', root);
     const folder = await child(root, 'Uploads from VS Code');
 
@@ -254,14 +220,14 @@ describe('Drive view in VS Code', function () {
     const source = path.join(dir, 'big.bin');
     const bytes = randomBytes(6 * 1024 * 1024 + 123);
     fs.writeFileSync(source, bytes);
-    stubWindow('showOpenDialog', async () => [vscode.Uri.file(source)]);
+    stubs.stub('showOpenDialog', async () => [vscode.Uri.file(source)]);
     await vscode.commands.executeCommand('desk.drive.uploadFiles', folder);
     const uploaded = await child(folder, 'big.bin');
     assert.equal(uploaded.item.fileSize, String(bytes.length));
     assert.equal(uploaded.item.md5Checksum, createHash('md5').update(bytes).digest('hex'));
 
     const target = path.join(dir, 'downloaded.bin');
-    stubWindow('showSaveDialog', async () => vscode.Uri.file(target));
+    stubs.stub('showSaveDialog', async () => vscode.Uri.file(target));
     await vscode.commands.executeCommand('desk.drive.download', uploaded);
     assert.ok(fs.readFileSync(target).equals(bytes), 'the download differs from the upload');
     assert.equal(fs.existsSync(`${target}.desk-partial`), false);
@@ -273,13 +239,13 @@ describe('Drive view in VS Code', function () {
     const projects = await child(await myDrive(), 'Projects');
     const budget = await child(projects, 'Budget');
     const offered: string[] = [];
-    stubWindow('showQuickPick', async (items: unknown) => {
+    stubs.stub('showQuickPick', async (items: unknown) => {
       const list = (await items) as { label: string }[];
       offered.push(...list.map((item) => item.label));
       return list.find((item) => item.label === 'text/csv');
     });
     const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'desk-export-')), 'budget.csv');
-    stubWindow('showSaveDialog', async () => vscode.Uri.file(target));
+    stubs.stub('showSaveDialog', async () => vscode.Uri.file(target));
     await vscode.commands.executeCommand('desk.drive.export', budget);
     assert.ok(offered.includes('text/csv'), `offered: ${offered.join(', ')}`);
     assert.match(fs.readFileSync(target, 'utf8'), /Laptop,1200/);
@@ -290,7 +256,7 @@ describe('Drive view in VS Code', function () {
     const errors = collectErrors();
     const root = await myDrive();
     const ideas = await child(root, 'ideas.txt');
-    stubWindow('showInputBox', async () => 'ideas-renamed.txt');
+    stubs.stub('showInputBox', async () => 'ideas-renamed.txt');
     await vscode.commands.executeCommand('desk.drive.rename', ideas);
     assert.equal((await findFile('ideas-renamed.txt')).id, ideas.item.id);
     assert.equal(label(ideas), 'ideas-renamed.txt', 'the row shows the new name');
@@ -299,7 +265,7 @@ describe('Drive view in VS Code', function () {
     const unstarred = JSON.parse((await http('GET', `/drive/v2/files/${ideas.item.id}`)).text) as { labels: { starred: boolean } };
     assert.equal(unstarred.labels.starred, false);
 
-    stubWindow('showInformationMessage', async () => undefined);
+    stubs.stub('showInformationMessage', async () => undefined);
     await vscode.commands.executeCommand('desk.drive.trash', ideas);
     const trashSection = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'trash');
     const inTrash = await child(trashSection, 'ideas-renamed.txt');
@@ -308,7 +274,7 @@ describe('Drive view in VS Code', function () {
     await child(root, 'ideas-renamed.txt');
 
     const questions: unknown[][] = [];
-    stubWindow('showWarningMessage', async (...args: unknown[]) => {
+    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
       questions.push(args);
       return undefined;
     });
@@ -317,8 +283,8 @@ describe('Drive view in VS Code', function () {
     assert.equal(questions.length, 1);
     assert.equal((questions[0]?.[1] as { modal?: boolean }).modal, true);
     assert.equal((await http('GET', `/drive/v2/files/${ideas.item.id}`)).status, 200, 'declining keeps the file');
-    restores.splice(0).forEach((restore) => restore());
-    stubWindow('showWarningMessage', async () => 'Delete Forever');
+    stubs.restore();
+    stubs.stub('showWarningMessage', async () => 'Delete Forever');
     await vscode.commands.executeCommand('desk.drive.delete', again);
     assert.equal((await http('GET', `/drive/v2/files/${ideas.item.id}`)).status, 404);
     assert.deepEqual(errors, []);
@@ -332,7 +298,7 @@ describe('Drive view in VS Code', function () {
     fs.mkdirSync(path.join(project, 'css'), { recursive: true });
     fs.writeFileSync(path.join(project, 'index.html'), '<h1>hi</h1>\n');
     fs.writeFileSync(path.join(project, 'css', 'main.css'), 'h1 { color: teal }\n');
-    stubWindow('showOpenDialog', async () => [vscode.Uri.file(project)]);
+    stubs.stub('showOpenDialog', async () => [vscode.Uri.file(project)]);
     await vscode.commands.executeCommand('desk.drive.uploadFolder', root);
     const site = await child(root, 'site');
     assert.deepEqual((await api.drive.provider.getChildren(site)).map(label), ['css', 'index.html']);
@@ -345,16 +311,16 @@ describe('Drive view in VS Code', function () {
     const copy = await child(site, 'Copy of index.html');
     assert.equal(await contentOf(copy.item.id), '<h1>hi</h1>\n');
 
-    stubWindow('showQuickPick', async (items: unknown) => ((await items) as { label: string }[]).find((item) => item.label.endsWith(' Photos')));
+    stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string }[]).find((item) => item.label.endsWith(' Photos')));
     await vscode.commands.executeCommand('desk.drive.addParent', index);
     const photos = await child(root, 'Photos');
     assert.ok((await api.drive.provider.getChildren(photos)).some((node) => label(node) === 'index.html'), 'Photos lists it too');
     const withTwo = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
     assert.deepEqual(withTwo.parents?.map((parent) => parent.id).sort(), [site.item.id, photos.item.id].sort());
 
-    restores.splice(0).forEach((restore) => restore());
+    stubs.restore();
     const errorsAfter = collectErrors();
-    stubWindow('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[]).find((item) => item.id === photos.item.id));
+    stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[]).find((item) => item.id === photos.item.id));
     await vscode.commands.executeCommand('desk.drive.removeParent', index);
     const withOne = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
     assert.deepEqual(withOne.parents?.map((parent) => parent.id), [site.item.id]);
@@ -373,7 +339,7 @@ describe('Drive view in VS Code', function () {
     assert.equal(editor.document.languageId, 'json');
 
     const messages: string[] = [];
-    stubWindow('showInformationMessage', async (message: unknown) => {
+    stubs.stub('showInformationMessage', async (message: unknown) => {
       messages.push(String(message));
       return undefined;
     });

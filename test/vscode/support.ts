@@ -51,7 +51,7 @@ export async function activateAndSignIn(account = 'alice@example.com'): Promise<
 export class WindowStubs {
   private readonly restores: Array<() => void> = [];
 
-  stub(name: 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage', implementation: (...args: unknown[]) => unknown): void {
+  stub(name: 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage' | 'showOpenDialog' | 'showSaveDialog', implementation: (...args: unknown[]) => unknown): void {
     const window = vscode.window as unknown as Record<string, unknown>;
     const original = window[name];
     window[name] = implementation;

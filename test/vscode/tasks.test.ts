@@ -6,36 +6,17 @@ import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { TaskListNode, TaskNode, TasksNode } from '../../src/views/tasks/nodes';
-import { consentBrowser } from '../support/consentBrowser';
-
-const EXTENSION_ID = 'desk-dev.desk';
-const emulatorUrl = (): string => {
-  const url = process.env.DESK_TEST_EMULATOR_URL;
-  assert.ok(url, 'DESK_TEST_EMULATOR_URL is not set');
-  return url;
-};
-
-/** A token for alice straight from the emulator (its developer endpoint), to check results independently. */
-async function aliceToken(): Promise<string> {
-  const response = await fetch(`${emulatorUrl()}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
-  const body = (await response.json()) as { access_token: string };
-  return body.access_token;
-}
-
-async function emulatorGet<T>(path: string): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${emulatorUrl()}${path}`, { headers: { Authorization: `Bearer ${await aliceToken()}` } });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as T };
-}
+import { activateAndSignIn, emulatorRequest, emulatorUrl, WindowStubs } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
 interface ApiList { id: string; title: string }
 
 async function listsOnEmulator(): Promise<ApiList[]> {
-  return (await emulatorGet<{ items?: ApiList[] }>('/tasks/v1/users/@me/lists')).body.items ?? [];
+  return (await emulatorRequest<{ items?: ApiList[] }>('GET', '/tasks/v1/users/@me/lists')).body.items ?? [];
 }
 
 async function tasksOnEmulator(listId: string): Promise<ApiTask[]> {
-  return (await emulatorGet<{ items?: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?showHidden=true&maxResults=100`)).body.items ?? [];
+  return (await emulatorRequest<{ items?: ApiTask[] }>('GET', `/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?showHidden=true&maxResults=100`)).body.items ?? [];
 }
 
 /** Whether a condition the extension reaches asynchronously (after a settings change event) holds within 10 s. */
@@ -51,22 +32,13 @@ async function waitFor(condition: () => boolean): Promise<void> {
   assert.ok(await eventually(condition), 'the condition was not reached');
 }
 
-/** Replaces a vscode.window function for one test; the returned function restores it. */
-type WindowFunctions = 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage';
-const restores: Array<() => void> = [];
-function stubWindow(name: WindowFunctions, implementation: (...args: unknown[]) => unknown): void {
-  const window = vscode.window as unknown as Record<string, unknown>;
-  const original = window[name];
-  window[name] = implementation;
-  restores.push(() => {
-    window[name] = original;
-  });
-}
+/** Stubbed vscode.window functions, put back after every test. */
+const stubs = new WindowStubs();
 
 /** Answers input boxes in order, recording what each was opened with. */
 function answerInputs(...answers: Array<string | undefined>): vscode.InputBoxOptions[] {
   const seen: vscode.InputBoxOptions[] = [];
-  stubWindow('showInputBox', async (options) => {
+  stubs.stub('showInputBox', async (options) => {
     seen.push(options as vscode.InputBoxOptions);
     return answers.shift();
   });
@@ -97,23 +69,11 @@ describe('Tasks view in VS Code', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<DeskApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
-    api.setAuthUrlOpener(consentBrowser('alice@example.com', (result) => {
-      if (result instanceof Error) console.error(`consent failed: ${result.message}`);
-      else console.log(`consent: ${result.callbackStatus} ${result.redirect.replace(/code=[^&]+/, 'code=…')}`);
-    }));
-    await vscode.commands.executeCommand('desk.signIn');
-    assert.equal(api.desk.session.signedIn, true, 'signing in through the provider did not give a session');
+    api = await activateAndSignIn();
   });
 
   afterEach(() => {
-    for (const restore of restores.splice(0).reverse()) restore();
-  });
-
-  after(() => {
-    api?.setAuthUrlOpener(undefined);
+    stubs.restore();
   });
 
   it('reports its activation time and uses the harness emulator instead of starting its own', () => {
@@ -195,7 +155,7 @@ describe('Tasks view in VS Code', function () {
     const groceries = (await listsOnEmulator()).find((item) => item.title === 'Groceries');
     assert.ok(groceries);
     // First pick: the destination list; second: the place in it (the top).
-    stubWindow('showQuickPick', async (items) => {
+    stubs.stub('showQuickPick', async (items) => {
       const choices = (await items) as Array<{ label: string; value: unknown }>;
       return choices.find((choice) => (choice.value as { id?: string }).id === groceries.id) ?? choices[0];
     });
@@ -210,7 +170,7 @@ describe('Tasks view in VS Code', function () {
     const node = await listNode('Errands from VS Code');
     const tooLong = 'x'.repeat(1100);
     const errors: string[] = [];
-    stubWindow('showErrorMessage', async (message) => {
+    stubs.stub('showErrorMessage', async (message) => {
       errors.push(String(message));
       return undefined;
     });
@@ -248,7 +208,7 @@ describe('Tasks view in VS Code', function () {
 
   it('clears the completed tasks of a list after confirmation (they become hidden)', async () => {
     const groceries = await listNode('Groceries');
-    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    stubs.stub('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
     assert.equal(await vscode.commands.executeCommand('desk.tasks.clearCompleted', groceries), true);
     const onEmulator = await tasksOnEmulator(groceries.listId);
     for (const title of ['Bananas', 'Tomatoes']) {
@@ -280,7 +240,7 @@ describe('Tasks view in VS Code', function () {
     assert.match(document.getText(), /\| List \| My Tasks \|/);
 
     const errors: string[] = [];
-    stubWindow('showErrorMessage', async (message) => {
+    stubs.stub('showErrorMessage', async (message) => {
       errors.push(String(message));
       return undefined;
     });
@@ -293,16 +253,16 @@ describe('Tasks view in VS Code', function () {
   it('deletes a task only after the user confirms', async () => {
     const myTasks = await listNode('My Tasks');
     const water = await taskNode(myTasks, 'Water the plants');
-    stubWindow('showWarningMessage', async () => undefined);
+    stubs.stub('showWarningMessage', async () => undefined);
     assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteTask', water), false);
     assert.ok((await tasksOnEmulator(water.listId)).some((item) => item.id === water.task.id && !(item as { deleted?: boolean }).deleted));
-    restores.splice(0).forEach((restore) => restore());
-    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    stubs.restore();
+    stubs.stub('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
     assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteTask', water), true);
     // Google keeps a deleted task readable, flagged `deleted`, and out of ordinary listings.
-    const after = await emulatorGet<{ deleted?: boolean }>(`/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks/${encodeURIComponent(water.task.id)}`);
+    const after = await emulatorRequest<{ deleted?: boolean }>('GET', `/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks/${encodeURIComponent(water.task.id)}`);
     assert.ok(after.status === 404 || after.body.deleted === true, `the task is still there (${after.status})`);
-    assert.ok(!(await emulatorGet<{ items?: ApiTask[] }>(`/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks`)).body.items?.some((item) => item.id === water.task.id));
+    assert.ok(!(await emulatorRequest<{ items?: ApiTask[] }>('GET', `/tasks/v1/lists/${encodeURIComponent(water.listId)}/tasks`)).body.items?.some((item) => item.id === water.task.id));
     assert.ok(!(await api.tasks.tree.getChildren(await listNode('My Tasks'))).map(label).includes('Water the plants'));
   });
 
@@ -337,13 +297,13 @@ describe('Tasks view in VS Code', function () {
 
   it('deletes a list only after the user confirms', async () => {
     const node = await listNode('Errands from VS Code');
-    stubWindow('showWarningMessage', async () => undefined);
+    stubs.stub('showWarningMessage', async () => undefined);
     assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteList', node), false);
     assert.ok((await listsOnEmulator()).some((item) => item.id === node.listId));
-    restores.splice(0).forEach((restore) => restore());
-    stubWindow('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
+    stubs.restore();
+    stubs.stub('showWarningMessage', async (_message, _options, ...actions) => actions[0]);
     assert.equal(await vscode.commands.executeCommand('desk.tasks.deleteList', node), true);
-    assert.equal((await emulatorGet(`/tasks/v1/users/@me/lists/${encodeURIComponent(node.listId)}`)).status, 404);
+    assert.equal((await emulatorRequest('GET', `/tasks/v1/users/@me/lists/${encodeURIComponent(node.listId)}`)).status, 404);
     assert.ok(!(await api.tasks.tree.getChildren()).some((root) => label(root) === 'Errands from VS Code'));
   });
 
