@@ -1,6 +1,6 @@
 import type { Response } from 'node-fetch';
 import { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 import {
   About,
   aboutSchema,
@@ -532,7 +532,7 @@ function ifMatchHeader(etag: string | undefined): Record<string, string> {
   return etag ? { 'If-Match': etag } : {};
 }
 
-function parseJson<T>(schema: z.ZodType<T>, text: string, operation: string): T {
+function parseJson<T>(schema: z.ZodMiniType<T>, text: string, operation: string): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,6 +1,6 @@
 import nodeFetch, { Headers, RequestInit, Response } from 'node-fetch';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 import { CancelledError, GoogleApiError, NetworkError, ResponseValidationError } from './errors';
 
 export type FetchFunction = (url: string, init?: RequestInit) => Promise<Response>;
@@ -70,7 +70,7 @@ export class HttpClient {
   }
 
   /** Sends a request and parses the JSON answer with `schema`. */
-  async json<T>(schema: z.ZodType<T>, request: RequestOptions): Promise<T> {
+  async json<T>(schema: z.ZodMiniType<T>, request: RequestOptions): Promise<T> {
     const response = await this.send(request);
     const text = await response.text();
     let parsed: unknown;

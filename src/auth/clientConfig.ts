@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 import { EMULATOR_CLIENT_ID, ServiceEndpoints } from '../config/endpoints';
 import type { ClientConfig } from './provider';
 import type { SecretStorageLike } from './sessionStore';
@@ -8,7 +8,7 @@ import type { SecretStorageLike } from './sessionStore';
 export const CLIENT_CONFIG_SECRET_KEY = 'desk.google.oauthClient';
 export const CONFIGURE_CLIENT_COMMAND = 'desk.auth.configureClient';
 
-const clientConfigSchema = z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1).optional() });
+const clientConfigSchema = z.object({ clientId: z.string().check(z.minLength(1)), clientSecret: z.optional(z.string().check(z.minLength(1))) });
 
 export class MissingClientConfigError extends Error {
   constructor() {

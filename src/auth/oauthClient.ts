@@ -1,5 +1,5 @@
 import nodeFetch, { RequestInit, Response } from 'node-fetch';
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 import type { OAuthEndpoints } from '../config/endpoints';
 
 /**
@@ -29,27 +29,27 @@ export interface AuthorizationUrlParameters {
 }
 
 export const tokenResponseSchema = z.object({
-  access_token: z.string().min(1),
-  expires_in: z.coerce.number().positive(),
-  refresh_token: z.string().min(1).optional(),
-  scope: z.string().optional(),
+  access_token: z.string().check(z.minLength(1)),
+  expires_in: z.coerce.number().check(z.positive()),
+  refresh_token: z.optional(z.string().check(z.minLength(1))),
+  scope: z.optional(z.string()),
   token_type: z.string(),
-  id_token: z.string().optional(),
+  id_token: z.optional(z.string()),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 export const userInfoSchema = z.object({
-  sub: z.string().min(1),
-  email: z.string().optional(),
-  email_verified: z.union([z.boolean(), z.string().transform((value) => value === 'true')]).optional(),
-  name: z.string().optional(),
-  given_name: z.string().optional(),
-  picture: z.string().optional(),
+  sub: z.string().check(z.minLength(1)),
+  email: z.optional(z.string()),
+  email_verified: z.optional(z.union([z.boolean(), z.pipe(z.string(), z.transform((value) => value === 'true'))])),
+  name: z.optional(z.string()),
+  given_name: z.optional(z.string()),
+  picture: z.optional(z.string()),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-const oauthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
-const googleApiErrorSchema = z.object({ error: z.object({ message: z.string(), status: z.string().optional() }) });
+const oauthErrorSchema = z.object({ error: z.string(), error_description: z.optional(z.string()) });
+const googleApiErrorSchema = z.object({ error: z.object({ message: z.string(), status: z.optional(z.string()) }) });
 
 /** The authorization server said no (invalid_grant, invalid_client…), or could not be reached. */
 export class OAuthError extends Error {
@@ -180,7 +180,7 @@ function errorFromResponse(label: string, status: number, text: string, secrets:
   return new OAuthError(redact(`${label} failed: HTTP ${status} (${snippet})`, secrets), 'http_error', status);
 }
 
-function parseWith<T>(schema: z.ZodType<T>, text: string, label: string): T {
+function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string): T {
   const result = schema.safeParse(parseJson(text));
   if (result.success) return result.data;
   // The issue paths name fields, never values, so no token can end up in this message.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 import type { ServiceEndpoints } from '../config/endpoints';
 
 /**
@@ -16,15 +16,15 @@ export interface SecretStorageLike {
 export const SESSIONS_SECRET_KEY = 'desk.auth.sessions';
 
 export const storedSessionSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   /** Google's stable account id (`sub`). */
-  accountId: z.string().min(1),
+  accountId: z.string().check(z.minLength(1)),
   /** What VS Code shows for the account: the email address. */
-  label: z.string().min(1),
-  name: z.string().optional(),
+  label: z.string().check(z.minLength(1)),
+  name: z.optional(z.string()),
   scopes: z.array(z.string()),
-  refreshToken: z.string().min(1),
-  accessToken: z.string().min(1),
+  refreshToken: z.string().check(z.minLength(1)),
+  accessToken: z.string().check(z.minLength(1)),
   /** Epoch milliseconds. */
   expiresAt: z.number(),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../shared/schemas/zod';
 
 /**
  * Desk's settings, read through one small interface so the logic that interprets them (which backend to
@@ -34,23 +34,23 @@ export const SETTING = {
 /** Google's maximum for tasks.list `maxResults`. */
 export const MAX_TASKS_PAGE_SIZE = 100;
 
-const nonEmptyString = z.string().trim().min(1);
+const nonEmptyString = z.string().check(z.trim(), z.minLength(1));
 
-function pick<T>(schema: z.ZodType<T>, value: unknown, fallback: T): T {
+function pick<T>(schema: z.ZodMiniType<T>, value: unknown, fallback: T): T {
   const result = schema.safeParse(value);
   return result.success ? result.data : fallback;
 }
 
 /** `config` is `vscode.workspace.getConfiguration()` (the root), or a fake in tests. */
 export function readDeskSettings(config: ConfigurationReader): DeskSettings {
-  const url = pick(nonEmptyString.url().optional(), config.get(SETTING.emulatorUrl) || undefined, undefined);
+  const url = pick(z.optional(nonEmptyString.check(z.url())), config.get(SETTING.emulatorUrl) || undefined, undefined);
   return {
     backend: pick(z.enum(['auto', 'emulator', 'google']), config.get(SETTING.backend), 'auto'),
     emulatorUrl: url?.replace(/\/+$/, ''),
     emulatorSeed: pick(z.enum(['demo', 'none']), config.get(SETTING.emulatorSeed), 'demo'),
-    googleClientId: pick(nonEmptyString.optional(), config.get(SETTING.googleClientId) || undefined, undefined),
+    googleClientId: pick(z.optional(nonEmptyString), config.get(SETTING.googleClientId) || undefined, undefined),
     tasksShowCompleted: pick(z.boolean(), config.get(SETTING.tasksShowCompleted), true),
-    tasksPageSize: pick(z.number().int().min(1).max(MAX_TASKS_PAGE_SIZE), config.get(SETTING.tasksPageSize), MAX_TASKS_PAGE_SIZE),
+    tasksPageSize: pick(z.int().check(z.minimum(1), z.maximum(MAX_TASKS_PAGE_SIZE)), config.get(SETTING.tasksPageSize), MAX_TASKS_PAGE_SIZE),
   };
 }
 

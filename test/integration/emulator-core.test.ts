@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from '../../src/shared/schemas/zod';
 import { googleErrorBodySchema } from '../../src/shared/schemas/errors';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
 import { emulatorAdminModule } from '../../src/emulator/auth/devToken';
@@ -12,7 +12,7 @@ const probeModule: ServiceModule = {
   register(router, deps) {
     const notes = deps.store.collection<{ text: string; owner: string }>('probe.notes');
     router.post('/probe/v1/notes', async (context) => {
-      const body = parseBody(z.object({ text: z.string().max(10) }).strict(), await context.json());
+      const body = parseBody(z.strictObject({ text: z.string().check(z.maxLength(10)) }), await context.json());
       const id = String(notes.size + 1);
       notes.set(id, { text: body.text, owner: context.user?.id ?? '' });
       return { json: { id, ...body } };

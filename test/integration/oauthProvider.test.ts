@@ -9,7 +9,7 @@ import { EMULATOR_CLIENT_ID, emulatorEndpoints, SCOPES } from '../../src/config/
 import { RunningEmulator, startEmulator } from '../../src/emulator/emulator';
 import { consentBrowser, ConsentResult } from '../support/consentBrowser';
 import { FakeSecretStorage, fakeUri, FakeUri, fakeVscode, FakeVscodeOptions } from '../support/fakeVscode';
-import { z } from 'zod';
+import * as z from '../../src/shared/schemas/zod';
 
 const TASKS = [...SCOPES.tasks];
 

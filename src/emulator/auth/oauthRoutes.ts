@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from '../../shared/schemas/zod';
 import { RequestContext, Reply } from '../core/router';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
@@ -65,7 +65,7 @@ class OAuthFailure extends Error {
 }
 
 /** A form or JSON body of the token and revocation endpoints, as string fields. */
-const formFieldsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
+const formFieldsSchema = z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String)));
 
 export const oauthModule: ServiceModule = {
   name: 'oauth',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/schemas/zod';
 import { ApiError, invalid } from './errors';
 
 /** Typed, validated readers for query parameters; bad values are 400 `invalid` naming the parameter. */
@@ -58,7 +58,7 @@ export class QueryParams {
 }
 
 /** Validates a parsed JSON body with a zod schema; the first issue becomes a 400 naming the field. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+export function parseBody<T>(schema: z.ZodMiniType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/schemas/zod';
 import {
   About,
   AppList,
@@ -712,7 +712,7 @@ function rejectMediaOnMetadataPath(context: RequestContext): void {
 
 async function readMetadata(context: RequestContext): Promise<FileMetadataInput> {
   const body = await context.json();
-  return parseBody(fileMetadataInputSchema as z.ZodType<FileMetadataInput>, body);
+  return parseBody(fileMetadataInputSchema as z.ZodMiniType<FileMetadataInput>, body);
 }
 
 function groupFormats(formats: Readonly<Record<string, string>>): { source: string; targets: string[] }[] {

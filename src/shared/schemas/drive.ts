@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /**
  * Drive v2 resources (see reference/drive.v2.discovery.json), shared by the client (src/api/drive.ts) and the
@@ -23,47 +23,47 @@ export function isNativeMimeType(mimeType: string | undefined): boolean {
 }
 
 export const driveUserSchema = z.object({
-  kind: z.string().optional(),
-  displayName: z.string().optional(),
-  emailAddress: z.string().optional(),
-  permissionId: z.string().optional(),
-  isAuthenticatedUser: z.boolean().optional(),
-  picture: z.object({ url: z.string().optional() }).optional(),
+  kind: z.optional(z.string()),
+  displayName: z.optional(z.string()),
+  emailAddress: z.optional(z.string()),
+  permissionId: z.optional(z.string()),
+  isAuthenticatedUser: z.optional(z.boolean()),
+  picture: z.optional(z.object({ url: z.optional(z.string()) })),
 });
 export type DriveUser = z.infer<typeof driveUserSchema>;
 
 export const parentReferenceSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   id: z.string(),
-  selfLink: z.string().optional(),
-  parentLink: z.string().optional(),
-  isRoot: z.boolean().optional(),
+  selfLink: z.optional(z.string()),
+  parentLink: z.optional(z.string()),
+  isRoot: z.optional(z.boolean()),
 });
 export type ParentReference = z.infer<typeof parentReferenceSchema>;
 
 export const parentListSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  items: z.array(parentReferenceSchema).default([]),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  items: z._default(z.array(parentReferenceSchema), []),
 });
 export type ParentList = z.infer<typeof parentListSchema>;
 
 export const childReferenceSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   id: z.string(),
-  selfLink: z.string().optional(),
-  childLink: z.string().optional(),
+  selfLink: z.optional(z.string()),
+  childLink: z.optional(z.string()),
 });
 export type ChildReference = z.infer<typeof childReferenceSchema>;
 
 export const childListSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  nextPageToken: z.string().optional(),
-  nextLink: z.string().optional(),
-  items: z.array(childReferenceSchema).default([]),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  nextPageToken: z.optional(z.string()),
+  nextLink: z.optional(z.string()),
+  items: z._default(z.array(childReferenceSchema), []),
 });
 export type ChildList = z.infer<typeof childListSchema>;
 
@@ -71,34 +71,34 @@ export const PROPERTY_VISIBILITIES = ['PRIVATE', 'PUBLIC'] as const;
 export type PropertyVisibility = (typeof PROPERTY_VISIBILITIES)[number];
 
 export const propertySchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
   key: z.string(),
-  value: z.string().optional(),
-  visibility: z.string().optional(),
+  value: z.optional(z.string()),
+  visibility: z.optional(z.string()),
 });
 export type DriveProperty = z.infer<typeof propertySchema>;
 
 export const fileLabelsSchema = z.object({
-  starred: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  trashed: z.boolean().optional(),
-  restricted: z.boolean().optional(),
-  viewed: z.boolean().optional(),
-  modified: z.boolean().optional(),
+  starred: z.optional(z.boolean()),
+  hidden: z.optional(z.boolean()),
+  trashed: z.optional(z.boolean()),
+  restricted: z.optional(z.boolean()),
+  viewed: z.optional(z.boolean()),
+  modified: z.optional(z.boolean()),
 });
 export type FileLabels = z.infer<typeof fileLabelsSchema>;
 
 export const permissionSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  id: z.string().optional(),
-  selfLink: z.string().optional(),
-  role: z.string().optional(),
-  type: z.string().optional(),
-  emailAddress: z.string().optional(),
-  name: z.string().optional(),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  id: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  role: z.optional(z.string()),
+  type: z.optional(z.string()),
+  emailAddress: z.optional(z.string()),
+  name: z.optional(z.string()),
 });
 export type DrivePermission = z.infer<typeof permissionSchema>;
 
@@ -106,163 +106,163 @@ export type DrivePermission = z.infer<typeof permissionSchema>;
 export const fileCapabilitiesSchema = z.record(z.string(), z.boolean());
 
 export const driveFileSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   id: z.string(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  title: z.string().optional(),
-  mimeType: z.string().optional(),
-  description: z.string().optional(),
-  labels: fileLabelsSchema.optional(),
-  createdDate: z.string().optional(),
-  modifiedDate: z.string().optional(),
-  modifiedByMeDate: z.string().optional(),
-  lastViewedByMeDate: z.string().optional(),
-  markedViewedByMeDate: z.string().optional(),
-  trashedDate: z.string().optional(),
-  version: z.string().optional(),
-  parents: z.array(parentReferenceSchema).optional(),
-  downloadUrl: z.string().optional(),
-  exportLinks: z.record(z.string(), z.string()).optional(),
-  alternateLink: z.string().optional(),
-  webContentLink: z.string().optional(),
-  embedLink: z.string().optional(),
-  iconLink: z.string().optional(),
-  fileSize: z.string().optional(),
-  md5Checksum: z.string().optional(),
-  headRevisionId: z.string().optional(),
-  originalFilename: z.string().optional(),
-  fileExtension: z.string().optional(),
-  fullFileExtension: z.string().optional(),
-  owners: z.array(driveUserSchema).optional(),
-  ownerNames: z.array(z.string()).optional(),
-  ownedByMe: z.boolean().optional(),
-  lastModifyingUser: driveUserSchema.optional(),
-  lastModifyingUserName: z.string().optional(),
-  editable: z.boolean().optional(),
-  copyable: z.boolean().optional(),
-  shared: z.boolean().optional(),
-  explicitlyTrashed: z.boolean().optional(),
-  properties: z.array(propertySchema).optional(),
-  userPermission: permissionSchema.optional(),
-  quotaBytesUsed: z.string().optional(),
-  spaces: z.array(z.string()).optional(),
-  capabilities: fileCapabilitiesSchema.optional(),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  title: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  description: z.optional(z.string()),
+  labels: z.optional(fileLabelsSchema),
+  createdDate: z.optional(z.string()),
+  modifiedDate: z.optional(z.string()),
+  modifiedByMeDate: z.optional(z.string()),
+  lastViewedByMeDate: z.optional(z.string()),
+  markedViewedByMeDate: z.optional(z.string()),
+  trashedDate: z.optional(z.string()),
+  version: z.optional(z.string()),
+  parents: z.optional(z.array(parentReferenceSchema)),
+  downloadUrl: z.optional(z.string()),
+  exportLinks: z.optional(z.record(z.string(), z.string())),
+  alternateLink: z.optional(z.string()),
+  webContentLink: z.optional(z.string()),
+  embedLink: z.optional(z.string()),
+  iconLink: z.optional(z.string()),
+  fileSize: z.optional(z.string()),
+  md5Checksum: z.optional(z.string()),
+  headRevisionId: z.optional(z.string()),
+  originalFilename: z.optional(z.string()),
+  fileExtension: z.optional(z.string()),
+  fullFileExtension: z.optional(z.string()),
+  owners: z.optional(z.array(driveUserSchema)),
+  ownerNames: z.optional(z.array(z.string())),
+  ownedByMe: z.optional(z.boolean()),
+  lastModifyingUser: z.optional(driveUserSchema),
+  lastModifyingUserName: z.optional(z.string()),
+  editable: z.optional(z.boolean()),
+  copyable: z.optional(z.boolean()),
+  shared: z.optional(z.boolean()),
+  explicitlyTrashed: z.optional(z.boolean()),
+  properties: z.optional(z.array(propertySchema)),
+  userPermission: z.optional(permissionSchema),
+  quotaBytesUsed: z.optional(z.string()),
+  spaces: z.optional(z.array(z.string())),
+  capabilities: z.optional(fileCapabilitiesSchema),
 });
 export type DriveFile = z.infer<typeof driveFileSchema>;
 
 export const fileListSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  nextPageToken: z.string().optional(),
-  nextLink: z.string().optional(),
-  incompleteSearch: z.boolean().optional(),
-  items: z.array(driveFileSchema).default([]),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  nextPageToken: z.optional(z.string()),
+  nextLink: z.optional(z.string()),
+  incompleteSearch: z.optional(z.boolean()),
+  items: z._default(z.array(driveFileSchema), []),
 });
 export type FileList = z.infer<typeof fileListSchema>;
 
-const formatListSchema = z.array(z.object({ source: z.string().optional(), targets: z.array(z.string()).optional() }));
+const formatListSchema = z.array(z.object({ source: z.optional(z.string()), targets: z.optional(z.array(z.string())) }));
 
 export const aboutSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  name: z.string().optional(),
-  user: driveUserSchema.optional(),
-  rootFolderId: z.string().optional(),
-  permissionId: z.string().optional(),
-  quotaType: z.string().optional(),
-  quotaBytesTotal: z.string().optional(),
-  quotaBytesUsed: z.string().optional(),
-  quotaBytesUsedAggregate: z.string().optional(),
-  quotaBytesUsedInTrash: z.string().optional(),
-  largestChangeId: z.string().optional(),
-  remainingChangeIds: z.string().optional(),
-  importFormats: formatListSchema.optional(),
-  exportFormats: formatListSchema.optional(),
-  maxUploadSizes: z.array(z.object({ type: z.string().optional(), size: z.string().optional() })).optional(),
-  languageCode: z.string().optional(),
-  canCreateDrives: z.boolean().optional(),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  name: z.optional(z.string()),
+  user: z.optional(driveUserSchema),
+  rootFolderId: z.optional(z.string()),
+  permissionId: z.optional(z.string()),
+  quotaType: z.optional(z.string()),
+  quotaBytesTotal: z.optional(z.string()),
+  quotaBytesUsed: z.optional(z.string()),
+  quotaBytesUsedAggregate: z.optional(z.string()),
+  quotaBytesUsedInTrash: z.optional(z.string()),
+  largestChangeId: z.optional(z.string()),
+  remainingChangeIds: z.optional(z.string()),
+  importFormats: z.optional(formatListSchema),
+  exportFormats: z.optional(formatListSchema),
+  maxUploadSizes: z.optional(z.array(z.object({ type: z.optional(z.string()), size: z.optional(z.string()) }))),
+  languageCode: z.optional(z.string()),
+  canCreateDrives: z.optional(z.boolean()),
   /** Emulator-only: changes.list honours `X-Desk-Wait` (long poll). Google never sends this. */
-  deskLongPoll: z.boolean().optional(),
+  deskLongPoll: z.optional(z.boolean()),
 });
 export type About = z.infer<typeof aboutSchema>;
 
 export const changeSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   id: z.string(),
-  selfLink: z.string().optional(),
-  fileId: z.string().optional(),
-  deleted: z.boolean().optional(),
-  file: driveFileSchema.optional(),
-  modificationDate: z.string().optional(),
-  changeType: z.string().optional(),
-  type: z.string().optional(),
-  time: z.string().optional(),
-  driveId: z.string().optional(),
+  selfLink: z.optional(z.string()),
+  fileId: z.optional(z.string()),
+  deleted: z.optional(z.boolean()),
+  file: z.optional(driveFileSchema),
+  modificationDate: z.optional(z.string()),
+  changeType: z.optional(z.string()),
+  type: z.optional(z.string()),
+  time: z.optional(z.string()),
+  driveId: z.optional(z.string()),
 });
 export type Change = z.infer<typeof changeSchema>;
 
 export const changeListSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  nextLink: z.string().optional(),
-  largestChangeId: z.string().optional(),
-  nextPageToken: z.string().optional(),
-  newStartPageToken: z.string().optional(),
-  items: z.array(changeSchema).default([]),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  nextLink: z.optional(z.string()),
+  largestChangeId: z.optional(z.string()),
+  nextPageToken: z.optional(z.string()),
+  newStartPageToken: z.optional(z.string()),
+  items: z._default(z.array(changeSchema), []),
 });
 export type ChangeList = z.infer<typeof changeListSchema>;
 
 export const startPageTokenSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   startPageToken: z.string(),
 });
 export type StartPageToken = z.infer<typeof startPageTokenSchema>;
 
 export const generatedIdsSchema = z.object({
-  kind: z.string().optional(),
-  space: z.string().optional(),
-  ids: z.array(z.string()).default([]),
+  kind: z.optional(z.string()),
+  space: z.optional(z.string()),
+  ids: z._default(z.array(z.string()), []),
 });
 export type GeneratedIds = z.infer<typeof generatedIdsSchema>;
 
 export const appSchema = z.object({
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   id: z.string(),
-  name: z.string().optional(),
-  objectType: z.string().optional(),
-  shortDescription: z.string().optional(),
-  longDescription: z.string().optional(),
-  supportsCreate: z.boolean().optional(),
-  supportsImport: z.boolean().optional(),
-  supportsMultiOpen: z.boolean().optional(),
-  supportsOfflineCreate: z.boolean().optional(),
-  installed: z.boolean().optional(),
-  authorized: z.boolean().optional(),
-  useByDefault: z.boolean().optional(),
-  hasDriveWideScope: z.boolean().optional(),
-  productUrl: z.string().optional(),
-  productId: z.string().optional(),
-  openUrlTemplate: z.string().optional(),
-  createUrl: z.string().optional(),
-  createInFolderTemplate: z.string().optional(),
-  primaryMimeTypes: z.array(z.string()).optional(),
-  secondaryMimeTypes: z.array(z.string()).optional(),
-  primaryFileExtensions: z.array(z.string()).optional(),
-  secondaryFileExtensions: z.array(z.string()).optional(),
-  icons: z.array(z.object({ category: z.string().optional(), iconUrl: z.string().optional(), size: z.number().optional() })).optional(),
+  name: z.optional(z.string()),
+  objectType: z.optional(z.string()),
+  shortDescription: z.optional(z.string()),
+  longDescription: z.optional(z.string()),
+  supportsCreate: z.optional(z.boolean()),
+  supportsImport: z.optional(z.boolean()),
+  supportsMultiOpen: z.optional(z.boolean()),
+  supportsOfflineCreate: z.optional(z.boolean()),
+  installed: z.optional(z.boolean()),
+  authorized: z.optional(z.boolean()),
+  useByDefault: z.optional(z.boolean()),
+  hasDriveWideScope: z.optional(z.boolean()),
+  productUrl: z.optional(z.string()),
+  productId: z.optional(z.string()),
+  openUrlTemplate: z.optional(z.string()),
+  createUrl: z.optional(z.string()),
+  createInFolderTemplate: z.optional(z.string()),
+  primaryMimeTypes: z.optional(z.array(z.string())),
+  secondaryMimeTypes: z.optional(z.array(z.string())),
+  primaryFileExtensions: z.optional(z.array(z.string())),
+  secondaryFileExtensions: z.optional(z.array(z.string())),
+  icons: z.optional(z.array(z.object({ category: z.optional(z.string()), iconUrl: z.optional(z.string()), size: z.optional(z.number()) }))),
 });
 export type DriveApp = z.infer<typeof appSchema>;
 
 export const appListSchema = z.object({
-  kind: z.string().optional(),
-  etag: z.string().optional(),
-  selfLink: z.string().optional(),
-  defaultAppIds: z.array(z.string()).optional(),
-  items: z.array(appSchema).default([]),
+  kind: z.optional(z.string()),
+  etag: z.optional(z.string()),
+  selfLink: z.optional(z.string()),
+  defaultAppIds: z.optional(z.array(z.string())),
+  items: z._default(z.array(appSchema), []),
 });
 export type AppList = z.infer<typeof appListSchema>;
 
@@ -270,14 +270,15 @@ export type AppList = z.infer<typeof appListSchema>;
 
 const MAX_TITLE = 32_767;
 const MAX_DESCRIPTION = 32_767;
-const timestampInput = z.string().max(64).refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), {
-  message: 'must be an RFC 3339 date-time',
-});
+const timestampInput = z.string().check(
+  z.maxLength(64),
+  z.refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), { error: 'must be an RFC 3339 date-time' }),
+);
 
 export const propertyInputSchema = z.object({
-  key: z.string().min(1).max(124),
-  value: z.string().max(124).optional(),
-  visibility: z.enum(PROPERTY_VISIBILITIES).optional(),
+  key: z.string().check(z.minLength(1), z.maxLength(124)),
+  value: z.optional(z.string().check(z.maxLength(124))),
+  visibility: z.optional(z.enum(PROPERTY_VISIBILITIES)),
 });
 export type PropertyInput = z.infer<typeof propertyInputSchema>;
 
@@ -286,27 +287,27 @@ export type PropertyInput = z.infer<typeof propertyInputSchema>;
  * etag, selfLink, …) are accepted and ignored, as Google does.
  */
 export const fileMetadataInputSchema = z.object({
-  id: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, - and _').optional(),
-  title: z.string().max(MAX_TITLE).optional(),
-  description: z.string().max(MAX_DESCRIPTION).optional(),
-  mimeType: z.string().min(1).max(255).regex(/^[^\s/]+\/[^\s]+$/, 'must be a MIME type like text/plain').optional(),
-  labels: z.object({
-    starred: z.boolean().optional(),
-    hidden: z.boolean().optional(),
-    trashed: z.boolean().optional(),
-    restricted: z.boolean().optional(),
-    viewed: z.boolean().optional(),
-  }).optional(),
-  parents: z.array(z.object({ id: z.string().min(1).max(200) })).max(100).optional(),
-  properties: z.array(propertyInputSchema).max(100).optional(),
-  modifiedDate: timestampInput.optional(),
-  lastViewedByMeDate: timestampInput.optional(),
-  originalFilename: z.string().max(MAX_TITLE).optional(),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, - and _'))),
+  title: z.optional(z.string().check(z.maxLength(MAX_TITLE))),
+  description: z.optional(z.string().check(z.maxLength(MAX_DESCRIPTION))),
+  mimeType: z.optional(z.string().check(z.minLength(1), z.maxLength(255), z.regex(/^[^\s/]+\/[^\s]+$/, 'must be a MIME type like text/plain'))),
+  labels: z.optional(z.object({
+    starred: z.optional(z.boolean()),
+    hidden: z.optional(z.boolean()),
+    trashed: z.optional(z.boolean()),
+    restricted: z.optional(z.boolean()),
+    viewed: z.optional(z.boolean()),
+  })),
+  parents: z.optional(z.array(z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)) })).check(z.maxLength(100))),
+  properties: z.optional(z.array(propertyInputSchema).check(z.maxLength(100))),
+  modifiedDate: z.optional(timestampInput),
+  lastViewedByMeDate: z.optional(timestampInput),
+  originalFilename: z.optional(z.string().check(z.maxLength(MAX_TITLE))),
 });
 export type FileMetadataInput = z.infer<typeof fileMetadataInputSchema>;
 
-export const childReferenceInputSchema = z.object({ id: z.string().min(1).max(200) });
-export const parentReferenceInputSchema = z.object({ id: z.string().min(1).max(200) });
+export const childReferenceInputSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)) });
+export const parentReferenceInputSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /** Header the emulator puts on changes.list answers when it honours `X-Desk-Wait` (long poll). */
 export const LONG_POLL_ANNOUNCE_HEADER = 'x-desk-long-poll';

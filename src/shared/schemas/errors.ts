@@ -1,12 +1,12 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /** One entry of Google's `error.errors[]` list. */
 export const googleErrorItemSchema = z.object({
-  domain: z.string().optional(),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  location: z.string().optional(),
-  locationType: z.string().optional(),
+  domain: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  message: z.optional(z.string()),
+  location: z.optional(z.string()),
+  locationType: z.optional(z.string()),
 });
 
 /** The error body every Google JSON API (and our emulator) answers with. */
@@ -14,8 +14,8 @@ export const googleErrorBodySchema = z.object({
   error: z.object({
     code: z.number(),
     message: z.string(),
-    errors: z.array(googleErrorItemSchema).optional(),
-    status: z.string().optional(),
+    errors: z.optional(z.array(googleErrorItemSchema)),
+    status: z.optional(z.string()),
   }),
 });
 

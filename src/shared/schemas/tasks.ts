@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /**
  * Google Tasks API v1 resources and request bodies, shared by the client (src/api/tasks.ts) and the
@@ -11,31 +11,33 @@ export const NOTES_MAX_LENGTH = 8192;
 /** A full RFC 3339 date-time, as request bodies and filters must carry (Date.parse alone accepts "2026"). */
 export const rfc3339DateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i, 'must be an RFC 3339 timestamp')
-  .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an RFC 3339 timestamp' });
+  .check(
+    z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i, 'must be an RFC 3339 timestamp'),
+    z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'must be an RFC 3339 timestamp' }),
+  );
 
 export const taskStatusSchema = z.enum(['needsAction', 'completed']);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
 export const taskLinkSchema = z.object({
-  type: z.string().optional(),
-  description: z.string().optional(),
-  link: z.string().optional(),
+  type: z.optional(z.string()),
+  description: z.optional(z.string()),
+  link: z.optional(z.string()),
 });
 
 /** Where an assigned task came from (Docs, Chat); read-only, only tolerated. */
 export const assignmentInfoSchema = z.object({
-  linkToTask: z.string().optional(),
-  surfaceType: z.string().optional(),
-  driveResourceInfo: z.object({ driveFileId: z.string().optional(), resourceKey: z.string().optional() }).optional(),
-  spaceInfo: z.object({ space: z.string().optional() }).optional(),
+  linkToTask: z.optional(z.string()),
+  surfaceType: z.optional(z.string()),
+  driveResourceInfo: z.optional(z.object({ driveFileId: z.optional(z.string()), resourceKey: z.optional(z.string()) })),
+  spaceInfo: z.optional(z.object({ space: z.optional(z.string()) })),
 });
 
 export const taskListSchema = z.object({
   kind: z.literal('tasks#taskList'),
   id: z.string(),
   etag: z.string(),
-  title: z.string().default(''),
+  title: z._default(z.string(), ''),
   updated: z.string(),
   selfLink: z.string(),
 });
@@ -45,40 +47,40 @@ export const taskSchema = z.object({
   kind: z.literal('tasks#task'),
   id: z.string(),
   etag: z.string(),
-  title: z.string().default(''),
+  title: z._default(z.string(), ''),
   updated: z.string(),
   selfLink: z.string(),
   /** Absent at the top level. */
-  parent: z.string().optional(),
+  parent: z.optional(z.string()),
   /** Sibling order: compare as strings. */
   position: z.string(),
-  notes: z.string().optional(),
+  notes: z.optional(z.string()),
   status: taskStatusSchema,
   /** Date only; the time part is always T00:00:00.000Z. */
-  due: z.string().optional(),
+  due: z.optional(z.string()),
   /** Only when status is completed. */
-  completed: z.string().optional(),
-  deleted: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  links: z.array(taskLinkSchema).default([]),
-  webViewLink: z.string().optional(),
-  assignmentInfo: assignmentInfoSchema.optional(),
+  completed: z.optional(z.string()),
+  deleted: z.optional(z.boolean()),
+  hidden: z.optional(z.boolean()),
+  links: z._default(z.array(taskLinkSchema), []),
+  webViewLink: z.optional(z.string()),
+  assignmentInfo: z.optional(assignmentInfoSchema),
 });
 export type Task = z.infer<typeof taskSchema>;
 
 export const taskListsPageSchema = z.object({
   kind: z.literal('tasks#taskLists'),
-  etag: z.string().optional(),
-  nextPageToken: z.string().optional(),
-  items: z.array(taskListSchema).optional(),
+  etag: z.optional(z.string()),
+  nextPageToken: z.optional(z.string()),
+  items: z.optional(z.array(taskListSchema)),
 });
 export type TaskListsPage = z.infer<typeof taskListsPageSchema>;
 
 export const tasksPageSchema = z.object({
   kind: z.literal('tasks#tasks'),
-  etag: z.string().optional(),
-  nextPageToken: z.string().optional(),
-  items: z.array(taskSchema).optional(),
+  etag: z.optional(z.string()),
+  nextPageToken: z.optional(z.string()),
+  items: z.optional(z.array(taskSchema)),
 });
 export type TasksPage = z.infer<typeof tasksPageSchema>;
 
@@ -89,33 +91,33 @@ export type TasksPage = z.infer<typeof tasksPageSchema>;
  * type-checked so junk is a 400, and otherwise ignored.
  */
 const echoedReadOnly = {
-  kind: z.string().nullable().optional(),
-  id: z.string().nullable().optional(),
-  etag: z.string().nullable().optional(),
-  updated: z.string().nullable().optional(),
-  selfLink: z.string().nullable().optional(),
+  kind: z.optional(z.nullable(z.string())),
+  id: z.optional(z.nullable(z.string())),
+  etag: z.optional(z.nullable(z.string())),
+  updated: z.optional(z.nullable(z.string())),
+  selfLink: z.optional(z.nullable(z.string())),
 };
 
 export const taskListBodySchema = z.object({
   ...echoedReadOnly,
-  title: z.string().max(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`).nullable().optional(),
+  title: z.optional(z.nullable(z.string().check(z.maxLength(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`)))),
 });
 export type TaskListBody = z.infer<typeof taskListBodySchema>;
 
 export const taskBodySchema = z.object({
   ...echoedReadOnly,
-  title: z.string().max(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`).nullable().optional(),
-  notes: z.string().max(NOTES_MAX_LENGTH, `must be at most ${NOTES_MAX_LENGTH} characters`).nullable().optional(),
-  status: taskStatusSchema.nullable().optional(),
-  due: rfc3339DateTime.nullable().optional(),
-  completed: rfc3339DateTime.nullable().optional(),
-  deleted: z.boolean().nullable().optional(),
-  hidden: z.boolean().nullable().optional(),
-  parent: z.string().nullable().optional(),
-  position: z.string().nullable().optional(),
-  links: z.array(taskLinkSchema).nullable().optional(),
-  webViewLink: z.string().nullable().optional(),
-  assignmentInfo: assignmentInfoSchema.nullable().optional(),
+  title: z.optional(z.nullable(z.string().check(z.maxLength(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`)))),
+  notes: z.optional(z.nullable(z.string().check(z.maxLength(NOTES_MAX_LENGTH, `must be at most ${NOTES_MAX_LENGTH} characters`)))),
+  status: z.optional(z.nullable(taskStatusSchema)),
+  due: z.optional(z.nullable(rfc3339DateTime)),
+  completed: z.optional(z.nullable(rfc3339DateTime)),
+  deleted: z.optional(z.nullable(z.boolean())),
+  hidden: z.optional(z.nullable(z.boolean())),
+  parent: z.optional(z.nullable(z.string())),
+  position: z.optional(z.nullable(z.string())),
+  links: z.optional(z.nullable(z.array(taskLinkSchema))),
+  webViewLink: z.optional(z.nullable(z.string())),
+  assignmentInfo: z.optional(z.nullable(assignmentInfoSchema)),
 });
 export type TaskBody = z.infer<typeof taskBodySchema>;
 

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from '../../shared/schemas/zod';
 import { affectedLists, DropTarget, MoveRequest, planDrop, TaskRef } from './dropPlan';
 import { TASKS_MIME, TasksNode } from './nodes';
 

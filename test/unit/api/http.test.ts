@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Response } from 'node-fetch';
-import { z } from 'zod';
+import * as z from '../../../src/shared/schemas/zod';
 import { CancelledError, GoogleApiError, ResponseValidationError } from '../../../src/api/errors';
 import { FetchFunction, HttpClient, parseRetryAfter, path } from '../../../src/api/http';
 
