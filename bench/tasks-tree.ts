@@ -12,7 +12,6 @@ import { TasksApi, TasksTreeProvider } from '../src/views/tasks/treeProvider';
 import { FakeEventEmitter } from '../test/support/fakeVscode';
 
 type Launcher = typeof import('../scripts/vscode/launch');
-type Workbench = Awaited<ReturnType<Launcher['startWorkbench']>>;
 
 const SIZES = [100, 10_000];
 const RUNS = 3;
@@ -72,19 +71,6 @@ async function httpFigures(emulator: Emulator, listId: string): Promise<{ firstM
 const tasksPane = (page: Page): Locator => page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="Tasks"]') });
 const treeRow = (page: Page, label: string): Locator =>
   tasksPane(page).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
-
-/** Signs in as alice through the welcome button and the emulator's consent page (as a user would). */
-async function signIn(workbench: Workbench, openContainer: (page: Page) => Promise<void>): Promise<void> {
-  const { page, browserContext } = workbench;
-  await openContainer(page);
-  const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-  await tasksPane(page).locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).click({ timeout: 30000 });
-  const consent = await consentPage;
-  await consent.waitForLoadState('domcontentloaded');
-  await consent.locator('button[name="account"][value="alice@example.com"]').click();
-  await consent.waitForLoadState('domcontentloaded');
-  await consent.close();
-}
 
 interface ExpandTiming {
   /** Expand click (mousedown) → first task row in the DOM. */
@@ -246,7 +232,8 @@ export async function run(): Promise<void> {
       console.log(`  ${String(size).padStart(6)} tasks: first page ${ms(figures.firstMs)}, all ${figures.pages} pages ${ms(figures.allMs)}`);
     }
 
-    await signIn(workbench, ui.openDeskContainer);
+    await ui.openDeskContainer(page);
+    await ui.signInThroughConsent(workbench, { within: tasksPane(page) });
     for (const list of lists.values()) await treeRow(page, list.title).waitFor({ state: 'visible', timeout: 60000 });
 
     const results = new Map<number, ExpandTiming[]>();

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, treeRows } from './workbench';
+import { collapseView, emulatorToken, OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, signInThroughConsent, treeRows } from './workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results');
 
@@ -24,8 +24,7 @@ describe('Drive view (UI)', function () {
   /** Another client of alice's account, straight over HTTP. */
   async function asAnotherClient(method: string, pathname: string, json?: unknown): Promise<number> {
     assert.ok(workbench);
-    const tokenResponse = await fetch(`${workbench.emulatorUrl}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const token = await emulatorToken(workbench.emulatorUrl);
     const response = await fetch(`${workbench.emulatorUrl}${pathname}`, {
       method,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -51,19 +50,12 @@ describe('Drive view (UI)', function () {
 
   it('signs in and shows My Drive with folders first', async () => {
     assert.ok(workbench);
-    const { page, browserContext } = workbench;
+    const { page } = workbench;
     await openDeskContainer(page);
-    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-    await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).first().click();
-    const consent = await consentPage;
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.locator('button[name="account"][value="alice@example.com"]').click();
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.close();
+    await signInThroughConsent(workbench);
 
     // Give the Drive view the side bar: collapse the Tasks view above it.
-    const tasksHeader = page.locator('.part.sidebar .pane-header', { hasText: /^Tasks/i }).first();
-    if ((await tasksHeader.getAttribute('aria-expanded')) === 'true') await tasksHeader.click();
+    await collapseView(page, 'Tasks');
 
     await row(page, 'My Drive').waitFor({ state: 'visible', timeout: 30000 });
     await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });

@@ -3,9 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, runCommand } from './workbench';
+import { getAsAlice, OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, runCommand, signInThroughConsent } from './workbench';
 
 interface ApiTask { id: string; title: string; status: string }
 interface ApiList { id: string; title: string }
@@ -16,10 +15,7 @@ describe('Tasks view (UI)', function () {
 
   async function asAlice<T>(pathname: string): Promise<T> {
     assert.ok(workbench);
-    const tokenResponse = await fetch(`${workbench.emulatorUrl}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const response = await fetch(`${workbench.emulatorUrl}${pathname}`, { headers: { Authorization: `Bearer ${token}` } });
-    return (await response.json()) as T;
+    return getAsAlice<T>(workbench.emulatorUrl, pathname);
   }
 
   /** The Tasks pane of the Desk container (the Drive pane sits below it). */
@@ -52,19 +48,14 @@ describe('Tasks view (UI)', function () {
 
   it('signs in through the consent page and shows the task lists', async () => {
     assert.ok(workbench);
-    const { page, browserContext } = workbench;
-    // The provider opens the consent page with openExternal: a new page of the browser.
-    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-    await tasksPane(page).locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).click();
-    const consent = await consentPage;
-    await consent.waitForLoadState('domcontentloaded');
-    // The consent page is the emulator's, reached through the workbench's own address (a browser-hosted
-    // workbench proxies localhost ports).
-    assert.match(consent.url(), /\/o\/oauth2\/v2\/auth\?/);
-    await consent.locator('button[name="account"][value="alice@example.com"]').click();
-    await consent.waitForLoadState('domcontentloaded');
-    assert.match(await consent.locator('body').innerText(), /signed in|you can close|return to/i);
-    await consent.close();
+    const { page } = workbench;
+    await signInThroughConsent(workbench, {
+      within: tasksPane(page),
+      // The consent page is the emulator's, reached through the workbench's own address (a browser-hosted
+      // workbench proxies localhost ports).
+      beforeChoice: async (consent) => assert.match(consent.url(), /\/o\/oauth2\/v2\/auth\?/),
+      afterChoice: async (consent) => assert.match(await consent.locator('body').innerText(), /signed in|you can close|return to/i),
+    });
 
     await row(page, 'My Tasks').waitFor({ state: 'visible', timeout: 30000 });
     await row(page, 'Groceries').waitFor({ state: 'visible' });

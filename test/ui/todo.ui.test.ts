@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { openDeskContainer, repoRoot, SCREENSHOT_DIR } from './workbench';
+import { getAsAlice, openDeskContainer, repoRoot, SCREENSHOT_DIR, signInThroughConsent } from './workbench';
 
 type Launcher = typeof import('../../scripts/vscode/launch');
 type Workbench = Awaited<ReturnType<Launcher['startWorkbench']>>;
@@ -22,10 +21,7 @@ describe('TODO comments → tasks (UI)', function () {
 
   async function asAlice<T>(pathname: string): Promise<T> {
     assert.ok(workbench);
-    const tokenResponse = await fetch(`${workbench.emulatorUrl}/emulator/v1/token?user=alice%40example.com`, { method: 'POST' });
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const response = await fetch(`${workbench.emulatorUrl}${pathname}`, { headers: { Authorization: `Bearer ${token}` } });
-    return (await response.json()) as T;
+    return getAsAlice<T>(workbench.emulatorUrl, pathname);
   }
 
   async function groceriesTasks(): Promise<ApiTask[]> {
@@ -60,15 +56,9 @@ describe('TODO comments → tasks (UI)', function () {
 
   it('signs in (the quick fix is offered only to a signed-in user)', async () => {
     assert.ok(workbench);
-    const { page, browserContext } = workbench;
+    const { page } = workbench;
     await openDeskContainer(page);
-    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-    await tasksPane(page).locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).click({ timeout: 30000 });
-    const consent = await consentPage;
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.locator('button[name="account"][value="alice@example.com"]').click();
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.close();
+    await signInThroughConsent(workbench, { within: tasksPane(page) });
     await tasksPane(page).locator('.monaco-list-row[role="treeitem"]', { hasText: 'Groceries' }).first().waitFor({ state: 'visible', timeout: 30000 });
   });
 

@@ -4,6 +4,7 @@
 // the few UI moves every test needs. Selectors are the workbench's own, as of VS Code 1.100.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import fetch from 'node-fetch';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 type Launcher = typeof import('../../scripts/vscode/launch');
@@ -112,4 +113,56 @@ export async function treeRowLabels(page: Page): Promise<string[]> {
 export function notification(page: Page, text?: string): Locator {
   const toasts = page.locator('.notifications-toasts .notification-toast.notification-fade-in-done');
   return text === undefined ? toasts : toasts.filter({ hasText: text });
+}
+
+export interface EmulatorSignInOptions {
+  /** Where the welcome view with the "Use the Local Emulator" button is (default: the whole side bar). */
+  within?: Locator;
+  /** The demo account chosen on the consent page (default alice). */
+  account?: string;
+  /** How long the consent page may take to open (default 30 s). */
+  consentTimeoutMs?: number;
+  /** Checks on the consent page before the account is chosen. */
+  beforeChoice?: (consent: Page) => Promise<void>;
+  /** Checks on the page the consent answers with, before it is closed. */
+  afterChoice?: (consent: Page) => Promise<void>;
+}
+
+/**
+ * Signs in as a user would: the welcome view's "Use the Local Emulator" button, then the account on the
+ * emulator's consent page (the provider opens it with openExternal: a new page of the browser), which is then closed.
+ */
+export async function signInThroughConsent(
+  workbench: { page: Page; browserContext: BrowserContext },
+  options: EmulatorSignInOptions = {},
+): Promise<void> {
+  const { page, browserContext } = workbench;
+  const consentPage = browserContext.waitForEvent('page', { timeout: options.consentTimeoutMs ?? 30000 });
+  const within = options.within ?? page.locator('.part.sidebar');
+  await within.locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).first().click({ timeout: 30000 });
+  const consent = await consentPage;
+  await consent.waitForLoadState('domcontentloaded');
+  await options.beforeChoice?.(consent);
+  await consent.locator(`button[name="account"][value="${options.account ?? 'alice@example.com'}"]`).click();
+  await consent.waitForLoadState('domcontentloaded');
+  await options.afterChoice?.(consent);
+  await consent.close();
+}
+
+/** Collapses a view of the side bar by its title, if it is expanded (to give the views below it the room). */
+export async function collapseView(page: Page, title: string): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: new RegExp(`^${title}`, 'i') }).first();
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+}
+
+/** A token for a demo account from the emulator's developer endpoint: another client of the account, outside Desk. */
+export async function emulatorToken(emulatorUrl: string, account = 'alice@example.com'): Promise<string> {
+  const response = await fetch(`${emulatorUrl}/emulator/v1/token?user=${encodeURIComponent(account)}`, { method: 'POST' });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** A GET to the emulator as alice, outside Desk, to check what Desk did; answers the parsed JSON body. */
+export async function getAsAlice<T>(emulatorUrl: string, pathname: string): Promise<T> {
+  const response = await fetch(`${emulatorUrl}${pathname}`, { headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}` } });
+  return (await response.json()) as T;
 }
