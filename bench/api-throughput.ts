@@ -1,9 +1,9 @@
-import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { tasks } from '@googleapis/tasks';
 import { HttpClient } from '../src/api/http';
 import { TasksClient } from '../src/api/tasks';
 import { startEmulator } from '../src/emulator/emulator';
+import { machineLoad, runWhenMain } from './support/stats';
 
 /**
  * Calls per second of Desk's TasksClient against the official @googleapis/tasks client, for tasks.get and
@@ -43,8 +43,7 @@ export async function run(): Promise<void> {
     const target = previous as string;
 
     console.log(`TasksClient vs @googleapis/tasks: ${CALLS} calls each, same emulator (HTTP on loopback)`);
-    // Figures from a busy machine are not comparable: say how busy it was.
-    console.log(`(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start)`);
+    console.log(machineLoad());
     for (const concurrency of CONCURRENCY) {
       await measure(`desk TasksClient   tasks.get  (x${concurrency})`, CALLS, concurrency, () => ours.getTask(list.id, target));
       await measure(`googleapis client  tasks.get  (x${concurrency})`, CALLS, concurrency, () => official.tasks.get({ tasklist: list.id, task: target }));
@@ -56,9 +55,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  run().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, run);

@@ -11,6 +11,7 @@ import { EmulatorUser, findUser } from '../src/emulator/auth/users';
 import { driveServiceFor } from '../src/emulator/drive/service';
 import { startEmulator } from '../src/emulator/emulator';
 import { childListSchema, FOLDER_MIME_TYPE, fileListSchema } from '../src/shared/schemas/drive';
+import { ms, percentiles } from './support/stats';
 
 /**
  * Drive emulator figures (printed, never asserted):
@@ -28,14 +29,7 @@ const SAMPLES = 50;
 const PER_FOLDER = 100;
 const BIG_BYTES = 100 * 1024 * 1024;
 
-const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-function percentiles(samples: number[]): { p50: number; p95: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95) };
-}
 
 async function timed(samples: number, request: () => Promise<void>): Promise<string> {
   const values: number[] = [];

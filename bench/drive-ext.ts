@@ -20,14 +20,9 @@ import { startEmulator, RunningEmulator } from '../src/emulator/emulator';
 import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../src/views/drive/driveAdapter';
 import { DriveTreeModel, FileNode } from '../src/views/drive/treeModel';
+import { ms as milliseconds, percentiles, runWhenMain } from './support/stats';
 
-function percentiles(values: number[]): { p50: number; p95: number; max: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-const ms = (value: number): string => `${value.toFixed(1)} ms`;
+const ms = (value: number): string => milliseconds(value, 1);
 
 function clientFor(emulator: RunningEmulator, email: string): DriveClient {
   const token = emulator.tokenFor(email).accessToken;
@@ -228,6 +223,7 @@ export async function realTree(): Promise<void> {
     return;
   }
   const launcher = require(launcherPath) as Launcher;
+  const ui = require(path.join(repoRoot, 'out', 'test', 'ui', 'workbench.js')) as typeof import('../test/ui/workbench');
   // Prepare the emulator's data folder in-process (fast inserts), then hand it to the harness's emulator.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-drive-'));
   const seeding = await startEmulator({ port: 0, seed: 'demo', dataDir });
@@ -246,19 +242,12 @@ export async function realTree(): Promise<void> {
 
   const workbench = await launcher.startWorkbench({ name: 'bench-drive', seed: 'demo', dataDir });
   try {
-    const { page, browserContext } = workbench;
+    const { page } = workbench;
     const rows = page.locator('.part.sidebar .monaco-list-row[role="treeitem"]');
     const row = (label: string) => rows.filter({ has: page.locator('.label-name', { hasText: label }) }).first();
     await page.locator('.part.activitybar [aria-label^="Desk"]').first().click();
-    const consentPage = browserContext.waitForEvent('page', { timeout: 60000 });
-    await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).first().click();
-    const consent = await consentPage;
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.locator('button[name="account"][value="alice@example.com"]').click();
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.close();
-    const tasksHeader = page.locator('.part.sidebar .pane-header', { hasText: /^Tasks/i }).first();
-    if ((await tasksHeader.getAttribute('aria-expanded')) === 'true') await tasksHeader.click();
+    await ui.signInThroughConsent(workbench, { consentTimeoutMs: 60000 });
+    await ui.collapseView(page, 'Tasks');
     await row('big folder 0').waitFor({ state: 'visible', timeout: 60000 });
 
     const expand: number[] = [];
@@ -309,9 +298,4 @@ export async function run(): Promise<void> {
   await realTree();
 }
 
-if (require.main === module) {
-  run().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, run);

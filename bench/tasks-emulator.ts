@@ -1,7 +1,7 @@
-import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../src/emulator/emulator';
 import { taskListSchema, taskSchema, tasksPageSchema } from '../src/shared/schemas/tasks';
+import { machineLoad, ms, runWhenMain, summarize } from './support/stats';
 
 /**
  * Emulator latency and throughput of tasks.insert and tasks.list as one list grows to 20,000 tasks
@@ -10,20 +10,6 @@ import { taskListSchema, taskSchema, tasksPageSchema } from '../src/shared/schem
 
 const MILESTONES = [1000, 5000, 10_000, 20_000];
 const LIST_SAMPLES = 100;
-
-interface Summary {
-  p50: number;
-  p95: number;
-  perSecond: number;
-}
-
-function summarize(samples: number[], wallMs: number): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), perSecond: (samples.length / wallMs) * 1000 };
-}
-
-const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
 export async function run(): Promise<void> {
   const emulator = await startEmulator({ port: 0 });
@@ -42,8 +28,7 @@ export async function run(): Promise<void> {
     };
 
     console.log('tasks emulator: one list growing to 20,000 tasks (HTTP on loopback, memory store)');
-    // Figures from a busy machine are not comparable: say how busy it was.
-    console.log(`(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start)`);
+    console.log(machineLoad());
     console.log('size    | insert p50 / p95 / per s        | list first page p50 / p95 / per s | list middle page p50 / p95 | first page after a move');
     let count = 0;
     let previous: string | undefined;
@@ -100,9 +85,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  run().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, run);
