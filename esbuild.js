@@ -4,6 +4,26 @@ const esbuild = require('esbuild');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/** The two bundles' options for a build mode; bench/bundle-size.ts measures exactly these. */
+function bundleOptions({ production: minified }) {
+  const base = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: !minified,
+    minify: minified,
+    logLevel: 'info',
+    // Nothing native may be bundled: both bundles run on VS Code's own Node.
+    external: ['vscode'],
+    plugins: [nodeUrlInsteadOfWhatwgUrl],
+  };
+  return [
+    { ...base, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+    { ...base, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', banner: { js: '#!/usr/bin/env node' } },
+  ];
+}
+
 /**
  * node-fetch v2 takes `URL` from Node's own `url` module and falls back to the `whatwg-url` package only on
  * Node versions older than 10. That fallback drags 280 KB of Unicode tables (tr46) into the bundle, so it
@@ -18,29 +38,7 @@ const nodeUrlInsteadOfWhatwgUrl = {
   },
 };
 
-/** @type {import('esbuild').BuildOptions} */
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'info',
-  // Nothing native may be bundled: both bundles run on VS Code's own Node.
-  external: ['vscode'],
-  plugins: [nodeUrlInsteadOfWhatwgUrl],
-};
-
-const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-  {
-    ...common,
-    entryPoints: ['src/emulator/main.ts'],
-    outfile: 'dist/emulator.js',
-    banner: { js: '#!/usr/bin/env node' },
-  },
-];
+const builds = bundleOptions({ production });
 
 async function main() {
   if (watch) {
@@ -53,7 +51,11 @@ async function main() {
   await Promise.all(builds.map((options) => esbuild.build(options)));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { bundleOptions };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
