@@ -11,6 +11,7 @@ import { DropPlan, folderIdOf } from '../views/drive/dnd';
 import { formatBytes, kindLabel } from '../views/drive/presentation';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, LoadMoreNode, sectionOf } from '../views/drive/treeModel';
 import type { DriveTreeProvider } from '../views/drive/treeProvider';
+import { confirmModal } from './confirm';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 
@@ -426,18 +427,15 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
         const files = requireFiles(node, nodes);
         if (!files) return;
         const names = files.length === 1 ? `“${files[0]?.item.title ?? ''}”` : t('{0} items', files.length);
-        const confirm = t('Delete Forever');
-        const choice = await vs.window.showWarningMessage(t('Delete {0} forever?', names), { modal: true, detail: t('This skips the trash and cannot be undone. Folders are deleted with everything in them.') }, confirm);
-        if (choice !== confirm) return;
+        const detail = t('This skips the trash and cannot be undone. Folders are deleted with everything in them.');
+        if (!(await confirmModal(vs, t('Delete {0} forever?', names), detail, t('Delete Forever')))) return;
         for (const file of files) await host.api().deleteFile(file.item.id);
         for (const file of files) host.provider.refresh(file.parent);
       })),
 
     register('desk.drive.emptyTrash', () =>
       run(t('Could not empty the trash'), async () => {
-        const confirm = t('Empty Trash');
-        const choice = await vs.window.showWarningMessage(t('Delete everything in the trash forever?'), { modal: true, detail: t('This cannot be undone.') }, confirm);
-        if (choice !== confirm) return;
+        if (!(await confirmModal(vs, t('Delete everything in the trash forever?'), t('This cannot be undone.'), t('Empty Trash')))) return;
         await host.api().emptyTrash();
         host.provider.refresh(host.model().section('trash'));
       })),

@@ -8,6 +8,7 @@ import { flattenTree } from '../views/tasks/model';
 import { TaskListNode, TaskNode, TasksNode } from '../views/tasks/nodes';
 import { taskLabel } from '../views/tasks/presentation';
 import type { TasksApi, TasksTreeProvider } from '../views/tasks/treeProvider';
+import { confirmModal } from './confirm';
 
 export const TASK_DETAILS_SCHEME = 'desk-task';
 export const SHOW_COMPLETED_CONTEXT_KEY = 'desk:tasks.showCompleted';
@@ -120,13 +121,7 @@ export class TaskCommands {
   async deleteList(node?: TasksNode): Promise<boolean> {
     const list = await this.resolveList(node, this.t('Delete which task list?'));
     if (!list) return false;
-    const confirm = this.t('Delete List');
-    const answer = await this.vs.window.showWarningMessage(
-      this.t('Delete the task list "{0}" and all its tasks?', list.title),
-      { modal: true, detail: this.t('This cannot be undone.') },
-      confirm,
-    );
-    if (answer !== confirm) return false;
+    if (!(await confirmModal(this.vs, this.t('Delete the task list "{0}" and all its tasks?', list.title), this.t('This cannot be undone.'), this.t('Delete List')))) return false;
     await this.api.deleteTaskList(list.id);
     this.tree.refreshLists();
     return true;
@@ -208,13 +203,8 @@ export class TaskCommands {
   async deleteTask(node?: TasksNode): Promise<boolean> {
     const target = await this.resolveTask(node, this.t('Delete which task?'));
     if (!target) return false;
-    const confirm = this.t('Delete Task');
-    const answer = await this.vs.window.showWarningMessage(
-      this.t('Delete the task "{0}"?', taskLabel(target.task)),
-      { modal: true, detail: node?.kind === 'task' && node.hasChildren ? this.t('Its subtasks are deleted too.') : this.t('This cannot be undone.') },
-      confirm,
-    );
-    if (answer !== confirm) return false;
+    const detail = node?.kind === 'task' && node.hasChildren ? this.t('Its subtasks are deleted too.') : this.t('This cannot be undone.');
+    if (!(await confirmModal(this.vs, this.t('Delete the task "{0}"?', taskLabel(target.task)), detail, this.t('Delete Task')))) return false;
     await this.api.deleteTask(target.listId, target.task.id);
     this.tree.refreshList(target.listId);
     return true;
@@ -224,13 +214,8 @@ export class TaskCommands {
   async clearCompleted(node?: TasksNode): Promise<boolean> {
     const list = node?.kind === 'task' ? node.list.list : await this.resolveList(node, this.t('Clear the completed tasks of which list?'));
     if (!list) return false;
-    const confirm = this.t('Clear Completed');
-    const answer = await this.vs.window.showWarningMessage(
-      this.t('Clear the completed tasks of "{0}"?', list.title),
-      { modal: true, detail: this.t('They are hidden from the list and no longer shown.') },
-      confirm,
-    );
-    if (answer !== confirm) return false;
+    const detail = this.t('They are hidden from the list and no longer shown.');
+    if (!(await confirmModal(this.vs, this.t('Clear the completed tasks of "{0}"?', list.title), detail, this.t('Clear Completed')))) return false;
     await this.api.clearTasks(list.id);
     this.tree.refreshList(list.id);
     return true;
