@@ -5,13 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { collapseView, emulatorToken, OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, signInThroughConsent, treeRows } from './workbench';
+import { collapseView, emulatorToken, openDeskContainer, repoRoot, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results');
 
 describe('Drive view (UI)', function () {
   this.timeout(180000);
-  let workbench: OpenedWorkbench | undefined;
+  const opened = useWorkbench('failed-drive-', { seed: 'demo' });
 
   async function shot(page: Page, name: string): Promise<string> {
     const file = path.join(RESULTS, name);
@@ -23,7 +23,7 @@ describe('Drive view (UI)', function () {
 
   /** Another client of alice's account, straight over HTTP. */
   async function asAnotherClient(method: string, pathname: string, json?: unknown): Promise<number> {
-    assert.ok(workbench);
+    const workbench = opened();
     const token = await emulatorToken(workbench.emulatorUrl);
     const response = await fetch(`${workbench.emulatorUrl}${pathname}`, {
       method,
@@ -36,20 +36,8 @@ describe('Drive view (UI)', function () {
 
   const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
 
-  before(async () => {
-    workbench = await openWorkbench({ seed: 'demo' });
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-drive-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
-
   it('signs in and shows My Drive with folders first', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     await openDeskContainer(page);
     await signInThroughConsent(workbench);
@@ -74,7 +62,7 @@ describe('Drive view (UI)', function () {
   });
 
   it('opens a file from the tree in an editor', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     await row(page, 'roadmap.txt').click();
     await page.locator('.editor-group-container .tab', { hasText: 'roadmap.txt' }).first().waitFor({ state: 'visible', timeout: 20000 });
@@ -82,7 +70,7 @@ describe('Drive view (UI)', function () {
   });
 
   it('announces a file created by another client in the status bar and lists it on click', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     // The user is active in the window (the poller's quick path).
     await row(page, 'Notes').click();

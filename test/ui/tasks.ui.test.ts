@@ -4,17 +4,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getAsAlice, OpenedWorkbench, openDeskContainer, openWorkbench, repoRoot, runCommand, signInThroughConsent } from './workbench';
+import { getAsAlice, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
 
 interface ApiTask { id: string; title: string; status: string }
 interface ApiList { id: string; title: string }
 
 describe('Tasks view (UI)', function () {
   this.timeout(180000);
-  let workbench: OpenedWorkbench | undefined;
+  const opened = useWorkbench('failed-tasks-', { seed: 'demo' });
 
   async function asAlice<T>(pathname: string): Promise<T> {
-    assert.ok(workbench);
+    const workbench = opened();
     return getAsAlice<T>(workbench.emulatorUrl, pathname);
   }
 
@@ -23,20 +23,8 @@ describe('Tasks view (UI)', function () {
   /** A row of the Tasks tree by its label. */
   const row = (page: Page, label: string) => tasksPane(page).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
 
-  before(async () => {
-    workbench = await openWorkbench({ seed: 'demo' });
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-tasks-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
-
   it('offers the emulator and Google sign-in while signed out', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     await openDeskContainer(page);
     const welcome = tasksPane(page).locator('.welcome-view-content');
@@ -47,7 +35,7 @@ describe('Tasks view (UI)', function () {
   });
 
   it('signs in through the consent page and shows the task lists', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     await signInThroughConsent(workbench, {
       within: tasksPane(page),
@@ -62,7 +50,7 @@ describe('Tasks view (UI)', function () {
   });
 
   it('shows real task rows and completes one with its checkbox', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     const myTasks = row(page, 'My Tasks');
     if ((await myTasks.getAttribute('aria-expanded')) !== 'true') await myTasks.click();
@@ -99,7 +87,7 @@ describe('Tasks view (UI)', function () {
   });
 
   it('adds a task from the command palette: picks the list, then asks for the title', async () => {
-    assert.ok(workbench);
+    const workbench = opened();
     const { page } = workbench;
     await runCommand(page, 'Desk: Add Task…');
     const quickInput = page.locator('.quick-input-widget');

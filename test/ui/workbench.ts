@@ -166,3 +166,25 @@ export async function getAsAlice<T>(emulatorUrl: string, pathname: string): Prom
   const response = await fetch(`${emulatorUrl}${pathname}`, { headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}` } });
   return (await response.json()) as T;
 }
+
+/**
+ * Mocha hooks for a suite that shares one workbench: opened before the first test, a screenshot
+ * `<failurePrefix><test title>` after a failed test (what the user would have seen), closed after the last.
+ * Returns a getter for the tests (it fails the test if the workbench did not open).
+ */
+export function useWorkbench(failurePrefix: string, options: OpenWorkbenchOptions = {}): () => OpenedWorkbench {
+  let workbench: OpenedWorkbench | undefined;
+  before(async () => {
+    workbench = await openWorkbench(options);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`${failurePrefix}${this.currentTest.title}`);
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+  return () => {
+    if (!workbench) throw new Error('the workbench did not open');
+    return workbench;
+  };
+}
