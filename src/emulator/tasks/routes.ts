@@ -3,7 +3,7 @@ import { authError } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
 import { Handler, RequestContext, Router } from '../core/router';
 import { Store } from '../store/store';
-import { StoredTask, StoredTaskList, TaskFilters, TasksModel } from './model';
+import { Page, StoredTask, StoredTaskList, TaskFilters, TasksModel } from './model';
 
 /** HTTP ↔ model for the 14 Tasks API v1 operations, at Google's paths. */
 
@@ -12,6 +12,16 @@ const TASKS = '/tasks/v1/lists/:tasklist/tasks';
 
 const TASKS_PAGE = { default: 20, min: 1, max: 100 };
 const TASKLISTS_PAGE = { default: 1000, min: 1, max: 1000 };
+
+/** A page as Google answers it: `nextPageToken` only when there is more, and no `items` at all on an empty page. */
+function pageJson<T>(kind: string, page: Page<T>, render: (item: T) => unknown): Record<string, unknown> {
+  return {
+    kind,
+    etag: page.etag,
+    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    ...(page.items.length > 0 ? { items: page.items.map(render) } : {}),
+  };
+}
 
 export function registerTaskRoutes(router: Router, model: TasksModel, store: Store): void {
   // A read can create the user's default list (lazily, as Google does); make that durable before
@@ -28,15 +38,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
       maxResults: context.query.integer('maxResults', TASKLISTS_PAGE) as number,
       pageToken: nonEmpty(context.query.string('pageToken')),
     });
-    return {
-      json: {
-        kind: 'tasks#taskLists',
-        etag: page.etag,
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        // Google leaves `items` out of an empty page.
-        ...(page.items.length > 0 ? { items: page.items.map((list) => renderTaskList(list, context.baseUrl)) } : {}),
-      },
-    };
+    return { json: pageJson('tasks#taskLists', page, (list) => renderTaskList(list, context.baseUrl)) };
   });
   read(`${LISTS}/:tasklist`, (context) => ({
     json: renderTaskList(model.getTaskList(userOf(context), context.params.tasklist as string), context.baseUrl),
@@ -62,14 +64,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
   // ---- tasks
   read(TASKS, (context) => {
     const page = model.listTasks(userOf(context), context.params.tasklist as string, taskFilters(context.query));
-    return {
-      json: {
-        kind: 'tasks#tasks',
-        etag: page.etag,
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        ...(page.items.length > 0 ? { items: page.items.map((task) => renderTask(task, context.baseUrl)) } : {}),
-      },
-    };
+    return { json: pageJson('tasks#tasks', page, (task) => renderTask(task, context.baseUrl)) };
   });
   read(`${TASKS}/:task`, (context) => ({
     json: renderTask(model.getTask(userOf(context), context.params.tasklist as string, context.params.task as string), context.baseUrl),
