@@ -12,7 +12,7 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/views/drive/treeProvider';
 import type { DriveNode, FileNode } from '../../src/views/drive/treeModel';
-import { activateAndSignIn, emulatorToken, emulatorUrl, WindowStubs } from './support';
+import { activateAndSignIn, emulatorToken, emulatorUrl, labelText, WindowStubs } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
@@ -66,10 +66,7 @@ describe('Drive view in VS Code', function () {
   this.timeout(40000);
   let api: DeskApi;
 
-  const label = (node: DriveNode): string => {
-    const text = api.drive.provider.getTreeItem(node).label;
-    return typeof text === 'string' ? text : text?.label ?? '';
-  };
+  const label = (node: DriveNode): string => labelText(api.drive.provider.getTreeItem(node));
 
   async function child(parent: DriveNode | undefined, title: string): Promise<FileNode> {
     const rows = await api.drive.provider.getChildren(parent);

@@ -64,3 +64,9 @@ export class WindowStubs {
     for (const restore of this.restores.splice(0).reverse()) restore();
   }
 }
+
+/** A tree item's label as text, whether the provider gave a string or a TreeItemLabel. */
+export function labelText(item: vscode.TreeItem): string {
+  const label = item.label;
+  return typeof label === 'string' ? label : label?.label ?? '';
+}

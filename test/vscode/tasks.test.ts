@@ -6,7 +6,7 @@ import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { TaskListNode, TaskNode, TasksNode } from '../../src/views/tasks/nodes';
-import { activateAndSignIn, emulatorRequest, emulatorUrl, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, WindowStubs } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
 interface ApiList { id: string; title: string }
@@ -49,10 +49,7 @@ describe('Tasks view in VS Code', function () {
   this.timeout(30000);
   let api: DeskApi;
 
-  const label = (node: TasksNode): string => {
-    const text = api.tasks.tree.getTreeItem(node).label;
-    return typeof text === 'string' ? text : text?.label ?? '';
-  };
+  const label = (node: TasksNode): string => labelText(api.tasks.tree.getTreeItem(node));
 
   async function listNode(title: string): Promise<TaskListNode> {
     const roots = await api.tasks.tree.getChildren();
