@@ -365,22 +365,20 @@ export class DriveModel {
     this.checkIfMatch(file, ifMatch);
     if (file.isRoot) throw forbidden('The root folder cannot be trashed.', 'cannotModifyRoot');
     const time = this.now();
-    this.mutate(file, (target) => {
-      target.trashed = true;
-      target.explicitlyTrashed = true;
-      target.trashedDate = time;
-      target.version += 1;
-    });
-    this.recordChange(user.id, file.id, false);
+    // Only the file the user trashed is trashed explicitly: untrash restores the rest with it.
+    const moveToTrash = (target: StoredFile, explicitly: boolean): void => {
+      this.mutate(target, (changed) => {
+        changed.trashed = true;
+        changed.explicitlyTrashed = explicitly;
+        changed.trashedDate = time;
+        changed.version += 1;
+      });
+      this.recordChange(user.id, target.id, false);
+    };
+    moveToTrash(file, true);
     for (const descendant of this.descendants(file.id)) {
       if (descendant.trashed || descendant.ownerId !== user.id) continue;
-      this.mutate(descendant, (target) => {
-        target.trashed = true;
-        target.explicitlyTrashed = false;
-        target.trashedDate = time;
-        target.version += 1;
-      });
-      this.recordChange(user.id, descendant.id, false);
+      moveToTrash(descendant, false);
     }
     return file;
   }
