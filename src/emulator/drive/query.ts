@@ -296,6 +296,19 @@ function describe(token: Token): string {
   return `'${token.text}'`;
 }
 
+/** Whether the title starts with the term, or any word of it does (case-insensitive). */
+export function titleHasWordPrefix(title: string, term: string): boolean {
+  const haystack = title.toLowerCase();
+  const needle = term.toLowerCase();
+  const wordCharacter = /[\p{L}\p{N}]/u;
+  // A term that starts with punctuation ('.txt') starts a token of its own wherever it stands.
+  if (!wordCharacter.test(needle.charAt(0))) return haystack.includes(needle);
+  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + 1)) {
+    if (index === 0 || !wordCharacter.test(haystack.charAt(index - 1))) return true;
+  }
+  return false;
+}
+
 /** Evaluates a parsed query against one file. */
 export function matches(node: QueryNode, target: QueryTarget): boolean {
   switch (node.kind) {
@@ -306,8 +319,9 @@ export function matches(node: QueryNode, target: QueryTarget): boolean {
       if (node.field === 'fullText') return target.fullText().toLowerCase().includes(node.value.toLowerCase());
       const actual = node.field === 'title' ? target.title : target.mimeType;
       if (node.op === 'contains') {
-        // Drive's title contains is a prefix match on words; a case-insensitive substring match is a superset users expect.
-        return actual.toLowerCase().includes(node.value.toLowerCase());
+        // Drive matches a title term by prefix, word by word ("HelloWorld" matches 'Hello', not 'World';
+        // "Hello World" matches both); mimeType contains is a plain substring match.
+        return node.field === 'title' ? titleHasWordPrefix(actual, node.value) : actual.toLowerCase().includes(node.value.toLowerCase());
       }
       return node.op === '=' ? actual === node.value : actual !== node.value;
     }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { matches, parseQuery, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases, tokenize } from '../../../src/emulator/drive/query';
+import { matches, parseQuery, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases, titleHasWordPrefix, tokenize } from '../../../src/emulator/drive/query';
 
 function target(overrides: Partial<QueryTarget> = {}): QueryTarget {
   return {
@@ -59,6 +59,16 @@ describe('Drive query language', () => {
       assert.equal(check("mimeType = 'text/plain'"), true);
       assert.equal(check("mimeType contains 'image/'"), false);
       assert.equal(check("fullText contains 'budget'"), true);
+    });
+
+    it('matches title contains by word prefix, as Drive does', () => {
+      assert.equal(titleHasWordPrefix('HelloWorld', 'hello'), true);
+      assert.equal(titleHasWordPrefix('HelloWorld', 'World'), false);
+      assert.equal(titleHasWordPrefix('Hello World', 'wor'), true);
+      assert.equal(titleHasWordPrefix('budget-2026.xlsx', '2026'), true);
+      assert.equal(titleHasWordPrefix('report.txt', '.txt'), true);
+      assert.equal(titleHasWordPrefix('report.txt', 'port'), false);
+      assert.equal(titleHasWordPrefix('Übersicht', 'über'), true);
     });
 
     it('compares dates with every operator', () => {
