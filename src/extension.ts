@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerAuthCommands, SIGN_OUT_COMMAND } from './auth/commands';
-import { readClientConfig } from './auth/clientConfig';
+import { CONFIGURE_CLIENT_COMMAND, MissingClientConfigError, readClientConfig } from './auth/clientConfig';
+import { GOOGLE_ENDPOINTS } from './config/endpoints';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
@@ -116,10 +117,25 @@ function registerDeskCommands(desk: DeskContext): void {
     if (!session.signedIn) await signIn();
   })));
   desk.register(vs.commands.registerCommand('desk.useGoogle', guarded(async () => {
+    // Google needs the user's own OAuth client: ask for it first, and stay on the current backend if they cancel.
+    if (!(await hasGoogleClient(desk))) {
+      await vs.commands.executeCommand(CONFIGURE_CLIENT_COMMAND);
+      if (!(await hasGoogleClient(desk))) return;
+    }
     await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
     await session.check();
     if (!session.signedIn) await signIn();
   })));
+}
+
+async function hasGoogleClient(desk: DeskContext): Promise<boolean> {
+  try {
+    await readClientConfig(desk.vs, desk.extensionContext.secrets, GOOGLE_ENDPOINTS);
+    return true;
+  } catch (error) {
+    if (error instanceof MissingClientConfigError) return false;
+    throw error;
+  }
 }
 
 /**
