@@ -177,6 +177,19 @@ export class DriveClient {
     return this.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, operation: 'drive.files.insert' });
   }
 
+  /**
+   * Creates a file under an id reserved with generateIds. Repeating such an insert cannot make a second file, so it
+   * is retried like an idempotent call; a 409 duplicate then means an earlier attempt landed, and that file is the answer.
+   */
+  async insertFileWithId(metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> {
+    try {
+      return await this.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, idempotent: true, operation: 'drive.files.insert' });
+    } catch (error) {
+      if (error instanceof GoogleApiError && error.status === 409) return this.getFile(metadata.id, { signal });
+      throw error;
+    }
+  }
+
   /** Replaces the metadata (PUT semantics), and the content too when `options.content` is given. */
   async updateFile(fileId: string, metadata: FileMetadataInput, options: UpdateOptions = {}): Promise<DriveFile> {
     const query = updateQuery(options);

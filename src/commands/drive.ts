@@ -6,7 +6,7 @@ import { CancelledError } from '../api/errors';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { DeskContext } from '../core/deskContext';
 import { driveUri } from '../fs/driveFileSystem';
-import { DriveAboutInfo, DriveApi, DriveItem, FOLDER_MIME, isFolder, isNative } from '../views/drive/driveApi';
+import { DriveAboutInfo, DriveApi, DriveItem, FOLDER_MIME, isFolder, isNative, titleSearchQuery } from '../views/drive/driveApi';
 import { DropPlan, folderIdOf } from '../views/drive/dnd';
 import { formatBytes, kindLabel } from '../views/drive/presentation';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, LoadMoreNode, sectionOf } from '../views/drive/treeModel';
@@ -14,6 +14,35 @@ import type { DriveTreeProvider } from '../views/drive/treeProvider';
 import { confirmModal } from './confirm';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
+export const APP_DETAILS_SCHEME = 'desk-drive-app';
+
+/**
+ * The properties document: the file resource, the folders it is in (parents.list, titled where readable) and,
+ * for a folder, how many entries it holds (children.list over every page).
+ */
+export async function propertiesDocument(api: DriveApi, fileId: string, rootTitle: string): Promise<string> {
+  const [file, parents] = await Promise.all([api.getFile(fileId), api.listParents(fileId)]);
+  const inFolders = await Promise.all(parents.map(async (parent) => ({
+    id: parent.id,
+    title: parent.isRoot ? rootTitle : (await api.getFile(parent.id).catch(() => undefined))?.title,
+  })));
+  let childCount: number | undefined;
+  if (isFolder(file)) {
+    childCount = 0;
+    let pageToken: string | undefined;
+    do {
+      const page = await api.listChildren(fileId, pageToken);
+      childCount += page.ids.length;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+  return `${JSON.stringify({ ...file, inFolders, ...(childCount !== undefined ? { childCount } : {}) }, null, 2)}\n`;
+}
+
+/** An app's details document (apps.get). */
+export async function appDocument(api: DriveApi, appId: string): Promise<string> {
+  return `${JSON.stringify((await api.getApp(appId)).details, null, 2)}\n`;
+}
 
 /** What the commands need from the Drive feature (index.ts builds it). */
 export interface DriveCommandHost {
@@ -352,7 +381,8 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
         if (!file) return;
         const target = await pickFolder(t('Also show “{0}” in which folder?', file.item.title ?? ''), new Set([file.item.id, ...(file.item.parents ?? []).map((parent) => parent.id)]));
         if (!target) return;
-        const item = await host.api().patchFile(file.item.id, {}, { addParents: [target.id] });
+        await host.api().insertParent(file.item.id, target.id);
+        const item = await host.api().getFile(file.item.id);
         host.noteOwnWrite(item);
         await refreshFor([item]);
       })),
@@ -361,22 +391,69 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
       run(t('Could not remove the file from a folder'), async () => {
         const [file] = requireFiles(node) ?? [];
         if (!file) return;
-        const fresh = await host.api().getFile(file.item.id);
-        const parents = fresh.parents ?? [];
+        const parents = await host.api().listParents(file.item.id);
         if (parents.length < 2) {
           void vs.window.showInformationMessage(t('“{0}” is in one folder only; move it or trash it instead.', file.item.title ?? ''));
           return;
         }
         const rootId = await host.model().rootId();
-        const choices = await Promise.all(parents.map(async (parent) => ({
+        // The folder the row was clicked under comes first: "remove from this folder" is the usual intent.
+        const here = folderIdOf(file.parent, rootId);
+        const ordered = [...parents].sort((a, b) => Number(b.id === here) - Number(a.id === here));
+        const choices = await Promise.all(ordered.map(async (parent) => ({
           label: parent.isRoot || parent.id === rootId ? t('My Drive') : ((await host.api().getFile(parent.id).catch(() => undefined))?.title ?? parent.id),
           id: parent.id,
         })));
         const picked = await vs.window.showQuickPick(choices, { placeHolder: t('Remove “{0}” from which folder?', file.item.title ?? '') });
         if (!picked) return;
-        const item = await host.api().patchFile(file.item.id, {}, { removeParents: [picked.id] });
+        await host.api().deleteParent(file.item.id, picked.id);
+        const item = await host.api().getFile(file.item.id);
         host.noteOwnWrite(item);
         await refreshFor([item], [file.parent]);
+      })),
+
+    register('desk.drive.addExistingFile', (node?: DriveNode) =>
+      run(t('Could not add the file to the folder'), async () => {
+        const container = targetContainer(node);
+        const folderId = await folderIdFor(container);
+        const text = await vs.window.showInputBox({
+          prompt: t('Add a file to this folder: search for a title containing'),
+          validateInput: (value) => (value.trim() === '' ? t('Type part of a title') : undefined),
+        });
+        if (text === undefined) return;
+        const page = await host.api().listFiles({ q: titleSearchQuery(text.trim()), orderBy: 'title', maxResults: 100 });
+        const candidates = page.items.filter((item) => item.id !== folderId && !(item.parents ?? []).some((parent) => parent.id === folderId));
+        if (candidates.length === 0) {
+          void vs.window.showInformationMessage(t('No file outside this folder has a title containing “{0}”.', text.trim()));
+          return;
+        }
+        const picked = await vs.window.showQuickPick(
+          candidates.map((item) => ({ label: `${isFolder(item) ? '$(folder)' : '$(file)'} ${item.title ?? item.id}`, description: kindLabel(item.mimeType), item })),
+          { placeHolder: t('Which file should also appear in this folder?'), matchOnDescription: true },
+        );
+        if (!picked) return;
+        await host.api().insertChild(folderId, picked.item.id);
+        const item = await host.api().getFile(picked.item.id);
+        host.noteOwnWrite(item);
+        await refreshFor([item], [container]);
+      })),
+
+    register('desk.drive.apps', () =>
+      run(t('Could not list the Drive apps'), async () => {
+        const apps = await host.api().listApps();
+        if (apps.length === 0) {
+          void vs.window.showInformationMessage(t('No Drive apps are installed for this account.'));
+          return;
+        }
+        const picked = await vs.window.showQuickPick(
+          apps.map((app) => ({ label: app.name ?? app.id, description: app.shortDescription, app })),
+          { placeHolder: t('Installed Drive apps: choose one to see its details') },
+        );
+        if (!picked) return;
+        const uri = vs.Uri.from({ scheme: APP_DETAILS_SCHEME, path: `/${picked.app.id}/${(picked.app.name ?? picked.app.id).replace(/\//g, '∕')}.json` });
+        const doc = await vs.workspace.openTextDocument(uri);
+        await vs.languages.setTextDocumentLanguage(doc, 'json');
+        await vs.window.showTextDocument(doc, { preview: true });
       })),
 
     ...(['star', 'unstar'] as const).map((verb) =>

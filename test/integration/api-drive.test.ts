@@ -220,6 +220,28 @@ describe('DriveClient against the emulator', function () {
     assert.equal(chosen.id, ids[0]);
   });
 
+  it('an insert under a generated id survives a lost answer: the retry finds the file instead of making a second', async () => {
+    let lost = 0;
+    const losesFirstInsertAnswer: FetchFunction = async (url, init) => {
+      const response = await nodeFetch(url, init);
+      if (init?.method === 'POST' && new URL(url).pathname === '/drive/v2/files' && lost === 0) {
+        lost++;
+        await response.arrayBuffer();
+        // The server made the folder; the client never hears so.
+        throw new Error('socket hang up');
+      }
+      return response;
+    };
+    const flaky = clientFor('alice@example.com', losesFirstInsertAnswer);
+    const [id] = await flaky.generateIds(1);
+    assert.ok(id);
+    const folder = await flaky.insertFileWithId({ id, title: 'once only', mimeType: FOLDER_MIME_TYPE });
+    assert.equal(lost, 1, 'the first answer was dropped');
+    assert.equal(folder.id, id);
+    const same = await drive.listFiles({ q: `title = 'once only' and trashed = false` });
+    assert.deepEqual(same.items.map((item) => item.id), [id]);
+  });
+
   it('refuses to download a native document and exports it instead', async () => {
     const doc = await drive.uploadFile({ title: 'Converted' }, Buffer.from('Hello\nWorld'), { contentType: 'text/plain', convert: true });
     assert.equal(doc.mimeType, GOOGLE_DOC_MIME_TYPE);

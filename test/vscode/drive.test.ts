@@ -12,7 +12,7 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/views/drive/treeProvider';
 import type { DriveNode, FileNode } from '../../src/views/drive/treeModel';
-import { activateAndSignIn, emulatorToken, emulatorUrl, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
@@ -334,6 +334,17 @@ describe('Drive view in VS Code', function () {
     assert.equal(shown.id, pixel.item.id);
     assert.equal(shown.mimeType, 'image/png');
     assert.equal(editor.document.languageId, 'json');
+    const inFolders = (shown as ApiFile & { inFolders?: { id: string; title?: string }[] }).inFolders;
+    assert.deepEqual(inFolders, [{ id: photos.item.id, title: 'Photos' }], 'parents.list, titled');
+
+    await vscode.commands.executeCommand('desk.drive.properties', photos);
+    const folderEditor = await eventually('the folder\'s properties', () => {
+      const document = vscode.window.activeTextEditor?.document;
+      return document?.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${photos.item.id}/`) ? document : undefined;
+    });
+    const children = await emulatorRequest<{ items: { id: string }[] }>('GET', `/drive/v2/files/${photos.item.id}/children`);
+    assert.ok(children.body.items.length > 0);
+    assert.equal((JSON.parse(folderEditor.getText()) as { childCount?: number }).childCount, children.body.items.length);
 
     const messages: string[] = [];
     stubs.stub('showInformationMessage', async (message: unknown) => {
@@ -344,6 +355,57 @@ describe('Drive view in VS Code', function () {
     assert.match(messages[0] ?? '', /alice@example\.com/);
     assert.match(messages[0] ?? '', /used/);
     assert.deepEqual(errors, []);
+  });
+
+  it('adds an existing file to a folder from a title search (children.insert), and lists installed Drive apps', async () => {
+    const errors = collectErrors();
+    const root = await myDrive();
+    const notes = await child(root, 'Notes');
+    const made = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title: "Bob's addable.txt", mimeType: 'text/plain' });
+    assert.equal(made.status, 200);
+    const addable = { item: { id: made.body.id } };
+    const typed: string[] = [];
+    stubs.stub('showInputBox', async () => {
+      typed.push("bob's");
+      return "bob's";
+    });
+    let offered: string[] = [];
+    stubs.stub('showQuickPick', async (items: unknown) => {
+      const choices = (await items) as { label: string; item: { id: string } }[];
+      offered = choices.map((choice) => choice.item.id);
+      return choices.find((choice) => choice.item.id === addable.item.id);
+    });
+    await vscode.commands.executeCommand('desk.drive.addExistingFile', notes);
+    assert.deepEqual(typed, ["bob's"]);
+    assert.ok(offered.includes(addable.item.id), 'the search, quote and all, found the file');
+    const reference = await emulatorRequest<{ id: string }>('GET', `/drive/v2/files/${notes.item.id}/children/${addable.item.id}`);
+    assert.equal(reference.status, 200, 'Notes now holds the file');
+    assert.ok((await api.drive.provider.getChildren(notes)).some((node) => label(node) === "Bob's addable.txt"), 'the Notes row shows it');
+    const parents = await emulatorRequest<{ items: { id: string }[] }>('GET', `/drive/v2/files/${addable.item.id}/parents`);
+    assert.equal(parents.body.items.length, 2, 'and it stays in My Drive too');
+
+    // Searching again leaves out what the folder already holds.
+    offered = [];
+    await vscode.commands.executeCommand('desk.drive.addExistingFile', notes);
+    assert.ok(!offered.includes(addable.item.id));
+    assert.equal((await emulatorRequest('DELETE', `/drive/v2/files/${notes.item.id}/children/${addable.item.id}`)).status, 204);
+    api.drive.provider.refresh(notes);
+
+    stubs.restore();
+    const appErrors = collectErrors();
+    let appNames: string[] = [];
+    stubs.stub('showQuickPick', async (items: unknown) => {
+      const choices = (await items) as { label: string; app: { id: string } }[];
+      appNames = choices.map((choice) => choice.label);
+      return choices.find((choice) => choice.app.id === 'desk-notes');
+    });
+    await vscode.commands.executeCommand('desk.drive.apps');
+    const listed = await emulatorRequest<{ items: { name: string }[] }>('GET', '/drive/v2/apps');
+    assert.deepEqual(appNames, listed.body.items.map((app) => app.name));
+    const editor = await eventually('the app document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive-app' ? vscode.window.activeTextEditor : undefined);
+    const expected = await emulatorRequest<Record<string, unknown>>('GET', '/drive/v2/apps/desk-notes');
+    assert.deepEqual(JSON.parse(editor.document.getText()), expected.body);
+    assert.deepEqual([...errors, ...appErrors], []);
   });
 
   it('notices a file created by another client and shows it in the status bar', async () => {

@@ -1,7 +1,12 @@
 import type { DriveClient } from '../../api/drive';
 import { GoogleApiError } from '../../api/errors';
 import type { ChangeSource } from '../../changes/poller';
-import type { DriveApi, DriveItem } from './driveApi';
+import type { DriveApp } from '../../shared/schemas/drive';
+import { DriveApi, DriveAppInfo, DriveItem, FOLDER_MIME } from './driveApi';
+
+function appInfo(app: DriveApp): DriveAppInfo {
+  return { id: app.id, name: app.name, shortDescription: app.shortDescription, details: app };
+}
 
 /** The real client seen through the narrow interface the Drive features are written (and tested) against. */
 export function adaptDriveClient(client: DriveClient): DriveApi {
@@ -23,7 +28,12 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
       const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken });
       return { items: page.items, nextPageToken: page.nextPageToken };
     },
-    insertFolder: (title, parentId) => client.insertFolder(title, parentId),
+    async insertFolder(title, parentId) {
+      // A client-chosen id makes the insert safe to retry after a lost answer: it cannot create a second folder.
+      const [id] = await client.generateIds(1);
+      if (id === undefined) return client.insertFolder(title, parentId);
+      return client.insertFileWithId({ id, title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] });
+    },
     uploadFile: (metadata, content, options) =>
       client.uploadFile({ title: metadata.title, parents: metadata.parents.map((parent) => ({ id: parent.id })), mimeType: metadata.mimeType }, content, {
         size: options.size,
@@ -51,6 +61,24 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     touchFile: (fileId) => client.touchFile(fileId),
     download: (fileId, options = {}) => client.download(fileId, options),
     exportFile: (fileId, mimeType) => client.exportFile(fileId, mimeType),
+    async insertParent(fileId, parentId) {
+      await client.insertParent(fileId, parentId);
+    },
+    deleteParent: (fileId, parentId) => client.deleteParent(fileId, parentId),
+    async listParents(fileId) {
+      return (await client.listParents(fileId)).items.map((parent) => ({ id: parent.id, isRoot: parent.isRoot }));
+    },
+    async insertChild(folderId, childId) {
+      await client.insertChild(folderId, childId);
+    },
+    async listChildren(folderId, pageToken) {
+      const page = await client.listChildren(folderId, { pageToken, maxResults: 1000 });
+      return { ids: page.items.map((child) => child.id), nextPageToken: page.nextPageToken };
+    },
+    async listApps() {
+      return (await client.listApps()).items.map(appInfo);
+    },
+    getApp: async (appId) => appInfo(await client.getApp(appId)),
   };
 }
 

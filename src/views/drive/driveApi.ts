@@ -66,6 +66,14 @@ export interface DriveMetadataPatch {
   readonly mimeType?: string;
 }
 
+/** An installed Drive app (apps.list / apps.get), with the fields the Apps picker shows; `details` is the whole resource. */
+export interface DriveAppInfo {
+  readonly id: string;
+  readonly name?: string | undefined;
+  readonly shortDescription?: string | undefined;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
 export interface DriveApi {
   about(): Promise<DriveAboutInfo>;
   getFile(fileId: string): Promise<DriveItem>;
@@ -83,6 +91,18 @@ export interface DriveApi {
   touchFile(fileId: string): Promise<DriveItem>;
   download(fileId: string, options?: { signal?: AbortSignal }): Promise<DriveDownload>;
   exportFile(fileId: string, mimeType: string): Promise<Buffer>;
+  /** parents.insert: the file also appears in `parentId` (it keeps its other folders). */
+  insertParent(fileId: string, parentId: string): Promise<void>;
+  /** parents.delete: the file leaves `parentId` only. */
+  deleteParent(fileId: string, parentId: string): Promise<void>;
+  /** parents.list: the ids of the folders the file is in. */
+  listParents(fileId: string): Promise<readonly DriveParent[]>;
+  /** children.insert: puts an existing file into `folderId` as well. */
+  insertChild(folderId: string, childId: string): Promise<void>;
+  /** children.list, one page of child ids. */
+  listChildren(folderId: string, pageToken?: string): Promise<{ readonly ids: readonly string[]; readonly nextPageToken?: string | undefined }>;
+  listApps(): Promise<readonly DriveAppInfo[]>;
+  getApp(appId: string): Promise<DriveAppInfo>;
 }
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
@@ -95,6 +115,11 @@ export function isFolder(item: { readonly mimeType?: string | undefined }): bool
 /** Google-native documents have no bytes of their own: they are exported, never downloaded. */
 export function isNative(item: { readonly mimeType?: string | undefined }): boolean {
   return (item.mimeType ?? '').startsWith(NATIVE_PREFIX) && !isFolder(item);
+}
+
+/** The files.list query behind "Add Existing File to Folder…": titles containing the typed text, not in the trash. */
+export function titleSearchQuery(text: string): string {
+  return `title contains ${quoteQuery(text)} and trashed = false`;
 }
 
 /** Drive v2 query strings quote with single quotes; backslash-escape quotes and backslashes. */

@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/errors';
 import { ChangeEntry, ChangeLog } from '../../changes/changeLog';
 import { ChangePoller, PollOutcome, TokenStore } from '../../changes/poller';
 import { ChangesStatusBar, SHOW_CHANGES_COMMAND } from '../../changes/statusBar';
-import { executeDropPlan, PROPERTIES_SCHEME, registerDriveCommands } from '../../commands/drive';
+import { APP_DETAILS_SCHEME, appDocument, executeDropPlan, PROPERTIES_SCHEME, propertiesDocument, registerDriveCommands } from '../../commands/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
@@ -83,7 +83,17 @@ export class DriveFeature extends Disposable {
       provideTextDocumentContent: async (uri) => {
         const fileId = uri.path.split('/').filter(Boolean)[0] ?? '';
         try {
-          return `${JSON.stringify(await this.api().getFile(fileId), null, 2)}\n`;
+          return await propertiesDocument(this.api(), fileId, vs.l10n.t('My Drive'));
+        } catch (error) {
+          return `// ${errorMessage(error)}\n`;
+        }
+      },
+    }));
+
+    this._register(vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        try {
+          return await appDocument(this.api(), uri.path.split('/').filter(Boolean)[0] ?? '');
         } catch (error) {
           return `// ${errorMessage(error)}\n`;
         }

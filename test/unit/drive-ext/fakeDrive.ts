@@ -106,4 +106,13 @@ export class FakeDrive implements DriveApi {
   async emptyTrash(): Promise<void> {}
   async touchFile(fileId: string): Promise<DriveItem> { return this.getFile(fileId); }
   async exportFile(): Promise<Buffer> { return Buffer.from('exported'); }
+  async insertParent(fileId: string, parentId: string): Promise<void> { await this.patchFile(fileId, {}, { addParents: [parentId] }); }
+  async deleteParent(fileId: string, parentId: string): Promise<void> { await this.patchFile(fileId, {}, { removeParents: [parentId] }); }
+  async listParents(fileId: string) { return (await this.getFile(fileId)).parents ?? []; }
+  async insertChild(folderId: string, childId: string): Promise<void> { await this.insertParent(childId, folderId); }
+  async listChildren(folderId: string) {
+    return { ids: [...this.files.values()].filter((file) => file.parents?.some((parent) => parent.id === folderId)).map((file) => file.id) };
+  }
+  async listApps(): Promise<never[]> { return []; }
+  async getApp(): Promise<never> { throw new Error('not used'); }
 }
