@@ -99,9 +99,11 @@ describe('Tasks view (UI)', function () {
     await quickInput.locator('input.input').fill('Batteries (AA)');
     await quickInput.locator('input.input').press('Enter');
 
-    const groceries = row(page, 'Groceries');
-    if ((await groceries.getAttribute('aria-expanded')) !== 'true') await groceries.click();
-    await row(page, 'Batteries (AA)').waitFor({ state: 'visible', timeout: 15000 });
+    // Desk reveals and selects the new task (expanding its list): no click here, a click could race the
+    // reveal and collapse the list again.
+    const added = row(page, 'Batteries (AA)');
+    await added.waitFor({ state: 'visible', timeout: 15000 });
+    await page.waitForFunction((element) => element?.getAttribute('aria-selected') === 'true', await added.elementHandle(), { timeout: 15000 });
     const lists = await asAlice<{ items: ApiList[] }>('/tasks/v1/users/@me/lists');
     const list = lists.items.find((item) => item.title === 'Groceries');
     assert.ok(list);
