@@ -26,6 +26,9 @@ function main() {
     // Test files run one after another (two VS Code windows at once are too much for 2 cores), and
     // --exit so a stuck browser handle cannot keep the run alive after the summary.
     '--exit',
+    // One retry per test, as Playwright suites usually have: a real browser's timing varies on a loaded
+    // 2-core machine. A real regression fails both attempts; a test that needed its retry is logged.
+    '--retries', '1',
     'out/test/ui/**/*.test.js',
     ...process.argv.slice(2),
   ];

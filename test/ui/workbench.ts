@@ -178,7 +178,12 @@ export function useWorkbench(failurePrefix: string, options: OpenWorkbenchOption
     workbench = await openWorkbench(options);
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`${failurePrefix}${this.currentTest.title}`);
+    const test = this.currentTest;
+    if (test?.state !== 'failed') return;
+    await workbench?.screenshot(`${failurePrefix}${test.title}`);
+    // run-ui-tests.js gives each UI test one retry (browser timing): log every failed attempt, so a test
+    // that passed only on its retry stays visible in the output.
+    console.log(`      (attempt failed: ${test.title}: ${test.err?.message.split('\n')[0] ?? ''})`);
   });
   after(async () => {
     await workbench?.close();
