@@ -1,9 +1,8 @@
 import type * as vscode from 'vscode';
 import { SCOPES } from '../config/endpoints';
 import { CONFIGURE_CLIENT_COMMAND, readStoredClientConfig, storeClientConfig } from './clientConfig';
-import { AUTH_PROVIDER_ID, DeskAuthenticationProvider } from './provider';
+import { DeskAuthenticationProvider } from './provider';
 
-export const SIGN_IN_COMMAND = 'desk.auth.signIn';
 export const SIGN_OUT_COMMAND = 'desk.auth.signOut';
 /** Context key for `when` clauses (views' welcome content, menus). */
 export const SIGNED_IN_CONTEXT_KEY = 'desk:signedIn';
@@ -11,33 +10,16 @@ export const SIGNED_IN_CONTEXT_KEY = 'desk:signedIn';
 /** Every scope Desk's features use, asked for at once so one sign-in serves them all. */
 export const DESK_SCOPES: readonly string[] = [...SCOPES.identity, ...SCOPES.tasks, ...SCOPES.books, ...SCOPES.drive, ...SCOPES.calendar];
 
-/** Registers the sign-in, sign-out and client-configuration commands, and keeps `desk:signedIn` current. */
+/**
+ * Registers the sign-out and client-configuration commands. Sign-in (`desk.signIn`) and the `desk:signedIn`
+ * context key belong to DeskSession, which also starts the emulator when needed.
+ */
 export function registerAuthCommands(
   vs: typeof vscode,
   context: Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets'>,
   provider: DeskAuthenticationProvider,
-  scopes: readonly string[] = DESK_SCOPES,
 ): void {
-  const updateContextKey = async (): Promise<void> => {
-    const signedIn = (await provider.listSessions()).length > 0;
-    await vs.commands.executeCommand('setContext', SIGNED_IN_CONTEXT_KEY, signedIn);
-  };
-  void updateContextKey();
-
   context.subscriptions.push(
-    provider.onDidChangeSessions(() => void updateContextKey()),
-
-    vs.commands.registerCommand(SIGN_IN_COMMAND, async () => {
-      const existing = await provider.listSessions();
-      try {
-        // With a session already there, VS Code offers its accounts plus "sign in to another account".
-        const session = await vs.authentication.getSession(AUTH_PROVIDER_ID, scopes, { createIfNone: true, clearSessionPreference: existing.length > 0 });
-        void vs.window.showInformationMessage(`Desk: signed in as ${session.account.label}.`);
-      } catch (error) {
-        void vs.window.showErrorMessage(`Desk: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }),
-
     vs.commands.registerCommand(SIGN_OUT_COMMAND, async () => {
       const sessions = await provider.listSessions();
       if (sessions.length === 0) {
