@@ -29,6 +29,7 @@ export interface IssuedTokens {
 export class TokenService {
   private readonly accessTokens: Collection<AccessTokenRecord>;
   private readonly refreshTokens: Collection<RefreshTokenRecord>;
+  private pruneAtSize = 1000;
 
   constructor(store: Store, private readonly accessTokenLifetimeSeconds: number, private readonly now: () => number = Date.now) {
     this.accessTokens = store.collection('auth.accessTokens');
@@ -106,9 +107,11 @@ export class TokenService {
   }
 
   private pruneExpired(): void {
-    // Cheap amortised cleanup: only when the table has grown.
-    if (this.accessTokens.size < 1000) return;
+    // Amortised cleanup: scan only once the table has doubled since the last scan, so a store full of
+    // live tokens does not make every issue a full scan.
+    if (this.accessTokens.size < this.pruneAtSize) return;
     const now = this.now();
     for (const [key, record] of [...this.accessTokens.entries()]) if (record.expiresAt <= now) this.accessTokens.delete(key);
+    this.pruneAtSize = Math.max(1000, this.accessTokens.size * 2);
   }
 }
