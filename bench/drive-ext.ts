@@ -13,13 +13,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
-import { ChangePage, ChangePoller, ChangeSource, Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/changes/poller';
+import { ChangePage, ChangePoller, ChangeSource, Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/features/drive/changes/poller';
 import { driveServiceFor } from '../src/emulator/drive/service';
 import { findUser } from '../src/emulator/auth/users';
 import { startEmulator, RunningEmulator } from '../src/emulator/emulator';
 import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
-import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../src/views/drive/driveAdapter';
-import { DriveTreeModel, FileNode } from '../src/views/drive/treeModel';
+import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../src/features/drive/driveAdapter';
+import { DriveTreeModel, FileNode } from '../src/features/drive/tree/treeModel';
 import { ms as milliseconds, percentiles, runWhenMain } from './support/stats';
 
 const ms = (value: number): string => milliseconds(value, 1);

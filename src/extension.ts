@@ -8,9 +8,9 @@ import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
 import { EmulatorLauncher } from './core/emulatorLauncher';
 import { DeskSession } from './core/session';
-import { registerTasks, TasksSlice } from './views/tasks';
-import { DriveFeature, registerDrive } from './views/drive';
-import { registerTodoTracking, TodoTracking } from './editor/todoTasks';
+import { registerTasks, TasksSlice } from './features/tasks';
+import { DriveFeature, registerDrive } from './features/drive';
+import { registerTodoTracking, TodoTracking } from './features/tasks/todo/todoTasks';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {

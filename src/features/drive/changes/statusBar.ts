@@ -1,0 +1,85 @@
+import type * as vscode from 'vscode';
+import { Disposable } from '../../../core/disposable';
+import { ChangeEntry, ChangeLog, describeKind } from './changeLog';
+
+export const SHOW_CHANGES_COMMAND = 'desk.drive.showChanges';
+
+function iconFor(entry: ChangeEntry): string {
+  switch (entry.kind) {
+    case 'created': return '$(add)';
+    case 'modified': return '$(edit)';
+    case 'trashed': return '$(trash)';
+    case 'removed': return '$(close)';
+  }
+}
+
+/** "5 min ago" style, with the exact time in the quick pick's detail. */
+export function relativeTime(time: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - time) / 1000));
+  if (seconds < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return new Date(time).toLocaleDateString();
+}
+
+interface ChangePickItem extends vscode.QuickPickItem {
+  readonly entry: ChangeEntry;
+}
+
+/**
+ * The status-bar item for Drive changes made elsewhere: hidden while there is nothing new, "$(cloud) 3 Drive
+ * changes" otherwise. Clicking lists them; looking at the list marks them seen; choosing one reveals it.
+ */
+export class ChangesStatusBar extends Disposable {
+  private readonly item: vscode.StatusBarItem;
+
+  constructor(
+    private readonly vs: typeof vscode,
+    private readonly log: ChangeLog,
+    private readonly onPick: (entry: ChangeEntry) => Promise<void>,
+  ) {
+    super();
+    this.item = this._register(vs.window.createStatusBarItem('desk.drive.changes', vs.StatusBarAlignment.Left, 50));
+    this.item.name = vs.l10n.t('Desk: Drive changes');
+    this.item.command = SHOW_CHANGES_COMMAND;
+    this.update();
+  }
+
+  /** Re-renders after the log changed. */
+  update(): void {
+    if (this.log.count === 0) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = this.log.statusText();
+    this.item.tooltip = `${this.vs.l10n.t('Changed on Drive by another app or person')}\n\n${this.log.summary()}`;
+    this.item.show();
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  async showQuickPick(): Promise<void> {
+    const vs = this.vs;
+    const entries = this.log.entries();
+    if (entries.length === 0) {
+      void vs.window.showInformationMessage(vs.l10n.t('No new Drive changes.'));
+      return;
+    }
+    const now = Date.now();
+    const items: ChangePickItem[] = entries.map((entry) => ({
+      entry,
+      label: `${iconFor(entry)} ${entry.title}`,
+      description: `${describeKind(entry.kind)} · ${relativeTime(entry.time, now)}`,
+      detail: `${new Date(entry.time).toLocaleString()}${entry.by ? ` · ${entry.by}` : ''}`,
+    }));
+    // Seen once listed: the count resets even if the user picks nothing.
+    this.log.markSeen();
+    this.update();
+    const picked = await vs.window.showQuickPick(items, { placeHolder: vs.l10n.t('Drive changes: choose one to show it'), matchOnDescription: true });
+    if (picked) await this.onPick(picked.entry);
+  }
+}

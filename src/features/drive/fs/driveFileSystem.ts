@@ -1,0 +1,317 @@
+import type * as vscode from 'vscode';
+import type { Readable } from 'node:stream';
+import { CancelledError, errorMessage, GoogleApiError } from '../../../api/errors';
+import { Disposable } from '../../../core/disposable';
+import { DriveApi, DriveItem, isFolder, isNative, quoteQuery } from '../port';
+import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, PathLookup, PathNotFound, REMOTE_VERSION_QUERY, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
+
+export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
+
+export interface DriveFsOptions {
+  readonly api: () => DriveApi;
+  readonly exportFormats: () => Promise<readonly { source: string; targets: readonly string[] }[]>;
+  /** A file version Desk wrote (the change poller must not announce it; the tree may update its row). */
+  readonly onOwnWrite?: (item: DriveItem) => void;
+  readonly log?: (message: string) => void;
+}
+
+/** Unpinned metadata is reused this long: stat comes in bursts (focus, save, explorer). */
+const METADATA_TTL_MS = 3_000;
+
+export function driveUri(vs: typeof vscode, item: Pick<DriveItem, 'id' | 'title'>): vscode.Uri {
+  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(item) });
+}
+
+/** The file id of a Desk Drive URI that names a file directly (the `desk-drive://<id>/<title>` form). */
+export function fileIdOf(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== DRIVE_SCHEME) return undefined;
+  const segments = uriSegments(uri);
+  return segments.length <= 2 && segments[0] !== 'root' ? segments[0] : undefined;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Drive as a file system (`desk-drive:`). Reading pins the version the editor holds; saving sends it as
+ * If-Match, so a file changed elsewhere in the meantime fails with 412, and the user chooses: compare,
+ * overwrite, or cancel (the edited text stays in the editor). Native documents read as a text export,
+ * read-only. Delete moves to the trash; rename and move are metadata patches.
+ */
+export class DriveFileSystemProvider extends Disposable implements vscode.FileSystemProvider {
+  private readonly changeEmitter: vscode.EventEmitter<vscode.FileChangeEvent[]>;
+  readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
+  /** The version each open file was read at: stat reports it and saves are conditional on it. */
+  private readonly pinned = new Map<string, DriveItem>();
+  private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
+
+  constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<vscode.FileChangeEvent[]>());
+    this.onDidChangeFile = this.changeEmitter.event;
+  }
+
+  /** Forget everything (backend or account change). */
+  reset(): void {
+    this.pinned.clear();
+    this.metadata.clear();
+  }
+
+  /**
+   * Another client changed a file: open editors without unsaved edits reload it; an editor with edits keeps
+   * its pinned version, so the next save meets the conflict instead of silently overwriting.
+   */
+  notifyRemoteChange(fileId: string): void {
+    this.metadata.delete(fileId);
+    const openDocs = this.vs.workspace.textDocuments.filter((doc) => fileIdOf(doc.uri) === fileId && doc.uri.query === '');
+    if (openDocs.some((doc) => doc.isDirty)) return;
+    this.pinned.delete(fileId);
+    const events = openDocs.map((doc) => ({ type: this.vs.FileChangeType.Changed, uri: doc.uri }));
+    if (events.length > 0) this.changeEmitter.fire(events);
+  }
+
+  watch(): vscode.Disposable {
+    // Changes arrive through the change poller (notifyRemoteChange), not per-file watches.
+    return new this.vs.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const resolved = await this.resolve(uri);
+    const { FileType, FilePermission } = this.vs;
+    if (resolved.kind === 'root') return { type: FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
+    const remote = uri.query === REMOTE_VERSION_QUERY;
+    const item = remote ? resolved.item : (this.pinned.get(resolved.item.id) ?? resolved.item);
+    const stat: vscode.FileStat = {
+      type: isFolder(item) ? FileType.Directory : FileType.File,
+      ctime: Date.parse(item.createdDate ?? '') || 0,
+      mtime: Date.parse(item.modifiedDate ?? '') || 0,
+      size: Number(item.fileSize ?? 0) || 0,
+    };
+    if (remote || isReadOnlyItem(item)) stat.permissions = FilePermission.Readonly;
+    return stat;
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const resolved = await this.resolve(uri);
+    if (resolved.kind === 'root') return [['root', this.vs.FileType.Directory]];
+    if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
+    if (!isFolder(resolved.item)) throw this.vs.FileSystemError.FileNotADirectory(uri);
+    const entries = new Map<string, vscode.FileType>();
+    let pageToken: string | undefined;
+    do {
+      const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken }));
+      for (const child of page.items) {
+        this.remember(child);
+        const name = sanitizeTitle(child.title ?? child.id);
+        // Drive allows equal titles in one folder; a path can name only the first of them.
+        if (!entries.has(name)) entries.set(name, isFolder(child) ? this.vs.FileType.Directory : this.vs.FileType.File);
+      }
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    return [...entries];
+  }
+
+  async createDirectory(uri: vscode.Uri): Promise<void> {
+    const resolved = await this.resolve(uri);
+    if (resolved.kind !== 'missing') throw this.vs.FileSystemError.FileExists(uri);
+    const folder = await this.guard(uri, () => this.options.api().insertFolder(resolved.title, resolved.parentId));
+    this.remember(folder);
+    this.options.onOwnWrite?.(folder);
+    this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const remote = uri.query === REMOTE_VERSION_QUERY;
+    const resolved = await this.resolve(uri, { fresh: true });
+    if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
+    if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
+    const item = resolved.item;
+    if (isFolder(item)) throw this.vs.FileSystemError.FileIsADirectory(uri);
+    const api = this.options.api();
+    if (isNative(item)) {
+      const type = textExportType(item.mimeType, await this.options.exportFormats());
+      if (!type) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” has no text export: open it in the browser', item.title ?? item.id));
+      const bytes = await this.guard(uri, () => api.exportFile(item.id, type));
+      if (!remote) this.pinned.set(item.id, item);
+      return bytes;
+    }
+    const download = await this.guard(uri, () => api.download(item.id));
+    const bytes = await readAll(download.stream);
+    if (!remote) {
+      // The bytes may be newer than the metadata fetched a moment before: pin the etag that came with them.
+      const pinnedItem = download.etag && item.etag && download.etag !== item.etag ? await this.guard(uri, () => api.getFile(item.id)) : item;
+      this.pinned.set(item.id, { ...pinnedItem, fileSize: String(bytes.length) });
+    }
+    return bytes;
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    if (uri.query !== '') throw this.vs.FileSystemError.NoPermissions(uri);
+    const resolved = await this.resolve(uri);
+    const api = this.options.api();
+    const bytes = Buffer.from(content);
+    if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
+    if (resolved.kind === 'missing') {
+      if (!options.create) throw this.vs.FileSystemError.FileNotFound(uri);
+      const created = await this.guard(uri, () => api.uploadFile({ title: resolved.title, parents: [{ id: resolved.parentId }] }, bytes, { size: bytes.length }));
+      this.afterWrite(created, bytes.length);
+      this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
+      return;
+    }
+    const item = resolved.item;
+    if (isFolder(item)) throw this.vs.FileSystemError.FileIsADirectory(uri);
+    if (isReadOnlyItem(item)) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” is read-only here', item.title ?? item.id));
+    if (!options.overwrite) throw this.vs.FileSystemError.FileExists(uri);
+    const expected = this.pinned.get(item.id)?.etag;
+    let saved: DriveItem;
+    try {
+      saved = await api.updateContent(item.id, bytes, { ifMatch: expected, mimeType: item.mimeType });
+    } catch (error) {
+      if (!(error instanceof GoogleApiError && error.isConflict)) throw this.toFsError(uri, error);
+      const choice = await this.askConflict(uri, item);
+      if (choice === 'compare') {
+        await this.openComparison(uri, item);
+        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id));
+      }
+      if (choice !== 'overwrite') {
+        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
+      }
+      saved = await this.guard(uri, () => api.updateContent(item.id, bytes, { ifMatch: undefined, mimeType: item.mimeType }));
+    }
+    this.afterWrite(saved, bytes.length);
+  }
+
+  async delete(uri: vscode.Uri): Promise<void> {
+    const resolved = await this.resolve(uri);
+    if (resolved.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(uri);
+    const trashed = await this.guard(uri, () => this.options.api().trashFile(resolved.item.id));
+    this.pinned.delete(resolved.item.id);
+    this.metadata.delete(resolved.item.id);
+    this.options.onOwnWrite?.(trashed);
+    this.changeEmitter.fire([{ type: this.vs.FileChangeType.Deleted, uri }]);
+  }
+
+  async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    const source = await this.resolve(oldUri);
+    if (source.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(oldUri);
+    const item = source.item;
+    const segments = uriSegments(newUri);
+    let title: string;
+    let addParents: string[] = [];
+    let removeParents: string[] = [];
+    if (segments.length === 2 && segments[0] === item.id) {
+      title = segments[1] as string;
+    } else {
+      const target = await this.resolve(newUri);
+      if (target.kind === 'item' && target.item.id !== item.id && !options.overwrite) throw this.vs.FileSystemError.FileExists(newUri);
+      if (target.kind !== 'missing') throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive cannot replace one file by another'));
+      title = target.title;
+      const currentParents = (item.parents ?? []).map((parent) => parent.id);
+      if (!currentParents.includes(target.parentId)) {
+        addParents = [target.parentId];
+        const oldParent = await this.parentIdOfPath(oldUri);
+        removeParents = oldParent && currentParents.includes(oldParent) ? [oldParent] : currentParents.slice(0, 1);
+      }
+    }
+    const patched = await this.guard(oldUri, () => this.options.api().patchFile(item.id, { title }, { addParents, removeParents }));
+    this.remember(patched);
+    if (this.pinned.has(item.id)) this.pinned.set(item.id, { ...(this.pinned.get(item.id) as DriveItem), title: patched.title, parents: patched.parents, etag: patched.etag });
+    this.options.onOwnWrite?.(patched);
+    this.changeEmitter.fire([
+      { type: this.vs.FileChangeType.Deleted, uri: oldUri },
+      { type: this.vs.FileChangeType.Created, uri: newUri },
+    ]);
+  }
+
+  // ---- helpers
+
+  private afterWrite(saved: DriveItem, size: number): void {
+    const item = { ...saved, fileSize: saved.fileSize ?? String(size) };
+    this.pinned.set(item.id, item);
+    this.remember(item);
+    this.options.onOwnWrite?.(item);
+  }
+
+  private async askConflict(uri: vscode.Uri, item: DriveItem): Promise<ConflictChoice> {
+    const vs = this.vs;
+    const compare = vs.l10n.t('Compare');
+    const overwrite = vs.l10n.t('Overwrite');
+    const choice = await vs.window.showWarningMessage(
+      vs.l10n.t('“{0}” was changed on Drive since you opened it.', item.title ?? item.id),
+      { modal: true, detail: vs.l10n.t('Compare the Drive version with yours, overwrite it with yours, or cancel and keep editing. Nothing is saved until you choose.') },
+      compare,
+      overwrite,
+    );
+    this.options.log?.(`Drive: save conflict on ${uri.toString()}: ${choice ?? 'cancel'}`);
+    return choice === compare ? 'compare' : choice === overwrite ? 'overwrite' : 'cancel';
+  }
+
+  private async openComparison(uri: vscode.Uri, item: DriveItem): Promise<void> {
+    const remote = uri.with({ query: REMOTE_VERSION_QUERY });
+    const title = this.vs.l10n.t('{0} (Drive) ↔ (yours)', item.title ?? item.id);
+    await this.vs.commands.executeCommand('vscode.diff', remote, uri, title);
+  }
+
+  private lookup(fresh: boolean): PathLookup {
+    return {
+      getFile: async (fileId) => {
+        const cached = this.metadata.get(fileId);
+        if (!fresh && cached && Date.now() - cached.at < METADATA_TTL_MS) return cached.item;
+        const item = await this.options.api().getFile(fileId);
+        this.remember(item);
+        return item;
+      },
+      findChild: async (folderId, title) => {
+        const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10 });
+        const child = page.items.find((candidate) => sanitizeTitle(candidate.title ?? candidate.id) === title) ?? page.items[0];
+        if (child) this.remember(child);
+        return child;
+      },
+    };
+  }
+
+  private async resolve(uri: vscode.Uri, options: { fresh?: boolean } = {}): Promise<ResolvedPath> {
+    try {
+      return await resolveDrivePath(uriSegments(uri), this.lookup(options.fresh === true || uri.query === REMOTE_VERSION_QUERY));
+    } catch (error) {
+      throw this.toFsError(uri, error);
+    }
+  }
+
+  private async parentIdOfPath(uri: vscode.Uri): Promise<string | undefined> {
+    const segments = uriSegments(uri);
+    if (segments.length <= 2) return undefined;
+    const parent = await this.resolve(uri.with({ authority: '', path: `/${segments.slice(0, -1).join('/')}` }));
+    return parent.kind === 'item' ? parent.item.id : undefined;
+  }
+
+  private remember(item: DriveItem): void {
+    this.metadata.set(item.id, { item, at: Date.now() });
+  }
+
+  private async guard<T>(uri: vscode.Uri, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.toFsError(uri, error);
+    }
+  }
+
+  /** VS Code understands FileSystemErrors (not found → "create file?", etc.); everything else keeps its message. */
+  private toFsError(uri: vscode.Uri, error: unknown): Error {
+    const { FileSystemError } = this.vs;
+    if (error instanceof FileSystemError) return error;
+    if (error instanceof PathNotFound) return FileSystemError.FileNotFound(uri);
+    if (error instanceof GoogleApiError) {
+      if (error.status === 404) return FileSystemError.FileNotFound(uri);
+      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(error.userMessage);
+      return FileSystemError.Unavailable(error.userMessage);
+    }
+    if (error instanceof CancelledError) return FileSystemError.Unavailable(error.message);
+    return FileSystemError.Unavailable(errorMessage(error));
+  }
+}

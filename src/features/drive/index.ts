@@ -1,0 +1,292 @@
+import type * as vscode from 'vscode';
+import { DriveClient } from '../../api/drive';
+import { errorMessage } from '../../api/errors';
+import { ChangeEntry, ChangeLog } from './changes/changeLog';
+import { ChangePoller, PollOutcome, TokenStore } from './changes/poller';
+import { ChangesStatusBar, SHOW_CHANGES_COMMAND } from './changes/statusBar';
+import { APP_DETAILS_SCHEME, appDocument, executeDropPlan, PROPERTIES_SCHEME, propertiesDocument, registerDriveCommands } from './commands/index';
+import type { ServiceEndpoints } from '../../config/endpoints';
+import type { DeskContext } from '../../core/deskContext';
+import { Disposable } from '../../core/disposable';
+import { DESK_SCOPES } from '../../core/session';
+import { DriveFileSystemProvider, driveUri } from './fs/driveFileSystem';
+import { DRIVE_SCHEME } from './fs/drivePath';
+import { adaptDriveClient, changeSourceFor, isInvalidPageToken, isSignedOut } from './driveAdapter';
+import { DriveAboutInfo, DriveApi, DriveItem, isFolder } from './port';
+import { DriveNode, DriveTreeModel } from './tree/treeModel';
+import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
+
+const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
+
+/** What the extension-host tests read through the hidden `desk.drive.changesState` command. */
+export interface DriveChangesState {
+  readonly polling: boolean;
+  readonly pollerState: string;
+  readonly usesLongPoll: boolean;
+  readonly unseen: number;
+  readonly statusText: string;
+  readonly entries: readonly ChangeEntry[];
+}
+
+/**
+ * The Drive slice: tree view, commands, the `desk-drive:` file system, and the change poller with its
+ * status-bar item. Nothing touches the network during activation: the client is built on first use and
+ * the poller starts once the user is signed in and the backend is up.
+ */
+export class DriveFeature extends Disposable {
+  private client: DriveClient | undefined;
+  private apiValue: DriveApi | undefined;
+  private modelValue: DriveTreeModel;
+  private aboutValue: Promise<DriveAboutInfo> | undefined;
+  private poller: ChangePoller | undefined;
+  private pollerStarting: Promise<void> | undefined;
+  private generation = 0;
+  private pollerRetry: ReturnType<typeof setTimeout> | undefined;
+  readonly provider: DriveTreeProvider;
+  readonly treeView: vscode.TreeView<DriveNode>;
+  readonly fileSystem: DriveFileSystemProvider;
+  readonly changeLog = new ChangeLog();
+  readonly statusBar: ChangesStatusBar;
+
+  constructor(private readonly desk: DeskContext) {
+    super();
+    const vs = desk.vs;
+    this.modelValue = new DriveTreeModel(this.api());
+    this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
+      api: () => this.api(),
+      exportFormats: async () => (await this.about()).exportFormats,
+      onOwnWrite: (item) => this.noteOwnWrite(item),
+      log: (message) => desk.log.info(message),
+    }));
+    this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
+
+    let commands: ReturnType<typeof registerDriveCommands> | undefined;
+    this.provider = this._register(new DriveTreeProvider(vs, {
+      model: () => this.modelValue,
+      isSignedIn: () => desk.session.signedIn,
+      log: (message) => desk.log.warn(message),
+      executeDrop: (plan) => executeDropPlan(this.commandHost(), plan),
+      uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
+      rootId: () => this.modelValue.rootId(),
+    }));
+    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, {
+      treeDataProvider: this.provider,
+      dragAndDropController: this.provider,
+      canSelectMany: true,
+      showCollapseAll: true,
+    }));
+
+    commands = registerDriveCommands(this.commandHost());
+    for (const disposable of commands.disposables) this._register(disposable);
+
+    this._register(vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        const fileId = uri.path.split('/').filter(Boolean)[0] ?? '';
+        try {
+          return await propertiesDocument(this.api(), fileId, vs.l10n.t('My Drive'));
+        } catch (error) {
+          return `// ${errorMessage(error)}\n`;
+        }
+      },
+    }));
+
+    this._register(vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        try {
+          return await appDocument(this.api(), uri.path.split('/').filter(Boolean)[0] ?? '');
+        } catch (error) {
+          return `// ${errorMessage(error)}\n`;
+        }
+      },
+    }));
+
+    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry)));
+    this._register(vs.commands.registerCommand(SHOW_CHANGES_COMMAND, () => this.statusBar.showQuickPick()));
+    this._register(vs.commands.registerCommand('desk.drive.changesState', () => this.changesState()));
+
+    // Focus and activity steer the poll interval.
+    const activity = (): void => this.poller?.noteActivity();
+    this._register(vs.window.onDidChangeWindowState((state) => this.poller?.setFocused(state.focused)));
+    this._register(vs.window.onDidChangeActiveTextEditor(activity));
+    this._register(vs.window.onDidChangeTextEditorSelection(activity));
+    this._register(this.treeView.onDidChangeSelection(activity));
+    this._register(this.treeView.onDidExpandElement(activity));
+    this._register(this.treeView.onDidChangeVisibility(activity));
+
+    this._register(desk.session.onDidChangeSignedIn((signedIn) => {
+      this.resetData();
+      if (signedIn) void this.ensurePoller();
+      else this.stopPoller();
+    }));
+    this._register(desk.backend.onDidChange(() => {
+      this.client = undefined;
+      this.apiValue = undefined;
+      this.stopPoller();
+      this.resetData();
+      void this.ensurePoller();
+    }));
+    void this.ensurePoller();
+  }
+
+  api(): DriveApi {
+    if (!this.apiValue) {
+      this.client = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES));
+      this.apiValue = adaptDriveClient(this.client);
+    }
+    return this.apiValue;
+  }
+
+  about(): Promise<DriveAboutInfo> {
+    this.aboutValue ??= this.api().about();
+    this.aboutValue.catch(() => { this.aboutValue = undefined; });
+    return this.aboutValue;
+  }
+
+  /** Asks for changes now instead of at the next scheduled poll (after Refresh; tests). */
+  pollChangesNow(): void {
+    this.poller?.pollNow();
+  }
+
+  /** The poller's state, for the hidden `desk.drive.changesState` command and the tests. */
+  changesState(): DriveChangesState {
+    return {
+      polling: this.poller !== undefined,
+      pollerState: this.poller?.state ?? 'stopped',
+      usesLongPoll: this.poller?.usesLongPoll ?? false,
+      unseen: this.changeLog.count,
+      statusText: this.changeLog.count > 0 ? this.statusBar.text : '',
+      entries: this.changeLog.entries(),
+    };
+  }
+
+  noteOwnWrite(item: DriveItem): void {
+    this.changeLog.noteOwnWrite(item.id, item.etag);
+  }
+
+  async revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
+    const node = await this.modelValue.findNode(fileId);
+    if (!node) {
+      void this.desk.vs.window.showInformationMessage(this.desk.vs.l10n.t('That file is not in My Drive, Shared with me or the trash any more.'));
+      return;
+    }
+    await this.treeView.reveal(node, { select: true, focus: true, expand: isFolder(node.item) });
+    if (options.open && !isFolder(node.item)) await this.desk.vs.commands.executeCommand('vscode.open', driveUri(this.desk.vs, node.item), { preview: true });
+  }
+
+  override dispose(): void {
+    this.stopPoller();
+    super.dispose();
+  }
+
+  private commandHost() {
+    return {
+      desk: this.desk,
+      api: () => this.api(),
+      model: () => this.modelValue,
+      provider: this.provider,
+      treeView: this.treeView,
+      about: () => this.about(),
+      endpoints: (): ServiceEndpoints | undefined => this.desk.backend.current,
+      noteOwnWrite: (item: DriveItem) => this.noteOwnWrite(item),
+      revealFile: (fileId: string, options?: { open?: boolean }) => this.revealFile(fileId, options),
+      pollChangesNow: () => this.pollChangesNow(),
+    };
+  }
+
+  private resetData(): void {
+    this.aboutValue = undefined;
+    this.modelValue = new DriveTreeModel(this.api());
+    this.fileSystem.reset();
+    this.changeLog.markSeen();
+    this.statusBar.update();
+    this.provider.refresh();
+  }
+
+  private async showChange(entry: ChangeEntry): Promise<void> {
+    if (entry.kind === 'removed') {
+      void this.desk.vs.window.showInformationMessage(this.desk.vs.l10n.t('“{0}” was removed from Drive.', entry.title));
+      return;
+    }
+    await this.revealFile(entry.fileId, { open: entry.kind !== 'trashed' }).catch((error: unknown) => this.desk.showError(error));
+  }
+
+  private stopPoller(): void {
+    this.generation++;
+    clearTimeout(this.pollerRetry);
+    this.poller?.stop();
+    this.poller = undefined;
+    this.pollerStarting = undefined;
+  }
+
+  /** Starts the poller once signed in with a running backend; the token key names backend and account. */
+  private ensurePoller(): Promise<void> {
+    if (this.poller || !this.desk.session.signedIn || !this.desk.backend.current) return Promise.resolve();
+    this.pollerStarting ??= this.startPoller().finally(() => {
+      this.pollerStarting = undefined;
+    });
+    return this.pollerStarting;
+  }
+
+  private async startPoller(): Promise<void> {
+    const generation = this.generation;
+    const endpoints = this.desk.backend.current;
+    if (!endpoints) return;
+    let account: string;
+    try {
+      const about = await this.about();
+      account = about.userEmail ?? about.userName ?? 'unknown';
+    } catch (error) {
+      this.desk.log.warn(`Drive: change notifications wait until Drive answers: ${errorMessage(error)}`);
+      // Offline at sign-in is not forever: try again in a minute (unless signed out or switched meanwhile).
+      clearTimeout(this.pollerRetry);
+      this.pollerRetry = setTimeout(() => {
+        if (generation === this.generation) void this.ensurePoller();
+      }, 60_000);
+      return;
+    }
+    if (generation !== this.generation || this.poller || !this.client) return;
+    const state = this.desk.extensionContext.globalState;
+    const tokens: TokenStore = {
+      get: (key) => state.get<string>(`${TOKEN_KEY_PREFIX}${key}`),
+      set: async (key, value) => { await state.update(`${TOKEN_KEY_PREFIX}${key}`, value); },
+    };
+    const poller = new ChangePoller({
+      source: changeSourceFor(this.client),
+      tokens,
+      // The emulator's port changes between runs; its data (and tokens) belong to its root URL.
+      tokenKey: `${endpoints.kind}|${endpoints.kind === 'emulator' ? endpoints.drive : 'google'}|${account}`,
+      onChanges: (outcome) => void this.applyChanges(outcome),
+      onError: (error) => this.desk.log.warn(`Drive: polling for changes failed: ${errorMessage(error)}`),
+      isInvalidToken: isInvalidPageToken,
+      isSignedOutError: isSignedOut,
+    });
+    this.poller = poller;
+    poller.setFocused(this.desk.vs.window.state.focused);
+    poller.setSignedIn(true);
+    poller.start();
+  }
+
+  private async applyChanges(outcome: PollOutcome): Promise<void> {
+    if (outcome.tokenReset) {
+      // Changes were lost with the old token: reload what is shown.
+      this.provider.refresh();
+      return;
+    }
+    const news = this.changeLog.add(outcome.changes);
+    this.statusBar.update();
+    const changed = outcome.changes.flatMap((change) => {
+      const fileId = change.fileId ?? change.file?.id;
+      return fileId ? [{ fileId, item: change.file, removed: change.deleted === true || !change.file }] : [];
+    });
+    try {
+      for (const container of await this.modelValue.containersAffectedBy(changed)) this.provider.refresh(container);
+    } catch (error) {
+      this.desk.log.warn(`Drive: could not refresh after changes: ${errorMessage(error)}`);
+    }
+    for (const entry of news) this.fileSystem.notifyRemoteChange(entry.fileId);
+  }
+}
+
+export function registerDrive(desk: DeskContext): DriveFeature {
+  return desk.register(new DriveFeature(desk));
+}

@@ -1,0 +1,94 @@
+import { DriveItem, FOLDER_MIME, isFolder, isNative } from '../port';
+
+/** The codicon for a file, by MIME type (pure: the tree wraps it in a ThemeIcon). */
+export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
+  const mime = item.mimeType ?? '';
+  switch (mime) {
+    case FOLDER_MIME: return 'folder';
+    case 'application/vnd.google-apps.document': return 'note';
+    case 'application/vnd.google-apps.spreadsheet': return 'table';
+    case 'application/vnd.google-apps.presentation': return 'preview';
+    case 'application/vnd.google-apps.drawing': return 'paintcan';
+    case 'application/vnd.google-apps.form': return 'checklist';
+    case 'application/vnd.google-apps.shortcut': return 'link';
+    case 'application/pdf': return 'file-pdf';
+    case 'application/zip':
+    case 'application/x-tar':
+    case 'application/gzip':
+    case 'application/x-7z-compressed': return 'file-zip';
+    case 'application/json':
+    case 'application/javascript':
+    case 'application/typescript':
+    case 'application/xml':
+    case 'text/html':
+    case 'text/css':
+    case 'text/x-python':
+    case 'application/x-sh': return 'file-code';
+    default: break;
+  }
+  if (mime.startsWith('image/') || mime.startsWith('video/') || mime.startsWith('audio/')) return 'file-media';
+  if (mime.startsWith('application/vnd.google-apps.')) return 'file';
+  if (/\.(ts|tsx|js|jsx|json|py|go|rs|java|c|cc|cpp|h|cs|rb|php|sh|yaml|yml|toml|xml|html|css|md)$/i.test(item.title ?? '')) return 'file-code';
+  if (mime.startsWith('text/')) return 'file-text';
+  return 'file';
+}
+
+/** A friendly name for a MIME type in tooltips. */
+export function kindLabel(mimeType: string | undefined): string {
+  switch (mimeType) {
+    case FOLDER_MIME: return 'Folder';
+    case 'application/vnd.google-apps.document': return 'Google Doc';
+    case 'application/vnd.google-apps.spreadsheet': return 'Google Sheet';
+    case 'application/vnd.google-apps.presentation': return 'Google Slides';
+    case 'application/vnd.google-apps.drawing': return 'Google Drawing';
+    case 'application/vnd.google-apps.form': return 'Google Form';
+    default: return mimeType ?? 'File';
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (char) => `\\${char}`);
+}
+
+/** The markdown tooltip of a file: built lazily (resolveTreeItem), from metadata the list already carried. */
+export function tooltipMarkdown(item: DriveItem): string {
+  const lines = [`**${escapeMarkdown(item.title ?? item.id)}**`, ''];
+  lines.push(`Kind: ${escapeMarkdown(kindLabel(item.mimeType))}`);
+  if (!isFolder(item) && !isNative(item) && item.fileSize !== undefined) lines.push(`Size: ${formatBytes(Number(item.fileSize))}`);
+  const owner = item.owners?.[0]?.displayName ?? item.ownerNames?.[0];
+  if (owner) lines.push(`Owner: ${escapeMarkdown(owner)}`);
+  if (item.modifiedDate) {
+    const by = item.lastModifyingUserName ? ` by ${escapeMarkdown(item.lastModifyingUserName)}` : '';
+    lines.push(`Modified: ${escapeMarkdown(new Date(item.modifiedDate).toLocaleString())}${by}`);
+  }
+  if (item.labels?.starred) lines.push('Starred');
+  if (item.labels?.trashed) lines.push('In the trash');
+  if (item.shared) lines.push('Shared');
+  return lines.join('  \n');
+}
+
+/** The short grey text after the title in the tree. */
+export function descriptionFor(item: DriveItem): string | undefined {
+  if (isFolder(item)) return undefined;
+  if (isNative(item)) return kindLabel(item.mimeType);
+  return item.fileSize !== undefined ? formatBytes(Number(item.fileSize)) : undefined;
+}
+
+/** Orders siblings the way Drive's web UI does: folders first, then by title (case-insensitive, numeric-aware). */
+export function compareItems(a: DriveItem, b: DriveItem): number {
+  const folderOrder = Number(isFolder(b)) - Number(isFolder(a));
+  if (folderOrder !== 0) return folderOrder;
+  return (a.title ?? '').localeCompare(b.title ?? '', undefined, { numeric: true, sensitivity: 'base' }) || a.id.localeCompare(b.id);
+}

@@ -1,0 +1,326 @@
+import { DriveApi, DriveItem, isFolder, quoteQuery } from '../port';
+import { compareItems } from './presentation';
+
+/**
+ * The Drive tree's data, without vscode: sections, lazily loaded folder listings (one page at a time, with a
+ * "Load more…" node), stable node ids and parent links (for reveal), and the mapping from changed files to
+ * the listings that must reload. The TreeDataProvider (treeProvider.ts) only renders these nodes.
+ */
+export type DriveSection = 'myDrive' | 'shared' | 'trash';
+
+export interface SectionNode {
+  readonly kind: 'section';
+  readonly id: string;
+  readonly section: DriveSection;
+  readonly label: string;
+}
+
+export interface FileNode {
+  readonly kind: 'file';
+  /** The path of file ids from the section down: unique even when a file has two parents. */
+  readonly id: string;
+  readonly parent: ContainerNode;
+  item: DriveItem;
+}
+
+export interface LoadMoreNode {
+  readonly kind: 'loadMore';
+  readonly id: string;
+  readonly parent: ContainerNode;
+}
+
+export interface MessageNode {
+  readonly kind: 'message';
+  readonly id: string;
+  readonly parent: ContainerNode;
+  readonly text: string;
+}
+
+export type ContainerNode = SectionNode | FileNode;
+export type DriveNode = SectionNode | FileNode | LoadMoreNode | MessageNode;
+
+export const SECTION_IDS: Record<DriveSection, string> = {
+  myDrive: 'drive:myDrive',
+  shared: 'drive:shared',
+  trash: 'drive:trash',
+};
+
+interface Listing {
+  items: DriveItem[];
+  nextPageToken: string | undefined;
+  /** The page request in flight, so concurrent expansions share it. */
+  pending: Promise<void> | undefined;
+  error: unknown;
+}
+
+export interface TreeModelOptions {
+  /** Items per page of a folder listing. */
+  readonly pageSize?: number;
+}
+
+export class DriveTreeModel {
+  readonly pageSize: number;
+  readonly sections: readonly SectionNode[] = [
+    { kind: 'section', id: SECTION_IDS.myDrive, section: 'myDrive', label: 'My Drive' },
+    { kind: 'section', id: SECTION_IDS.shared, section: 'shared', label: 'Shared with me' },
+    { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: 'Trash' },
+  ];
+  private readonly listings = new Map<string, Listing>();
+  private readonly nodes = new Map<string, FileNode>();
+  private rootFolderId: Promise<string> | undefined;
+
+  constructor(private readonly api: DriveApi, options: TreeModelOptions = {}) {
+    this.pageSize = options.pageSize ?? 200;
+  }
+
+  section(section: DriveSection): SectionNode {
+    return this.sections.find((node) => node.section === section) as SectionNode;
+  }
+
+  /** My Drive's real folder id (changes name parents by id; `root` is only an alias). */
+  rootId(): Promise<string> {
+    this.rootFolderId ??= this.api.about().then((about) => {
+      if (!about.rootFolderId) throw new Error('The Drive service did not say which folder is My Drive');
+      return about.rootFolderId;
+    });
+    this.rootFolderId.catch(() => { this.rootFolderId = undefined; });
+    return this.rootFolderId;
+  }
+
+  /** Forget everything (sign-out, backend switch, invalid change token). */
+  reset(): void {
+    this.listings.clear();
+    this.nodes.clear();
+    this.rootFolderId = undefined;
+  }
+
+  isContainer(node: DriveNode): node is ContainerNode {
+    if (node.kind === 'section') return true;
+    return node.kind === 'file' && isFolder(node.item) && sectionOf(node) !== 'trash';
+  }
+
+  parentOf(node: DriveNode): ContainerNode | undefined {
+    return node.kind === 'section' ? undefined : node.parent;
+  }
+
+  /** Children of a container: the first page is fetched on first expansion; later pages on "Load more…". */
+  async children(container: ContainerNode): Promise<DriveNode[]> {
+    let listing = this.listings.get(container.id);
+    if (!listing) {
+      listing = { items: [], nextPageToken: undefined, pending: undefined, error: undefined };
+      this.listings.set(container.id, listing);
+      await this.fetchPage(container, listing, undefined);
+    } else if (listing.pending) {
+      await listing.pending;
+    }
+    return this.render(container, listing);
+  }
+
+  /** Fetches the next page of a container; returns false when there was none. */
+  async loadMore(container: ContainerNode): Promise<boolean> {
+    const listing = this.listings.get(container.id);
+    if (!listing) return false;
+    if (listing.pending) {
+      await listing.pending;
+      return true;
+    }
+    if (!listing.nextPageToken) return false;
+    await this.fetchPage(container, listing, listing.nextPageToken);
+    return true;
+  }
+
+  /** Whether a container's listing is loaded (a refresh of an unloaded folder costs nothing). */
+  isLoaded(containerId: string): boolean {
+    return this.listings.has(containerId);
+  }
+
+  /** Drops a container's listing; its next expansion or render reloads the first page. */
+  invalidate(container: ContainerNode): void {
+    const listing = this.listings.get(container.id);
+    if (!listing) return;
+    this.listings.delete(container.id);
+    // Nodes below keep their ids; stale descendants are dropped so they reload when shown again.
+    const prefix = `${container.id}/`;
+    for (const id of [...this.listings.keys()]) if (id.startsWith(prefix)) this.listings.delete(id);
+  }
+
+  nodeById(id: string): DriveNode | undefined {
+    return this.nodes.get(id) ?? this.sections.find((node) => node.id === id);
+  }
+
+  /** The loaded nodes showing this file (a file with two parents shows twice). */
+  nodesForFile(fileId: string): FileNode[] {
+    return [...this.nodes.values()].filter((node) => node.item.id === fileId && this.listings.get(node.parent.id)?.items.some((item) => item.id === fileId));
+  }
+
+  /**
+   * The loaded containers whose listing a changed file affects: the folders it is now in, the folders it
+   * was listed in before (a move or trash removes it there), and Trash / Shared with me where relevant.
+   * Unloaded folders are skipped: they load fresh when expanded.
+   */
+  async containersAffectedBy(changed: readonly { fileId: string; item?: DriveItem | undefined; removed: boolean }[]): Promise<ContainerNode[]> {
+    const affected = new Map<string, ContainerNode>();
+    let rootId: string | undefined;
+    try {
+      rootId = this.listings.has(SECTION_IDS.myDrive) ? await this.rootId() : undefined;
+    } catch {
+      rootId = undefined;
+    }
+    const parentFolderIds = new Set<string>();
+    for (const change of changed) {
+      for (const [containerId, listing] of this.listings) {
+        if (listing.items.some((item) => item.id === change.fileId)) {
+          const node = this.nodeById(containerId);
+          if (node && node.kind !== 'loadMore' && node.kind !== 'message') affected.set(node.id, node);
+        }
+      }
+      const item = change.removed ? undefined : change.item;
+      if (!item) continue;
+      for (const parent of item.parents ?? []) {
+        if (parent.isRoot || parent.id === rootId) parentFolderIds.add(SECTION_IDS.myDrive);
+        else parentFolderIds.add(parent.id);
+      }
+      if (item.labels?.trashed) parentFolderIds.add(SECTION_IDS.trash);
+      if (item.shared) parentFolderIds.add(SECTION_IDS.shared);
+    }
+    for (const id of parentFolderIds) {
+      if (id.startsWith('drive:')) {
+        if (this.listings.has(id)) affected.set(id, this.nodeById(id) as SectionNode);
+        continue;
+      }
+      for (const node of this.nodes.values()) {
+        if (node.item.id === id && this.listings.has(node.id)) affected.set(node.id, node);
+      }
+    }
+    // Refreshing a container already refreshes what is below it: keep only the top-most ones.
+    const ids = [...affected.keys()];
+    return [...affected.values()].filter((node) => !ids.some((other) => other !== node.id && node.id.startsWith(`${other}/`)));
+  }
+
+  /** Updates the metadata a node shows (e.g. after a rename) without reloading its folder. */
+  updateItem(item: DriveItem): FileNode[] {
+    const updated: FileNode[] = [];
+    for (const listing of this.listings.values()) {
+      const index = listing.items.findIndex((existing) => existing.id === item.id);
+      if (index >= 0) listing.items[index] = item;
+    }
+    for (const node of this.nodes.values()) {
+      if (node.item.id === item.id) {
+        node.item = item;
+        updated.push(node);
+      }
+    }
+    return updated;
+  }
+
+  /**
+   * Finds (loading pages as needed) the node of a file under My Drive or Shared with me, for reveal.
+   * Walks up the parents with getFile, then down through the listings.
+   */
+  async findNode(fileId: string, maxPagesPerFolder = 50): Promise<FileNode | undefined> {
+    const chain: string[] = [fileId];
+    const rootId = await this.rootId();
+    let section: DriveSection = 'shared';
+    let current = await this.api.getFile(fileId);
+    if (current.labels?.trashed) section = 'trash';
+    for (let depth = 0; depth < 64 && section !== 'trash'; depth++) {
+      const parent = current.parents?.[0];
+      if (!parent) break;
+      if (parent.isRoot || parent.id === rootId) {
+        section = 'myDrive';
+        break;
+      }
+      chain.unshift(parent.id);
+      try {
+        current = await this.api.getFile(parent.id);
+      } catch {
+        break;
+      }
+    }
+    let container: ContainerNode = this.section(section);
+    if (section === 'trash') chain.splice(0, chain.length - 1);
+    for (const id of chain) {
+      let found: FileNode | undefined;
+      for (let page = 0; page < maxPagesPerFolder && !found; page++) {
+        const children = await this.children(container);
+        found = children.find((child): child is FileNode => child.kind === 'file' && child.item.id === id);
+        if (!found && !(await this.loadMore(container))) break;
+      }
+      // A file shared with me whose top folder is not itself in "Shared with me": start lower.
+      if (!found) return undefined;
+      if (id === fileId) return found;
+      container = found;
+    }
+    return undefined;
+  }
+
+  private render(container: ContainerNode, listing: Listing): DriveNode[] {
+    if (listing.error !== undefined && listing.items.length === 0) {
+      // Errors are not cached: the next expansion retries.
+      this.listings.delete(container.id);
+      throw listing.error;
+    }
+    const nodes: DriveNode[] = [...listing.items].sort(compareItems).map((item) => this.fileNode(container, item));
+    if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });
+    if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container) });
+    return nodes;
+  }
+
+  private fileNode(parent: ContainerNode, item: DriveItem): FileNode {
+    const id = `${parent.id}/${item.id}`;
+    const existing = this.nodes.get(id);
+    if (existing) {
+      existing.item = item;
+      return existing;
+    }
+    const node: FileNode = { kind: 'file', id, parent, item };
+    this.nodes.set(id, node);
+    return node;
+  }
+
+  private fetchPage(container: ContainerNode, listing: Listing, pageToken: string | undefined): Promise<void> {
+    const run = async (): Promise<void> => {
+      try {
+        const q = await this.queryFor(container);
+        const page = await this.api.listFiles({ q, orderBy: 'folder,title', maxResults: this.pageSize, pageToken });
+        const known = new Set(listing.items.map((item) => item.id));
+        listing.items.push(...page.items.filter((item) => !known.has(item.id)));
+        listing.nextPageToken = page.nextPageToken || undefined;
+        listing.error = undefined;
+      } catch (error) {
+        listing.error = error;
+        if (listing.items.length > 0) throw error;
+      } finally {
+        listing.pending = undefined;
+      }
+    };
+    listing.pending = run();
+    return listing.pending;
+  }
+
+  private async queryFor(container: ContainerNode): Promise<string> {
+    if (container.kind === 'file') return `${quoteQuery(container.item.id)} in parents and trashed = false`;
+    switch (container.section) {
+      case 'myDrive': return `${quoteQuery(await this.rootId())} in parents and trashed = false`;
+      case 'shared': return 'sharedWithMe and trashed = false';
+      case 'trash': return 'trashed = true';
+    }
+  }
+}
+
+export function sectionOf(node: DriveNode): DriveSection {
+  let current: DriveNode = node;
+  while (current.kind !== 'section') current = current.parent;
+  return current.section;
+}
+
+function emptyText(container: ContainerNode): string {
+  if (container.kind === 'section') {
+    switch (container.section) {
+      case 'trash': return 'Trash is empty';
+      case 'shared': return 'Nothing is shared with you';
+      case 'myDrive': return 'My Drive is empty';
+    }
+  }
+  return 'Empty folder';
+}

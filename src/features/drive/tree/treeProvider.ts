@@ -1,0 +1,162 @@
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
+import { Disposable } from '../../../core/disposable';
+import { NotSignedInError } from '../../../core/session';
+import { isFolder, isNative } from '../port';
+import { DropPlan, planDrop } from './dnd';
+import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, MessageNode, sectionOf } from './treeModel';
+
+export const DRIVE_VIEW_ID = 'desk.drive';
+export const DRIVE_TREE_MIME = 'application/vnd.code.tree.desk.drive';
+const URI_LIST_MIME = 'text/uri-list';
+
+/** The words menus match on (`viewItem =~ /\bfolder\b/`). */
+export function contextValueFor(node: DriveNode): string {
+  if (node.kind === 'section') return `driveSection ${node.section}`;
+  if (node.kind === 'loadMore') return 'driveLoadMore';
+  if (node.kind === 'message') return 'driveMessage';
+  const item = node.item;
+  const words = ['driveEntry', isFolder(item) ? 'folder' : isNative(item) ? 'native file' : 'file'];
+  words.push(item.labels?.trashed || sectionOf(node) === 'trash' ? 'trashed' : 'live');
+  words.push(item.labels?.starred ? 'starred' : 'unstarred');
+  if (node.parent.kind === 'file' || node.parent.section === 'myDrive') words.push('inFolder');
+  return words.join(' ');
+}
+
+export interface DriveTreeOptions {
+  readonly model: () => DriveTreeModel;
+  readonly isSignedIn: () => boolean;
+  readonly log: (message: string) => void;
+  /** Runs a drop plan (the commands module owns the API calls and notifications). */
+  readonly executeDrop: (plan: DropPlan) => Promise<void>;
+  /** Uploads dropped files from the OS or the Explorer into a folder. */
+  readonly uploadUris: (uris: vscode.Uri[], target: ContainerNode) => Promise<void>;
+  readonly rootId: () => Promise<string>;
+}
+
+/**
+ * Renders the Drive tree model: sections, folders (expand lazily), files (click opens), "Load more…" rows.
+ * Tooltips are built in resolveTreeItem, only when hovered. Also the drag-and-drop controller: moves inside
+ * the tree, uploads for files dropped from outside.
+ */
+export class DriveTreeProvider extends Disposable implements vscode.TreeDataProvider<DriveNode>, vscode.TreeDragAndDropController<DriveNode> {
+  private readonly changeEmitter: vscode.EventEmitter<DriveNode | undefined>;
+  readonly onDidChangeTreeData: vscode.Event<DriveNode | undefined>;
+  readonly dragMimeTypes = [DRIVE_TREE_MIME];
+  readonly dropMimeTypes = [DRIVE_TREE_MIME, URI_LIST_MIME];
+
+  constructor(private readonly vs: typeof vscode, private readonly options: DriveTreeOptions) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<DriveNode | undefined>());
+    this.onDidChangeTreeData = this.changeEmitter.event;
+  }
+
+  private get model(): DriveTreeModel {
+    return this.options.model();
+  }
+
+  /** Re-renders one container (its listing reloads) or, without one, the whole tree. */
+  refresh(container?: ContainerNode): void {
+    if (container) {
+      this.model.invalidate(container);
+      this.changeEmitter.fire(container);
+    } else {
+      this.model.reset();
+      this.changeEmitter.fire(undefined);
+    }
+  }
+
+  /** Re-renders a node whose metadata changed (rename, star) without reloading its folder. */
+  rerender(node: DriveNode): void {
+    this.changeEmitter.fire(node);
+  }
+
+  getTreeItem(node: DriveNode): vscode.TreeItem {
+    const vs = this.vs;
+    const { TreeItemCollapsibleState: State, ThemeIcon } = vs;
+    switch (node.kind) {
+      case 'section': {
+        const item = new vs.TreeItem(node.label, node.section === 'myDrive' ? State.Expanded : State.Collapsed);
+        item.id = node.id;
+        item.iconPath = new ThemeIcon(node.section === 'myDrive' ? 'root-folder' : node.section === 'trash' ? 'trash' : 'organization');
+        item.contextValue = contextValueFor(node);
+        return item;
+      }
+      case 'loadMore': {
+        const item = new vs.TreeItem(vs.l10n.t('Load more…'), State.None);
+        item.id = node.id;
+        item.iconPath = new ThemeIcon('ellipsis');
+        item.contextValue = contextValueFor(node);
+        item.command = { command: 'desk.drive.loadMore', title: vs.l10n.t('Load more'), arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vs.TreeItem(node.text, State.None);
+        item.id = node.id;
+        item.contextValue = contextValueFor(node);
+        if (node.id.endsWith('…error')) item.iconPath = new ThemeIcon('warning');
+        return item;
+      }
+      case 'file': {
+        const file = node.item;
+        const container = this.model.isContainer(node);
+        const item = new vs.TreeItem(file.title ?? file.id, container ? State.Collapsed : State.None);
+        item.id = node.id;
+        item.iconPath = new ThemeIcon(iconIdFor(file));
+        const description = descriptionFor(file);
+        item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
+        item.contextValue = contextValueFor(node);
+        if (!isFolder(file)) item.command = { command: 'desk.drive.open', title: vs.l10n.t('Open'), arguments: [node] };
+        return item;
+      }
+    }
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: DriveNode): vscode.TreeItem {
+    if (node.kind === 'file') item.tooltip = new this.vs.MarkdownString(tooltipMarkdown(node.item));
+    return item;
+  }
+
+  async getChildren(node?: DriveNode): Promise<DriveNode[]> {
+    if (!node) return this.options.isSignedIn() ? [...this.model.sections] : [];
+    if (node.kind !== 'section' && node.kind !== 'file') return [];
+    if (!this.model.isContainer(node)) return [];
+    try {
+      return await this.model.children(node);
+    } catch (error) {
+      if (error instanceof NotSignedInError) return [];
+      this.options.log(`Drive: could not list ${node.kind === 'file' ? node.item.title : node.label}: ${errorMessage(error)}`);
+      const message: MessageNode = { kind: 'message', id: `${node.id}/…error`, parent: node, text: this.vs.l10n.t('Could not load: {0}', errorMessage(error)) };
+      return [message];
+    }
+  }
+
+  getParent(node: DriveNode): DriveNode | undefined {
+    return this.model.parentOf(node);
+  }
+
+  // ---- drag and drop
+
+  handleDrag(sources: readonly DriveNode[], dataTransfer: vscode.DataTransfer): void {
+    const files = sources.filter((node): node is FileNode => node.kind === 'file');
+    if (files.length > 0) dataTransfer.set(DRIVE_TREE_MIME, new this.vs.DataTransferItem(files));
+  }
+
+  async handleDrop(target: DriveNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    const internal = dataTransfer.get(DRIVE_TREE_MIME);
+    if (internal) {
+      const sources = (internal.value as readonly FileNode[]).filter((node) => node.kind === 'file');
+      const plan = planDrop(sources, target, await this.options.rootId());
+      if (!token.isCancellationRequested) await this.options.executeDrop(plan);
+      return;
+    }
+    const uriList = dataTransfer.get(URI_LIST_MIME);
+    if (!uriList || !target) return;
+    const container = target.kind === 'section' || (target.kind === 'file' && this.model.isContainer(target)) ? target : target.parent;
+    if (sectionOf(container) !== 'myDrive' && container.kind === 'section') return;
+    const text = await uriList.asString();
+    const uris = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#')).map((line) => this.vs.Uri.parse(line));
+    if (uris.length > 0 && !token.isCancellationRequested) await this.options.uploadUris(uris, container);
+  }
+}

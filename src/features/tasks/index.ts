@@ -1,0 +1,107 @@
+import type * as vscode from 'vscode';
+import { TasksClient } from '../../api/tasks';
+import { SHOW_COMPLETED_CONTEXT_KEY, TASK_DETAILS_SCHEME, TaskCommands } from './commands/index';
+import type { DeskContext } from '../../core/deskContext';
+import { Disposable } from '../../core/disposable';
+import { DESK_SCOPES } from '../../core/session';
+import { SETTING } from '../../core/settings';
+import { TasksDragAndDropController } from './tree/dragAndDrop';
+import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
+import { taskDetailsMarkdown } from './tree/presentation';
+import { TasksApi, TasksTreeProvider } from './tree/treeProvider';
+
+/** The Tasks slice as activate() returns it to tests. */
+export interface TasksSlice {
+  readonly api: TasksApi;
+  readonly tree: TasksTreeProvider;
+  readonly view: vscode.TreeView<TasksNode>;
+  readonly commands: TaskCommands;
+  readonly dragAndDrop: TasksDragAndDropController;
+  /** What the tree's checkbox does (tests call it as VS Code would). */
+  handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
+}
+
+/**
+ * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands and the read-only details
+ * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
+ */
+export function registerTasks(desk: DeskContext): TasksSlice {
+  return desk.register(new TasksFeature(desk));
+}
+
+class TasksFeature extends Disposable implements TasksSlice {
+  readonly api: TasksApi;
+  readonly tree: TasksTreeProvider;
+  readonly view: vscode.TreeView<TasksNode>;
+  readonly commands: TaskCommands;
+  readonly dragAndDrop: TasksDragAndDropController;
+
+  constructor(private readonly desk: DeskContext) {
+    super();
+    const vs = desk.vs;
+    this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
+    this.tree = this._register(new TasksTreeProvider(vs, {
+      api: this.api,
+      showCompleted: () => desk.settings().tasksShowCompleted,
+      pageSize: () => desk.settings().tasksPageSize,
+      withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work)),
+      isSignedIn: () => desk.session.isSignedIn(),
+      log: (message) => desk.log.warn(message),
+    }));
+    let commands: TaskCommands | undefined;
+    const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
+    this.dragAndDrop = dragAndDrop;
+    this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, {
+      treeDataProvider: this.tree,
+      dragAndDropController: dragAndDrop,
+      canSelectMany: true,
+      showCollapseAll: true,
+      // Completing a parent must not tick its subtasks: each checkbox is one task.
+      manageCheckboxStateManually: true,
+    }));
+    commands = new TaskCommands(desk, this.api, this.tree, this.view);
+    this.commands = commands;
+    for (const disposable of commands.register()) this._register(disposable);
+
+    this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
+    this._register(vs.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, {
+      provideTextDocumentContent: (uri) => this.details(uri),
+    }));
+    this._register(desk.session.onDidChangeSignedIn(() => this.tree.refreshAll()));
+    this._register(desk.backend.onDidChange(() => {
+      void desk.session.check();
+      this.tree.refreshAll();
+    }));
+    void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
+    this._register(vs.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(SETTING.tasksShowCompleted) || event.affectsConfiguration(SETTING.tasksPageSize)) {
+        void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
+        this.tree.refreshAll();
+      }
+    }));
+  }
+
+  async handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void> {
+    const checked = this.desk.vs.TreeItemCheckboxState.Checked;
+    await Promise.all(items.map(async ([node, state]) => {
+      if (node.kind !== 'task') return;
+      const completed = state === checked;
+      if ((node.task.status === 'completed') === completed) return;
+      await this.commands.patchStatus(node.listId, node.task, completed);
+    }));
+  }
+
+  /** desk-task:/<list>/<task>.md → tasks.get, rendered as markdown. */
+  private async details(uri: vscode.Uri): Promise<string> {
+    const [listId, taskFile] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    const listTitle = new URLSearchParams(uri.query).get('list') ?? '';
+    if (!listId || !taskFile) return '# Unknown task\n';
+    try {
+      const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
+      return taskDetailsMarkdown(task, listTitle, new Date());
+    } catch (error) {
+      void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the task') });
+      return `# Could not load the task\n\n${error instanceof Error ? error.message : String(error)}\n`;
+    }
+  }
+}

@@ -1,0 +1,438 @@
+import type * as vscode from 'vscode';
+import { GoogleApiError } from '../../../api/errors';
+import { TasksClient } from '../../../api/tasks';
+import type { DeskContext } from '../../../core/deskContext';
+import { Disposable, toDisposable } from '../../../core/disposable';
+import { DESK_SCOPES } from '../../../core/session';
+import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import type { TasksSlice } from '..';
+import { TASKS_VIEW_ID } from '../tree/nodes';
+import { taskTooltip } from '../tree/presentation';
+import type { TasksApi } from '../tree/treeProvider';
+import { findLinkedTodos, linkLine, MARKER_HINT, parseTodo, taskTitleFor, TodoComment } from './todoParser';
+
+export const LINK_TODO_COMMAND = 'desk.tasks.linkTodo';
+export const COMPLETE_FROM_TODO_COMMAND = 'desk.tasks.completeFromTodo';
+export const OPEN_TODO_TASK_COMMAND = 'desk.tasks.openTodoTask';
+
+/** How long a fetched task answers hovers and decorations before it is asked for again. */
+const CACHE_MS = 30_000;
+/** Decorations fetch at most this many linked tasks per refresh: a file full of markers must stay cheap. */
+const MAX_DECORATION_LOOKUPS = 50;
+const LAST_LIST_KEY = 'desk.todo.lastList';
+/** taskId → listId, so a hover finds its task with one request instead of trying every list. */
+const TASK_LISTS_KEY = 'desk.todo.taskLists';
+
+type TodoApi = Pick<TasksApi, 'allTaskLists' | 'getTask' | 'insertTask' | 'patchTask'>;
+
+/** A linked task as last fetched: found in a list, or known to be gone. */
+type Lookup = { readonly found: true; readonly task: Task; readonly listId: string } | { readonly found: false };
+
+interface CacheEntry {
+  readonly at: number;
+  readonly lookup: Promise<Lookup>;
+}
+
+/** What the TODO commands act on: one line of a document. */
+interface TodoTarget {
+  readonly document: vscode.TextDocument;
+  readonly line: number;
+  readonly todo: TodoComment;
+}
+
+/**
+ * TODO ↔ task tracking in the editor: a quick fix "Create task from TODO" on TODO/FIXME comment lines (not a
+ * CodeLens on every match, which is far too verbose), a hover on linked markers with the task's state and
+ * actions, and a quiet "✓ done" after markers whose task is completed. Registering is all it does at
+ * activation: no request goes out until the user hovers, runs a fix, or opens an editor with a marker, and
+ * nothing is offered while signed out.
+ */
+export function registerTodoTracking(desk: DeskContext, tasks?: TasksSlice): TodoTracking {
+  return desk.register(new TodoTracking(desk, tasks));
+}
+
+export class TodoTracking extends Disposable {
+  private readonly api: TodoApi;
+  private readonly cache = new Map<string, CacheEntry>();
+  private decoration: vscode.TextEditorDecorationType | undefined;
+  private decorationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The lines marked "✓ done" per document, as last applied. */
+  private readonly decorated = new Map<string, number[]>();
+
+  constructor(private readonly desk: DeskContext, private readonly tasks?: TasksSlice) {
+    super();
+    const vs = desk.vs;
+    this.api = tasks?.api ?? new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
+    const selector: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
+    this._register(vs.languages.registerCodeActionsProvider(selector, {
+      provideCodeActions: (document, range) => this.codeActions(document, range),
+    }, { providedCodeActionKinds: [vs.CodeActionKind.QuickFix] }));
+    this._register(vs.languages.registerHoverProvider(selector, {
+      provideHover: (document, position) => this.hover(document, position),
+    }));
+    const command = (id: string, run: (target: TodoTarget | undefined) => Promise<unknown>): void => {
+      this._register(vs.commands.registerCommand(id, async (where?: unknown, line?: unknown) => {
+        try {
+          return await run(await this.target(where, line));
+        } catch (error) {
+          void desk.showError(error);
+          return undefined;
+        }
+      }));
+    };
+    command(LINK_TODO_COMMAND, (target) => this.link(target));
+    command(COMPLETE_FROM_TODO_COMMAND, (target) => this.complete(target));
+    command(OPEN_TODO_TASK_COMMAND, (target) => this.open(target));
+
+    // Decorations follow what is on screen; all of these are user or data events, none fires at activation.
+    this._register(vs.window.onDidChangeVisibleTextEditors(() => this.scheduleDecorations()));
+    this._register(vs.workspace.onDidChangeTextDocument((event) => {
+      if (vs.window.visibleTextEditors.some((editor) => editor.document === event.document)) this.scheduleDecorations();
+    }));
+    this._register(desk.session.onDidChangeSignedIn(() => {
+      this.cache.clear();
+      this.scheduleDecorations();
+    }));
+    if (tasks) {
+      this._register(tasks.tree.onDidChangeTreeData(() => {
+        // A refresh of the tree may mean tasks changed elsewhere: forget what we knew, look again (debounced).
+        this.cache.clear();
+        this.scheduleDecorations(1000);
+      }));
+    }
+    this._register(toDisposable(() => clearTimeout(this.decorationTimer)));
+  }
+
+  private get vs(): typeof vscode {
+    return this.desk.vs;
+  }
+
+  private t(message: string, ...args: Array<string | number>): string {
+    return this.vs.l10n.t(message, ...args);
+  }
+
+  // ---- quick fixes
+
+  private codeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
+    // No session (or not known yet): offer nothing rather than a fix that can only fail.
+    if (!this.desk.session.signedIn) return [];
+    const vs = this.vs;
+    const actions: vscode.CodeAction[] = [];
+    const last = Math.min(range.end.line, range.start.line + 50, document.lineCount - 1);
+    for (let line = range.start.line; line <= last; line++) {
+      const todo = parseTodo(document.lineAt(line).text);
+      if (!todo) continue;
+      const args = [document.uri, line];
+      if (!todo.taskId) {
+        const action = new vs.CodeAction(this.t('Create task from {0}', todo.keyword), vs.CodeActionKind.QuickFix);
+        action.command = { command: LINK_TODO_COMMAND, title: action.title, arguments: args };
+        actions.push(action);
+      } else {
+        const complete = new vs.CodeAction(this.t('Complete the linked task'), vs.CodeActionKind.QuickFix);
+        complete.command = { command: COMPLETE_FROM_TODO_COMMAND, title: complete.title, arguments: args };
+        const open = new vs.CodeAction(this.t('Show the linked task in the Tasks view'), vs.CodeActionKind.QuickFix);
+        open.command = { command: OPEN_TODO_TASK_COMMAND, title: open.title, arguments: args };
+        actions.push(complete, open);
+      }
+    }
+    return actions;
+  }
+
+  // ---- commands
+
+  /** The line a command acts on: (uri, line) from a quick fix or hover link, else the cursor's line. */
+  private async target(where: unknown, line: unknown): Promise<TodoTarget | undefined> {
+    const vs = this.vs;
+    let document: vscode.TextDocument | undefined;
+    let lineNumber: number | undefined;
+    if ((where instanceof vs.Uri || typeof where === 'string') && typeof line === 'number') {
+      document = await vs.workspace.openTextDocument(typeof where === 'string' ? vs.Uri.parse(where) : where);
+      lineNumber = line;
+    } else {
+      const editor = vs.window.activeTextEditor;
+      document = editor?.document;
+      lineNumber = editor?.selection.active.line;
+    }
+    if (!document || lineNumber === undefined || lineNumber < 0 || lineNumber >= document.lineCount) {
+      void vs.window.showInformationMessage(this.t('Desk: put the cursor on a TODO comment first.'));
+      return undefined;
+    }
+    const todo = parseTodo(document.lineAt(lineNumber).text);
+    if (!todo) {
+      void vs.window.showInformationMessage(this.t('Desk: there is no TODO or FIXME comment on line {0}.', lineNumber + 1));
+      return undefined;
+    }
+    return { document, line: lineNumber, todo };
+  }
+
+  /** Creates a task from the TODO and writes its marker into the comment; resolves to the task. */
+  private async link(target: TodoTarget | undefined): Promise<Task | undefined> {
+    if (!target) return undefined;
+    const vs = this.vs;
+    const { document, todo } = target;
+    if (todo.taskId) {
+      void vs.window.showInformationMessage(this.t('Desk: this {0} is already linked to a task.', todo.keyword));
+      return undefined;
+    }
+    const list = await this.pickList();
+    if (!list) return undefined;
+    const place = `${vs.workspace.asRelativePath(document.uri, false)}:${target.line + 1}`;
+    // Notes carry a link back to the line (a file URI with #L<line>, which VS Code opens at that line).
+    const link = document.uri.with({ fragment: `L${target.line + 1}` }).toString();
+    const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place), notes: `${this.t('From {0}', place)}\n${link}` });
+    await this.remember(task.id, list.id);
+    this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
+    await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, list.id);
+    this.tasks?.tree.refreshList(list.id);
+
+    if (!(await this.writeMarker(document, target.line, todo, task.id))) {
+      void vs.window.showWarningMessage(this.t('Desk: created the task "{0}", but could not mark the comment. Add "{1}" to it to keep the link.', task.title, `(task:${task.id})`));
+    } else {
+      vs.window.setStatusBarMessage(this.t('Desk: created the task "{0}" in {1}.', task.title, list.title), 4000);
+    }
+    this.scheduleDecorations();
+    return task;
+  }
+
+  /** Rewrites only the changed middle of the line, so cursors elsewhere on it stay put. */
+  private async writeMarker(document: vscode.TextDocument, line: number, todo: TodoComment, taskId: string): Promise<boolean> {
+    const vs = this.vs;
+    // The user may have typed while the task was being created: find the same TODO again, nearest first.
+    const lineOf = (): number | undefined => {
+      for (let distance = 0; distance < document.lineCount; distance++) {
+        for (const candidate of distance === 0 ? [line] : [line - distance, line + distance]) {
+          if (candidate < 0 || candidate >= document.lineCount) continue;
+          const found = parseTodo(document.lineAt(candidate).text);
+          if (found && !found.taskId && found.text === todo.text) return candidate;
+        }
+      }
+      return undefined;
+    };
+    const at = lineOf();
+    if (at === undefined) return false;
+    const before = document.lineAt(at).text;
+    const after = linkLine(before, taskId);
+    let start = 0;
+    while (start < before.length && before[start] === after[start]) start++;
+    let tail = 0;
+    while (tail < before.length - start && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+    const edit = new vs.WorkspaceEdit();
+    edit.replace(document.uri, new vs.Range(at, start, at, before.length - tail), after.slice(start, after.length - tail));
+    return vs.workspace.applyEdit(edit);
+  }
+
+  /** Which list a new task goes to: a quick pick with the last used list first (no question with one list). */
+  private async pickList(): Promise<TaskList | undefined> {
+    const vs = this.vs;
+    const lists = await this.taskLists();
+    if (lists.length === 0) {
+      void vs.window.showInformationMessage(this.t('Desk: there is no task list yet. Create one in the Tasks view first.'));
+      return undefined;
+    }
+    if (lists.length === 1) return lists[0];
+    const lastId = this.desk.extensionContext.globalState.get<string>(LAST_LIST_KEY);
+    const ordered = [...lists.filter((list) => list.id === lastId), ...lists.filter((list) => list.id !== lastId)];
+    const items = ordered.map((list) => ({
+      label: list.title || this.t('(untitled list)'),
+      description: list.id === lastId ? this.t('last used') : undefined,
+      list,
+    }));
+    const picked = await vs.window.showQuickPick(items, { title: this.t('Create Task from TODO'), placeHolder: this.t('Which task list?') });
+    return picked?.list;
+  }
+
+  private async complete(target: TodoTarget | undefined): Promise<Task | undefined> {
+    if (!target) return undefined;
+    const vs = this.vs;
+    const taskId = target.todo.taskId;
+    if (!taskId) {
+      void vs.window.showInformationMessage(this.t('Desk: this {0} is not linked to a task yet. Use "Create task from TODO" first.', target.todo.keyword));
+      return undefined;
+    }
+    // Fresh state, not the cache: the task may have been completed or deleted elsewhere.
+    const lookup = await this.lookup(taskId, { fresh: true });
+    if (!lookup.found) {
+      void vs.window.showWarningMessage(this.t('Desk: the task linked here no longer exists (or is in a list you cannot see).'));
+      return undefined;
+    }
+    if (lookup.task.status === 'completed') {
+      void vs.window.showInformationMessage(this.t('Desk: "{0}" is already completed.', lookup.task.title));
+      this.scheduleDecorations();
+      return lookup.task;
+    }
+    const task = await this.api.patchTask(lookup.listId, taskId, { status: 'completed' });
+    this.cache.set(taskId, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: lookup.listId }) });
+    this.tasks?.tree.refreshList(lookup.listId);
+    vs.window.setStatusBarMessage(this.t('Desk: completed "{0}".', task.title), 4000);
+    this.scheduleDecorations();
+    return task;
+  }
+
+  /** Reveals the linked task's row in the Tasks view (loading its list as far as needed). */
+  private async open(target: TodoTarget | undefined): Promise<boolean> {
+    const taskId = target?.todo.taskId;
+    if (!taskId) return false;
+    const vs = this.vs;
+    const lookup = await this.lookup(taskId);
+    if (!lookup.found) {
+      void vs.window.showWarningMessage(this.t('Desk: the task linked here no longer exists (or is in a list you cannot see).'));
+      return false;
+    }
+    const slice = this.tasks;
+    if (!slice) return false;
+    await vs.commands.executeCommand(`${TASKS_VIEW_ID}.focus`);
+    await slice.tree.getChildren(); // the list rows must exist before one of their tasks can be found
+    let node = await slice.tree.findTaskNode(lookup.listId, taskId);
+    if (!node) {
+      // Beyond the first page, or hidden by "hide completed": wait for the whole list once.
+      await slice.tree.allTasks(lookup.listId).catch(() => undefined);
+      node = await slice.tree.findTaskNode(lookup.listId, taskId);
+    }
+    if (!node) {
+      void vs.window.showInformationMessage(this.t('Desk: "{0}" is not shown in the Tasks view (completed tasks may be hidden).', lookup.task.title));
+      return false;
+    }
+    await slice.view.reveal(node, { select: true, focus: true, expand: true });
+    return true;
+  }
+
+  // ---- hover
+
+  private async hover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
+    if (!this.desk.session.signedIn) return undefined;
+    const text = document.lineAt(position.line).text;
+    if (!MARKER_HINT.test(text)) return undefined;
+    const todo = parseTodo(text);
+    if (!todo?.taskId || position.character < todo.start || position.character > Math.max(todo.textEnd, todo.headEnd)) return undefined;
+    const vs = this.vs;
+    const range = new vs.Range(position.line, todo.start, position.line, todo.headEnd);
+    let lookup: Lookup;
+    try {
+      lookup = await this.lookup(todo.taskId);
+    } catch (error) {
+      return new vs.Hover(new vs.MarkdownString(this.t('Could not load the linked task: {0}', error instanceof Error ? error.message : String(error))), range);
+    }
+    if (!lookup.found) return new vs.Hover(new vs.MarkdownString(this.t('The linked task no longer exists (or is in a list you cannot see).')), range);
+    const lists = await this.taskLists().catch(() => [] as TaskList[]);
+    const listTitle = lists.find((list) => list.id === lookup.listId)?.title ?? '';
+    const args = encodeURIComponent(JSON.stringify([document.uri.toString(), position.line]));
+    const actions: string[] = [];
+    if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${COMPLETE_FROM_TODO_COMMAND}?${args})`);
+    if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${OPEN_TODO_TASK_COMMAND}?${args})`);
+    const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date())}\n\n---\n\n${actions.join(' · ')}`);
+    // Only our own commands may run from this hover; the task's text is escaped by taskTooltip.
+    markdown.isTrusted = { enabledCommands: [COMPLETE_FROM_TODO_COMMAND, OPEN_TODO_TASK_COMMAND] };
+    return new vs.Hover(markdown, range);
+  }
+
+  // ---- decorations
+
+  private scheduleDecorations(delayMs = 250): void {
+    clearTimeout(this.decorationTimer);
+    this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error) => this.desk.log.warn(`TODO decorations: ${String(error)}`)), delayMs);
+  }
+
+  /** Marks the linked TODOs of visible editors whose task is completed; signed out, it clears them. */
+  private async updateDecorations(): Promise<void> {
+    if (this.isDisposed) return;
+    const vs = this.vs;
+    const editors = vs.window.visibleTextEditors.filter((editor) => editor.document.uri.scheme === 'file' || editor.document.uri.scheme === 'untitled');
+    const signedIn = this.desk.session.signedIn;
+    const linked = new Map<vscode.TextEditor, ReturnType<typeof findLinkedTodos>>();
+    for (const editor of editors) {
+      const found = signedIn ? findLinkedTodos(editor.document.getText()) : [];
+      if (found.length > 0 || this.decoration) linked.set(editor, found);
+    }
+    if (![...linked.values()].some((found) => found.length > 0)) {
+      if (this.decoration) for (const editor of linked.keys()) editor.setDecorations(this.decoration, []);
+      this.decorated.clear();
+      return;
+    }
+    const ids = [...new Set([...linked.values()].flatMap((found) => found.map((item) => item.taskId)))].slice(0, MAX_DECORATION_LOOKUPS);
+    const states = new Map<string, Lookup>();
+    await Promise.all(ids.map(async (id) => {
+      states.set(id, await this.lookup(id).catch((): Lookup => ({ found: false })));
+    }));
+    if (this.isDisposed) return;
+    this.decoration ??= this._register(vs.window.createTextEditorDecorationType({
+      after: { contentText: this.t('✓ done'), color: new vs.ThemeColor('descriptionForeground'), fontStyle: 'italic', margin: '0 0 0 1.5em' },
+    }));
+    for (const [editor, found] of linked) {
+      const done = found.filter((item) => {
+        const state = states.get(item.taskId);
+        return state?.found === true && state.task.status === 'completed';
+      });
+      this.decorated.set(editor.document.uri.toString(), done.map((item) => item.line));
+      editor.setDecorations(this.decoration, done.map((item) => {
+        const end = editor.document.lineAt(item.line).range.end;
+        return new vs.Range(end, end);
+      }));
+    }
+  }
+
+  /** Which lines of an editor show "✓ done" right now (for tests). */
+  async decoratedLines(document: vscode.TextDocument): Promise<number[]> {
+    clearTimeout(this.decorationTimer);
+    await this.updateDecorations();
+    return this.decorated.get(document.uri.toString()) ?? [];
+  }
+
+  // ---- data
+
+  private async taskLists(): Promise<TaskList[]> {
+    if (this.tasks) return this.tasks.tree.taskLists();
+    const lists: TaskList[] = [];
+    for await (const list of this.api.allTaskLists()) lists.push(list);
+    return lists;
+  }
+
+  private async remember(taskId: string, listId: string): Promise<void> {
+    const state = this.desk.extensionContext.workspaceState;
+    const known = state.get<Record<string, string>>(TASK_LISTS_KEY) ?? {};
+    if (known[taskId] === listId) return;
+    await state.update(TASK_LISTS_KEY, { ...known, [taskId]: listId });
+  }
+
+  /** The linked task, from the cache while fresh; concurrent asks for one task share one request. */
+  private lookup(taskId: string, options: { fresh?: boolean } = {}): Promise<Lookup> {
+    const cached = this.cache.get(taskId);
+    if (cached && !options.fresh && Date.now() - cached.at < CACHE_MS) return cached.lookup;
+    const lookup = this.fetchTask(taskId);
+    const entry: CacheEntry = { at: Date.now(), lookup };
+    this.cache.set(taskId, entry);
+    // A failure (network, signed out) is not remembered: the next hover tries again.
+    lookup.catch(() => {
+      if (this.cache.get(taskId) === entry) this.cache.delete(taskId);
+    });
+    return lookup;
+  }
+
+  /** One request when the list is known (from this workspace); otherwise the lists are tried in turn. */
+  private async fetchTask(taskId: string): Promise<Lookup> {
+    const known = this.desk.extensionContext.workspaceState.get<Record<string, string>>(TASK_LISTS_KEY)?.[taskId];
+    const tryList = async (listId: string): Promise<Lookup | undefined> => {
+      try {
+        const task = await this.api.getTask(listId, taskId);
+        // A deleted task is still answered by id (until purged), but for the TODO it is gone.
+        return task.deleted ? { found: false } : { found: true, task, listId };
+      } catch (error) {
+        // Another list, or deleted: Google answers 404 (sometimes 400 for an id from another list).
+        if (error instanceof GoogleApiError && (error.status === 404 || error.status === 400)) return undefined;
+        throw error;
+      }
+    };
+    if (known) {
+      const found = await tryList(known);
+      if (found) return found;
+    }
+    for (const list of await this.taskLists()) {
+      if (list.id === known) continue;
+      const found = await tryList(list.id);
+      if (found?.found) {
+        await this.remember(taskId, list.id);
+        return found;
+      }
+    }
+    return { found: false };
+  }
+}

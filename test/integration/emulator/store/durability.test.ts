@@ -1,0 +1,192 @@
+import * as assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { taskListsPageSchema, taskSchema, tasksPageSchema } from '../../../../src/shared/schemas/tasks';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+}
+
+/** Bundles the emulator CLI from the current sources, so the test never runs a stale dist/. */
+async function bundleEmulator(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(REPO_ROOT, 'src/emulator/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'silent',
+  });
+}
+
+function startChild(bundle: string, args: string[]): Promise<Child> {
+  const child = spawn(process.execPath, [bundle, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', (line) => {
+      const found = /listening on (http:\/\/\S+)/.exec(line);
+      if (found?.[1]) resolve({ process: child, url: found[1] });
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited early (${String(code)}): ${stderr}`)));
+  });
+}
+
+function killHard(child: Child): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
+    child.process.once('exit', () => resolve());
+    child.process.kill('SIGKILL');
+  });
+}
+
+async function tokenFor(url: string, user: string): Promise<string> {
+  const response = await fetch(`${url}/emulator/v1/token?user=${user}`, { method: 'POST' });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function getJson(url: string, token: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200, await response.clone().text());
+  return response.json();
+}
+
+async function allTaskIds(url: string, token: string, list: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let pageToken: string | undefined;
+  do {
+    const query = `maxResults=100&showHidden=true&showDeleted=true${pageToken ? `&pageToken=${pageToken}` : ''}`;
+    const page = tasksPageSchema.parse(await getJson(`${url}/tasks/v1/lists/${list}/tasks?${query}`, token));
+    for (const task of page.items ?? []) ids.add(task.id);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return ids;
+}
+
+async function listTitles(url: string, token: string): Promise<string[]> {
+  const page = taskListsPageSchema.parse(await getJson(`${url}/tasks/v1/users/@me/lists`, token));
+  return (page.items ?? []).map((list) => `${list.id}:${list.title}`);
+}
+
+describe('tasks survive kill -9 (emulator as a child process)', function () {
+  this.timeout(60_000);
+  let work: string;
+  let bundle: string;
+  const running: Child[] = [];
+
+  before(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'desk-durability-'));
+    bundle = path.join(work, 'emulator.js');
+    await bundleEmulator(bundle);
+  });
+  after(async () => {
+    for (const child of running) await killHard(child);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function start(dataDir: string, extra: string[] = []): Promise<Child> {
+    const child = await startChild(bundle, ['--data-dir', dataDir, ...extra]);
+    running.push(child);
+    return child;
+  }
+
+  it('keeps every acknowledged insert after kill -9, and a restart duplicates nothing', async () => {
+    const dataDir = path.join(work, 'data');
+    const first = await start(dataDir, ['--seed', 'demo']);
+    const token = await tokenFor(first.url, 'alice@example.com');
+    const seededLists = await listTitles(first.url, token);
+    assert.ok(seededLists.length >= 3, 'the demo seed gives alice several lists');
+    const list = (seededLists[0] as string).split(':')[0] as string;
+    const seededTasks = await allTaskIds(first.url, token, list);
+
+    // Sequential inserts, then a burst in flight; kill -9 right after the last acknowledgement we see.
+    const acknowledged: string[] = [];
+    const insert = async (title: string): Promise<void> => {
+      const response = await fetch(`${first.url}/tasks/v1/lists/${list}/tasks`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title, notes: 'durable?' }),
+      });
+      if (response.status === 200) acknowledged.push(taskSchema.parse(await response.json()).id);
+    };
+    for (let index = 0; index < 20; index++) await insert(`sequential ${index}`);
+    const burst = Array.from({ length: 20 }, (_, index) => insert(`burst ${index}`).catch(() => undefined));
+    await Promise.race([Promise.all(burst), new Promise((resolve) => setTimeout(resolve, 5))]);
+    const acknowledgedBeforeKill = [...acknowledged];
+    await killHard(first);
+    await Promise.allSettled(burst);
+    assert.ok(acknowledgedBeforeKill.length >= 20);
+
+    const second = await start(dataDir);
+    const token2 = await tokenFor(second.url, 'alice@example.com');
+    const afterRestart = await allTaskIds(second.url, token2, list);
+    for (const id of acknowledgedBeforeKill) assert.ok(afterRestart.has(id), `acknowledged task ${id} was lost`);
+    // Anything acknowledged before the kill, even in the burst, must be there too.
+    for (const id of acknowledged) assert.ok(afterRestart.has(id), `acknowledged task ${id} was lost`);
+    for (const id of seededTasks) assert.ok(afterRestart.has(id));
+    assert.deepEqual(await listTitles(second.url, token2), seededLists, 'no list was duplicated or lost');
+    await killHard(second);
+
+    // Starting again with --seed demo on the same folder must not seed twice.
+    const third = await start(dataDir, ['--seed', 'demo']);
+    const token3 = await tokenFor(third.url, 'alice@example.com');
+    assert.deepEqual(await listTitles(third.url, token3), seededLists);
+    assert.equal((await allTaskIds(third.url, token3, list)).size, afterRestart.size);
+    await killHard(third);
+  });
+
+  it('keeps the default list a first read created, across kill -9', async () => {
+    const dataDir = path.join(work, 'data-3');
+    const first = await start(dataDir);
+    const before = await listTitles(first.url, await tokenFor(first.url, 'carol@example.com'));
+    await killHard(first);
+    const second = await start(dataDir);
+    assert.deepEqual(await listTitles(second.url, await tokenFor(second.url, 'carol@example.com')), before);
+    await killHard(second);
+  });
+
+  it('keeps moves, updates and deletes across kill -9', async () => {
+    const dataDir = path.join(work, 'data-2');
+    const first = await start(dataDir);
+    const token = await tokenFor(first.url, 'bob@example.com');
+    const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
+      const response = await fetch(`${first.url}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      assert.ok(response.status < 300, `${method} ${route} → ${response.status}`);
+      return response.status === 204 ? undefined : response.json();
+    };
+    const a = taskSchema.parse(await call('POST', '/tasks/v1/lists/@default/tasks', { title: 'a' }));
+    const b = taskSchema.parse(await call('POST', `/tasks/v1/lists/@default/tasks?previous=${a.id}`, { title: 'b' }));
+    const c = taskSchema.parse(await call('POST', `/tasks/v1/lists/@default/tasks?previous=${b.id}`, { title: 'c', status: 'completed' }));
+    await call('POST', `/tasks/v1/lists/@default/tasks/${a.id}/move?parent=${b.id}`);
+    await call('PATCH', `/tasks/v1/lists/@default/tasks/${b.id}`, { notes: 'patched' });
+    await call('POST', '/tasks/v1/lists/@default/clear');
+    await call('DELETE', `/tasks/v1/lists/@default/tasks/${c.id}`);
+    await killHard(first);
+
+    const second = await start(dataDir);
+    const token2 = await tokenFor(second.url, 'bob@example.com');
+    const page = tasksPageSchema.parse(await getJson(`${second.url}/tasks/v1/lists/@default/tasks?showHidden=true&showDeleted=true`, token2));
+    const byTitle = new Map((page.items ?? []).map((task) => [task.title, task]));
+    assert.deepEqual((page.items ?? []).map((task) => task.title), ['b', 'a', 'c']);
+    assert.equal(byTitle.get('a')?.parent, b.id);
+    assert.equal(byTitle.get('b')?.notes, 'patched');
+    assert.equal(byTitle.get('c')?.hidden, true);
+    assert.equal(byTitle.get('c')?.deleted, true);
+    await killHard(second);
+  });
+});

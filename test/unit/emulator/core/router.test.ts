@@ -1,0 +1,32 @@
+import * as assert from 'node:assert/strict';
+import { Router } from '../../../../src/emulator/core/router';
+
+describe('emulator router', () => {
+  const router = new Router();
+  const fileHandler = () => ({ json: 'file' });
+  const trashHandler = () => ({ json: 'trash' });
+  router.get('/drive/v2/files/:fileId', fileHandler);
+  router.delete('/drive/v2/files/trash', trashHandler);
+  router.delete('/drive/v2/files/:fileId', fileHandler);
+  router.get('/tasks/v1/users/@me/lists/:tasklist', fileHandler, { auth: false });
+
+  it('prefers a static segment over a parameter (emptyTrash is not files.delete of "trash")', () => {
+    assert.equal(router.match('DELETE', '/drive/v2/files/trash').match?.handler, trashHandler);
+    assert.equal(router.match('DELETE', '/drive/v2/files/abc').match?.handler, fileHandler);
+  });
+
+  it('decodes parameters and keeps literal @me', () => {
+    const found = router.match('GET', '/tasks/v1/users/@me/lists/a%2Fb%20c').match;
+    assert.deepEqual(found?.params, { tasklist: 'a/b c' });
+    assert.equal(found?.auth, false);
+  });
+
+  it('tells an unknown path from a wrong method', () => {
+    assert.deepEqual(router.match('PUT', '/drive/v2/files/abc'), { pathExists: true });
+    assert.deepEqual(router.match('GET', '/drive/v2/nothing/here'), { pathExists: false });
+  });
+
+  it('does not match on a malformed escape', () => {
+    assert.equal(router.match('GET', '/drive/v2/files/%E0%A4%A').match, undefined);
+  });
+});

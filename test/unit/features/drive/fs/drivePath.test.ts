@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import { driveUriParts, PathLookup, PathNotFound, resolveDrivePath, sanitizeTitle, textExportType, uriSegments } from '../../../../../src/features/drive/fs/drivePath';
+import type { DriveItem } from '../../../../../src/features/drive/port';
+import { FOLDER_MIME } from '../../../../../src/features/drive/port';
+
+const files: DriveItem[] = [
+  { id: 'root', title: 'My Drive', mimeType: FOLDER_MIME },
+  { id: 'F1', title: 'Notes', mimeType: FOLDER_MIME, parents: [{ id: 'root' }] },
+  { id: 'a1', title: 'todo.txt', mimeType: 'text/plain', parents: [{ id: 'F1' }] },
+  { id: 'F2', title: 'Notes', mimeType: FOLDER_MIME, parents: [{ id: 'F1' }] },
+];
+
+const lookup: PathLookup = {
+  getFile: async (id) => {
+    const file = files.find((candidate) => candidate.id === id);
+    if (!file) throw new PathNotFound(id);
+    return file;
+  },
+  findChild: async (folderId, title) => files.find((file) => file.parents?.some((parent) => parent.id === folderId) && file.title === title),
+};
+
+describe('desk-drive URIs', () => {
+  it('carry the case-sensitive id and a readable title in the path', () => {
+    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/aB1/todo.txt' });
+    assert.deepEqual(driveUriParts({ id: 'x', title: 'a/b' }), { authority: '', path: '/x/a∕b' }, 'a slash in a title is not a path separator');
+    assert.equal(sanitizeTitle('..'), '_');
+    assert.deepEqual(uriSegments({ authority: 'a1', path: '/todo.txt' }), ['a1', 'todo.txt']);
+    assert.deepEqual(uriSegments({ authority: '', path: '/root/Notes' }), ['root', 'Notes']);
+  });
+
+  it('resolve by id, by id + title, and by child titles below a folder', async () => {
+    assert.deepEqual(await resolveDrivePath([], lookup), { kind: 'root' });
+    assert.equal(((await resolveDrivePath(['a1', 'todo.txt'], lookup)) as { item: DriveItem }).item.id, 'a1');
+    assert.equal(((await resolveDrivePath(['F1', 'Notes', 'todo.txt'], lookup)) as { item: DriveItem }).item.id, 'a1');
+    assert.equal(((await resolveDrivePath(['root', 'My Drive', 'Notes', 'todo.txt'], lookup)) as { item: DriveItem }).item.id, 'a1');
+    // A folder named like its parent: the second "Notes" is the child, not the parent's own name again.
+    assert.equal(((await resolveDrivePath(['F1', 'Notes', 'Notes'], lookup)) as { item: DriveItem }).item.id, 'F2');
+  });
+
+  it('name a missing last segment for creates, and reject a missing middle', async () => {
+    assert.deepEqual(await resolveDrivePath(['F1', 'Notes', 'new.txt'], lookup), { kind: 'missing', parentId: 'F1', title: 'new.txt' });
+    await assert.rejects(resolveDrivePath(['F1', 'Notes', 'nope', 'new.txt'], lookup), PathNotFound);
+    await assert.rejects(resolveDrivePath(['a1', 'todo.txt', 'below-a-file'], lookup), PathNotFound);
+  });
+
+  it('pick a text export for native documents from the formats the service lists', () => {
+    const formats = [
+      { source: 'application/vnd.google-apps.document', targets: ['text/html', 'text/plain'] },
+      { source: 'application/vnd.google-apps.spreadsheet', targets: ['text/csv', 'text/html'] },
+      { source: 'application/vnd.google-apps.drawing', targets: ['image/png'] },
+    ];
+    assert.equal(textExportType('application/vnd.google-apps.document', formats), 'text/plain');
+    assert.equal(textExportType('application/vnd.google-apps.spreadsheet', formats), 'text/csv');
+    assert.equal(textExportType('application/vnd.google-apps.drawing', formats), undefined);
+    assert.equal(textExportType('text/plain', formats), undefined);
+    assert.equal(textExportType('application/vnd.google-apps.presentation', []), 'text/plain');
+  });
+});

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { DriveNode, DriveTreeModel, FileNode, SECTION_IDS } from '../../../../../src/features/drive/tree/treeModel';
+import { FakeDrive } from '../../../../support/fakes/drive';
+
+function titles(nodes: DriveNode[]): string[] {
+  return nodes.map((node) => (node.kind === 'file' ? node.item.title ?? '?' : node.kind === 'loadMore' ? '…more' : node.kind === 'message' ? `(${node.text})` : node.label));
+}
+
+function fileChild(nodes: DriveNode[], title: string): FileNode {
+  const found = nodes.find((node): node is FileNode => node.kind === 'file' && node.item.title === title);
+  assert.ok(found, `no child ${title} in ${titles(nodes).join(', ')}`);
+  return found;
+}
+
+describe('Drive tree model', () => {
+  it('lists My Drive with folders first, then files by title (whatever order the server uses)', async () => {
+    const drive = new FakeDrive();
+    drive.file('zeta.txt');
+    drive.folder('Projects');
+    drive.file('alpha.txt');
+    drive.folder('Archive');
+    drive.file('file10.txt');
+    drive.file('file9.txt');
+    const model = new DriveTreeModel(drive);
+    const children = await model.children(model.section('myDrive'));
+    assert.deepEqual(titles(children), ['Archive', 'Projects', 'alpha.txt', 'file9.txt', 'file10.txt', 'zeta.txt']);
+    assert.equal(drive.listRequests[0]?.q, "'root-id' in parents and trashed = false");
+  });
+
+  it('loads a large folder one page at a time behind a "Load more" node', async () => {
+    const drive = new FakeDrive();
+    const big = drive.folder('Big');
+    for (let i = 0; i < 7; i++) drive.file(`file-${i}.txt`, big);
+    drive.folder('sub', big);
+    const model = new DriveTreeModel(drive, { pageSize: 3 });
+    const bigNode = fileChild(await model.children(model.section('myDrive')), 'Big');
+    let children = await model.children(bigNode);
+    assert.equal(children.length, 4);
+    assert.equal(children.at(-1)?.kind, 'loadMore');
+    assert.equal(drive.listRequests.filter((request) => request.q.includes(big)).length, 1);
+    assert.equal(await model.loadMore(bigNode), true);
+    children = await model.children(bigNode);
+    assert.equal(children.filter((node) => node.kind === 'file').length, 6);
+    assert.equal(await model.loadMore(bigNode), true);
+    children = await model.children(bigNode);
+    assert.equal(children.filter((node) => node.kind === 'file').length, 8);
+    assert.equal(children.at(-1)?.kind, 'file', 'no load-more row after the last page');
+    assert.equal(titles(children)[0], 'sub', 'a folder from a later page still sorts first');
+    assert.deepEqual(drive.listRequests.filter((request) => request.q.includes(big)).map((request) => request.pageToken), [undefined, '3', '6']);
+    assert.equal(await model.loadMore(bigNode), false);
+  });
+
+  it('keeps node identity and ids stable across reloads, distinct per parent, with parent links', async () => {
+    const drive = new FakeDrive();
+    const a = drive.folder('A');
+    const b = drive.folder('B');
+    const shared = drive.file('both.txt', a);
+    const record = drive.files.get(shared);
+    if (record) record.parents = [...(record.parents ?? []), { id: b }];
+    const model = new DriveTreeModel(drive);
+    const root = await model.children(model.section('myDrive'));
+    const nodeA = fileChild(root, 'A');
+    const nodeB = fileChild(root, 'B');
+    const inA = fileChild(await model.children(nodeA), 'both.txt');
+    const inB = fileChild(await model.children(nodeB), 'both.txt');
+    assert.notEqual(inA.id, inB.id);
+    assert.equal(model.parentOf(inA), nodeA);
+    assert.equal(model.parentOf(nodeA)?.id, SECTION_IDS.myDrive);
+    model.invalidate(nodeA);
+    const again = fileChild(await model.children(nodeA), 'both.txt');
+    assert.equal(again, inA, 'the same node object after a reload');
+    assert.equal(model.nodeById(inA.id), inA);
+  });
+
+  it('shows Trash and Shared with me; trashed folders are not expanded', async () => {
+    const drive = new FakeDrive();
+    drive.folder('Old folder', drive.rootId, { labels: { trashed: true } });
+    drive.file('old.txt', drive.rootId, { labels: { trashed: true } });
+    drive.file('from-bob.txt', 'bobs-root', { sharedWithMe: true });
+    const model = new DriveTreeModel(drive);
+    const trash = await model.children(model.section('trash'));
+    assert.deepEqual(titles(trash), ['Old folder', 'old.txt']);
+    assert.equal(model.isContainer(trash[0] as DriveNode), false);
+    assert.deepEqual(titles(await model.children(model.section('shared'))), ['from-bob.txt']);
+    assert.deepEqual(titles(await model.children(model.section('myDrive'))), ['(My Drive is empty)']);
+  });
+
+  it('names the loaded folders a change affects: old and new parents, not unloaded ones', async () => {
+    const drive = new FakeDrive();
+    const a = drive.folder('A');
+    const b = drive.folder('B');
+    const c = drive.folder('C');
+    const moved = drive.file('moved.txt', a);
+    const model = new DriveTreeModel(drive);
+    const root = await model.children(model.section('myDrive'));
+    await model.children(fileChild(root, 'A'));
+    await model.children(fileChild(root, 'B'));
+    void c;
+    const after = await drive.patchFile(moved, {}, { addParents: [b], removeParents: [a] });
+    const affected = await model.containersAffectedBy([{ fileId: moved, item: after, removed: false }]);
+    assert.deepEqual(affected.map((node) => (node.kind === 'file' ? node.item.title : node.label)).sort(), ['A', 'B']);
+
+    const atRoot = await drive.getFile(drive.file('new-at-root.txt'));
+    const rootAffected = await model.containersAffectedBy([{ fileId: atRoot.id, item: atRoot, removed: false }]);
+    assert.deepEqual(rootAffected.map((node) => node.id), [SECTION_IDS.myDrive]);
+
+    const elsewhere = await drive.getFile(drive.file('in-c.txt', c));
+    assert.deepEqual(await model.containersAffectedBy([{ fileId: elsewhere.id, item: elsewhere, removed: false }]), [], 'C was never expanded');
+  });
+
+  it('finds a deep file for reveal, loading the folders and pages on the way', async () => {
+    const drive = new FakeDrive();
+    const top = drive.folder('Top');
+    const mid = drive.folder('Mid', top);
+    for (let i = 0; i < 5; i++) drive.file(`filler-${i}`, mid);
+    const target = drive.file('zz-target.txt', mid);
+    const model = new DriveTreeModel(drive, { pageSize: 2 });
+    const node = await model.findNode(target);
+    assert.ok(node);
+    assert.equal(node.item.title, 'zz-target.txt');
+    const parent = model.parentOf(node);
+    assert.ok(parent?.kind === 'file' && parent.item.title === 'Mid');
+    assert.equal(model.parentOf(parent)?.kind === 'file' && (model.parentOf(parent) as FileNode).item.title, 'Top');
+  });
+
+  it('reports a listing failure and retries on the next expansion', async () => {
+    const drive = new FakeDrive();
+    drive.file('a.txt');
+    const original = drive.listFiles.bind(drive);
+    let fail = true;
+    drive.listFiles = async (request) => {
+      if (fail) throw new Error('offline');
+      return original(request);
+    };
+    const model = new DriveTreeModel(drive);
+    await assert.rejects(model.children(model.section('myDrive')), /offline/);
+    fail = false;
+    assert.deepEqual(titles(await model.children(model.section('myDrive'))), ['a.txt']);
+  });
+});

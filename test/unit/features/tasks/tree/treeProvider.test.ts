@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import { GoogleApiError } from '../../../../../src/api/errors';
+import type { ListTasksOptions } from '../../../../../src/api/tasks';
+import type { Task, TaskList, TasksPage } from '../../../../../src/shared/schemas/tasks';
+import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
+import { TasksApi, TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
+import { fakeVscode } from '../../../../support/fakeVscode';
+
+function list(id: string, title: string): TaskList {
+  return { kind: 'tasks#taskList', id, etag: `"${id}"`, title, updated: '2026-11-20T10:00:00.000Z', selfLink: `http://x/${id}` };
+}
+
+function task(id: string, position: string, extra: Partial<Task> = {}): Task {
+  return { kind: 'tasks#task', id, etag: `"${id}"`, title: id, updated: '2026-11-20T10:00:00.000Z', selfLink: `http://x/${id}`, position, status: 'needsAction', links: [], ...extra };
+}
+
+/** A fake Tasks service: pages per list, served in order; `gate` holds back every page after the first. */
+class FakeTasksApi {
+  readonly calls: Array<{ list: string; pageToken: string | undefined; showCompleted: boolean | undefined }> = [];
+  gate: Promise<void> = Promise.resolve();
+  failLists = new Map<string, Error>();
+
+  constructor(readonly lists: TaskList[], readonly pages: Record<string, Task[][]>) {}
+
+  async *allTaskLists(): AsyncGenerator<TaskList> {
+    yield* this.lists;
+  }
+
+  async listTasks(listId: string, options: ListTasksOptions = {}): Promise<TasksPage> {
+    this.calls.push({ list: listId, pageToken: options.pageToken, showCompleted: options.showCompleted });
+    const failure = this.failLists.get(listId);
+    if (failure) throw failure;
+    const index = options.pageToken ? Number(options.pageToken) : 0;
+    if (index > 0) await this.gate;
+    const pages = this.pages[listId] ?? [[]];
+    return { kind: 'tasks#tasks', items: pages[index] ?? [], ...(index + 1 < pages.length ? { nextPageToken: String(index + 1) } : {}) };
+  }
+}
+
+function provider(api: FakeTasksApi, options: { signedIn?: boolean; showCompleted?: boolean } = {}): { tree: TasksTreeProvider; changes: Array<TasksNode | undefined> } {
+  const tree = new TasksTreeProvider(fakeVscode(), {
+    api: api as unknown as TasksApi,
+    showCompleted: () => options.showCompleted ?? true,
+    pageSize: () => 2,
+    withProgress: (work) => work(),
+    isSignedIn: async () => options.signedIn ?? true,
+    log: () => undefined,
+    today: () => new Date(2026, 10, 25),
+  });
+  const changes: Array<TasksNode | undefined> = [];
+  tree.onDidChangeTreeData((node) => changes.push(node));
+  return { tree, changes };
+}
+
+const labels = (tree: TasksTreeProvider, nodes: readonly TasksNode[]): string[] => nodes.map((node) => String(tree.getTreeItem(node).label));
+
+describe('Tasks tree provider', () => {
+  it('shows nothing while signed out, so the welcome view with its sign-in buttons appears', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], {});
+    const { tree } = provider(api, { signedIn: false });
+    assert.deepEqual(await tree.getChildren(), []);
+  });
+
+  it('renders the first page at once, then the rest when it arrives, and redraws only that list', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], {
+      L: [[task('a', '1'), task('b', '2')], [task('c', '3'), task('b1', '1', { parent: 'b' })]],
+    });
+    let release: () => void = () => undefined;
+    api.gate = new Promise<void>((resolve) => { release = resolve; });
+    const { tree, changes } = provider(api);
+    const [home] = await tree.getChildren();
+    assert.ok(home);
+    assert.deepEqual(labels(tree, await tree.getChildren(home)), ['a', 'b', 'Loading more tasks…']);
+
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(changes.some((node) => node?.id === 'list/L'), 'the list row was not redrawn after the last page');
+    const rows = await tree.getChildren(home);
+    assert.deepEqual(labels(tree, rows), ['a', 'b', 'c']);
+    const b = rows[1];
+    assert.ok(b && b.kind === 'task' && b.hasChildren);
+    const [b1] = await tree.getChildren(b);
+    assert.ok(b1);
+    assert.equal(tree.getParent(b1)?.id, b.id);
+    assert.equal(tree.getParent(b)?.id, 'list/L');
+    assert.equal(tree.getTreeItem(home).description, '4 open');
+    const hover = tree.resolveTreeItem(tree.getTreeItem(home), home).tooltip as { value: string };
+    assert.match(hover.value, /4 open tasks/);
+    assert.ok(api.calls.every((call) => call.list === 'L'), 'a collapsed list was loaded');
+  });
+
+  it('never redraws a list row while its children are still being fetched', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('a', '1')]] });
+    const { tree, changes } = provider(api);
+    const [home] = await tree.getChildren();
+    assert.ok(home);
+    const fetching = tree.getChildren(home);
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(changes.length, 0, 'a redraw was sent while the fetch was pending');
+    assert.deepEqual(labels(tree, await fetching), ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(changes.map((node) => node?.id), ['list/L']);
+    assert.equal(tree.getTreeItem(home).description, '1 open');
+  });
+
+  it('refreshing one list reloads that list only', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]], M: [[task('m', '1')]] });
+    const { tree, changes } = provider(api);
+    const [home, work] = await tree.getChildren();
+    assert.ok(home && work);
+    await tree.getChildren(home);
+    await tree.getChildren(work);
+    api.calls.length = 0;
+    changes.length = 0;
+    tree.refreshList('L');
+    assert.deepEqual(changes.map((node) => node?.id), ['list/L']);
+    await tree.getChildren(home);
+    await tree.getChildren(work);
+    assert.deepEqual(api.calls.map((call) => call.list), ['L']);
+  });
+
+  it('shows a load failure as a row that retries, and loads again on the next request', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('a', '1')]] });
+    api.failLists.set('L', new GoogleApiError(503, 'Backend Error', 'backendError', [], undefined));
+    const { tree } = provider(api);
+    const [home] = await tree.getChildren();
+    assert.ok(home);
+    const [errorRow] = await tree.getChildren(home);
+    assert.ok(errorRow && errorRow.kind === 'message');
+    const item = tree.getTreeItem(errorRow);
+    assert.match(String(item.label), /Could not load the tasks: Service error: Backend Error/);
+    assert.equal((item.command as { command: string }).command, 'desk.tasks.refresh');
+    api.failLists.clear();
+    assert.deepEqual(labels(tree, await tree.getChildren(home)), ['a']);
+  });
+
+  it('passes the show-completed setting to the service and ticks completed tasks', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('done', '1', { status: 'completed' }), task('open', '2', { due: '2026-11-24T00:00:00.000Z' })]] });
+    const { tree } = provider(api, { showCompleted: false });
+    const [home] = await tree.getChildren();
+    assert.ok(home);
+    const [done, open] = await tree.getChildren(home);
+    assert.ok(done && open);
+    assert.equal(api.calls[0]?.showCompleted, false);
+    assert.deepEqual(tree.getTreeItem(done).checkboxState, { state: 1, tooltip: 'Reopen this task' });
+    assert.equal(tree.getTreeItem(done).contextValue, 'task-completed');
+    assert.equal(tree.getTreeItem(open).description, 'overdue · yesterday');
+  });
+});
