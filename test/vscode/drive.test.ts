@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import { driveUri } from '../../src/fs/driveFileSystem';
-import { DRIVE_TREE_MIME } from '../../src/views/drive/treeProvider';
-import type { DriveNode, FileNode } from '../../src/views/drive/treeModel';
+import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
+import { DRIVE_TREE_MIME } from '../../src/features/drive/tree/treeProvider';
+import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
 import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }

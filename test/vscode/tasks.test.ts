@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { TaskListNode, TaskNode, TasksNode } from '../../src/views/tasks/nodes';
+import type { TaskListNode, TaskNode, TasksNode } from '../../src/features/tasks/tree/nodes';
 import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, WindowStubs } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
