@@ -1,14 +1,10 @@
 import type * as vscode from 'vscode';
-import { SCOPES } from '../config/endpoints';
 import { CONFIGURE_CLIENT_COMMAND, readStoredClientConfig, storeClientConfig } from './clientConfig';
 import { DeskAuthenticationProvider } from './provider';
 
 export const SIGN_OUT_COMMAND = 'desk.auth.signOut';
 /** Context key for `when` clauses (views' welcome content, menus). */
 export const SIGNED_IN_CONTEXT_KEY = 'desk:signedIn';
-
-/** Every scope Desk's features use, asked for at once so one sign-in serves them all. */
-export const DESK_SCOPES: readonly string[] = [...SCOPES.identity, ...SCOPES.tasks, ...SCOPES.books, ...SCOPES.drive, ...SCOPES.calendar];
 
 /**
  * Registers the sign-out and client-configuration commands. Sign-in (`desk.signIn`) and the `desk:signedIn`

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
-import { SCOPES, ServiceEndpoints } from '../config/endpoints';
+import { ServiceEndpoints } from '../config/endpoints';
+import { SCOPES } from '../config/scopes';
 import { SignInCancelledError, LoopbackServer } from './loopbackServer';
 import { FetchFunction, OAuthClient, OAuthError } from './oauthClient';
 import { createPkcePair, createState } from './pkce';

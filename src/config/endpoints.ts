@@ -65,14 +65,6 @@ export function emulatorEndpoints(rootUrl: string): ServiceEndpoints {
   };
 }
 
-/** OAuth scopes Desk asks for, per service. */
-export const SCOPES = {
-  identity: ['openid', 'email', 'profile'],
-  tasks: ['https://www.googleapis.com/auth/tasks'],
-  books: ['https://www.googleapis.com/auth/books'],
-  drive: ['https://www.googleapis.com/auth/drive'],
-  calendar: ['https://www.googleapis.com/auth/calendar'],
-} as const;
 
 /** The client id the extension uses against the emulator (the emulator accepts any installed-app client). */
 export const EMULATOR_CLIENT_ID = 'desk-vscode.apps.emulator';

@@ -1,11 +1,12 @@
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
-import { DESK_SCOPES, SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
+import { SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
+import { DESK_SCOPES } from '../config/scopes';
 import { AUTH_PROVIDER_ID, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
 import { Disposable } from './disposable';
 
 /** One sign-in covers every Desk service (DESK_SCOPES); a service asks for its own subset of them. */
-export { AUTH_PROVIDER_ID, DESK_SCOPES, NotSignedInError, SIGNED_IN_CONTEXT_KEY };
+export { AUTH_PROVIDER_ID, NotSignedInError, SIGNED_IN_CONTEXT_KEY };
 
 export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'getAccessToken' | 'onDidChangeSessions' | 'createSession'>;
 

@@ -67,7 +67,7 @@ export function consentBrowser(account: string, onResult?: (result: ConsentResul
 }
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+  return text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code))).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
 function textOf(html: string): string {

@@ -5,6 +5,8 @@ import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
 import { DEV_CLIENT_ID } from './devToken';
 import { DEMO_USERS, EmulatorUser, findUser } from './users';
+import { requireUser } from '../core/context';
+import { escapeHtml } from '../core/html';
 
 /**
  * Google's OAuth 2.0 endpoints for installed apps, as the emulator serves them: the authorization endpoint
@@ -459,10 +461,6 @@ function grantedScopes(deps: ServiceDeps, context: RequestContext): Set<string> 
   return new Set(record.scopes);
 }
 
-function requireUser(context: RequestContext): EmulatorUser {
-  if (!context.user) throw new Error('userinfo routes are authenticated');
-  return context.user;
-}
 
 function openIdUserInfo(deps: ServiceDeps, context: RequestContext): Record<string, unknown> {
   const user = requireUser(context);
@@ -503,9 +501,6 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
   'https://www.googleapis.com/auth/admin.directory.user': 'View and manage the provisioning of users on your domain',
 };
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 function consentBody(requestId: string, request: AuthorizationRequest): string {
   const hinted = request.loginHint ? findUser(request.loginHint) : undefined;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { combinedEtag, newEtag } from '../core/etag';
+import { decodePageToken, encodePageToken, invalidPageToken } from '../core/paging';
 import { TaskBody, TaskListBody, TaskStatus } from '../../shared/schemas/tasks';
 import { ApiError, badRequest, invalid, notFound, required } from '../core/errors';
 import { Collection, Store } from '../store/store';
@@ -120,10 +122,6 @@ export function newId(): string {
   return randomBytes(12).toString('base64url');
 }
 
-function newEtag(): string {
-  return `"${randomBytes(12).toString('base64url')}"`;
-}
-
 /** Google keeps only the date of `due`: the date as written, at midnight UTC. */
 export function truncateDue(value: string): string {
   return `${value.slice(0, 10)}T00:00:00.000Z`;
@@ -154,8 +152,8 @@ export class TasksModel {
     let start = 0;
     if (options.pageToken !== undefined) {
       // The cursor is the creation stamp of the last list sent, so deletions between pages skip nothing.
-      const after = Number(decodeToken(options.pageToken, `lists:${userId}`));
-      if (!Number.isSafeInteger(after)) throw invalidPageToken();
+      const after = decodePageToken(options.pageToken, `lists:${userId}`);
+      if (typeof after !== 'number' || !Number.isSafeInteger(after)) throw invalidPageToken(options.pageToken);
       let high = ids.length;
       while (start < high) {
         const middle = (start + high) >>> 1;
@@ -167,7 +165,7 @@ export class TasksModel {
     const end = start + items.length;
     const page: Page<StoredTaskList> = { items, etag: combinedEtag(ids.map((id) => this.lists.get(id)?.etag ?? '')) };
     const last = items[items.length - 1];
-    if (end < ids.length && last) page.nextPageToken = encodeToken(`lists:${userId}`, String(last.created));
+    if (end < ids.length && last) page.nextPageToken = encodePageToken(`lists:${userId}`, last.created);
     return page;
   }
 
@@ -214,7 +212,8 @@ export class TasksModel {
     const tree = this.treeOf(list.id);
     let start = 0;
     if (filters.pageToken !== undefined) {
-      const cursor = decodeToken(filters.pageToken, `tasks:${list.id}`);
+      const cursor = decodePageToken(filters.pageToken, `tasks:${list.id}`);
+      if (typeof cursor !== 'string') throw invalidPageToken(filters.pageToken);
       start = upperBound(tree, cursor);
     }
     const items: StoredTask[] = [];
@@ -232,7 +231,7 @@ export class TasksModel {
     if (lastKey !== undefined && items.length === filters.maxResults) {
       for (; index < tree.length; index++) {
         if (matches(this.tasks.get((tree[index] as TreeEntry).id) as StoredTask, filters)) {
-          page.nextPageToken = encodeToken(`tasks:${list.id}`, lastKey);
+          page.nextPageToken = encodePageToken(`tasks:${list.id}`, lastKey);
           break;
         }
       }
@@ -776,41 +775,6 @@ function upperBound(tree: readonly TreeEntry[], key: string): number {
     else high = middle;
   }
   return low;
-}
-
-function combinedEtag(parts: readonly string[]): string {
-  // FNV-1a over the member etags: changes whenever any list changes, is added or removed.
-  let hash = 0x811c9dc5;
-  for (const part of parts) {
-    for (let index = 0; index < part.length; index++) {
-      hash ^= part.charCodeAt(index);
-      hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    hash ^= 0x2c;
-  }
-  return `"${hash.toString(16).padStart(8, '0')}-${parts.length}"`;
-}
-
-/** Page tokens are opaque to clients: a scope (which listing) and a cursor, base64url-encoded. */
-function encodeToken(scope: string, cursor: string): string {
-  return Buffer.from(JSON.stringify({ s: scope, c: cursor }), 'utf8').toString('base64url');
-}
-
-function decodeToken(token: string, scope: string): string {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 's' in parsed && 'c' in parsed) {
-      const { s, c } = parsed as { s: unknown; c: unknown };
-      if (s === scope && typeof c === 'string') return c;
-    }
-  } catch {
-    // fall through: any undecodable token is the client's mistake
-  }
-  throw invalidPageToken();
-}
-
-function invalidPageToken(): ApiError {
-  return invalid('Invalid value for pageToken: the token is not one this listing issued', 'pageToken');
 }
 
 function limitExceeded(message: string): ApiError {

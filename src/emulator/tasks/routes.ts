@@ -1,5 +1,6 @@
 import { taskBodySchema, taskListBodySchema } from '../../shared/schemas/tasks';
-import { authError } from '../core/errors';
+import { requireUser } from '../core/context';
+import { escapeHtml } from '../core/html';
 import { parseBody, QueryParams } from '../core/params';
 import { Handler, RequestContext, Router } from '../core/router';
 import { Store } from '../store/store';
@@ -34,62 +35,62 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
     });
   // ---- tasklists
   read(LISTS, (context) => {
-    const page = model.listTaskLists(userOf(context), {
+    const page = model.listTaskLists(requireUser(context).id, {
       maxResults: context.query.integer('maxResults', TASKLISTS_PAGE) as number,
       pageToken: nonEmpty(context.query.string('pageToken')),
     });
     return { json: pageJson('tasks#taskLists', page, (list) => renderTaskList(list, context.baseUrl)) };
   });
   read(`${LISTS}/:tasklist`, (context) => ({
-    json: renderTaskList(model.getTaskList(userOf(context), context.params.tasklist as string), context.baseUrl),
+    json: renderTaskList(model.getTaskList(requireUser(context).id, context.params.tasklist as string), context.baseUrl),
   }));
   router.post(LISTS, async (context) => {
     const body = parseBody(taskListBodySchema, await context.json());
-    return { json: renderTaskList(model.insertTaskList(userOf(context), body), context.baseUrl) };
+    return { json: renderTaskList(model.insertTaskList(requireUser(context).id, body), context.baseUrl) };
   });
   for (const mode of ['update', 'patch'] as const) {
     const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
       const body = parseBody(taskListBodySchema, await context.json());
-      const list = model.updateTaskList(userOf(context), context.params.tasklist as string, body, mode);
+      const list = model.updateTaskList(requireUser(context).id, context.params.tasklist as string, body, mode);
       return { json: renderTaskList(list, context.baseUrl) };
     };
     if (mode === 'update') router.put(`${LISTS}/:tasklist`, handler);
     else router.patch(`${LISTS}/:tasklist`, handler);
   }
   router.delete(`${LISTS}/:tasklist`, (context) => {
-    model.deleteTaskList(userOf(context), context.params.tasklist as string);
+    model.deleteTaskList(requireUser(context).id, context.params.tasklist as string);
     return { status: 204, empty: true };
   });
 
   // ---- tasks
   read(TASKS, (context) => {
-    const page = model.listTasks(userOf(context), context.params.tasklist as string, taskFilters(context.query));
+    const page = model.listTasks(requireUser(context).id, context.params.tasklist as string, taskFilters(context.query));
     return { json: pageJson('tasks#tasks', page, (task) => renderTask(task, context.baseUrl)) };
   });
   read(`${TASKS}/:task`, (context) => ({
-    json: renderTask(model.getTask(userOf(context), context.params.tasklist as string, context.params.task as string), context.baseUrl),
+    json: renderTask(model.getTask(requireUser(context).id, context.params.tasklist as string, context.params.task as string), context.baseUrl),
   }));
   router.post(TASKS, async (context) => {
     const placement = { parent: nonEmpty(context.query.string('parent')), previous: nonEmpty(context.query.string('previous')) };
     const body = parseBody(taskBodySchema, await context.json());
-    const task = model.insertTask(userOf(context), context.params.tasklist as string, body, placement);
+    const task = model.insertTask(requireUser(context).id, context.params.tasklist as string, body, placement);
     return { json: renderTask(task, context.baseUrl) };
   });
   for (const mode of ['update', 'patch'] as const) {
     const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
       const body = parseBody(taskBodySchema, await context.json());
-      const task = model.updateTask(userOf(context), context.params.tasklist as string, context.params.task as string, body, mode);
+      const task = model.updateTask(requireUser(context).id, context.params.tasklist as string, context.params.task as string, body, mode);
       return { json: renderTask(task, context.baseUrl) };
     };
     if (mode === 'update') router.put(`${TASKS}/:task`, handler);
     else router.patch(`${TASKS}/:task`, handler);
   }
   router.delete(`${TASKS}/:task`, (context) => {
-    model.deleteTask(userOf(context), context.params.tasklist as string, context.params.task as string);
+    model.deleteTask(requireUser(context).id, context.params.tasklist as string, context.params.task as string);
     return { status: 204, empty: true };
   });
   router.post('/tasks/v1/lists/:tasklist/clear', (context) => {
-    model.clear(userOf(context), context.params.tasklist as string);
+    model.clear(requireUser(context).id, context.params.tasklist as string);
     return { status: 204, empty: true };
   });
   // The target of webViewLink. A browser carries no bearer token, so the page names the task but shows
@@ -99,7 +100,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
     body: `<!doctype html><title>Desk emulator task</title><p>Task <code>${escapeHtml(context.params.task ?? '')}</code> lives in the Desk emulator. Open it from the Tasks view in VS Code.</p>`,
   }), { auth: false });
   router.post(`${TASKS}/:task/move`, (context) => {
-    const task = model.moveTask(userOf(context), context.params.tasklist as string, context.params.task as string, {
+    const task = model.moveTask(requireUser(context).id, context.params.tasklist as string, context.params.task as string, {
       parent: nonEmpty(context.query.string('parent')),
       previous: nonEmpty(context.query.string('previous')),
       destinationTasklist: nonEmpty(context.query.string('destinationTasklist')),
@@ -108,14 +109,7 @@ export function registerTaskRoutes(router: Router, model: TasksModel, store: Sto
   });
 }
 
-function userOf(context: RequestContext): string {
-  if (!context.user) throw authError();
-  return context.user.id;
-}
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;

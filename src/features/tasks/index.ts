@@ -1,14 +1,15 @@
 import type * as vscode from 'vscode';
 import { TasksClient } from '../../api/tasks';
-import { SHOW_COMPLETED_CONTEXT_KEY, TASK_DETAILS_SCHEME, TaskCommands } from './commands/index';
+import { SHOW_COMPLETED_CONTEXT_KEY, TASK_DETAILS_SCHEME, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { DESK_SCOPES } from '../../core/session';
+import { DESK_SCOPES } from '../../config/scopes';
 import { SETTING } from '../../core/settings';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
 import { taskDetailsMarkdown } from './tree/presentation';
 import { TasksApi, TasksTreeProvider } from './tree/treeProvider';
+import { TodoTracking } from './todo/todoTasks';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -17,6 +18,8 @@ export interface TasksSlice {
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
+  /** TODO comments ↔ tasks in the editor (quick fix, hover, decorations). */
+  readonly todo: TodoTracking;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -35,6 +38,7 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
+  readonly todo: TodoTracking;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -79,6 +83,7 @@ class TasksFeature extends Disposable implements TasksSlice {
         this.tree.refreshAll();
       }
     }));
+    this.todo = this._register(new TodoTracking(desk, this));
   }
 
   async handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void> {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { AuthorizationDeniedError, LoopbackServer } from '../../../src/auth/loopbackServer';
 import { OAuthClient, OAuthError, TokenResponse } from '../../../src/auth/oauthClient';
 import { createPkcePair, createState } from '../../../src/auth/pkce';
-import { EMULATOR_CLIENT_ID, emulatorEndpoints, SCOPES } from '../../../src/config/endpoints';
+import { EMULATOR_CLIENT_ID, emulatorEndpoints } from '../../../src/config/endpoints';
+import { SCOPES } from '../../../src/config/scopes';
 import { RunningEmulator, startEmulator } from '../../../src/emulator/emulator';
 import { completeConsent, ConsentPageError } from '../../support/consentBrowser';
 
@@ -249,7 +250,7 @@ describe('OAuth installed-app flow against the emulator', () => {
     url.search = new URLSearchParams({ client_id: '<script>alert(1)</script>"', redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', scope: 'openid' }).toString();
     const page = await (await fetch(url)).text();
     assert.doesNotMatch(page, /<script>/);
-    assert.match(page, /&#60;script&#62;alert\(1\)&#60;\/script&#62;&#34;/);
+    assert.match(page, /&lt;script&gt;alert\(1\)&lt;\/script&gt;&quot;/);
   });
 
   it('preselects the account named by login_hint', async () => {

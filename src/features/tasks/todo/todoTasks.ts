@@ -3,7 +3,7 @@ import { GoogleApiError } from '../../../api/errors';
 import { TasksClient } from '../../../api/tasks';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable, toDisposable } from '../../../core/disposable';
-import { DESK_SCOPES } from '../../../core/session';
+import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
 import { TASKS_VIEW_ID } from '../tree/nodes';
@@ -47,10 +47,6 @@ interface TodoTarget {
  * activation: no request goes out until the user hovers, runs a fix, or opens an editor with a marker, and
  * nothing is offered while signed out.
  */
-export function registerTodoTracking(desk: DeskContext, tasks?: TasksSlice): TodoTracking {
-  return desk.register(new TodoTracking(desk, tasks));
-}
-
 export class TodoTracking extends Disposable {
   private readonly api: TodoApi;
   private readonly cache = new Map<string, CacheEntry>();

@@ -1,0 +1,45 @@
+/**
+ * The one command wrapper. Every Desk command runs through it: an error becomes one clear notification (with
+ * Retry where the same request can simply be sent again, so nothing the user typed is lost) and a cancelled
+ * operation says nothing. Commands resolve to what they created or changed, or undefined, so tests and other
+ * commands can chain on them.
+ */
+import type * as vscode from 'vscode';
+import { CancelledError } from '../api/errors';
+import type { DeskContext } from './deskContext';
+
+type ErrorReporter = Pick<DeskContext, 'showError'>;
+
+export interface AttemptOptions<T> {
+  /** What failed, as the notification's first sentence ("Could not rename the list"). */
+  action?: string;
+  /** Offer Retry: the work is run again as it is (only for work that asks the user nothing). */
+  retry?: boolean;
+  /** Runs after the first success, or after a retry that succeeds (refresh, forget a draft). */
+  onSuccess?: (result: T) => unknown;
+}
+
+/** Runs `work`; a failure is shown (with Retry when asked) and resolves to undefined instead of rejecting. */
+export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, options: AttemptOptions<T> = {}): Promise<T | undefined> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    if (error instanceof CancelledError) return undefined;
+    const retry = options.retry ? async (): Promise<void> => void (await attempt(desk, work, options)) : undefined;
+    void desk.showError(error, { ...(options.action ? { action: options.action } : {}), ...(retry ? { retry } : {}) });
+    return undefined;
+  }
+  await options.onSuccess?.(result);
+  return result;
+}
+
+/** A command's body: gets the arguments VS Code passes (a tree node, the selection, a URI…). */
+export type CommandHandler = (...args: never[]) => unknown;
+
+/** Registers a table of `desk.<svc>.<verb>` → handler, each behind `attempt`. */
+export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'>, table: Readonly<Record<string, CommandHandler>>): vscode.Disposable[] {
+  return Object.entries(table).map(([id, handler]) =>
+    desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => (handler as (...values: unknown[]) => unknown)(...args))),
+  );
+}

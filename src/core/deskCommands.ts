@@ -1,0 +1,76 @@
+/** Desk's own commands, shared by every view's welcome content: sign in and out, and which backend to use. */
+import type * as vscode from 'vscode';
+import { SIGN_OUT_COMMAND } from '../auth/commands';
+import { CONFIGURE_CLIENT_COMMAND, MissingClientConfigError, readClientConfig } from '../auth/clientConfig';
+import { GOOGLE_ENDPOINTS } from '../config/endpoints';
+import { registerCommands } from './commands';
+import type { DeskContext } from './deskContext';
+
+/** Backend and sign-in commands shared by every view's welcome content. */
+export function registerDeskCommands(desk: DeskContext): void {
+  const { vs, backend, session } = desk;
+  const signIn = async (): Promise<void> => {
+    // The provider needs the emulator's address before it opens the consent page.
+    if (backend.choice.kind === 'emulator' && !backend.current) {
+      await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.ensure());
+    }
+    const account = await session.signIn();
+    void vs.window.showInformationMessage(vs.l10n.t('Desk: signed in as {0}.', account));
+  };
+  const commands = registerCommands(desk, {
+    'desk.signIn': signIn,
+    'desk.signOut': async () => {
+      await vs.commands.executeCommand(SIGN_OUT_COMMAND);
+      await session.check();
+    },
+    'desk.useEmulator': async () => {
+      const title = backend.current ? vs.l10n.t('Desk: connecting to the emulator…') : vs.l10n.t('Desk: starting the local emulator…');
+      await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title }, () => backend.useEmulator());
+      await session.check();
+      if (!session.signedIn) await signIn();
+    },
+    'desk.useGoogle': async () => {
+      // Google needs the user's own OAuth client: ask for it first, and stay on the current backend if they cancel.
+      if (!(await hasGoogleClient(desk))) {
+        await vs.commands.executeCommand(CONFIGURE_CLIENT_COMMAND);
+        if (!(await hasGoogleClient(desk))) return;
+      }
+      await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
+      await session.check();
+      if (!session.signedIn) await signIn();
+    },
+  });
+  for (const command of commands) desk.register(command);
+}
+
+async function hasGoogleClient(desk: DeskContext): Promise<boolean> {
+  try {
+    await readClientConfig(desk.vs, desk.extensionContext.secrets, GOOGLE_ENDPOINTS);
+    return true;
+  } catch (error) {
+    if (error instanceof MissingClientConfigError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Opens a sign-in page in the user's browser. A browser-hosted workbench (code-server) maps a localhost
+ * address to its `/proxy/<port>/` path but drops the path and query of the address on the way; the
+ * emulator's consent page needs both, so they are put back onto the mapped address.
+ */
+export async function openInBrowser(vs: typeof vscode, url: string): Promise<boolean> {
+  const uri = vs.Uri.parse(url);
+  const loopback = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i.test(uri.authority);
+  if (vs.env.uiKind === vs.UIKind.Web && loopback) {
+    try {
+      const external = await vs.env.asExternalUri(uri);
+      if (external.authority !== uri.authority && external.path !== uri.path) {
+        const mapped = external.with({ path: `${external.path.replace(/\/+$/, '')}${uri.path}`, query: uri.query });
+        return await vs.env.openExternal(mapped);
+      }
+    } catch {
+      // Fall through to the plain address.
+    }
+  }
+  return vs.env.openExternal(uri);
+}

@@ -1,0 +1,89 @@
+/** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
+import type * as vscode from 'vscode';
+import { DUE_INPUT_HELP, dueDateOf, parseDueInput } from '../../../core/dates';
+import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import { flattenTree } from '../tree/model';
+import type { TasksNode } from '../tree/nodes';
+import { taskLabel } from '../tree/presentation';
+import type { TasksTreeProvider } from '../tree/treeProvider';
+
+/** A task as the commands address it (a tree row, or what the user picked in the palette). */
+export interface TaskTarget {
+  readonly listId: string;
+  readonly listTitle: string;
+  readonly task: Task;
+}
+
+export class TaskPrompts {
+  constructor(private readonly vs: typeof vscode, private readonly tree: Pick<TasksTreeProvider, 'taskLists' | 'allTasks'>) {}
+
+  t(message: string, ...args: Array<string | number>): string {
+    return this.vs.l10n.t(message, ...args);
+  }
+
+  async askTitle(title: string, prompt: string, value: string): Promise<string | undefined> {
+    const answer = await this.vs.window.showInputBox({
+      title,
+      prompt,
+      value,
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() === '' ? this.t('A title is required.') : text.length > 1024 ? this.t('At most 1024 characters.') : undefined),
+    });
+    // The input box refuses empty titles, but a stubbed or programmatic answer must be checked too.
+    if (answer === undefined) return undefined;
+    if (answer.trim() === '') {
+      void this.vs.window.showWarningMessage(this.t('A title is required: nothing was changed.'));
+      return undefined;
+    }
+    return answer.trim();
+  }
+
+  /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
+  async askDue(title: string, value: string): Promise<string | null | undefined> {
+    const validate = (text: string): string | undefined => {
+      const parsed = parseDueInput(text, new Date());
+      return parsed.kind === 'invalid' ? parsed.message : undefined;
+    };
+    const answer = await this.vs.window.showInputBox({ title, prompt: DUE_INPUT_HELP, value, ignoreFocusOut: true, validateInput: validate });
+    if (answer === undefined) return undefined;
+    const parsed = parseDueInput(answer, new Date());
+    if (parsed.kind === 'invalid') {
+      void this.vs.window.showWarningMessage(parsed.message);
+      return undefined;
+    }
+    return parsed.kind === 'date' ? parsed.date : null;
+  }
+
+  async pick<T>(items: Array<{ label: string; description?: string; value: T }>, placeHolder: string): Promise<T | undefined> {
+    const picked = await this.vs.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true, matchOnDescription: true });
+    return picked?.value;
+  }
+
+  async resolveList(node: TasksNode | undefined, placeHolder: string): Promise<TaskList | undefined> {
+    if (node?.kind === 'list') return node.list;
+    if (node?.kind === 'task') return node.list.list;
+    if (node?.kind === 'message' && node.parent) return node.parent.list;
+    const lists = await this.tree.taskLists();
+    return this.pick(lists.map((list) => ({ label: list.title, value: list })), placeHolder);
+  }
+
+  async resolveTask(node: TasksNode | undefined, placeHolder: string, filter: (task: Task) => boolean = () => true): Promise<TaskTarget | undefined> {
+    if (node?.kind === 'task') return { listId: node.listId, listTitle: node.list.list.title, task: node.task };
+    const list = await this.resolveList(node, this.t('Which list?'));
+    if (!list) return undefined;
+    const entries = flattenTree(await this.tree.allTasks(list.id)).filter((entry) => filter(entry.task));
+    if (entries.length === 0) {
+      void this.vs.window.showInformationMessage(this.t('There is no matching task in "{0}".', list.title));
+      return undefined;
+    }
+    const task = await this.pick(
+      entries.map((entry) => ({
+        label: `${'    '.repeat(entry.depth)}${entry.task.status === 'completed' ? '$(pass-filled)' : '$(circle-large-outline)'} ${taskLabel(entry.task)}`,
+        description: dueDateOf(entry.task.due) ?? '',
+        value: entry.task,
+      })),
+      placeHolder,
+    );
+    return task ? { listId: list.id, listTitle: list.title, task } : undefined;
+  }
+}

@@ -1,0 +1,203 @@
+/** Task commands: add (task, subtask), edit, complete/reopen, delete, move (command and drag and drop), details. */
+import { attempt } from '../../../core/commands';
+import { confirmModal } from '../../../core/confirm';
+import { dueDateOf, toDueTimestamp } from '../../../core/dates';
+import type { Task, TaskWrite } from '../../../shared/schemas/tasks';
+import type { MoveRequest } from '../tree/dropPlan';
+import { flattenTree } from '../tree/model';
+import type { TasksNode } from '../tree/nodes';
+import { taskLabel } from '../tree/presentation';
+import type { TaskCommandContext, TaskDraft } from './context';
+import type { TaskTarget } from './prompts';
+
+export const TASK_DETAILS_SCHEME = 'desk-task';
+
+export class TaskItemCommands {
+  constructor(private readonly context: TaskCommandContext) {}
+
+  private get desk() { return this.context.desk; }
+  private get vs() { return this.context.desk.vs; }
+  private get api() { return this.context.api; }
+  private get tree() { return this.context.tree; }
+  private get view() { return this.context.view; }
+  private get prompts() { return this.context.prompts; }
+  private get drafts() { return this.context.drafts; }
+
+  private t(message: string, ...args: Array<string | number>): string {
+    return this.context.prompts.t(message, ...args);
+  }
+
+  /** A new task at the top of a list (or right after the selected task, as its sibling). */
+  async addTask(node?: TasksNode): Promise<Task | undefined> {
+    const list = node?.kind === 'task' ? node.list.list : await this.prompts.resolveList(node, this.t('Add a task to which list?'));
+    if (!list) return undefined;
+    const after = node?.kind === 'task' ? node : undefined;
+    const placement = after ? { ...(after.task.parent ? { parent: after.task.parent } : {}), previous: after.task.id } : {};
+    return this.insert(list.id, placement, this.t('New task in "{0}"', list.title));
+  }
+
+  async addSubtask(node?: TasksNode): Promise<Task | undefined> {
+    const parent = await this.prompts.resolveTask(node, this.t('Add a subtask to which task?'));
+    if (!parent) return undefined;
+    // New subtasks go last among their siblings, in the order they are added.
+    const previous = await this.lastChildOf(parent);
+    return this.insert(parent.listId, { parent: parent.task.id, ...(previous ? { previous } : {}) }, this.t('New subtask of "{0}"', taskLabel(parent.task)));
+  }
+
+  /** Edit = tasks.get for the current version, then tasks.update with every writable field. */
+  async editTask(node?: TasksNode): Promise<Task | undefined> {
+    const target = await this.prompts.resolveTask(node, this.t('Edit which task?'));
+    if (!target) return undefined;
+    const current = await this.api.getTask(target.listId, target.task.id);
+    const draftKey = `${target.listId}/${current.id}`;
+    const draft = this.drafts.get(draftKey) ?? { title: current.title, notes: current.notes ?? '', due: dueDateOf(current.due) ?? '' };
+
+    const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), this.t('Title of the task'), draft.title);
+    if (title === undefined) return undefined;
+    const notes = await this.vs.window.showInputBox({ title: this.t('Edit task (2/3): notes'), prompt: this.t('Notes (one line; leave empty for none)'), value: draft.notes, ignoreFocusOut: true });
+    if (notes === undefined) return undefined;
+    const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), draft.due);
+    if (due === undefined) return undefined;
+
+    const edited: TaskDraft = { title, notes, due: due ?? '' };
+    const body: TaskWrite = {
+      title,
+      notes: notes.trim() === '' ? null : notes,
+      due: due ? toDueTimestamp(due) : null,
+      status: current.status,
+      // tasks.update replaces every writable field: status and completion date go back unchanged.
+      ...(current.completed ? { completed: current.completed } : {}),
+    };
+    this.drafts.set(draftKey, edited);
+    return attempt(this.desk, () => this.api.updateTask(target.listId, current.id, body), {
+      action: this.t('Could not save the task "{0}"', title),
+      retry: true,
+      onSuccess: async (saved) => {
+        this.drafts.delete(draftKey);
+        await this.refreshAndReveal(target.listId, saved.id);
+      },
+    });
+  }
+
+  /** Complete or reopen = tasks.patch of the status (reopening clears the completion date). */
+  async setCompleted(node: TasksNode | undefined, completed: boolean): Promise<Task | undefined> {
+    const target = await this.prompts.resolveTask(node, completed ? this.t('Complete which task?') : this.t('Reopen which task?'), (task) => (task.status === 'completed') !== completed);
+    if (!target) return undefined;
+    return this.patchStatus(target.listId, target.task, completed);
+  }
+
+  async patchStatus(listId: string, task: Task, completed: boolean): Promise<Task | undefined> {
+    const body: TaskWrite = completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
+    const action = completed ? this.t('Could not complete "{0}"', taskLabel(task)) : this.t('Could not reopen "{0}"', taskLabel(task));
+    // Refreshed either way: after success for the new state, after failure to put the checkbox back.
+    const patched = await attempt(this.desk, () => this.api.patchTask(listId, task.id, body), { action, retry: true, onSuccess: () => this.tree.refreshList(listId) });
+    if (!patched) this.tree.refreshList(listId);
+    return patched;
+  }
+
+  async deleteTask(node?: TasksNode): Promise<boolean> {
+    const target = await this.prompts.resolveTask(node, this.t('Delete which task?'));
+    if (!target) return false;
+    const detail = node?.kind === 'task' && node.hasChildren ? this.t('Its subtasks are deleted too.') : this.t('This cannot be undone.');
+    if (!(await confirmModal(this.vs, this.t('Delete the task "{0}"?', taskLabel(target.task)), detail, this.t('Delete Task')))) return false;
+    await this.api.deleteTask(target.listId, target.task.id);
+    this.tree.refreshList(target.listId);
+    return true;
+  }
+
+  /** tasks.move to a place the user picks: the top of a list, or under a task of it. */
+  async moveTask(node?: TasksNode): Promise<Task | undefined> {
+    const target = await this.prompts.resolveTask(node, this.t('Move which task?'));
+    if (!target) return undefined;
+    const lists = await this.tree.taskLists();
+    const ordered = [...lists.filter((list) => list.id === target.listId), ...lists.filter((list) => list.id !== target.listId)];
+    const list = await this.prompts.pick(
+      ordered.map((item) => ({ label: item.title, description: item.id === target.listId ? this.t('current list') : '', value: item })),
+      this.t('Move "{0}" to which list?', taskLabel(target.task)),
+    );
+    if (!list) return undefined;
+    const entries = flattenTree(await this.tree.allTasks(list.id));
+    // Not under itself or its own subtasks.
+    const excluded = new Set<string>(list.id === target.listId ? [target.task.id] : []);
+    for (const entry of entries) if (entry.task.parent && excluded.has(entry.task.parent)) excluded.add(entry.task.id);
+    type Place = { parent?: string };
+    const places: Array<{ label: string; description?: string; value: Place }> = [
+      { label: `$(list-unordered) ${this.t('Top of the list')}`, value: {} },
+      ...entries.filter((entry) => !excluded.has(entry.task.id)).map((entry) => ({
+        label: `${'    '.repeat(entry.depth)}$(indent) ${taskLabel(entry.task)}`,
+        description: this.t('as a subtask'),
+        value: { parent: entry.task.id },
+      })),
+    ];
+    const place = await this.prompts.pick(places, this.t('Where in "{0}"?', list.title));
+    if (!place) return undefined;
+    const request: MoveRequest = {
+      tasklist: target.listId,
+      task: target.task.id,
+      ...(place.parent ? { parent: place.parent } : {}),
+      ...(list.id !== target.listId ? { destinationTasklist: list.id } : {}),
+    };
+    await this.move([request], [...new Set([target.listId, list.id])]);
+    return undefined;
+  }
+
+  /** Runs moves in order (drag and drop and the Move command), then refreshes the lists they touched. */
+  async move(requests: readonly MoveRequest[], lists: readonly string[]): Promise<void> {
+    // No Retry: a sequence of moves that failed half-way must be looked at again, not replayed.
+    await attempt(this.desk, async () => {
+      for (const request of requests) {
+        await this.api.moveTask(request.tasklist, request.task, {
+          ...(request.parent ? { parent: request.parent } : {}),
+          ...(request.previous ? { previous: request.previous } : {}),
+          ...(request.destinationTasklist ? { destinationTasklist: request.destinationTasklist } : {}),
+        });
+      }
+    }, { action: this.t('Could not move the task') });
+    for (const list of lists) this.tree.refreshList(list);
+  }
+
+  /** "Open Task Details": tasks.get rendered as a read-only markdown preview. */
+  async openDetails(node?: TasksNode): Promise<void> {
+    const target = await this.prompts.resolveTask(node, this.t('Show which task?'));
+    if (!target) return;
+    const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
+    // A content provider's document is read-only; rendered by the markdown preview where that is installed.
+    const document = await this.vs.workspace.openTextDocument(uri);
+    await this.vs.window.showTextDocument(document, { preview: true });
+    if ((await this.vs.commands.getCommands(true)).includes('markdown.showPreview')) {
+      await this.vs.commands.executeCommand('markdown.showPreview', uri);
+    }
+  }
+
+    private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
+    const draftKey = `new/${listId}/${placement.parent ?? ''}`;
+    const title = await this.prompts.askTitle(this.t('New task'), prompt, this.drafts.get(draftKey)?.title ?? '');
+    if (title === undefined) return undefined;
+    this.drafts.set(draftKey, { title, notes: '', due: '' });
+    return attempt(this.desk, () => this.api.insertTask(listId, { title }, placement), {
+      action: this.t('Could not add the task "{0}"', title),
+      retry: true,
+      onSuccess: async (task) => {
+        this.drafts.delete(draftKey);
+        await this.refreshAndReveal(listId, task.id);
+      },
+    });
+  }
+
+  private async lastChildOf(parent: TaskTarget): Promise<string | undefined> {
+    const entries = flattenTree(await this.tree.allTasks(parent.listId));
+    const children = entries.filter((entry) => entry.task.parent === parent.task.id);
+    return children[children.length - 1]?.task.id;
+  }
+
+  private async refreshAndReveal(listId: string, taskId: string): Promise<void> {
+    this.tree.refreshList(listId);
+    if (!this.view.visible) return;
+    try {
+      const node = await this.tree.findTaskNode(listId, taskId);
+      if (node) await this.view.reveal(node, { select: true, focus: false, expand: false });
+    } catch (error) {
+      this.desk.log.debug(`reveal failed: ${String(error)}`);
+    }
+  }
+}
