@@ -5,6 +5,7 @@ import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { emulatorAdminModule } from '../../../src/emulator/auth/devToken';
 import { ServiceModule } from '../../../src/emulator/core/server';
 import { parseBody } from '../../../src/emulator/core/params';
+import { emulatorHttp, HttpCallOptions } from '../../support/emulatorHttp';
 
 /** A minimal service to exercise the core alone: echo a validated body, count, and fail on purpose. */
 const probeModule: ServiceModule = {
@@ -37,13 +38,11 @@ describe('emulator core over HTTP', () => {
   });
   after(() => emulator.close());
 
-  async function call(method: string, path: string, init: { body?: string; auth?: string | null; contentType?: string } = {}) {
-    const headers: Record<string, string> = {};
-    if (init.auth !== null) headers.Authorization = init.auth ?? `Bearer ${token}`;
-    if (init.body !== undefined) headers['Content-Type'] = init.contentType ?? 'application/json';
-    const response = await fetch(`${emulator.url}${path}`, { method, headers, body: init.body });
-    return { status: response.status, body: (await response.json()) as unknown, headers: response.headers };
-  }
+  // Answers as { status, body, headers }: this suite reads the parsed body as `body`.
+  const call = async (method: string, path: string, options: HttpCallOptions = {}) => {
+    const answer = await emulatorHttp(emulator, () => token)(method, path, options);
+    return { status: answer.status, body: answer.json, headers: answer.headers };
+  };
 
   function errorOf(body: unknown) {
     return googleErrorBodySchema.parse(body).error;
@@ -57,10 +56,10 @@ describe('emulator core over HTTP', () => {
   });
 
   it('needs a bearer token, and rejects a wrong one with authError', async () => {
-    const missing = await call('GET', '/probe/v1/notes', { auth: null });
+    const missing = await call('GET', '/probe/v1/notes', { token: null });
     assert.equal(missing.status, 401);
     assert.equal(errorOf(missing.body).errors?.[0]?.reason, 'required');
-    const wrong = await call('GET', '/probe/v1/notes', { auth: 'Bearer not-a-token' });
+    const wrong = await call('GET', '/probe/v1/notes', { token: 'not-a-token' });
     assert.equal(wrong.status, 401);
     assert.equal(errorOf(wrong.body).errors?.[0]?.reason, 'authError');
     assert.equal(errorOf(wrong.body).errors?.[0]?.location, 'Authorization');
@@ -90,7 +89,7 @@ describe('emulator core over HTTP', () => {
   it('keeps users apart', async () => {
     assert.equal((await call('POST', '/probe/v1/notes', { body: '{"text":"bob"}' })).status, 200);
     const aliceToken = emulator.tokenFor('alice@example.com').accessToken;
-    const alice = await call('GET', '/probe/v1/notes', { auth: `Bearer ${aliceToken}` });
+    const alice = await call('GET', '/probe/v1/notes', { token: aliceToken });
     assert.deepEqual(alice.body, { items: [] });
   });
 

@@ -1,21 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
+import { emulatorHttp, expectGoogleError, HttpAnswer, HttpCallOptions } from '../../../support/emulatorHttp';
 import { googleErrorBodySchema } from '../../../../src/shared/schemas/errors';
 import { taskListSchema, taskListsPageSchema, taskSchema, tasksPageSchema } from '../../../../src/shared/schemas/tasks';
-
-interface CallOptions {
-  body?: unknown;
-  /** Sent verbatim (for malformed JSON). */
-  raw?: string;
-  /** null = no Authorization header. */
-  token?: string | null;
-}
-
-interface Answer {
-  status: number;
-  json: unknown;
-  headers: Headers;
-}
 
 describe('tasks emulator over HTTP', () => {
   let emulator: RunningEmulator;
@@ -29,36 +16,17 @@ describe('tasks emulator over HTTP', () => {
   });
   after(() => emulator.close());
 
-  async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
-    const token = options.token === undefined ? alice : options.token;
-    if (token !== null) headers.Authorization = `Bearer ${token}`;
-    let body: string | undefined;
-    if (options.raw !== undefined) body = options.raw;
-    else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${emulator.url}${path}`, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined, headers: response.headers };
-  }
-
-  async function expectError(answer: Promise<Answer>, status: number, reason?: string): Promise<string> {
-    const { status: actual, json } = await answer;
-    assert.equal(actual, status, JSON.stringify(json));
-    const body = googleErrorBodySchema.parse(json);
-    assert.equal(body.error.code, status);
-    if (reason) assert.equal(body.error.errors?.[0]?.reason, reason);
-    return body.error.message;
-  }
+  const call = (method: string, path: string, options: HttpCallOptions = {}): Promise<HttpAnswer> => emulatorHttp(emulator, () => alice)(method, path, options);
+  const expectError = async (answer: Promise<HttpAnswer>, status: number, reason?: string): Promise<string> => (await expectGoogleError(answer, status, reason)).message;
 
   async function newList(title = 'List', token = alice): Promise<string> {
-    const answer = await call('POST', '/tasks/v1/users/@me/lists', { body: { title }, token });
+    const answer = await call('POST', '/tasks/v1/users/@me/lists', { json: { title }, token });
     assert.equal(answer.status, 200, JSON.stringify(answer.json));
     return taskListSchema.parse(answer.json).id;
   }
 
   async function newTask(list: string, body: Record<string, unknown>, query = ''): Promise<ReturnType<typeof taskSchema.parse>> {
-    const answer = await call('POST', `/tasks/v1/lists/${list}/tasks${query}`, { body });
+    const answer = await call('POST', `/tasks/v1/lists/${list}/tasks${query}`, { json: body });
     assert.equal(answer.status, 200, JSON.stringify(answer.json));
     return taskSchema.parse(answer.json);
   }
@@ -81,10 +49,10 @@ describe('tasks emulator over HTTP', () => {
       assert.equal(got.selfLink, `${emulator.url}/tasks/v1/users/@me/lists/${id}`);
       assert.ok(!Number.isNaN(Date.parse(got.updated)));
 
-      const updated = taskListSchema.parse((await call('PUT', `/tasks/v1/users/@me/lists/${id}`, { body: { title: 'Chores' } })).json);
+      const updated = taskListSchema.parse((await call('PUT', `/tasks/v1/users/@me/lists/${id}`, { json: { title: 'Chores' } })).json);
       assert.equal(updated.title, 'Chores');
       assert.notEqual(updated.etag, got.etag);
-      const patched = taskListSchema.parse((await call('PATCH', `/tasks/v1/users/@me/lists/${id}`, { body: { title: 'Chores!' } })).json);
+      const patched = taskListSchema.parse((await call('PATCH', `/tasks/v1/users/@me/lists/${id}`, { json: { title: 'Chores!' } })).json);
       assert.equal(patched.title, 'Chores!');
 
       const all = taskListsPageSchema.parse((await call('GET', '/tasks/v1/users/@me/lists')).json);
@@ -112,7 +80,7 @@ describe('tasks emulator over HTTP', () => {
       await expectError(call('GET', `/tasks/v1/users/@me/lists/${list}`, { token: bob }), 404);
       await expectError(call('GET', `/tasks/v1/lists/${list}/tasks`, { token: bob }), 404);
       await expectError(call('GET', `/tasks/v1/lists/${list}/tasks/${task.id}`, { token: bob }), 404);
-      await expectError(call('PATCH', `/tasks/v1/lists/${list}/tasks/${task.id}`, { token: bob, body: { title: 'mine' } }), 404);
+      await expectError(call('PATCH', `/tasks/v1/lists/${list}/tasks/${task.id}`, { token: bob, json: { title: 'mine' } }), 404);
       await expectError(call('DELETE', `/tasks/v1/users/@me/lists/${list}`, { token: bob }), 404);
       const bobsLists = taskListsPageSchema.parse((await call('GET', '/tasks/v1/users/@me/lists', { token: bob })).json);
       assert.ok(!bobsLists.items?.some((item) => item.id === list));
@@ -148,12 +116,12 @@ describe('tasks emulator over HTTP', () => {
 
     it('updates (replace) and patches (merge), with completed timestamps', async () => {
       const task = await newTask(list, { title: 't', notes: 'keep?', due: '2026-12-01T00:00:00Z' });
-      const patched = taskSchema.parse((await call('PATCH', `/tasks/v1/lists/${list}/tasks/${task.id}`, { body: { status: 'completed' } })).json);
+      const patched = taskSchema.parse((await call('PATCH', `/tasks/v1/lists/${list}/tasks/${task.id}`, { json: { status: 'completed' } })).json);
       assert.equal(patched.status, 'completed');
       assert.ok(patched.completed && !Number.isNaN(Date.parse(patched.completed)));
       assert.equal(patched.notes, 'keep?');
       assert.notEqual(patched.etag, task.etag);
-      const replaced = taskSchema.parse((await call('PUT', `/tasks/v1/lists/${list}/tasks/${task.id}`, { body: { title: 'new' } })).json);
+      const replaced = taskSchema.parse((await call('PUT', `/tasks/v1/lists/${list}/tasks/${task.id}`, { json: { title: 'new' } })).json);
       assert.equal(replaced.title, 'new');
       assert.equal(replaced.notes, undefined);
       assert.equal(replaced.due, undefined);
@@ -277,21 +245,21 @@ describe('tasks emulator over HTTP', () => {
     });
 
     it('answers malformed JSON with 400 parseError', async () => {
-      await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { raw: '{"title": ' }), 400, 'parseError');
+      await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: '{"title": ' }), 400, 'parseError');
     });
 
     it('names the field for wrong types, over-long text and unknown status values', async () => {
-      const wrongType = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: { title: 42 } }), 400, 'invalid');
+      const wrongType = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { title: 42 } }), 400, 'invalid');
       assert.match(wrongType, /title/);
-      const longTitle = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: { title: 'x'.repeat(1025) } }), 400, 'invalid');
+      const longTitle = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { title: 'x'.repeat(1025) } }), 400, 'invalid');
       assert.match(longTitle, /title/);
-      const longNotes = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: { notes: 'x'.repeat(8193) } }), 400, 'invalid');
+      const longNotes = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { notes: 'x'.repeat(8193) } }), 400, 'invalid');
       assert.match(longNotes, /notes/);
-      const status = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: { status: 'done' } }), 400, 'invalid');
+      const status = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { status: 'done' } }), 400, 'invalid');
       assert.match(status, /status/);
-      const due = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { body: { due: 'next friday' } }), 400, 'invalid');
+      const due = await expectError(call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { due: 'next friday' } }), 400, 'invalid');
       assert.match(due, /due/);
-      await expectError(call('POST', '/tasks/v1/users/@me/lists', { body: { title: 'y'.repeat(1025) } }), 400, 'invalid');
+      await expectError(call('POST', '/tasks/v1/users/@me/lists', { json: { title: 'y'.repeat(1025) } }), 400, 'invalid');
       // the limits are inclusive
       await newTask(list, { title: 'x'.repeat(1024), notes: 'n'.repeat(8192) });
     });
@@ -320,7 +288,7 @@ describe('tasks emulator over HTTP', () => {
       const statuses: number[] = [];
       for (const [method, path] of [...targets, ['PUT', `/tasks/v1/lists/${list}/tasks/${task.id}`] as const, ['PATCH', `/tasks/v1/lists/${list}/tasks/${task.id}`] as const]) {
         for (const raw of bodies) {
-          const answer = await call(method, path, { raw });
+          const answer = await call(method, path, { body: raw });
           statuses.push(answer.status);
           assert.ok(answer.status < 500, `${method} ${path} ${raw.slice(0, 40)} → ${answer.status}`);
           if (answer.status >= 400) googleErrorBodySchema.parse(answer.json);
