@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// npm test — every check, in order: typecheck, build, compile tests, unit, integration + conformance, the
+// npm test — every check, in order: typecheck, lint (typescript-eslint + import boundaries), build, compile tests, unit, integration + conformance, the
 // extension-host suite in a real VS Code, and the Playwright UI suite. Each stage has a time limit; a failing
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck build compile unit integration vscode ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration vscode ui.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -45,6 +45,8 @@ function mochaStage(name, dirs, extraArgs, timeoutSeconds) {
 
 const STAGES = [
   { name: 'typecheck', timeoutSeconds: 300, command: () => [node, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit']] },
+  // Lint errors fail (import boundaries included); warnings (file size) are printed only.
+  { name: 'lint', timeoutSeconds: 300, command: () => [node, [path.join(repoRoot, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.']] },
   { name: 'build', timeoutSeconds: 120, command: () => [node, ['esbuild.js']] },
   {
     name: 'compile',

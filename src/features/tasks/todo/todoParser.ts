@@ -9,7 +9,7 @@ export type TodoKeyword = 'TODO' | 'FIXME';
 /** One TODO comment found on a line; columns are 0-based UTF-16 offsets into that line. */
 export interface TodoComment {
   readonly keyword: TodoKeyword;
-  /** The comment's text after `TODO:` (without a closing `*​/` or `-->`), trimmed. */
+  /** The comment's text after `TODO:` (without a closing comment marker such as `-->`), trimmed. */
   readonly text: string;
   /** The linked task's id, when the comment carries a `task:` marker. */
   readonly taskId: string | undefined;
