@@ -1,3 +1,4 @@
+/** The Drive emulator as a ServiceModule, with its demo data. */
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE } from '../../shared/schemas/drive';
 import { findUser, EmulatorUser } from '../auth/users';
 import { ServiceDeps, ServiceModule } from '../core/server';

@@ -1,15 +1,17 @@
+/** Typed rendering of stored files, changes, children and parents as Drive v2 resources. */
 import {
   Change,
   ChildReference,
   DriveFile,
   DriveUser,
   FOLDER_MIME_TYPE,
-  isNativeMimeType,
+  isGoogleAppsType,
   ParentReference,
 } from '../../shared/schemas/drive';
 import { DEMO_USERS, EmulatorUser } from '../auth/users';
-import { EXPORT_FORMATS } from './convert';
-import { ChangeRecord, etagOf, StoredFile } from './model';
+import { EXPORT_FORMATS } from './content/convert';
+import type { ChangeRecord } from './changes/model';
+import { etagOf, StoredFile } from './files/model';
 
 /** Turns stored records into the JSON resources of the discovery document (links use the client's base URL). */
 export interface RenderContext {
@@ -52,7 +54,7 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
   const owner = DEMO_USERS.find((user) => user.id === file.ownerId);
   const modifier = DEMO_USERS.find((user) => user.id === file.lastModifyingUserId) ?? owner;
   const isFolder = file.mimeType === FOLDER_MIME_TYPE;
-  const isNative = isNativeMimeType(file.mimeType);
+  const isNative = isGoogleAppsType(file.mimeType);
   const hasBytes = !isNative && !isFolder;
   const self = fileUrl(context, file.id);
   const resource: DriveFile = {

@@ -1,8 +1,9 @@
+/** The Drive emulator's parts for one running emulator (model, blobs, uploads), built once per emulator. */
 import { DEMO_USERS } from '../auth/users';
 import { ServiceDeps } from '../core/server';
-import { BlobStore } from './blobs';
-import { DriveModel } from './model';
-import { Uploads } from './uploads';
+import { BlobStore } from './content/blobs';
+import { DriveModel } from './files/model';
+import { Uploads } from './content/uploads';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {

@@ -1,8 +1,10 @@
+/** Maps the real DriveClient onto the Drive port and the change poller's source. */
 import type { DriveClient } from '../../api/drive';
 import { GoogleApiError } from '../../api/errors';
 import type { ChangeSource } from './changes/poller';
 import type { DriveApp } from '../../shared/schemas/drive';
-import { DriveApi, DriveAppInfo, DriveItem, FOLDER_MIME } from './port';
+import { FOLDER_MIME_TYPE } from '../../shared/schemas/drive';
+import { DriveApi, DriveAppInfo } from './port';
 
 function appInfo(app: DriveApp): DriveAppInfo {
   return { id: app.id, name: app.name, shortDescription: app.shortDescription, details: app };
@@ -32,7 +34,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
       // A client-chosen id makes the insert safe to retry after a lost answer: it cannot create a second folder.
       const [id] = await client.generateIds(1);
       if (id === undefined) return client.insertFolder(title, parentId);
-      return client.insertFileWithId({ id, title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] });
+      return client.insertFileWithId({ id, title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] });
     },
     uploadFile: (metadata, content, options) =>
       client.uploadFile({ title: metadata.title, parents: metadata.parents.map((parent) => ({ id: parent.id })), mimeType: metadata.mimeType }, content, {
@@ -108,5 +110,3 @@ export function isInvalidPageToken(error: unknown): boolean {
 export function isSignedOut(error: unknown): boolean {
   return error instanceof GoogleApiError && error.status === 401;
 }
-
-export type { DriveItem };

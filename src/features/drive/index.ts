@@ -1,3 +1,4 @@
+/** The Drive feature: tree view, commands, the desk-drive: file system and the change poller, as one Disposable. */
 import type * as vscode from 'vscode';
 import { DriveClient } from '../../api/drive';
 import { errorMessage } from '../../api/errors';
@@ -6,13 +7,15 @@ import { ChangePoller, PollOutcome, TokenStore } from './changes/poller';
 import { ChangesStatusBar, SHOW_CHANGES_COMMAND } from './changes/statusBar';
 import { APP_DETAILS_SCHEME, appDocument, executeDropPlan, PROPERTIES_SCHEME, propertiesDocument, registerDriveCommands } from './commands/index';
 import type { ServiceEndpoints } from '../../config/endpoints';
+import { attempt } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { DESK_SCOPES } from '../../core/session';
+import { DESK_SCOPES } from '../../config/scopes';
 import { DriveFileSystemProvider, driveUri } from './fs/driveFileSystem';
 import { DRIVE_SCHEME } from './fs/drivePath';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken, isSignedOut } from './driveAdapter';
-import { DriveAboutInfo, DriveApi, DriveItem, isFolder } from './port';
+import { isFolder } from '../../shared/schemas/drive';
+import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { DriveNode, DriveTreeModel } from './tree/treeModel';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
 
@@ -207,7 +210,7 @@ export class DriveFeature extends Disposable {
       void this.desk.vs.window.showInformationMessage(this.desk.vs.l10n.t('“{0}” was removed from Drive.', entry.title));
       return;
     }
-    await this.revealFile(entry.fileId, { open: entry.kind !== 'trashed' }).catch((error: unknown) => this.desk.showError(error));
+    await attempt(this.desk, () => this.revealFile(entry.fileId, { open: entry.kind !== 'trashed' }));
   }
 
   private stopPoller(): void {

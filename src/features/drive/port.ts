@@ -1,36 +1,17 @@
-import type { Readable } from 'node:stream';
-
 /**
- * The part of the Drive client the extension's Drive features use, stated structurally so the views,
- * commands, file system and poller are testable with small fakes. `adaptDriveClient` (driveAdapter.ts)
- * maps the real `DriveClient` onto it.
+ * The Drive port: the part of the Drive client the extension's Drive features use, so the views, commands, file
+ * system and poller are testable with small fakes. Files are the shared schema's `DriveFile` (declared once).
+ *
+ * Why an adapter (driveAdapter.ts) and not `Pick<DriveClient, …>`: five operations need behaviour the client
+ * deliberately leaves to callers — a folder insert made retry-safe with a generated id, `about` flattened to what
+ * the views show, `children.list` reduced to ids, `parents.list` to references, apps with their details — and
+ * the fakes stay small because they implement this narrow surface, not every option of the client.
  */
-export interface DriveParent {
-  readonly id: string;
-  readonly isRoot?: boolean | undefined;
-}
+import type { Readable } from 'node:stream';
+import type { DriveFile, ParentReference } from '../../shared/schemas/drive';
 
-export interface DriveItem {
-  readonly id: string;
-  readonly title?: string | undefined;
-  readonly mimeType?: string | undefined;
-  readonly etag?: string | undefined;
-  readonly parents?: readonly DriveParent[] | undefined;
-  readonly labels?: { readonly starred?: boolean | undefined; readonly trashed?: boolean | undefined } | undefined;
-  readonly fileSize?: string | undefined;
-  readonly quotaBytesUsed?: string | undefined;
-  readonly createdDate?: string | undefined;
-  readonly modifiedDate?: string | undefined;
-  readonly ownerNames?: readonly string[] | undefined;
-  readonly owners?: readonly { readonly displayName?: string | undefined; readonly emailAddress?: string | undefined }[] | undefined;
-  readonly lastModifyingUserName?: string | undefined;
-  readonly md5Checksum?: string | undefined;
-  readonly alternateLink?: string | undefined;
-  readonly shared?: boolean | undefined;
-  readonly editable?: boolean | undefined;
-  readonly description?: string | undefined;
-  readonly fileExtension?: string | undefined;
-}
+export type DriveItem = DriveFile;
+export type DriveParent = Pick<ParentReference, 'id' | 'isRoot'>;
 
 export interface DriveItemPage {
   readonly items: readonly DriveItem[];
@@ -103,18 +84,6 @@ export interface DriveApi {
   listChildren(folderId: string, pageToken?: string): Promise<{ readonly ids: readonly string[]; readonly nextPageToken?: string | undefined }>;
   listApps(): Promise<readonly DriveAppInfo[]>;
   getApp(appId: string): Promise<DriveAppInfo>;
-}
-
-export const FOLDER_MIME = 'application/vnd.google-apps.folder';
-export const NATIVE_PREFIX = 'application/vnd.google-apps.';
-
-export function isFolder(item: { readonly mimeType?: string | undefined }): boolean {
-  return item.mimeType === FOLDER_MIME;
-}
-
-/** Google-native documents have no bytes of their own: they are exported, never downloaded. */
-export function isNative(item: { readonly mimeType?: string | undefined }): boolean {
-  return (item.mimeType ?? '').startsWith(NATIVE_PREFIX) && !isFolder(item);
 }
 
 /** The files.list query behind "Add Existing File to Folder…": titles containing the typed text, not in the trash. */

@@ -14,11 +14,17 @@ export const GOOGLE_SLIDES_MIME_TYPE = 'application/vnd.google-apps.presentation
 /** Every Google-native type starts with this; such files have no bytes to download, only exports. */
 export const GOOGLE_APPS_MIME_PREFIX = 'application/vnd.google-apps.';
 
-export function isFolderMimeType(mimeType: string | undefined): boolean {
-  return mimeType === FOLDER_MIME_TYPE;
+export function isFolder(file: { readonly mimeType?: string | undefined }): boolean {
+  return file.mimeType === FOLDER_MIME_TYPE;
 }
 
-export function isNativeMimeType(mimeType: string | undefined): boolean {
+/** A Google-native document (not a folder): it has no bytes of its own and is exported, never downloaded. */
+export function isNative(file: { readonly mimeType?: string | undefined }): boolean {
+  return isGoogleAppsType(file.mimeType) && !isFolder(file);
+}
+
+/** Any `application/vnd.google-apps.*` type, folders included: what Drive stores without bytes. */
+export function isGoogleAppsType(mimeType: string | undefined): boolean {
   return mimeType !== undefined && mimeType.startsWith(GOOGLE_APPS_MIME_PREFIX);
 }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { DriveApi, DriveItem, DriveMetadataPatch } from '../../../src/features/drive/port';
-import { FOLDER_MIME } from '../../../src/features/drive/port';
+import { FOLDER_MIME_TYPE as FOLDER_MIME } from '../../../src/shared/schemas/drive';
 
 type MutableItem = { -readonly [K in keyof DriveItem]: DriveItem[K] } & { content?: Buffer; sharedWithMe?: boolean };
 

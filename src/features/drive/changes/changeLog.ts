@@ -1,3 +1,4 @@
+/** What the change poller found, as news for the user: Desk's own writes filtered out, one entry per file. */
 import type { PolledChange } from './poller';
 
 /** What happened to a file, in words for the status bar and quick pick. */

@@ -8,28 +8,12 @@
  * out. When the server announces long polling (the emulator does, Google does not), a focused window holds
  * one request open instead of polling tightly.
  */
+import type { Change, DriveFile } from '../../../shared/schemas/drive';
 
-/** One change as the poller needs it (a subset of Drive's Change resource). */
-export interface PolledChange {
-  readonly id?: string | undefined;
-  readonly fileId?: string | undefined;
-  readonly deleted?: boolean | undefined;
-  readonly modificationDate?: string | undefined;
-  readonly file?: PolledChangeFile | undefined;
-}
+/** One change as the poller needs it: a subset of Drive's Change resource (the shared schema's). */
+export type PolledChange = Partial<Pick<Change, 'id' | 'fileId' | 'deleted' | 'modificationDate'>> & { readonly file?: PolledChangeFile | undefined };
 
-export interface PolledChangeFile {
-  readonly id: string;
-  readonly title?: string | undefined;
-  readonly mimeType?: string | undefined;
-  readonly etag?: string | undefined;
-  readonly createdDate?: string | undefined;
-  readonly modifiedDate?: string | undefined;
-  readonly parents?: readonly { readonly id: string; readonly isRoot?: boolean | undefined }[] | undefined;
-  readonly labels?: { readonly trashed?: boolean | undefined; readonly starred?: boolean | undefined } | undefined;
-  readonly lastModifyingUserName?: string | undefined;
-  readonly shared?: boolean | undefined;
-}
+export type PolledChangeFile = Pick<DriveFile, 'id' | 'title' | 'mimeType' | 'etag' | 'createdDate' | 'modifiedDate' | 'parents' | 'labels' | 'lastModifyingUserName' | 'shared'>;
 
 export interface ChangePage {
   readonly items: readonly PolledChange[];

@@ -1,3 +1,4 @@
+/** The status-bar item that counts unseen Drive changes and lists them in a quick pick. */
 import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import { ChangeEntry, ChangeLog, describeKind } from './changeLog';

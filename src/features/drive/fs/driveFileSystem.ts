@@ -1,8 +1,10 @@
+/** The desk-drive: file system: Drive files opened, saved (with conflict checks) and listed as a VS Code FileSystemProvider. */
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { DriveApi, DriveItem, isFolder, isNative, quoteQuery } from '../port';
+import { isFolder, isNative } from '../../../shared/schemas/drive';
+import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, PathLookup, PathNotFound, REMOTE_VERSION_QUERY, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';

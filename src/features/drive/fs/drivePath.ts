@@ -1,4 +1,6 @@
-import { DriveItem, isFolder, isNative, NATIVE_PREFIX } from '../port';
+/** Desk's desk-drive: URIs and the resolution of their paths to Drive files (vscode-free). */
+import { GOOGLE_APPS_MIME_PREFIX, isFolder, isNative } from '../../../shared/schemas/drive';
+import type { DriveItem } from '../port';
 
 /**
  * Desk's Drive URIs: `desk-drive:/<fileId>/<title>`. The id keeps the URI stable through renames and duplicate
@@ -25,6 +27,8 @@ export function uriSegments(uri: { readonly authority: string; readonly path: st
 
 /** A title as one path segment: no slashes, never empty or a dot name. */
 export function sanitizeTitle(title: string): string {
+  // Control characters cannot appear in a path segment: they become spaces.
+  // eslint-disable-next-line no-control-regex
   const cleaned = title.replace(/[/\\]/g, '∕').replace(/[\u0000-\u001f]/g, ' ').trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
 }
@@ -82,7 +86,7 @@ export async function resolveDrivePath(segments: readonly string[], lookup: Path
 
 /** Native documents open as a text export: the best text target Drive offers for the type. */
 export function textExportType(mimeType: string | undefined, exportFormats: readonly { source: string; targets: readonly string[] }[]): string | undefined {
-  if (!mimeType?.startsWith(NATIVE_PREFIX)) return undefined;
+  if (!mimeType?.startsWith(GOOGLE_APPS_MIME_PREFIX)) return undefined;
   const targets = exportFormats.find((format) => format.source === mimeType)?.targets ?? [];
   const preferred = ['text/plain', 'text/csv', 'text/markdown', 'text/tab-separated-values', 'image/svg+xml', 'text/html'];
   for (const type of preferred) if (targets.includes(type)) return type;

@@ -1,4 +1,5 @@
-import { isFolder } from '../port';
+/** Drag and drop in the Drive tree, as a plan (moves, trashes, skips with reasons) computed without vscode. */
+import { isFolder } from '../../../shared/schemas/drive';
 import { ContainerNode, DriveNode, FileNode, sectionOf } from './treeModel';
 
 /** What one dropped file turns into: a parents change (files.patch addParents/removeParents) or a trash. */

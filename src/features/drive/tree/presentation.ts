@@ -1,10 +1,12 @@
-import { DriveItem, FOLDER_MIME, isFolder, isNative } from '../port';
+/** How a Drive file looks in the tree: icon, kind label, sizes, description and tooltip lines (pure). */
+import { FOLDER_MIME_TYPE, isFolder, isNative } from '../../../shared/schemas/drive';
+import type { DriveItem } from '../port';
 
 /** The codicon for a file, by MIME type (pure: the tree wraps it in a ThemeIcon). */
 export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
   const mime = item.mimeType ?? '';
   switch (mime) {
-    case FOLDER_MIME: return 'folder';
+    case FOLDER_MIME_TYPE: return 'folder';
     case 'application/vnd.google-apps.document': return 'note';
     case 'application/vnd.google-apps.spreadsheet': return 'table';
     case 'application/vnd.google-apps.presentation': return 'preview';
@@ -36,7 +38,7 @@ export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
 /** A friendly name for a MIME type in tooltips. */
 export function kindLabel(mimeType: string | undefined): string {
   switch (mimeType) {
-    case FOLDER_MIME: return 'Folder';
+    case FOLDER_MIME_TYPE: return 'Folder';
     case 'application/vnd.google-apps.document': return 'Google Doc';
     case 'application/vnd.google-apps.spreadsheet': return 'Google Sheet';
     case 'application/vnd.google-apps.presentation': return 'Google Slides';

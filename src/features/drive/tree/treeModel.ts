@@ -1,4 +1,6 @@
-import { DriveApi, DriveItem, isFolder, quoteQuery } from '../port';
+/** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
+import { isFolder } from '../../../shared/schemas/drive';
+import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { compareItems } from './presentation';
 
 /**

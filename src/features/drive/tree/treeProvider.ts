@@ -1,8 +1,9 @@
+/** Renders the Drive tree model for VS Code: tree items, lazy tooltips, context values and drag and drop. */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
-import { isFolder, isNative } from '../port';
+import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DropPlan, planDrop } from './dnd';
 import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, MessageNode, sectionOf } from './treeModel';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/auth/users';
 import { ApiError } from '../../../../src/emulator/core/errors';
-import { DriveModel, etagOf } from '../../../../src/emulator/drive/model';
+import { DriveModel, etagOf } from '../../../../src/emulator/drive/files/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';
 import { FOLDER_MIME_TYPE } from '../../../../src/shared/schemas/drive';
 

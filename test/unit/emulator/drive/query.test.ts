@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { matches, parseQuery, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases, titleHasWordPrefix, tokenize } from '../../../../src/emulator/drive/query';
+import { matches, parseQuery, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases, titleHasWordPrefix, tokenize } from '../../../../src/emulator/drive/files/query';
 
 function target(overrides: Partial<QueryTarget> = {}): QueryTarget {
   return {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { driveUriParts, PathLookup, PathNotFound, resolveDrivePath, sanitizeTitle, textExportType, uriSegments } from '../../../../../src/features/drive/fs/drivePath';
 import type { DriveItem } from '../../../../../src/features/drive/port';
-import { FOLDER_MIME } from '../../../../../src/features/drive/port';
+import { FOLDER_MIME_TYPE as FOLDER_MIME } from '../../../../../src/shared/schemas/drive';
 
 const files: DriveItem[] = [
   { id: 'root', title: 'My Drive', mimeType: FOLDER_MIME },

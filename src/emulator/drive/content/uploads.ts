@@ -1,12 +1,13 @@
+/** Upload bodies and resumable upload sessions: media and multipart parsing, chunks, sessions that survive restarts. */
 import Dicer from 'dicer';
 import { createHash, Hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
-import { EmulatorUser } from '../auth/users';
-import { ApiError, badRequest, invalid, notFound } from '../core/errors';
-import { parseBody } from '../core/params';
-import { Collection, Store } from '../store/store';
+import { FileMetadataInput, fileMetadataInputSchema } from '../../../shared/schemas/drive';
+import { EmulatorUser } from '../../auth/users';
+import { ApiError, badRequest, invalid, notFound } from '../../core/errors';
+import { parseBody } from '../../core/params';
+import { Collection, Store } from '../../store/store';
 import { BlobStore, StoredBlob } from './blobs';
 
 /** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */

@@ -1,10 +1,11 @@
+/** File content on disk (or in memory): write-then-commit blobs, ranged reads, copies and the startup sweep of orphans. */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../core/errors';
+import { ApiError } from '../../core/errors';
 
 export interface StoredBlob {
   blobId: string;

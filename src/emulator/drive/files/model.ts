@@ -1,11 +1,16 @@
+/** Drive's files, folders and trash over the store: the semantics behind files, children and parents (no HTTP). */
 import { createHash, randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import { FileMetadataInput, FOLDER_MIME_TYPE, isNativeMimeType, PropertyVisibility } from '../../shared/schemas/drive';
-import { DEMO_USERS, EmulatorUser } from '../auth/users';
-import { ApiError, badRequest, conditionNotMet, forbidden, invalid, notFound } from '../core/errors';
-import { Collection, Store } from '../store/store';
-import type { StoredBlob } from './blobs';
+import { FileMetadataInput, FOLDER_MIME_TYPE, isGoogleAppsType, PropertyVisibility } from '../../../shared/schemas/drive';
+import { DEMO_USERS, EmulatorUser } from '../../auth/users';
+import { checkIfMatch } from '../../core/etag';
+import { ApiError, badRequest, forbidden, invalid } from '../../core/errors';
+import { Collection, Store } from '../../store/store';
+import type { StoredBlob } from '../content/blobs';
+import { ChangeFeed, ChangePage, ChangeRecord } from '../changes/model';
 import { matches, parseQuery, QueryNode, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases } from './query';
+import { compareKeys, decodeCursor, DEFAULT_ORDER, encodeCursor, parseOrderBy, sortKeys } from './order';
+
+export type { ChangePage, ChangeRecord } from '../changes/model';
 
 /** A file as the emulator stores it (times in epoch ms). Folders and native documents are files too. */
 export interface StoredFile {
@@ -45,15 +50,6 @@ export interface StoredFile {
   lastModifyingUserId: string;
 }
 
-export interface ChangeRecord {
-  id: number;
-  userId: string;
-  fileId: string;
-  /** The file was deleted for good (trashing is an ordinary change). */
-  deleted: boolean;
-  time: number;
-}
-
 export interface Media {
   blob: StoredBlob;
   /** The stored mimeType (already resolved: upload type, metadata, conversion). */
@@ -90,24 +86,12 @@ export interface ListResult {
   nextPageToken?: string;
 }
 
-export interface ChangePage {
-  changes: ChangeRecord[];
-  nextPageToken?: string;
-  newStartPageToken?: string;
-  largestChangeId: number;
-}
-
 /** What a mutation leaves for the caller to clean up once the metadata is committed. */
 export interface Garbage {
   blobIds: string[];
 }
 
 const ROOT_TITLE = 'My Drive';
-const DEFAULT_ORDER = 'folder,title';
-const ORDER_KEYS = ['createdDate', 'folder', 'lastViewedByMeDate', 'modifiedByMeDate', 'modifiedDate', 'quotaBytesUsed', 'recency', 'sharedWithMeDate', 'starred', 'title', 'title_natural'] as const;
-type OrderKey = (typeof ORDER_KEYS)[number];
-const naturalCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
 export function newFileId(): string {
   // Google's ids are ~33 url-safe characters.
   return randomBytes(24).toString('base64url');
@@ -127,30 +111,17 @@ export function etagOf(file: StoredFile): string {
 export class DriveModel {
   private readonly files: Collection<StoredFile>;
   private readonly roots: Collection<{ rootId: string }>;
-  private readonly changes: Collection<ChangeRecord>;
-  private readonly counters: Collection<{ value: number }>;
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly byParent = new Map<string, Set<string>>();
   private readonly byTitle = new Map<string, Set<string>>();
-  /** Change ids per user, ascending; entries whose record was coalesced away are skipped (and compacted). */
-  private readonly changeIdsByUser = new Map<string, number[]>();
-  private readonly latestChange = new Map<string, number>();
-  private readonly deadChangeIds = new Map<string, number>();
-  /** Emits `change:<userId>` after a change is recorded (long polls wait on it). */
-  readonly events = new EventEmitter();
+  /** The change feed every mutation records into. */
+  readonly feed: ChangeFeed;
 
   constructor(store: Store, private readonly now: () => number) {
     this.files = store.collection<StoredFile>('drive.files');
     this.roots = store.collection<{ rootId: string }>('drive.roots');
-    this.changes = store.collection<ChangeRecord>('drive.changes');
-    this.counters = store.collection<{ value: number }>('drive.counters');
-    this.events.setMaxListeners(0);
+    this.feed = new ChangeFeed(store, now);
     for (const file of this.files.values()) this.index(file);
-    const records = [...this.changes.values()].sort((a, b) => a.id - b.id);
-    for (const record of records) {
-      this.userChangeIds(record.userId).push(record.id);
-      this.latestChange.set(`${record.userId}\0${record.fileId}`, record.id);
-    }
   }
 
   // ---- lookups ----
@@ -215,9 +186,7 @@ export class DriveModel {
   }
 
   checkIfMatch(file: StoredFile, ifMatch: string | undefined): void {
-    if (ifMatch === undefined || ifMatch.trim() === '*') return;
-    const wanted = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-    if (!wanted.includes(etagOf(file))) throw conditionNotMet('Precondition Failed: the file has changed since the etag in If-Match');
+    checkIfMatch(etagOf(file), ifMatch, 'the file');
   }
 
   // ---- create ----
@@ -253,7 +222,7 @@ export class DriveModel {
     if (input.originalFilename !== undefined) file.originalFilename = input.originalFilename;
     if (media) this.attach(file, media);
     this.save(file);
-    this.recordChange(user.id, file.id, false);
+    this.feed.record(user.id, file.id, false);
     if (input.labels?.trashed) this.trash(user, file.id);
     return this.get(user, file.id);
   }
@@ -300,7 +269,7 @@ export class DriveModel {
     if (options.media && file.mimeType === FOLDER_MIME_TYPE) throw badRequest('A folder cannot have content.');
     if (input.mimeType === FOLDER_MIME_TYPE && file.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A file cannot become a folder.');
     if (file.mimeType === FOLDER_MIME_TYPE && input.mimeType !== undefined && input.mimeType !== FOLDER_MIME_TYPE) throw badRequest('A folder cannot change its mimeType.');
-    if (!options.media && input.mimeType !== undefined && input.mimeType !== file.mimeType && (isNativeMimeType(file.mimeType) || isNativeMimeType(input.mimeType))) {
+    if (!options.media && input.mimeType !== undefined && input.mimeType !== file.mimeType && (isGoogleAppsType(file.mimeType) || isGoogleAppsType(input.mimeType))) {
       throw badRequest(`The mimeType of this file cannot change from ${file.mimeType} to ${input.mimeType} without converting content.`);
     }
     const behavior = options.modifiedDateBehavior ?? 'now';
@@ -340,7 +309,7 @@ export class DriveModel {
       target.lastModifyingUserId = user.id;
       target.version += 1;
     });
-    this.recordChange(user.id, file.id, false);
+    this.feed.record(user.id, file.id, false);
     if (input.labels?.trashed === true && !file.trashed) this.trash(user, file.id);
     if (input.labels?.trashed === false && file.trashed) this.untrash(user, file.id);
     return { file: this.get(user, file.id), garbage };
@@ -355,7 +324,7 @@ export class DriveModel {
       target.lastModifyingUserId = user.id;
       target.version += 1;
     });
-    this.recordChange(user.id, file.id, false);
+    this.feed.record(user.id, file.id, false);
     return file;
   }
 
@@ -373,7 +342,7 @@ export class DriveModel {
         changed.trashedDate = time;
         changed.version += 1;
       });
-      this.recordChange(user.id, target.id, false);
+      this.feed.record(user.id, target.id, false);
     };
     moveToTrash(file, true);
     for (const descendant of this.descendants(file.id)) {
@@ -394,7 +363,7 @@ export class DriveModel {
         delete changed.trashedDate;
         changed.version += 1;
       });
-      this.recordChange(user.id, target.id, false);
+      this.feed.record(user.id, target.id, false);
     };
     restore(file);
     const queue = [file.id];
@@ -436,7 +405,7 @@ export class DriveModel {
       target.parents = [...target.parents, parent];
       target.version += 1;
     });
-    this.recordChange(user.id, file.id, false);
+    this.feed.record(user.id, file.id, false);
     return { file, parentId: parent };
   }
 
@@ -448,7 +417,7 @@ export class DriveModel {
       target.parents = target.parents.filter((existing) => existing !== resolved);
       target.version += 1;
     });
-    this.recordChange(user.id, file.id, false);
+    this.feed.record(user.id, file.id, false);
   }
 
   // ---- listing ----
@@ -500,7 +469,7 @@ export class DriveModel {
     }
     const result: ListResult = { files: page.map((entry) => entry.file) };
     const last = page[page.length - 1];
-    if (last && remaining > page.length) result.nextPageToken = encodeCursor({ fingerprint, keys: last.keys, id: last.file.id });
+    if (last && remaining > page.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
     return result;
   }
 
@@ -544,72 +513,27 @@ export class DriveModel {
     };
   }
 
-  // ---- changes ----
+  // ---- changes (the feed, seen through the user) ----
 
   largestChangeId(): number {
-    return this.counters.get('changes')?.value ?? 0;
+    return this.feed.largestChangeId();
   }
 
   startPageToken(): string {
-    return String(this.largestChangeId() + 1);
+    return this.feed.startPageToken();
   }
 
   listChanges(user: EmulatorUser, options: { pageToken: string | undefined; maxResults: number; includeDeleted: boolean }): ChangePage {
-    const largest = this.largestChangeId();
-    let from = 1;
-    if (options.pageToken !== undefined) {
-      if (!/^\d{1,15}$/.test(options.pageToken) || Number(options.pageToken) < 1 || Number(options.pageToken) > largest + 1) {
-        throw invalid(`Invalid value for pageToken: '${options.pageToken}'. Use a token from changes.getStartPageToken or a previous changes.list.`, 'pageToken');
-      }
-      from = Number(options.pageToken);
-    }
-    const ids = this.userChangeIds(user.id);
-    let index = lowerBound(ids, from);
-    const changes: ChangeRecord[] = [];
-    let lastSeen = from - 1;
-    while (index < ids.length && changes.length < options.maxResults) {
-      const record = this.changes.get(String(ids[index]));
-      index++;
-      if (!record) continue;
-      lastSeen = record.id;
-      if (record.deleted && !options.includeDeleted) continue;
-      changes.push(record);
-    }
-    // More may follow only if live records remain after the last one returned.
-    let more = false;
-    for (let probe = index; probe < ids.length; probe++) {
-      if (this.changes.has(String(ids[probe]))) {
-        more = true;
-        break;
-      }
-    }
-    if (more) return { changes, nextPageToken: String(lastSeen + 1), largestChangeId: largest };
-    return { changes, newStartPageToken: String(largest + 1), largestChangeId: largest };
+    return this.feed.list(user.id, options);
   }
 
   getChange(user: EmulatorUser, changeId: string): ChangeRecord {
-    const record = /^\d{1,15}$/.test(changeId) ? this.changes.get(String(Number(changeId))) : undefined;
-    if (!record || record.userId !== user.id) throw notFound(`Change not found: ${changeId}`);
-    return record;
+    return this.feed.get(user.id, changeId);
   }
 
   /** Resolves after a change for `userId` is recorded, or after `ms`, or on abort; true when a change came. */
   waitForChange(userId: string, ms: number, signal: AbortSignal): Promise<boolean> {
-    return new Promise((resolve) => {
-      const event = `change:${userId}`;
-      const finish = (changed: boolean): void => {
-        clearTimeout(timer);
-        this.events.off(event, onChange);
-        signal.removeEventListener('abort', onAbort);
-        resolve(changed);
-      };
-      const onChange = (): void => finish(true);
-      const onAbort = (): void => finish(false);
-      const timer = setTimeout(() => finish(false), ms);
-      timer.unref();
-      this.events.on(event, onChange);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.feed.waitForChange(userId, ms, signal);
   }
 
   // ---- quota ----
@@ -618,7 +542,7 @@ export class DriveModel {
     let used = 0;
     let inTrash = 0;
     for (const file of this.filesOf(userId)) {
-      if (isNativeMimeType(file.mimeType)) continue;
+      if (isGoogleAppsType(file.mimeType)) continue;
       used += file.fileSize ?? 0;
       if (file.trashed) inTrash += file.fileSize ?? 0;
     }
@@ -633,7 +557,7 @@ export class DriveModel {
     file.mimeType = media.mimeType;
     if (media.text !== undefined) file.indexableText = media.text.slice(0, INDEXED_TEXT_CHARS);
     else delete file.indexableText;
-    if (isNativeMimeType(media.mimeType)) delete file.md5;
+    if (isGoogleAppsType(media.mimeType)) delete file.md5;
     else file.md5 = media.blob.md5;
   }
 
@@ -706,7 +630,7 @@ export class DriveModel {
           target.parents = target.parents.filter((parentId) => !doomed.has(parentId));
           target.version += 1;
         });
-        this.recordChange(user.id, file.id, false);
+        this.feed.record(user.id, file.id, false);
       }
     }
     for (const id of doomed) {
@@ -715,40 +639,9 @@ export class DriveModel {
       this.unindex(file);
       this.files.delete(id);
       if (file.blobId) garbage.blobIds.push(file.blobId);
-      this.recordChange(file.ownerId, id, true);
+      this.feed.record(file.ownerId, id, true);
     }
     return garbage;
-  }
-
-  private recordChange(userId: string, fileId: string, deleted: boolean): void {
-    const id = this.largestChangeId() + 1;
-    this.counters.set('changes', { value: id });
-    const key = `${userId}\0${fileId}`;
-    // Drive reports only a file's latest state, so an older change of the same file is superseded.
-    const previous = this.latestChange.get(key);
-    if (previous !== undefined && this.changes.delete(String(previous))) this.deadChangeIds.set(userId, (this.deadChangeIds.get(userId) ?? 0) + 1);
-    this.changes.set(String(id), { id, userId, fileId, deleted, time: this.now() });
-    this.latestChange.set(key, id);
-    const ids = this.userChangeIds(userId);
-    ids.push(id);
-    // Compact the id list when superseded entries dominate, so long histories stay cheap to page.
-    const dead = this.deadChangeIds.get(userId) ?? 0;
-    if (dead > 1024 && dead * 2 > ids.length) {
-      const live = ids.filter((changeId) => this.changes.has(String(changeId)));
-      ids.length = 0;
-      ids.push(...live);
-      this.deadChangeIds.set(userId, 0);
-    }
-    this.events.emit(`change:${userId}`);
-  }
-
-  private userChangeIds(userId: string): number[] {
-    let ids = this.changeIdsByUser.get(userId);
-    if (!ids) {
-      ids = [];
-      this.changeIdsByUser.set(userId, ids);
-    }
-    return ids;
   }
 
   private mutate(file: StoredFile, change: (file: StoredFile) => void): void {
@@ -791,17 +684,6 @@ function removeFrom(map: Map<string, Set<string>>, key: string, value: string): 
   if (set.size === 0) map.delete(key);
 }
 
-function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((sorted[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 function mergeProperties(existing: StoredFile['properties'], incoming: readonly { key: string; value?: string | undefined; visibility?: PropertyVisibility | undefined }[]): StoredFile['properties'] {
   const merged = existing.map((property) => ({ ...property }));
   for (const property of incoming) {
@@ -813,80 +695,3 @@ function mergeProperties(existing: StoredFile['properties'], incoming: readonly 
   return merged;
 }
 
-// ---- ordering and page tokens ----
-
-interface OrderTerm {
-  key: OrderKey;
-  descending: boolean;
-}
-
-export function parseOrderBy(orderBy: string): OrderTerm[] {
-  const terms: OrderTerm[] = [];
-  for (const part of orderBy.split(',')) {
-    const words = part.trim().split(/\s+/).filter(Boolean);
-    const [key, direction, ...rest] = words;
-    if (!key && words.length === 0 && orderBy.trim() === '') break;
-    if (!key || !(ORDER_KEYS as readonly string[]).includes(key) || rest.length > 0 || (direction !== undefined && direction.toLowerCase() !== 'desc' && direction.toLowerCase() !== 'asc')) {
-      throw invalid(`Invalid orderBy '${orderBy}'. Sort keys: ${ORDER_KEYS.join(', ')}, each optionally followed by 'desc'`, 'orderBy');
-    }
-    terms.push({ key: key as OrderKey, descending: direction?.toLowerCase() === 'desc' });
-  }
-  return terms;
-}
-
-function sortKeys(file: StoredFile, order: readonly OrderTerm[]): (string | number)[] {
-  return order.map((term) => {
-    switch (term.key) {
-      case 'folder': return file.mimeType === FOLDER_MIME_TYPE ? 0 : 1;
-      case 'title': return file.title.toLowerCase();
-      case 'title_natural': return file.title;
-      case 'createdDate': return file.createdDate;
-      case 'modifiedDate': return file.modifiedDate;
-      case 'modifiedByMeDate': return file.modifiedByMeDate;
-      case 'lastViewedByMeDate': return file.lastViewedByMeDate ?? 0;
-      case 'sharedWithMeDate': return 0;
-      case 'quotaBytesUsed': return isNativeMimeType(file.mimeType) ? 0 : file.fileSize ?? 0;
-      case 'recency': return Math.max(file.modifiedDate, file.modifiedByMeDate, file.lastViewedByMeDate ?? 0, file.createdDate);
-      case 'starred': return file.starred ? 1 : 0;
-    }
-    return 0;
-  });
-}
-
-function compareKeys(aKeys: readonly (string | number)[], aId: string, bKeys: readonly (string | number)[], bId: string, order: readonly OrderTerm[]): number {
-  for (let index = 0; index < order.length; index++) {
-    const term = order[index] as OrderTerm;
-    const a = aKeys[index] as string | number;
-    const b = bKeys[index] as string | number;
-    let result: number;
-    if (term.key === 'title_natural') result = naturalCollator.compare(String(a), String(b));
-    else result = a < b ? -1 : a > b ? 1 : 0;
-    if (result !== 0) return term.descending ? -result : result;
-  }
-  return aId < bId ? -1 : aId > bId ? 1 : 0;
-}
-
-interface Cursor {
-  fingerprint: string;
-  keys: (string | number)[];
-  id: string;
-}
-
-/** Page tokens are opaque to clients: the sort position of the last item, bound to the query that made it. */
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.fingerprint, cursor.keys, cursor.id])).toString('base64url');
-}
-
-function decodeCursor(token: string, fingerprint: string): Cursor {
-  const bad = (): ApiError => invalid(`Invalid value for pageToken: '${token.slice(0, 40)}'. Use nextPageToken from the previous page of the same query.`, 'pageToken');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3) throw bad();
-  const [tokenFingerprint, keys, id] = parsed as unknown[];
-  if (tokenFingerprint !== fingerprint || typeof id !== 'string' || !Array.isArray(keys) || !keys.every((key) => typeof key === 'string' || typeof key === 'number')) throw bad();
-  return { fingerprint, keys: keys as (string | number)[], id };
-}

@@ -1,5 +1,7 @@
-import { GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE, GOOGLE_SLIDES_MIME_TYPE } from '../../shared/schemas/drive';
-import { ApiError } from '../core/errors';
+/** Native documents' text: imports into Docs, Sheets and Slides, and exports to the formats about.get announces. */
+import { GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE, GOOGLE_SLIDES_MIME_TYPE } from '../../../shared/schemas/drive';
+import { ApiError } from '../../core/errors';
+import { escapeHtml } from '../../core/html';
 
 /**
  * Native Google documents in the emulator keep their content as text: a Doc or a presentation as plain
@@ -71,10 +73,6 @@ export function exportContent(nativeMimeType: string, title: string, text: strin
 
 function htmlPage(title: string, body: string): string {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function csvCell(cell: string): string {

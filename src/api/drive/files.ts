@@ -1,0 +1,146 @@
+/** Drive's files resource, metadata side: get, list, insert, patch, copy, trash, delete, touch, generateIds. */
+import {
+  DriveFile,
+  driveFileSchema,
+  FileList,
+  fileListSchema,
+  FileMetadataInput,
+  FOLDER_MIME_TYPE,
+  generatedIdsSchema,
+} from '../../shared/schemas/drive';
+import { GoogleApiError } from '../errors';
+import { path, QueryValue } from '../http';
+import { parseJson } from '../upload';
+import { DriveContext, ifMatchHeader } from './context';
+
+export interface ListFilesOptions {
+  q?: string;
+  orderBy?: string;
+  maxResults?: number;
+  pageToken?: string;
+  corpora?: string;
+  spaces?: string;
+  signal?: AbortSignal;
+}
+
+/** The query options files.update and files.patch share. */
+export interface MetadataUpdateOptions {
+  /** The etag the caller last saw: a stale one fails with 412 (GoogleApiError.isConflict). */
+  ifMatch?: string;
+  addParents?: readonly string[];
+  removeParents?: readonly string[];
+  modifiedDateBehavior?: 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
+  /** Convert text/HTML/CSV content to a native Google document on the way in. */
+  convert?: boolean;
+  signal?: AbortSignal;
+}
+
+/** With `ifNoneMatch` in the options: undefined when the file still has that etag (304). */
+export function getFile(drive: DriveContext, fileId: string, options?: { signal?: AbortSignal }): Promise<DriveFile>;
+export function getFile(drive: DriveContext, fileId: string, options: { ifNoneMatch: string; signal?: AbortSignal }): Promise<DriveFile | undefined>;
+export async function getFile(drive: DriveContext, fileId: string, options: { ifNoneMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile | undefined> {
+  const request = {
+    method: 'GET' as const,
+    path: path`/drive/v2/files/${fileId}`,
+    headers: options.ifNoneMatch ? { 'If-None-Match': options.ifNoneMatch } : undefined,
+    signal: options.signal,
+    operation: 'drive.files.get',
+  };
+  if (!options.ifNoneMatch) return drive.http.json(driveFileSchema, request);
+  const response = await drive.http.send(request, (status) => (status >= 200 && status < 300) || status === 304);
+  if (response.status === 304) {
+    await response.arrayBuffer();
+    return undefined;
+  }
+  return parseJson(driveFileSchema, await response.text(), 'drive.files.get');
+}
+
+export function listFiles(drive: DriveContext, options: ListFilesOptions = {}): Promise<FileList> {
+  return drive.http.json(fileListSchema, {
+    method: 'GET',
+    path: '/drive/v2/files',
+    query: { q: options.q, orderBy: options.orderBy, maxResults: options.maxResults, pageToken: options.pageToken, corpora: options.corpora, spaces: options.spaces },
+    signal: options.signal,
+    operation: 'drive.files.list',
+  });
+}
+
+/** Every file matching the options, across pages. */
+export function allFiles(drive: DriveContext, options: Omit<ListFilesOptions, 'pageToken'> = {}): AsyncGenerator<DriveFile> {
+  return drive.http.items((pageToken) => listFiles(drive, { ...options, pageToken }), (page) => page.items);
+}
+
+export function insertFolder(drive: DriveContext, title: string, parentId = 'root', signal?: AbortSignal): Promise<DriveFile> {
+  return insertFile(drive, { title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] }, signal);
+}
+
+/** Creates a file without content (a folder, an empty file, or an empty native document). */
+export function insertFile(drive: DriveContext, metadata: FileMetadataInput, signal?: AbortSignal): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, operation: 'drive.files.insert' });
+}
+
+/**
+ * Creates a file under an id reserved with generateIds. Repeating such an insert cannot make a second file, so it
+ * is retried like an idempotent call; a 409 duplicate then means an earlier attempt landed, and that file is the answer.
+ */
+export async function insertFileWithId(drive: DriveContext, metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> {
+  try {
+    return await drive.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, idempotent: true, operation: 'drive.files.insert' });
+  } catch (error) {
+    if (error instanceof GoogleApiError && error.status === 409) return getFile(drive, metadata.id, { signal });
+    throw error;
+  }
+}
+
+/** Changes only the given fields; addParents/removeParents move the file. */
+export function patchFile(drive: DriveContext, fileId: string, metadata: FileMetadataInput, options: MetadataUpdateOptions = {}): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, {
+    method: 'PATCH',
+    path: path`/drive/v2/files/${fileId}`,
+    query: updateQuery(options),
+    json: metadata,
+    headers: ifMatchHeader(options.ifMatch),
+    signal: options.signal,
+    operation: 'drive.files.patch',
+  });
+}
+
+export function copyFile(drive: DriveContext, fileId: string, metadata: FileMetadataInput = {}, signal?: AbortSignal): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/copy`, json: metadata, signal, operation: 'drive.files.copy' });
+}
+
+/** Deletes for good (a folder with its descendants), skipping the trash. */
+export function deleteFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<void> {
+  return drive.http.empty({ method: 'DELETE', path: path`/drive/v2/files/${fileId}`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, operation: 'drive.files.delete' });
+}
+
+export function trashFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> {
+  // Trashing twice leaves the same state, so a retry after a lost answer is safe.
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
+}
+
+export function untrashFile(drive: DriveContext, fileId: string, signal?: AbortSignal): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/untrash`, signal, idempotent: true, operation: 'drive.files.untrash' });
+}
+
+export function emptyTrash(drive: DriveContext, signal?: AbortSignal): Promise<void> {
+  return drive.http.empty({ method: 'DELETE', path: '/drive/v2/files/trash', signal, operation: 'drive.files.emptyTrash' });
+}
+
+export function touchFile(drive: DriveContext, fileId: string, signal?: AbortSignal): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/touch`, signal, idempotent: true, operation: 'drive.files.touch' });
+}
+
+export async function generateIds(drive: DriveContext, count = 10, signal?: AbortSignal): Promise<string[]> {
+  const generated = await drive.http.json(generatedIdsSchema, { method: 'GET', path: '/drive/v2/files/generateIds', query: { maxResults: count }, signal, operation: 'drive.files.generateIds' });
+  return generated.ids;
+}
+
+export function updateQuery(options: MetadataUpdateOptions): Record<string, QueryValue> {
+  return {
+    addParents: options.addParents?.length ? options.addParents.join(',') : undefined,
+    removeParents: options.removeParents?.length ? options.removeParents.join(',') : undefined,
+    modifiedDateBehavior: options.modifiedDateBehavior,
+    convert: options.convert ? true : undefined,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The Drive v2 client: one method per discovery operation, typed with the shared schemas. This class is the facade
+ * over the per-resource modules (files, content, children/parents, changes, about/apps), each a set of functions
+ * on a `DriveContext`; idempotency is decided per operation there, retries and auth belong to `HttpClient`.
+ */
+import type { Readable } from 'node:stream';
+import type {
+  About,
+  AppList,
+  Change,
+  ChangeList,
+  ChildList,
+  ChildReference,
+  DriveApp,
+  DriveFile,
+  FileList,
+  FileMetadataInput,
+  ParentList,
+  ParentReference,
+} from '../../shared/schemas/drive';
+import type { HttpClient } from '../http';
+import * as aboutApps from './about';
+import * as changes from './changes';
+import * as children from './children';
+import * as content from './content';
+import type { DriveContext } from './context';
+import * as files from './files';
+
+export type { UploadType } from '../upload';
+export type { ListChangesOptions } from './changes';
+export type { ListChildrenOptions } from './children';
+export type { Download, UpdateOptions, UploadOptions } from './content';
+export type { ListFilesOptions, MetadataUpdateOptions } from './files';
+
+export class DriveClient {
+  private readonly drive: DriveContext;
+
+  constructor(http: HttpClient) {
+    this.drive = { http, longPoll: undefined };
+  }
+
+  // ---- about, apps ----
+  about(signal?: AbortSignal): Promise<About> { return aboutApps.getAbout(this.drive, signal); }
+  listApps(signal?: AbortSignal): Promise<AppList> { return aboutApps.listApps(this.drive, signal); }
+  getApp(appId: string, signal?: AbortSignal): Promise<DriveApp> { return aboutApps.getApp(this.drive, appId, signal); }
+
+  // ---- files: metadata ----
+  getFile(fileId: string, options?: { signal?: AbortSignal }): Promise<DriveFile>;
+  /** With `ifNoneMatch`: undefined when the file still has that etag (304). */
+  getFile(fileId: string, options: { ifNoneMatch: string; signal?: AbortSignal }): Promise<DriveFile | undefined>;
+  getFile(fileId: string, options: { ifNoneMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile | undefined> {
+    return options.ifNoneMatch !== undefined ? files.getFile(this.drive, fileId, { ...options, ifNoneMatch: options.ifNoneMatch }) : files.getFile(this.drive, fileId, options);
+  }
+  listFiles(options: files.ListFilesOptions = {}): Promise<FileList> { return files.listFiles(this.drive, options); }
+  /** Every file matching the options, across pages. */
+  allFiles(options: Omit<files.ListFilesOptions, 'pageToken'> = {}): AsyncGenerator<DriveFile> { return files.allFiles(this.drive, options); }
+  insertFolder(title: string, parentId = 'root', signal?: AbortSignal): Promise<DriveFile> { return files.insertFolder(this.drive, title, parentId, signal); }
+  /** Creates a file without content (a folder, an empty file, or an empty native document). */
+  insertFile(metadata: FileMetadataInput, signal?: AbortSignal): Promise<DriveFile> { return files.insertFile(this.drive, metadata, signal); }
+  /** Creates a file under an id reserved with generateIds; safe to retry (see files.ts). */
+  insertFileWithId(metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> { return files.insertFileWithId(this.drive, metadata, signal); }
+  /** Changes only the given fields; addParents/removeParents move the file. */
+  patchFile(fileId: string, metadata: FileMetadataInput, options: files.MetadataUpdateOptions = {}): Promise<DriveFile> { return files.patchFile(this.drive, fileId, metadata, options); }
+  copyFile(fileId: string, metadata: FileMetadataInput = {}, signal?: AbortSignal): Promise<DriveFile> { return files.copyFile(this.drive, fileId, metadata, signal); }
+  /** Deletes for good (a folder with its descendants), skipping the trash. */
+  deleteFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<void> { return files.deleteFile(this.drive, fileId, options); }
+  trashFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> { return files.trashFile(this.drive, fileId, options); }
+  untrashFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> { return files.untrashFile(this.drive, fileId, signal); }
+  emptyTrash(signal?: AbortSignal): Promise<void> { return files.emptyTrash(this.drive, signal); }
+  touchFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> { return files.touchFile(this.drive, fileId, signal); }
+  generateIds(count = 10, signal?: AbortSignal): Promise<string[]> { return files.generateIds(this.drive, count, signal); }
+
+  // ---- files: content ----
+  /** Replaces the metadata (PUT semantics), and the content too when `options.content` is given. */
+  updateFile(fileId: string, metadata: FileMetadataInput, options: content.UpdateOptions = {}): Promise<DriveFile> { return content.updateFile(this.drive, fileId, metadata, options); }
+  /** Creates a file with content. */
+  uploadFile(metadata: FileMetadataInput, bytes: Buffer | Readable, options: content.UploadOptions = {}): Promise<DriveFile> { return content.uploadFile(this.drive, metadata, bytes, options); }
+  /** The file's bytes as a stream (`alt=media`). Native Google documents fail with 403 fileNotDownloadable: export them. */
+  download(fileId: string, options: { signal?: AbortSignal } = {}): Promise<content.Download> { return content.download(this.drive, fileId, options); }
+  /** A native document converted to `mimeType` (see about().exportFormats). */
+  exportFile(fileId: string, mimeType: string, signal?: AbortSignal): Promise<Buffer> { return content.exportFile(this.drive, fileId, mimeType, signal); }
+
+  // ---- children, parents ----
+  listChildren(folderId: string, options: children.ListChildrenOptions = {}): Promise<ChildList> { return children.listChildren(this.drive, folderId, options); }
+  getChild(folderId: string, childId: string, signal?: AbortSignal): Promise<ChildReference> { return children.getChild(this.drive, folderId, childId, signal); }
+  insertChild(folderId: string, childId: string, signal?: AbortSignal): Promise<ChildReference> { return children.insertChild(this.drive, folderId, childId, signal); }
+  deleteChild(folderId: string, childId: string, signal?: AbortSignal): Promise<void> { return children.deleteChild(this.drive, folderId, childId, signal); }
+  listParents(fileId: string, signal?: AbortSignal): Promise<ParentList> { return children.listParents(this.drive, fileId, signal); }
+  getParent(fileId: string, parentId: string, signal?: AbortSignal): Promise<ParentReference> { return children.getParent(this.drive, fileId, parentId, signal); }
+  insertParent(fileId: string, parentId: string, signal?: AbortSignal): Promise<ParentReference> { return children.insertParent(this.drive, fileId, parentId, signal); }
+  deleteParent(fileId: string, parentId: string, signal?: AbortSignal): Promise<void> { return children.deleteParent(this.drive, fileId, parentId, signal); }
+
+  // ---- changes ----
+  getStartPageToken(signal?: AbortSignal): Promise<string> { return changes.getStartPageToken(this.drive, signal); }
+  /** One page of changes. With `waitSeconds`, a server that offers long polling holds an empty page until something changes. */
+  listChanges(options: changes.ListChangesOptions = {}): Promise<ChangeList> { return changes.listChanges(this.drive, options); }
+  /** Deprecated on Google (use listChanges); kept because the spec lists it. */
+  getChange(changeId: string, signal?: AbortSignal): Promise<Change> { return changes.getChange(this.drive, changeId, signal); }
+
+  /** Whether the server announced long polling on changes.list (undefined until it answered once). */
+  get supportsLongPoll(): boolean | undefined {
+    return this.drive.longPoll;
+  }
+}

@@ -1,0 +1,264 @@
+/** Drive's files, children and parents routes (metadata only: content goes through ../content/routes.ts). */
+import {
+  ChildList,
+  childReferenceInputSchema,
+  FileList,
+  FOLDER_MIME_TYPE,
+  ParentList,
+  parentReferenceInputSchema,
+} from '../../../shared/schemas/drive';
+import { header, requireUser } from '../../core/context';
+import { ifNoneMatchHits } from '../../core/etag';
+import { forbidden, invalid, notFound } from '../../core/errors';
+import { parseBody } from '../../core/params';
+import type { Reply, RequestContext } from '../../core/router';
+import { downloadReply } from '../content/routes';
+import { renderChild, renderFile, renderParent } from '../render';
+import {
+  commaList,
+  DriveRoute,
+  DriveRouteKit,
+  insertParams,
+  listPageSize,
+  readMetadata,
+  rejectDriveId,
+  rejectMediaOnMetadataPath,
+  updateParams,
+} from '../routing';
+import { etagOf, newFileId, StoredFile } from './model';
+
+const CORPORA = ['default', 'user', 'domain', 'drive', 'allDrives'] as const;
+const FILE_SPACES = ['drive', 'appDataFolder'] as const;
+
+export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
+  const { model, blobs } = kit.service;
+  return [
+    ['GET', '/drive/v2/files', listFiles],
+    ['POST', '/drive/v2/files', insertFile],
+    ['GET', '/drive/v2/files/generateIds', generateIds],
+    ['DELETE', '/drive/v2/files/trash', emptyTrash],
+    ['GET', '/drive/v2/files/:fileId', getFile],
+    ['PUT', '/drive/v2/files/:fileId', updateFile],
+    ['PATCH', '/drive/v2/files/:fileId', patchFile],
+    ['DELETE', '/drive/v2/files/:fileId', deleteFile],
+    ['POST', '/drive/v2/files/:fileId/copy', copyFile],
+    ['POST', '/drive/v2/files/:fileId/touch', touchFile],
+    ['POST', '/drive/v2/files/:fileId/trash', trashFile],
+    ['POST', '/drive/v2/files/:fileId/untrash', untrashFile],
+    ['GET', '/drive/v2/files/:folderId/children', listChildren],
+    ['GET', '/drive/v2/files/:folderId/children/:childId', getChild],
+    ['POST', '/drive/v2/files/:folderId/children', insertChild],
+    ['DELETE', '/drive/v2/files/:folderId/children/:childId', deleteChild],
+    ['GET', '/drive/v2/files/:fileId/parents', listParents],
+    ['GET', '/drive/v2/files/:fileId/parents/:parentId', getParent],
+    ['POST', '/drive/v2/files/:fileId/parents', insertParent],
+    ['DELETE', '/drive/v2/files/:fileId/parents/:parentId', deleteParent],
+  ];
+
+  function listFiles(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const query = context.query;
+    const q = query.string('q');
+    const orderBy = query.string('orderBy', 512);
+    const maxResults = listPageSize(query);
+    const pageToken = query.string('pageToken', 2048);
+    const corpora = commaList(query, 'corpora', CORPORA);
+    const spaces = commaList(query, 'spaces', FILE_SPACES);
+    query.enumValue('corpus', ['DEFAULT', 'DOMAIN'] as const);
+    query.enumValue('projection', ['BASIC', 'FULL'] as const);
+    const driveId = query.string('driveId', 200);
+    if (corpora.includes('drive') && driveId === undefined) throw invalid("corpora=drive needs driveId", 'driveId');
+    if (driveId !== undefined) throw notFound(`Shared drive not found: ${driveId}`);
+    const result = spaces.length > 0 && !spaces.includes('drive')
+      ? { files: [] as StoredFile[] }
+      : model.list(user, { q, orderBy, maxResults, pageToken });
+    const render = kit.renderContext(context);
+    const selfLink = `${context.baseUrl}/drive/v2/files`;
+    const list: FileList = {
+      kind: 'drive#fileList',
+      etag: `"files-${model.largestChangeId()}"`,
+      selfLink,
+      incompleteSearch: false,
+      items: result.files.map((file) => renderFile(render, file)),
+    };
+    if ('nextPageToken' in result && result.nextPageToken !== undefined) {
+      list.nextPageToken = result.nextPageToken;
+      list.nextLink = `${selfLink}?${new URLSearchParams({ ...(q ? { q } : {}), ...(orderBy ? { orderBy } : {}), maxResults: String(maxResults), pageToken: result.nextPageToken }).toString()}`;
+    }
+    return { json: list };
+  }
+
+  async function insertFile(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    rejectMediaOnMetadataPath(context);
+    const input = await readMetadata(context);
+    insertParams(context.query);
+    const file = model.insert(user, input);
+    return kit.fileReply(context, file);
+  }
+
+  function generateIds(context: RequestContext): Reply {
+    requireUser(context);
+    const count = context.query.integer('maxResults', { min: 1, max: 1000, default: 10 }) ?? 10;
+    const space = context.query.enumValue('space', ['drive', 'appDataFolder'] as const, 'drive');
+    context.query.enumValue('type', ['files', 'shortcuts'] as const, 'files');
+    const ids: string[] = [];
+    while (ids.length < count) {
+      const id = newFileId();
+      if (!model.exists(id)) ids.push(id);
+    }
+    return { json: { kind: 'drive#generatedIds', space, ids } };
+  }
+
+  async function emptyTrash(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    rejectDriveId(context.query);
+    const garbage = model.emptyTrash(user);
+    await kit.freeBlobs(garbage.blobIds);
+    return { status: 204, empty: true };
+  }
+
+  async function getFile(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const alt = context.query.enumValue('alt', ['json', 'media'] as const, 'json');
+    context.query.boolean('acknowledgeAbuse', false);
+    context.query.boolean('updateViewedDate', false);
+    context.query.enumValue('projection', ['BASIC', 'FULL'] as const);
+    const file = model.get(user, context.params.fileId as string);
+    const revisionId = context.query.string('revisionId', 200);
+    if (revisionId !== undefined && revisionId !== String(file.contentRevision || 1)) throw notFound(`Revision not found: ${revisionId}`);
+    if (alt === 'media') return downloadReply(kit, context, file);
+    const etag = etagOf(file);
+    if (ifNoneMatchHits(etag, header(context, 'if-none-match'))) {
+      return { status: 304, headers: { ETag: etag }, empty: true };
+    }
+    return kit.fileReply(context, file);
+  }
+
+  async function updateOrPatch(context: RequestContext, patch: boolean): Promise<Reply> {
+    const user = requireUser(context);
+    rejectMediaOnMetadataPath(context);
+    const input = await readMetadata(context);
+    const options = updateParams(context);
+    if (!patch) options.updateViewedDate = context.query.boolean('updateViewedDate', true);
+    const { file, garbage } = model.update(user, context.params.fileId as string, input, options);
+    await kit.freeBlobs(garbage.blobIds);
+    return kit.fileReply(context, file);
+  }
+
+  function updateFile(context: RequestContext): Promise<Reply> {
+    return updateOrPatch(context, false);
+  }
+
+  function patchFile(context: RequestContext): Promise<Reply> {
+    return updateOrPatch(context, true);
+  }
+
+  function touchFile(context: RequestContext): Reply {
+    return kit.fileReply(context, model.touch(requireUser(context), context.params.fileId as string));
+  }
+
+  function trashFile(context: RequestContext): Reply {
+    return kit.fileReply(context, model.trash(requireUser(context), context.params.fileId as string, header(context, 'if-match')));
+  }
+
+  function untrashFile(context: RequestContext): Reply {
+    return kit.fileReply(context, model.untrash(requireUser(context), context.params.fileId as string));
+  }
+
+  async function deleteFile(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const garbage = model.delete(user, context.params.fileId as string, header(context, 'if-match'));
+    await kit.freeBlobs(garbage.blobIds);
+    return { status: 204, empty: true };
+  }
+
+  async function copyFile(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const input = await readMetadata(context);
+    insertParams(context.query);
+    const source = model.get(user, context.params.fileId as string);
+    if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
+    const copiedBlobId = source.blobId ? await blobs.copy(source.blobId) : undefined;
+    try {
+      return kit.fileReply(context, model.copy(user, source.id, input, copiedBlobId));
+    } catch (error) {
+      if (copiedBlobId) await kit.freeBlobs([copiedBlobId]);
+      throw error;
+    }
+  }
+
+  function listChildren(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const folder = model.get(user, context.params.folderId as string);
+    const q = context.query.string('q');
+    const orderBy = context.query.string('orderBy', 512);
+    const maxResults = listPageSize(context.query);
+    const pageToken = context.query.string('pageToken', 2048);
+    const result = model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id });
+    const render = kit.renderContext(context);
+    const selfLink = `${context.baseUrl}/drive/v2/files/${encodeURIComponent(context.params.folderId as string)}/children`;
+    const list: ChildList = { kind: 'drive#childList', etag: `"children-${model.largestChangeId()}"`, selfLink, items: result.files.map((file) => renderChild(render, folder.id, file.id)) };
+    if (result.nextPageToken !== undefined) {
+      list.nextPageToken = result.nextPageToken;
+      list.nextLink = `${selfLink}?pageToken=${encodeURIComponent(result.nextPageToken)}`;
+    }
+    return { json: list };
+  }
+
+  function getChild(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const folder = model.get(user, context.params.folderId as string);
+    const child = model.get(user, context.params.childId as string);
+    if (!child.parents.includes(folder.id)) throw notFound(`File not found: ${context.params.childId}`);
+    return { json: renderChild(kit.renderContext(context), folder.id, child.id) };
+  }
+
+  async function insertChild(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const body = parseBody(childReferenceInputSchema, await context.json());
+    const folder = model.get(user, context.params.folderId as string);
+    const { file } = model.addParent(user, body.id, folder.id);
+    return { json: renderChild(kit.renderContext(context), folder.id, file.id) };
+  }
+
+  function deleteChild(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const folder = model.get(user, context.params.folderId as string);
+    model.removeParent(user, context.params.childId as string, folder.id);
+    return { status: 204, empty: true };
+  }
+
+  function listParents(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const file = model.get(user, context.params.fileId as string);
+    const render = kit.renderContext(context);
+    const list: ParentList = {
+      kind: 'drive#parentList',
+      etag: renderFile(render, file).etag,
+      selfLink: `${context.baseUrl}/drive/v2/files/${encodeURIComponent(file.id)}/parents`,
+      items: file.parents.map((parentId) => renderParent(render, file.id, parentId)),
+    };
+    return { json: list };
+  }
+
+  function getParent(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const file = model.get(user, context.params.fileId as string);
+    const parentId = context.params.parentId === 'root' ? model.rootOf(user).id : (context.params.parentId as string);
+    if (!file.parents.includes(parentId)) throw notFound(`File not found: ${context.params.parentId}`);
+    return { json: renderParent(kit.renderContext(context), file.id, parentId) };
+  }
+
+  async function insertParent(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const body = parseBody(parentReferenceInputSchema, await context.json());
+    const { file, parentId } = model.addParent(user, context.params.fileId as string, body.id);
+    return { json: renderParent(kit.renderContext(context), file.id, parentId) };
+  }
+
+  function deleteParent(context: RequestContext): Reply {
+    model.removeParent(requireUser(context), context.params.fileId as string, context.params.parentId as string);
+    return { status: 204, empty: true };
+  }
+}

@@ -1,0 +1,149 @@
+/** What the Drive route files share: the flat route table type, the service's reply helpers and the parameter checks several resources make. */
+import * as z from '../../shared/schemas/zod';
+import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
+import type { EmulatorUser } from '../auth/users';
+import { header, requireUser } from '../core/context';
+import { badRequest, invalid, notFound } from '../core/errors';
+import { parseBody, QueryParams } from '../core/params';
+import type { Handler, HttpMethod, Reply, RequestContext, RouteOptions, Router } from '../core/router';
+import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
+import { RenderContext, renderFile } from './render';
+import type { DriveService } from './service';
+
+/** One row of a route table: method, Google's path, the named handler, and options (`auth: false`). */
+export type DriveRoute = readonly [method: HttpMethod, pattern: string, handler: Handler, options?: RouteOptions];
+
+/** The service plus the reply helpers every Drive handler uses. */
+export interface DriveRouteKit {
+  readonly service: DriveService;
+  renderContext(context: RequestContext): RenderContext;
+  /** A file resource as the answer, with its ETag header. */
+  fileReply(context: RequestContext, file: StoredFile, status?: number): Reply;
+  /** Deletes blobs a committed mutation left behind (failures only leak space; the startup sweep frees it). */
+  freeBlobs(blobIds: readonly string[]): Promise<void>;
+}
+
+export function driveRouteKit(service: DriveService): DriveRouteKit {
+  const renderContext = (context: RequestContext): RenderContext => {
+    const user = requireUser(context);
+    return { baseUrl: context.baseUrl, user, rootId: service.model.rootOf(user).id };
+  };
+  return {
+    service,
+    renderContext,
+    fileReply(context, file, status = 200) {
+      const resource = renderFile(renderContext(context), file);
+      return { status, headers: { ETag: resource.etag ?? '' }, json: resource };
+    },
+    async freeBlobs(blobIds) {
+      for (const blobId of blobIds) await service.blobs.remove(blobId).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Registers route tables; every Drive route first waits until the users' root folders are durable: their ids are
+ * visible to clients from the first GET, and a GET is not followed by the server's flush.
+ */
+export function registerRouteTables(router: Router, ready: Promise<void>, tables: readonly (readonly DriveRoute[])[]): void {
+  for (const table of tables) {
+    for (const [method, pattern, handler, options] of table) {
+      router.add(method, pattern, async (context) => {
+        await ready;
+        return handler(context);
+      }, options);
+    }
+  }
+}
+
+export const MODIFIED_DATE_BEHAVIORS = ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const;
+export const MAX_PAGE = 1000;
+
+/** The file if the user may see it, else undefined (a change may name a file deleted since). */
+export function safeGet(service: DriveService, user: EmulatorUser, fileId: string): StoredFile | undefined {
+  try {
+    return service.model.get(user, fileId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The emulator has no shared drives: naming one is a 404. */
+export function rejectDriveId(query: QueryParams): void {
+  const driveId = query.string('driveId', 200) ?? query.string('teamDriveId', 200);
+  if (driveId !== undefined) throw notFound(`Shared drive not found: ${driveId}`);
+}
+
+export function listPageSize(query: QueryParams): number {
+  const requested = query.integer('maxResults', { min: 0, default: 100 }) ?? 100;
+  // 0 means "the default" (the discovery document allows it); Google caps pages at 1000.
+  return requested === 0 ? 100 : Math.min(MAX_PAGE, requested);
+}
+
+export function commaList<T extends string>(query: QueryParams, name: string, allowed: readonly T[]): T[] {
+  const raw = query.string(name, 512);
+  if (raw === undefined || raw.trim() === '') return [];
+  const values = raw.split(',').map((value) => value.trim());
+  for (const value of values) {
+    if (!(allowed as readonly string[]).includes(value)) throw invalid(`Invalid value '${value}' for ${name}. Allowed values: ${allowed.join(', ')}`, name);
+  }
+  return values as T[];
+}
+
+export function insertParams(query: QueryParams): void {
+  query.boolean('convert', false);
+  query.boolean('ocr', false);
+  query.boolean('pinned', false);
+  query.boolean('useContentAsIndexableText', false);
+  query.enumValue('visibility', ['DEFAULT', 'PRIVATE'] as const);
+}
+
+export function updateParams(context: RequestContext): UpdateOptions {
+  const query = context.query;
+  query.boolean('convert', false);
+  query.boolean('newRevision', true);
+  query.boolean('ocr', false);
+  query.boolean('pinned', false);
+  query.boolean('useContentAsIndexableText', false);
+  query.enumValue('modifiedDateBehavior', MODIFIED_DATE_BEHAVIORS);
+  query.boolean('setModifiedDate', false);
+  const options = updateParamsFrom((name) => query.string(name, 4096));
+  const ifMatch = header(context, 'if-match');
+  if (ifMatch !== undefined) options.ifMatch = ifMatch;
+  return options;
+}
+
+/** addParents/removeParents/modifiedDateBehavior/setModifiedDate from query strings (also a resumable session's saved query). */
+export function updateParamsFrom(read: (name: string) => string | undefined): UpdateOptions {
+  const options: UpdateOptions = {};
+  const list = (name: string): string[] | undefined => read(name)?.split(',').map((id) => id.trim()).filter(Boolean);
+  const addParents = list('addParents');
+  const removeParents = list('removeParents');
+  if (addParents) options.addParents = addParents;
+  if (removeParents) options.removeParents = removeParents;
+  const behavior = read('modifiedDateBehavior');
+  if (behavior !== undefined) {
+    if (!(MODIFIED_DATE_BEHAVIORS as readonly string[]).includes(behavior)) throw invalid(`Invalid value '${behavior}' for modifiedDateBehavior`, 'modifiedDateBehavior');
+    options.modifiedDateBehavior = behavior as ModifiedDateBehavior;
+  } else if (read('setModifiedDate') === 'true') {
+    options.modifiedDateBehavior = 'fromBodyOrNow';
+  }
+  if (read('updateViewedDate') === 'false') options.updateViewedDate = false;
+  return options;
+}
+
+/** Metadata arrives as JSON; anything else on the non-upload paths is media in the wrong place. */
+export function rejectMediaOnMetadataPath(context: RequestContext): void {
+  const contentType = header(context, 'content-type');
+  const uploadType = context.query.string('uploadType');
+  const isJson = contentType === undefined || /^application\/json\b/i.test(contentType.trim());
+  if (uploadType !== undefined || !isJson) {
+    context.request.resume();
+    throw badRequest('Media content must be sent to /upload/drive/v2/files (with uploadType=media, multipart or resumable); this path takes JSON metadata only.');
+  }
+}
+
+export async function readMetadata(context: RequestContext): Promise<FileMetadataInput> {
+  const body = await context.json();
+  return parseBody(fileMetadataInputSchema as z.ZodMiniType<FileMetadataInput>, body);
+}

@@ -1,0 +1,140 @@
+/** What every Drive command file shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
+import type * as vscode from 'vscode';
+import type { ServiceEndpoints } from '../../../config/endpoints';
+import type { DeskContext } from '../../../core/deskContext';
+import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
+import type { DriveAboutInfo, DriveApi, DriveItem } from '../port';
+import { folderIdOf } from '../tree/dnd';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, sectionOf } from '../tree/treeModel';
+import type { DriveTreeProvider } from '../tree/treeProvider';
+
+/** What the commands need from the Drive feature (index.ts builds it). */
+export interface DriveCommandHost {
+  readonly desk: DeskContext;
+  api(): DriveApi;
+  model(): DriveTreeModel;
+  readonly provider: DriveTreeProvider;
+  readonly treeView: vscode.TreeView<DriveNode>;
+  about(): Promise<DriveAboutInfo>;
+  endpoints(): ServiceEndpoints | undefined;
+  /** Records versions Desk wrote, so the change poller does not announce them as news. */
+  noteOwnWrite(item: DriveItem): void;
+  /** Asks the change poller to look now (Refresh). */
+  pollChangesNow(): void;
+  /** Reveals (and for files, opens) a file by id. */
+  revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
+}
+
+type ListingHost = Pick<DriveCommandHost, 'model' | 'provider'>;
+
+/** How the result of a mutation is shown: reload listings, or re-render the changed rows (or their parents) in place. */
+export type ShowChanges =
+  | { readonly refresh: readonly ContainerNode[]; readonly refreshOnFailure?: boolean }
+  | { readonly rerender: 'row' | 'parent' };
+
+/** Reloads the listings a set of files now appears in or just left, plus `extra`. */
+export async function refreshFor(host: ListingHost, items: readonly DriveItem[], extra: readonly ContainerNode[] = []): Promise<void> {
+  const model = host.model();
+  const containers = new Map<string, ContainerNode>();
+  for (const container of extra) containers.set(container.id, container);
+  for (const container of await model.containersAffectedBy(items.map((item) => ({ fileId: item.id, item, removed: false })))) containers.set(container.id, container);
+  for (const container of containers.values()) host.provider.refresh(container);
+}
+
+/**
+ * The per-file mutation loop: for each target in turn, one call to Drive (undefined skips the target), the answer
+ * recorded as Desk's own write and collected; then the change is shown. Sequential on purpose: a failure stops at
+ * the file that failed, and the ones before it are done.
+ */
+export async function changeEach<T>(
+  host: ListingHost & Pick<DriveCommandHost, 'noteOwnWrite'>,
+  targets: readonly T[],
+  call: (target: T) => Promise<DriveItem | undefined>,
+  show: ShowChanges,
+): Promise<DriveItem[]> {
+  const changed: DriveItem[] = [];
+  try {
+    for (const target of targets) {
+      const item = await call(target);
+      if (!item) continue;
+      host.noteOwnWrite(item);
+      changed.push(item);
+      if ('rerender' in show) for (const updated of host.model().updateItem(item)) host.provider.rerender(show.rerender === 'row' ? updated : updated.parent);
+    }
+  } catch (error) {
+    if ('refresh' in show && show.refreshOnFailure) await refreshFor(host, changed, show.refresh);
+    throw error;
+  }
+  if ('refresh' in show) await refreshFor(host, changed, show.refresh);
+  return changed;
+}
+
+/** The helpers each command file gets, bound to the feature's host. */
+export interface DriveCommandKit {
+  readonly host: DriveCommandHost;
+  readonly vs: typeof vscode;
+  readonly t: typeof vscode.l10n.t;
+  /** The files a command acts on: the clicked rows of a multi-selection, the clicked row, or the view's selection. */
+  fileNodes(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[];
+  /** Like fileNodes, but says so and gives undefined when no file is selected. */
+  requireFiles(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] | undefined;
+  /** The folder a "new folder"/"upload" goes into: the folder clicked, the folder of the file clicked, or My Drive. */
+  targetContainer(node?: DriveNode): ContainerNode;
+  folderIdFor(container: ContainerNode): Promise<string>;
+  refreshFor(items: readonly DriveItem[], extra?: readonly ContainerNode[]): Promise<void>;
+  changeEach<T>(targets: readonly T[], call: (target: T) => Promise<DriveItem | undefined>, show: ShowChanges): Promise<DriveItem[]>;
+  /** A quick pick over My Drive and every folder (up to 5000), minus `exclude`. */
+  pickFolder(placeHolder: string, exclude?: ReadonlySet<string>): Promise<{ id: string; title: string } | undefined>;
+}
+
+export function commandKit(host: DriveCommandHost): DriveCommandKit {
+  const vs = host.desk.vs;
+  const t = vs.l10n.t;
+
+  const fileNodes = (node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] => {
+    const chosen = nodes && nodes.length > 0 ? nodes : node ? [node] : host.treeView.selection;
+    return chosen.filter((candidate): candidate is FileNode => candidate.kind === 'file');
+  };
+
+  return {
+    host,
+    vs,
+    t,
+    fileNodes,
+    requireFiles(node, nodes) {
+      const files = fileNodes(node, nodes);
+      if (files.length === 0) void vs.window.showInformationMessage(t('Select a file in the Drive view first.'));
+      return files.length > 0 ? files : undefined;
+    },
+    targetContainer(node) {
+      const candidate = node ?? host.treeView.selection[0];
+      const model = host.model();
+      if (!candidate) return model.section('myDrive');
+      if (candidate.kind === 'section') return candidate.section === 'myDrive' ? candidate : model.section('myDrive');
+      if (candidate.kind === 'file' && model.isContainer(candidate) && sectionOf(candidate) !== 'trash') return candidate;
+      const parent = candidate.parent;
+      return parent.kind === 'section' && parent.section !== 'myDrive' ? model.section('myDrive') : parent;
+    },
+    async folderIdFor(container) {
+      const rootId = await host.model().rootId();
+      return folderIdOf(container, rootId) ?? rootId;
+    },
+    refreshFor: (items, extra) => refreshFor(host, items, extra),
+    changeEach: (targets, call, show) => changeEach(host, targets, call, show),
+    async pickFolder(placeHolder, exclude = new Set()) {
+      const rootId = await host.model().rootId();
+      const folders: { id: string; title: string }[] = [{ id: rootId, title: t('My Drive') }];
+      let pageToken: string | undefined;
+      do {
+        const page = await host.api().listFiles({ q: `mimeType = '${FOLDER_MIME_TYPE}' and trashed = false`, orderBy: 'title', maxResults: 1000, pageToken });
+        for (const item of page.items) folders.push({ id: item.id, title: item.title ?? item.id });
+        pageToken = page.nextPageToken;
+      } while (pageToken && folders.length < 5000);
+      const picked = await vs.window.showQuickPick(
+        folders.filter((folder) => !exclude.has(folder.id)).map((folder) => ({ label: `$(folder) ${folder.title}`, folder })),
+        { placeHolder, matchOnDescription: true },
+      );
+      return picked?.folder;
+    },
+  };
+}
