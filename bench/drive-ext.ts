@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
-import { ChangePage, ChangePoller, ChangeSource, Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/features/drive/changes/poller';
+import { Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/core/sync/poller';
+import { ChangePage, ChangePoller, ChangeSource } from '../src/features/drive/changes/poller';
 import { driveServiceFor } from '../src/emulator/drive/service';
 import { findUser } from '../src/emulator/auth/users';
 import { startEmulator, RunningEmulator } from '../src/emulator/emulator';
@@ -80,8 +81,8 @@ async function changeLatency(): Promise<void> {
       const real = changeSourceFor(client);
       // Against Google the poller never hears of long polling: hide the announcement and the wait.
       const source: ChangeSource = longPoll ? real : {
-        getStartPageToken: (signal) => real.getStartPageToken(signal),
-        listChanges: async (request) => ({ ...(await real.listChanges({ pageToken: request.pageToken, signal: request.signal })), longPollAvailable: false }),
+        startToken: (signal) => real.startToken(signal),
+        listPage: async (request) => ({ ...(await real.listPage({ pageToken: request.pageToken, signal: request.signal })), longPollAvailable: false }),
       };
       const values = new Map<string, string>();
       const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) };
@@ -166,15 +167,15 @@ async function requestsPerHour(): Promise<void> {
     let token = 1;
     let pending = 0;
     const source: ChangeSource = {
-      getStartPageToken: async () => String(token),
-      listChanges: async (request): Promise<ChangePage> => {
+      startToken: async () => String(token),
+      listPage: async (request): Promise<ChangePage> => {
         if (scenario.failing) throw new Error('network down');
         // A long poll the server holds: modelled as answering after the full wait (nothing changed).
         if (request.waitSeconds !== undefined && pending === 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, request.waitSeconds as number * 1000));
         const items = Array.from({ length: pending }, (_, index) => ({ fileId: `f${token + index}` }));
         token += pending;
         pending = 0;
-        return { items, newStartPageToken: String(token), longPollAvailable: scenario.longPoll === true };
+        return { items, resumeToken: String(token), longPollAvailable: scenario.longPoll === true };
       },
     };
     const values = new Map<string, string>([['sim', '1']]);

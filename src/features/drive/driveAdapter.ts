@@ -87,8 +87,8 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
 /** The poller's view of the client: changes.list pages, with the long-poll announcement the client learned. */
 export function changeSourceFor(client: DriveClient): ChangeSource {
   return {
-    getStartPageToken: (signal) => client.getStartPageToken(signal),
-    async listChanges(request) {
+    startToken: (signal) => client.getStartPageToken(signal),
+    async listPage(request) {
       const page = await client.listChanges({
         pageToken: request.pageToken,
         maxResults: 100,
@@ -97,7 +97,7 @@ export function changeSourceFor(client: DriveClient): ChangeSource {
         waitSeconds: request.waitSeconds,
         signal: request.signal,
       });
-      return { items: page.items, nextPageToken: page.nextPageToken, newStartPageToken: page.newStartPageToken, longPollAvailable: client.supportsLongPoll };
+      return { items: page.items, nextPageToken: page.nextPageToken, resumeToken: page.newStartPageToken, longPollAvailable: client.supportsLongPoll };
     },
   };
 }

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { DriveClient } from '../../../src/api/drive';
 import { HttpClient } from '../../../src/api/http';
-import { ChangePoller, PollOutcome, TokenStore } from '../../../src/features/drive/changes/poller';
+import type { TokenStore } from '../../../src/core/sync/poller';
+import { ChangePoller, PollOutcome } from '../../../src/features/drive/changes/poller';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { textExportType } from '../../../src/features/drive/fs/drivePath';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../../../src/features/drive/driveAdapter';

@@ -1,4 +1,5 @@
-import type { ChangePage, ChangeSource, Clock, ListChangesRequest, PolledChange, TokenStore } from '../../../src/features/drive/changes/poller';
+import type { Clock, SyncPageRequest, TokenStore } from '../../../src/core/sync/poller';
+import type { ChangePage, ChangeSource, PolledChange } from '../../../src/features/drive/changes/poller';
 
 /** A clock whose time only moves when the test says so; timers fire in order as it moves. */
 export class FakeClock implements Clock {
@@ -62,12 +63,12 @@ export class MemoryTokens implements TokenStore {
  */
 export class FakeChangeFeed implements ChangeSource {
   readonly changes: PolledChange[] = [];
-  readonly requests: ListChangesRequest[] = [];
+  readonly requests: SyncPageRequest[] = [];
   startTokenRequests = 0;
   pageSize = 2;
   oldestValid = 1;
   longPoll = false;
-  /** Errors thrown by the next listChanges calls, in order. */
+  /** Errors thrown by the next listPage calls, in order. */
   readonly failures: unknown[] = [];
   /** A long poll with nothing new stays open until `release()` or abort. */
   private waiting: { resolve: () => void } | undefined;
@@ -78,12 +79,12 @@ export class FakeChangeFeed implements ChangeSource {
     this.waiting?.resolve();
   }
 
-  async getStartPageToken(): Promise<string> {
+  async startToken(): Promise<string> {
     this.startTokenRequests++;
     return String(this.changes.length + 1);
   }
 
-  async listChanges(request: ListChangesRequest): Promise<ChangePage> {
+  async listPage(request: SyncPageRequest): Promise<ChangePage> {
     this.requests.push(request);
     const failure = this.failures.shift();
     if (failure !== undefined) throw failure;
@@ -100,7 +101,7 @@ export class FakeChangeFeed implements ChangeSource {
     const next = from + items.length;
     const last = next > this.changes.length;
     return last
-      ? { items, newStartPageToken: String(next), longPollAvailable: this.longPoll }
+      ? { items, resumeToken: String(next), longPollAvailable: this.longPoll }
       : { items, nextPageToken: String(next), longPollAvailable: this.longPoll };
   }
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ChangePoller, DEFAULT_SCHEDULE, PollOutcome } from '../../../../../src/features/drive/changes/poller';
+import { DEFAULT_SCHEDULE } from '../../../../../src/core/sync/poller';
+import { ChangePoller, PollOutcome } from '../../../../../src/features/drive/changes/poller';
 import { FakeChangeFeed, FakeClock, InvalidToken, MemoryTokens, NetworkDown } from '../../../../support/fakes/changes';
 
 const KEY = 'emulator:http://127.0.0.1:1:alice@example.com';
