@@ -1,5 +1,7 @@
 // Builds the two bundles: the extension (vscode external) and the stand-alone emulator.
 const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,7 +18,7 @@ function bundleOptions({ production: minified }) {
     logLevel: 'info',
     // Nothing native may be bundled: both bundles run on VS Code's own Node.
     external: ['vscode'],
-    plugins: [nodeUrlInsteadOfWhatwgUrl],
+    plugins: [nodeUrlInsteadOfWhatwgUrl, embedBooksCatalogue],
   };
   return [
     { ...base, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
@@ -35,6 +37,23 @@ const nodeUrlInsteadOfWhatwgUrl = {
   setup(build) {
     build.onResolve({ filter: /^whatwg-url$/ }, () => ({ path: 'whatwg-url', namespace: 'node-url' }));
     build.onLoad({ filter: /.*/, namespace: 'node-url' }, () => ({ contents: 'module.exports = { URL: require("url").URL };', loader: 'js' }));
+  },
+};
+
+/**
+ * The Books emulator's catalogue travels inside dist/emulator.js as a string: src/emulator/books/embeddedCatalogue.ts
+ * is replaced by the text of data/catalogue.jsonl, so the CLI and the packaged extension (which ships only the
+ * bundles) need no extra file. Compiled by tsc the module stays `undefined` and the file is read from disk.
+ * @type {import('esbuild').Plugin}
+ */
+const embedBooksCatalogue = {
+  name: 'embed-books-catalogue',
+  setup(build) {
+    const catalogue = path.join(__dirname, 'src', 'emulator', 'books', 'data', 'catalogue.jsonl');
+    build.onLoad({ filter: /[\\/]emulator[\\/]books[\\/]embeddedCatalogue\.ts$/ }, () => {
+      const text = fs.existsSync(catalogue) ? fs.readFileSync(catalogue, 'utf8') : undefined;
+      return { contents: `export const EMBEDDED_CATALOGUE = ${JSON.stringify(text)};`, loader: 'js', watchFiles: [catalogue] };
+    });
   },
 };
 

@@ -1,0 +1,78 @@
+/** Google Books API v1 in the emulator: the ServiceModule, and one catalogue, search index and shelf model per store. */
+import { ServiceDeps, ServiceModule } from '../core/server';
+import { Catalogue, loadCatalogue } from './catalogue';
+import { BookshelvesModel } from './model';
+import { registerBooksRoutes } from './routes';
+import { VolumeSearchIndex } from './search';
+import { seedBooksDemo } from './seed';
+
+declare module '../core/server' {
+  interface EmulatorOptions {
+    /**
+     * `--books`: a JSON-lines catalogue file of the user's own, or `synthetic:COUNT[:SEED]`; unset means the real
+     * catalogue shipped with Desk.
+     */
+    booksCatalogue?: string;
+  }
+}
+
+export interface BooksService {
+  readonly catalogue: Catalogue;
+  readonly model: BookshelvesModel;
+  /** Built on the first search: emulators that never search (most test runs) never pay for it. */
+  searchIndex(): VolumeSearchIndex;
+}
+
+/** One service per store: routes and the demo seed must share the shelf model. */
+const services = new WeakMap<object, BooksService>();
+/** Catalogues are read-only, so one parse and one index per source serve every emulator of the process (tests start many). */
+const catalogues = new Map<string, Catalogue>();
+const indexes = new WeakMap<Catalogue, VolumeSearchIndex>();
+
+function catalogueFor(deps: ServiceDeps): Catalogue {
+  const spec = deps.options.booksCatalogue ?? '';
+  let catalogue = catalogues.get(spec);
+  if (!catalogue) {
+    const loaded = loadCatalogue(spec);
+    if (loaded.missing && !deps.options.quiet) console.warn('[emulator] books: no catalogue found (src/emulator/books/data/catalogue.jsonl); searches will find nothing');
+    // Always said, quiet or not: a skipped book is a data bug to fix, and it is one line per bad record.
+    for (const problem of loaded.problems) console.warn(`[emulator] books: skipped ${loaded.catalogue.source} line ${problem.line}: ${problem.message}`);
+    catalogue = loaded.catalogue;
+    // A missing catalogue may appear later (it is being written): do not remember the empty one.
+    if (!loaded.missing) catalogues.set(spec, catalogue);
+  }
+  return catalogue;
+}
+
+export function booksServiceFor(deps: ServiceDeps): BooksService {
+  let service = services.get(deps.store);
+  if (!service) {
+    const catalogue = catalogueFor(deps);
+    service = {
+      catalogue,
+      model: new BookshelvesModel(deps.store, deps.now, catalogue),
+      searchIndex: () => {
+        let index = indexes.get(catalogue);
+        if (!index) {
+          index = new VolumeSearchIndex(catalogue);
+          indexes.set(catalogue, index);
+        }
+        return index;
+      },
+    };
+    services.set(deps.store, service);
+  }
+  return service;
+}
+
+/** Books v1 under /books/v1 (Google's base already ends in /books/v1), plus /emulator/v1/books dev routes. */
+export const booksModule: ServiceModule = {
+  name: 'books',
+  register(router, deps) {
+    // Loaded here, not lazily: a bad --books file must stop the emulator at start with the line it failed on.
+    registerBooksRoutes(router, booksServiceFor(deps), deps.store);
+  },
+  seedDemo(deps) {
+    seedBooksDemo(booksServiceFor(deps));
+  },
+};

@@ -1,0 +1,242 @@
+/** HTTP ↔ model for the 12 Books v1 operations at Google's paths, as one flat table of named routes, plus the emulator's Books dev routes. */
+import { ORDER_BY, PRINT_TYPES, PROJECTIONS, Projection, SEARCH_DEFAULT_MAX_RESULTS, SEARCH_MAX_RESULTS, VOLUME_FILTERS, DOWNLOAD_FORMATS } from '../../shared/schemas/books';
+import { DEMO_USERS } from '../auth/users';
+import { ApiError, required } from '../core/errors';
+import { requireUser } from '../core/context';
+import { escapeHtml } from '../core/html';
+import type { QueryParams } from '../core/params';
+import type { HttpMethod, Reply, RequestContext, Router } from '../core/router';
+import type { Store } from '../store/store';
+import type { BooksService } from './index';
+import type { StoredShelf } from './model';
+import { renderBookshelf, renderVolume, renderVolumes } from './render';
+import { parseQuery, textSnippet } from './search';
+
+interface BooksRoute {
+  /** The discovery method id without the `books.` prefix, or `emulator.*` for dev routes. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /**
+   * Volumes and another user's public shelves are public data on Google (an API key is enough), so they need no
+   * token here; everything under mylibrary is the signed-in user's.
+   */
+  readonly auth: boolean;
+  /** A GET that may create the user's predefined shelves: the store is flushed before answering. */
+  readonly createsShelves?: boolean;
+  readonly handle: (context: RequestContext) => Reply | Promise<Reply>;
+}
+
+const BASE = '/books/v1';
+const MY_SHELF = `${BASE}/mylibrary/bookshelves/:shelf`;
+const USER_SHELF = `${BASE}/users/:userId/bookshelves/:shelf`;
+
+/** Shelf listings page like a search; the discovery document sets no maximum, only 0 as the minimum. */
+const SHELF_PAGE = { default: SEARCH_DEFAULT_MAX_RESULTS, min: 0, max: 2 ** 31 - 1 };
+const SEARCH_PAGE = { default: SEARCH_DEFAULT_MAX_RESULTS, min: 0, max: SEARCH_MAX_RESULTS };
+const START_INDEX = { default: 0, min: 0, max: 2 ** 31 - 1 };
+
+export function booksRoutes(service: BooksService): readonly BooksRoute[] {
+  const { model } = service;
+  const shelfOf = (context: RequestContext): string => context.params.shelf as string;
+
+  return [
+    {
+      name: 'volumes.list', method: 'GET', path: `${BASE}/volumes`, auth: false,
+      handle: (context) => searchVolumes(service, context),
+    },
+    {
+      name: 'volumes.get', method: 'GET', path: `${BASE}/volumes/:volumeId`, auth: false,
+      handle: (context) => ({ json: renderVolume(model.volume(context.params.volumeId as string), { baseUrl: context.baseUrl, projection: projectionOf(context.query) }) }),
+    },
+    {
+      name: 'bookshelves.list', method: 'GET', path: `${BASE}/users/:userId/bookshelves`, auth: false, createsShelves: true,
+      handle: (context) => {
+        const userId = context.params.userId as string;
+        return { json: { kind: 'books#bookshelves', items: model.listPublic(userId).map((shelf) => shelfJson(service, shelf, userShelfLink(context, userId, shelf.id))) } };
+      },
+    },
+    {
+      name: 'bookshelves.get', method: 'GET', path: USER_SHELF, auth: false, createsShelves: true,
+      handle: (context) => {
+        const userId = context.params.userId as string;
+        const shelf = model.getPublic(userId, shelfOf(context));
+        return { json: shelfJson(service, shelf, userShelfLink(context, userId, shelf.id)) };
+      },
+    },
+    {
+      name: 'bookshelves.volumes.list', method: 'GET', path: `${USER_SHELF}/volumes`, auth: false, createsShelves: true,
+      handle: (context) => {
+        context.query.boolean('showPreorders', false);
+        return shelfVolumes(service, context, model.getPublic(context.params.userId as string, shelfOf(context)), 'full', undefined);
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.list', method: 'GET', path: `${BASE}/mylibrary/bookshelves`, auth: true, createsShelves: true,
+      handle: (context) => ({ json: { kind: 'books#bookshelves', items: model.listMine(requireUser(context).id).map((shelf) => shelfJson(service, shelf, myShelfLink(context, shelf.id))) } }),
+    },
+    {
+      name: 'mylibrary.bookshelves.get', method: 'GET', path: MY_SHELF, auth: true, createsShelves: true,
+      handle: (context) => {
+        const shelf = model.getMine(requireUser(context).id, shelfOf(context));
+        return { json: shelfJson(service, shelf, myShelfLink(context, shelf.id)) };
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.volumes.list', method: 'GET', path: `${MY_SHELF}/volumes`, auth: true, createsShelves: true,
+      handle: (context) => {
+        context.query.boolean('showPreorders', false);
+        const shelf = model.getMine(requireUser(context).id, shelfOf(context));
+        return shelfVolumes(service, context, shelf, projectionOf(context.query), context.query.string('q', 2048));
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.addVolume', method: 'POST', path: `${MY_SHELF}/addVolume`, auth: true,
+      handle: (context) => {
+        // `reason` (IOS_PREX, IOS_SEARCH, ONBOARDING) is analytics on Google: accepted, validated, not stored.
+        context.query.enumValue('reason', ['IOS_PREX', 'IOS_SEARCH', 'ONBOARDING']);
+        model.addVolume(requireUser(context).id, shelfOf(context), requiredString(context.query, 'volumeId'));
+        return noContent();
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.removeVolume', method: 'POST', path: `${MY_SHELF}/removeVolume`, auth: true,
+      handle: (context) => {
+        context.query.enumValue('reason', ['ONBOARDING']);
+        model.removeVolume(requireUser(context).id, shelfOf(context), requiredString(context.query, 'volumeId'));
+        return noContent();
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.clearVolumes', method: 'POST', path: `${MY_SHELF}/clearVolumes`, auth: true,
+      handle: (context) => {
+        model.clearVolumes(requireUser(context).id, shelfOf(context));
+        return noContent();
+      },
+    },
+    {
+      name: 'mylibrary.bookshelves.moveVolume', method: 'POST', path: `${MY_SHELF}/moveVolume`, auth: true,
+      handle: (context) => {
+        const volumeId = requiredString(context.query, 'volumeId');
+        if (!context.query.has('volumePosition') || context.query.string('volumePosition') === '') throw required('volumePosition');
+        const position = context.query.integer('volumePosition', { min: 0, max: 2 ** 31 - 1 }) as number;
+        model.moveVolume(requireUser(context).id, shelfOf(context), volumeId, position);
+        return noContent();
+      },
+    },
+    // ---- dev routes
+    {
+      // The Books user id of each demo account, so tests, scripts and the extension can name another user's shelves.
+      name: 'emulator.books.users', method: 'GET', path: '/emulator/v1/books/users', auth: false,
+      handle: () => ({ json: { users: DEMO_USERS.map((user) => ({ email: user.email, name: user.name, booksUserId: user.id })) } }),
+    },
+    {
+      // Where infoLink, previewLink and the other browser links of a volume lead: the catalogue entry as a page.
+      name: 'emulator.books.volumePage', method: 'GET', path: '/emulator/v1/books/volumes/:volumeId', auth: false,
+      handle: (context) => {
+        const { record } = model.volume(context.params.volumeId as string);
+        const byline = `${record.authors.join(', ')}${record.publisher ? ` · ${record.publisher}` : ''} · ${record.publishedDate}`;
+        return {
+          contentType: 'text/html; charset=utf-8',
+          body: `<!doctype html><meta charset="utf-8"><title>${escapeHtml(record.title)}</title><h1>${escapeHtml(record.title)}</h1>${record.subtitle ? `<h2>${escapeHtml(record.subtitle)}</h2>` : ''}<p>${escapeHtml(byline)}</p><p>${escapeHtml(record.description)}</p><p><small>Desk emulator catalogue entry; the emulator has no book contents to read or buy.</small></p>`,
+        };
+      },
+    },
+  ];
+}
+
+export function registerBooksRoutes(router: Router, service: BooksService, store: Store): void {
+  for (const route of booksRoutes(service)) {
+    const handler = route.createsShelves
+      ? async (context: RequestContext): Promise<Reply> => {
+          const reply = await route.handle(context);
+          // A read can create the user's shelves (lazily, as Google does): durable before the answer names them.
+          await store.flush();
+          return reply;
+        }
+      : route.handle;
+    router.add(route.method, route.path, handler, { auth: route.auth });
+  }
+}
+
+// ---- handlers shared by several routes
+
+function searchVolumes(service: BooksService, context: RequestContext): Reply {
+  const { query } = context;
+  const q = query.string('q', 2048);
+  // Google's answer to a search without terms (the discovery document marks q required).
+  if (q === undefined || q.trim() === '') throw new ApiError(400, 'queryRequired', 'Missing query.', { location: 'q', locationType: 'parameter' });
+  const startIndex = query.integer('startIndex', START_INDEX) as number;
+  const maxResults = query.integer('maxResults', SEARCH_PAGE) as number;
+  const orderBy = query.enumValue('orderBy', ORDER_BY, 'relevance') ?? 'relevance';
+  const filter = query.enumValue('filter', VOLUME_FILTERS);
+  const printType = query.enumValue('printType', PRINT_TYPES, 'all') ?? 'all';
+  const download = query.enumValue('download', DOWNLOAD_FORMATS);
+  const projection = projectionOf(query);
+  const langRestrict = query.string('langRestrict', 35);
+  query.enumValue('libraryRestrict', ['my-library', 'no-restrict']);
+  query.boolean('showPreorders', false);
+  // libraryRestrict=my-library needs a signed-in user; public search routes carry none, so it restricts nothing here.
+  const page = service.searchIndex().search({
+    query: parseQuery(q),
+    startIndex,
+    maxResults,
+    orderBy,
+    printType,
+    ...(filter ? { filter } : {}),
+    ...(download ? { download } : {}),
+    ...(langRestrict ? { langRestrict } : {}),
+  });
+  const items = page.hits.map((hit) =>
+    renderVolume(hit.volume, { baseUrl: context.baseUrl, projection, textSnippet: textSnippet(hit.volume.record.description, hit.matchedTerms) }),
+  );
+  return { json: renderVolumes(page.totalItems, items) };
+}
+
+/** A shelf's volumes in shelf order, paged by startIndex; `q` (mylibrary only) keeps the matching ones. */
+function shelfVolumes(service: BooksService, context: RequestContext, shelf: StoredShelf, projection: Projection, q: string | undefined): Reply {
+  const startIndex = context.query.integer('startIndex', START_INDEX) as number;
+  const maxResults = context.query.integer('maxResults', SHELF_PAGE) as number;
+  let volumes = service.model.volumesOn(shelf);
+  if (q !== undefined && q.trim() !== '') {
+    const matches = service.searchIndex().search({
+      query: parseQuery(q),
+      startIndex: 0,
+      maxResults: volumes.length,
+      orderBy: 'relevance',
+      printType: 'all',
+      within: new Set(volumes.map((volume) => volume.id)),
+    });
+    const matching = new Set(matches.hits.map((hit) => hit.volume.id));
+    volumes = volumes.filter((volume) => matching.has(volume.id));
+  }
+  const page = volumes.slice(startIndex, startIndex + maxResults).map((volume) => renderVolume(volume, { baseUrl: context.baseUrl, projection }));
+  return { json: renderVolumes(volumes.length, page) };
+}
+
+function shelfJson(service: BooksService, shelf: StoredShelf, selfLink: string): unknown {
+  return renderBookshelf(shelf, selfLink, service.model.volumesOn(shelf).length);
+}
+
+function myShelfLink(context: RequestContext, shelfId: number): string {
+  return `${context.baseUrl}${BASE}/mylibrary/bookshelves/${shelfId}`;
+}
+
+function userShelfLink(context: RequestContext, userId: string, shelfId: number): string {
+  return `${context.baseUrl}${BASE}/users/${encodeURIComponent(userId)}/bookshelves/${shelfId}`;
+}
+
+function projectionOf(query: QueryParams): Projection {
+  return query.enumValue('projection', PROJECTIONS, 'full') ?? 'full';
+}
+
+function requiredString(query: QueryParams, name: string): string {
+  const value = query.string(name, 256);
+  if (value === undefined || value === '') throw required(name);
+  return value;
+}
+
+function noContent(): Reply {
+  return { status: 204, empty: true };
+}
+
