@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import type { Locator, Page } from 'playwright-core';
 import type * as vscode from 'vscode';
 import { tasksPageSchema, type Task } from '../src/shared/schemas/tasks';
-import { TasksApi, TasksTreeProvider } from '../src/features/tasks/tree/treeProvider';
+import type { TasksApi } from '../src/features/tasks/port';
+import { TasksTreeProvider } from '../src/features/tasks/tree/treeProvider';
 import { FakeEventEmitter } from '../test/support/fakeVscode';
 
 type Launcher = typeof import('../scripts/vscode/launch');

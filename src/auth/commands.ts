@@ -1,3 +1,4 @@
+/** The authentication provider's commands (sign out, OAuth client configuration) and the signed-in context key. */
 import type * as vscode from 'vscode';
 import { CONFIGURE_CLIENT_COMMAND, readStoredClientConfig, storeClientConfig } from './clientConfig';
 import { DeskAuthenticationProvider } from './provider';
@@ -6,10 +7,7 @@ export const SIGN_OUT_COMMAND = 'desk.auth.signOut';
 /** Context key for `when` clauses (views' welcome content, menus). */
 export const SIGNED_IN_CONTEXT_KEY = 'desk:signedIn';
 
-/**
- * Registers the sign-out and client-configuration commands. Sign-in (`desk.signIn`) and the `desk:signedIn`
- * context key belong to DeskSession, which also starts the emulator when needed.
- */
+/** Registers the provider's own commands: sign out (revoking the grant) and configure the Google OAuth client. */
 export function registerAuthCommands(
   vs: typeof vscode,
   context: Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets'>,

@@ -8,7 +8,8 @@ import { SETTING } from '../../core/settings';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
 import { taskDetailsMarkdown } from './tree/presentation';
-import { TasksApi, TasksTreeProvider } from './tree/treeProvider';
+import type { TasksApi } from './port';
+import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 
 /** The Tasks slice as activate() returns it to tests. */

@@ -2,7 +2,8 @@
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
 import type { TasksNode } from '../tree/nodes';
-import type { TasksApi, TasksTreeProvider } from '../tree/treeProvider';
+import type { TasksApi } from '../port';
+import type { TasksTreeProvider } from '../tree/treeProvider';
 import type { TaskPrompts } from './prompts';
 
 /** What the user typed in an edit that failed: offered again next time, so nothing typed is lost. */

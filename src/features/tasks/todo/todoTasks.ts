@@ -8,7 +8,7 @@ import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
 import { TASKS_VIEW_ID } from '../tree/nodes';
 import { taskTooltip } from '../tree/presentation';
-import type { TasksApi } from '../tree/treeProvider';
+import type { TasksApi } from '../port';
 import { findLinkedTodos, linkLine, MARKER_HINT, parseTodo, taskTitleFor, TodoComment } from './todoParser';
 
 export const LINK_TODO_COMMAND = 'desk.tasks.linkTodo';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
-import type { TasksClient } from '../../../api/tasks';
+import type { TasksApi } from '../port';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
 import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
@@ -8,10 +8,6 @@ import { buildTaskTree, TaskTreeEntry } from './model';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
 
-/** The part of TasksClient the view and its commands use (a fake in unit tests). */
-export type TasksApi = Pick<TasksClient,
-  | 'allTaskLists' | 'getTaskList' | 'insertTaskList' | 'updateTaskList' | 'patchTaskList' | 'deleteTaskList'
-  | 'listTasks' | 'getTask' | 'insertTask' | 'updateTask' | 'patchTask' | 'deleteTask' | 'clearTasks' | 'moveTask'>;
 
 export interface TasksTreeOptions {
   readonly api: TasksApi;

@@ -3,7 +3,8 @@ import { GoogleApiError } from '../../../../../src/api/errors';
 import type { ListTasksOptions } from '../../../../../src/api/tasks';
 import type { Task, TaskList, TasksPage } from '../../../../../src/shared/schemas/tasks';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
-import { TasksApi, TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
+import type { TasksApi } from '../../../../../src/features/tasks/port';
+import { TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
 import { fakeVscode } from '../../../../support/fakeVscode';
 
 function list(id: string, title: string): TaskList {
