@@ -1,4 +1,5 @@
 /** Google Books API v1 in the emulator: the ServiceModule, and one catalogue, search index and shelf model per store. */
+import { perStore } from '../core/perStore';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Catalogue, loadCatalogue } from './catalogue';
 import { BookshelvesModel } from './model';
@@ -23,8 +24,6 @@ export interface BooksService {
   searchIndex(): VolumeSearchIndex;
 }
 
-/** One service per store: routes and the demo seed must share the shelf model. */
-const services = new WeakMap<object, BooksService>();
 /** Catalogues are read-only, so one parse and one index per source serve every emulator of the process (tests start many). */
 const catalogues = new Map<string, Catalogue>();
 const indexes = new WeakMap<Catalogue, VolumeSearchIndex>();
@@ -44,26 +43,22 @@ function catalogueFor(deps: ServiceDeps): Catalogue {
   return catalogue;
 }
 
-export function booksServiceFor(deps: ServiceDeps): BooksService {
-  let service = services.get(deps.store);
-  if (!service) {
-    const catalogue = catalogueFor(deps);
-    service = {
-      catalogue,
-      model: new BookshelvesModel(deps.store, deps.now, catalogue),
-      searchIndex: () => {
-        let index = indexes.get(catalogue);
-        if (!index) {
-          index = new VolumeSearchIndex(catalogue);
-          indexes.set(catalogue, index);
-        }
-        return index;
-      },
-    };
-    services.set(deps.store, service);
-  }
-  return service;
-}
+/** One service per store: routes and the demo seed must share the shelf model. */
+export const booksServiceFor = perStore((deps: ServiceDeps): BooksService => {
+  const catalogue = catalogueFor(deps);
+  return {
+    catalogue,
+    model: new BookshelvesModel(deps.store, deps.now, catalogue),
+    searchIndex: () => {
+      let index = indexes.get(catalogue);
+      if (!index) {
+        index = new VolumeSearchIndex(catalogue);
+        indexes.set(catalogue, index);
+      }
+      return index;
+    },
+  };
+});
 
 /** Books v1 under /books/v1 (Google's base already ends in /books/v1), plus /emulator/v1/books dev routes. */
 export const booksModule: ServiceModule = {

@@ -10,6 +10,7 @@ import type { EmulatorUser } from '../auth/users';
 import type { Store, Collection } from '../store/store';
 import { ApiError, invalid, notFound, required } from './errors';
 import { parseBody } from './params';
+import { perStore } from './perStore';
 
 /** The watch request body, as every Google API takes it. */
 export const channelRequestSchema = z.object({
@@ -179,13 +180,4 @@ export function renderChannel(channel: StoredChannel): ChannelResource {
 }
 
 /** One registry per store, as each service model is one per store. */
-const registries = new WeakMap<Store, ChannelRegistry>();
-
-export function channelRegistryFor(deps: { store: Store; now: () => number }): ChannelRegistry {
-  let registry = registries.get(deps.store);
-  if (!registry) {
-    registry = new ChannelRegistry(deps.store, deps.now);
-    registries.set(deps.store, registry);
-  }
-  return registry;
-}
+export const channelRegistryFor = perStore((deps) => new ChannelRegistry(deps.store, deps.now));
