@@ -1,42 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { GoogleApiError } from '../../../../../src/api/errors';
-import type { ListTasksOptions } from '../../../../../src/api/tasks';
-import type { Task, TaskList, TasksPage } from '../../../../../src/shared/schemas/tasks';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
 import { TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
 import { fakeVscode } from '../../../../support/fakeVscode';
-
-function list(id: string, title: string): TaskList {
-  return { kind: 'tasks#taskList', id, etag: `"${id}"`, title, updated: '2026-11-20T10:00:00.000Z', selfLink: `http://x/${id}` };
-}
-
-function task(id: string, position: string, extra: Partial<Task> = {}): Task {
-  return { kind: 'tasks#task', id, etag: `"${id}"`, title: id, updated: '2026-11-20T10:00:00.000Z', selfLink: `http://x/${id}`, position, status: 'needsAction', links: [], ...extra };
-}
-
-/** A fake Tasks service: pages per list, served in order; `gate` holds back every page after the first. */
-class FakeTasksApi {
-  readonly calls: Array<{ list: string; pageToken: string | undefined; showCompleted: boolean | undefined }> = [];
-  gate: Promise<void> = Promise.resolve();
-  failLists = new Map<string, Error>();
-
-  constructor(readonly lists: TaskList[], readonly pages: Record<string, Task[][]>) {}
-
-  async *allTaskLists(): AsyncGenerator<TaskList> {
-    yield* this.lists;
-  }
-
-  async listTasks(listId: string, options: ListTasksOptions = {}): Promise<TasksPage> {
-    this.calls.push({ list: listId, pageToken: options.pageToken, showCompleted: options.showCompleted });
-    const failure = this.failLists.get(listId);
-    if (failure) throw failure;
-    const index = options.pageToken ? Number(options.pageToken) : 0;
-    if (index > 0) await this.gate;
-    const pages = this.pages[listId] ?? [[]];
-    return { kind: 'tasks#tasks', items: pages[index] ?? [], ...(index + 1 < pages.length ? { nextPageToken: String(index + 1) } : {}) };
-  }
-}
+import { FakeTasksApi, list, task } from '../../../../support/fakes/tasks';
 
 function provider(api: FakeTasksApi, options: { signedIn?: boolean; showCompleted?: boolean } = {}): { tree: TasksTreeProvider; changes: Array<TasksNode | undefined> } {
   const tree = new TasksTreeProvider(fakeVscode(), {
