@@ -10,6 +10,7 @@ import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
 import { registerTasks, TasksSlice } from './features/tasks';
 import { DriveFeature, registerDrive } from './features/drive';
+import { BooksSlice, registerBooks } from './features/books';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
@@ -17,6 +18,7 @@ export interface DeskApi {
   readonly desk: DeskContext;
   readonly tasks: TasksSlice;
   readonly drive: DriveFeature;
+  readonly books: BooksSlice;
   readonly todo: TasksSlice['todo'];
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
@@ -66,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   // Each feature is one Disposable that registers its views and commands; none touches the network here.
   const tasks = registerTasks(desk);
   const drive = registerDrive(desk);
+  const books = registerBooks(desk);
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
@@ -77,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     desk,
     tasks,
     drive,
+    books,
     todo: tasks.todo,
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;

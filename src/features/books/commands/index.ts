@@ -1,0 +1,65 @@
+/**
+ * The Books commands as one id → handler table behind the one wrapper. Every Books operation is reachable from the
+ * tree and the palette: volumes.list (live search), volumes.get (details), bookshelves.list/get/volumes.list (a
+ * public library), mylibrary.bookshelves.list/get/volumes.list (the tree, shelf details) and addVolume,
+ * removeVolume, moveVolume, clearVolumes.
+ */
+import type * as vscode from 'vscode';
+import { registerCommands } from '../../../core/commands';
+import type { ShelfMove } from '../tree/dropPlan';
+import type { BooksNode, ShelfNode } from '../tree/model';
+import { BooksCommandContext, BooksPrompts } from './context';
+import { SearchCommands } from './search';
+import { ShelfCommands } from './shelves';
+import { VolumeCommands } from './volumes';
+
+export type { BooksCommandContext } from './context';
+export type { SearchOutcome } from './search';
+export type { AddedVolume } from './volumes';
+
+const NODE_KINDS = new Set(['library', 'shelf', 'volume', 'loadMore', 'message']);
+
+/** Tree commands get the clicked row; palette commands get nothing (or something that is not a row). */
+function isBooksNode(value: unknown): value is BooksNode {
+  return typeof value === 'object' && value !== null && NODE_KINDS.has((value as { kind?: unknown }).kind as string) && typeof (value as { id?: unknown }).id === 'string';
+}
+
+export class BooksCommands {
+  readonly prompts: BooksPrompts;
+  readonly shelves: ShelfCommands;
+  readonly volumes: VolumeCommands;
+  readonly search: SearchCommands;
+
+  constructor(private readonly context: BooksCommandContext) {
+    this.prompts = new BooksPrompts(context);
+    this.shelves = new ShelfCommands(context, this.prompts);
+    this.volumes = new VolumeCommands(context, this.prompts);
+    this.search = new SearchCommands(context, this.prompts, this.volumes);
+  }
+
+  register(): vscode.Disposable[] {
+    const { shelves, volumes, search } = this;
+    const row = <A extends unknown[]>(run: (node: BooksNode | undefined, ...rest: A) => unknown) =>
+      (node?: unknown, ...rest: A) => run(isBooksNode(node) ? node : undefined, ...rest);
+    const findVolume = async () => (await search.findVolume())?.volume;
+    return registerCommands(this.context.desk, {
+      'desk.books.refresh': row((node) => shelves.refresh(node)),
+      'desk.books.loadMore': row((node) => shelves.loadMore(node)),
+      'desk.books.search': row((node, query?: unknown) => search.search(node, query)),
+      'desk.books.addVolume': row((node) => (node?.kind === 'shelf' ? search.search(node) : volumes.addToShelf(node, undefined, findVolume))),
+      'desk.books.addToShelf': row((node) => volumes.addToShelf(node, undefined, findVolume)),
+      'desk.books.removeVolume': row((node) => volumes.removeFromShelf(node)),
+      'desk.books.moveVolume': row((node, position?: unknown) => volumes.moveWithinShelf(node, position)),
+      'desk.books.clearShelf': row((node) => shelves.clearShelf(node)),
+      'desk.books.openVolume': (target?: unknown) => volumes.openVolume(isBooksNode(target) || typeof target === 'string' ? target : undefined),
+      'desk.books.shelfDetails': row((node) => shelves.shelfDetails(node)),
+      'desk.books.addPublicLibrary': (userId?: unknown) => shelves.addPublicLibrary(userId),
+      'desk.books.removePublicLibrary': row((node) => shelves.removePublicLibrary(node)),
+    });
+  }
+
+  /** Drag and drop within a shelf. */
+  move(shelf: ShelfNode, moves: readonly ShelfMove[]): Promise<void> {
+    return this.volumes.move(shelf, moves);
+  }
+}

@@ -1,0 +1,128 @@
+import type * as vscode from 'vscode';
+import { BooksClient } from '../../api/books';
+import { DESK_SCOPES, SCOPES } from '../../config/scopes';
+import type { DeskContext } from '../../core/deskContext';
+import { Disposable } from '../../core/disposable';
+import { BooksCommands } from './commands';
+import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from './details';
+import type { BooksApi } from './port';
+import { PublicLibraries } from './publicLibraries';
+import { BooksDragAndDropController } from './tree/dragAndDrop';
+import { BooksNode, BooksTreeModel } from './tree/model';
+import { BOOKS_VIEW_ID, BooksTreeProvider } from './tree/treeProvider';
+
+/** The Books slice as activate() returns it to tests. */
+export interface BooksSlice {
+  api(): BooksApi;
+  model(): BooksTreeModel;
+  readonly tree: BooksTreeProvider;
+  readonly view: vscode.TreeView<BooksNode>;
+  readonly commands: BooksCommands;
+  readonly dragAndDrop: BooksDragAndDropController;
+  readonly libraries: PublicLibraries;
+  /** Re-reads the signed-in account (its public libraries) and reloads the tree; resolves when done. */
+  reload(): Promise<void>;
+}
+
+/**
+ * Wires the Bookshelves view: the lazily built client, the tree model and provider, drag and drop within a shelf, the
+ * commands (live search included), the public libraries remembered per account, and the `desk-book:` details
+ * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
+ */
+export function registerBooks(desk: DeskContext): BooksSlice {
+  return desk.register(new BooksFeature(desk));
+}
+
+class BooksFeature extends Disposable implements BooksSlice {
+  private client: BooksApi | undefined;
+  private modelValue: BooksTreeModel;
+  private reloading: Promise<void> = Promise.resolve();
+  readonly tree: BooksTreeProvider;
+  readonly view: vscode.TreeView<BooksNode>;
+  readonly commands: BooksCommands;
+  readonly dragAndDrop: BooksDragAndDropController;
+  readonly libraries: PublicLibraries;
+
+  constructor(private readonly desk: DeskContext) {
+    super();
+    const vs = desk.vs;
+    this.libraries = new PublicLibraries(desk.extensionContext.globalState);
+    this.modelValue = this.newModel();
+    this.tree = this._register(new BooksTreeProvider(vs, {
+      model: () => this.modelValue,
+      isSignedIn: async () => {
+        const signedIn = await desk.session.isSignedIn();
+        // The first expansion after activation: the account's public libraries must be known first.
+        if (signedIn) await this.reloading;
+        return signedIn;
+      },
+      log: (message) => desk.log.warn(message),
+      myUserId: () => this.libraries.account,
+    }));
+    let commands: BooksCommands | undefined;
+    this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });
+    this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, {
+      treeDataProvider: this.tree,
+      dragAndDropController: this.dragAndDrop,
+      canSelectMany: true,
+      showCollapseAll: true,
+    }));
+    commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
+    this.commands = commands;
+    for (const disposable of commands.register()) this._register(disposable);
+
+    const t = (message: string, ...args: Array<string | number>): string => vs.l10n.t(message, ...args);
+    this._register(vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        try {
+          return await detailsDocument(this.api(), uri.path, t);
+        } catch (error) {
+          void desk.showError(error, { action: t('Could not load the book details') });
+          return failedDocument(error, t);
+        }
+      },
+    }));
+
+    this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
+    this._register(desk.backend.onDidChange(() => {
+      this.client = undefined;
+      void this.reload();
+    }));
+    this.reloading = this.readAccount();
+  }
+
+  /** The Books client, built on first use (and again after a backend switch). */
+  api(): BooksApi {
+    this.client ??= new BooksClient(this.desk.httpClient((endpoints) => endpoints.books, DESK_SCOPES));
+    return this.client;
+  }
+
+  model(): BooksTreeModel {
+    return this.modelValue;
+  }
+
+  reload(): Promise<void> {
+    this.reloading = this.readAccount().then(() => {
+      this.modelValue = this.newModel();
+      this.tree.refreshAll();
+    });
+    return this.reloading;
+  }
+
+  private newModel(): BooksTreeModel {
+    const pageSize = this.modelValue?.pageSize;
+    return new BooksTreeModel(() => this.api(), { publicLibraries: () => this.libraries.list(), ...(pageSize ? { pageSize } : {}) });
+  }
+
+  /** The account whose public libraries are shown: the session the Books requests use (stored sessions, no network). */
+  private async readAccount(): Promise<void> {
+    let account: string | undefined;
+    try {
+      const sessions = await this.desk.auth.listSessions();
+      account = sessions.find((session) => SCOPES.books.every((scope) => session.scopes.includes(scope)))?.account.id;
+    } catch (error) {
+      this.desk.log.warn(`Books: could not read the signed-in account: ${String(error)}`);
+    }
+    this.libraries.use(this.desk.backend.expected.kind, account);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Words and markdown for the Bookshelves view and the `desk-book:` details documents, kept out of the provider so
+ * they are unit-tested. Text from the service goes through `escapeMarkdown` (a title like "[x](command:…)" must show
+ * as typed), Google's HTML descriptions become plain text, and only http(s) links are ever rendered as links.
+ */
+import type { Bookshelf, Volume } from '../../../shared/schemas/books';
+import type { BooksNode } from './model';
+
+/** `vs.l10n.t` in the extension; `english` (the same placeholders, no lookup) in unit tests. */
+export type Translate = (message: string, ...args: Array<string | number>) => string;
+export const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)]));
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (character) => `\\${character}`);
+}
+
+/** Google's descriptions are HTML with b, i, br and p: paragraphs kept, every tag dropped, entities decoded. */
+export function htmlToText(html: string): string {
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return html
+    .replace(/<\s*br\s*\/?>/gi, '\n')
+    .replace(/<\s*\/\s*p\s*>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
+      if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
+      if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
+      return entities[entity.toLowerCase()] ?? match;
+    })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** A link target only when it is a plain web address (a service could send `command:` or `javascript:`). */
+export function safeLink(url: string | undefined): string | undefined {
+  if (!url || !/^https?:\/\//i.test(url)) return undefined;
+  return url.replace(/[()\s<>]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+// ---- shelves
+
+export function shelfLabel(shelf: Pick<Bookshelf, 'id' | 'title'>, t: Translate = english): string {
+  return shelf.title.trim() === '' ? t('Shelf {0}', shelf.id) : shelf.title;
+}
+
+export function volumeCountText(count: number | undefined, t: Translate = english): string | undefined {
+  if (count === undefined) return undefined;
+  return count === 1 ? t('1 volume') : t('{0} volumes', count);
+}
+
+export function accessText(access: string | undefined, t: Translate = english): string | undefined {
+  if (access === 'PUBLIC') return t('public');
+  if (access === 'PRIVATE') return t('private');
+  return access?.toLowerCase();
+}
+
+/**
+ * The row's grey text: how many volumes and who can see it. Whether Google keeps the shelf is the row's lock icon and
+ * the first line of its hover (as words here it pushed the access out of a narrow side bar).
+ */
+export function shelfDescription(shelf: Bookshelf, t: Translate = english): string {
+  return [volumeCountText(shelf.volumeCount, t), accessText(shelf.access, t)].filter((part): part is string => Boolean(part)).join(' · ');
+}
+
+export function shelfTooltip(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string }, t: Translate = english): string {
+  const lines = [`**${escapeMarkdown(shelfLabel(shelf, t))}**`, ''];
+  if (options.mine && !options.writable) lines.push(escapeMarkdown(t('Read-only: Google Books fills this shelf.')), '');
+  if (shelf.description?.trim()) lines.push(escapeMarkdown(shelf.description.trim()), '');
+  lines.push(escapeMarkdown(shelfDescription(shelf, t)));
+  if (!options.mine) lines.push('', escapeMarkdown(t('Public shelf of user {0} (read-only)', options.owner)));
+  if (shelf.volumesLastUpdated) lines.push('', escapeMarkdown(t('Volumes last changed {0}', shelf.volumesLastUpdated.slice(0, 10))));
+  return lines.join('  \n');
+}
+
+/** "Shelf details" (mylibrary.bookshelves.get or bookshelves.get) as a read-only markdown page. */
+export function shelfDetailsMarkdown(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string }, t: Translate = english): string {
+  const lines = [`# ${escapeMarkdown(shelfLabel(shelf, t))}`, ''];
+  if (shelf.description?.trim()) lines.push(escapeMarkdown(shelf.description.trim()), '');
+  const rows: Array<[string, string]> = [
+    [t('Shelf id'), String(shelf.id)],
+    [t('Library'), options.mine ? t('My Library') : escapeMarkdown(t('User {0}', options.owner))],
+    [t('Volumes'), String(shelf.volumeCount ?? '—')],
+    [t('Access'), escapeMarkdown(accessText(shelf.access, t) ?? '—')],
+    [t('Changes'), escapeMarkdown(options.mine ? (options.writable ? t('Yours to change') : t('Read-only (filled by Google Books)')) : t('Read-only (another user\'s shelf)'))],
+    [t('Created'), escapeMarkdown(shelf.created ?? '—')],
+    [t('Updated'), escapeMarkdown(shelf.updated ?? '—')],
+    [t('Volumes last changed'), escapeMarkdown(shelf.volumesLastUpdated ?? '—')],
+  ];
+  lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');
+  return lines.join('\n');
+}
+
+// ---- volumes
+
+export function volumeLabel(volume: Volume, t: Translate = english): string {
+  const title = volume.volumeInfo.title?.trim();
+  return title ? title : t('(untitled volume {0})', volume.id);
+}
+
+/** "A", "A and B", "A, B and 2 more". */
+export function authorsText(authors: readonly string[] | undefined, t: Translate = english): string | undefined {
+  const names = (authors ?? []).map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return undefined;
+  if (names.length === 1) return names[0];
+  if (names.length === 2) return t('{0} and {1}', names[0] as string, names[1] as string);
+  return t('{0}, {1} and {2} more', names[0] as string, names[1] as string, names.length - 2);
+}
+
+/** The year of Google's `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */
+export function yearOf(publishedDate: string | undefined): string | undefined {
+  return /^\d{3,4}/.exec(publishedDate?.trim() ?? '')?.[0];
+}
+
+export function pagesText(pageCount: number | undefined, t: Translate = english): string | undefined {
+  if (pageCount === undefined || pageCount <= 0) return undefined;
+  return pageCount === 1 ? t('1 page') : t('{0} pages', pageCount);
+}
+
+/** The row's grey text: authors · year · pages. */
+export function volumeDescription(volume: Volume, t: Translate = english): string {
+  const info = volume.volumeInfo;
+  return [authorsText(info.authors, t), yearOf(info.publishedDate), pagesText(info.pageCount, t)].filter(Boolean).join(' · ');
+}
+
+function identifierRows(volume: Volume): string[] {
+  return (volume.volumeInfo.industryIdentifiers ?? [])
+    .filter((entry) => entry.identifier)
+    .map((entry) => `${escapeMarkdown((entry.type ?? 'ID').replace(/_/g, '-'))}: ${escapeMarkdown(entry.identifier ?? '')}`);
+}
+
+/** The hover of a volume row (built lazily in resolveTreeItem): the essentials and the start of the description. */
+export function volumeTooltip(volume: Volume, t: Translate = english): string {
+  const info = volume.volumeInfo;
+  const lines = [`**${escapeMarkdown(volumeLabel(volume, t))}**${info.subtitle ? ` — ${escapeMarkdown(info.subtitle)}` : ''}`, ''];
+  const authors = authorsText(info.authors, t);
+  if (authors) lines.push(escapeMarkdown(t('by {0}', authors)));
+  const published = [info.publisher, info.publishedDate].filter(Boolean).join(', ');
+  if (published) lines.push(escapeMarkdown(published));
+  const pages = pagesText(info.pageCount, t);
+  if (pages) lines.push(pages);
+  if (info.categories?.length) lines.push(escapeMarkdown(info.categories.join(' · ')));
+  lines.push(...identifierRows(volume));
+  if (info.description) {
+    const text = htmlToText(info.description);
+    lines.push('', escapeMarkdown(text.length > 400 ? `${text.slice(0, 399).trimEnd()}…` : text));
+  }
+  return lines.join('  \n');
+}
+
+/** "Volume details" (volumes.get) as a read-only markdown page: description, identifiers, categories, publisher, date, links. */
+export function volumeDetailsMarkdown(volume: Volume, t: Translate = english): string {
+  const info = volume.volumeInfo;
+  const lines = [`# ${escapeMarkdown(volumeLabel(volume, t))}`, ''];
+  if (info.subtitle) lines.push(`_${escapeMarkdown(info.subtitle)}_`, '');
+  if (info.authors?.length) lines.push(escapeMarkdown(t('by {0}', info.authors.join(', '))), '');
+  const sale = volume.saleInfo;
+  const price = sale?.retailPrice ?? sale?.listPrice;
+  const rows: Array<[string, string | undefined]> = [
+    [t('Publisher'), info.publisher],
+    [t('Published'), info.publishedDate],
+    [t('Pages'), info.pageCount !== undefined ? String(info.pageCount) : undefined],
+    [t('Language'), info.language],
+    [t('Print type'), info.printType],
+    [t('Categories'), info.categories?.join(' · ')],
+    [t('Rating'), info.averageRating !== undefined ? t('{0} / 5 ({1} ratings)', info.averageRating, info.ratingsCount ?? 0) : undefined],
+    [t('eBook'), sale?.isEbook === undefined ? undefined : sale.isEbook ? t('yes') : t('no')],
+    [t('Sale'), [sale?.saleability, price?.amount !== undefined ? `${price.amount} ${price.currencyCode ?? ''}`.trim() : undefined].filter(Boolean).join(', ') || undefined],
+    [t('Viewability'), volume.accessInfo?.viewability],
+    [t('Volume id'), volume.id],
+  ];
+  lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value ? escapeMarkdown(value) : '—'} |`), '');
+  const identifiers = identifierRows(volume);
+  lines.push(`## ${t('Identifiers')}`, '', ...(identifiers.length ? identifiers.map((row) => `- ${row}`) : [`_${t('None given.')}_`]), '');
+  lines.push(`## ${t('Description')}`, '');
+  lines.push(info.description ? htmlToText(info.description).split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : `_${t('No description.')}_`, '');
+  const links: Array<[string, string | undefined]> = [
+    [t('More about this book'), safeLink(info.infoLink ?? info.canonicalVolumeLink)],
+    [t('Preview'), safeLink(info.previewLink)],
+    [t('Read'), safeLink(volume.accessInfo?.webReaderLink)],
+    [t('Buy'), safeLink(sale?.buyLink)],
+  ];
+  const shown = links.filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (shown.length > 0) lines.push(`## ${t('Links')}`, '', ...shown.map(([title, url]) => `- [${escapeMarkdown(title)}](${url})`), '');
+  return lines.join('\n');
+}
+
+// ---- menus
+
+/** The words menus match on (`viewItem =~ /\bwritable\b/`): kind first, then whose, then what may change. */
+export function contextValueFor(node: BooksNode): string {
+  switch (node.kind) {
+    case 'library': return `booksLibrary ${node.mine ? 'mine' : 'public'}`;
+    case 'shelf': return ['bookshelf', node.parent.mine ? 'mine' : 'public', node.writable ? 'writable' : 'readonly', (node.shelf.volumeCount ?? 1) > 0 ? 'nonEmpty' : 'empty'].join(' ');
+    case 'volume': return ['volume', node.parent.parent.mine ? 'mine' : 'public', node.parent.writable ? 'writable' : 'readonly'].join(' ');
+    case 'loadMore': return 'booksLoadMore';
+    case 'message': return node.key === 'error' ? 'booksMessage error' : 'booksMessage';
+  }
+}

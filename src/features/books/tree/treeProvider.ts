@@ -1,0 +1,163 @@
+/**
+ * Renders the Bookshelves tree model: libraries, shelves (volume count and access as the description), volumes
+ * (authors · year · pages), "Load more…" rows and messages. Hovers are built in resolveTreeItem, only when shown.
+ */
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
+import { Disposable } from '../../../core/disposable';
+import { NotSignedInError } from '../../../core/session';
+import { BooksNode, BooksTreeModel, LibraryNode, MessageNode, ShelfNode } from './model';
+import { contextValueFor, shelfDescription, shelfLabel, shelfTooltip, Translate, volumeDescription, volumeLabel, volumeTooltip } from './presentation';
+
+export const BOOKS_VIEW_ID = 'desk.books';
+
+export interface BooksTreeOptions {
+  readonly model: () => BooksTreeModel;
+  readonly isSignedIn: () => Promise<boolean>;
+  readonly log: (message: string) => void;
+  /** The signed-in account's Books user id, shown on My Library's hover (what others type to see its public shelves). */
+  readonly myUserId?: () => string | undefined;
+}
+
+export class BooksTreeProvider extends Disposable implements vscode.TreeDataProvider<BooksNode> {
+  private readonly changeEmitter: vscode.EventEmitter<BooksNode | undefined>;
+  readonly onDidChangeTreeData: vscode.Event<BooksNode | undefined>;
+  private readonly t: Translate;
+
+  constructor(private readonly vs: typeof vscode, private readonly options: BooksTreeOptions) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<BooksNode | undefined>());
+    this.onDidChangeTreeData = this.changeEmitter.event;
+    this.t = (message, ...args) => vs.l10n.t(message, ...args);
+  }
+
+  private get model(): BooksTreeModel {
+    return this.options.model();
+  }
+
+  // ---- refresh
+
+  /** Everything again. */
+  refreshAll(): void {
+    this.model.reset();
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** A library's shelves (counts) and the volumes of `shelfIds` reload; expanded shelves keep their place. */
+  refreshLibrary(owner: string, shelfIds: readonly number[] = []): void {
+    this.model.invalidateLibrary(owner, shelfIds);
+    this.changeEmitter.fire(this.model.library(owner));
+  }
+
+  /** One shelf's volumes reload (its row stays). */
+  refreshShelf(shelf: ShelfNode): void {
+    this.model.invalidateShelf(shelf.parent.owner, shelf.shelf.id);
+    this.changeEmitter.fire(shelf);
+  }
+
+  /** The library rows changed (a public library added or removed). */
+  refreshRoots(): void {
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Redraws a shelf after "Load more…" fetched its next page. */
+  rerender(node: BooksNode): void {
+    this.changeEmitter.fire(node);
+  }
+
+  // ---- TreeDataProvider
+
+  async getChildren(node?: BooksNode): Promise<BooksNode[]> {
+    if (!node) return (await this.options.isSignedIn()) ? this.model.roots() : []; // signed out: the welcome view
+    if (node.kind !== 'library' && node.kind !== 'shelf') return [];
+    try {
+      return await this.model.children(node);
+    } catch (error) {
+      if (error instanceof NotSignedInError) return [];
+      const what = node.kind === 'library' ? this.libraryLabel(node) : shelfLabel(node.shelf, this.t);
+      this.options.log(`Books: could not load ${what}: ${errorMessage(error)}`);
+      const message: MessageNode = { kind: 'message', id: `message/${node.id}/error`, parent: node, key: 'error', detail: errorMessage(error) };
+      return [message];
+    }
+  }
+
+  getParent(node: BooksNode): BooksNode | undefined {
+    return this.model.parentOf(node);
+  }
+
+  getTreeItem(node: BooksNode): vscode.TreeItem {
+    const vs = this.vs;
+    const { TreeItemCollapsibleState: State, ThemeIcon } = vs;
+    const t = this.t;
+    let item: vscode.TreeItem;
+    switch (node.kind) {
+      case 'library':
+        item = new vs.TreeItem(this.libraryLabel(node), node.mine ? State.Expanded : State.Collapsed);
+        item.iconPath = new ThemeIcon(node.mine ? 'library' : 'person');
+        if (!node.mine) item.description = t('public shelves');
+        break;
+      case 'shelf': {
+        const mine = node.parent.mine;
+        item = new vs.TreeItem(shelfLabel(node.shelf, t), State.Collapsed);
+        item.iconPath = new ThemeIcon(node.writable ? 'folder-library' : 'lock');
+        item.description = shelfDescription(node.shelf, t);
+        item.accessibilityInformation = { label: [shelfLabel(node.shelf, t), item.description, mine && !node.writable ? t('read-only') : undefined].filter(Boolean).join(', ') };
+        break;
+      }
+      case 'volume': {
+        item = new vs.TreeItem(volumeLabel(node.volume, t), State.None);
+        item.iconPath = new ThemeIcon('book');
+        item.description = volumeDescription(node.volume, t);
+        item.command = { command: 'desk.books.openVolume', title: t('Open Volume Details'), arguments: [node] };
+        item.accessibilityInformation = { label: [volumeLabel(node.volume, t), item.description].filter(Boolean).join(', ') };
+        break;
+      }
+      case 'loadMore':
+        item = new vs.TreeItem(t('Load more…'), State.None);
+        item.iconPath = new ThemeIcon('ellipsis');
+        item.command = { command: 'desk.books.loadMore', title: t('Load more'), arguments: [node] };
+        break;
+      case 'message':
+        item = new vs.TreeItem(this.messageText(node), State.None);
+        if (node.key === 'error') {
+          item.iconPath = new ThemeIcon('error');
+          item.tooltip = t('{0} Click to try again.', this.messageText(node));
+          item.command = { command: 'desk.books.refresh', title: t('Retry'), arguments: [node.parent] };
+        } else {
+          item.iconPath = new ThemeIcon('info');
+        }
+        break;
+    }
+    item.id = node.id;
+    item.contextValue = contextValueFor(node);
+    return item;
+  }
+
+  /** Hovers are built only when shown: descriptions can be long and most rows are never hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: BooksNode): vscode.TreeItem {
+    if (node.kind === 'volume') {
+      item.tooltip = new this.vs.MarkdownString(volumeTooltip(node.volume, this.t));
+    } else if (node.kind === 'shelf') {
+      item.tooltip = new this.vs.MarkdownString(shelfTooltip(node.shelf, { mine: node.parent.mine, writable: node.writable, owner: node.parent.owner }, this.t));
+    } else if (node.kind === 'library') {
+      const userId = node.mine ? this.options.myUserId?.() : node.owner;
+      item.tooltip = node.mine
+        ? (userId ? this.t('Your bookshelves. Your Books user id is {0}.', userId) : this.t('Your bookshelves'))
+        : this.t('The public bookshelves of Books user {0}', node.owner);
+    }
+    return item;
+  }
+
+  private libraryLabel(node: LibraryNode): string {
+    return node.mine ? this.t('My Library') : this.t('User {0}', node.owner);
+  }
+
+  private messageText(node: MessageNode): string {
+    switch (node.key) {
+      case 'noShelves': return this.t('No bookshelves');
+      case 'noPublicShelves': return this.t('No public bookshelves');
+      case 'noVolumes': return this.t('No volumes on this shelf');
+      case 'error': return this.t('Could not load: {0}', node.detail ?? '');
+    }
+  }
+}
