@@ -4,7 +4,7 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration vscode ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration vscode package ui.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -16,6 +16,7 @@ const repoRoot = path.resolve(__dirname, '..');
 const node = process.execPath;
 const bin = (name) => path.join(repoRoot, 'node_modules', '.bin', name);
 const mochaBin = path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const PACKAGED_VSIX = path.join(repoRoot, 'out', 'desk-test.vsix');
 
 /** Compiled test files under out/<dirs>, found here so an empty suite is "0 tests", not mocha's error. */
 function compiledTests(...dirs) {
@@ -61,7 +62,10 @@ const STAGES = [
   mochaStage('unit', ['unit'], [], 300),
   mochaStage('integration', ['integration', 'conformance'], ['--timeout', '20000'], 900),
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
-  { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440' } },
+  // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
+  // packaging mistake fails here (the extension-host suite above runs the development build).
+  { name: 'package', timeoutSeconds: 300, needsBuild: true, command: () => [node, ['scripts/package.js', '--out', PACKAGED_VSIX]] },
+  { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX } },
 ];
 
 /** Mocha's closing summary: the last "N passing" and the pending/failing lines right after it. */

@@ -195,7 +195,24 @@ function serverEnv(runTmp, extraEnv) {
  * Starts VS Code's server (from code-server) with fresh data, user and extensions folders under runDir.
  * Environment variables given here reach the extension host (that is how tests get their parameters).
  */
-async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port = 0, host = '127.0.0.1', echo = false }) {
+/**
+ * Installs a packaged extension into a run's extensions folder the way a user's VS Code does
+ * (`--install-extension`), so the packaged artefact itself is what runs.
+ */
+function installVsix({ serverMain, dirs, vsix }) {
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run "npm run package" first`);
+  const { execFileSync } = require('node:child_process');
+  execFileSync(process.execPath, [
+    serverMain,
+    '--accept-server-license-terms',
+    '--server-data-dir', dirs.serverData,
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+    '--install-extension', vsix,
+  ], { env: serverEnv(dirs.tmp, {}), stdio: 'pipe', timeout: 60000 });
+}
+
+async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port = 0, host = '127.0.0.1', echo = false, vsix }) {
   const serverMain = serverMainPath();
   if (!fs.existsSync(serverMain)) {
     throw new Error(`${serverMain} is missing: run "node scripts/vscode/install-code-server.js" first`);
@@ -209,6 +226,7 @@ async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
   fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify(userSettings(emulatorUrl, settings), null, 2));
+  if (vsix) installVsix({ serverMain, dirs, vsix });
   const args = [
     serverMain,
     '--host', host,
@@ -310,9 +328,11 @@ async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
  */
 function workbenchUrl({ host, port, folder, extensionPath = repoRoot, testsPath }) {
   const remote = (absolute) => `vscode-remote://${host}:${port}${absolute}`;
-  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  // extensionPath null: Desk is installed from a .vsix, not loaded as a development extension.
+  const payload = extensionPath === null ? [] : [['extensionDevelopmentPath', remote(extensionPath)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
-  return `http://${host}:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const query = `folder=${encodeURIComponent(folder)}`;
+  return `http://${host}:${port}/?${query}${payload.length > 0 ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : ''}`;
 }
 
 /**
@@ -350,9 +370,12 @@ async function closeBrowser(context) {
  * Everything for one window of Desk in VS Code: emulator (memory mode unless dataDir), server, browser, and the
  * workbench page loaded. close() ends all of it, in reverse order, whatever state it is in.
  *
- * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench }
+ * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix }
+ * `vsix` (default: the DESK_VSIX environment variable) installs that package instead of loading this folder as a
+ * development extension.
  */
 async function startWorkbench(options = {}) {
+  const vsix = options.vsix ?? process.env.DESK_VSIX;
   const runDir = makeRunDir(options.name ?? 'run');
   const parts = { runDir };
   const resultFile = path.join(runDir, 'result.json');
@@ -371,12 +394,13 @@ async function startWorkbench(options = {}) {
       settings: options.settings,
       // Reach the extension host: where the emulator is, and where a suite's run() writes its result.
       env: { DESK_TEST_EMULATOR_URL: parts.emulator.url, DESK_TEST_RESULT: resultFile, ...options.env },
+      vsix,
     });
     parts.front = await startFrontProxy({ serverPort: parts.server.port });
     const folder = options.folder ?? path.join(runDir, 'workspace');
     fs.mkdirSync(folder, { recursive: true });
     parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport });
-    const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath });
+    const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath, ...(vsix ? { extensionPath: null } : {}) });
     await parts.browser.page.goto(url);
     if (options.waitForWorkbench !== false) {
       await parts.browser.page.waitForSelector('.monaco-workbench', { timeout: 60000 });
