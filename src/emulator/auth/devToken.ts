@@ -1,5 +1,9 @@
+/** Emulator-only endpoints: health, demo accounts, a token without a browser, and confidential OAuth clients. */
+import * as z from '../../shared/schemas/zod';
 import { ApiError, notFound } from '../core/errors';
+import { parseBody } from '../core/params';
 import { ServiceModule } from '../core/server';
+import { ClientRegistry } from './clients';
 import { DEMO_USERS, findUser } from './users';
 
 /** The client id behind tokens handed out without a browser (scripts, tests, benchmarks). */
@@ -40,6 +44,21 @@ export const emulatorAdminModule: ServiceModule = {
             user: { id: user.id, email: user.email },
           },
         };
+      },
+      { auth: false },
+    );
+    // Registers an OAuth client with a secret (a "Web application" or confidential client in Google's console):
+    // the token endpoint then insists on that secret, as Google does. Loopback-only, like the rest of /emulator.
+    const clients = new ClientRegistry(deps.store, deps.now);
+    router.post(
+      '/emulator/v1/clients',
+      async (context) => {
+        const body = parseBody(
+          z.strictObject({ client_id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))), client_secret: z.optional(z.string().check(z.minLength(1), z.maxLength(256))) }),
+          await context.json(),
+        );
+        const registered = clients.register(body.client_id, body.client_secret);
+        return { json: { client_id: registered.clientId, client_secret: registered.clientSecret } };
       },
       { auth: false },
     );

@@ -3,6 +3,7 @@ import * as z from '../../shared/schemas/zod';
 import { RequestContext, Reply } from '../core/router';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
+import { ClientRegistry } from './clients';
 import { DEV_CLIENT_ID } from './devToken';
 import { DEMO_USERS, EmulatorUser, findUser } from './users';
 import { requireUser } from '../core/context';
@@ -75,7 +76,7 @@ export const oauthModule: ServiceModule = {
     const pending = deps.store.collection<PendingAuthorization>('oauth.pendingAuthorizations');
     const codes = deps.store.collection<AuthorizationCodeRecord>('oauth.codes');
     const grants = deps.store.collection<GrantRecord>('oauth.grants');
-    const state = { pending, codes, grants, deps };
+    const state = { pending, codes, grants, deps, clients: new ClientRegistry(deps.store, deps.now) };
 
     router.get(AUTHORIZATION_PATH, (context) => authorize(state, context), { auth: false });
     router.post(APPROVAL_PATH, (context) => approve(state, context), { auth: false });
@@ -92,6 +93,7 @@ interface OAuthState {
   codes: Collection<AuthorizationCodeRecord>;
   grants: Collection<GrantRecord>;
   deps: ServiceDeps;
+  clients: ClientRegistry;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -278,9 +280,14 @@ async function oauthJson(run: () => Promise<Reply>): Promise<Reply> {
 
 async function token(state: OAuthState, context: RequestContext): Promise<Reply> {
   const fields = await readFields(context);
-  const clientId = clientIdOf(context, fields);
+  const { clientId, clientSecret } = clientCredentialsOf(context, fields);
   const grantType = fields['grant_type'];
   if (!grantType) throw new OAuthFailure(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (clientId) {
+    // Before any grant is looked at, so a wrong secret cannot burn (or probe) a code or refresh token.
+    const checked = state.clients.check(clientId, clientSecret);
+    if (!checked.ok) throw new OAuthFailure(401, 'invalid_client', checked.description);
+  }
   if (grantType === 'authorization_code') {
     if (!clientId) throw new OAuthFailure(400, 'invalid_request', 'Could not determine client ID from request.');
     return { headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' }, json: redeemCode(state, clientId, fields) };
@@ -381,8 +388,8 @@ function verifierMatches(verifier: string, challenge: string, method: 'S256' | '
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function clientIdOf(context: RequestContext, fields: Record<string, string>): string | undefined {
-  // Google accepts client credentials in the body or as HTTP Basic authentication.
+/** The client id and secret of a token request: HTTP Basic authentication, else the body (both are Google's). */
+function clientCredentialsOf(context: RequestContext, fields: Record<string, string>): { clientId: string | undefined; clientSecret: string | undefined } {
   const header = context.headers.authorization;
   if (typeof header === 'string') {
     const basic = /^Basic\s+(\S+)$/i.exec(header.trim());
@@ -390,16 +397,20 @@ function clientIdOf(context: RequestContext, fields: Record<string, string>): st
       const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
       const separator = decoded.indexOf(':');
       const encodedId = separator >= 0 ? decoded.slice(0, separator) : decoded;
+      const encodedSecret = separator >= 0 ? decoded.slice(separator + 1) : '';
       let id: string;
+      let secret: string;
       try {
-        id = decodeURIComponent(encodedId);
+        // RFC 6749 §2.3.1: both parts are form-urlencoded before they are joined.
+        id = decodeURIComponent(encodedId.replace(/\+/g, ' '));
+        secret = decodeURIComponent(encodedSecret.replace(/\+/g, ' '));
       } catch {
         throw new OAuthFailure(401, 'invalid_client', 'The client credentials in the Authorization header are malformed.');
       }
-      if (id) return id;
+      if (id) return { clientId: id, clientSecret: secret || undefined };
     }
   }
-  return fields['client_id'] || undefined;
+  return { clientId: fields['client_id'] || undefined, clientSecret: fields['client_secret'] || undefined };
 }
 
 async function readFields(context: RequestContext): Promise<Record<string, string>> {

@@ -1,3 +1,4 @@
+/** Maps method + path pattern to handlers, preferring literal segments over parameters across all methods. */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { EmulatorUser } from '../auth/users';
@@ -13,7 +14,7 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** The signed-in user; routes registered with `auth: false` get undefined. */
   readonly user: EmulatorUser | undefined;
-  /** `http://host:port` as the client addressed us, for selfLinks and Location headers. */
+  /** `http://<listening address>:<port>`, for selfLinks and Location headers; never taken from the Host header. */
   readonly baseUrl: string;
   /** The raw request, for streaming uploads. Do not read it after calling json() or text(). */
   readonly request: IncomingMessage;
@@ -67,17 +68,24 @@ export class Router {
     this.routes.sort((a, b) => b.score - a.score);
   }
 
-  /** The best route for a request; `pathExists` tells a 404 from a wrong method. */
+  /**
+   * The route for a request. Only the most literal pattern that matches the path takes part, whatever the
+   * method: a path that a literal route claims (`/drive/v2/changes/watch`) is never handed to a parameter
+   * route of another method (`changes/:changeId`), as Google's routing does. `pathExists` says some route
+   * matched the path; the server answers 404 either way, like Google does for a method a path lacks.
+   */
   match(method: string, pathname: string): { match?: RouteMatch; pathExists: boolean } {
     const parts = pathname.split('/').filter(Boolean);
-    let pathExists = false;
+    let best: number | undefined;
+    // Routes are sorted by score, highest first: the first matching pattern fixes the score that may answer.
     for (const route of this.routes) {
+      if (best !== undefined && route.score < best) break;
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      pathExists = true;
-      if (route.method === method) return { match: { handler: route.handler, params, auth: route.auth }, pathExists };
+      best = route.score;
+      if (route.method === method) return { match: { handler: route.handler, params, auth: route.auth }, pathExists: true };
     }
-    return { pathExists };
+    return { pathExists: best !== undefined };
   }
 }
 

@@ -1,11 +1,13 @@
+/** The emulator's HTTP server and the options and module contract every service registers against. */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TokenService } from '../auth/tokens';
 import { EmulatorUser } from '../auth/users';
 import { Store } from '../store/store';
-import { ApiError, authError, notFound } from './errors';
+import { ApiError, authError, badRequest, notFound } from './errors';
+import { logLine, redactSecrets } from './log';
 import { QueryParams } from './params';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
@@ -55,11 +57,23 @@ const MUTATING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']
 /** The one HTTP front of the emulator: routing, auth, faults, Google error mapping, durability before acknowledgement. */
 export class EmulatorHttpServer {
   private readonly server: http.Server;
-  private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly sockets = new Set<Socket>();
+  /**
+   * `http://<listening address>:<port>`: the base of every selfLink and Location. Never the request's Host
+   * header, which a client controls (a malformed one broke every route; a foreign one leaked into links).
+   */
+  private origin = 'http://127.0.0.1';
 
   constructor(private readonly router: Router, private readonly deps: ServiceDeps) {
     this.server = http.createServer((request, response) => {
       void this.handle(request, response);
+    });
+    // Requests Node's parser rejects (bad header bytes, oversized headers) still get Google's error format.
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) return socket.destroy();
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify(new ApiError(status, 'badRequest', 'Bad Request: the request could not be parsed').toBody());
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     });
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -75,7 +89,9 @@ export class EmulatorHttpServer {
       this.server.once('error', reject);
       this.server.listen(port, host, () => resolve());
     });
-    return (this.server.address() as AddressInfo).port;
+    const address = this.server.address() as AddressInfo;
+    this.origin = `http://${linkHost(address)}:${address.port}`;
+    return address.port;
   }
 
   async close(): Promise<void> {
@@ -86,30 +102,34 @@ export class EmulatorHttpServer {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    let status: number;
     try {
       const reply = await this.dispatch(request);
+      status = reply.status ?? 200;
       await send(response, reply);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : internalError(error, this.deps.options.quiet);
+      status = apiError.code;
       if (!response.headersSent) {
         await send(response, { status: apiError.code, headers: apiError.headers, json: apiError.toBody() }).catch(() => undefined);
       } else {
         response.destroy();
       }
     }
+    // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
+    if (!this.deps.options.quiet) logLine(`[emulator] ${request.method ?? '?'} ${request.url ?? ''} -> ${status}`);
   }
 
   private async dispatch(request: http.IncomingMessage): Promise<Reply> {
     const method = (request.method ?? 'GET').toUpperCase();
-    const host = request.headers.host ?? `127.0.0.1`;
-    const url = new URL(request.url ?? '/', `http://${host}`);
+    const url = requestUrl(request.url ?? '/', this.origin);
     // Google accepts a method override header on POST (used by some clients for PATCH).
     const override = request.headers['x-http-method-override'];
     const effectiveMethod = method === 'POST' && typeof override === 'string' ? override.toUpperCase() : method;
-    const { match, pathExists } = this.router.match(effectiveMethod, url.pathname);
+    const { match } = this.router.match(effectiveMethod, url.pathname);
     if (!match) {
       await drain(request);
-      if (pathExists) throw new ApiError(405, 'methodNotAllowed', `Method ${effectiveMethod} is not allowed for ${url.pathname}`);
+      // Google answers 404 for a method a path does not define, not 405.
       throw notFound(`Not Found: ${url.pathname}`);
     }
 
@@ -131,7 +151,7 @@ export class EmulatorHttpServer {
       query: new QueryParams(url.searchParams),
       headers: request.headers,
       user,
-      baseUrl: `http://${host}`,
+      baseUrl: this.origin,
       request,
       text: readText,
       json: async () => parseJson(await readText()),
@@ -174,8 +194,27 @@ export class EmulatorHttpServer {
 }
 
 function internalError(error: unknown, quiet: boolean): ApiError {
-  if (!quiet) console.error('[emulator] internal error:', error);
+  if (!quiet) logLine('[emulator] internal error:', error);
   return new ApiError(500, 'backendError', 'Backend Error');
+}
+
+/**
+ * The request target as a URL, resolved against our own origin (never the Host header). Origin-form
+ * targets are appended, not resolved, so `//host/path` stays a path; anything unparsable is a 400.
+ */
+function requestUrl(target: string, origin: string): URL {
+  try {
+    return target.startsWith('/') ? new URL(`${origin}${target}`) : new URL(target);
+  } catch {
+    throw badRequest(`Invalid request target: ${redactSecrets(target).slice(0, 200)}`);
+  }
+}
+
+/** The host part of links: the address we listen on, with a wildcard bind read as loopback. */
+function linkHost(address: AddressInfo): string {
+  if (address.address === '0.0.0.0' || address.address === '') return '127.0.0.1';
+  if (address.address === '::') return '[::1]';
+  return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
 function parseJson(text: string): unknown {

@@ -3,7 +3,9 @@
  * append-only journal. A write is recorded by `set`/`delete`; the server awaits `flush()` before it
  * acknowledges a mutating request, so an acknowledged write survives `kill -9` (the journal is
  * fdatasync'ed). Startup loads the last snapshot and replays the journal; a torn last line from a
- * crash mid-append is ignored. Compaction rewrites the snapshot atomically (write, fsync, rename).
+ * crash mid-append is ignored and cut off before the next append. Compaction streams the snapshot, one
+ * document a line, and replaces it atomically (write, fsync, rename); a failed compaction is logged and
+ * retried later while the journal keeps every write, so no size below the disk's stops the store.
  */
 export interface Collection<T> {
   get(key: string): T | undefined;

@@ -280,14 +280,23 @@ export class TasksModel {
     return task;
   }
 
-  /** `update` replaces the writable fields (omitted ones are cleared), `patch` changes only those sent. */
+  /**
+   * `update` replaces the writable fields (omitted ones are cleared), `patch` changes only those sent.
+   * All or nothing: every check runs before the first change, so a 400 leaves the task (and the journal) as it was.
+   */
   updateTask(userId: string, listId: string, taskId: string, body: TaskBody, mode: 'update' | 'patch'): StoredTask {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
     const task = this.taskIn(list.id, taskId);
     const replace = mode === 'update';
-    const stamp = this.stamp();
+    const status: TaskStatus = body.status ?? (replace ? 'needsAction' : task.status);
+    // A hidden task is a cleared completed one: reopening it brings it back.
+    const unhide = status !== 'completed' && task.hidden;
+    const restoring = body.deleted === false && task.deleted;
+    const deleting = body.deleted === true && !task.deleted;
+    if (restoring) this.checkRestore(list.id, task, unhide ? false : task.hidden);
 
+    const stamp = this.stamp();
     if (body.title !== undefined || replace) task.title = body.title ?? '';
     if (body.notes !== undefined || replace) {
       if (body.notes === undefined || body.notes === null) delete task.notes;
@@ -297,22 +306,20 @@ export class TasksModel {
       if (body.due === undefined || body.due === null) delete task.due;
       else task.due = truncateDue(body.due);
     }
-    const status: TaskStatus = body.status ?? (replace ? 'needsAction' : task.status);
     if (status === 'completed') {
       if (body.completed) task.completed = Date.parse(body.completed);
       else if (task.status !== 'completed' || task.completed === undefined) task.completed = stamp;
     } else {
       delete task.completed;
-      // A hidden task is a cleared completed one: reopening it brings it back.
-      if (task.hidden) this.setHidden(list.id, task, false);
+      if (unhide) this.setHidden(list.id, task, false);
     }
     task.status = status;
     task.updated = stamp;
     task.etag = newEtag();
     this.tasks.set(task.id, task);
 
-    if (body.deleted === true && !task.deleted) this.markDeleted(list.id, task, stamp);
-    else if (body.deleted === false && task.deleted) this.restore(list.id, task);
+    if (deleting) this.markDeleted(list.id, task, stamp);
+    else if (restoring) this.restore(list.id, task);
     this.touchList(list);
     return task;
   }
@@ -718,10 +725,15 @@ export class TasksModel {
     }
   }
 
-  private restore(listId: string, task: StoredTask): void {
+  /** Why a deleted task cannot be restored, if it cannot (checked before updateTask changes anything). */
+  private checkRestore(listId: string, task: StoredTask, hiddenAfter: boolean): void {
     const parent = task.parent ? this.tasks.get(task.parent) : undefined;
     if (parent?.deleted) throw invalid('Invalid value for deleted: the parent task is deleted; restore it first', 'deleted', 'body');
-    this.checkRoomForTasks(task.userId, listId, task.hidden ? 0 : 1, 1);
+    this.checkRoomForTasks(task.userId, listId, hiddenAfter ? 0 : 1, 1);
+  }
+
+  private restore(listId: string, task: StoredTask): void {
+    this.checkRestore(listId, task, task.hidden);
     const index = this.indexOf(listId);
     task.deleted = false;
     const counts = countsOf(task);

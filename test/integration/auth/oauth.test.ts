@@ -349,6 +349,50 @@ describe('OAuth installed-app flow against the emulator', () => {
     assert.equal(((await notAnObject.json()) as Record<string, unknown>)['error'], 'invalid_request');
   });
 
+  it('checks client_secret for a client registered with one (401 invalid_client), and needs none for installed apps without one', async () => {
+    const registration = await fetch(`${emulator.url}/emulator/v1/clients`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: 'confidential.apps.emulator', client_secret: 'right-secret' }),
+    });
+    assert.equal(registration.status, 200);
+    assert.deepEqual(await registration.json(), { client_id: 'confidential.apps.emulator', client_secret: 'right-secret' });
+    const clientId = 'confidential.apps.emulator';
+    const redirect_uri = 'http://127.0.0.1:1/callback';
+    const { code } = await codeFor(emulator, 'alice@example.com', { client_id: clientId, access_type: 'offline' });
+    const exchange = { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri };
+    assert.deepEqual(await postToken(emulator, exchange), { status: 401, json: { error: 'invalid_client', error_description: 'client_secret is missing.' } });
+    assert.deepEqual(await postToken(emulator, { ...exchange, client_secret: 'wrong-secret' }), { status: 401, json: { error: 'invalid_client', error_description: 'Unauthorized' } });
+    const basicWrong = await fetch(`${emulator.url}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${clientId}:nope`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri }).toString(),
+    });
+    assert.equal(basicWrong.status, 401);
+    assert.equal(((await basicWrong.json()) as Record<string, unknown>)['error'], 'invalid_client');
+    // The rejected attempts did not burn the code: the right secret still redeems it.
+    const good = await postToken(emulator, { ...exchange, client_secret: 'right-secret' });
+    assert.equal(good.status, 200, JSON.stringify(good.json));
+    const refreshToken = String(good.json['refresh_token']);
+    assert.equal((await postToken(emulator, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId })).status, 401);
+    assert.equal((await postToken(emulator, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, client_secret: 'x' })).status, 401);
+    const basicRight = await fetch(`${emulator.url}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${clientId}:right-secret`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+    });
+    assert.equal(basicRight.status, 200);
+
+    // The extension's client has no secret and needs none (the whole provider flow, as the extension runs it).
+    const { tokens } = await signIn(emulator, 'bob@example.com');
+    assert.ok(tokens.refresh_token);
+    assert.equal((await postToken(emulator, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '', client_id: EMULATOR_CLIENT_ID })).status, 200);
+    // A generated registration gets Google-shaped credentials.
+    const generated = (await (await fetch(`${emulator.url}/emulator/v1/clients`, { method: 'POST' })).json()) as Record<string, string>;
+    assert.match(generated['client_id'] ?? '', /\.apps\.emulator$/);
+    assert.match(generated['client_secret'] ?? '', /^GOCSPX-/);
+  });
+
   it('revokes tokens; an unknown token is invalid_token', async () => {
     const unknown = await fetch(`${emulator.url}/revoke?token=never-issued`, { method: 'POST' });
     assert.equal(unknown.status, 400);

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { taskListsPageSchema, taskSchema, tasksPageSchema } from '../../../../src/shared/schemas/tasks';
 
-const REPO_ROOT = path.resolve(__dirname, '../../..');
+// out/test/integration/emulator/store → the repository root (five levels; the old three predate the move into store/).
+const REPO_ROOT = path.resolve(__dirname, '../../../../..');
 
 interface Child {
   process: ChildProcess;
@@ -188,5 +189,50 @@ describe('tasks survive kill -9 (emulator as a child process)', function () {
     assert.equal(byTitle.get('c')?.hidden, true);
     assert.equal(byTitle.get('c')?.deleted, true);
     await killHard(second);
+  });
+});
+
+describe('a data folder whose compaction fails keeps working (in process)', () => {
+  it('acknowledges writes, survives a restart, and logs the failed compaction instead of answering 500', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const { startEmulator } = await import('../../../../src/emulator/emulator');
+    const { setLogSink } = await import('../../../../src/emulator/core/log');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'desk-compaction-fails-'));
+    // A directory where the temporary snapshot must go: every compaction fails (EISDIR), as on a full or read-only disk.
+    mkdirSync(path.join(dataDir, 'snapshot.jsonl.tmp'));
+    const logged: string[] = [];
+    const previous = setLogSink((line) => logged.push(line));
+    try {
+      let emulator = await startEmulator({ port: 0, dataDir });
+      const token = emulator.tokenFor('alice@example.com').accessToken;
+      const titles: string[] = [];
+      for (let index = 0; index < 5; index++) {
+        const response = await fetch(`${emulator.url}/tasks/v1/lists/@default/tasks`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ title: `kept ${index}` }),
+        });
+        assert.equal(response.status, 200);
+        titles.push(`kept ${index}`);
+      }
+      await emulator.close(); // its compaction fails: logged, not thrown
+      assert.match(logged.join('\n'), /compaction failed/);
+      emulator = await startEmulator({ port: 0, dataDir });
+      try {
+        const page = tasksPageSchema.parse(await getJson(`${emulator.url}/tasks/v1/lists/@default/tasks`, token));
+        assert.deepEqual((page.items ?? []).map((task) => task.title).sort(), titles.sort());
+        const again = await fetch(`${emulator.url}/tasks/v1/lists/@default/tasks`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ title: 'after restart' }),
+        });
+        assert.equal(again.status, 200);
+      } finally {
+        await emulator.close();
+      }
+    } finally {
+      setLogSink(previous);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

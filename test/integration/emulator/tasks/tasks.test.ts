@@ -318,3 +318,42 @@ describe('tasks emulator over HTTP', () => {
     });
   });
 });
+
+describe('tasks emulator: a rejected request changes nothing', () => {
+  it('answers a patch or update that cannot restore a subtask of a deleted parent 400, and leaves the subtask as it was, also after a restart', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = mkdtempSync(join(tmpdir(), 'desk-tasks-atomic-'));
+    let emulator = await startEmulator({ port: 0, dataDir });
+    try {
+      const token = emulator.tokenFor('alice@example.com').accessToken;
+      let call = emulatorHttp(emulator, () => token);
+      const list = taskListSchema.parse((await call('POST', '/tasks/v1/users/@me/lists', { json: { title: 'Atomic' } })).json).id;
+      const parent = taskSchema.parse((await call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { title: 'parent' } })).json);
+      const child = taskSchema.parse((await call('POST', `/tasks/v1/lists/${list}/tasks?parent=${parent.id}`, { json: { title: 'child', notes: 'keep' } })).json);
+      assert.equal((await call('DELETE', `/tasks/v1/lists/${list}/tasks/${parent.id}`)).status, 204);
+      const before = taskSchema.parse((await call('GET', `/tasks/v1/lists/${list}/tasks/${child.id}`)).json);
+      assert.equal(before.deleted, true);
+
+      const path = `/tasks/v1/lists/${list}/tasks/${child.id}`;
+      const patch = { title: 'changed anyway?', notes: null, status: 'completed', deleted: false };
+      await expectGoogleError(call('PATCH', path, { json: patch }), 400, 'invalid');
+      await expectGoogleError(call('PUT', path, { json: { ...patch, id: child.id } }), 400, 'invalid');
+      // Another write after the rejection flushes whatever the rejected one might have left pending.
+      assert.equal((await call('POST', `/tasks/v1/lists/${list}/tasks`, { json: { title: 'later' } })).status, 200);
+      const after = taskSchema.parse((await call('GET', path)).json);
+      assert.deepEqual(after, before);
+
+      await emulator.close();
+      emulator = await startEmulator({ port: 0, dataDir });
+      call = emulatorHttp(emulator, () => token);
+      assert.deepEqual(taskSchema.parse((await call('GET', path)).json).title, 'child');
+      const reopened = taskSchema.parse((await call('GET', path)).json);
+      assert.deepEqual({ ...reopened, selfLink: undefined, webViewLink: undefined }, { ...before, selfLink: undefined, webViewLink: undefined });
+    } finally {
+      await emulator.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -29,4 +29,18 @@ describe('emulator router', () => {
   it('does not match on a malformed escape', () => {
     assert.equal(router.match('GET', '/drive/v2/files/%E0%A4%A').match, undefined);
   });
+
+  it('lets a literal segment win over a parameter across methods (changes/watch is not changes/:changeId)', () => {
+    const literal = new Router();
+    const getChange = () => ({ json: 'change' });
+    const watch = () => ({ json: 'watch' });
+    literal.get('/drive/v2/changes/:changeId', getChange);
+    literal.post('/drive/v2/changes/watch', watch);
+    assert.equal(literal.match('POST', '/drive/v2/changes/watch').match?.handler, watch);
+    assert.equal(literal.match('GET', '/drive/v2/changes/42').match?.handler, getChange);
+    assert.deepEqual(literal.match('GET', '/drive/v2/changes/watch'), { pathExists: true });
+    assert.deepEqual(literal.match('POST', '/drive/v2/changes/42'), { pathExists: true });
+    // The file routes above: GET of the literal emptyTrash path is not files.get('trash').
+    assert.deepEqual(router.match('GET', '/drive/v2/files/trash'), { pathExists: true });
+  });
 });
