@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/drive';
 import type { EmulatorUser } from '../../auth/users';
 import { header, requireUser } from '../../core/context';
-import { ApiError, badRequest, invalid, required } from '../../core/errors';
+import { ApiError, badRequest, invalid, notFound, required } from '../../core/errors';
 import { QueryParams } from '../../core/params';
 import type { Reply, RequestContext } from '../../core/router';
 import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
@@ -101,7 +101,8 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
     const fileId = context.params.fileId;
     const sessionId = context.query.string('upload_id', 200);
     if (sessionId !== undefined) return resumableChunk(context, user, sessionId, fileId);
-    if (method === 'POST' && fileId !== undefined) throw new ApiError(405, 'methodNotAllowed', 'Use PUT to update a file\'s content');
+    // files.update's upload path takes PUT only; Google answers any other method there with its 404.
+    if (method === 'POST' && fileId !== undefined) throw notFound(`Not Found: POST /upload/drive/v2/files/${fileId}`);
     const uploadType = context.query.enumValue('uploadType', ['media', 'multipart', 'resumable'] as const);
     if (uploadType === undefined) throw required('uploadType');
     // Fail fast on a stale etag (it is checked again when the content is committed).
