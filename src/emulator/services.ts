@@ -1,5 +1,7 @@
 import { emulatorAdminModule } from './auth/devToken';
 import { oauthModule } from './auth/oauthRoutes';
+import { booksModule } from './books';
+import { calendarModule } from './calendar';
 import { ServiceModule } from './core/server';
 import { driveModule } from './drive';
 import { tasksModule } from './tasks';
@@ -10,4 +12,6 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   oauthModule,
   tasksModule,
   driveModule,
+  booksModule,
+  calendarModule,
 ];

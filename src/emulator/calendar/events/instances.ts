@@ -1,0 +1,93 @@
+/**
+ * Instances of recurring events: Google's instance ids (`<id>_<YYYYMMDDTHHMMSSZ>`, all-day `<id>_<YYYYMMDD>`), the
+ * generated instances of a series within a window, and where exceptions (modified or cancelled instances) replace
+ * them. Exceptions are stored events of their own; these functions only decide which instance is which.
+ */
+import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
+import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, lowerBound, StoredEvent, VirtualInstance } from './timeline';
+
+/** The id of the instance of `seriesId` originally starting at `originalStart` (instant, or wall date if all-day). */
+export function instanceId(seriesId: string, originalStart: number, allDay: boolean): string {
+  return `${seriesId}_${allDay ? basicDate(originalStart) : basicUtc(originalStart)}`;
+}
+
+/** Splits an instance id into its series id and original start; undefined for an ordinary id. */
+export function parseInstanceId(id: string): { seriesId: string; originalStart: number; allDay: boolean } | undefined {
+  const match = /^(.+)_(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(id);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[2]), Number(match[3]) - 1, Number(match[4])];
+  if (match[5] === undefined) return { seriesId: match[1] as string, originalStart: Date.UTC(year, month, day), allDay: true };
+  return { seriesId: match[1] as string, originalStart: Date.UTC(year, month, day, Number(match[5]), Number(match[6]), Number(match[7])), allDay: false };
+}
+
+/** An event's real span as instants; all-day events span their dates in the calendar's zone. */
+export function spanOf(startMs: number, endMs: number, allDay: boolean, calendarZone: string): { start: number; end: number } {
+  if (!allDay) return { start: startMs, end: endMs };
+  return { start: wallToUtc(calendarZone, startMs), end: wallToUtc(calendarZone, endMs) };
+}
+
+export interface InstanceQuery {
+  fromUtc?: number;
+  toUtc?: number;
+  /** Where an endless series stops when `toUtc` is absent. */
+  now: number;
+}
+
+/** The series' instance starting originally at `originalStart`, generated from the series; undefined if it has none. */
+export function generatedInstance(events: CalendarEvents, series: StoredEvent, calendarZone: string, originalStart: number): VirtualInstance | undefined {
+  const horizon = (series.timing.allDay ? wallToUtc(calendarZone, originalStart) : originalStart) + DAY_MS;
+  const { starts } = events.originalStarts(series, calendarZone, horizon);
+  const index = lowerBound(starts, (start) => start < originalStart);
+  if (starts[index] !== originalStart) return undefined;
+  return virtual(series, originalStart);
+}
+
+function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
+  const duration = series.timing.endMs - series.timing.startMs;
+  return { id: instanceId(series.id, originalStart, series.timing.allDay), originalStart, startMs: originalStart, endMs: originalStart + duration };
+}
+
+/**
+ * The instances of a series overlapping [fromUtc, toUtc): generated ones, and its exceptions (which keep their own,
+ * possibly moved, times). Cancelled exceptions only with `showDeleted`. In start order.
+ */
+export function instancesOf(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery & { showDeleted: boolean; withExceptions: boolean }): EventView[] {
+  const seriesStart = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone).start;
+  const horizon = query.toUtc ?? Math.max(query.now, seriesStart) + DEFAULT_HORIZON_MS;
+  const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
+  const { starts, complete } = events.originalStarts(series, calendarZone, horizon);
+  // A series that ends is listed to its end; only an endless one stops at the horizon.
+  const until = query.toUtc ?? (complete ? Number.POSITIVE_INFINITY : horizon);
+  const duration = series.timing.endMs - series.timing.startMs;
+  const exceptions = events.exceptions.get(series.id);
+  const views: { at: number; view: EventView }[] = [];
+  // Generated instances: skip ahead to the first that can still overlap the window.
+  const slack = series.timing.allDay ? 2 * DAY_MS : 0;
+  for (let index = lowerBound(starts, (start) => start + duration + slack <= from); index < starts.length; index++) {
+    const original = starts[index] as number;
+    const span = spanOf(original, original + duration, series.timing.allDay, calendarZone);
+    if (span.start >= until) break;
+    if (span.end <= from && !(span.start === span.end && span.start >= from)) continue;
+    if (exceptions?.has(original)) continue;
+    views.push({ at: span.start, view: { event: series, instance: virtual(series, original) } });
+  }
+  if (query.withExceptions && exceptions) {
+    for (const exceptionId of exceptions.values()) {
+      const exception = events.byId.get(exceptionId);
+      if (!exception || (exception.status === 'cancelled' && !query.showDeleted)) continue;
+      const span = spanOf(exception.timing.startMs, exception.timing.endMs, exception.timing.allDay, calendarZone);
+      if (span.start < until && (span.end > from || (span.start === span.end && span.start >= from))) views.push({ at: span.start, view: { event: exception } });
+    }
+  }
+  return views.sort((a, b) => a.at - b.at).map((entry) => entry.view);
+}
+
+/** The first and last instant any instance of a series covers (Infinity for an endless series). */
+export function seriesBounds(events: CalendarEvents, series: StoredEvent, calendarZone: string, now: number): { start: number; end: number } {
+  const first = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone);
+  const expansion = events.originalStarts(series, calendarZone, Math.max(now, first.start) + DAY_MS);
+  if (!expansion.complete) return { start: first.start, end: Number.POSITIVE_INFINITY };
+  const last = expansion.starts[expansion.starts.length - 1] ?? series.timing.startMs;
+  const duration = series.timing.endMs - series.timing.startMs;
+  return { start: first.start, end: spanOf(last, last + duration, series.timing.allDay, calendarZone).end };
+}

@@ -1,0 +1,221 @@
+/**
+ * events.list and events.instances: time windows (from the start-sorted index), recurring series as one event or
+ * expanded (singleEvents), the filters (q, iCalUID, updatedMin, eventTypes, extended properties, showDeleted), the two
+ * orderings, paging, and incremental sync with Google's forbidden parameter combinations and its 410 for old tokens.
+ */
+import { createHash } from 'node:crypto';
+import type { EmulatorUser } from '../../auth/users';
+import { ApiError, invalid } from '../../core/errors';
+import type { StoredCalendar } from '../calendars/model';
+import type { CalendarService } from '../service';
+import { decodeSyncToken, syncedPage } from '../sync';
+import { instancesOf, seriesBounds, spanOf } from './instances';
+import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
+
+export interface EventListOptions {
+  maxResults: number;
+  pageToken?: string;
+  syncToken?: string;
+  timeMin?: number;
+  timeMax?: number;
+  updatedMin?: number;
+  q?: string;
+  iCalUID?: string;
+  orderBy?: 'startTime' | 'updated';
+  showDeleted: boolean;
+  singleEvents: boolean;
+  eventTypes: readonly string[];
+  privateExtendedProperty: readonly string[];
+  sharedExtendedProperty: readonly string[];
+}
+
+export interface EventListResult {
+  calendar: StoredCalendar;
+  role: ReturnType<CalendarService['acl']['roleOf']>;
+  views: EventView[];
+  nextPageToken?: string;
+  nextSyncToken?: string;
+}
+
+function timeRangeEmpty(): ApiError {
+  return new ApiError(400, 'timeRangeEmpty', 'The specified time range is empty.', { domain: 'calendar', location: 'timeMax', locationType: 'parameter' });
+}
+
+/** Where a listed event starts, as an instant (ordering key). */
+function startOf(view: EventView, calendarZone: string): number {
+  const timing = view.event.timing;
+  const start = view.instance ? view.instance.startMs : timing.startMs;
+  return timing.allDay ? spanOf(start, start, true, calendarZone).start : start;
+}
+
+function overlaps(event: StoredEvent, calendarZone: string, from: number | undefined, to: number | undefined): boolean {
+  const span = spanOf(event.timing.startMs, event.timing.endMs, event.timing.allDay, calendarZone);
+  if (to !== undefined && span.start >= to) return false;
+  // timeMin bounds the end (exclusive); a zero-length event at timeMin still counts.
+  return from === undefined || span.end > from || (span.start === span.end && span.start >= from);
+}
+
+function matchesText(event: StoredEvent, terms: readonly string[]): boolean {
+  const body = event.body;
+  const haystack = [
+    body.summary, body.description, body.location, event.organizer.email, event.organizer.displayName,
+    ...(body.attendees ?? []).flatMap((attendee) => [attendee.email, attendee.displayName]),
+    body.workingLocationProperties?.customLocation?.label, body.workingLocationProperties?.officeLocation?.label,
+    body.workingLocationProperties?.officeLocation?.buildingId, body.workingLocationProperties?.officeLocation?.deskId,
+  ].filter((part): part is string => typeof part === 'string').join('\n').toLowerCase();
+  return terms.every((term) => haystack.includes(term));
+}
+
+function matchesProperties(values: Record<string, string> | null | undefined, constraints: readonly string[]): boolean {
+  return constraints.every((constraint) => {
+    const separator = constraint.indexOf('=');
+    if (separator <= 0) throw invalid(`Invalid extended property constraint: '${constraint}'. Use propertyName=value.`, 'privateExtendedProperty');
+    return values?.[constraint.slice(0, separator)] === constraint.slice(separator + 1);
+  });
+}
+
+export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions): EventListResult {
+  if (options.syncToken !== undefined) {
+    const conflicting = (['q', 'orderBy', 'timeMin', 'timeMax', 'updatedMin', 'iCalUID'] as const).find((name) => options[name] !== undefined)
+      ?? (options.privateExtendedProperty.length > 0 ? 'privateExtendedProperty' : options.sharedExtendedProperty.length > 0 ? 'sharedExtendedProperty' : undefined);
+    if (conflicting) throw invalid(`The syncToken parameter cannot be combined with ${conflicting}.`, conflicting);
+  }
+  if (options.orderBy === 'startTime' && !options.singleEvents) throw invalid('The requested ordering is not available for the particular query.', 'orderBy');
+  if (options.timeMin !== undefined && options.timeMax !== undefined && options.timeMax <= options.timeMin) throw timeRangeEmpty();
+
+  const { calendar, role, events } = service.events.open(user, calendarId, 'freeBusyReader');
+  service.events.purgeTombstones(calendar.id);
+  const zone = calendar.timeZone;
+  const now = service.now();
+  const scope = `events:${calendar.id}`;
+  let views: EventView[];
+
+  if (options.syncToken !== undefined) {
+    const since = decodeSyncToken(options.syncToken, scope, service.syncFloor(scope), service.currentSeq());
+    views = [];
+    for (const id of events.log.changedSince(since)) {
+      const event = events.byId.get(id);
+      if (!event || !matchesType(event, options.eventTypes)) continue;
+      if (options.singleEvents && isRecurring(event)) views.push(...instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false }));
+      else views.push({ event });
+    }
+  } else {
+    views = windowed(events, zone, now, options).filter((view) => passesFilters(view.event, options));
+    views.sort(options.orderBy === 'updated'
+      ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
+      : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+  }
+
+  const page = syncedPage(views, {
+    scope: `${scope}|${filtersKey(options)}`,
+    maxResults: options.maxResults,
+    currentSeq: service.currentSeq(),
+    ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
+  });
+  return { calendar, role, views: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), ...(page.nextSyncToken ? { nextSyncToken: page.nextSyncToken } : {}) };
+}
+
+/** A short digest of a listing's filters: page tokens are bound to them without carrying them. */
+function filtersKey(options: { maxResults: number; pageToken?: string }): string {
+  return createHash('sha256').update(JSON.stringify({ ...options, maxResults: undefined, pageToken: undefined })).digest('base64url').slice(0, 16);
+}
+
+function compareIds(a: EventView, b: EventView): number {
+  const left = a.instance?.id ?? a.event.id;
+  const right = b.instance?.id ?? b.event.id;
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function matchesType(event: StoredEvent, eventTypes: readonly string[]): boolean {
+  return eventTypes.length === 0 || eventTypes.includes(event.eventType);
+}
+
+function passesFilters(event: StoredEvent, options: EventListOptions): boolean {
+  if (!matchesType(event, options.eventTypes)) return false;
+  if (options.iCalUID !== undefined && event.iCalUID !== options.iCalUID) return false;
+  if (options.updatedMin !== undefined && event.updated < options.updatedMin) return false;
+  if (options.q !== undefined && options.q.trim() !== '' && !matchesText(event, options.q.toLowerCase().split(/\s+/).filter(Boolean))) return false;
+  if (!matchesProperties(event.body.extendedProperties?.private, options.privateExtendedProperty)) return false;
+  return matchesProperties(event.body.extendedProperties?.shared, options.sharedExtendedProperty);
+}
+
+/** The events (or instances) a full listing shows, before the text and property filters. */
+function windowed(events: CalendarEvents, zone: string, now: number, options: EventListOptions): EventView[] {
+  const { timeMin, timeMax } = options;
+  const windowGiven = timeMin !== undefined || timeMax !== undefined;
+  // updatedMin shows deleted events whatever showDeleted says (Google's rule for catching up on changes).
+  const showCancelled = options.showDeleted || options.updatedMin !== undefined;
+  const singles = windowGiven ? events.candidates(timeMin ?? Number.MIN_SAFE_INTEGER / 2, timeMax ?? Number.MAX_SAFE_INTEGER / 2) : events.singles();
+  const views: EventView[] = [];
+  for (const event of singles) {
+    if (windowGiven && !overlaps(event, zone, timeMin, timeMax)) continue;
+    if (event.status === 'cancelled' && !showCancelled) {
+      // Without singleEvents, cancelled instances of a live series are listed so clients can hide them.
+      const series = event.recurringEventId !== undefined ? events.byId.get(event.recurringEventId) : undefined;
+      if (options.singleEvents || !series || series.status === 'cancelled') continue;
+    }
+    views.push({ event });
+  }
+  for (const id of events.series) {
+    const series = events.byId.get(id) as StoredEvent;
+    if (series.status === 'cancelled' && !showCancelled) continue;
+    if (options.singleEvents) {
+      views.push(...instancesOf(events, series, zone, { now, showDeleted: showCancelled, withExceptions: false, ...(timeMin !== undefined ? { fromUtc: timeMin } : {}), ...(timeMax !== undefined ? { toUtc: timeMax } : {}) }));
+    } else if (!windowGiven || seriesOverlaps(events, series, zone, now, timeMin, timeMax)) {
+      views.push({ event: series });
+    }
+  }
+  return views;
+}
+
+function seriesOverlaps(events: CalendarEvents, series: StoredEvent, zone: string, now: number, from: number | undefined, to: number | undefined): boolean {
+  const bounds = seriesBounds(events, series, zone, now);
+  return (to === undefined || bounds.start < to) && (from === undefined || bounds.end > from);
+}
+
+export interface InstancesOptions {
+  maxResults: number;
+  pageToken?: string;
+  timeMin?: number;
+  timeMax?: number;
+  showDeleted: boolean;
+  originalStart?: string;
+}
+
+/** events.instances: the instances of one series, exceptions in their place, paged. */
+export function listInstances(service: CalendarService, user: EmulatorUser, calendarId: string, eventId: string, options: InstancesOptions): EventListResult {
+  if (options.timeMin !== undefined && options.timeMax !== undefined && options.timeMax <= options.timeMin) throw timeRangeEmpty();
+  const { calendar, role, events } = service.events.open(user, calendarId, 'freeBusyReader');
+  const view = service.events.resolve(events, calendar, eventId);
+  const series = view.event;
+  if (series.status === 'cancelled' && !options.showDeleted) throw new ApiError(410, 'deleted', 'Resource has been deleted');
+  let views: EventView[] = isRecurring(series) && !view.instance
+    ? instancesOf(events, series, calendar.timeZone, {
+      now: service.now(),
+      showDeleted: options.showDeleted,
+      withExceptions: true,
+      ...(options.timeMin !== undefined ? { fromUtc: options.timeMin } : {}),
+      ...(options.timeMax !== undefined ? { toUtc: options.timeMax } : {}),
+    })
+    : [];
+  if (options.originalStart !== undefined) {
+    const wanted = options.originalStart;
+    views = views.filter((candidate) => {
+      const original = candidate.instance?.originalStart ?? candidate.event.originalStart;
+      return original !== undefined && originalMatches(original, series.timing.allDay, wanted);
+    });
+  }
+  const page = syncedPage(views, {
+    scope: `instances:${calendar.id}:${eventId}|${filtersKey(options)}`,
+    maxResults: options.maxResults,
+    currentSeq: service.currentSeq(),
+    ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
+  });
+  return { calendar, role, views: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+}
+
+function originalMatches(original: number, allDay: boolean, wanted: string): boolean {
+  if (allDay) return new Date(original).toISOString().slice(0, 10) === wanted.slice(0, 10);
+  const parsed = Date.parse(wanted);
+  return !Number.isNaN(parsed) && parsed === original;
+}

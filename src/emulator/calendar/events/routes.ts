@@ -1,0 +1,181 @@
+/** HTTP ↔ model for the eleven events.* operations, and the page an event's htmlLink opens. */
+import { EVENTS_PAGE, eventInputSchema } from '../../../shared/schemas/calendar';
+import { invalid } from '../../core/errors';
+import { ifNoneMatchHits } from '../../core/etag';
+import { escapeHtml } from '../../core/html';
+import { parseBody } from '../../core/params';
+import type { RequestContext, Router } from '../../core/router';
+import type { StoredCalendar } from '../calendars/model';
+import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } from '../http';
+import type { CalendarService } from '../service';
+import { isValidTimeZone, parseTimestampParameter } from '../time';
+import { EventListOptions, EventListResult, listEvents, listInstances } from './listing';
+import { EventRenderContext, renderEvent } from './render';
+import type { EventView } from './timeline';
+
+const EVENTS = `${BASE}/calendars/:calendarId/events`;
+const ORDERINGS = ['startTime', 'updated'] as const;
+const SEND_UPDATES = ['all', 'externalOnly', 'none'] as const;
+
+function timeZoneParam(context: RequestContext, calendar: StoredCalendar): string {
+  const zone = param(context, 'timeZone');
+  if (zone !== undefined && !isValidTimeZone(zone)) throw invalid(`Invalid time zone: ${zone}`, 'timeZone');
+  return zone ?? calendar.timeZone;
+}
+
+/** Parameters every write takes; only conferenceDataVersion changes what is stored. */
+function writeOptions(context: RequestContext): { conferenceDataVersion: number } {
+  context.query.enumValue('sendUpdates', SEND_UPDATES);
+  context.query.boolean('sendNotifications', false);
+  context.query.boolean('supportsAttachments', false);
+  context.query.integer('eventLabelVersion', { min: 0, max: 1 });
+  return { conferenceDataVersion: context.query.integer('conferenceDataVersion', { min: 0, max: 1, default: 0 }) as number };
+}
+
+export function registerEventRoutes(router: Router, service: CalendarService): void {
+  const { events } = service;
+
+  const renderContext = (context: RequestContext, calendar: StoredCalendar, role: EventListResult['role']): EventRenderContext => {
+    const maxAttendees = context.query.integer('maxAttendees', { min: 1 });
+    return {
+      baseUrl: context.baseUrl,
+      viewer: userOf(context),
+      timeZone: timeZoneParam(context, calendar),
+      seesDetails: (event) => events.seesDetails(role, event),
+      ...(maxAttendees !== undefined ? { maxAttendees } : {}),
+    };
+  };
+  const renderOne = (context: RequestContext, calendarId: string, view: EventView): Record<string, unknown> => {
+    const { calendar, role } = service.calendars.access(userOf(context), calendarId);
+    return renderEvent(view, renderContext(context, calendar, role));
+  };
+  const envelope = (context: RequestContext, result: EventListResult): Record<string, unknown> => {
+    const render = renderContext(context, result.calendar, result.role);
+    const entry = service.calendarList.roleOf(userOf(context), result.calendar.id) === 'none' ? undefined : tryEntry(service, context, result.calendar.id);
+    return {
+      kind: 'calendar#events',
+      etag: `"${result.calendar.updated}"`,
+      summary: result.calendar.summary,
+      ...(result.calendar.description !== undefined ? { description: result.calendar.description } : {}),
+      updated: new Date(result.calendar.updated).toISOString(),
+      timeZone: result.calendar.timeZone,
+      accessRole: result.role,
+      defaultReminders: entry?.defaultReminders ?? [],
+      ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+      ...(result.nextSyncToken ? { nextSyncToken: result.nextSyncToken } : {}),
+      items: result.views.map((view) => renderEvent(view, render)),
+    };
+  };
+
+  router.get(EVENTS, (context) => {
+    const timestamp = (name: string): number | undefined => parseTimestampParameter(name, param(context, name));
+    const options: EventListOptions = {
+      maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
+      showDeleted: context.query.boolean('showDeleted', false),
+      singleEvents: context.query.boolean('singleEvents', false),
+      eventTypes: context.query.all('eventTypes'),
+      privateExtendedProperty: context.query.all('privateExtendedProperty'),
+      sharedExtendedProperty: context.query.all('sharedExtendedProperty'),
+    };
+    const optional = {
+      pageToken: param(context, 'pageToken'),
+      syncToken: param(context, 'syncToken'),
+      timeMin: timestamp('timeMin'),
+      timeMax: timestamp('timeMax'),
+      updatedMin: timestamp('updatedMin'),
+      q: param(context, 'q'),
+      iCalUID: param(context, 'iCalUID'),
+      orderBy: context.query.enumValue('orderBy', ORDERINGS),
+    };
+    for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
+    context.query.boolean('showHiddenInvitations', false);
+    context.query.boolean('alwaysIncludeEmail', false);
+    return { json: envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options)) };
+  });
+
+  router.get(`${EVENTS}/:eventId`, (context) => {
+    const { view, calendar, role } = events.get(userOf(context), context.params.calendarId as string, context.params.eventId as string);
+    if (ifNoneMatchHits(view.event.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
+    context.query.boolean('alwaysIncludeEmail', false);
+    return { json: renderEvent(view, renderContext(context, calendar, role)) };
+  });
+
+  router.post(EVENTS, async (context) => {
+    const options = writeOptions(context);
+    const body = parseBody(eventInputSchema, await context.json());
+    const event = events.insert(userOf(context), context.params.calendarId as string, body, options);
+    return { json: renderOne(context, event.calendarId, { event }) };
+  });
+
+  router.post(`${EVENTS}/import`, async (context) => {
+    const options = writeOptions(context);
+    const body = parseBody(eventInputSchema, await context.json());
+    const event = events.import(userOf(context), context.params.calendarId as string, body, options);
+    return { json: renderOne(context, event.calendarId, { event }) };
+  });
+
+  for (const mode of ['update', 'patch'] as const) {
+    const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
+      const options = writeOptions(context);
+      const body = parseBody(eventInputSchema, await context.json());
+      const event = events.update(userOf(context), context.params.calendarId as string, context.params.eventId as string, body, mode, { ...options, ifMatch: ifMatchOf(context) });
+      return { json: renderOne(context, event.calendarId, { event }) };
+    };
+    router[mode === 'update' ? 'put' : 'patch'](`${EVENTS}/:eventId`, handler);
+  }
+
+  router.delete(`${EVENTS}/:eventId`, (context) => {
+    context.query.enumValue('sendUpdates', SEND_UPDATES);
+    context.query.boolean('sendNotifications', false);
+    events.delete(userOf(context), context.params.calendarId as string, context.params.eventId as string, ifMatchOf(context));
+    return { status: 204, empty: true };
+  });
+
+  router.get(`${EVENTS}/:eventId/instances`, (context) => {
+    const timeMin = parseTimestampParameter('timeMin', param(context, 'timeMin'));
+    const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
+    const pageToken = param(context, 'pageToken');
+    const originalStart = param(context, 'originalStart');
+    const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
+      maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
+      showDeleted: context.query.boolean('showDeleted', false),
+      ...(timeMin !== undefined ? { timeMin } : {}),
+      ...(timeMax !== undefined ? { timeMax } : {}),
+      ...(pageToken !== undefined ? { pageToken } : {}),
+      ...(originalStart !== undefined ? { originalStart } : {}),
+    });
+    return { json: envelope(context, result) };
+  });
+
+  router.post(`${EVENTS}/:eventId/move`, (context) => {
+    context.query.enumValue('sendUpdates', SEND_UPDATES);
+    const event = events.move(userOf(context), context.params.calendarId as string, context.params.eventId as string, param(context, 'destination'));
+    return { json: renderOne(context, event.calendarId, { event }) };
+  });
+
+  router.post(`${EVENTS}/quickAdd`, (context) => {
+    context.query.enumValue('sendUpdates', SEND_UPDATES);
+    const event = events.quickAdd(userOf(context), context.params.calendarId as string, context.query.string('text'));
+    return { json: renderOne(context, event.calendarId, { event }) };
+  });
+
+  router.post(`${EVENTS}/watch`, async (context) => {
+    const user = userOf(context);
+    const { calendar } = events.open(user, context.params.calendarId as string, 'freeBusyReader');
+    return { json: service.channels.watch(user, await context.json(), watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
+  });
+
+  // The target of htmlLink. A browser carries no token, so the page shows no event content.
+  router.get('/emulator/v1/calendar/event', (context) => ({
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><title>Desk emulator event</title><p>Event <code>${escapeHtml(context.query.string('eid') ?? '')}</code> lives in the Desk emulator. Open it from Desk in VS Code.</p>`,
+  }), { auth: false });
+}
+
+function tryEntry(service: CalendarService, context: RequestContext, calendarId: string): { defaultReminders: unknown[] } | undefined {
+  try {
+    return service.calendarList.get(userOf(context), calendarId);
+  } catch {
+    return undefined;
+  }
+}

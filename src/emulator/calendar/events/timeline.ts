@@ -1,0 +1,193 @@
+/**
+ * In-memory indexes of one calendar's events, rebuilt from the store on first use: single events and exceptions
+ * sorted by start (a one-week window on 10,000 events is two binary searches), recurring series apart with their
+ * expanded occurrences cached per version, exceptions by series and original start, and the change log for sync.
+ */
+import type { EventType } from '../../../shared/schemas/calendar';
+import { ChangeLog } from '../sync';
+import { DAY_MS, HOUR_MS, utcToWall, wallToUtc } from '../time';
+import { expandWalls, parseRecurrence, SeriesStart } from './recurrence';
+import type { EventBody, EventTiming } from './rules';
+
+export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';
+
+export interface StoredEvent {
+  calendarId: string;
+  id: string;
+  seq: number;
+  etag: string;
+  created: number;
+  updated: number;
+  status: EventStatus;
+  iCalUID: string;
+  sequence: number;
+  eventType: EventType;
+  organizer: { email: string; displayName?: string };
+  creator: { email: string; displayName?: string };
+  body: EventBody;
+  timing: EventTiming;
+  hangoutLink?: string;
+  /** For an exception: the series it belongs to, and the original start it replaces (instant, or wall date if all-day). */
+  recurringEventId?: string;
+  originalStart?: number;
+}
+
+/** An instance of a series that has no exception of its own. */
+export interface VirtualInstance {
+  id: string;
+  originalStart: number;
+  /** Instants (all-day: wall midnights, like the series' timing). */
+  startMs: number;
+  endMs: number;
+}
+
+/** What a listing shows: a stored event, or a generated instance of a stored series. */
+export interface EventView {
+  event: StoredEvent;
+  instance?: VirtualInstance;
+}
+
+/** Longest a zone's offset can be: widens wall/instant comparisons so no all-day event is missed. */
+const ZONE_SLACK_MS = 14 * HOUR_MS;
+/** How far an endless series is expanded when nothing bounds the request. */
+export const DEFAULT_HORIZON_MS = 5 * 365 * DAY_MS;
+const EXPANSION_HEADROOM_MS = 365 * DAY_MS;
+
+export function isRecurring(event: StoredEvent): boolean {
+  return (event.body.recurrence?.length ?? 0) > 0 && event.recurringEventId === undefined;
+}
+
+interface Expansion {
+  etag: string;
+  zone: string;
+  coveredUntilWall: number;
+  complete: boolean;
+  /** Original starts in order: instants for timed series, wall midnights for all-day ones. */
+  starts: number[];
+}
+
+interface TimelineEntry {
+  key: number;
+  id: string;
+}
+
+function compareEntries(a: TimelineEntry, b: TimelineEntry): number {
+  return a.key - b.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function lowerBound<T>(items: readonly T[], isBefore: (item: T) => boolean): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (isBefore(items[middle] as T)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+export class CalendarEvents {
+  readonly byId = new Map<string, StoredEvent>();
+  readonly series = new Set<string>();
+  /** Series id → original start → exception id. */
+  readonly exceptions = new Map<string, Map<number, string>>();
+  readonly log = new ChangeLog();
+  lastPurgeCheck = 0;
+  private timeline: TimelineEntry[] = [];
+  private readonly keys = new Map<string, number>();
+  private readonly expansions = new Map<string, Expansion>();
+  private maxSpanMs = DAY_MS;
+
+  /** Files an event under its current times (call `remove` first when an indexed event changes). */
+  add(event: StoredEvent): void {
+    this.byId.set(event.id, event);
+    if (event.recurringEventId !== undefined && event.originalStart !== undefined) {
+      let byStart = this.exceptions.get(event.recurringEventId);
+      if (!byStart) {
+        byStart = new Map();
+        this.exceptions.set(event.recurringEventId, byStart);
+      }
+      byStart.set(event.originalStart, event.id);
+    }
+    if (isRecurring(event)) {
+      this.series.add(event.id);
+      return;
+    }
+    const entry = { key: event.timing.startMs, id: event.id };
+    this.timeline.splice(lowerBound(this.timeline, (item) => compareEntries(item, entry) < 0), 0, entry);
+    this.keys.set(event.id, entry.key);
+    this.maxSpanMs = Math.max(this.maxSpanMs, event.timing.endMs - event.timing.startMs);
+  }
+
+  remove(event: StoredEvent): void {
+    this.series.delete(event.id);
+    this.expansions.delete(event.id);
+    const key = this.keys.get(event.id);
+    if (key !== undefined) {
+      const index = lowerBound(this.timeline, (item) => compareEntries(item, { key, id: event.id }) < 0);
+      if (this.timeline[index]?.id === event.id) this.timeline.splice(index, 1);
+      this.keys.delete(event.id);
+    }
+  }
+
+  forget(event: StoredEvent): void {
+    this.remove(event);
+    this.byId.delete(event.id);
+    this.log.forget(event.id);
+    if (event.recurringEventId !== undefined && event.originalStart !== undefined) this.exceptions.get(event.recurringEventId)?.delete(event.originalStart);
+  }
+
+  /** Single events and exceptions that may overlap [fromUtc, toUtc); the caller checks precisely. */
+  candidates(fromUtc: number, toUtc: number): StoredEvent[] {
+    const low = fromUtc - this.maxSpanMs - ZONE_SLACK_MS;
+    const high = toUtc + ZONE_SLACK_MS;
+    const found: StoredEvent[] = [];
+    for (let index = lowerBound(this.timeline, (item) => item.key < low); index < this.timeline.length; index++) {
+      const entry = this.timeline[index] as TimelineEntry;
+      if (entry.key >= high) break;
+      found.push(this.byId.get(entry.id) as StoredEvent);
+    }
+    return found;
+  }
+
+  /** Every single event and exception in start order. */
+  singles(): StoredEvent[] {
+    return this.timeline.map((entry) => this.byId.get(entry.id) as StoredEvent);
+  }
+
+  dropExpansions(): void {
+    this.expansions.clear();
+  }
+
+  /**
+   * Original starts of a series up to `untilUtc` (at least), cached per etag. An endless series is expanded to the
+   * horizon asked for; a bounded one completely, once.
+   */
+  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number): Expansion {
+    const zone = master.timing.zone ?? calendarZone;
+    const series: SeriesStart = {
+      allDay: master.timing.allDay,
+      zone,
+      startWall: master.timing.allDay ? master.timing.startMs : utcToWall(zone, master.timing.startMs),
+    };
+    const untilWall = utcToWall(zone, untilUtc) + DAY_MS;
+    const cached = this.expansions.get(master.id);
+    if (cached && cached.etag === master.etag && cached.zone === zone && (cached.complete || cached.coveredUntilWall >= untilWall)) return cached;
+    const parsed = parseRecurrence(master.body.recurrence ?? [], series);
+    // An endless series is expanded a year beyond what was asked, so requests that creep forward (now + a day,
+    // the next week) hit the cache instead of re-running rrule.
+    const limit = parsed.bounded ? Number.MAX_SAFE_INTEGER / 2 : Math.max(untilWall, series.startWall) + EXPANSION_HEADROOM_MS;
+    const walls = expandWalls(parsed, series, limit);
+    const expansion: Expansion = {
+      etag: master.etag,
+      zone,
+      coveredUntilWall: limit,
+      complete: parsed.bounded,
+      starts: series.allDay ? walls : walls.map((wall) => wallToUtc(zone, wall)),
+    };
+    this.expansions.set(master.id, expansion);
+    return expansion;
+  }
+}
+
+export { lowerBound };

@@ -1,0 +1,123 @@
+/**
+ * freebusy.query: for each calendar asked about, the merged busy intervals of its opaque, non-cancelled events
+ * (recurring ones expanded, declined invitations skipped), clipped to the window. A calendar the caller cannot see
+ * gets `errors: [{domain: 'global', reason: 'notFound'}]` instead of failing the whole query; groups expand to their
+ * members' primary calendars. Limits: calendarExpansionMax ≤ 50, groupExpansionMax ≤ 100, a window of at most 90 days.
+ */
+import { FREEBUSY_LIMITS, FreeBusyRequestInput } from '../../../shared/schemas/calendar';
+import type { EmulatorUser } from '../../auth/users';
+import { ApiError, invalid, required } from '../../core/errors';
+import { atLeast } from '../access';
+import { DEMO_GROUPS } from '../acl/model';
+import { instancesOf, spanOf } from '../events/instances';
+import type { CalendarService } from '../service';
+import { DAY_MS, formatDateTime, isValidTimeZone, parseDateTime } from '../time';
+
+interface FreeBusyError {
+  domain: string;
+  reason: string;
+}
+
+export interface FreeBusyResult {
+  kind: 'calendar#freeBusy';
+  timeMin: string;
+  timeMax: string;
+  calendars: Record<string, { busy: { start: string; end: string }[]; errors?: FreeBusyError[] }>;
+  groups?: Record<string, { calendars?: string[]; errors?: FreeBusyError[] }>;
+}
+
+/** Sorted, merged intervals: overlapping or touching ones become one. */
+export function mergeIntervals(intervals: readonly (readonly [number, number])[]): [number, number][] {
+  const sorted = [...intervals].filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+function timestamp(name: 'timeMin' | 'timeMax', value: string | null | undefined): number {
+  if (!value) throw required(name, 'body');
+  const parsed = /([Zz]|[+-]\d{2}:?\d{2})$/.test(value) ? parseDateTime(value, undefined) : undefined;
+  if (parsed === undefined) throw invalid(`Invalid value for ${name}: '${value}' is not an RFC 3339 timestamp with a time zone offset`, name, 'body');
+  return parsed;
+}
+
+export class FreeBusyModel {
+  constructor(private readonly service: CalendarService) {}
+
+  query(user: EmulatorUser, request: FreeBusyRequestInput): FreeBusyResult {
+    const from = timestamp('timeMin', request.timeMin);
+    const to = timestamp('timeMax', request.timeMax);
+    if (to <= from) throw new ApiError(400, 'timeRangeEmpty', 'The specified time range is empty.', { domain: 'calendar', location: 'timeMax', locationType: 'body' });
+    if (to - from > FREEBUSY_LIMITS.maxRangeDays * DAY_MS) {
+      throw new ApiError(400, 'timeRangeTooLong', 'The requested time range is too long.', { domain: 'calendar', location: 'timeMax', locationType: 'body' });
+    }
+    const zone = request.timeZone ?? 'UTC';
+    if (!isValidTimeZone(zone)) throw invalid(`Invalid time zone: ${zone}`, 'timeZone', 'body');
+    const calendarMax = request.calendarExpansionMax ?? FREEBUSY_LIMITS.calendarExpansionMax;
+    const groupMax = request.groupExpansionMax ?? FREEBUSY_LIMITS.groupExpansionMax;
+
+    const result: FreeBusyResult = { kind: 'calendar#freeBusy', timeMin: formatDateTime(from, zone), timeMax: formatDateTime(to, zone), calendars: {} };
+    const wanted: string[] = [];
+    for (const [index, item] of (request.items ?? []).entries()) {
+      if (!item.id) throw required(`items[${index}].id`, 'body');
+      const members = DEMO_GROUPS[item.id.toLowerCase()];
+      if (!members) {
+        wanted.push(item.id);
+        continue;
+      }
+      result.groups ??= {};
+      if (members.length > groupMax) result.groups[item.id] = { errors: [{ domain: 'global', reason: 'groupTooBig' }] };
+      else {
+        result.groups[item.id] = { calendars: [...members] };
+        wanted.push(...members);
+      }
+    }
+    let answered = 0;
+    for (const id of wanted) {
+      if (result.calendars[id]) continue;
+      if (answered >= calendarMax) {
+        result.calendars[id] = { busy: [], errors: [{ domain: 'global', reason: 'tooManyCalendarsRequested' }] };
+        continue;
+      }
+      answered++;
+      const busy = this.busyOf(user, id, from, to);
+      result.calendars[id] = busy === undefined
+        ? { busy: [], errors: [{ domain: 'global', reason: 'notFound' }] }
+        : { busy: busy.map(([start, end]) => ({ start: formatDateTime(start, zone), end: formatDateTime(end, zone) })) };
+    }
+    return result;
+  }
+
+  /** Merged busy intervals of one calendar within [from, to), or undefined when the caller may not see it. */
+  busyOf(user: EmulatorUser, calendarId: string, from: number, to: number): [number, number][] | undefined {
+    this.service.calendars.ensurePrimary(user);
+    const calendar = this.service.calendars.find(this.service.calendars.resolveId(user, calendarId));
+    if (!calendar || !atLeast(this.service.acl.roleOf(user, calendar), 'freeBusyReader')) return undefined;
+    const events = this.service.events.of(calendar.id);
+    const zone = calendar.timeZone;
+    const intervals: [number, number][] = [];
+    const blocks = (event: { status: string; body: { transparency?: string | null; attendees?: { email?: string | null; responseStatus?: string | null }[] | null } }): boolean =>
+      event.status !== 'cancelled' && event.body.transparency !== 'transparent' &&
+      !(event.body.attendees ?? []).some((attendee) => attendee.email === calendar.id && attendee.responseStatus === 'declined');
+    for (const event of events.candidates(from, to)) {
+      if (!blocks(event)) continue;
+      const span = spanOf(event.timing.startMs, event.timing.endMs, event.timing.allDay, zone);
+      if (span.start < to && span.end > from) intervals.push([Math.max(span.start, from), Math.min(span.end, to)]);
+    }
+    for (const id of events.series) {
+      const series = events.byId.get(id);
+      if (!series || !blocks(series)) continue;
+      for (const view of instancesOf(events, series, zone, { now: this.service.now(), fromUtc: from, toUtc: to, showDeleted: false, withExceptions: false })) {
+        const instance = view.instance;
+        if (!instance) continue;
+        const span = spanOf(instance.startMs, instance.endMs, series.timing.allDay, zone);
+        intervals.push([Math.max(span.start, from), Math.min(span.end, to)]);
+      }
+    }
+    return mergeIntervals(intervals);
+  }
+}

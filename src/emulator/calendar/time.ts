@@ -1,0 +1,166 @@
+/**
+ * Time-zone arithmetic for the Calendar emulator: IANA offsets through Intl, "wall" (local clock) times encoded as
+ * UTC milliseconds, DST gaps and overlaps resolved as Google does, and RFC 3339 / iCalendar date formatting.
+ *
+ * A wall time is the local clock reading of a zone stored as if it were UTC (`Date.UTC(y, m, d, h, mi, s)`). Recurrence
+ * rules are expanded on wall times (a weekly 09:00 meeting stays 09:00 across DST) and only then converted to instants.
+ */
+import { invalid } from '../core/errors';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+/** Offsets are looked up per week-long bucket: no zone changes its offset twice within a week. */
+const BUCKET_MS = 7 * DAY_MS;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** zone → bucket index → the offset in force during the whole bucket, or null when a transition falls inside it. */
+const bucketOffsets = new Map<string, Map<number, number | null>>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** Whether `zone` is an IANA zone name Intl knows (Google rejects unknown zones with a 400). */
+export function isValidTimeZone(zone: string): boolean {
+  if (zone === '' || zone.length > 64) return false;
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone's offset from UTC at an instant, in ms, measured directly with Intl. */
+function measureOffset(zone: string, utcMs: number): number {
+  const seconds = Math.floor(utcMs / 1000) * 1000;
+  const parts = formatterFor(zone).formatToParts(new Date(seconds));
+  const field = (type: string): number => Number(parts.find((part) => part.type === type)?.value ?? 0);
+  let year = field('year');
+  if (parts.find((part) => part.type === 'era')?.value === 'BC') year = 1 - year;
+  const wall = Date.UTC(year, field('month') - 1, field('day'), field('hour'), field('minute'), field('second'));
+  return wall - seconds;
+}
+
+/** The zone's offset from UTC at an instant, in ms (cached per week: expansion of thousands of instances stays cheap). */
+export function offsetAt(zone: string, utcMs: number): number {
+  if (zone === 'UTC' || zone === 'Etc/UTC') return 0;
+  let buckets = bucketOffsets.get(zone);
+  if (!buckets) {
+    buckets = new Map();
+    bucketOffsets.set(zone, buckets);
+  }
+  const bucket = Math.floor(utcMs / BUCKET_MS);
+  let cached = buckets.get(bucket);
+  if (cached === undefined) {
+    const atStart = measureOffset(zone, bucket * BUCKET_MS);
+    const atEnd = measureOffset(zone, (bucket + 1) * BUCKET_MS - 1000);
+    cached = atStart === atEnd ? atStart : null;
+    buckets.set(bucket, cached);
+  }
+  return cached ?? measureOffset(zone, utcMs);
+}
+
+/** The local clock reading of an instant in a zone, as wall ms. */
+export function utcToWall(zone: string, utcMs: number): number {
+  return utcMs + offsetAt(zone, utcMs);
+}
+
+/**
+ * The instant a local clock reading denotes. In a DST overlap (the hour that happens twice) the earlier instant
+ * wins; in a gap (the hour that does not exist) the reading is pushed forward by the gap, as Google Calendar does.
+ */
+export function wallToUtc(zone: string, wallMs: number): number {
+  const before = offsetAt(zone, wallMs - 12 * HOUR_MS);
+  const after = offsetAt(zone, wallMs + 12 * HOUR_MS);
+  // Larger offset first: it gives the earlier instant.
+  for (const offset of before >= after ? [before, after] : [after, before]) {
+    if (offsetAt(zone, wallMs - offset) === offset) return wallMs - offset;
+  }
+  return wallMs - Math.min(before, after);
+}
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
+/** `YYYY-MM-DD` of a wall time. */
+export function formatDate(wallMs: number): string {
+  const date = new Date(wallMs);
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+/** RFC 3339 with the zone's offset at that instant (`Z` for UTC), as Google renders event times. */
+export function formatDateTime(utcMs: number, zone: string): string {
+  const offset = offsetAt(zone, utcMs);
+  const wall = new Date(utcMs + offset);
+  const base = `${formatDate(utcMs + offset)}T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}`;
+  if (offset === 0) return `${base}Z`;
+  const sign = offset < 0 ? '-' : '+';
+  const minutes = Math.abs(offset) / MINUTE_MS;
+  return `${base}${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/** iCalendar basic UTC form `YYYYMMDDTHHMMSSZ`, the suffix of a timed instance id. */
+export function basicUtc(utcMs: number): string {
+  return new Date(utcMs).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/** iCalendar basic date `YYYYMMDD`, the suffix of an all-day instance id. */
+export function basicDate(wallMs: number): string {
+  return formatDate(wallMs).replace(/-/g, '');
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/** A `YYYY-MM-DD` date as wall ms, or undefined when malformed or impossible (2026-02-30). */
+export function parseDate(text: string): number | undefined {
+  const match = DATE_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const wall = Date.UTC(year, month - 1, day);
+  return formatDate(wall) === text ? wall : undefined;
+}
+
+/**
+ * An RFC 3339 date-time as an instant. Without an offset the reading is local to `zone` (Google requires either an
+ * offset or a time zone); undefined when malformed.
+ */
+export function parseDateTime(text: string, zone: string | undefined): number | undefined {
+  const match = DATE_TIME_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(match[index]));
+  const second = Number(match[6] ?? 0);
+  const wall = Date.UTC(year as number, (month as number) - 1, day as number, hour as number, minute as number, second);
+  if (formatDate(wall) !== `${match[1]}-${match[2]}-${match[3]}` || (hour as number) > 23 || (minute as number) > 59 || second > 59) return undefined;
+  const suffix = match[8];
+  if (suffix === undefined) return zone === undefined ? undefined : wallToUtc(zone, wall);
+  if (suffix === 'Z' || suffix === 'z') return wall;
+  const sign = suffix.startsWith('-') ? -1 : 1;
+  const digits = suffix.slice(1).replace(':', '');
+  return wall - sign * (Number(digits.slice(0, 2)) * HOUR_MS + Number(digits.slice(2)) * MINUTE_MS);
+}
+
+/** A query parameter that must be an RFC 3339 timestamp with an offset (timeMin, timeMax, updatedMin). */
+export function parseTimestampParameter(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const match = DATE_TIME_PATTERN.exec(raw);
+  const value = match?.[8] ? parseDateTime(raw, undefined) : undefined;
+  if (value === undefined) throw invalid(`Invalid value for ${name}: '${raw}' is not an RFC 3339 timestamp with a time zone offset`, name);
+  return value;
+}
