@@ -5,14 +5,11 @@
  */
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from './model';
+import { escapeMarkdown } from '../../../core/markdown';
 
 /** `vs.l10n.t` in the extension; `english` (the same placeholders, no lookup) in unit tests. */
 export type Translate = (message: string, ...args: Array<string | number>) => string;
 export const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)]));
-
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (character) => `\\${character}`);
-}
 
 /** Google's descriptions are HTML with b, i, br and p: paragraphs kept, every tag dropped, entities decoded. */
 export function htmlToText(html: string): string {

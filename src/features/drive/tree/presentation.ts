@@ -1,6 +1,7 @@
 /** How a Drive file looks in the tree: icon, kind label, sizes, description and tooltip lines (pure). */
 import { FOLDER_MIME_TYPE, isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
+import { escapeMarkdown } from '../../../core/markdown';
 
 /** The codicon for a file, by MIME type (pure: the tree wraps it in a ThemeIcon). */
 export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
@@ -58,10 +59,6 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (char) => `\\${char}`);
 }
 
 /** The markdown tooltip of a file: built lazily (resolveTreeItem), from metadata the list already carried. */

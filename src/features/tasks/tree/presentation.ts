@@ -1,13 +1,11 @@
 import { describeDueDate, dueDateOf, isOverdue } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import { escapeMarkdown } from '../../../core/markdown';
 
 /**
  * Words and markdown for task rows, kept out of the tree provider so they are unit-tested. User text goes
  * through `escapeMarkdown`: a title like "*urgent* [x](command:...)" must show as typed, never as a link.
  */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (character) => `\\${character}`);
-}
 
 export function taskLabel(task: Task): string {
   return task.title.trim() === '' ? '(untitled task)' : task.title;

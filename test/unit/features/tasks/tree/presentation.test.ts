@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
-import { escapeMarkdown, taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../../../src/features/tasks/tree/presentation';
+import { escapeMarkdown } from '../../../../../src/core/markdown';
+import { taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../../../src/features/tasks/tree/presentation';
 
 const TODAY = new Date(2026, 10, 25);
 
