@@ -1,4 +1,5 @@
 /** Google Books API v1 in the emulator: the ServiceModule, and one catalogue, search index and shelf model per store. */
+import { logLine } from '../core/log';
 import { perStore } from '../core/perStore';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Catalogue, loadCatalogue } from './catalogue';
@@ -33,9 +34,9 @@ function catalogueFor(deps: ServiceDeps): Catalogue {
   let catalogue = catalogues.get(spec);
   if (!catalogue) {
     const loaded = loadCatalogue(spec);
-    if (loaded.missing && !deps.options.quiet) console.warn('[emulator] books: no catalogue found (src/emulator/books/data/catalogue.jsonl); searches will find nothing');
+    if (loaded.missing && !deps.options.quiet) logLine('[emulator] books: no catalogue found (src/emulator/books/data/catalogue.jsonl); searches will find nothing');
     // Always said, quiet or not: a skipped book is a data bug to fix, and it is one line per bad record.
-    for (const problem of loaded.problems) console.warn(`[emulator] books: skipped ${loaded.catalogue.source} line ${problem.line}: ${problem.message}`);
+    for (const problem of loaded.problems) logLine(`[emulator] books: skipped ${loaded.catalogue.source} line ${problem.line}: ${problem.message}`);
     catalogue = loaded.catalogue;
     // A missing catalogue may appear later (it is being written): do not remember the empty one.
     if (!loaded.missing) catalogues.set(spec, catalogue);
