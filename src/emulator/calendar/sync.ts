@@ -5,6 +5,7 @@
  * `fullSyncRequired`.
  */
 import { ApiError } from '../core/errors';
+import type { Collection } from '../store/store';
 import { decodePageToken, encodePageToken, invalidPageToken } from '../core/paging';
 
 export function fullSyncRequired(): ApiError {
@@ -100,4 +101,86 @@ export function syncedPage<T>(items: readonly T[], options: { scope: string; pag
   const page = items.slice(start, end);
   if (end < items.length) return { items: page, nextPageToken: encodePageToken(options.scope, [end, startedAt]) };
   return { items: page, nextSyncToken: encodeSyncToken(options.scope.split('|')[0] as string, startedAt) };
+}
+
+/**
+ * Documents grouped by an owner (a calendar's ACL rules, a user's calendar list), each group with its change log
+ * for sync tokens. The store keeps the documents; the groups and logs are in-memory indexes built on first use.
+ */
+export class SyncedGroups<T extends { seq: number }> {
+  private groups?: Map<string, Map<string, T>>;
+  private readonly logs = new Map<string, ChangeLog>();
+
+  constructor(
+    private readonly documents: Collection<T>,
+    private readonly groupOf: (document: T) => string,
+    private readonly idOf: (document: T) => string,
+  ) {}
+
+  /** Stores a document under its group with a new sequence number, and records the change for sync. */
+  write(document: T, seq: number): void {
+    document.seq = seq;
+    const group = this.groupOf(document);
+    const id = this.idOf(document);
+    this.documents.set(storageKey(group, id), document);
+    let members = this.indexed().get(group);
+    if (!members) {
+      members = new Map();
+      this.indexed().set(group, members);
+    }
+    members.set(id, document);
+    this.logOf(group).record(id, seq);
+  }
+
+  /** The documents of a group, by id. */
+  group(group: string): Map<string, T> {
+    return this.indexed().get(group) ?? new Map();
+  }
+
+  /** Every group's documents (for lookups across owners). */
+  allGroups(): IterableIterator<Map<string, T>> {
+    return this.indexed().values();
+  }
+
+  /** Ids changed in a group after `seq`, oldest change first. */
+  changedSince(group: string, seq: number): string[] {
+    return this.logOf(group).changedSince(seq);
+  }
+
+  /** Forgets a whole group (its owner is gone): documents, index and log. */
+  dropGroup(group: string): void {
+    for (const id of this.group(group).keys()) this.documents.delete(storageKey(group, id));
+    this.groups?.delete(group);
+    this.logs.delete(group);
+  }
+
+  private logOf(group: string): ChangeLog {
+    let log = this.logs.get(group);
+    if (!log) {
+      log = ChangeLog.fromEntries([...this.group(group).values()].map((document) => ({ key: this.idOf(document), seq: document.seq })));
+      this.logs.set(group, log);
+    }
+    return log;
+  }
+
+  private indexed(): Map<string, Map<string, T>> {
+    if (!this.groups) {
+      this.groups = new Map();
+      for (const document of this.documents.values()) {
+        const group = this.groupOf(document);
+        let members = this.groups.get(group);
+        if (!members) {
+          members = new Map();
+          this.groups.set(group, members);
+        }
+        members.set(this.idOf(document), document);
+      }
+    }
+    return this.groups;
+  }
+}
+
+/** The store key of a grouped document. */
+export function storageKey(group: string, id: string): string {
+  return `${group}\n${id}`;
 }

@@ -7,11 +7,10 @@ import type { AccessRole, AclRuleInput, ScopeType } from '../../../shared/schema
 import { EmulatorUser, findUser } from '../../auth/users';
 import { ApiError, invalid, notFound, required } from '../../core/errors';
 import { checkIfMatch, combinedEtag, newEtag } from '../../core/etag';
-import type { Collection } from '../../store/store';
 import { higherRole, requireRole } from '../access';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
-import { ChangeLog, decodeSyncToken, syncedPage } from '../sync';
+import { decodeSyncToken, SyncedGroups, syncedPage } from '../sync';
 
 export interface StoredAclRule {
   calendarId: string;
@@ -43,19 +42,16 @@ export interface AclPageResult {
   nextSyncToken?: string;
 }
 
-const keyOf = (calendarId: string, ruleId: string): string => `${calendarId}\n${ruleId}`;
-
 export function ruleIdOf(scopeType: ScopeType, scopeValue: string | undefined): string {
   return scopeType === 'default' ? 'default' : `${scopeType}:${scopeValue ?? ''}`;
 }
 
 export class AclModel {
-  private readonly rules: Collection<StoredAclRule>;
-  private index?: Map<string, Map<string, StoredAclRule>>;
-  private readonly logs = new Map<string, ChangeLog>();
+  /** Each calendar's rules, with their change log for sync tokens. */
+  private readonly rules: SyncedGroups<StoredAclRule>;
 
   constructor(private readonly service: CalendarService) {
-    this.rules = service.store.collection<StoredAclRule>('calendar.acl');
+    this.rules = new SyncedGroups(service.store.collection<StoredAclRule>('calendar.acl'), (rule) => rule.calendarId, (rule) => rule.id);
   }
 
   /** The effective role: the data owner is always owner; otherwise the highest role of every rule that names the user. */
@@ -86,7 +82,7 @@ export class AclModel {
     let items: StoredAclRule[];
     if (options.syncToken !== undefined) {
       const since = decodeSyncToken(options.syncToken, scope, this.service.syncFloor(scope), this.service.currentSeq());
-      items = this.logOf(calendar.id).changedSince(since).map((id) => this.rulesOf(calendar.id).get(id)).filter((rule): rule is StoredAclRule => rule !== undefined);
+      items = this.rules.changedSince(calendar.id, since).map((id) => this.rulesOf(calendar.id).get(id)).filter((rule): rule is StoredAclRule => rule !== undefined);
     } else {
       items = all.filter((rule) => options.showDeleted || !rule.deleted);
     }
@@ -159,9 +155,7 @@ export class AclModel {
 
   /** A deleted calendar takes its rules with it (no tombstones: the calendar's sync scope is gone). */
   dropCalendar(calendarId: string): void {
-    for (const rule of this.rulesOf(calendarId).values()) this.rules.delete(keyOf(calendarId, rule.id));
-    this.index?.delete(calendarId);
-    this.logs.delete(calendarId);
+    this.rules.dropGroup(calendarId);
   }
 
   /** Only the data owner's own rule is protected: changing it would lock the owner out. */
@@ -184,49 +178,20 @@ export class AclModel {
     return calendar;
   }
 
+  private write(rule: StoredAclRule): void {
+    this.rules.write(rule, this.service.nextSeq());
+  }
+
+  private rulesOf(calendarId: string): Map<string, StoredAclRule> {
+    return this.rules.group(calendarId);
+  }
+
   private live(calendarId: string, ruleId: string): StoredAclRule {
     const rule = this.rulesOf(calendarId).get(ruleId);
     if (!rule || rule.deleted) throw notFound('Not Found');
     return rule;
   }
 
-  private write(rule: StoredAclRule): void {
-    rule.seq = this.service.nextSeq();
-    this.rules.set(keyOf(rule.calendarId, rule.id), rule);
-    let rules = this.indexed().get(rule.calendarId);
-    if (!rules) {
-      rules = new Map();
-      this.indexed().set(rule.calendarId, rules);
-    }
-    rules.set(rule.id, rule);
-    this.logOf(rule.calendarId).record(rule.id, rule.seq);
-  }
 
-  private rulesOf(calendarId: string): Map<string, StoredAclRule> {
-    return this.indexed().get(calendarId) ?? new Map();
-  }
 
-  private logOf(calendarId: string): ChangeLog {
-    let log = this.logs.get(calendarId);
-    if (!log) {
-      log = ChangeLog.fromEntries([...this.rulesOf(calendarId).values()].map((rule) => ({ key: rule.id, seq: rule.seq })));
-      this.logs.set(calendarId, log);
-    }
-    return log;
-  }
-
-  private indexed(): Map<string, Map<string, StoredAclRule>> {
-    if (!this.index) {
-      this.index = new Map();
-      for (const rule of this.rules.values()) {
-        let rules = this.index.get(rule.calendarId);
-        if (!rules) {
-          rules = new Map();
-          this.index.set(rule.calendarId, rules);
-        }
-        rules.set(rule.id, rule);
-      }
-    }
-    return this.index;
-  }
 }

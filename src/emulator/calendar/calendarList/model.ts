@@ -7,12 +7,11 @@ import type { AccessRole, CalendarListEntryInput, EventReminderInput } from '../
 import { EmulatorUser, findUser } from '../../auth/users';
 import { badRequest, invalid, notFound, required } from '../../core/errors';
 import { checkIfMatch, combinedEtag, newEtag } from '../../core/etag';
-import type { Collection } from '../../store/store';
 import { atLeast } from '../access';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
 import { CALENDAR_COLORS, calendarColorIdFor } from '../settings/colors';
-import { ChangeLog, decodeSyncToken, syncedPage } from '../sync';
+import { decodeSyncToken, SyncedGroups, syncedPage } from '../sync';
 
 export interface StoredListEntry {
   userId: string;
@@ -51,15 +50,12 @@ const PRIMARY_NOTIFICATIONS = ['eventCreation', 'eventChange', 'eventCancellatio
 /** Colours handed to a user's own new calendars in turn, as Google varies them. */
 const OWN_COLOR_CYCLE = ['14', '7', '17', '5', '22', '9', '1', '16'];
 
-const keyOf = (userId: string, calendarId: string): string => `${userId}\n${calendarId}`;
-
 export class CalendarListModel {
-  private readonly entries: Collection<StoredListEntry>;
-  private index?: Map<string, Map<string, StoredListEntry>>;
-  private readonly logs = new Map<string, ChangeLog>();
+  /** Each user's entries, with their change log for sync tokens. */
+  private readonly entries: SyncedGroups<StoredListEntry>;
 
   constructor(private readonly service: CalendarService) {
-    this.entries = service.store.collection<StoredListEntry>('calendar.calendarList');
+    this.entries = new SyncedGroups(service.store.collection<StoredListEntry>('calendar.calendarList'), (entry) => entry.userId, (entry) => entry.calendarId);
   }
 
   /** Puts a calendar the user just created (or their primary) on their list, selected, with a colour of its own. */
@@ -95,7 +91,7 @@ export class CalendarListModel {
     if (options.syncToken !== undefined) {
       if (options.minAccessRole !== undefined) throw badRequest('The minAccessRole parameter cannot be combined with syncToken.');
       const since = decodeSyncToken(options.syncToken, scope, this.service.syncFloor(scope), this.service.currentSeq());
-      items = this.logOf(user.id).changedSince(since).map((calendarId) => this.entriesOf(user.id).get(calendarId)).filter((entry): entry is StoredListEntry => entry !== undefined);
+      items = this.entries.changedSince(user.id, since).map((calendarId) => this.entriesOf(user.id).get(calendarId)).filter((entry): entry is StoredListEntry => entry !== undefined);
     } else {
       items = all
         .filter((entry) => (options.showDeleted || !entry.deleted) && (options.showHidden || !entry.hidden))
@@ -230,52 +226,23 @@ export class CalendarListModel {
     this.write(entry);
   }
 
+  private write(entry: StoredListEntry): void {
+    this.entries.write(entry, this.service.nextSeq());
+  }
+
+  private entriesOf(userId: string): Map<string, StoredListEntry> {
+    return this.entries.group(userId);
+  }
+
   private entriesFor(calendarId: string): StoredListEntry[] {
     const found: StoredListEntry[] = [];
-    for (const entries of this.indexed().values()) {
+    for (const entries of this.entries.allGroups()) {
       const entry = entries.get(calendarId);
       if (entry) found.push(entry);
     }
     return found;
   }
 
-  private write(entry: StoredListEntry): void {
-    entry.seq = this.service.nextSeq();
-    this.entries.set(keyOf(entry.userId, entry.calendarId), entry);
-    let entries = this.indexed().get(entry.userId);
-    if (!entries) {
-      entries = new Map();
-      this.indexed().set(entry.userId, entries);
-    }
-    entries.set(entry.calendarId, entry);
-    this.logOf(entry.userId).record(entry.calendarId, entry.seq);
-  }
 
-  private entriesOf(userId: string): Map<string, StoredListEntry> {
-    return this.indexed().get(userId) ?? new Map();
-  }
 
-  private logOf(userId: string): ChangeLog {
-    let log = this.logs.get(userId);
-    if (!log) {
-      log = ChangeLog.fromEntries([...this.entriesOf(userId).values()].map((entry) => ({ key: entry.calendarId, seq: entry.seq })));
-      this.logs.set(userId, log);
-    }
-    return log;
-  }
-
-  private indexed(): Map<string, Map<string, StoredListEntry>> {
-    if (!this.index) {
-      this.index = new Map();
-      for (const entry of this.entries.values()) {
-        let entries = this.index.get(entry.userId);
-        if (!entries) {
-          entries = new Map();
-          this.index.set(entry.userId, entries);
-        }
-        entries.set(entry.calendarId, entry);
-      }
-    }
-    return this.index;
-  }
 }
