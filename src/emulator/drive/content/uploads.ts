@@ -93,8 +93,10 @@ export class Uploads {
         failed = true;
         request.unpipe(dicer);
         request.resume();
-        // End a half-written media part and answer only once its bytes are gone from the blob store.
-        mediaPart?.destroy();
+        // End a half-written media part and answer only once its bytes are gone from the blob store. A media part
+        // that is already complete (a further part has begun) is left to finish writing: destroying it would drop
+        // its buffered bytes and leave the blob write waiting forever.
+        if (partIndex <= 2) mediaPart?.destroy();
         const cleanup = media ? media.then((blob) => this.blobs.remove(blob.blobId), () => undefined) : Promise.resolve();
         void cleanup.then(() => reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`)));
       };
@@ -132,6 +134,8 @@ export class Uploads {
             mediaPart = part;
             // The media part waits (back-pressured) until the metadata part has ended and is valid.
             media = metadataDone.then(() => {
+              // Failed meanwhile (a third part, a bad header): the part may be destroyed and would never end.
+              if (failed) throw badRequest('The multipart upload was refused');
               try {
                 metadata = parseMetadata();
               } catch (error) {
