@@ -1,5 +1,5 @@
 import { IssuedTokens, TokenService } from './auth/tokens';
-import { DEV_CLIENT_ID } from './auth/devToken';
+import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
 import { findUser } from './auth/users';
 import { Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
@@ -50,7 +50,7 @@ export async function startEmulator(
     tokenFor(emailOrId: string): IssuedTokens {
       const user = findUser(emailOrId);
       if (!user) throw new Error(`no demo user ${emailOrId}`);
-      const issued = tokens.issue(user.id, DEV_CLIENT_ID, []);
+      const issued = tokens.issue(user.id, DEV_CLIENT_ID, [...ALL_SCOPES]);
       void store.flush();
       return issued;
     },

@@ -8,7 +8,8 @@ import { DEMO_USERS, findUser } from './users';
 
 /** The client id behind tokens handed out without a browser (scripts, tests, benchmarks). */
 export const DEV_CLIENT_ID = 'desk-emulator-dev';
-const ALL_SCOPES = [
+/** Every scope Desk's services use: what a script's token (and a test's) may do. */
+export const ALL_SCOPES = [
   'https://www.googleapis.com/auth/tasks',
   'https://www.googleapis.com/auth/books',
   'https://www.googleapis.com/auth/drive',

@@ -18,6 +18,8 @@ export class ApiError extends Error {
     message: string,
     readonly detail: ApiErrorDetail = {},
     readonly headers: Record<string, string> = {},
+    /** Google's `error.details` (e.g. an ErrorInfo with the machine-readable reason). */
+    readonly details: readonly Record<string, unknown>[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -33,7 +35,8 @@ export class ApiError extends Error {
       item.location = this.detail.location;
       item.locationType = this.detail.locationType ?? 'parameter';
     }
-    return { error: { code: this.code, message: this.message, errors: [item], status: statusForCode(this.code) } };
+    const body: GoogleErrorBody = { error: { code: this.code, message: this.message, errors: [item], status: statusForCode(this.code) } };
+    return this.details.length > 0 ? { error: { ...body.error, details: [...this.details] } } : body;
   }
 }
 

@@ -4,11 +4,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TokenService } from '../auth/tokens';
-import { EmulatorUser } from '../auth/users';
+import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { ApiError, authError, badRequest, notFound } from './errors';
 import { logLine, redactSecrets } from './log';
 import { QueryParams } from './params';
+import { requireScopes } from './scopes';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
 export interface EmulatorOptions {
@@ -135,7 +136,7 @@ export class EmulatorHttpServer {
 
     let user: EmulatorUser | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url);
+      user = this.authenticate(request, url, effectiveMethod);
       await this.injectFaults();
     }
 
@@ -161,7 +162,8 @@ export class EmulatorHttpServer {
     return reply;
   }
 
-  private authenticate(request: http.IncomingMessage, url: URL): EmulatorUser {
+  /** The token's user, once the token is valid and carries a scope this call needs. */
+  private authenticate(request: http.IncomingMessage, url: URL, method: string): EmulatorUser {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -176,8 +178,10 @@ export class EmulatorHttpServer {
         'WWW-Authenticate': 'Bearer realm="https://accounts.google.com/"',
       });
     }
-    const user = this.deps.tokens.verify(token);
-    if (!user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+    const record = this.deps.tokens.describe(token);
+    const user = record ? findUser(record.userId) : undefined;
+    if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+    requireScopes(record.scopes, method, url.pathname, url.searchParams);
     return user;
   }
 

@@ -16,6 +16,8 @@ export const googleErrorBodySchema = z.object({
     message: z.string(),
     errors: z.optional(z.array(googleErrorItemSchema)),
     status: z.optional(z.string()),
+    /** Typed detail objects (ErrorInfo with a reason such as ACCESS_TOKEN_SCOPE_INSUFFICIENT, …). */
+    details: z.optional(z.array(z.record(z.string(), z.unknown()))),
   }),
 });
 

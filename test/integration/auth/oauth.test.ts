@@ -301,6 +301,49 @@ describe('OAuth installed-app flow against the emulator', () => {
     assert.equal(typeof consented['refresh_token'], 'string');
   });
 
+  it('enforces the scopes a token was granted, with Google\'s 403 insufficientPermissions', async () => {
+    const clientId = 'scope-test.apps.emulator';
+    const tokenWith = async (scope: string): Promise<string> => {
+      const { code } = await codeFor(emulator, 'alice@example.com', { client_id: clientId, scope, prompt: 'consent' });
+      const answer = await postToken(emulator, { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: 'http://127.0.0.1:1/callback' });
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      return String(answer.json['access_token']);
+    };
+    const status = async (token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const response = await fetch(`${emulator.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    };
+    const identityOnly = await tokenWith('openid email');
+    const denied = await status(identityOnly, 'GET', '/drive/v2/files');
+    assert.equal(denied.status, 403);
+    const error = denied.json['error'] as { errors: Array<{ reason: string }>; status: string; details: Array<{ reason: string }> };
+    assert.equal(error.errors[0]?.reason, 'insufficientPermissions');
+    assert.equal(error.status, 'PERMISSION_DENIED');
+    assert.equal(error.details[0]?.reason, 'ACCESS_TOKEN_SCOPE_INSUFFICIENT');
+    assert.equal((await status(identityOnly, 'POST', '/tasks/v1/users/@me/lists', { title: 'nope' })).status, 403);
+    assert.equal((await status(identityOnly, 'GET', '/v1/userinfo')).status, 200, 'userinfo needs only the identity scopes');
+
+    const tasksOnly = await tokenWith('https://www.googleapis.com/auth/tasks');
+    assert.equal((await status(tasksOnly, 'GET', '/tasks/v1/users/@me/lists')).status, 200);
+    assert.equal((await status(tasksOnly, 'GET', '/drive/v2/files/root?alt=media')).status, 403, 'a Tasks token cannot read Drive content');
+
+    const tasksReadonly = await tokenWith('https://www.googleapis.com/auth/tasks.readonly');
+    assert.equal((await status(tasksReadonly, 'GET', '/tasks/v1/users/@me/lists')).status, 200);
+    assert.equal((await status(tasksReadonly, 'POST', '/tasks/v1/users/@me/lists', { title: 'nope' })).status, 403);
+
+    const metadataOnly = await tokenWith('https://www.googleapis.com/auth/drive.metadata.readonly');
+    const file = await status(await tokenWith('https://www.googleapis.com/auth/drive'), 'POST', '/drive/v2/files', { title: 'scoped.txt', mimeType: 'text/plain' });
+    const fileId = String(file.json['id']);
+    assert.equal((await status(metadataOnly, 'GET', `/drive/v2/files/${fileId}`)).status, 200);
+    assert.equal((await status(metadataOnly, 'GET', `/drive/v2/files/${fileId}?alt=media`)).status, 403, 'metadata scopes do not reach content');
+    assert.equal((await status(metadataOnly, 'PATCH', `/drive/v2/files/${fileId}`, { title: 'renamed' })).status, 403);
+  });
+
   it('answers prompt=none silently for an account that already consented', async () => {
     const clientId = 'silent-test.apps.emulator';
     const none = await codeFor(emulator, 'alice@example.com', { client_id: clientId, prompt: 'none', login_hint: 'alice@example.com', state: 's1' });
