@@ -19,7 +19,11 @@ export interface DriveRouteKit {
   renderContext(context: RequestContext): RenderContext;
   /** A file resource as the answer, with its ETag header. */
   fileReply(context: RequestContext, file: StoredFile, status?: number): Reply;
-  /** Deletes blobs a committed mutation left behind (failures only leak space; the startup sweep frees it). */
+  /**
+   * Deletes blobs a committed mutation left behind, only once the metadata that no longer points at them is
+   * durable: a crash in between must find either the old state whole or the new one (a failure here only leaks
+   * space, which the startup sweep frees).
+   */
   freeBlobs(blobIds: readonly string[]): Promise<void>;
 }
 
@@ -36,6 +40,8 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
       return { status, headers: { ETag: resource.etag ?? '' }, json: resource };
     },
     async freeBlobs(blobIds) {
+      if (blobIds.length === 0) return;
+      await service.flush();
       for (const blobId of blobIds) await service.blobs.remove(blobId).catch(() => undefined);
     },
   };

@@ -12,6 +12,8 @@ export interface DriveService {
   readonly uploads: Uploads;
   /** Resolves once every demo user's root folder is durable. */
   readonly ready: Promise<void>;
+  /** Resolves once every metadata change made so far is durable (the store's journal is synced). */
+  flush(): Promise<void>;
 }
 
 const services = new WeakMap<ServiceDeps, DriveService>();
@@ -25,7 +27,7 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     // Roots are created up front and made durable before any request is served, so a root id a client
     // saw never changes after a crash.
     for (const user of DEMO_USERS) model.rootOf(user);
-    service = { model, blobs, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush() };
+    service = { model, blobs, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
     if (deps.store.dataDir) blobs.sweep(service.model.referencedBlobs(), service.uploads.expire());
