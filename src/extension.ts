@@ -11,6 +11,7 @@ import { openInBrowser, registerDeskCommands } from './core/deskCommands';
 import { registerTasks, TasksSlice } from './features/tasks';
 import { DriveFeature, registerDrive } from './features/drive';
 import { BooksSlice, registerBooks } from './features/books';
+import { CalendarSlice, registerCalendar } from './features/calendar';
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
@@ -19,6 +20,7 @@ export interface DeskApi {
   readonly tasks: TasksSlice;
   readonly drive: DriveFeature;
   readonly books: BooksSlice;
+  readonly calendar: CalendarSlice;
   readonly todo: TasksSlice['todo'];
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
@@ -69,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   const tasks = registerTasks(desk);
   const drive = registerDrive(desk);
   const books = registerBooks(desk);
+  const calendar = registerCalendar(desk);
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
@@ -81,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     tasks,
     drive,
     books,
+    calendar,
     todo: tasks.todo,
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;

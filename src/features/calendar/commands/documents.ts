@@ -1,0 +1,61 @@
+/** Import of .ics files (ical.js → events.import) and the read-only documents: user settings and colours, event details. */
+import { attempt } from '../../../core/commands';
+import type { CalendarEvent } from '../../../shared/schemas/calendar';
+import { readIcs } from '../ics';
+import { calendarName, CalendarTreeNode, isWritable } from '../tree/model';
+import type { CalendarCommandContext } from './context';
+
+export const CALENDAR_INFO_SCHEME = 'desk-calendar-info';
+
+export class DocumentCommands {
+  constructor(private readonly context: CalendarCommandContext) {}
+
+  private t(message: string, ...args: Array<string | number>): string {
+    return this.context.prompts.t(message, ...args);
+  }
+
+  /** Reads an .ics file and imports each event by its iCalUID (importing again updates instead of duplicating). */
+  async importIcs(node?: CalendarTreeNode, file?: unknown): Promise<CalendarEvent[] | undefined> {
+    const vs = this.context.desk.vs;
+    const uri = file instanceof vs.Uri ? file : (await vs.window.showOpenDialog({ canSelectMany: false, filters: { [this.t('iCalendar')]: ['ics'] }, openLabel: this.t('Import') }))?.[0];
+    if (!uri) return undefined;
+    const entry = await this.context.prompts.resolveCalendar(node, this.t('Import into which calendar?'), isWritable);
+    if (!entry) return undefined;
+    const text = new TextDecoder().decode(await vs.workspace.fs.readFile(uri));
+    let read: ReturnType<typeof readIcs>;
+    try {
+      read = readIcs(text, await this.context.timeZone());
+    } catch (error) {
+      void vs.window.showErrorMessage(this.t('{0} is not an iCalendar file Desk can read: {1}', uri.path.split('/').pop() ?? '', error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+    if (read.events.length === 0) {
+      void vs.window.showInformationMessage(this.t('No events to import in {0}.', uri.path.split('/').pop() ?? ''));
+      return [];
+    }
+    const imported: CalendarEvent[] = [];
+    const failed: string[] = [];
+    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)) }, async (progress) => {
+      for (const event of read.events) {
+        progress.report({ message: event.summary ?? event.iCalUID, increment: 100 / read.events.length });
+        const saved = await attempt({ showError: async (error) => { failed.push(`${event.summary ?? event.iCalUID}: ${error instanceof Error ? error.message : String(error)}`); } }, () => this.context.api().importEvent(entry.id, event));
+        if (saved) imported.push(saved);
+      }
+    });
+    await this.context.store.sync(entry.id).catch(() => undefined);
+    const skipped = [...read.skipped, ...failed];
+    const message = this.t('Imported {0} of {1} events into {2}.', imported.length, read.events.length + read.skipped.length, calendarName(entry));
+    if (skipped.length) void vs.window.showWarningMessage(`${message} ${this.t('Left out: {0}', skipped.join('; '))}`);
+    else void vs.window.showInformationMessage(message);
+    return imported;
+  }
+
+  /** settings.list and colors.get as a read-only markdown document. */
+  async showSettings(): Promise<void> {
+    const vs = this.context.desk.vs;
+    const uri = vs.Uri.from({ scheme: CALENDAR_INFO_SCHEME, path: '/Calendar Settings.md' });
+    const document = await vs.workspace.openTextDocument(uri);
+    await vs.window.showTextDocument(document, { preview: true });
+    if ((await vs.commands.getCommands(true)).includes('markdown.showPreview')) await vs.commands.executeCommand('markdown.showPreview', uri);
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * Event commands: create (step by step), Quick Add, edit (one field at a time, with the etag: a newer version on the
+ * server is reported with Reload / Overwrite / Cancel), delete (this instance or the whole series), move to another
+ * calendar, show a series' instances, open the details page, and join the call.
+ */
+import { GoogleApiError } from '../../../api/errors';
+import { attempt } from '../../../core/commands';
+import { confirmModal } from '../../../core/confirm';
+import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
+import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
+import { eventTitle, timeRange } from '../tree/presentation';
+import { dateKey } from '../time';
+import type { CalendarCommandContext, EventTarget } from './context';
+import { EditField, EventPrompts } from './eventPrompts';
+import { eventTimes } from './when';
+
+export type { EditField } from './eventPrompts';
+
+export const EVENT_DETAILS_SCHEME = 'desk-calendar-event';
+
+export class EventCommands {
+  private readonly asking: EventPrompts;
+
+  constructor(private readonly context: CalendarCommandContext) {
+    this.asking = new EventPrompts(context);
+  }
+
+  private t(message: string, ...args: Array<string | number>): string {
+    return this.context.prompts.t(message, ...args);
+  }
+
+  private get vs() {
+    return this.context.desk.vs;
+  }
+
+  /** After a change: catch up with the sync token (no full reload) and redraw. */
+  private async synced(...calendarIds: string[]): Promise<void> {
+    for (const id of new Set(calendarIds)) {
+      try {
+        await this.context.store.sync(id);
+      } catch (error) {
+        this.context.desk.log.warn(`Calendar: sync after a change failed: ${String(error)}`);
+      }
+    }
+  }
+
+
+  /** Title → when → how long (timed only) → where, then events.insert. */
+  async createEvent(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
+    const calendar = await this.context.prompts.calendarForNewEvent(node);
+    if (!calendar) return undefined;
+    const title = this.t('New event in {0}', calendarName(calendar));
+    const summary = await this.context.prompts.ask(title, this.t('Title of the event'), '', (text) => (text.trim() ? undefined : this.t('Enter a title.')));
+    if (summary === undefined) return undefined;
+    // From a day row, that day is already filled in.
+    const when = await this.asking.askWhen(title, node?.kind === 'day' ? `${node.group.key} 09:00` : '');
+    if (!when) return undefined;
+    const duration = when.kind === 'timed' ? await this.asking.askDuration(title, '1h') : 24 * 60;
+    if (duration === undefined) return undefined;
+    const location = await this.context.prompts.ask(title, this.t('Where? (optional)'), '');
+    if (location === undefined) return undefined;
+    const zone = await this.context.timeZone();
+    const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
+    return attempt(this.context.desk, () => this.context.api().insertEvent(calendar.id, body), {
+      action: this.t('Could not create the event "{0}"', summary),
+      onSuccess: () => this.synced(calendar.id),
+    });
+  }
+
+  /** events.quickAdd: one line of text such as "Lunch with Ann tomorrow 12:30". */
+  async quickAdd(node?: CalendarTreeNode, text?: string): Promise<CalendarEvent | undefined> {
+    const calendar = await this.context.prompts.calendarForNewEvent(node);
+    if (!calendar) return undefined;
+    const line = text ?? await this.context.prompts.ask(this.t('Quick Add to {0}', calendarName(calendar)), this.t('Describe the event in one line'), '', (value) => (value.trim() ? undefined : this.t('Enter some text.')), this.t('Lunch with Ann tomorrow 12:30'));
+    if (!line) return undefined;
+    return attempt(this.context.desk, () => this.context.api().quickAddEvent(calendar.id, line), {
+      action: this.t('Could not add "{0}"', line),
+      onSuccess: () => this.synced(calendar.id),
+    });
+  }
+
+  /** For an instance of a series: change this one, or the series (the recurrence always belongs to the series). */
+  private async scopeOf(target: EventTarget, verb: 'edit' | 'delete'): Promise<string | undefined> {
+    if (!target.event.recurringEventId) return target.event.id;
+    const series = target.event.recurringEventId;
+    return this.context.prompts.pick([
+      { label: verb === 'edit' ? this.t('Only this event') : this.t('Delete only this event'), value: target.event.id },
+      { label: verb === 'edit' ? this.t('All events in the series') : this.t('Delete all events in the series'), value: series },
+    ], this.t('"{0}" repeats', eventTitle(target.event)));
+  }
+
+  async editEvent(node?: CalendarTreeNode, field?: EditField): Promise<CalendarEvent | undefined> {
+    const target = await this.context.prompts.resolveEvent(node, this.t('Edit which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    if (!target) return undefined;
+    const chosen = field ?? await this.context.prompts.pick<EditField>([
+      { label: `$(edit) ${this.t('Title')}`, description: eventTitle(target.event), value: 'title' },
+      { label: `$(clock) ${this.t('Date and time')}`, value: 'time' },
+      { label: `$(location) ${this.t('Location')}`, description: target.event.location ?? '', value: 'location' },
+      { label: `$(note) ${this.t('Description')}`, value: 'description' },
+      { label: `$(person) ${this.t('Attendees')}`, description: String(target.event.attendees?.length ?? 0), value: 'attendees' },
+      { label: `$(bell) ${this.t('Reminders')}`, value: 'reminders' },
+      { label: `$(sync) ${this.t('Recurrence')}`, value: 'recurrence' },
+    ], this.t('Change what in "{0}"?', eventTitle(target.event)));
+    if (!chosen) return undefined;
+    const eventId = chosen === 'recurrence' ? (target.event.recurringEventId ?? target.event.id) : await this.scopeOf(target, 'edit');
+    if (!eventId) return undefined;
+    // The version the edit is based on: the series when editing the series, else the row's own event.
+    const base = eventId === target.event.id ? target.event : await this.context.api().getEvent(target.calendarId, eventId);
+    const body = await this.asking.askChange(chosen, base, target.event);
+    if (!body) return undefined;
+    return this.writeWithEtag(target.calendarId, base, body);
+  }
+
+
+  /**
+   * events.patch with If-Match: when the event changed since Desk loaded it, the user chooses Reload (drop this
+   * change, show the newer version), Overwrite (send it without the etag) or Cancel. Never overwritten silently.
+   */
+  async writeWithEtag(calendarId: string, base: CalendarEvent, body: EventWrite): Promise<CalendarEvent | undefined> {
+    const action = this.t('Could not save "{0}"', eventTitle(base));
+    const patch = (ifMatch: string | undefined) => this.context.api().patchEvent(calendarId, base.id, body, ifMatch ? { ifMatch } : {});
+    try {
+      const saved = await patch(base.etag);
+      await this.synced(calendarId);
+      return saved;
+    } catch (error) {
+      if (!(error instanceof GoogleApiError && error.isConflict)) {
+        void this.context.desk.showError(error, { action });
+        return undefined;
+      }
+      if (!(await this.reallyChanged(calendarId, base))) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: () => this.synced(calendarId) });
+    }
+    const reload = this.t('Reload');
+    const overwrite = this.t('Overwrite');
+    const choice = await this.vs.window.showWarningMessage(
+      this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(base)),
+      { modal: true, detail: this.t('Reload shows the newer version and drops your change. Overwrite saves your change over the newer version.') },
+      reload,
+      overwrite,
+    );
+    if (choice === overwrite) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: () => this.synced(calendarId) });
+    if (choice === reload) await this.synced(calendarId);
+    return undefined;
+  }
+
+  async deleteEvent(node?: CalendarTreeNode): Promise<boolean> {
+    const target = await this.context.prompts.resolveEvent(node, this.t('Delete which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    if (!target) return false;
+    const eventId = await this.scopeOf(target, 'delete');
+    if (!eventId) return false;
+    const series = eventId !== target.event.id;
+    const message = series ? this.t('Delete every event of the series "{0}"?', eventTitle(target.event)) : this.t('Delete the event "{0}"?', eventTitle(target.event));
+    if (!(await confirmModal(this.vs, message, this.t('This cannot be undone.'), series ? this.t('Delete Series') : this.t('Delete Event')))) return false;
+    const remove = (ifMatch: string | undefined) => this.context.api().deleteEvent(target.calendarId, eventId, ifMatch ? { ifMatch } : {});
+    try {
+      await remove(series ? undefined : target.event.etag);
+    } catch (error) {
+      if (!(error instanceof GoogleApiError && error.isConflict)) throw error;
+      if (await this.reallyChanged(target.calendarId, target.event)) {
+        const anyway = this.t('Delete Anyway');
+        const choice = await this.vs.window.showWarningMessage(this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(target.event)), { modal: true, detail: this.t('Delete the newer version anyway?') }, anyway);
+        if (choice !== anyway) {
+          await this.synced(target.calendarId);
+          return false;
+        }
+      }
+      await remove(undefined);
+    }
+    await this.synced(target.calendarId);
+    return true;
+  }
+
+  /**
+   * Whether a 412 means a real change: the event as the server has it now differs in what the user sees. (The
+   * emulator refuses the listed etag of an instance that was never changed on its own, as writing it makes it an
+   * exception with an etag of its own; comparing the content keeps that from looking like someone else's edit.)
+   */
+  private async reallyChanged(calendarId: string, known: CalendarEvent): Promise<boolean> {
+    try {
+      const current = await this.context.api().getEvent(calendarId, known.id);
+      if (current.etag === known.etag) return false;
+      const seen = (event: CalendarEvent) => JSON.stringify([event.summary, event.description, event.location, event.start, event.end, event.status, event.recurrence, event.reminders, event.attendees?.map((attendee) => [attendee.email, attendee.responseStatus])]);
+      return seen(current) !== seen(known);
+    } catch {
+      return true;
+    }
+  }
+
+  /** events.move; an instance moves with its whole series (Google moves series, not single instances). */
+  async moveEvent(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
+    const target = await this.context.prompts.resolveEvent(node, this.t('Move which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    if (!target) return undefined;
+    const destination = await this.context.prompts.pickCalendar(this.t('Move "{0}" to which calendar?', eventTitle(target.event)), (entry) => entry.id !== target.calendarId && isWritable(entry));
+    if (!destination) return undefined;
+    const eventId = target.event.recurringEventId ?? target.event.id;
+    return attempt(this.context.desk, () => this.context.api().moveEvent(target.calendarId, eventId, destination.id), {
+      action: this.t('Could not move "{0}"', eventTitle(target.event)),
+      onSuccess: () => this.synced(target.calendarId, destination.id),
+    });
+  }
+
+  /** events.instances of the series, upcoming first, in a quick pick; the chosen one opens its details. */
+  async showInstances(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
+    const target = await this.context.prompts.resolveEvent(node, this.t('Show the dates of which repeating event?'), (candidate) => Boolean(candidate.event.recurringEventId || candidate.event.recurrence?.length));
+    if (!target) return undefined;
+    const seriesId = target.event.recurringEventId ?? target.event.id;
+    if (!target.event.recurringEventId && !target.event.recurrence?.length) {
+      void this.vs.window.showInformationMessage(this.t('"{0}" does not repeat.', eventTitle(target.event)));
+      return undefined;
+    }
+    const zone = await this.context.timeZone();
+    const instances: CalendarEvent[] = [];
+    const timeMin = new Date(this.context.now() - 86_400_000).toISOString();
+    for await (const instance of this.context.api().allInstances(target.calendarId, seriesId, { timeMin, maxResults: 50 })) {
+      instances.push(instance);
+      if (instances.length >= 50) break;
+    }
+    const picked = await this.context.prompts.pick(instances.map((instance) => {
+      const occurrence = occurrenceOf(target.calendarId, instance, zone);
+      return {
+        label: occurrence ? `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone)}` : instance.id,
+        description: instance.summary !== target.event.summary ? eventTitle(instance) : '',
+        value: instance,
+      };
+    }), this.t('{0} upcoming dates of "{1}"', instances.length, eventTitle(target.event)));
+    if (picked) await this.openEvent(undefined, { calendarId: target.calendarId, event: picked });
+    return picked;
+  }
+
+  /** The details page (a read-only markdown document, previewed where the markdown extension is installed). */
+  async openEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<void> {
+    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Show which event?'));
+    if (!target) return;
+    const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
+    const document = await this.vs.workspace.openTextDocument(uri);
+    await this.vs.window.showTextDocument(document, { preview: true });
+    if ((await this.vs.commands.getCommands(true)).includes('markdown.showPreview')) await this.vs.commands.executeCommand('markdown.showPreview', uri);
+  }
+
+  /** Opens the Meet link (or the first video entry point). */
+  async joinEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<boolean> {
+    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Join which event?'), (candidate) => Boolean(joinLinkOf(candidate.event)));
+    if (!target) return false;
+    const link = joinLinkOf(target.event);
+    if (!link) {
+      void this.vs.window.showInformationMessage(this.t('"{0}" has no call to join.', eventTitle(target.event)));
+      return false;
+    }
+    return this.vs.env.openExternal(this.vs.Uri.parse(link));
+  }
+
+  /** Where a details page or a reminder's "Open" gets its event from: the store, else events.get. */
+  async loadEvent(calendarId: string, eventId: string): Promise<EventTarget> {
+    const known = this.context.store.find(calendarId, eventId);
+    return { calendarId, event: known ?? await this.context.api().getEvent(calendarId, eventId) };
+  }
+}

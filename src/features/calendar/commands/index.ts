@@ -1,0 +1,76 @@
+/**
+ * The Calendar commands as one id → handler table. Each asks what it needs (a quick pick when run from the palette
+ * without a row), calls the API, then catches up with the sync token rather than reloading. Every operation is
+ * reachable: calendarList (list via the tree, insert, patch, delete), calendars (insert, patch, delete, clear),
+ * events (list via the tree, get, insert, quickAdd, patch, delete, move, instances, import), acl (list, insert,
+ * patch, delete), settings.list, colors.get and freebusy.query.
+ */
+import type * as vscode from 'vscode';
+import { registerCommands } from '../../../core/commands';
+import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
+import { CalendarListCommands } from './calendars';
+import type { CalendarCommandContext } from './context';
+import { DocumentCommands } from './documents';
+import { EditField, EventCommands } from './events';
+import { SharingCommands } from './sharing';
+import { FreeBusyPanels } from '../freeBusy/panel';
+
+export { EVENT_DETAILS_SCHEME } from './events';
+export { CALENDAR_INFO_SCHEME } from './documents';
+export const SHOW_HIDDEN_CONTEXT_KEY = 'desk:calendar.showHidden';
+
+export class CalendarCommands {
+  readonly events: EventCommands;
+  readonly calendars: CalendarListCommands;
+  readonly sharing: SharingCommands;
+  readonly documents: DocumentCommands;
+  readonly freeBusy: FreeBusyPanels;
+
+  constructor(private readonly context: CalendarCommandContext, private readonly hooks: { refresh(node?: CalendarTreeNode): Promise<void>; setShowHidden(show: boolean): Promise<void>; openNextEvent(): Promise<void> }) {
+    this.events = new EventCommands(context);
+    this.calendars = new CalendarListCommands(context);
+    this.sharing = new SharingCommands(context);
+    this.documents = new DocumentCommands(context);
+    this.freeBusy = new FreeBusyPanels(context);
+  }
+
+  register(): vscode.Disposable[] {
+    const { events, calendars, sharing, documents, freeBusy } = this;
+    // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
+    const row = (run: (node?: CalendarTreeNode, ...rest: unknown[]) => unknown) => (node?: unknown, ...rest: unknown[]) => run(isCalendarNode(node) ? node : undefined, ...rest);
+    const disposables = registerCommands(this.context.desk, {
+      'desk.calendar.refresh': row((node) => this.hooks.refresh(node)),
+      'desk.calendar.showHidden': () => this.hooks.setShowHidden(true),
+      'desk.calendar.hideHidden': () => this.hooks.setShowHidden(false),
+      'desk.calendar.createEvent': row((node) => events.createEvent(node)),
+      'desk.calendar.quickAdd': row((node, text) => events.quickAdd(node, typeof text === 'string' ? text : undefined)),
+      'desk.calendar.editEvent': row((node, field) => events.editEvent(node, typeof field === 'string' ? field as EditField : undefined)),
+      'desk.calendar.deleteEvent': row((node) => events.deleteEvent(node)),
+      'desk.calendar.moveEvent': row((node) => events.moveEvent(node)),
+      'desk.calendar.showInstances': row((node) => events.showInstances(node)),
+      'desk.calendar.openEvent': row((node) => events.openEvent(node)),
+      'desk.calendar.joinEvent': row((node) => events.joinEvent(node)),
+      'desk.calendar.importIcs': row((node, file) => documents.importIcs(node, file)),
+      'desk.calendar.createCalendar': () => calendars.createCalendar(),
+      'desk.calendar.renameCalendar': row((node) => calendars.renameCalendar(node)),
+      'desk.calendar.deleteCalendar': row((node) => calendars.deleteCalendar(node)),
+      'desk.calendar.clearCalendar': row((node) => calendars.clearCalendar(node)),
+      'desk.calendar.addCalendar': (id?: unknown) => calendars.addCalendar(typeof id === 'string' ? id : undefined),
+      'desk.calendar.removeCalendar': row((node) => calendars.removeCalendar(node)),
+      'desk.calendar.calendarSettings': row((node, choice, value) => calendars.calendarSettings(node, typeof choice === 'string' ? choice as never : undefined, typeof value === 'string' ? value : undefined)),
+      'desk.calendar.share': row((node, request) => sharing.share(node, isShareRequest(request) ? request : undefined)),
+      'desk.calendar.showSettings': () => documents.showSettings(),
+      'desk.calendar.openNextEvent': () => this.hooks.openNextEvent(),
+      'desk.calendar.freeBusy': row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
+    });
+    return [...disposables, { dispose: () => freeBusy.dispose() }];
+  }
+}
+
+function isShareRequest(value: unknown): value is { email: string; role: 'freeBusyReader' | 'reader' | 'writer' | 'owner' | 'none' } {
+  return typeof value === 'object' && value !== null && typeof (value as { email?: unknown }).email === 'string' && typeof (value as { role?: unknown }).role === 'string';
+}
+
+function isCalendarNode(value: unknown): value is CalendarTreeNode {
+  return value instanceof AgendaNode || value instanceof CalendarNode || value instanceof DayNode || value instanceof EventNode || value instanceof MessageNode;
+}

@@ -1,0 +1,84 @@
+/**
+ * What people type for an event's time and length, read in the user's Calendar time zone: "tomorrow 3pm",
+ * "fri 10:30", "2026-11-24 09:00", "next monday" (a date alone is an all-day event); "45m", "1h", "1h30", "90".
+ * chrono-node reads the words; it works on the wall clock it is given, so "now" is handed over as the wall clock
+ * of the user's zone and the result read back as wall-clock fields. Pure, so the rules are unit-tested.
+ */
+import * as chrono from 'chrono-node';
+import type { EventDateTime } from '../../../shared/schemas/calendar';
+import { addDays, wallDateTime, wallTime } from '../time';
+
+export type When =
+  | { readonly kind: 'allDay'; readonly date: string }
+  | { readonly kind: 'timed'; readonly date: string; readonly hour: number; readonly minute: number }
+  | { readonly kind: 'invalid'; readonly message: string };
+
+export const WHEN_HELP = 'e.g. "tomorrow 15:00", "fri 10:30", "2026-11-24 09:00"; a date alone makes an all-day event';
+
+const pad = (value: number): string => String(value).padStart(2, '0');
+
+export function parseWhen(input: string, now: number, timeZone: string): When {
+  const text = input.trim();
+  if (text === '') return { kind: 'invalid', message: `Enter a date and time (${WHEN_HELP}).` };
+  const wall = wallTime(now, timeZone);
+  // The reference is the user's wall clock expressed in the machine's zone: chrono reads and answers local fields.
+  const reference = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const [result] = chrono.parse(text, reference, { forwardDate: true });
+  if (!result) return { kind: 'invalid', message: `"${text}" is not a time Desk understands (${WHEN_HELP}).` };
+  const start = result.start;
+  const date = `${String(start.get('year')).padStart(4, '0')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
+  if (!start.isCertain('hour')) return { kind: 'allDay', date };
+  return { kind: 'timed', date, hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0 };
+}
+
+/** Minutes from "45", "45m", "1h", "1h30", "1:30", "1.5h", "2 hours". Undefined when it is not a length. */
+export function parseDuration(input: string): number | undefined {
+  const text = input.trim().toLowerCase().replace(/\s+/g, '');
+  if (text === '') return undefined;
+  let match = /^(\d+)(?:m|min|mins|minutes?)?$/.exec(text);
+  if (match) return positive(Number(match[1]));
+  match = /^(\d+(?:\.\d+)?)(?:h|hr|hrs|hours?)$/.exec(text);
+  if (match) return positive(Math.round(Number(match[1]) * 60));
+  match = /^(\d+)(?:h|:)(\d{1,2})(?:m|min)?$/.exec(text);
+  if (match) return positive(Number(match[1]) * 60 + Number(match[2]));
+  return undefined;
+}
+
+function positive(minutes: number): number | undefined {
+  return minutes > 0 && minutes <= 14 * 24 * 60 ? minutes : undefined;
+}
+
+/** The start and end an event is written with: dates for all-day, wall clock + zone for timed (the API's form). */
+export function eventTimes(when: Exclude<When, { kind: 'invalid' }>, durationMinutes: number, timeZone: string): { start: EventDateTime; end: EventDateTime } {
+  if (when.kind === 'allDay') return { start: { date: when.date }, end: { date: addDays(when.date, Math.max(1, Math.round(durationMinutes / (24 * 60)))) } };
+  const total = when.hour * 60 + when.minute + durationMinutes;
+  const endDate = addDays(when.date, Math.floor(total / (24 * 60)));
+  const endMinutes = total % (24 * 60);
+  return {
+    start: { dateTime: wallDateTime(when.date, when.hour, when.minute), timeZone },
+    end: { dateTime: wallDateTime(endDate, Math.floor(endMinutes / 60), endMinutes % 60), timeZone },
+  };
+}
+
+/** The common repeat rules offered in the Edit Recurrence pick, for an event starting on `date`. */
+export function recurrenceChoices(date: string): Array<{ label: string; rule: string | undefined }> {
+  const weekday = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][new Date(`${date}T12:00:00Z`).getUTCDay()] ?? 'MO';
+  const dayName = new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
+  return [
+    { label: 'Does not repeat', rule: undefined },
+    { label: 'Every day', rule: 'RRULE:FREQ=DAILY' },
+    { label: 'Every weekday (Monday to Friday)', rule: 'RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' },
+    { label: `Every week on ${dayName}`, rule: `RRULE:FREQ=WEEKLY;BYDAY=${weekday}` },
+    { label: `Every two weeks on ${dayName}`, rule: `RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=${weekday}` },
+    { label: 'Every month on the same day', rule: 'RRULE:FREQ=MONTHLY' },
+    { label: 'Every year', rule: 'RRULE:FREQ=YEARLY' },
+  ];
+}
+
+/** Popup reminder minutes from "10, 30" ("" → none). Undefined when something is not a number of minutes. */
+export function parseReminderMinutes(input: string): number[] | undefined {
+  const parts = input.split(/[,\s]+/).filter(Boolean);
+  const minutes = parts.map((part) => parseDuration(part) ?? (part === '0' ? 0 : Number.NaN));
+  if (minutes.some((value) => Number.isNaN(value) || value > 40_320)) return undefined;
+  return [...new Set(minutes)].slice(0, 5);
+}

@@ -1,0 +1,115 @@
+/**
+ * The next event in the status bar ("in 12 min: Standup"), redrawn at every minute from the synced events (no
+ * network), and a notification when a popup reminder is due, with "Open" and, for events with a call, "Join".
+ * Started only once signed in (after the first sign-in check), stopped on sign-out.
+ */
+import type * as vscode from 'vscode';
+import type { EventReminder } from '../../../shared/schemas/calendar';
+import { Disposable } from '../../../core/disposable';
+import type { Clock } from '../../../core/sync/poller';
+import { joinLinkOf, Occurrence } from '../tree/model';
+import { eventTitle } from '../tree/presentation';
+import { clockTime, MINUTE_MS } from '../time';
+import { countdownText, dueReminders, nextOccurrence } from './upcoming';
+
+export interface NextEventSource {
+  occurrences(): Occurrence[];
+  timeZone(): string;
+  defaultReminders(calendarId: string): readonly EventReminder[];
+  open(occurrence: Occurrence): Promise<void>;
+  join(occurrence: Occurrence): Promise<void>;
+  /** Runs at every minute tick (the feature redraws the tree when the day changes). */
+  onMinute?(): void;
+  /** Whether reminder notifications are on (the desk.calendar.reminders setting). */
+  enabled?(): boolean;
+}
+
+export class NextEventStatus extends Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private timer: unknown;
+  private running = false;
+  private lastTick = 0;
+  private readonly notified = new Set<string>();
+  /** The reminders shown so far (tests read them). */
+  readonly shown: Array<{ key: string; message: string }> = [];
+  current: Occurrence | undefined;
+
+  constructor(private readonly vs: typeof vscode, private readonly source: NextEventSource, private readonly clock: Clock) {
+    super();
+    this.item = this._register(vs.window.createStatusBarItem('desk.calendar.next', vs.StatusBarAlignment.Left, 50));
+    this.item.name = vs.l10n.t('Desk: Next Event');
+    this.item.command = 'desk.calendar.openNextEvent';
+    this._register({ dispose: () => this.stop() });
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.lastTick = this.clock.now();
+    this.tick();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.current = undefined;
+    this.item.hide();
+  }
+
+  /** Redraws now (after a sync brought new events) without waiting for the minute. */
+  update(): void {
+    if (!this.running) return;
+    const now = this.clock.now();
+    const next = nextOccurrence(this.source.occurrences(), now);
+    this.current = next;
+    if (!next) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(calendar) ${countdownText(next, now)}`;
+    this.item.tooltip = this.vs.l10n.t('{0} at {1} ({2}). Click for details.', eventTitle(next.event), clockTime(next.start, this.source.timeZone()), this.source.timeZone());
+    this.item.accessibilityInformation = { label: countdownText(next, now) };
+    this.item.show();
+  }
+
+  /** The minute tick: status text, then the reminders that came due since the last tick. */
+  tick(): void {
+    if (!this.running) return;
+    const now = this.clock.now();
+    this.update();
+    this.source.onMinute?.();
+    const reminders = this.source.enabled?.() === false ? [] : dueReminders(this.source.occurrences(), (id) => this.source.defaultReminders(id), this.lastTick, now);
+    for (const reminder of reminders) {
+      if (this.notified.has(reminder.key)) continue;
+      this.notified.add(reminder.key);
+      void this.notify(reminder.occurrence, reminder.minutes);
+    }
+    this.lastTick = now;
+    // Aligned to the next whole minute, so "in 12 min" changes when the clock does.
+    const delay = MINUTE_MS - (now % MINUTE_MS) + 50;
+    this.timer = this.clock.setTimeout(() => this.tick(), delay);
+  }
+
+  private async notify(occurrence: Occurrence, minutes: number): Promise<void> {
+    const vs = this.vs;
+    const title = eventTitle(occurrence.event);
+    const at = clockTime(occurrence.start, this.source.timeZone());
+    const message = minutes === 0 ? vs.l10n.t('"{0}" starts now ({1}).', title, at) : vs.l10n.t('"{0}" starts in {1} min ({2}).', title, minutes, at);
+    this.shown.push({ key: `${occurrence.calendarId}/${occurrence.event.id}`, message });
+    const open = vs.l10n.t('Open');
+    const join = vs.l10n.t('Join');
+    const actions = joinLinkOf(occurrence.event) ? [open, join] : [open];
+    const choice = await vs.window.showInformationMessage(message, ...actions);
+    if (choice === open) await this.source.open(occurrence);
+    else if (choice === join) await this.source.join(occurrence);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * What the status bar and the reminder notifications show, computed from the events already synced (no network):
+ * the next timed event with a countdown ("in 12 min: Standup"), and the popup reminders due in a time span (the
+ * event's own popup overrides, or its calendar's default reminders). Pure, so both are unit-tested with a fake clock.
+ */
+import type { CalendarEvent, EventReminder } from '../../../shared/schemas/calendar';
+import { eventTitle } from '../tree/presentation';
+import { describeMinutes, MINUTE_MS, minutesUntil } from '../time';
+import { Occurrence, selfResponse } from '../tree/model';
+
+/** How far ahead the status bar looks. */
+export const STATUS_HORIZON_MS = 24 * 60 * MINUTE_MS;
+
+function counts(occurrence: Occurrence): boolean {
+  return !occurrence.allDay && selfResponse(occurrence.event) !== 'declined' && occurrence.event.transparency !== 'transparent';
+}
+
+/** The event that is on now (the latest started) or next, within the horizon; all-day and declined events do not count. */
+export function nextOccurrence(occurrences: readonly Occurrence[], now: number): Occurrence | undefined {
+  const candidates = occurrences.filter((occurrence) => counts(occurrence) && occurrence.end > now && occurrence.start - now < STATUS_HORIZON_MS);
+  const upcoming = candidates.filter((occurrence) => occurrence.start > now).sort((a, b) => a.start - b.start)[0];
+  // An event starting within 5 minutes wins over one that is on now: it is what needs attention.
+  if (upcoming && upcoming.start - now <= 5 * MINUTE_MS) return upcoming;
+  const current = candidates.filter((occurrence) => occurrence.start <= now).sort((a, b) => b.start - a.start)[0];
+  return current ?? upcoming;
+}
+
+/** "in 12 min: Standup", "now: Standup (ends in 5 min)". */
+export function countdownText(occurrence: Occurrence, now: number): string {
+  const title = eventTitle(occurrence.event);
+  if (occurrence.start <= now) return `now: ${title} (ends in ${describeMinutes(minutesUntil(now, occurrence.end))})`;
+  return `in ${describeMinutes(minutesUntil(now, occurrence.start))}: ${title}`;
+}
+
+/** The popup reminders of an event: its overrides, or the calendar's defaults when it uses them. */
+export function popupReminders(event: CalendarEvent, calendarDefaults: readonly EventReminder[]): number[] {
+  const reminders = event.reminders?.useDefault === false ? (event.reminders.overrides ?? []) : calendarDefaults;
+  return reminders.filter((reminder) => (reminder.method ?? 'popup') === 'popup' && typeof reminder.minutes === 'number').map((reminder) => reminder.minutes as number);
+}
+
+export interface DueReminder {
+  /** Unique per event instance and reminder, so each fires once. */
+  readonly key: string;
+  readonly occurrence: Occurrence;
+  readonly minutes: number;
+}
+
+/** The reminders whose time falls in (from, to]: what the minute tick notifies about. */
+export function dueReminders(occurrences: readonly Occurrence[], defaultsOf: (calendarId: string) => readonly EventReminder[], from: number, to: number): DueReminder[] {
+  const due: DueReminder[] = [];
+  for (const occurrence of occurrences) {
+    if (selfResponse(occurrence.event) === 'declined') continue;
+    for (const minutes of new Set(popupReminders(occurrence.event, defaultsOf(occurrence.calendarId)))) {
+      const at = occurrence.start - minutes * MINUTE_MS;
+      if (at > from && at <= to && occurrence.start > from) due.push({ key: `${occurrence.calendarId}/${occurrence.event.id}/${occurrence.start}/${minutes}`, occurrence, minutes });
+    }
+  }
+  return due.sort((a, b) => a.occurrence.start - b.occurrence.start);
+}

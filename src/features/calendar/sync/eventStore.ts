@@ -1,0 +1,204 @@
+/**
+ * The events Desk knows per calendar, kept current with events.list sync tokens instead of reloads: one full listing
+ * (singleEvents, so recurring events arrive as instances) from a little before today, then only what changed. Each
+ * calendar is a source of the generic sync engine (core/sync/poller.ts): `startToken` is the full load, the resume
+ * token is Google's nextSyncToken, and a 410 (token expired) makes the engine load in full again. No vscode.
+ */
+import { GoogleApiError } from '../../../api/errors';
+import type { SyncPage, SyncPageRequest, SyncSource, TokenStore } from '../../../core/sync/poller';
+import type { CalendarEvent } from '../../../shared/schemas/calendar';
+import type { CalendarApi } from '../port';
+
+export interface EventStoreOptions {
+  readonly api: () => Pick<CalendarApi, 'listEvents'>;
+  /** Called after a calendar's events changed (loaded, synced, reset). */
+  readonly onChange: (calendarId: string) => void;
+  readonly now?: () => number;
+  /** How far before now the full load starts, so ongoing and earlier-today events are kept (default 2 days). */
+  readonly lookBackMs?: number;
+}
+
+interface CalendarCache {
+  readonly events: Map<string, CalendarEvent>;
+  token: string | undefined;
+  loaded: boolean;
+  loading: Promise<string> | undefined;
+}
+
+/** A 410 from events.list: the sync token is no longer valid and a full sync is required. */
+export function isExpiredSyncToken(error: unknown): boolean {
+  return error instanceof GoogleApiError && error.status === 410;
+}
+
+const PAGE_PREFIX = 'page:';
+const PAGE_SIZE = 2500;
+
+export class EventStore implements TokenStore {
+  private readonly caches = new Map<string, CalendarCache>();
+  /** Listings started since construction: what tests check to prove a refresh did not reload. */
+  requests = 0;
+  /** Full listings (first loads and resets). */
+  fullLoads = 0;
+
+  constructor(private readonly options: EventStoreOptions) {}
+
+  private cacheOf(calendarId: string): CalendarCache {
+    let cache = this.caches.get(calendarId);
+    if (!cache) {
+      cache = { events: new Map(), token: undefined, loaded: false, loading: undefined };
+      this.caches.set(calendarId, cache);
+    }
+    return cache;
+  }
+
+  // ---- TokenStore (the sync engine keeps its place here, in memory: the cache itself does not survive a restart)
+
+  get(calendarId: string): string | undefined {
+    return this.caches.get(calendarId)?.token;
+  }
+
+  set(calendarId: string, token: string | undefined): void {
+    this.cacheOf(calendarId).token = token;
+  }
+
+  // ---- reading
+
+  isLoaded(calendarId: string): boolean {
+    return this.caches.get(calendarId)?.loaded ?? false;
+  }
+
+  events(calendarId: string): CalendarEvent[] {
+    return [...(this.caches.get(calendarId)?.events.values() ?? [])];
+  }
+
+  find(calendarId: string, eventId: string): CalendarEvent | undefined {
+    return this.caches.get(calendarId)?.events.get(eventId);
+  }
+
+  loadedCalendars(): string[] {
+    return [...this.caches.entries()].filter(([, cache]) => cache.loaded).map(([id]) => id);
+  }
+
+  /** The first full load of a calendar, shared by everyone who asks while it runs. */
+  ensureLoaded(calendarId: string): Promise<void> {
+    const cache = this.cacheOf(calendarId);
+    if (cache.loaded) return Promise.resolve();
+    return this.fullLoad(calendarId).then(() => undefined);
+  }
+
+  /** Lists the calendar from scratch and keeps the sync token; resolves to that token. */
+  fullLoad(calendarId: string, signal?: AbortSignal): Promise<string> {
+    const cache = this.cacheOf(calendarId);
+    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token }) => {
+      cache.events.clear();
+      for (const event of items) if (event.status !== 'cancelled') cache.events.set(event.id, event);
+      cache.token = token;
+      cache.loaded = true;
+      this.options.onChange(calendarId);
+      return token;
+    }).finally(() => {
+      cache.loading = undefined;
+    });
+    return cache.loading;
+  }
+
+  /** Applies what a sync returned: cancelled events leave, the others are added or replaced. */
+  apply(calendarId: string, items: readonly CalendarEvent[]): void {
+    const cache = this.cacheOf(calendarId);
+    if (!cache.loaded || items.length === 0) return;
+    for (const event of items) {
+      if (event.status === 'cancelled') cache.events.delete(event.id);
+      else cache.events.set(event.id, event);
+      // An event that became recurring now arrives as instances; a singleEvents listing never holds the series itself.
+      if (event.recurringEventId) cache.events.delete(event.recurringEventId);
+    }
+    this.options.onChange(calendarId);
+  }
+
+  /** Catches up right now with the sync token (after one of Desk's own edits); a full load when there is none yet. */
+  async sync(calendarId: string): Promise<void> {
+    const cache = this.cacheOf(calendarId);
+    if (!cache.loaded || !cache.token) {
+      await this.fullLoad(calendarId);
+      return;
+    }
+    const source = this.source(calendarId);
+    const controller = new AbortController();
+    let pageToken = cache.token;
+    const changes: CalendarEvent[] = [];
+    try {
+      for (;;) {
+        const page = await source.listPage({ pageToken, signal: controller.signal });
+        changes.push(...page.items);
+        if (!page.nextPageToken) {
+          if (page.resumeToken) cache.token = page.resumeToken;
+          break;
+        }
+        pageToken = page.nextPageToken;
+      }
+    } catch (error) {
+      if (!isExpiredSyncToken(error)) throw error;
+      await this.fullLoad(calendarId);
+      return;
+    }
+    this.apply(calendarId, changes);
+  }
+
+  /** Forgets one calendar (removed from the list) or all (sign-out, backend change). */
+  forget(calendarId?: string): void {
+    if (calendarId === undefined) this.caches.clear();
+    else this.caches.delete(calendarId);
+  }
+
+  /** The calendar's events as a source of the sync engine. */
+  source(calendarId: string): SyncSource<CalendarEvent> {
+    return {
+      startToken: (signal) => this.fullLoad(calendarId, signal),
+      listPage: async (request: SyncPageRequest): Promise<SyncPage<CalendarEvent>> => {
+        const { syncToken, pageToken } = decodePageToken(request.pageToken);
+        this.requests++;
+        const page = await this.options.api().listEvents(calendarId, { syncToken, singleEvents: true, maxResults: PAGE_SIZE, signal: request.signal, ...(pageToken ? { pageToken } : {}) });
+        return {
+          items: page.items,
+          nextPageToken: page.nextPageToken ? encodePageToken(syncToken, page.nextPageToken) : undefined,
+          resumeToken: page.nextSyncToken,
+        };
+      },
+    };
+  }
+
+  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string }> {
+    const now = this.options.now?.() ?? Date.now();
+    const timeMin = new Date(now - (this.options.lookBackMs ?? 2 * 86_400_000)).toISOString();
+    const items: CalendarEvent[] = [];
+    let pageToken: string | undefined;
+    let token = '';
+    const seen = new Set<string>();
+    this.fullLoads++;
+    do {
+      this.requests++;
+      const page = await this.options.api().listEvents(calendarId, { timeMin, singleEvents: true, maxResults: PAGE_SIZE, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
+      items.push(...page.items);
+      token = page.nextSyncToken ?? token;
+      pageToken = page.nextPageToken || undefined;
+      if (pageToken && seen.has(pageToken)) break; // a server repeating a token would loop forever
+      if (pageToken) seen.add(pageToken);
+    } while (pageToken);
+    return { items, token };
+  }
+}
+
+/** The engine passes one string per page: the sync token alone for the first page, sync token + page token after. */
+function encodePageToken(syncToken: string, pageToken: string): string {
+  return `${PAGE_PREFIX}${JSON.stringify([syncToken, pageToken])}`;
+}
+
+function decodePageToken(token: string): { syncToken: string; pageToken?: string } {
+  if (!token.startsWith(PAGE_PREFIX)) return { syncToken: token };
+  try {
+    const [syncToken, pageToken] = JSON.parse(token.slice(PAGE_PREFIX.length)) as [string, string];
+    return { syncToken, pageToken };
+  } catch {
+    return { syncToken: token };
+  }
+}

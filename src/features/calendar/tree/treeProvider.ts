@@ -1,0 +1,234 @@
+/**
+ * Renders the Calendar tree: an "Agenda" merging the selected calendars, then each calendar of the user's list (hidden
+ * ones only while "Show Hidden Calendars" is on), each with its upcoming days and events. Events come from the
+ * EventStore (synced with sync tokens); the provider only turns the model's nodes into TreeItems.
+ */
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
+import { Disposable } from '../../../core/disposable';
+import { NotSignedInError } from '../../../core/session';
+import type { CalendarListEntry } from '../../../shared/schemas/calendar';
+import type { CalendarApi } from '../port';
+import type { EventStore } from '../sync/eventStore';
+import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
+import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
+
+export interface CalendarTreeOptions {
+  readonly api: () => Pick<CalendarApi, 'allCalendarListEntries'>;
+  readonly store: EventStore;
+  readonly timeZone: () => Promise<string>;
+  readonly daysAhead: () => number;
+  readonly showHidden: () => boolean;
+  readonly isSignedIn: () => Promise<boolean>;
+  readonly withProgress: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly log: (message: string) => void;
+  readonly now?: () => number;
+  readonly locale?: string;
+  /** Called whenever the calendar list was (re)read. */
+  readonly onCalendars?: (entries: readonly CalendarListEntry[]) => void;
+}
+
+export class CalendarTreeProvider extends Disposable implements vscode.TreeDataProvider<CalendarTreeNode> {
+  private readonly changeEmitter: vscode.EventEmitter<CalendarTreeNode | undefined>;
+  readonly onDidChangeTreeData: vscode.Event<CalendarTreeNode | undefined>;
+  readonly agenda = new AgendaNode();
+  private list: Promise<CalendarListEntry[]> | undefined;
+  private entries = new Map<string, CalendarListEntry>();
+  private readonly calendarNodes = new Map<string, CalendarNode>();
+  /** The zone the rows were last built in (for the synchronous getTreeItem). */
+  private zone = 'UTC';
+
+  constructor(private readonly vs: typeof vscode, private readonly options: CalendarTreeOptions) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<CalendarTreeNode | undefined>());
+    this.onDidChangeTreeData = this.changeEmitter.event;
+  }
+
+  private get now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  // ---- refresh
+
+  /** Everything again: the calendar list and (the caller decides) the events. */
+  refreshAll(): void {
+    this.list = undefined;
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Redraws the rows that show one calendar's events (after a sync): its own node and the Agenda. */
+  redrawCalendar(calendarId: string): void {
+    const node = this.calendarNodes.get(calendarId);
+    if (node) this.changeEmitter.fire(node);
+    if (this.isInAgenda(this.entries.get(calendarId))) this.changeEmitter.fire(this.agenda);
+  }
+
+  /** Redraws every row with a time on it (the day changed, or the zone or the number of days). */
+  redrawEvents(): void {
+    this.changeEmitter.fire(undefined);
+  }
+
+  // ---- data for commands and the status bar
+
+  async calendars(): Promise<CalendarListEntry[]> {
+    this.list ??= this.options.withProgress(async () => {
+      const entries: CalendarListEntry[] = [];
+      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true })) entries.push(entry);
+      this.entries = new Map(entries.map((entry) => [entry.id, entry]));
+      this.options.onCalendars?.(entries);
+      return entries;
+    });
+    this.list.catch(() => { this.list = undefined; });
+    return this.list;
+  }
+
+  entry(calendarId: string): CalendarListEntry | undefined {
+    return this.entries.get(calendarId);
+  }
+
+  calendarNode(calendarId: string): CalendarNode | undefined {
+    return this.calendarNodes.get(calendarId);
+  }
+
+  /** The calendars the Agenda, the status bar and reminders follow. */
+  isInAgenda(entry: CalendarListEntry | undefined): boolean {
+    return entry !== undefined && entry.selected !== false && !entry.hidden && !entry.deleted;
+  }
+
+  async agendaCalendars(): Promise<CalendarListEntry[]> {
+    return (await this.calendars()).filter((entry) => this.isInAgenda(entry));
+  }
+
+  /** Every synced occurrence of the Agenda's calendars (no network beyond what is loaded). */
+  agendaOccurrences(timeZone: string): Occurrence[] {
+    return [...this.entries.values()].filter((entry) => this.isInAgenda(entry)).flatMap((entry) => this.occurrences(entry.id, timeZone));
+  }
+
+  occurrences(calendarId: string, timeZone: string): Occurrence[] {
+    return this.options.store.events(calendarId).flatMap((event) => occurrenceOf(calendarId, event, timeZone) ?? []);
+  }
+
+  // ---- TreeDataProvider
+
+  async getChildren(element?: CalendarTreeNode): Promise<CalendarTreeNode[]> {
+    if (!element) return this.rootChildren();
+    if (element.kind === 'agenda' || element.kind === 'calendar') return this.scopeChildren(element);
+    if (element.kind === 'day') return element.group.occurrences.map((occurrence) => new EventNode(element, occurrence));
+    return [];
+  }
+
+  getParent(element: CalendarTreeNode): CalendarTreeNode | undefined {
+    return element.parent;
+  }
+
+  getTreeItem(element: CalendarTreeNode): vscode.TreeItem {
+    const vs = this.vs;
+    const state = vs.TreeItemCollapsibleState;
+    if (element.kind === 'agenda') {
+      const item = new vs.TreeItem(vs.l10n.t('Agenda'), state.Expanded);
+      item.id = element.id;
+      item.contextValue = contextValueFor(element);
+      item.iconPath = new vs.ThemeIcon('calendar');
+      item.description = vs.l10n.t('next {0} days', this.options.daysAhead());
+      item.tooltip = vs.l10n.t('Upcoming events of the calendars shown in the Agenda');
+      return item;
+    }
+    if (element.kind === 'calendar') {
+      const { entry } = element;
+      const item = new vs.TreeItem(calendarName(entry), state.Collapsed);
+      item.id = element.id;
+      item.contextValue = contextValueFor(element);
+      item.iconPath = vs.Uri.parse(swatchDataUri(entry.backgroundColor, 'square'));
+      const notes = [entry.primary ? vs.l10n.t('primary') : undefined, entry.hidden ? vs.l10n.t('hidden') : entry.selected === false ? vs.l10n.t('not in Agenda') : undefined, entry.accessRole === 'reader' || entry.accessRole === 'freeBusyReader' ? vs.l10n.t('read-only') : undefined].filter(Boolean);
+      if (notes.length) item.description = notes.join(' · ');
+      return item;
+    }
+    if (element.kind === 'day') {
+      const { group } = element;
+      const label = group.relative === 'today' ? vs.l10n.t('Today') : group.relative === 'tomorrow' ? vs.l10n.t('Tomorrow') : dayLabel(group.key, this.options.locale);
+      const item = new vs.TreeItem(label, state.Expanded);
+      item.id = element.id;
+      item.contextValue = contextValueFor(element);
+      const count = group.occurrences.length === 1 ? vs.l10n.t('1 event') : vs.l10n.t('{0} events', group.occurrences.length);
+      item.description = group.relative ? `${dayLabel(group.key, this.options.locale)} · ${count}` : count;
+      return item;
+    }
+    if (element.kind === 'event') {
+      const { occurrence } = element;
+      const entry = this.entries.get(element.calendarId);
+      const item = new vs.TreeItem(eventTitle(element.event), state.None);
+      item.id = element.id;
+      item.contextValue = contextValueFor(element, entry);
+      item.iconPath = vs.Uri.parse(swatchDataUri(entry?.backgroundColor, 'dot'));
+      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined);
+      item.accessibilityInformation = { label: `${eventTitle(element.event)}, ${item.description}` };
+      item.command = { command: 'desk.calendar.openEvent', title: vs.l10n.t('Open Event Details'), arguments: [element] };
+      return item;
+    }
+    const item = new vs.TreeItem(element.label, state.None);
+    item.id = element.id;
+    item.contextValue = contextValueFor(element);
+    item.iconPath = new vs.ThemeIcon(element.severity === 'error' ? 'error' : 'info');
+    if (element.severity === 'error') {
+      item.command = { command: 'desk.calendar.refresh', title: vs.l10n.t('Retry'), arguments: [element.parent] };
+      item.tooltip = vs.l10n.t('{0} Click to try again.', element.label);
+    }
+    return item;
+  }
+
+  /** Hovers are built only when shown: attendee lists and descriptions can be long and most rows are never hovered. */
+  resolveTreeItem(item: vscode.TreeItem, element: CalendarTreeNode): vscode.TreeItem {
+    if (element.kind === 'event') {
+      const entry = this.entries.get(element.calendarId);
+      const markdown = new this.vs.MarkdownString(eventTooltip(element.occurrence, entry ? calendarName(entry) : element.calendarId, this.zone, this.options.locale));
+      item.tooltip = markdown;
+    } else if (element.kind === 'calendar') {
+      const upcoming = this.options.store.isLoaded(element.calendarId)
+        ? groupByDay(this.occurrences(element.calendarId, this.zone), { now: this.now, timeZone: this.zone, days: this.options.daysAhead() }).reduce((sum, day) => sum + day.occurrences.length, 0)
+        : undefined;
+      item.tooltip = new this.vs.MarkdownString(calendarTooltip(element.entry, upcoming));
+    }
+    return item;
+  }
+
+  // ---- loading
+
+  private async rootChildren(): Promise<CalendarTreeNode[]> {
+    if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
+    try {
+      const [entries, zone] = await Promise.all([this.calendars(), this.options.timeZone()]);
+      this.zone = zone;
+      const shown = entries.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden));
+      const nodes = shown.map((entry) => {
+        const node = new CalendarNode(entry);
+        this.calendarNodes.set(entry.id, node);
+        return node;
+      });
+      return [this.agenda, ...nodes];
+    } catch (error) {
+      if (error instanceof NotSignedInError) return [];
+      this.options.log(`Could not load the calendars: ${errorMessage(error)}`);
+      return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the calendars: {0}', errorMessage(error)), 'error')];
+    }
+  }
+
+  private async scopeChildren(scope: ScopeNode): Promise<CalendarTreeNode[]> {
+    const calendarIds = scope.kind === 'agenda' ? (await this.agendaCalendars()).map((entry) => entry.id) : [scope.calendarId];
+    const results = await Promise.allSettled(calendarIds.map((id) => this.options.store.ensureLoaded(id)));
+    const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ id: calendarIds[index] ?? '', error: result.reason as unknown }] : []));
+    const rows: CalendarTreeNode[] = [];
+    for (const failure of failed) {
+      if (failure.error instanceof NotSignedInError) return [];
+      const name = calendarName(this.entries.get(failure.id) ?? { id: failure.id });
+      this.options.log(`Could not load the events of ${failure.id}: ${errorMessage(failure.error)}`);
+      rows.push(new MessageNode(scope, `error/${failure.id}`, this.vs.l10n.t('Could not load the events of {0}: {1}', name, errorMessage(failure.error)), 'error'));
+    }
+    const zone = await this.options.timeZone();
+    this.zone = zone;
+    const occurrences = calendarIds.filter((id) => this.options.store.isLoaded(id)).flatMap((id) => this.occurrences(id, zone));
+    const days = groupByDay(occurrences, { now: this.now, timeZone: zone, days: this.options.daysAhead() });
+    rows.push(...days.map((group) => new DayNode(scope, group)));
+    if (days.length === 0 && failed.length === 0) rows.push(new MessageNode(scope, 'empty', this.vs.l10n.t('No events in the next {0} days', this.options.daysAhead())));
+    return rows;
+  }
+}

@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import { eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices } from '../../../../../src/features/calendar/commands/when';
+import { readIcs } from '../../../../../src/features/calendar/ics';
+
+// Monday 23 November 2026, 23:30 in Berlin (already Tuesday in Tokyo).
+const NOW = Date.parse('2026-11-23T22:30:00Z');
+
+describe('Calendar input', () => {
+  it('reads times in the user zone; a date alone is all-day', () => {
+    assert.deepEqual(parseWhen('tomorrow 15:00', NOW, 'Europe/Berlin'), { kind: 'timed', date: '2026-11-24', hour: 15, minute: 0 });
+    assert.deepEqual(parseWhen('tomorrow 3pm', NOW, 'Asia/Tokyo'), { kind: 'timed', date: '2026-11-25', hour: 15, minute: 0 });
+    assert.deepEqual(parseWhen('2026-12-01', NOW, 'Europe/Berlin'), { kind: 'allDay', date: '2026-12-01' });
+    assert.deepEqual(parseWhen('2026-12-01 09:30', NOW, 'Europe/Berlin'), { kind: 'timed', date: '2026-12-01', hour: 9, minute: 30 });
+    assert.equal(parseWhen('whenever', NOW, 'Europe/Berlin').kind, 'invalid');
+  });
+
+  it('reads lengths and reminders, and writes wall-clock times with the zone', () => {
+    assert.equal(parseDuration('45m'), 45);
+    assert.equal(parseDuration('1h30'), 90);
+    assert.equal(parseDuration('1.5h'), 90);
+    assert.equal(parseDuration('90'), 90);
+    assert.equal(parseDuration('soon'), undefined);
+    assert.deepEqual(parseReminderMinutes('10, 30'), [10, 30]);
+    assert.deepEqual(parseReminderMinutes(''), []);
+    assert.equal(parseReminderMinutes('ten'), undefined);
+    assert.deepEqual(eventTimes({ kind: 'timed', date: '2026-11-24', hour: 23, minute: 30 }, 60, 'Europe/Berlin'), {
+      start: { dateTime: '2026-11-24T23:30:00', timeZone: 'Europe/Berlin' },
+      end: { dateTime: '2026-11-25T00:30:00', timeZone: 'Europe/Berlin' },
+    });
+    assert.deepEqual(eventTimes({ kind: 'allDay', date: '2026-11-24' }, 24 * 60, 'Europe/Berlin'), { start: { date: '2026-11-24' }, end: { date: '2026-11-25' } });
+    assert.equal(recurrenceChoices('2026-11-24').find((choice) => choice.label.startsWith('Every week on'))?.rule, 'RRULE:FREQ=WEEKLY;BYDAY=TU');
+  });
+
+  it('reads .ics files into events.import bodies', () => {
+    const ics = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN',
+      'BEGIN:VEVENT', 'UID:one@example.com', 'SUMMARY:Planning', 'LOCATION:Room 1', 'DTSTART;TZID=Europe/Berlin:20261124T100000', 'DTEND;TZID=Europe/Berlin:20261124T110000', 'RRULE:FREQ=WEEKLY;COUNT=3', 'ATTENDEE:mailto:bob@example.com', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:two@example.com', 'SUMMARY:Holiday', 'DTSTART;VALUE=DATE:20261225', 'DTEND;VALUE=DATE:20261226', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:three@example.com', 'SUMMARY:Call', 'DTSTART:20261124T150000Z', 'DTEND:20261124T153000Z', 'END:VEVENT',
+      'BEGIN:VEVENT', 'SUMMARY:No uid', 'DTSTART:20261124T150000Z', 'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    const { events, skipped } = readIcs(ics, 'Europe/Berlin');
+    assert.deepEqual(events, [
+      { iCalUID: 'one@example.com', summary: 'Planning', start: { dateTime: '2026-11-24T10:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-11-24T11:00:00', timeZone: 'Europe/Berlin' }, location: 'Room 1', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'], attendees: [{ email: 'bob@example.com' }] },
+      { iCalUID: 'two@example.com', summary: 'Holiday', start: { date: '2026-12-25' }, end: { date: '2026-12-26' } },
+      { iCalUID: 'three@example.com', summary: 'Call', start: { dateTime: '2026-11-24T15:00:00Z' }, end: { dateTime: '2026-11-24T15:30:00Z' } },
+    ]);
+    assert.deepEqual(skipped, ['No uid: no UID']);
+  });
+});

@@ -1,0 +1,96 @@
+import * as assert from 'node:assert/strict';
+import { NextEventStatus } from '../../../../../src/features/calendar/status/statusBar';
+import { countdownText, dueReminders, nextOccurrence, popupReminders } from '../../../../../src/features/calendar/status/upcoming';
+import { occurrenceOf, Occurrence } from '../../../../../src/features/calendar/tree/model';
+import type { Clock } from '../../../../../src/core/sync/poller';
+import type { CalendarEvent } from '../../../../../src/shared/schemas/calendar';
+import { fakeVscode } from '../../../../support/fakeVscode';
+import { allDay, timed } from '../../../../support/fakes/calendar';
+
+const place = (events: CalendarEvent[]): Occurrence[] => events.flatMap((event) => occurrenceOf('cal', event, 'Europe/Berlin') ?? []);
+const NOW = Date.parse('2026-11-23T09:48:00Z');
+
+/** A clock the test moves by hand; timers fire when their time is passed. */
+class FakeClock implements Clock {
+  private timers: Array<{ at: number; callback: () => void; id: number }> = [];
+  private ids = 0;
+  constructor(public time: number) {}
+  now(): number { return this.time; }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = ++this.ids;
+    this.timers.push({ at: this.time + ms, callback, id });
+    return id;
+  }
+  clearTimeout(handle: unknown): void { this.timers = this.timers.filter((timer) => timer.id !== handle); }
+  advance(ms: number): void {
+    const target = this.time + ms;
+    for (;;) {
+      const next = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((timer) => timer !== next);
+      this.time = next.at;
+      next.callback();
+    }
+    this.time = target;
+  }
+}
+
+function fakeStatusVscode() {
+  const item = { text: '', tooltip: '', visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+  const messages: string[][] = [];
+  const vs = fakeVscode() as unknown as Record<string, unknown>;
+  vs.StatusBarAlignment = { Left: 1, Right: 2 };
+  vs.window = { ...(vs.window as object), createStatusBarItem: () => item, showInformationMessage: async (...args: string[]) => { messages.push(args); return undefined; } };
+  return { vs: vs as never, item, messages };
+}
+
+describe('Calendar next event and reminders', () => {
+  const events = [
+    allDay('holiday', '2026-11-23', '2026-11-24'),
+    timed('Standup', '2026-11-23T10:00:00Z', '2026-11-23T10:15:00Z', { hangoutLink: 'https://meet.google.com/x' }),
+    timed('Declined', '2026-11-23T09:55:00Z', '2026-11-23T10:30:00Z', { attendees: [{ email: 'me@x', self: true, responseStatus: 'declined' }] }),
+    timed('Review', '2026-11-23T13:00:00Z', '2026-11-23T14:00:00Z', { reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 30 }, { method: 'email', minutes: 60 }] } }),
+  ];
+
+  it('counts down to the next timed event, skipping all-day and declined ones', () => {
+    const next = nextOccurrence(place(events), NOW);
+    assert.equal(next?.event.summary, 'Standup');
+    assert.equal(countdownText(next as Occurrence, NOW), 'in 12 min: Standup');
+    assert.equal(countdownText(next as Occurrence, Date.parse('2026-11-23T10:05:00Z')), 'now: Standup (ends in 10 min)');
+    assert.equal(countdownText(nextOccurrence(place(events), Date.parse('2026-11-23T10:20:00Z')) as Occurrence, Date.parse('2026-11-23T10:20:00Z')), 'in 2 h 40 min: Review');
+  });
+
+  it('uses the event popup overrides, or the calendar defaults', () => {
+    assert.deepEqual(popupReminders(events[3] as CalendarEvent, [{ method: 'popup', minutes: 10 }]), [30]);
+    assert.deepEqual(popupReminders(events[1] as CalendarEvent, [{ method: 'popup', minutes: 10 }, { method: 'email', minutes: 5 }]), [10]);
+    const due = dueReminders(place(events), () => [{ method: 'popup', minutes: 10 }], Date.parse('2026-11-23T09:49:00Z'), Date.parse('2026-11-23T09:50:00Z'));
+    assert.deepEqual(due.map((reminder) => [reminder.occurrence.event.summary, reminder.minutes]), [['Standup', 10]]);
+  });
+
+  it('redraws the status text every minute and notifies each reminder once, with Join for a call', () => {
+    const clock = new FakeClock(NOW);
+    const { vs, item, messages } = fakeStatusVscode();
+    const status = new NextEventStatus(vs, {
+      occurrences: () => place(events),
+      timeZone: () => 'Europe/Berlin',
+      defaultReminders: () => [{ method: 'popup', minutes: 10 }],
+      open: async () => undefined,
+      join: async () => undefined,
+    }, clock);
+    status.start();
+    assert.equal(item.text, '$(calendar) in 12 min: Standup');
+    // The tick runs just after each whole minute.
+    clock.advance(60_100);
+    assert.equal(item.text, '$(calendar) in 11 min: Standup');
+    assert.deepEqual(messages, []);
+    clock.advance(60_000); // 09:50: Standup's 10-minute reminder
+    assert.deepEqual(messages, [['"Standup" starts in 10 min (11:00).', 'Open', 'Join']]);
+    clock.advance(3 * 60 * 60_000);
+    assert.deepEqual(messages.map((message) => message[0]), ['"Standup" starts in 10 min (11:00).', '"Review" starts in 30 min (14:00).']);
+    status.stop();
+    assert.equal(item.visible, false);
+    const before = messages.length;
+    clock.advance(24 * 60 * 60_000);
+    assert.equal(messages.length, before, 'a stopped status bar has no timer left');
+  });
+});

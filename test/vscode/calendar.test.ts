@@ -1,0 +1,367 @@
+// The Calendar view and commands inside a real extension host, against the harness's emulator (demo data, alice in
+// Europe/Berlin): read the tree, run every command with stubbed prompts, and check each result on the emulator over
+// HTTP as another client would.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
+import { addDays, dateKey } from '../../src/features/calendar/time';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs } from './support';
+
+interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
+interface ApiEntry { id: string; summary?: string; primary?: boolean; colorId?: string; hidden?: boolean; accessRole?: string }
+
+const ALICE = 'alice@example.com';
+const ZONE = 'Europe/Berlin';
+const enc = encodeURIComponent;
+
+async function eventOnEmulator(calendarId: string, eventId: string, account?: string): Promise<{ status: number; body: ApiEvent }> {
+  return emulatorRequest<ApiEvent>('GET', `/calendar/v3/calendars/${enc(calendarId)}/events/${enc(eventId)}`, undefined, account);
+}
+
+async function eventsOnEmulator(calendarId: string, query = ''): Promise<ApiEvent[]> {
+  return (await emulatorRequest<{ items?: ApiEvent[] }>('GET', `/calendar/v3/calendars/${enc(calendarId)}/events?maxResults=2500${query}`)).body.items ?? [];
+}
+
+async function listOnEmulator(): Promise<ApiEntry[]> {
+  return (await emulatorRequest<{ items?: ApiEntry[] }>('GET', '/calendar/v3/users/me/calendarList?showHidden=true')).body.items ?? [];
+}
+
+const stubs = new WindowStubs();
+
+function answerInputs(...answers: Array<string | undefined>): vscode.InputBoxOptions[] {
+  const seen: vscode.InputBoxOptions[] = [];
+  stubs.stub('showInputBox', async (options) => {
+    seen.push(options as vscode.InputBoxOptions);
+    return answers.shift();
+  });
+  return seen;
+}
+
+type Item = vscode.QuickPickItem & { value?: unknown };
+
+/** Answers quick picks in order: each chooser gets the items and returns the one to pick (or undefined). */
+function answerPicks(...choosers: Array<(items: Item[]) => Item | Item[] | undefined>): Item[][] {
+  const seen: Item[][] = [];
+  stubs.stub('showQuickPick', async (items) => {
+    const list = (await items) as Item[];
+    seen.push(list);
+    return choosers.shift()?.(list);
+  });
+  return seen;
+}
+
+const byLabel = (pattern: RegExp) => (items: Item[]) => items.find((item) => pattern.test(item.label));
+
+function confirmWith(answer: string | undefined): string[] {
+  const asked: string[] = [];
+  stubs.stub('showWarningMessage', async (message) => {
+    asked.push(String(message));
+    return answer;
+  });
+  return asked;
+}
+
+describe('Calendar view in VS Code', function () {
+  this.timeout(40000);
+  let api: DeskApi;
+  const tomorrow = (): string => addDays(dateKey(Date.now(), ZONE), 1);
+  const label = (node: CalendarTreeNode): string => labelText(api.calendar.tree.getTreeItem(node));
+
+  async function calendarNode(predicate: (node: CalendarNode) => boolean): Promise<CalendarNode> {
+    const roots = await api.calendar.tree.getChildren();
+    const node = roots.find((root): root is CalendarNode => root.kind === 'calendar' && predicate(root));
+    assert.ok(node, `no such calendar among ${roots.map(label).join(', ')}`);
+    return node;
+  }
+
+  const primary = () => calendarNode((node) => node.entry.primary === true);
+  const team = () => calendarNode((node) => node.entry.summary === 'Team');
+
+  async function eventNode(scope: CalendarTreeNode, summary: string): Promise<EventNode> {
+    for (const day of (await api.calendar.tree.getChildren(scope)).filter((node): node is DayNode => node.kind === 'day')) {
+      const found = (await api.calendar.tree.getChildren(day)).find((node): node is EventNode => node.kind === 'event' && node.event.summary === summary);
+      if (found) return found;
+    }
+    assert.fail(`no event "${summary}" under ${label(scope)}`);
+  }
+
+  before(async () => {
+    api = await activateAndSignIn();
+    await vscode.workspace.getConfiguration().update('desk.calendar.daysAhead', 21, vscode.ConfigurationTarget.Global);
+    api.calendar.tree.refreshAll();
+  });
+
+  afterEach(() => stubs.restore());
+
+  after(async () => {
+    await vscode.workspace.getConfiguration().update('desk.calendar.daysAhead', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('shows the Agenda and the calendar list with swatches, events by day with all-day first, details in the hover', async () => {
+    const roots = await api.calendar.tree.getChildren();
+    assert.equal(roots[0]?.kind, 'agenda');
+    assert.ok(roots.some((node) => node.kind === 'calendar' && node.entry.primary), 'no primary calendar');
+    const teamNode = await team();
+    const item = api.calendar.tree.getTreeItem(teamNode);
+    assert.match(String((item.iconPath as vscode.Uri).toString(true)), /^data:image\/svg\+xml/);
+    assert.match(String(item.contextValue), /^calendar\b.*\bowner\b/);
+    assert.equal(await api.calendar.timeZone(), ZONE, 'times follow the Calendar time-zone setting');
+
+    const days = (await api.calendar.tree.getChildren(roots[0])).filter((node): node is DayNode => node.kind === 'day');
+    assert.ok(days.length > 0, 'the Agenda is empty');
+    for (const day of days) {
+      const occurrences = day.group.occurrences;
+      const firstTimed = occurrences.findIndex((occurrence) => !occurrence.allDay);
+      if (firstTimed >= 0) assert.ok(occurrences.slice(firstTimed).every((occurrence) => !occurrence.allDay), `${day.group.key}: all-day events must come first`);
+    }
+    const keys = days.map((day) => day.group.key);
+    assert.deepEqual(keys, [...keys].sort(), 'days in order');
+    // Team's "Sprint retro" repeats: its dates arrive as single instances.
+    const retro = await eventNode(roots[0] as CalendarTreeNode, 'Sprint retro');
+    assert.ok(retro.event.recurringEventId, 'recurring events are expanded into instances');
+    const review = await eventNode(await primary(), 'Design review: Desk calendar view').catch(() => undefined);
+    if (review) {
+      const tooltip = api.calendar.tree.resolveTreeItem(api.calendar.tree.getTreeItem(review), review).tooltip;
+      assert.ok(tooltip instanceof vscode.MarkdownString);
+      assert.match(tooltip.value, /bob@example\\\.com — accepted/);
+      assert.match(tooltip.value, /Join: \[/);
+    }
+  });
+
+  it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
+    const seen = answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
+    const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
+    assert.equal(created?.summary, 'Desk sync');
+    assert.ok(seen[1]?.validateInput && await seen[1].validateInput('next blue moon'), 'an unreadable time is refused');
+    const onEmulator = await eventOnEmulator(ALICE, created.id);
+    assert.equal(onEmulator.body.location, 'Room 7');
+    assert.equal(Date.parse(onEmulator.body.start?.dateTime ?? ''), Date.parse(`${tomorrow()}T09:00:00Z`), '10:00 in Berlin is 09:00 UTC in winter');
+    // Shown under Tomorrow at once (synced with the sync token, not reloaded).
+    const node = await eventNode(api.calendar.tree.agenda, 'Desk sync');
+    assert.equal(node.parent.group.key, tomorrow());
+
+    // From a day row of a calendar: that calendar, and that day filled in.
+    const dayRow = (await api.calendar.tree.getChildren(await primary())).find((row): row is DayNode => row.kind === 'day' && row.group.key === tomorrow());
+    assert.ok(dayRow);
+    const asked = answerInputs('Day-row event', `${tomorrow()} 18:00`, '30m', '');
+    const fromDay = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', dayRow);
+    assert.equal(asked[1]?.value, `${tomorrow()} 09:00`);
+    assert.equal((await eventOnEmulator(ALICE, fromDay?.id ?? '')).body.summary, 'Day-row event');
+
+    const quick = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.quickAdd', await primary(), 'Coffee with Ann tomorrow 15:00');
+    assert.ok(quick?.id);
+    assert.equal((await eventOnEmulator(ALICE, quick.id)).status, 200);
+  });
+
+  it('edits with the etag, and asks Reload / Overwrite / Cancel when the event changed elsewhere', async () => {
+    let node = await eventNode(await primary(), 'Desk sync');
+    answerInputs('Desk sync (moved)');
+    const renamed = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.editEvent', node, 'title');
+    assert.equal(renamed?.summary, 'Desk sync (moved)');
+    assert.equal((await eventOnEmulator(ALICE, node.event.id)).body.summary, 'Desk sync (moved)');
+
+    node = await eventNode(await primary(), 'Desk sync (moved)');
+    // Another client changes it; Desk's copy is now stale.
+    await emulatorRequest('PATCH', `/calendar/v3/calendars/${enc(ALICE)}/events/${enc(node.event.id)}`, { location: 'Changed elsewhere' });
+    answerInputs('Room 9');
+    let asked = confirmWith('Reload');
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'location'), undefined);
+    assert.match(asked[0] ?? '', /changed elsewhere/);
+    assert.equal((await eventOnEmulator(ALICE, node.event.id)).body.location, 'Changed elsewhere', 'Reload never overwrites');
+    assert.equal(api.calendar.store.find(ALICE, node.event.id)?.location, 'Changed elsewhere', 'Reload brought the newer version');
+
+    // Changed elsewhere again: this time Overwrite.
+    await emulatorRequest('PATCH', `/calendar/v3/calendars/${enc(ALICE)}/events/${enc(node.event.id)}`, { location: 'Changed elsewhere again' });
+    answerInputs('Room 9');
+    asked = confirmWith('Overwrite');
+    const overwritten = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.editEvent', node, 'location');
+    assert.equal(asked.length, 1);
+    assert.equal(overwritten?.location, 'Room 9');
+
+    // Attendees, reminders and recurrence.
+    node = await eventNode(await primary(), 'Desk sync (moved)');
+    answerInputs('bob@example.com, carol@example.com');
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'attendees');
+    assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body.attendees?.map((attendee) => attendee.email), ['bob@example.com', 'carol@example.com']);
+    node = await eventNode(await primary(), 'Desk sync (moved)');
+    answerInputs('5, 30');
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'reminders');
+    assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body, { ...(await eventOnEmulator(ALICE, node.event.id)).body, reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 5 }, { method: 'popup', minutes: 30 }] } });
+    node = await eventNode(await primary(), 'Desk sync (moved)');
+    answerPicks(byLabel(/^Every day$/));
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'recurrence');
+    assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body, { ...(await eventOnEmulator(ALICE, node.event.id)).body, recurrence: ['RRULE:FREQ=DAILY'] });
+  });
+
+  it('shows the dates of a repeating event, deletes one date only, then the whole series', async () => {
+    const node = await eventNode(await primary(), 'Desk sync (moved)');
+    assert.ok(node.event.recurringEventId, 'the daily event shows as instances');
+    const picks = answerPicks(() => undefined);
+    await vscode.commands.executeCommand('desk.calendar.showInstances', node);
+    assert.ok((picks[0]?.length ?? 0) >= 5, 'the instances are listed');
+
+    answerPicks(byLabel(/only this event/i));
+    confirmWith('Delete Event');
+    const errors: string[] = [];
+    stubs.stub('showErrorMessage', async (message) => { errors.push(String(message)); return undefined; });
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteEvent', node), true, errors.join('\n'));
+    const instance = await eventOnEmulator(ALICE, node.event.id);
+    assert.ok(instance.status === 410 || instance.body.status === 'cancelled', 'the instance is cancelled');
+    assert.equal((await eventOnEmulator(ALICE, node.event.recurringEventId)).body.status, 'confirmed', 'the series stays');
+
+    const next = await eventNode(await primary(), 'Desk sync (moved)');
+    answerPicks(byLabel(/all events in the series/i));
+    confirmWith('Delete Series');
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteEvent', next), true);
+    const series = await eventOnEmulator(ALICE, node.event.recurringEventId);
+    assert.ok(series.status === 410 || series.body.status === 'cancelled', 'the series is deleted');
+  });
+
+  it('moves an event to another calendar', async () => {
+    const node = await eventNode(await primary(), 'Coffee with Ann');
+    const teamNode = await team();
+    answerPicks((items) => items.find((item) => (item.value as ApiEntry).id === teamNode.calendarId));
+    const moved = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.moveEvent', node);
+    assert.ok(moved);
+    assert.ok((await eventsOnEmulator(teamNode.calendarId)).some((event) => event.id === node.event.id), 'not in Team');
+    assert.ok(!(await eventsOnEmulator(ALICE)).some((event) => event.id === node.event.id && event.status !== 'cancelled'), 'still in the primary');
+  });
+
+  it('imports an .ics file by iCalUID (again updates instead of duplicating)', async () => {
+    const file = path.join(os.tmpdir(), `desk-import-${process.pid}.ics`);
+    fs.writeFileSync(file, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//desk test//EN',
+      'BEGIN:VEVENT', 'UID:desk-import-1@example.com', 'SUMMARY:Imported planning', `DTSTART;TZID=Europe/Berlin:${tomorrow().replace(/-/g, '')}T140000`, `DTEND;TZID=Europe/Berlin:${tomorrow().replace(/-/g, '')}T150000`, 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:desk-import-2@example.com', 'SUMMARY:Imported holiday', `DTSTART;VALUE=DATE:${tomorrow().replace(/-/g, '')}`, `DTEND;VALUE=DATE:${addDays(tomorrow(), 1).replace(/-/g, '')}`, 'END:VEVENT',
+      'END:VCALENDAR'].join('\r\n'));
+    stubs.stub('showInformationMessage', async () => undefined);
+    const imported = await vscode.commands.executeCommand<ApiEvent[]>('desk.calendar.importIcs', await primary(), vscode.Uri.file(file));
+    assert.equal(imported?.length, 2);
+    await vscode.commands.executeCommand('desk.calendar.importIcs', await primary(), vscode.Uri.file(file));
+    const copies = (await eventsOnEmulator(ALICE, `&iCalUID=${enc('desk-import-1@example.com')}`)).filter((event) => event.status !== 'cancelled');
+    assert.equal(copies.length, 1);
+    const holiday = await eventNode(api.calendar.tree.agenda, 'Imported holiday');
+    const siblings = await api.calendar.tree.getChildren(holiday.parent);
+    assert.equal(siblings[0]?.kind === 'event' && siblings[0].occurrence.allDay, true, 'all-day first on its day');
+    fs.rmSync(file, { force: true });
+  });
+
+  it('shares a calendar: add with a role, change the role, stop sharing', async () => {
+    const teamNode = await team();
+    const acl = async () => (await emulatorRequest<{ items?: Array<{ id: string; role: string; scope: { value?: string } }> }>('GET', `/calendar/v3/calendars/${enc(teamNode.calendarId)}/acl`)).body.items ?? [];
+    const roles = answerPicks(byLabel(/Share with someone/), (items) => items.find((item) => item.value === 'writer'));
+    answerInputs('carol@example.com');
+    await vscode.commands.executeCommand('desk.calendar.share', teamNode);
+    assert.ok(roles[1]?.some((item) => item.value === 'freeBusyReader' && /free\/busy/i.test(item.label)), 'roles are explained');
+    assert.equal((await acl()).find((rule) => rule.scope.value === 'carol@example.com')?.role, 'writer');
+
+    answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Change what/), (items) => items.find((item) => item.value === 'reader'));
+    await vscode.commands.executeCommand('desk.calendar.share', teamNode);
+    assert.equal((await acl()).find((rule) => rule.scope.value === 'carol@example.com')?.role, 'reader');
+
+    answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Stop sharing/));
+    confirmWith('Stop Sharing');
+    await vscode.commands.executeCommand('desk.calendar.share', teamNode);
+    assert.ok(!(await acl()).some((rule) => rule.scope.value === 'carol@example.com'));
+  });
+
+  it('creates, renames, sets up, clears and deletes a calendar; the primary cannot be deleted', async () => {
+    answerInputs('Side project');
+    const created = await vscode.commands.executeCommand<ApiEntry | undefined>('desk.calendar.createCalendar');
+    assert.ok(created?.id);
+    assert.ok((await listOnEmulator()).some((entry) => entry.id === created.id));
+    let node = await calendarNode((candidate) => candidate.calendarId === created.id);
+    answerInputs('Side project (2026)');
+    await vscode.commands.executeCommand('desk.calendar.renameCalendar', node);
+    assert.equal((await emulatorRequest<ApiEntry>('GET', `/calendar/v3/calendars/${enc(created.id)}`)).body.summary, 'Side project (2026)');
+
+    node = await calendarNode((candidate) => candidate.calendarId === created.id);
+    const colors = answerPicks((items) => items.find((item) => item.description === '' && item.iconPath !== undefined));
+    await vscode.commands.executeCommand('desk.calendar.calendarSettings', node, 'color');
+    const picked = colors[0]?.find((item) => item.description === '' && item.iconPath !== undefined);
+    assert.equal((await listOnEmulator()).find((entry) => entry.id === created.id)?.colorId, picked?.value, 'colour from colors.get');
+    node = await calendarNode((candidate) => candidate.calendarId === created.id);
+    await vscode.commands.executeCommand('desk.calendar.calendarSettings', node, 'reminders', '15');
+    node = await calendarNode((candidate) => candidate.calendarId === created.id);
+    await vscode.commands.executeCommand('desk.calendar.calendarSettings', node, 'hide');
+    assert.equal((await listOnEmulator()).find((entry) => entry.id === created.id)?.hidden, true);
+    assert.ok(!(await api.calendar.tree.getChildren()).some((root) => root.kind === 'calendar' && root.calendarId === created.id), 'hidden calendars leave the tree');
+    await vscode.commands.executeCommand('desk.calendar.showHidden');
+    node = await calendarNode((candidate) => candidate.calendarId === created.id);
+    await vscode.commands.executeCommand('desk.calendar.hideHidden');
+
+    await emulatorRequest('POST', `/calendar/v3/calendars/${enc(created.id)}/events`, { summary: 'To clear', start: { date: tomorrow() }, end: { date: addDays(tomorrow(), 1) } });
+    confirmWith('Clear Calendar');
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.clearCalendar', node), true);
+    assert.equal((await eventsOnEmulator(created.id)).filter((event) => event.status !== 'cancelled').length, 0);
+
+    const asked = confirmWith('Delete Calendar');
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteCalendar', node), true);
+    assert.match(asked[0] ?? '', /Side project/);
+    assert.ok(!(await listOnEmulator()).some((entry) => entry.id === created.id));
+
+    const infos: string[] = [];
+    stubs.stub('showInformationMessage', async (message) => { infos.push(String(message)); return undefined; });
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteCalendar', await primary()), false);
+    assert.match(infos[0] ?? '', /primary calendar cannot be deleted/);
+  });
+
+  it('adds a calendar someone shared by its id, and removes it from the list', async () => {
+    const bobs = await emulatorRequest<ApiEntry>('POST', '/calendar/v3/calendars', { summary: "Bob's trips" }, 'bob@example.com');
+    await emulatorRequest('POST', `/calendar/v3/calendars/${enc(bobs.body.id)}/acl`, { role: 'reader', scope: { type: 'user', value: ALICE } }, 'bob@example.com');
+    answerInputs(bobs.body.id);
+    const added = await vscode.commands.executeCommand<ApiEntry | undefined>('desk.calendar.addCalendar');
+    assert.equal(added?.id, bobs.body.id);
+    const node = await calendarNode((candidate) => candidate.calendarId === bobs.body.id);
+    assert.match(String(api.calendar.tree.getTreeItem(node).description), /read-only/);
+    confirmWith('Remove');
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.removeCalendar', node), true);
+    assert.ok(!(await listOnEmulator()).some((entry) => entry.id === bobs.body.id));
+  });
+
+  it('shows settings and colours, and event details, as read-only documents', async () => {
+    await vscode.commands.executeCommand('desk.calendar.showSettings');
+    const settings = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-info');
+    assert.ok(settings);
+    assert.match(settings.getText(), /\| timezone \| Europe\/Berlin \|/);
+    assert.match(settings.getText(), /## Calendar colours/);
+    const retro = await eventNode(api.calendar.tree.agenda, 'Sprint retro');
+    await vscode.commands.executeCommand('desk.calendar.openEvent', retro);
+    const details = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-event');
+    assert.match(details?.getText() ?? '', /# Sprint retro/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens the free/busy webview for chosen calendars and days', async () => {
+    const teamNode = await team();
+    const result = await vscode.commands.executeCommand<{ response: { calendars: Record<string, { busy: unknown[] }> }; panel: vscode.WebviewPanel } | undefined>('desk.calendar.freeBusy', undefined, { calendars: [ALICE, teamNode.calendarId], days: 7 });
+    assert.ok(result);
+    assert.ok((result.response.calendars[ALICE]?.busy.length ?? 0) > 0, 'alice is busy some time this week');
+    const html = result.panel.webview.html;
+    assert.match(html, /Content-Security-Policy/);
+    assert.match(html, /class="busy[a-z ]*" id="b0" tabindex="0" role="img"[^>]*aria-label="[^"]*busy/);
+    result.panel.dispose();
+    // From the palette: the calendars and the range are picked.
+    answerPicks((items) => items.filter((item) => item.picked), byLabel(/^Today$/));
+    const picked = await vscode.commands.executeCommand<{ view: { days: unknown[] }; panel: vscode.WebviewPanel } | undefined>('desk.calendar.freeBusy');
+    assert.equal(picked?.view.days.length, 1);
+    picked?.panel.dispose();
+  });
+
+  it('syncs changes made elsewhere with the sync token and counts down to the next event in the status bar', async () => {
+    await api.calendar.startTimers();
+    assert.equal(api.calendar.status.isRunning, true);
+    const start = new Date(Date.now() + 30 * 60_000 - 20_000);
+    const end = new Date(start.getTime() + 30 * 60_000);
+    const made = await emulatorRequest<ApiEvent>('POST', `/calendar/v3/calendars/${enc(ALICE)}/events`, { summary: 'Standup from elsewhere', start: { dateTime: start.toISOString() }, end: { dateTime: end.toISOString() } });
+    const before = api.calendar.store.fullLoads;
+    await vscode.commands.executeCommand('desk.calendar.refresh', await primary());
+    assert.ok(api.calendar.store.find(ALICE, made.body.id), 'the refresh brought the new event');
+    assert.equal(api.calendar.store.fullLoads, before, 'an incremental listing, not a reload');
+    api.calendar.status.update();
+    assert.match(api.calendar.status.text, /in 30 min: Standup from elsewhere/);
+  });
+});
