@@ -118,8 +118,10 @@ export class EventsModel {
   update(user: EmulatorUser, calendarId: string, eventId: string, input: EventInput, mode: 'update' | 'patch', options: WriteOptions & { ifMatch?: string }): StoredEvent {
     const { calendar, events } = this.open(user, calendarId, 'writer');
     const view = this.resolve(events, calendar, eventId);
-    const event = view.instance ? this.materialize(events, calendar, view) : view.event;
-    checkIfMatch(event.etag, options.ifMatch, 'the event');
+    // An unchanged instance is listed with its series' etag: that is what If-Match names. Nothing is stored before
+    // every check has passed, so a refused change leaves no exception behind.
+    checkIfMatch(view.event.etag, options.ifMatch, 'the event');
+    const event = view.instance ? this.instanceException(calendar, view) : view.event;
     const type = eventTypeOf(input.eventType ?? event.eventType);
     if (type !== event.eventType) throw invalid('The event type cannot be changed.', 'eventType', 'body');
     if (input.iCalUID && input.iCalUID !== event.iCalUID) throw invalid('The iCalUID of an event cannot be changed.', 'iCalUID', 'body');
@@ -142,9 +144,9 @@ export class EventsModel {
   delete(user: EmulatorUser, calendarId: string, eventId: string, ifMatch?: string): void {
     const { calendar, events } = this.open(user, calendarId, 'writer');
     const view = this.resolve(events, calendar, eventId);
-    const event = view.instance ? this.materialize(events, calendar, view) : view.event;
-    checkIfMatch(event.etag, ifMatch, 'the event');
-    if (event.status === 'cancelled' && !view.instance) throw deleted();
+    checkIfMatch(view.event.etag, ifMatch, 'the event');
+    if (view.event.status === 'cancelled' && !view.instance) throw deleted();
+    const event = view.instance ? this.instanceException(calendar, view) : view.event;
     this.cancel(events, calendar, event);
     if (isRecurring(event)) {
       for (const exceptionId of events.exceptions.get(event.id)?.values() ?? []) {
@@ -263,8 +265,8 @@ export class EventsModel {
     return undefined;
   }
 
-  /** Turns a generated instance into a stored exception: the series' content at the instance's times. */
-  private materialize(events: CalendarEvents, calendar: StoredCalendar, view: EventView): StoredEvent {
+  /** A generated instance as an exception (the series' content at the instance's times), stored when it is saved. */
+  private instanceException(calendar: StoredCalendar, view: EventView): StoredEvent {
     const series = view.event;
     const instance = view.instance as NonNullable<EventView['instance']>;
     const { recurrence: _recurrence, ...content } = series.body;
@@ -280,7 +282,6 @@ export class EventsModel {
       originalStart: instance.originalStart,
       etag: newEtag(),
     };
-    this.store(events, calendar, exception);
     return exception;
   }
 
@@ -349,6 +350,7 @@ export class EventsModel {
     events.log.record(event.id, event.seq);
     this.events.set(keyOf(calendar.id, event.id), event);
     this.service.calendars.noteEventChange(calendar);
+    this.service.noteChange(`events/${calendar.id}`);
   }
 }
 

@@ -181,6 +181,30 @@ describe('calendar emulator over HTTP', () => {
       await ok(call('PATCH', `/calendars/${encodeURIComponent(calendar)}`, { body: { description: 'd' } }));
       await expectError(call('PATCH', `/calendars/${encodeURIComponent(calendar)}`, { body: { description: 'e' }, headers: { 'If-Match': cal.etag as string } }), 412, 'conditionNotMet');
     });
+    it('takes the series etag an unchanged instance is listed with, and a refused write leaves no exception behind', async () => {
+      const calendar = await newCalendar('Instance etags');
+      const events = `/calendars/${encodeURIComponent(calendar)}/events`;
+      // A recurring event needs its time zone (Google's rule).
+      const series = await newEvent(calendar, {
+        start: { dateTime: '2026-01-05T09:00:00Z', timeZone: 'UTC' },
+        end: { dateTime: '2026-01-05T09:15:00Z', timeZone: 'UTC' },
+        summary: 'Standup',
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      });
+      const listInstances = async (): Promise<Array<ReturnType<typeof eventSchema.parse>>> =>
+        ((await ok(call('GET', `${events}/${series.id}/instances`))) as { items: unknown[] }).items.map((item) => eventSchema.parse(item));
+      const [first, second] = await listInstances();
+      assert.ok(first && second);
+      assert.equal(first.etag, series.etag, 'an unchanged instance carries its series\' etag');
+      await expectError(call('PATCH', `${events}/${first.id}`, { body: { summary: 'late' }, headers: { 'If-Match': '"stale"' } }), 412, 'conditionNotMet');
+      await expectError(call('DELETE', `${events}/${second.id}`, { headers: { 'If-Match': '"stale"' } }), 412, 'conditionNotMet');
+      const untouched = await listInstances();
+      assert.deepEqual(untouched.map((instance) => [instance.summary, instance.etag, instance.status]), untouched.map(() => ['Standup', series.etag, 'confirmed']));
+      const changed = eventSchema.parse(await ok(call('PATCH', `${events}/${first.id}`, { body: { summary: 'Standup (moved)' }, headers: { 'If-Match': first.etag as string } })));
+      assert.equal(changed.summary, 'Standup (moved)');
+      assert.equal((await call('DELETE', `${events}/${second.id}`, { headers: { 'If-Match': second.etag as string } })).status, 204);
+      assert.deepEqual((await listInstances()).map((instance) => instance.summary), ['Standup (moved)', 'Standup']);
+    });
   });
 
   describe('access control', () => {
