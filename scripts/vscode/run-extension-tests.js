@@ -53,6 +53,8 @@ async function main() {
         name: 'vscode-suite',
         seed: 'demo',
         testsPath,
+        // Reminders fire on the real clock: in a shared host one could land while another suite stubs a dialog.
+        settings: { 'desk.calendar.reminders': false },
         env,
         onLog: (type, raw) => {
           // Mocha in the extension host colours its output whatever it is told; logs read better without.
