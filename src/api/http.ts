@@ -13,11 +13,37 @@ export type TokenSource = (options: { forceRefresh: boolean }) => Promise<string
 export interface RetryPolicy {
   /** Total attempts, including the first. */
   maxAttempts: number;
+  /** Ceiling of the first backoff (full jitter); it doubles per attempt up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
+  /**
+   * The longest Retry-After honoured; a server asking for more is waited this long (default `maxDelayMs`).
+   * Benchmarks and tests set a few milliseconds so the emulator's `Retry-After: 1` does not cost a second.
+   */
+  maxRetryAfterMs?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 16_000 };
+
+/**
+ * Why a request is sent again. `refused`: the server declined before doing anything (429, a rate-limit 403, a refused
+ * connection), so any request may be repeated. `unclear`: a 5xx or a lost answer, after which the write may or may not
+ * have happened; only requests that are safe to repeat (or reconciled first) are.
+ */
+export interface RetryEvent {
+  operation: string;
+  /** The attempt that failed (1 = the first). */
+  attempt: number;
+  why: 'refused' | 'unclear' | 'unauthorized';
+  /** The HTTP status, undefined for a network failure. */
+  status: number | undefined;
+}
+
+/** A reconciliation's outcome: after an unclear failure the client looked for the write and found it (or not). */
+export interface ReconcileEvent {
+  operation: string;
+  found: boolean;
+}
 
 export interface HttpClientOptions {
   /** Root URL of the service host, e.g. `https://tasks.googleapis.com` or the emulator's `http://127.0.0.1:8089`. */
@@ -27,6 +53,9 @@ export interface HttpClientOptions {
   retry?: RetryPolicy;
   /** Sleeps between retries; replaced in unit tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told of every retry and reconciliation (benchmarks count them; nothing in the extension needs them). */
+  onRetry?: (event: RetryEvent) => void;
+  onReconcile?: (event: ReconcileEvent) => void;
 }
 
 export interface RequestOptions {
@@ -40,13 +69,37 @@ export interface RequestOptions {
   contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Retry 429/5xx even though the method is not idempotent (only when the operation is safe to repeat). */
+  /**
+   * Safe to repeat after an unclear failure (5xx, lost answer) although the method is not idempotent by nature;
+   * the client method says why (e.g. a client-chosen id). A 429 is retried for every method regardless.
+   */
   idempotent?: boolean;
   /** Name used in error messages, e.g. "tasks.insert". */
   operation: string;
 }
 
+/** What a writing call can add when the API gives it no idempotency key; see `HttpClient.json`. */
+export interface Recovery<T> {
+  /**
+   * After an unclear failure of a request that is not idempotent: looks for the write before it is repeated.
+   * Returns the written resource (the call's answer), or undefined when the write did not happen (the request is
+   * then repeated). `startedAt` is the client's clock when the first attempt was sent. Also asked once more
+   * when the attempts run out, so a write that landed on the last attempt is not reported as failed.
+   */
+  reconcile?: (context: { startedAt: number }) => Promise<T | undefined>;
+  /**
+   * An error answer to a repeated attempt that means an earlier, unclear one took effect (Drive's 409 for an id
+   * that now exists, a 412 caused by our own landed patch). Returns the answer, or undefined to surface the error.
+   * Never asked after a first attempt: then the error is the server's verdict on this very request.
+   */
+  alreadyApplied?: (error: GoogleApiError) => Promise<T | undefined>;
+}
+
+export type JsonRequestOptions<T> = RequestOptions & Recovery<T>;
+
 const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
+/** Network failures that happen before a request leaves: nothing reached the server. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Encodes path segments: path`/tasks/v1/lists/${id}/tasks` → each interpolation URI-encoded. */
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
@@ -55,8 +108,13 @@ export function path(strings: TemplateStringsArray, ...values: string[]): string
 
 /**
  * The one request pipeline every service client uses: root URL, bearer token (one refresh-and-retry on
- * 401), retries with exponential backoff and full jitter honouring Retry-After for 429/5xx on idempotent
- * requests, Google errors as typed errors, zod validation of every JSON answer, cancellation.
+ * 401), retries with exponential backoff and full jitter honouring Retry-After, Google errors as typed errors,
+ * zod validation of every JSON answer, cancellation.
+ *
+ * The retry rule: a refusal (429, a rate-limit 403, a refused connection) happened before the server did anything,
+ * so every request is repeated after one. An unclear failure (5xx, a lost answer) is repeated only for a request
+ * that is safe to repeat (idempotent by method, or marked so by the client method with its reason), or after the
+ * client method's `reconcile` looked for the write and did not find it. Bodies that are streams are never replayed.
  */
 export class HttpClient {
   private readonly fetchImpl: FetchFunction;
@@ -69,22 +127,23 @@ export class HttpClient {
     this.sleep = options.sleep ?? abortableSleep;
   }
 
-  /** Sends a request and parses the JSON answer with `schema`. */
-  async json<T>(schema: z.ZodMiniType<T>, request: RequestOptions): Promise<T> {
-    const response = await this.send(request);
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? {} : JSON.parse(text);
-    } catch {
-      throw new ResponseValidationError(request.operation, 'the body is not JSON');
-    }
-    const result = schema.safeParse(parsed);
-    if (!result.success) {
-      const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-      throw new ResponseValidationError(request.operation, issues);
-    }
-    return result.data;
+  /** Sends a request and parses the JSON answer with `schema`; `reconcile`/`alreadyApplied` make a write safe to repeat. */
+  async json<T>(schema: z.ZodMiniType<T>, request: JsonRequestOptions<T>): Promise<T> {
+    return this.execute(request, isSuccess, async (response) => {
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? {} : JSON.parse(text);
+      } catch {
+        throw new ResponseValidationError(request.operation, 'the body is not JSON');
+      }
+      const result = schema.safeParse(parsed);
+      if (!result.success) {
+        const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+        throw new ResponseValidationError(request.operation, issues);
+      }
+      return result.data;
+    }, request);
   }
 
   /** Sends a request whose success has no body (204), e.g. deletes. */
@@ -94,40 +153,123 @@ export class HttpClient {
   }
 
   /** Sends a request and returns the successful raw response (media downloads, 304s, resumable uploads). */
-  async send(request: RequestOptions, acceptStatus: (status: number) => boolean = (status) => status >= 200 && status < 300): Promise<Response> {
+  send(request: RequestOptions, acceptStatus: (status: number) => boolean = isSuccess): Promise<Response> {
+    return this.execute(request, acceptStatus, async (response) => response, {});
+  }
+
+  /** The attempt loop behind every request: see the class comment for which failures are repeated. */
+  private async execute<T>(request: RequestOptions, acceptStatus: (status: number) => boolean, read: (response: Response) => Promise<T>, recovery: Recovery<T>): Promise<T> {
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method);
     // Streams cannot be replayed: a request with a stream body is sent once.
     const replayable = !(request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body));
+    const canReconcile = recovery.reconcile !== undefined && replayable;
+    const startedAt = Date.now();
     let refreshed = false;
+    /** Whether an earlier attempt may have taken effect without our hearing so. */
+    let unclearBefore = false;
     for (let attempt = 1; ; attempt++) {
       throwIfAborted(request.signal);
       const token = await this.options.token({ forceRefresh: refreshed });
+      const last = attempt >= this.retry.maxAttempts;
       let response: Response;
       try {
         response = await this.fetchImpl(this.url(request), this.init(request, token));
       } catch (error) {
         if (request.signal?.aborted) throw new CancelledError();
-        if (idempotent && replayable && attempt < this.retry.maxAttempts) {
-          await this.sleep(this.backoff(attempt), request.signal);
-          continue;
+        const failure = new NetworkError(request.operation, error);
+        if (isNotSent(error)) {
+          if (replayable && !last) {
+            await this.pause({ operation: request.operation, attempt, why: 'refused', status: undefined }, this.backoff(attempt), request.signal);
+            continue;
+          }
+          throw failure;
         }
-        throw new NetworkError(request.operation, error);
+        const found = await this.afterUnclear(request, recovery, { idempotent, replayable, canReconcile, last, startedAt, attempt, status: undefined }, failure);
+        if (found.done) return found.value;
+        unclearBefore = true;
+        continue;
       }
-      if (acceptStatus(response.status)) return response;
+      if (acceptStatus(response.status)) return read(response);
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       const bodyText = await response.text().catch(() => '');
       const error = GoogleApiError.fromResponse(response.status, bodyText, retryAfterMs);
       if (response.status === 401 && !refreshed && replayable) {
         refreshed = true;
+        this.options.onRetry?.({ operation: request.operation, attempt, why: 'unauthorized', status: 401 });
         continue;
       }
-      const retryable = response.status === 429 || response.status >= 500 || isRateLimitReason(error.reason);
-      if (retryable && idempotent && replayable && attempt < this.retry.maxAttempts) {
-        await this.sleep(Math.min(this.retry.maxDelayMs, Math.max(retryAfterMs ?? 0, this.backoff(attempt))), request.signal);
+      if (response.status === 429 || isRateLimitReason(error.reason)) {
+        // Refused before processing: any request may be repeated, after the wait the server asked for.
+        if (replayable && !last) {
+          await this.pause({ operation: request.operation, attempt, why: 'refused', status: response.status }, this.waitBefore(attempt, retryAfterMs), request.signal);
+          continue;
+        }
+        // Out of attempts; an unclear attempt before may still have landed.
+        if (unclearBefore && canReconcile) {
+          const found = await this.reconcileOnce(request, recovery, startedAt);
+          if (found.done) return found.value;
+        }
+        throw error;
+      }
+      if (response.status >= 500 || response.status === 408) {
+        const found = await this.afterUnclear(request, recovery, { idempotent, replayable, canReconcile, last, startedAt, attempt, status: response.status, retryAfterMs }, error);
+        if (found.done) return found.value;
+        unclearBefore = true;
         continue;
+      }
+      if (unclearBefore && recovery.alreadyApplied) {
+        const value = await recovery.alreadyApplied(error);
+        if (value !== undefined) {
+          this.options.onReconcile?.({ operation: request.operation, found: true });
+          return value;
+        }
       }
       throw error;
     }
+  }
+
+  /**
+   * After a failure that leaves unclear whether the write happened: either the request may simply be repeated
+   * (returns not done, after the backoff), or the client method's reconcile finds the write (done), or does not
+   * (not done: repeat). Throws `failure` when the request may not be repeated or the attempts ran out.
+   */
+  private async afterUnclear<T>(
+    request: RequestOptions,
+    recovery: Recovery<T>,
+    state: { idempotent: boolean; replayable: boolean; canReconcile: boolean; last: boolean; startedAt: number; attempt: number; status: number | undefined; retryAfterMs?: number | undefined },
+    failure: Error,
+  ): Promise<{ done: true; value: T } | { done: false }> {
+    if (!state.replayable || (!state.idempotent && !state.canReconcile)) throw failure;
+    if (state.last) {
+      if (state.canReconcile && !state.idempotent) {
+        const found = await this.reconcileOnce(request, recovery, state.startedAt);
+        if (found.done) return found;
+      }
+      throw failure;
+    }
+    await this.pause({ operation: request.operation, attempt: state.attempt, why: 'unclear', status: state.status }, this.waitBefore(state.attempt, state.retryAfterMs), request.signal);
+    if (state.idempotent) return { done: false };
+    return this.reconcileOnce(request, recovery, state.startedAt, failure);
+  }
+
+  /** Asks the client method whether the write landed; a reconcile that itself fails leaves it unknown, so `failure` (when given) is thrown. */
+  private async reconcileOnce<T>(request: RequestOptions, recovery: Recovery<T>, startedAt: number, failure?: Error): Promise<{ done: true; value: T } | { done: false }> {
+    let value: T | undefined;
+    try {
+      value = await (recovery.reconcile as NonNullable<Recovery<T>['reconcile']>)({ startedAt });
+    } catch (error) {
+      if (error instanceof CancelledError || request.signal?.aborted) throw new CancelledError();
+      // Not knowing whether the write happened, repeating it could duplicate it: report the original failure.
+      if (failure) throw failure;
+      return { done: false };
+    }
+    this.options.onReconcile?.({ operation: request.operation, found: value !== undefined });
+    return value !== undefined ? { done: true, value } : { done: false };
+  }
+
+  private async pause(event: RetryEvent, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    this.options.onRetry?.(event);
+    await this.sleep(ms, signal);
   }
 
   /** Follows `nextPageToken` until the last page; a page may be empty before the end. */
@@ -175,10 +317,25 @@ export class HttpClient {
     return { method: request.method, headers, body, signal: request.signal as RequestInit['signal'] };
   }
 
+  /** The backoff, or the server's Retry-After when longer (up to the policy's cap for it). */
+  private waitBefore(attempt: number, retryAfterMs: number | undefined): number {
+    return Math.max(Math.min(retryAfterMs ?? 0, this.retry.maxRetryAfterMs ?? this.retry.maxDelayMs), this.backoff(attempt));
+  }
+
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     return Math.round(Math.random() * ceiling);
   }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A connection that was never made carried no request. */
+function isNotSent(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
 function isRateLimitReason(reason: string | undefined): boolean {

@@ -7,7 +7,7 @@ import type { Response } from 'node-fetch';
 import { Readable } from 'node:stream';
 import type * as z from '../shared/schemas/zod';
 import { GoogleApiError, NetworkError } from './errors';
-import type { HttpClient, QueryValue } from './http';
+import type { HttpClient, QueryValue, Recovery } from './http';
 
 export type UploadType = 'media' | 'multipart' | 'resumable';
 
@@ -42,6 +42,12 @@ export interface MediaUpload<T> {
   applyMetadata: (result: T) => Promise<T>;
   /** The size of the stored bytes, for the final progress report when the caller did not know it. */
   sizeOf: (result: T) => number;
+  /**
+   * The service's reason why repeating a media or multipart upload is safe (e.g. Drive's chosen id in the metadata),
+   * with what an error to a repeat means; without it a POST is repeated only after a refusal. Resumable uploads
+   * resume instead of repeating.
+   */
+  repeatable?: { idempotent: boolean } & Pick<Recovery<T>, 'alreadyApplied'>;
 }
 
 const MULTIPART_LIMIT = 5 * 1024 * 1024;
@@ -68,6 +74,7 @@ export async function uploadMedia<T>(http: HttpClient, request: MediaUpload<T>, 
       contentType,
       headers: { ...request.headers, ...(size !== undefined ? { 'Content-Length': String(size) } : {}) },
       signal: options.signal,
+      ...request.repeatable,
       operation: request.operation,
     });
     if (Object.keys(request.metadata).length > 0) result = await request.applyMetadata(result);
@@ -87,6 +94,7 @@ export async function uploadMedia<T>(http: HttpClient, request: MediaUpload<T>, 
       contentType: `multipart/related; boundary=${boundary}`,
       headers: { ...request.headers, ...(size !== undefined ? { 'Content-Length': String(head.length + size + tail.length) } : {}) },
       signal: options.signal,
+      ...request.repeatable,
       operation: request.operation,
     });
   }
@@ -112,6 +120,8 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
       ...(size !== undefined ? { 'X-Upload-Content-Length': String(size) } : {}),
     },
     signal: options.signal,
+    // Opening a session stores nothing (an unused one expires), so it is safe to repeat.
+    idempotent: true,
     operation: request.operation,
   });
   await start.arrayBuffer();

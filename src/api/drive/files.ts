@@ -74,25 +74,43 @@ export function insertFolder(drive: DriveContext, title: string, parentId = 'roo
   return insertFile(drive, { title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] }, signal);
 }
 
-/** Creates a file without content (a folder, an empty file, or an empty native document). */
-export function insertFile(drive: DriveContext, metadata: FileMetadataInput, signal?: AbortSignal): Promise<DriveFile> {
-  return drive.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, operation: 'drive.files.insert' });
+/**
+ * Creates a file without content (a folder, an empty file, or an empty native document), under the caller's id or
+ * one from the client's generateIds pool: see insertFileWithId for why that makes it safe to repeat.
+ */
+export async function insertFile(drive: DriveContext, metadata: FileMetadataInput, signal?: AbortSignal): Promise<DriveFile> {
+  const id = metadata.id ?? (await drive.ids.take(signal));
+  return insertFileWithId(drive, { ...metadata, id }, signal);
 }
 
 /**
  * Creates a file under an id reserved with generateIds. Repeating such an insert cannot make a second file, so it
- * is retried like an idempotent call; a 409 duplicate then means an earlier attempt landed, and that file is the answer.
+ * is retried like an idempotent call; a 409 duplicate to a repeat then means an earlier attempt landed, and that
+ * file is the answer. (A 409 to the first attempt is the server's verdict and is surfaced.)
  */
-export async function insertFileWithId(drive: DriveContext, metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> {
-  try {
-    return await drive.http.json(driveFileSchema, { method: 'POST', path: '/drive/v2/files', json: metadata, signal, idempotent: true, operation: 'drive.files.insert' });
-  } catch (error) {
-    if (error instanceof GoogleApiError && error.status === 409) return getFile(drive, metadata.id, { signal });
-    throw error;
-  }
+export function insertFileWithId(drive: DriveContext, metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> {
+  return drive.http.json(driveFileSchema, {
+    method: 'POST',
+    path: '/drive/v2/files',
+    json: metadata,
+    signal,
+    idempotent: true,
+    alreadyApplied: landedUnder(drive, metadata.id, signal),
+    operation: 'drive.files.insert',
+  });
 }
 
-/** Changes only the given fields; addParents/removeParents move the file. */
+/** For a create under a chosen id: a 409 to a repeat means the earlier attempt made the file, which is the answer. */
+export function landedUnder(drive: DriveContext, id: string, signal: AbortSignal | undefined): (error: GoogleApiError) => Promise<DriveFile | undefined> {
+  return async (error) => (error.status === 409 ? getFile(drive, id, { signal }) : undefined);
+}
+
+/**
+ * Changes only the given fields; addParents/removeParents move the file. Idempotent: the same patch twice leaves the
+ * same file (adding a parent it has, removing one it lacks, change nothing). With `ifMatch`, a repeat of a patch that
+ * landed meets our own new etag (412): when the file then shows every field the patch set, that was our write and
+ * the file is the answer; otherwise the 412 is a real conflict and is surfaced.
+ */
 export function patchFile(drive: DriveContext, fileId: string, metadata: FileMetadataInput, options: MetadataUpdateOptions = {}): Promise<DriveFile> {
   return drive.http.json(driveFileSchema, {
     method: 'PATCH',
@@ -101,12 +119,31 @@ export function patchFile(drive: DriveContext, fileId: string, metadata: FileMet
     json: metadata,
     headers: ifMatchHeader(options.ifMatch),
     signal: options.signal,
+    idempotent: true,
+    alreadyApplied: async (error) => {
+      if (!error.isConflict || !options.ifMatch) return undefined;
+      const file = await getFile(drive, fileId, { signal: options.signal });
+      return showsPatch(file, metadata, options) ? file : undefined;
+    },
     operation: 'drive.files.patch',
   });
 }
 
-export function copyFile(drive: DriveContext, fileId: string, metadata: FileMetadataInput = {}, signal?: AbortSignal): Promise<DriveFile> {
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/copy`, json: metadata, signal, operation: 'drive.files.copy' });
+/**
+ * Copies a file under an id from the client's generateIds pool (or the caller's), so a repeat after an unclear
+ * failure cannot make a second copy: as insertFileWithId, a 409 to a repeat means the copy exists and is the answer.
+ */
+export async function copyFile(drive: DriveContext, fileId: string, metadata: FileMetadataInput = {}, signal?: AbortSignal): Promise<DriveFile> {
+  const id = metadata.id ?? (await drive.ids.take(signal));
+  return drive.http.json(driveFileSchema, {
+    method: 'POST',
+    path: path`/drive/v2/files/${fileId}/copy`,
+    json: { ...metadata, id },
+    signal,
+    idempotent: true,
+    alreadyApplied: landedUnder(drive, id, signal),
+    operation: 'drive.files.copy',
+  });
 }
 
 /** Deletes for good (a folder with its descendants), skipping the trash. */
@@ -134,6 +171,23 @@ export function touchFile(drive: DriveContext, fileId: string, signal?: AbortSig
 export async function generateIds(drive: DriveContext, count = 10, signal?: AbortSignal): Promise<string[]> {
   const generated = await drive.http.json(generatedIdsSchema, { method: 'GET', path: '/drive/v2/files/generateIds', query: { maxResults: count }, signal, operation: 'drive.files.generateIds' });
   return generated.ids;
+}
+
+/** Whether a file carries every field a patch set (the ones Desk patches; anything else counts as not shown). */
+function showsPatch(file: DriveFile, metadata: FileMetadataInput, options: MetadataUpdateOptions): boolean {
+  const { title, description, mimeType, labels, parents: wanted, ...rest } = metadata;
+  if (Object.values(rest).some((value) => value !== undefined)) return false;
+  if (title !== undefined && file.title !== title) return false;
+  if (description !== undefined && file.description !== description) return false;
+  if (mimeType !== undefined && file.mimeType !== mimeType) return false;
+  for (const [label, value] of Object.entries(labels ?? {})) {
+    if (value !== undefined && (file.labels as Record<string, unknown> | undefined)?.[label] !== value) return false;
+  }
+  const parents = new Set((file.parents ?? []).map((parent) => parent.id));
+  if (wanted !== undefined && (wanted.length !== parents.size || wanted.some((parent) => !parents.has(parent.id)))) return false;
+  if (options.addParents?.some((id) => id !== 'root' && !parents.has(id))) return false;
+  if (options.removeParents?.some((id) => parents.has(id))) return false;
+  return true;
 }
 
 export function updateQuery(options: MetadataUpdateOptions): Record<string, QueryValue> {

@@ -18,25 +18,32 @@ import type {
   ParentList,
   ParentReference,
 } from '../../shared/schemas/drive';
+import type { DrivePermission } from '../../shared/schemas/drive';
+import type { PermissionId, PermissionInput, PermissionList } from '../../shared/schemas/drive/permissions';
+import type { CommentInput, CommentList, CommentReply, CommentReplyInput, CommentReplyList, DriveComment } from '../../shared/schemas/drive/comments';
 import type { HttpClient } from '../http';
 import * as aboutApps from './about';
 import * as changes from './changes';
 import * as children from './children';
 import * as content from './content';
-import type { DriveContext } from './context';
+import { DriveContext, IdPool } from './context';
 import * as files from './files';
+import * as permissions from './permissions';
+import * as comments from './comments';
 
 export type { UploadType } from '../upload';
 export type { ListChangesOptions } from './changes';
 export type { ListChildrenOptions } from './children';
 export type { Download, UpdateOptions, UploadOptions } from './content';
 export type { ListFilesOptions, MetadataUpdateOptions } from './files';
+export type { ListCommentsOptions, ListRepliesOptions } from './comments';
+export type { InsertPermissionOptions, ListPermissionsOptions, SharedDriveOptions, UpdatePermissionOptions } from './permissions';
 
 export class DriveClient {
   private readonly drive: DriveContext;
 
   constructor(http: HttpClient) {
-    this.drive = { http, longPoll: undefined };
+    this.drive = { http, longPoll: undefined, ids: new IdPool((count) => files.generateIds(this.drive, count)) };
   }
 
   // ---- about, apps ----
@@ -55,7 +62,7 @@ export class DriveClient {
   /** Every file matching the options, across pages. */
   allFiles(options: Omit<files.ListFilesOptions, 'pageToken'> = {}): AsyncGenerator<DriveFile> { return files.allFiles(this.drive, options); }
   insertFolder(title: string, parentId = 'root', signal?: AbortSignal): Promise<DriveFile> { return files.insertFolder(this.drive, title, parentId, signal); }
-  /** Creates a file without content (a folder, an empty file, or an empty native document). */
+  /** Creates a file without content (a folder, an empty file, or an empty native document); safe to retry (see files.ts). */
   insertFile(metadata: FileMetadataInput, signal?: AbortSignal): Promise<DriveFile> { return files.insertFile(this.drive, metadata, signal); }
   /** Creates a file under an id reserved with generateIds; safe to retry (see files.ts). */
   insertFileWithId(metadata: FileMetadataInput & { id: string }, signal?: AbortSignal): Promise<DriveFile> { return files.insertFileWithId(this.drive, metadata, signal); }
@@ -96,6 +103,30 @@ export class DriveClient {
   listChanges(options: changes.ListChangesOptions = {}): Promise<ChangeList> { return changes.listChanges(this.drive, options); }
   /** Deprecated on Google (use listChanges); kept because the spec lists it. */
   getChange(changeId: string, signal?: AbortSignal): Promise<Change> { return changes.getChange(this.drive, changeId, signal); }
+
+  // ---- permissions (sharing) ----
+  listPermissions(fileId: string, options: permissions.ListPermissionsOptions = {}): Promise<PermissionList> { return permissions.listPermissions(this.drive, fileId, options); }
+  getPermission(fileId: string, permissionId: string, options: permissions.SharedDriveOptions = {}): Promise<DrivePermission> { return permissions.getPermission(this.drive, fileId, permissionId, options); }
+  /** Shares a file; role owner transfers the ownership. */
+  insertPermission(fileId: string, permission: PermissionInput, options: permissions.InsertPermissionOptions = {}): Promise<DrivePermission> { return permissions.insertPermission(this.drive, fileId, permission, options); }
+  updatePermission(fileId: string, permissionId: string, permission: PermissionInput, options: permissions.UpdatePermissionOptions = {}): Promise<DrivePermission> { return permissions.updatePermission(this.drive, fileId, permissionId, permission, options); }
+  patchPermission(fileId: string, permissionId: string, permission: PermissionInput, options: permissions.UpdatePermissionOptions = {}): Promise<DrivePermission> { return permissions.patchPermission(this.drive, fileId, permissionId, permission, options); }
+  deletePermission(fileId: string, permissionId: string, options: permissions.SharedDriveOptions = {}): Promise<void> { return permissions.deletePermission(this.drive, fileId, permissionId, options); }
+  getIdForEmail(email: string, signal?: AbortSignal): Promise<PermissionId> { return permissions.getIdForEmail(this.drive, email, signal); }
+
+  // ---- comments, replies ----
+  listComments(fileId: string, options: comments.ListCommentsOptions = {}): Promise<CommentList> { return comments.listComments(this.drive, fileId, options); }
+  getComment(fileId: string, commentId: string, options: { includeDeleted?: boolean; signal?: AbortSignal } = {}): Promise<DriveComment> { return comments.getComment(this.drive, fileId, commentId, options); }
+  insertComment(fileId: string, comment: CommentInput, signal?: AbortSignal): Promise<DriveComment> { return comments.insertComment(this.drive, fileId, comment, signal); }
+  updateComment(fileId: string, commentId: string, comment: CommentInput, signal?: AbortSignal): Promise<DriveComment> { return comments.updateComment(this.drive, fileId, commentId, comment, signal); }
+  patchComment(fileId: string, commentId: string, comment: CommentInput, signal?: AbortSignal): Promise<DriveComment> { return comments.patchComment(this.drive, fileId, commentId, comment, signal); }
+  deleteComment(fileId: string, commentId: string, signal?: AbortSignal): Promise<void> { return comments.deleteComment(this.drive, fileId, commentId, signal); }
+  listReplies(fileId: string, commentId: string, options: comments.ListRepliesOptions = {}): Promise<CommentReplyList> { return comments.listReplies(this.drive, fileId, commentId, options); }
+  getReply(fileId: string, commentId: string, replyId: string, options: { includeDeleted?: boolean; signal?: AbortSignal } = {}): Promise<CommentReply> { return comments.getReply(this.drive, fileId, commentId, replyId, options); }
+  insertReply(fileId: string, commentId: string, reply: CommentReplyInput, signal?: AbortSignal): Promise<CommentReply> { return comments.insertReply(this.drive, fileId, commentId, reply, signal); }
+  updateReply(fileId: string, commentId: string, replyId: string, reply: CommentReplyInput, signal?: AbortSignal): Promise<CommentReply> { return comments.updateReply(this.drive, fileId, commentId, replyId, reply, signal); }
+  patchReply(fileId: string, commentId: string, replyId: string, reply: CommentReplyInput, signal?: AbortSignal): Promise<CommentReply> { return comments.patchReply(this.drive, fileId, commentId, replyId, reply, signal); }
+  deleteReply(fileId: string, commentId: string, replyId: string, signal?: AbortSignal): Promise<void> { return comments.deleteReply(this.drive, fileId, commentId, replyId, signal); }
 
   /** Whether the server announced long polling on changes.list (undefined until it answered once). */
   get supportsLongPoll(): boolean | undefined {

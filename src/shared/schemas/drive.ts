@@ -96,15 +96,34 @@ export const fileLabelsSchema = z.object({
 });
 export type FileLabels = z.infer<typeof fileLabelsSchema>;
 
+export const permissionDetailSchema = z.object({
+  permissionType: z.optional(z.string()),
+  role: z.optional(z.string()),
+  additionalRoles: z.optional(z.array(z.string())),
+  inherited: z.optional(z.boolean()),
+  inheritedFrom: z.optional(z.string()),
+});
+export type PermissionDetail = z.infer<typeof permissionDetailSchema>;
+
 export const permissionSchema = z.object({
   kind: z.optional(z.string()),
   etag: z.optional(z.string()),
   id: z.optional(z.string()),
   selfLink: z.optional(z.string()),
   role: z.optional(z.string()),
+  additionalRoles: z.optional(z.array(z.string())),
   type: z.optional(z.string()),
   emailAddress: z.optional(z.string()),
+  domain: z.optional(z.string()),
   name: z.optional(z.string()),
+  value: z.optional(z.string()),
+  withLink: z.optional(z.boolean()),
+  photoLink: z.optional(z.string()),
+  expirationDate: z.optional(z.string()),
+  deleted: z.optional(z.boolean()),
+  pendingOwner: z.optional(z.boolean()),
+  permissionDetails: z.optional(z.array(permissionDetailSchema)),
+  teamDrivePermissionDetails: z.optional(z.array(z.object({ teamDrivePermissionType: z.optional(z.string()), role: z.optional(z.string()), inherited: z.optional(z.boolean()), inheritedFrom: z.optional(z.string()) }))),
 });
 export type DrivePermission = z.infer<typeof permissionSchema>;
 
@@ -151,6 +170,13 @@ export const driveFileSchema = z.object({
   explicitlyTrashed: z.optional(z.boolean()),
   properties: z.optional(z.array(propertySchema)),
   userPermission: z.optional(permissionSchema),
+  permissions: z.optional(z.array(permissionSchema)),
+  writersCanShare: z.optional(z.boolean()),
+  sharedWithMeDate: z.optional(z.string()),
+  sharingUser: z.optional(driveUserSchema),
+  driveId: z.optional(z.string()),
+  teamDriveId: z.optional(z.string()),
+  labelInfo: z.optional(z.object({ labels: z.optional(z.array(z.record(z.string(), z.unknown()))) })),
   quotaBytesUsed: z.optional(z.string()),
   spaces: z.optional(z.array(z.string())),
   capabilities: z.optional(fileCapabilitiesSchema),
@@ -309,6 +335,7 @@ export const fileMetadataInputSchema = z.object({
   modifiedDate: z.optional(timestampInput),
   lastViewedByMeDate: z.optional(timestampInput),
   originalFilename: z.optional(z.string().check(z.maxLength(MAX_TITLE))),
+  writersCanShare: z.optional(z.boolean()),
 });
 export type FileMetadataInput = z.infer<typeof fileMetadataInputSchema>;
 

@@ -145,18 +145,33 @@ describe('TasksClient against the emulator', () => {
       }
     });
 
-    it('does not retry tasks.insert (POST) when the service fails', async () => {
+    it('never repeats tasks.insert (POST) blindly when the service fails: a 503 is reconciled first, and it gives up with a typed error', async () => {
+      // Before reconciliation, tasks.insert was sent once and any fault reached the user; now a 429 (refused before
+      // processing) is repeated and a 503 (unclear) is repeated only after the list shows the task is not there.
       const broken = await startEmulator({ port: 0, faultRate: 1 });
       try {
         const token = broken.tokenFor('bob@example.com').accessToken;
-        const counted = countingFetch();
-        const brokenClient = clientFor(broken.url, async () => token, counted.fetch);
+        const statuses: string[] = [];
+        const brokenClient = clientFor(broken.url, async () => token, async (url, init) => {
+          const response = await nodeFetch(url, init);
+          statuses.push(`${init?.method ?? 'GET'} ${response.status}`);
+          return response;
+        });
         await assert.rejects(brokenClient.insertTask('@default', { title: 'only once' }), (error: unknown) =>
           error instanceof GoogleApiError && (error.status === 503 || error.status === 429));
-        assert.deepEqual(counted.requests, ['POST /tasks/v1/lists/%40default/tasks']);
+        assert.equal(statuses[0]?.startsWith('POST '), true);
+        statuses.forEach((line, index) => {
+          // A POST that follows a 503 to a POST comes only after a (failed here) look at the list.
+          if (line.startsWith('POST ') && index > 0) assert.notEqual(statuses[index - 1], 'POST 503', `blind repeat: ${statuses.join(' | ')}`);
+        });
+        assert.ok(statuses.filter((line) => line.startsWith('POST ')).length <= FAST_RETRY.maxAttempts);
+        const model = tasksModelFor(broken.deps);
+        const listId = model.defaultListId('100000000000000000002');
+        assert.equal(model.listTasks('100000000000000000002', listId, { maxResults: 100, showCompleted: true, showHidden: true, showDeleted: true }).items.length, 0);
         // A GET under the same faults is retried until it gives up.
-        await assert.rejects(brokenClient.listTaskLists(), GoogleApiError);
-        assert.equal(counted.requests.length, 1 + FAST_RETRY.maxAttempts);
+        const counted = countingFetch();
+        await assert.rejects(clientFor(broken.url, async () => token, counted.fetch).listTaskLists(), GoogleApiError);
+        assert.equal(counted.requests.length, FAST_RETRY.maxAttempts);
       } finally {
         await broken.close();
       }

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { Response } from 'node-fetch';
 import * as z from '../../../src/shared/schemas/zod';
-import { CancelledError, GoogleApiError, ResponseValidationError } from '../../../src/api/errors';
-import { FetchFunction, HttpClient, parseRetryAfter, path } from '../../../src/api/http';
+import { CancelledError, GoogleApiError, NetworkError, ResponseValidationError } from '../../../src/api/errors';
+import { FetchFunction, HttpClient, parseRetryAfter, path, RetryPolicy } from '../../../src/api/http';
 
 interface Call { url: string; method: string | undefined; authorization: string | null }
 
@@ -25,13 +25,13 @@ const googleError = (status: number, reason: string, message: string) => json(st
 
 const itemSchema = z.object({ id: z.string() });
 
-function client(fetch: FetchFunction, sleeps: number[] = [], tokens: string[] = ['t1', 't2']): HttpClient {
+function client(fetch: FetchFunction, sleeps: number[] = [], tokens: string[] = ['t1', 't2'], retry: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 5000 }): HttpClient {
   let issued = 0;
   return new HttpClient({
     rootUrl: () => 'http://svc.test/',
     token: async ({ forceRefresh }) => (forceRefresh ? tokens[Math.min(++issued, tokens.length - 1)] : tokens[issued]) as string,
     fetch,
-    retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 5000 },
+    retry,
     sleep: async (ms) => {
       sleeps.push(ms);
     },
@@ -125,5 +125,125 @@ describe('API request pipeline', () => {
     const inFuture = new Date(Date.now() + 10_000).toUTCString();
     const parsed = parseRetryAfter(inFuture) ?? 0;
     assert.ok(parsed > 8000 && parsed <= 10_000);
+  });
+});
+
+describe('API request pipeline: which failures repeat a write', () => {
+  const rateLimited = (retryAfter = '3') => json(429, { error: { code: 429, message: 'slow', errors: [{ reason: 'rateLimitExceeded' }] } }, { 'retry-after': retryAfter });
+  const unavailable = () => googleError(503, 'backendError', 'down');
+
+  it('retries a POST after a 429 (a refusal before processing), honouring Retry-After', async () => {
+    const sleeps: number[] = [];
+    const { fetch, calls } = scripted([rateLimited('3'), json(200, { id: 'made' })]);
+    const result = await client(fetch, sleeps).json(itemSchema, { method: 'POST', path: '/x', json: {}, operation: 't' });
+    assert.equal(result.id, 'made');
+    assert.deepEqual(calls.map((call) => call.method), ['POST', 'POST']);
+    assert.ok((sleeps[0] ?? 0) >= 3000, 'waited as Retry-After asked');
+  });
+
+  it('also retries after a rate-limit 403, and after a connection that was refused', async () => {
+    const refused = () => {
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    };
+    const { fetch, calls } = scripted([googleError(403, 'userRateLimitExceeded', 'slow down'), refused, json(200, { id: 'made' })]);
+    assert.equal((await client(fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, operation: 't' })).id, 'made');
+    assert.equal(calls.length, 3);
+  });
+
+  it('does not retry a POST after a 503 or a lost answer unless the method is marked safe', async () => {
+    const lost = () => {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    };
+    const plain = scripted([lost]);
+    await assert.rejects(client(plain.fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, operation: 't' }), NetworkError);
+    assert.equal(plain.calls.length, 1);
+
+    const marked = scripted([unavailable(), lost, json(200, { id: 'made' })]);
+    const result = await client(marked.fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, idempotent: true, operation: 't' });
+    assert.equal(result.id, 'made');
+    assert.equal(marked.calls.length, 3);
+  });
+
+  it('caps Retry-After at the policy\'s maxRetryAfterMs, so tests and benchmarks need not wait seconds', async () => {
+    const sleeps: number[] = [];
+    const { fetch } = scripted([rateLimited('30'), json(200, { id: 'ok' })]);
+    await client(fetch, sleeps, undefined, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 7 }).json(itemSchema, { method: 'GET', path: '/x', operation: 't' });
+    assert.equal(sleeps.length, 1);
+    assert.ok((sleeps[0] ?? 0) <= 7, `waited ${sleeps[0]} ms`);
+  });
+
+  it('reconciles a write without an idempotency key before repeating it: found, it is the answer', async () => {
+    const { fetch, calls } = scripted([unavailable()]);
+    const asked: number[] = [];
+    const before = Date.now();
+    const result = await client(fetch).json(itemSchema, {
+      method: 'POST', path: '/x', json: {}, operation: 't',
+      reconcile: async ({ startedAt }) => {
+        asked.push(startedAt);
+        return { id: 'landed' };
+      },
+    });
+    assert.equal(result.id, 'landed');
+    assert.equal(calls.length, 1, 'not sent again');
+    assert.equal(asked.length, 1);
+    assert.ok((asked[0] ?? 0) >= before);
+  });
+
+  it('repeats the write when reconciliation does not find it, and asks once more when the attempts run out', async () => {
+    const { fetch, calls } = scripted([unavailable(), unavailable(), unavailable(), unavailable()]);
+    let asked = 0;
+    const result = await client(fetch).json(itemSchema, {
+      method: 'POST', path: '/x', json: {}, operation: 't',
+      // The last attempt landed although its answer was a 503.
+      reconcile: async () => (++asked === 4 ? { id: 'late' } : undefined),
+    });
+    assert.equal(result.id, 'late');
+    assert.equal(calls.length, 4);
+    assert.equal(asked, 4);
+  });
+
+  it('surfaces the original failure when reconciliation itself fails (repeating could duplicate)', async () => {
+    const { fetch, calls } = scripted([unavailable()]);
+    await assert.rejects(
+      client(fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, operation: 't', reconcile: async () => { throw new Error('list failed'); } }),
+      (error: unknown) => error instanceof GoogleApiError && error.status === 503,
+    );
+    assert.equal(calls.length, 1);
+  });
+
+  it('reads an error to a repeat as "already applied" only after an unclear attempt', async () => {
+    const conflict = () => googleError(409, 'duplicate', 'A file already exists with the provided ID');
+    const first = scripted([conflict()]);
+    let asked = 0;
+    const alreadyApplied = async (): Promise<{ id: string }> => {
+      asked++;
+      return { id: 'existing' };
+    };
+    await assert.rejects(client(first.fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, idempotent: true, alreadyApplied, operation: 't' }), (error: unknown) => error instanceof GoogleApiError && error.status === 409);
+    assert.equal(asked, 0, 'a 409 to the first attempt is the server\'s verdict');
+
+    const repeated = scripted([unavailable(), conflict()]);
+    const result = await client(repeated.fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, idempotent: true, alreadyApplied, operation: 't' });
+    assert.equal(result.id, 'existing');
+    assert.equal(asked, 1);
+
+    const refusedFirst = scripted([rateLimited('0'), conflict()]);
+    await assert.rejects(client(refusedFirst.fetch).json(itemSchema, { method: 'POST', path: '/x', json: {}, idempotent: true, alreadyApplied, operation: 't' }), GoogleApiError);
+    assert.equal(asked, 1, 'a 429 is not unclear: the 409 after it is real');
+  });
+
+  it('tells the observer about every retry and reconciliation', async () => {
+    const retries: string[] = [];
+    const reconciles: boolean[] = [];
+    const { fetch } = scripted([rateLimited('0'), unavailable(), json(200, { id: 'ok' })]);
+    const http = new HttpClient({
+      rootUrl: () => 'http://svc.test', token: async () => 't', fetch,
+      retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 }, sleep: async () => undefined,
+      onRetry: (event) => retries.push(`${event.why}:${event.status}`),
+      onReconcile: (event) => reconciles.push(event.found),
+    });
+    await http.json(itemSchema, { method: 'POST', path: '/x', json: {}, operation: 't', reconcile: async () => undefined });
+    assert.deepEqual(retries, ['refused:429', 'unclear:503']);
+    assert.deepEqual(reconciles, [false]);
   });
 });
