@@ -1,6 +1,8 @@
 import { IssuedTokens, TokenService } from './auth/tokens';
 import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
 import { findUser } from './auth/users';
+import { readTrustedCaFiles } from './core/certificates';
+import { closeChannels, configureChannelTrust } from './core/channels';
 import { Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
 import { SERVICE_MODULES } from './services';
@@ -29,6 +31,7 @@ export async function startEmulator(
   const now = (): number => Date.now();
   const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);
   const deps: ServiceDeps = { store, tokens, now, options };
+  configureChannelTrust(store, readTrustedCaFiles(options.trustCaFiles));
   const router = new Router();
   for (const module of modules) module.register(router, deps);
 
@@ -56,6 +59,7 @@ export async function startEmulator(
     },
     async close(): Promise<void> {
       await server.close();
+      await closeChannels(store);
       await store.close();
     },
   };

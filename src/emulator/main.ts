@@ -1,9 +1,14 @@
+/** The desk-emulator command line: run the emulator, print a demo token, or issue a receiver certificate from the emulator's CA. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CA_CERT_FILE, CertificateAuthority } from './core/certificates';
 import { logLine } from './core/log';
 import { startEmulator } from './emulator';
 
 const USAGE = `Usage: desk-emulator [options]
        desk-emulator token [--user EMAIL] [--url URL]
+       desk-emulator cert --host HOST [--host HOST…] [--out DIR] [--data-dir DIR | --url URL]
 
 Options:
   --port N              port on 127.0.0.1 (0 = any free port; default 8089)
@@ -15,9 +20,14 @@ Options:
   --token-lifetime S    access-token lifetime in seconds (default 3600)
   --latency MS          added latency per API call (fault injection)
   --fault-rate R        share 0..1 of API calls answered 429 or 503 (fault injection)
+  --trust-ca FILE        also trust receiver certificates issued by this CA (PEM; repeatable), beside
+                        the emulator's own CA and the system store
   --verbose             log each request and internal errors (tokens, codes and secrets redacted)
 
-token: prints a bearer token for a demo user of a running emulator (no browser needed).`;
+token: prints a bearer token for a demo user of a running emulator (no browser needed).
+cert: issues a receiver certificate and key for channel addresses (https://HOST/…) from the emulator's CA
+  (the one in --data-dir, created there on first use, or a running emulator's at --url) and writes
+  receiver-cert.pem, receiver-key.pem and desk-emulator-ca.pem (the CA clients can be given) to --out (default .).`;
 
 async function printToken(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' }, url: { type: 'string' } } });
@@ -27,6 +37,31 @@ async function printToken(args: string[]): Promise<void> {
   const body = (await response.json()) as { access_token?: string; error?: { message: string } };
   if (!response.ok || !body.access_token) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
   process.stdout.write(`${body.access_token}\n`);
+}
+
+async function issueCertificate(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { host: { type: 'string', multiple: true }, out: { type: 'string' }, 'data-dir': { type: 'string' }, url: { type: 'string' } } });
+  const hosts = values.host ?? [];
+  if (hosts.length === 0) throw new Error('cert needs at least one --host (e.g. --host 127.0.0.1)');
+  let issued: { cert: string; key: string; ca: string };
+  if (values['data-dir']) {
+    const ca = CertificateAuthority.openOrCreate(values['data-dir']);
+    issued = { ...ca.issue({ hosts }), ca: ca.certPem };
+  } else {
+    const base = values.url ?? process.env.DESK_EMULATOR_URL ?? 'http://127.0.0.1:8089';
+    const query = hosts.map((host) => `host=${encodeURIComponent(host)}`).join('&');
+    const response = await fetch(`${base}/emulator/v1/channels/certificates?${query}`, { method: 'POST' });
+    const body = (await response.json()) as { cert?: string; key?: string; ca?: string; error?: { message: string } };
+    if (!response.ok || !body.cert || !body.key || !body.ca) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
+    issued = { cert: body.cert, key: body.key, ca: body.ca };
+  }
+  const out = values.out ?? '.';
+  await fs.promises.mkdir(out, { recursive: true });
+  const files = { cert: path.join(out, 'receiver-cert.pem'), key: path.join(out, 'receiver-key.pem'), ca: path.join(out, CA_CERT_FILE) };
+  await fs.promises.writeFile(files.key, issued.key, { mode: 0o600 });
+  await fs.promises.writeFile(files.cert, issued.cert);
+  await fs.promises.writeFile(files.ca, issued.ca);
+  process.stdout.write(`certificate: ${files.cert}\nkey: ${files.key}\nCA: ${files.ca}\n`);
 }
 
 function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -39,6 +74,7 @@ function numberOption(name: string, raw: string | undefined, fallback: number, m
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'token') return printToken(argv.slice(1));
+  if (argv[0] === 'cert') return issueCertificate(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -50,6 +86,7 @@ async function main(): Promise<void> {
       'token-lifetime': { type: 'string' },
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
+      'trust-ca': { type: 'string', multiple: true },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -68,6 +105,7 @@ async function main(): Promise<void> {
     latencyMs: numberOption('latency', values.latency, 0, 0, 60000),
     faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
     quiet: !values.verbose,
+    trustCaFiles: values['trust-ca'] ?? [],
     ...(values.books ? { booksCatalogue: values.books } : {}),
   });
   // The first line is machine-read by the extension and the test harness: keep its shape.

@@ -3,6 +3,7 @@ import { oauthModule } from './auth/oauthRoutes';
 import { booksModule } from './books';
 import { calendarModule } from './calendar';
 import { ServiceModule } from './core/server';
+import { directoryModule } from './directory';
 import { driveModule } from './drive';
 import { tasksModule } from './tasks';
 
@@ -14,4 +15,5 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   driveModule,
   booksModule,
   calendarModule,
+  directoryModule,
 ];

@@ -3,21 +3,28 @@ import { calendar, calendar_v3 } from '@googleapis/calendar';
 import { calendarModule } from '../../src/emulator/calendar';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
 import { officialClientOptions, rejectsWith } from '../support/officialClient';
+import { Receiver } from '../integration/emulator/channels/receiver';
 
 /** The official @googleapis/calendar v3 client runs every Calendar operation against the emulator. */
 describe('official @googleapis/calendar client against the emulator', () => {
   let emulator: RunningEmulator;
   let alice: calendar_v3.Calendar;
   let bob: calendar_v3.Calendar;
+  let receiver: Receiver;
 
   before(async () => {
     emulator = await startEmulator({ port: 0 }, [calendarModule]);
+    // Watches check the receiver's certificate over TLS: a receiver with one from the emulator's CA.
+    receiver = await Receiver.forEmulator(emulator);
     alice = calendar({ version: 'v3', ...officialClientOptions(emulator, 'alice@example.com') });
     bob = calendar({ version: 'v3', ...officialClientOptions(emulator, 'bob@example.com') });
   });
-  after(() => emulator.close());
+  after(async () => {
+    await emulator.close();
+    await receiver.close();
+  });
 
-  const channel = (id: string): calendar_v3.Schema$Channel => ({ id, type: 'web_hook', address: 'https://example.com/notify' });
+  const channel = (id: string): calendar_v3.Schema$Channel => ({ id, type: 'web_hook', address: receiver.url });
 
   it('runs calendars, calendarList, acl, colors, settings and channels operations', async () => {
     const created = (await alice.calendars.insert({ requestBody: { summary: 'Conformance', timeZone: 'Europe/Berlin' } })).data;

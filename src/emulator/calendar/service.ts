@@ -37,6 +37,14 @@ export class CalendarService {
     this.freeBusy = new FreeBusyModel(this);
   }
 
+  /**
+   * A watched Calendar collection (`events/<calendarId>`, `acl/<calendarId>`, `calendarList/<userId>`) changed: its
+   * channels hear `exists`, or `not_exists` once it is gone (Calendar's states). Waiting `exists` messages coalesce.
+   */
+  noteChange(key: string, state: 'exists' | 'not_exists' = 'exists'): void {
+    this.channels.publish(`calendar/${key}`, state, { coalesce: true });
+  }
+
   /** The number of the next change; sync tokens issued before it see the change, those after do not. */
   nextSeq(): number {
     this.seq += 1;

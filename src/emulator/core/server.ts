@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   latencyMs: number;
   faultRate: number;
   quiet: boolean;
+  /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
+  trustCaFiles: readonly string[];
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -35,6 +37,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   latencyMs: 0,
   faultRate: 0,
   quiet: true,
+  trustCaFiles: [],
 };
 
 /** What every service module gets when it registers its routes. */

@@ -2,14 +2,18 @@
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE } from '../../shared/schemas/drive';
 import { findUser, EmulatorUser } from '../auth/users';
 import { ServiceDeps, ServiceModule } from '../core/server';
+import { channelRoutes, driveChannelsFor } from './channels';
 import { registerDriveRoutes } from './routes';
+import { registerRouteTables } from './routing';
 import { DriveService, driveServiceFor } from './service';
 
 /** Drive v2 (files, folders, uploads, exports, changes) under /drive/v2 and /upload/drive/v2. */
 export const driveModule: ServiceModule = {
   name: 'drive',
   register(router, deps) {
-    registerDriveRoutes(router, driveServiceFor(deps));
+    const service = driveServiceFor(deps);
+    registerDriveRoutes(router, service);
+    registerRouteTables(router, service.ready, [channelRoutes(service, driveChannelsFor(service, deps))]);
   },
   async seedDemo(deps) {
     await seedDriveDemo(driveServiceFor(deps), deps);

@@ -4,6 +4,7 @@ import { GoogleApiError } from '../../../src/api/errors';
 import { HttpClient } from '../../../src/api/http';
 import { calendarModule } from '../../../src/emulator/calendar';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
+import { Receiver } from '../emulator/channels/receiver';
 
 /** Desk's CalendarClient over real HTTP against the emulator: shapes, paging, sync, conditional requests, errors. */
 describe('CalendarClient against the emulator', () => {
@@ -94,10 +95,16 @@ describe('CalendarClient against the emulator', () => {
     assert.equal(zone.value, 'Europe/Berlin');
     assert.equal(await alice.getSetting('timezone', { ifNoneMatch: zone.etag as string }), undefined);
     assert.equal((await alice.getColors()).calendar['1']?.background, '#ac725e');
-    const channel = await alice.watchEvents('primary', { id: 'client-channel-1', type: 'web_hook', address: 'https://example.com/hook', token: 'x=1' });
-    assert.equal(channel.token, 'x=1');
-    await alice.stopChannel({ id: channel.id, resourceId: channel.resourceId });
-    await rejectsWithStatus(alice.stopChannel({ id: channel.id, resourceId: channel.resourceId }), 404);
+    // The emulator checks the receiver's certificate over TLS at watch time: a receiver with one from its CA.
+    const receiver = await Receiver.forEmulator(emulator);
+    try {
+      const channel = await alice.watchEvents('primary', { id: 'client-channel-1', type: 'web_hook', address: receiver.url, token: 'x=1' });
+      assert.equal(channel.token, 'x=1');
+      await alice.stopChannel({ id: channel.id, resourceId: channel.resourceId });
+      await rejectsWithStatus(alice.stopChannel({ id: channel.id, resourceId: channel.resourceId }), 404);
+    } finally {
+      await receiver.close();
+    }
     const quick = await alice.quickAddEvent('primary', 'Coffee with Bob tomorrow 10:00');
     assert.equal(quick.summary, 'Coffee with Bob');
   });

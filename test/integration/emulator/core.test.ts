@@ -244,7 +244,7 @@ describe('routing over the real services', () => {
       for (const [method, path] of [
         ['PATCH', '/upload/drive/v2/files/some-id'],
         ['DELETE', '/drive/v2/about'],
-        ['POST', '/drive/v2/changes/watch'],
+        ['POST', '/drive/v2/changes/startPageToken'],
         ['GET', '/drive/v2/files/trash'],
         ['PUT', '/tasks/v1/lists/x/clear'],
       ] as const) {

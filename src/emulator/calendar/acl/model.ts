@@ -180,6 +180,7 @@ export class AclModel {
 
   private write(rule: StoredAclRule): void {
     this.rules.write(rule, this.service.nextSeq());
+    this.service.noteChange(`acl/${rule.calendarId}`);
   }
 
   private rulesOf(calendarId: string): Map<string, StoredAclRule> {

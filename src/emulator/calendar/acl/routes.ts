@@ -57,6 +57,6 @@ export function registerAclRoutes(router: Router, service: CalendarService): voi
     // Watching the ACL needs the right to read it.
     acl.list(user, context.params.calendarId as string, { maxResults: 1, showDeleted: false });
     const calendarId = service.calendars.get(user, context.params.calendarId as string).id;
-    return { json: service.channels.watch(user, await context.json(), watched(context, `acl/${calendarId}`, `/calendars/${encodeURIComponent(calendarId)}/acl`)) };
+    return { json: await service.channels.watchFrom(context, watched(context, `acl/${calendarId}`, `/calendars/${encodeURIComponent(calendarId)}/acl`)) };
   });
 }

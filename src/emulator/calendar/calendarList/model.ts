@@ -228,6 +228,7 @@ export class CalendarListModel {
 
   private write(entry: StoredListEntry): void {
     this.entries.write(entry, this.service.nextSeq());
+    this.service.noteChange(`calendarList/${entry.userId}`);
   }
 
   private entriesOf(userId: string): Map<string, StoredListEntry> {

@@ -64,6 +64,6 @@ export function registerCalendarListRoutes(router: Router, service: CalendarServ
   });
   router.post(`${LIST}/watch`, async (context) => {
     const user = userOf(context);
-    return { json: service.channels.watch(user, await context.json(), watched(context, `calendarList/${user.id}`, '/users/me/calendarList')) };
+    return { json: await service.channels.watchFrom(context, watched(context, `calendarList/${user.id}`, '/users/me/calendarList')) };
   });
 }

@@ -151,6 +151,8 @@ export class CalendarsModel {
     this.service.acl.dropCalendar(calendar.id);
     this.service.calendarList.dropCalendar(calendar.id);
     this.calendars.delete(calendar.id);
+    this.service.noteChange(`events/${calendar.id}`, 'not_exists');
+    this.service.noteChange(`acl/${calendar.id}`, 'not_exists');
   }
 
   /** Deletes every event of a primary calendar (Google refuses it on secondary calendars). */

@@ -350,6 +350,7 @@ export class EventsModel {
     events.log.record(event.id, event.seq);
     this.events.set(keyOf(calendar.id, event.id), event);
     this.service.calendars.noteEventChange(calendar);
+    this.service.noteChange(`events/${calendar.id}`);
   }
 }
 

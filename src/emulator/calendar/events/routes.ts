@@ -162,7 +162,7 @@ export function registerEventRoutes(router: Router, service: CalendarService): v
   router.post(`${EVENTS}/watch`, async (context) => {
     const user = userOf(context);
     const { calendar } = events.open(user, context.params.calendarId as string, 'freeBusyReader');
-    return { json: service.channels.watch(user, await context.json(), watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
+    return { json: await service.channels.watchFrom(context, watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
   });
 
   // The target of htmlLink. A browser carries no token, so the page shows no event content.

@@ -37,14 +37,14 @@ export function registerSettingsRoutes(router: Router, service: CalendarService)
   });
   router.post(`${SETTINGS}/watch`, async (context) => {
     const user = userOf(context);
-    return { json: service.channels.watch(user, await context.json(), watched(context, `settings/${user.id}`, '/users/me/settings')) };
+    return { json: await service.channels.watchFrom(context, watched(context, `settings/${user.id}`, '/users/me/settings')) };
   });
   router.get(`${BASE}/colors`, (context) => {
     userOf(context);
     return { json: { kind: 'calendar#colors', updated: COLORS_UPDATED, calendar: CALENDAR_COLORS, event: EVENT_COLORS } };
   });
   router.post(`${BASE}/channels/stop`, async (context) => {
-    service.channels.stop(userOf(context), await context.json(), 'calendar');
+    await service.channels.stopFrom(context, 'calendar');
     return { status: 204, empty: true };
   });
 }

@@ -131,6 +131,12 @@ export class ChangeFeed {
       this.deadChangeIds.set(userId, 0);
     }
     this.events.emit(`change:${userId}`);
+    this.events.emit('record', { id, userId, fileId, deleted, time: this.now() });
+  }
+
+  /** Calls `listener` after each recorded change (the channels of watched files and change feeds hear of it). */
+  onRecord(listener: (record: ChangeRecord) => void): void {
+    this.events.on('record', listener);
   }
 
   private userChangeIds(userId: string): number[] {

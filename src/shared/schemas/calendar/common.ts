@@ -64,7 +64,8 @@ export const channelSchema = z.object({
   resourceId: z.string(),
   resourceUri: z.optional(z.string()),
   token: z.optional(z.string()),
-  expiration: z.optional(z.string()),
+  /** Epoch ms: a number in the spec's channel table, an int64 string on Google's wire; both are read. */
+  expiration: z.optional(z.union([z.string(), z.number()])),
 });
 export type Channel = z.infer<typeof channelSchema>;
 
