@@ -20,8 +20,11 @@ function bundleOptions({ production: minified }) {
     external: ['vscode'],
     plugins: [nodeUrlInsteadOfWhatwgUrl, embedBooksCatalogue],
   };
+  // Each feature in a bundle of its own (dist/features/<name>.js), loaded by extension.js after activation.
+  const features = fs.readdirSync(path.join(__dirname, 'src', 'features'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   return [
     { ...base, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+    ...features.map((name) => ({ ...base, entryPoints: [`src/features/${name}/index.ts`], outfile: `dist/features/${name}.js` })),
     { ...base, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', banner: { js: '#!/usr/bin/env node' } },
   ];
 }

@@ -8,10 +8,47 @@ import { createDeskContext, DeskContext } from './core/deskContext';
 import { EmulatorLauncher } from './core/emulatorLauncher';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
-import { registerTasks, TasksSlice } from './features/tasks';
-import { DriveFeature, registerDrive } from './features/drive';
-import { BooksSlice, registerBooks } from './features/books';
-import { CalendarSlice, registerCalendar } from './features/calendar';
+import { LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
+import type { TasksSlice } from './features/tasks';
+import type { DriveFeature } from './features/drive';
+import type { BooksSlice } from './features/books';
+import type { CalendarSlice } from './features/calendar';
+
+/**
+ * The features, each in its own bundle (dist/features/<name>.js, see esbuild.js), loaded after activation or
+ * when one of their commands runs first. The bundles are required by a computed path so this bundle stays small.
+ */
+function featureModule<T>(name: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(__dirname, 'features', `${name}.js`)) as T;
+}
+
+const FEATURES = {
+  tasks: {
+    name: 'tasks',
+    commandPrefixes: ['desk.tasks.', 'desk.todo.'],
+    fileSystems: [{ scheme: 'desk-tasks', options: { isCaseSensitive: true } }],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/tasks')>('tasks').registerTasks(desk),
+  } satisfies LazyFeatureSpec<TasksSlice>,
+  drive: {
+    name: 'drive',
+    commandPrefixes: ['desk.drive.'],
+    fileSystems: [{ scheme: 'desk-drive', options: { isCaseSensitive: true } }],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/drive')>('drive').registerDrive(desk),
+  } satisfies LazyFeatureSpec<DriveFeature>,
+  calendar: {
+    name: 'calendar',
+    commandPrefixes: ['desk.calendar.'],
+    fileSystems: [],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/calendar')>('calendar').registerCalendar(desk),
+  } satisfies LazyFeatureSpec<CalendarSlice>,
+  books: {
+    name: 'books',
+    commandPrefixes: ['desk.books.'],
+    fileSystems: [],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/books')>('books').registerBooks(desk),
+  } satisfies LazyFeatureSpec<BooksSlice>,
+};
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
 export interface DeskApi {
@@ -67,11 +104,11 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   const desk = createDeskContext(vs, context, backend, provider, session, log);
   registerDeskCommands(desk);
 
-  // Each feature is one Disposable that registers its views and commands; none touches the network here.
-  const tasks = registerTasks(desk);
-  const drive = registerDrive(desk);
-  const books = registerBooks(desk);
-  const calendar = registerCalendar(desk);
+  // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
+  // returns, or when one of its commands runs first. None touches the network when it loads.
+  const contributed = ((context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []).map((entry) => entry.command);
+  const features = desk.register(new LazyFeatures(desk, contributed, Object.values(FEATURES)));
+  features.loadAllSoon();
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
@@ -81,11 +118,12 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   return {
     activationTimeMs,
     desk,
-    tasks,
-    drive,
-    books,
-    calendar,
-    todo: tasks.todo,
+    // A test (or another extension) that asks for a feature gets it loaded.
+    get tasks() { return features.ensure<TasksSlice>('tasks'); },
+    get drive() { return features.ensure<DriveFeature>('drive'); },
+    get books() { return features.ensure<BooksSlice>('books'); },
+    get calendar() { return features.ensure<CalendarSlice>('calendar'); },
+    get todo() { return features.ensure<TasksSlice>('tasks').todo; },
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;
     },

@@ -1,7 +1,13 @@
 import { GoogleErrorItem, googleErrorBodySchema } from '../shared/schemas/errors';
+import { hasMark, markInstance } from '../shared/crossBundle';
 
 /** A Google API error answer, typed, with a message fit for a notification. */
 export class GoogleApiError extends Error {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'GoogleApiError');
+  }
+
   constructor(
     readonly status: number,
     message: string,
@@ -11,6 +17,7 @@ export class GoogleApiError extends Error {
   ) {
     super(message);
     this.name = 'GoogleApiError';
+    markInstance(this, 'GoogleApiError');
   }
 
   get isNotFound(): boolean { return this.status === 404; }
@@ -44,24 +51,42 @@ export class GoogleApiError extends Error {
 
 /** The response had the wrong shape: a broken server or proxy, never a crash of ours. */
 export class ResponseValidationError extends Error {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'ResponseValidationError');
+  }
+
   constructor(readonly operation: string, readonly issues: string) {
     super(`The service sent an answer Desk does not understand for ${operation}: ${issues}`);
     this.name = 'ResponseValidationError';
+    markInstance(this, 'ResponseValidationError');
   }
 }
 
 /** The network failed (DNS, refused, reset) after every retry. */
 export class NetworkError extends Error {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'NetworkError');
+  }
+
   constructor(readonly operation: string, override readonly cause: unknown) {
     super(`Could not reach the service for ${operation}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'NetworkError';
+    markInstance(this, 'NetworkError');
   }
 }
 
 export class CancelledError extends Error {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'CancelledError');
+  }
+
   constructor() {
     super('Cancelled');
     this.name = 'CancelledError';
+    markInstance(this, 'CancelledError');
   }
 }
 

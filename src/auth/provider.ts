@@ -7,6 +7,7 @@ import { SignInCancelledError, LoopbackServer } from './loopbackServer';
 import { FetchFunction, OAuthClient, OAuthError } from './oauthClient';
 import { createPkcePair, createState } from './pkce';
 import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
+import { hasMark, markInstance } from '../shared/crossBundle';
 
 export const AUTH_PROVIDER_ID = 'desk-google';
 export const AUTH_PROVIDER_LABEL = 'Google (Desk)';
@@ -37,17 +38,29 @@ export interface ObservableSecretStorage extends SecretStorageLike {
 
 /** There is no Desk session (never signed in, signed out, or the backend changed). */
 export class NotSignedInError extends Error {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'NotSignedInError');
+  }
+
   constructor(message = 'Not signed in to Google (Desk). Run "Desk: Sign In" to connect your account.') {
     super(message);
     this.name = 'NotSignedInError';
+    markInstance(this, 'NotSignedInError');
   }
 }
 
 /** Google no longer accepts the session's refresh token (revoked, expired, password change): sign in again. */
 export class SessionExpiredError extends NotSignedInError {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'SessionExpiredError');
+  }
+
   constructor(account: string) {
     super(`The Google sign-in of ${account} has expired or was revoked. Run "Desk: Sign In" to sign in again.`);
     this.name = 'SessionExpiredError';
+    markInstance(this, 'SessionExpiredError');
   }
 }
 

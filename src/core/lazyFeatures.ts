@@ -1,0 +1,179 @@
+/**
+ * Features loaded after activation, each from its own bundle. Activation only registers what VS Code needs at
+ * once: a stub for every contributed command of a feature (a command run before its feature is loaded loads
+ * it, then runs) and the file systems a restored editor may ask for. A feature's real registrations go through a
+ * `vscode` whose `commands.registerCommand` and `workspace.registerFileSystemProvider` fill those stubs in;
+ * everything else reaches VS Code unchanged. Features load one per macrotask after activation returns (three of
+ * them have background duties: the Drive change poller, the Calendar status bar, TODO hovers), or at once when a
+ * command or a test needs them.
+ */
+import type * as vscode from 'vscode';
+import type { DeskContext } from './deskContext';
+import { Disposable } from './disposable';
+
+export interface LazyFeatureSpec<TSlice> {
+  readonly name: string;
+  /** Command ids of this feature (the stubs registered at activation). */
+  readonly commandPrefixes: readonly string[];
+  /** File-system schemes this feature serves (proxied from activation on). */
+  readonly fileSystems: readonly { scheme: string; options: { isCaseSensitive?: boolean; isReadonly?: boolean } }[];
+  /** Loads the bundle and registers the feature with the desk it is given. */
+  load(desk: DeskContext): TSlice;
+}
+
+type CommandHandler = (...args: unknown[]) => unknown;
+
+/** Registers the stubs of every feature and loads each on demand; one instance per activation. */
+export class LazyFeatures extends Disposable {
+  private readonly handlers = new Map<string, CommandHandler>();
+  private readonly stubbed = new Set<string>();
+  private readonly fileSystems = new Map<string, ProxyFileSystem>();
+  private readonly loaded = new Map<string, unknown>();
+  private readonly specs = new Map<string, LazyFeatureSpec<unknown>>();
+  private readonly featureDesk: DeskContext;
+
+  constructor(private readonly desk: DeskContext, contributedCommands: readonly string[], specs: readonly LazyFeatureSpec<unknown>[]) {
+    super();
+    const vs = desk.vs;
+    this.featureDesk = { ...desk, vs: this.interceptingVscode(vs) };
+    for (const spec of specs) {
+      this.specs.set(spec.name, spec);
+      for (const id of contributedCommands.filter((command) => spec.commandPrefixes.some((prefix) => command.startsWith(prefix)))) {
+        this.stubbed.add(id);
+        this._register(vs.commands.registerCommand(id, async (...args: unknown[]) => {
+          this.ensure(spec.name);
+          const handler = this.handlers.get(id);
+          if (!handler) throw new Error(`Desk: the ${spec.name} feature did not register ${id}`);
+          return handler(...args);
+        }));
+      }
+      for (const { scheme, options } of spec.fileSystems) {
+        const proxy = new ProxyFileSystem(vs, () => this.ensure(spec.name));
+        this.fileSystems.set(scheme, proxy);
+        this._register(vs.workspace.registerFileSystemProvider(scheme, proxy, options));
+        this._register(proxy);
+      }
+    }
+  }
+
+  /** The feature's slice, loading its bundle first if needed (synchronous: a require and a register call). */
+  ensure<TSlice>(name: string): TSlice {
+    if (this.loaded.has(name)) return this.loaded.get(name) as TSlice;
+    const spec = this.specs.get(name);
+    if (!spec) throw new Error(`Desk: no feature named ${name}`);
+    const started = performance.now();
+    const slice = spec.load(this.featureDesk);
+    this.loaded.set(name, slice);
+    this.desk.log.info(`Desk: ${name} loaded in ${(performance.now() - started).toFixed(1)} ms`);
+    return slice as TSlice;
+  }
+
+  /** Loads every feature not yet loaded, one per macrotask, so the host stays responsive. */
+  loadAllSoon(): void {
+    const pending = [...this.specs.keys()];
+    const next = (): void => {
+      const name = pending.shift();
+      if (name === undefined || this.isDisposed) return;
+      try {
+        this.ensure(name);
+      } catch (error) {
+        this.desk.log.error(`Desk: could not load ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  }
+
+  /** The `vscode` a feature sees: its contributed commands and file systems fill the activation stubs. */
+  private interceptingVscode(vs: typeof vscode): typeof vscode {
+    const commands = new Proxy(vs.commands, {
+      get: (target, property, receiver) => {
+        if (property !== 'registerCommand') return Reflect.get(target, property, receiver) as unknown;
+        return (id: string, handler: CommandHandler, thisArg?: unknown): vscode.Disposable => {
+          if (!this.stubbed.has(id)) return target.registerCommand(id, handler, thisArg);
+          this.handlers.set(id, thisArg === undefined ? handler : handler.bind(thisArg));
+          return new vs.Disposable(() => this.handlers.delete(id));
+        };
+      },
+    });
+    const workspace = new Proxy(vs.workspace, {
+      get: (target, property, receiver) => {
+        if (property !== 'registerFileSystemProvider') return Reflect.get(target, property, receiver) as unknown;
+        return (scheme: string, provider: vscode.FileSystemProvider, options?: { readonly isCaseSensitive?: boolean; readonly isReadonly?: boolean | vscode.MarkdownString }): vscode.Disposable => {
+          const proxy = this.fileSystems.get(scheme);
+          if (!proxy) return target.registerFileSystemProvider(scheme, provider, options);
+          return proxy.attach(provider);
+        };
+      },
+    });
+    return new Proxy(vs, {
+      get: (target, property, receiver) => {
+        if (property === 'commands') return commands;
+        if (property === 'workspace') return workspace;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+  }
+}
+
+/** A file system registered at activation that loads its feature on first use and then forwards to it. */
+class ProxyFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+  private target: vscode.FileSystemProvider | undefined;
+  private forwarding: vscode.Disposable | undefined;
+  private readonly changes: vscode.EventEmitter<vscode.FileChangeEvent[]>;
+  readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
+
+  constructor(private readonly vs: typeof vscode, private readonly load: () => void) {
+    this.changes = new vs.EventEmitter<vscode.FileChangeEvent[]>();
+    this.onDidChangeFile = this.changes.event;
+  }
+
+  attach(provider: vscode.FileSystemProvider): vscode.Disposable {
+    this.target = provider;
+    this.forwarding = provider.onDidChangeFile((events) => this.changes.fire(events));
+    return new this.vs.Disposable(() => {
+      this.forwarding?.dispose();
+      if (this.target === provider) this.target = undefined;
+    });
+  }
+
+  private provider(): vscode.FileSystemProvider {
+    if (!this.target) this.load();
+    if (!this.target) throw this.vs.FileSystemError.Unavailable('Desk: this file system is not available');
+    return this.target;
+  }
+
+  watch(uri: vscode.Uri, options: { readonly recursive: boolean; readonly excludes: readonly string[] }): vscode.Disposable {
+    return this.provider().watch(uri, options);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat | Thenable<vscode.FileStat> {
+    return this.provider().stat(uri);
+  }
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] | Thenable<[string, vscode.FileType][]> {
+    return this.provider().readDirectory(uri);
+  }
+  createDirectory(uri: vscode.Uri): void | Thenable<void> {
+    return this.provider().createDirectory(uri);
+  }
+  readFile(uri: vscode.Uri): Uint8Array | Thenable<Uint8Array> {
+    return this.provider().readFile(uri);
+  }
+  writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): void | Thenable<void> {
+    return this.provider().writeFile(uri, content, options);
+  }
+  delete(uri: vscode.Uri, options: { readonly recursive: boolean }): void | Thenable<void> {
+    return this.provider().delete(uri, options);
+  }
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): void | Thenable<void> {
+    return this.provider().rename(oldUri, newUri, options);
+  }
+  copy(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): void | Thenable<void> {
+    const provider = this.provider();
+    if (!provider.copy) throw this.vs.FileSystemError.NoPermissions('Desk: copy is not supported here');
+    return provider.copy(source, destination, options);
+  }
+  dispose(): void {
+    this.forwarding?.dispose();
+    this.changes.dispose();
+  }
+}
