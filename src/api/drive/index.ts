@@ -18,7 +18,8 @@ import type {
   ParentList,
   ParentReference,
 } from '../../shared/schemas/drive';
-import type { DrivePermission } from '../../shared/schemas/drive';
+import type { DrivePermission, DriveProperty, PropertyInput, PropertyVisibility } from '../../shared/schemas/drive';
+import type { PropertyChange, PropertyList } from '../../shared/schemas/drive/properties';
 import type { PermissionId, PermissionInput, PermissionList } from '../../shared/schemas/drive/permissions';
 import type { CommentInput, CommentList, CommentReply, CommentReplyInput, CommentReplyList, DriveComment } from '../../shared/schemas/drive/comments';
 import type { HttpClient } from '../http';
@@ -30,6 +31,7 @@ import { DriveContext, IdPool } from './context';
 import * as files from './files';
 import * as permissions from './permissions';
 import * as comments from './comments';
+import * as properties from './properties';
 
 export type { UploadType } from '../upload';
 export type { ListChangesOptions } from './changes';
@@ -127,6 +129,15 @@ export class DriveClient {
   updateReply(fileId: string, commentId: string, replyId: string, reply: CommentReplyInput, signal?: AbortSignal): Promise<CommentReply> { return comments.updateReply(this.drive, fileId, commentId, replyId, reply, signal); }
   patchReply(fileId: string, commentId: string, replyId: string, reply: CommentReplyInput, signal?: AbortSignal): Promise<CommentReply> { return comments.patchReply(this.drive, fileId, commentId, replyId, reply, signal); }
   deleteReply(fileId: string, commentId: string, replyId: string, signal?: AbortSignal): Promise<void> { return comments.deleteReply(this.drive, fileId, commentId, replyId, signal); }
+
+  // ---- properties ----
+  listProperties(fileId: string, signal?: AbortSignal): Promise<PropertyList> { return properties.listProperties(this.drive, fileId, signal); }
+  getProperty(fileId: string, key: string, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<DriveProperty> { return properties.getProperty(this.drive, fileId, key, visibility, signal); }
+  /** Adds a property, or changes the value of the one with the same key and visibility. */
+  insertProperty(fileId: string, property: PropertyInput, signal?: AbortSignal): Promise<DriveProperty> { return properties.insertProperty(this.drive, fileId, property, signal); }
+  updateProperty(fileId: string, key: string, change: PropertyChange, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<DriveProperty> { return properties.updateProperty(this.drive, fileId, key, change, visibility, signal); }
+  patchProperty(fileId: string, key: string, change: PropertyChange, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<DriveProperty> { return properties.patchProperty(this.drive, fileId, key, change, visibility, signal); }
+  deleteProperty(fileId: string, key: string, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<void> { return properties.deleteProperty(this.drive, fileId, key, visibility, signal); }
 
   /** Whether the server announced long polling on changes.list (undefined until it answered once). */
   get supportsLongPoll(): boolean | undefined {

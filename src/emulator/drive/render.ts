@@ -12,12 +12,32 @@ import { DEMO_USERS, EmulatorUser } from '../auth/users';
 import { EXPORT_FORMATS } from './content/convert';
 import type { ChangeRecord } from './changes/model';
 import { etagOf, StoredFile } from './files/model';
+import { allows, Role, StoredPermission } from './permissions/access';
+
+/** How the viewer relates to a file: their role, whether it is shared, the grant that shared it with them. */
+export interface FileViewer {
+  roleOf(file: StoredFile): Role | undefined;
+  isShared(file: StoredFile): boolean;
+  /** The user or group grant that put the file in the viewer's "shared with me". */
+  directGrant(file: StoredFile): StoredPermission | undefined;
+  /** Extra fields other resources add to a file (labelInfo). */
+  decorate?(file: StoredFile, resource: DriveFile): void;
+}
 
 /** Turns stored records into the JSON resources of the discovery document (links use the client's base URL). */
 export interface RenderContext {
   baseUrl: string;
   user: EmulatorUser;
   rootId: string;
+  /** Absent: the viewer owns everything (unit tests of the renderer). */
+  viewer?: FileViewer;
+  /** The calling app (OAuth client id): PRIVATE properties of other apps are hidden. */
+  appId?: string;
+}
+
+/** v2 spells the commenter role as reader + additionalRoles ['commenter']. */
+export function v2Role(role: Role): { role: string; additionalRoles?: string[] } {
+  return role === 'commenter' ? { role: 'reader', additionalRoles: ['commenter'] } : { role };
 }
 
 const enc = encodeURIComponent;
@@ -57,6 +77,9 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
   const isNative = isGoogleAppsType(file.mimeType);
   const hasBytes = !isNative && !isFolder;
   const self = fileUrl(context, file.id);
+  const role: Role = (context.viewer ? context.viewer.roleOf(file) : 'owner') ?? 'reader';
+  const can = (capability: Parameters<typeof allows>[1]): boolean => allows(role, capability, file);
+  const inDrive = file.driveId !== undefined;
   const resource: DriveFile = {
     kind: 'drive#file',
     id: file.id,
@@ -73,45 +96,61 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
     modifiedByMeDate: iso(file.modifiedByMeDate),
     version: String(file.version),
     parents: file.parents.map((parentId) => renderParent(context, file.id, parentId)),
-    owners: [driveUser(owner, context.user)],
-    ownerNames: owner ? [owner.name] : [],
+    owners: inDrive ? [] : [driveUser(owner, context.user)],
+    ownerNames: !inDrive && owner ? [owner.name] : [],
     ownedByMe: file.ownerId === context.user.id,
     lastModifyingUser: driveUser(modifier, context.user),
     lastModifyingUserName: modifier?.name ?? 'Unknown user',
-    editable: true,
+    editable: can('write'),
     copyable: !isFolder,
-    shared: false,
+    shared: context.viewer ? context.viewer.isShared(file) : false,
+    writersCanShare: file.writersCanShare !== false,
     explicitlyTrashed: file.explicitlyTrashed,
     quotaBytesUsed: String(hasBytes ? file.fileSize ?? 0 : 0),
     spaces: ['drive'],
-    userPermission: { kind: 'drive#permission', etag: etagOf(file), id: 'me', selfLink: `${self}/permissions/me`, role: 'owner', type: 'user' },
+    userPermission: { kind: 'drive#permission', etag: etagOf(file), id: 'me', selfLink: `${self}/permissions/me`, ...v2Role(role), type: 'user' },
     capabilities: {
-      canEdit: true,
-      canComment: true,
+      canEdit: can('write'),
+      canComment: can('comment'),
       canCopy: !isFolder,
-      canDelete: !file.isRoot,
-      canTrash: !file.isRoot,
-      canUntrash: file.trashed,
-      canRename: !file.isRoot,
+      canDelete: !file.isRoot && can('delete'),
+      canTrash: !file.isRoot && can('trash'),
+      canUntrash: file.trashed && can('trash'),
+      canRename: !file.isRoot && can('write'),
       canDownload: !isFolder,
-      canShare: !file.isRoot,
+      canShare: !file.isRoot && can('share'),
       canListChildren: isFolder,
-      canAddChildren: isFolder,
-      canRemoveChildren: isFolder,
-      canModifyContent: !isFolder,
-      canReadRevisions: hasBytes,
-      canAddMyDriveParent: !file.isRoot,
-      canRemoveMyDriveParent: !file.isRoot,
-      canMoveItemWithinDrive: !file.isRoot,
+      canAddChildren: isFolder && can('write'),
+      canRemoveChildren: isFolder && can('write'),
+      canModifyContent: !isFolder && can('write'),
+      canReadRevisions: hasBytes && can('write'),
+      canChangeCopyRequiresWriterPermission: can('share'),
+      canModifyLabels: can('write'),
+      canReadLabels: true,
+      canAddMyDriveParent: !file.isRoot && !inDrive,
+      canRemoveMyDriveParent: !file.isRoot && !inDrive,
+      canMoveItemWithinDrive: !file.isRoot && can('write'),
+      canReadDrive: inDrive,
     },
   };
+  if (file.driveId !== undefined) {
+    resource.driveId = file.driveId;
+    resource.teamDriveId = file.driveId;
+  }
+  const grant = context.viewer?.directGrant(file);
+  if (grant && file.ownerId !== context.user.id) {
+    resource.sharedWithMeDate = iso(grant.createdDate);
+    const sharer = DEMO_USERS.find((user) => user.id === grant.grantedBy);
+    if (sharer) resource.sharingUser = driveUser(sharer, context.user);
+  }
   if (file.description !== undefined) resource.description = file.description;
   if (file.lastViewedByMeDate !== undefined) resource.lastViewedByMeDate = iso(file.lastViewedByMeDate);
   if (file.markedViewedByMeDate !== undefined) resource.markedViewedByMeDate = iso(file.markedViewedByMeDate);
   if (file.trashedDate !== undefined) resource.trashedDate = iso(file.trashedDate);
   if (file.originalFilename !== undefined) resource.originalFilename = file.originalFilename;
-  if (file.properties.length > 0) {
-    resource.properties = file.properties.map((property) => ({
+  const properties = file.properties.filter((property) => property.visibility === 'PUBLIC' || property.appId === undefined || property.appId === context.appId);
+  if (properties.length > 0) {
+    resource.properties = properties.map((property) => ({
       kind: 'drive#property',
       etag: `"${property.key}.${property.visibility}.${file.version}"`,
       selfLink: `${self}/properties/${enc(property.key)}?visibility=${property.visibility}`,
@@ -139,6 +178,7 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
   if (exports) {
     resource.exportLinks = Object.fromEntries(exports.map((target) => [target, `${self}/export?mimeType=${enc(target)}`]));
   }
+  context.viewer?.decorate?.(file, resource);
   return resource;
 }
 

@@ -5,6 +5,9 @@ import { changeRoutes } from './changes/routes';
 import { contentRoutes } from './content/routes';
 import { driveDevRoutes } from './devRoutes';
 import { fileRoutes } from './files/routes';
+import { permissionRoutes } from './permissions/routes';
+import { commentRoutes } from './comments/routes';
+import { propertyRoutes } from './properties/routes';
 import { driveRouteKit, registerRouteTables } from './routing';
 import type { DriveService } from './service';
 
@@ -14,5 +17,5 @@ import type { DriveService } from './service';
  */
 export function registerDriveRoutes(router: Router, service: DriveService): void {
   const kit = driveRouteKit(service);
-  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), driveDevRoutes]);
+  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), driveDevRoutes]);
 }

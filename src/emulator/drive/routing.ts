@@ -7,7 +7,7 @@ import { badRequest, invalid, notFound } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
 import type { Handler, HttpMethod, Reply, RequestContext, RouteOptions, Router } from '../core/router';
 import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
-import { RenderContext, renderFile } from './render';
+import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
 
 /** One row of a route table: method, Google's path, the named handler, and options (`auth: false`). */
@@ -27,10 +27,28 @@ export interface DriveRouteKit {
   freeBlobs(blobIds: readonly string[]): Promise<void>;
 }
 
+/** The OAuth client the request's token was issued to (Drive's "app"), if any. */
+export function appIdOf(service: DriveService, context: RequestContext): string | undefined {
+  const authorization = header(context, 'authorization');
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
+  return token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
+}
+
 export function driveRouteKit(service: DriveService): DriveRouteKit {
   const renderContext = (context: RequestContext): RenderContext => {
     const user = requireUser(context);
-    return { baseUrl: context.baseUrl, user, rootId: service.model.rootOf(user).id };
+    const { model } = service;
+    const memo = new Map<string, ReturnType<typeof model.roleOf>>();
+    const viewer: FileViewer = {
+      roleOf: (file) => model.access.roleOf(user, file, memo),
+      isShared: (file) => model.access.isShared(file),
+      directGrant: (file) => (model.access.grantedTo(user.id).has(file.id) ? file.permissions?.find((permission) => permission.type === 'user' ? permission.emailAddress === user.email : permission.type === 'group') : undefined),
+      decorate: (file, resource) => {
+        for (const decorate of service.decorators) decorate(file, resource, user);
+      },
+    };
+    const appId = appIdOf(service, context);
+    return { baseUrl: context.baseUrl, user, rootId: model.rootOf(user).id, viewer, ...(appId !== undefined ? { appId } : {}) };
   };
   return {
     service,

@@ -2,14 +2,27 @@
 import { DEMO_USERS } from '../auth/users';
 import { ServiceDeps } from '../core/server';
 import { BlobStore } from './content/blobs';
-import { DriveModel } from './files/model';
+import { DriveModel, StoredFile } from './files/model';
+import type { DriveFile } from '../../shared/schemas/drive';
+import type { EmulatorUser } from '../auth/users';
 import { Uploads } from './content/uploads';
+import { PermissionsModel } from './permissions/model';
+import { CommentsModel } from './comments/model';
+import { PropertiesModel } from './properties/model';
+import type { TokenService } from '../auth/tokens';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {
   readonly model: DriveModel;
   readonly blobs: BlobStore;
   readonly uploads: Uploads;
+  readonly permissions: PermissionsModel;
+  readonly comments: CommentsModel;
+  readonly properties: PropertiesModel;
+  /** Fields other resources add to every rendered file (labelInfo). */
+  readonly decorators: ((file: StoredFile, resource: DriveFile, user: EmulatorUser) => void)[];
+  /** To learn a request's app (OAuth client), whose PRIVATE properties it alone sees. */
+  readonly tokens: TokenService;
   /** Resolves once every demo user's root folder is durable. */
   readonly ready: Promise<void>;
   /** Resolves once every metadata change made so far is durable (the store's journal is synced). */
@@ -27,7 +40,9 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     // Roots are created up front and made durable before any request is served, so a root id a client
     // saw never changes after a crash.
     for (const user of DEMO_USERS) model.rootOf(user);
-    service = { model, blobs, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
+    const permissions = new PermissionsModel(model, deps.now);
+    const comments = new CommentsModel(deps.store, model, deps.now);
+    service = { model, blobs, permissions, comments, properties: new PropertiesModel(model), decorators: [], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
     if (deps.store.dataDir) blobs.sweep(service.model.referencedBlobs(), service.uploads.expire());

@@ -7,6 +7,7 @@ import { ApiError, badRequest, forbidden, invalid } from '../../core/errors';
 import { Collection, Store } from '../../store/store';
 import type { StoredBlob } from '../content/blobs';
 import { ChangeFeed, ChangePage, ChangeRecord } from '../changes/model';
+import { AccessIndex, allows, Capability, insufficientPermissions, Role, StoredPermission } from '../permissions/access';
 import { matches, parseQuery, QueryNode, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases } from './query';
 import { compareKeys, decodeCursor, DEFAULT_ORDER, encodeCursor, parseOrderBy, sortKeys } from './order';
 
@@ -46,8 +47,14 @@ export interface StoredFile {
   originalFilename?: string;
   /** The start of the content as text, searched by `fullText contains`. */
   indexableText?: string;
-  properties: { key: string; value: string; visibility: PropertyVisibility }[];
+  properties: { key: string; value: string; visibility: PropertyVisibility; appId?: string }[];
   lastModifyingUserId: string;
+  /** Explicit grants besides the owner's (see permissions/access.ts). */
+  permissions?: StoredPermission[];
+  /** false: only owners (organizers in a shared drive) change sharing. Default true. */
+  writersCanShare?: boolean;
+  /** The shared drive holding the file; its members hold roles on it. */
+  driveId?: string;
 }
 
 export interface Media {
@@ -79,6 +86,12 @@ export interface ListOptions {
   pageToken?: string;
   /** children.list: only children of this folder. */
   parentId?: string;
+  /** corpora=drive: only the items of this shared drive. */
+  driveId?: string;
+  /** includeItemsFromAllDrives: shared-drive items too. */
+  allDrives?: boolean;
+  /** The calling app (OAuth client): its private properties are searchable, other apps' are not. */
+  appId?: string;
 }
 
 export interface ListResult {
@@ -116,11 +129,18 @@ export class DriveModel {
   private readonly byTitle = new Map<string, Set<string>>();
   /** The change feed every mutation records into. */
   readonly feed: ChangeFeed;
+  /** Grants per user and role arithmetic (owner, explicit grants, inheritance from folders). */
+  readonly access: AccessIndex;
+  /** Called with every file before it is deleted for good (revisions, comments drop theirs). */
+  readonly onDelete: ((file: StoredFile, garbage: Garbage) => void)[] = [];
+  /** Called when new content replaces `previousBlobId`; true when the old blob is kept (as a revision). */
+  readonly onContentChange: ((file: StoredFile, previousBlobId: string, user: EmulatorUser, garbage: Garbage) => boolean)[] = [];
 
-  constructor(store: Store, private readonly now: () => number) {
+  constructor(store: Store, private readonly now: () => number, driveRole?: (user: EmulatorUser, driveId: string) => Role | undefined) {
     this.files = store.collection<StoredFile>('drive.files');
     this.roots = store.collection<{ rootId: string }>('drive.roots');
     this.feed = new ChangeFeed(store, now);
+    this.access = new AccessIndex((id) => this.files.get(id), now, driveRole);
     for (const file of this.files.values()) this.index(file);
   }
 
@@ -161,8 +181,25 @@ export class DriveModel {
   get(user: EmulatorUser, id: string): StoredFile {
     const resolved = id === 'root' ? this.rootOf(user).id : id;
     const file = this.files.get(resolved);
-    if (!file || file.ownerId !== user.id) throw new ApiError(404, 'notFound', `File not found: ${id}`, { location: 'file', locationType: 'other' });
+    if (!file || this.access.roleOf(user, file) === undefined) throw new ApiError(404, 'notFound', `File not found: ${id}`, { location: 'file', locationType: 'other' });
     return file;
+  }
+
+  /** The file if the user may do `capability` to it: 404 when they cannot see it, 403 when their role is too weak. */
+  require(user: EmulatorUser, id: string, capability: Capability): StoredFile {
+    const file = this.get(user, id);
+    if (!allows(this.access.roleOf(user, file), capability, file)) throw insufficientPermissions();
+    return file;
+  }
+
+  /** The user's role on a file they can see. */
+  roleOf(user: EmulatorUser, file: StoredFile): Role | undefined {
+    return this.access.roleOf(user, file);
+  }
+
+  /** A stored file by id, whoever may see it (for models layered on this one; never hand it to a caller unchecked). */
+  peek(id: string): StoredFile | undefined {
+    return this.files.get(id);
   }
 
   /** Every blob a file names (for the startup sweep of orphaned content). */
@@ -222,7 +259,7 @@ export class DriveModel {
     if (input.originalFilename !== undefined) file.originalFilename = input.originalFilename;
     if (media) this.attach(file, media);
     this.save(file);
-    this.feed.record(user.id, file.id, false);
+    this.recordChange(file, user);
     if (input.labels?.trashed) this.trash(user, file.id);
     return this.get(user, file.id);
   }
@@ -249,7 +286,10 @@ export class DriveModel {
   // ---- update ----
 
   update(user: EmulatorUser, id: string, input: FileMetadataInput, options: UpdateOptions = {}): { file: StoredFile; garbage: Garbage } {
-    const file = this.get(user, id);
+    const file = this.require(user, id, 'write');
+    if (input.writersCanShare !== undefined && input.writersCanShare !== (file.writersCanShare !== false) && !allows(this.access.roleOf(user, file), file.driveId !== undefined ? 'delete' : 'own', file)) {
+      throw insufficientPermissions('Only the owner can change whether writers can share this file.');
+    }
     this.checkIfMatch(file, options.ifMatch);
     if (file.isRoot) throw forbidden('The root folder cannot be modified.', 'cannotModifyRoot');
     const garbage: Garbage = { blobIds: [] };
@@ -284,12 +324,15 @@ export class DriveModel {
       if (input.labels?.hidden !== undefined) target.hidden = input.labels.hidden;
       if (input.labels?.restricted !== undefined) target.restricted = input.labels.restricted;
       if (input.labels?.viewed !== undefined) target.viewed = input.labels.viewed;
+      if (input.writersCanShare !== undefined) target.writersCanShare = input.writersCanShare;
       if (input.properties !== undefined) target.properties = mergeProperties(target.properties, input.properties);
       if (newParents) target.parents = newParents;
       if (options.media) {
-        if (target.blobId) garbage.blobIds.push(target.blobId);
+        const previous = target.blobId;
         this.attach(target, options.media);
         target.contentRevision += 1;
+        // A revision keeper (revisions/model.ts) may keep the old content; otherwise it is garbage.
+        if (previous && !this.onContentChange.some((keep) => keep(target, previous, user, garbage))) garbage.blobIds.push(previous);
       }
       if (input.lastViewedByMeDate !== undefined) target.lastViewedByMeDate = Date.parse(input.lastViewedByMeDate);
       else if (options.updateViewedDate !== false) target.lastViewedByMeDate = time;
@@ -309,14 +352,14 @@ export class DriveModel {
       target.lastModifyingUserId = user.id;
       target.version += 1;
     });
-    this.feed.record(user.id, file.id, false);
+    this.recordChange(file, user);
     if (input.labels?.trashed === true && !file.trashed) this.trash(user, file.id);
     if (input.labels?.trashed === false && file.trashed) this.untrash(user, file.id);
     return { file: this.get(user, file.id), garbage };
   }
 
   touch(user: EmulatorUser, id: string): StoredFile {
-    const file = this.get(user, id);
+    const file = this.require(user, id, 'write');
     const time = this.now();
     this.mutate(file, (target) => {
       target.modifiedDate = time;
@@ -324,13 +367,13 @@ export class DriveModel {
       target.lastModifyingUserId = user.id;
       target.version += 1;
     });
-    this.feed.record(user.id, file.id, false);
+    this.recordChange(file, user);
     return file;
   }
 
   /** Moves a file (and, for a folder, everything under it) to the trash. */
   trash(user: EmulatorUser, id: string, ifMatch?: string): StoredFile {
-    const file = this.get(user, id);
+    const file = this.require(user, id, 'trash');
     this.checkIfMatch(file, ifMatch);
     if (file.isRoot) throw forbidden('The root folder cannot be trashed.', 'cannotModifyRoot');
     const time = this.now();
@@ -342,11 +385,11 @@ export class DriveModel {
         changed.trashedDate = time;
         changed.version += 1;
       });
-      this.feed.record(user.id, target.id, false);
+      this.recordChange(target, user);
     };
     moveToTrash(file, true);
     for (const descendant of this.descendants(file.id)) {
-      if (descendant.trashed || descendant.ownerId !== user.id) continue;
+      if (descendant.trashed || (descendant.ownerId !== user.id && (file.driveId === undefined || descendant.driveId !== file.driveId))) continue;
       moveToTrash(descendant, false);
     }
     return file;
@@ -354,7 +397,7 @@ export class DriveModel {
 
   /** Restores a file and what went to the trash with it (not what was trashed on its own before). */
   untrash(user: EmulatorUser, id: string): StoredFile {
-    const file = this.get(user, id);
+    const file = this.require(user, id, 'trash');
     if (!file.trashed) return file;
     const restore = (target: StoredFile): void => {
       this.mutate(target, (changed) => {
@@ -363,7 +406,7 @@ export class DriveModel {
         delete changed.trashedDate;
         changed.version += 1;
       });
-      this.feed.record(user.id, target.id, false);
+      this.recordChange(target, user);
     };
     restore(file);
     const queue = [file.id];
@@ -371,7 +414,7 @@ export class DriveModel {
       const parentId = queue.shift() as string;
       for (const childId of this.childIds(parentId)) {
         const child = this.files.get(childId);
-        if (!child || child.ownerId !== user.id || !child.trashed || child.explicitlyTrashed) continue;
+        if (!child || (child.ownerId !== user.id && (file.driveId === undefined || child.driveId !== file.driveId)) || !child.trashed || child.explicitlyTrashed) continue;
         restore(child);
         queue.push(child.id);
       }
@@ -381,14 +424,14 @@ export class DriveModel {
 
   /** Deletes for good; a folder takes with it every descendant that has no parent left outside the deleted tree. */
   delete(user: EmulatorUser, id: string, ifMatch?: string): Garbage {
-    const file = this.get(user, id);
+    const file = this.require(user, id, 'delete');
     this.checkIfMatch(file, ifMatch);
     if (file.isRoot) throw forbidden('The root folder cannot be deleted.', 'cannotModifyRoot');
     return this.deleteTrees(user, [file]);
   }
 
   emptyTrash(user: EmulatorUser): Garbage {
-    const trashed = this.filesOf(user.id).filter((file) => file.trashed);
+    const trashed = this.filesOf(user.id).filter((file) => file.trashed && file.driveId === undefined);
     return this.deleteTrees(user, trashed);
   }
 
@@ -405,7 +448,7 @@ export class DriveModel {
       target.parents = [...target.parents, parent];
       target.version += 1;
     });
-    this.feed.record(user.id, file.id, false);
+    this.recordChange(file, user);
     return { file, parentId: parent };
   }
 
@@ -413,17 +456,22 @@ export class DriveModel {
     const file = this.get(user, fileId);
     const resolved = parentId === 'root' ? this.rootOf(user).id : parentId;
     if (!file.parents.includes(resolved)) throw new ApiError(404, 'notFound', `File not found: ${parentId}`, { location: 'parentId', locationType: 'parameter' });
+    // Taking a file out of a folder is a change to the folder (the file's owner may always do it).
+    const folder = this.files.get(resolved);
+    if (file.ownerId !== user.id && !(folder && allows(this.access.roleOf(user, folder), 'write', folder))) throw insufficientPermissions();
+    const before = this.access.audience(file);
     this.mutate(file, (target) => {
       target.parents = target.parents.filter((existing) => existing !== resolved);
       target.version += 1;
     });
-    this.feed.record(user.id, file.id, false);
+    this.recordChange(file, user, before);
   }
 
   // ---- listing ----
 
   list(user: EmulatorUser, options: ListOptions): ListResult {
     const root = this.rootOf(user);
+    this.currentAppId = options.appId;
     let query: QueryNode | undefined;
     if (options.q !== undefined && options.q.trim() !== '') {
       try {
@@ -434,15 +482,21 @@ export class DriveModel {
       }
     }
     const order = parseOrderBy(options.orderBy ?? DEFAULT_ORDER);
-    const fingerprint = createHash('sha1').update(`${user.id}\0${options.parentId ?? ''}\0${options.q ?? ''}\0${options.orderBy ?? ''}`).digest('base64url').slice(0, 12);
+    const fingerprint = createHash('sha1').update(`${user.id}\0${options.parentId ?? ''}\0${options.q ?? ''}\0${options.orderBy ?? ''}\0${options.driveId ?? ''}\0${options.allDrives ? 1 : 0}`).digest('base64url').slice(0, 12);
     const cursor = options.pageToken !== undefined ? decodeCursor(options.pageToken, fingerprint) : undefined;
 
-    const candidates = this.candidates(user, root.id, query, options.parentId);
+    const candidates = this.candidates(user, root.id, query, options);
     const selected: { file: StoredFile; keys: (string | number)[] }[] = [];
+    const memo = new Map<string, Role | undefined>();
     for (const file of candidates) {
-      if (file.ownerId !== user.id || file.isRoot) continue;
+      if (file.isRoot) continue;
       if (options.parentId !== undefined && !file.parents.includes(options.parentId)) continue;
-      if (query && !matches(query, this.queryTarget(file, user))) continue;
+      if (file.ownerId !== user.id) {
+        if (!this.listable(user, file, memo, options.driveId)) continue;
+      } else if (options.driveId !== undefined ? file.driveId !== options.driveId : file.driveId !== undefined && !options.allDrives) {
+        continue;
+      }
+      if (query && !matches(query, this.queryTarget(file, user, memo))) continue;
       selected.push({ file, keys: sortKeys(file, order) });
     }
     // Only the page is ordered: entries after the cursor are kept in a bounded sorted buffer (top-k), so a
@@ -473,14 +527,59 @@ export class DriveModel {
     return result;
   }
 
-  private candidates(user: EmulatorUser, rootId: string, query: QueryNode | undefined, parentId: string | undefined): Iterable<StoredFile> {
+  /**
+   * Whether a file someone else owns belongs in the user's listing: they must see it, and (as on Drive) a file
+   * its owner trashed leaves every other user's listings. Outside a drive listing, shared-drive items show only
+   * with includeItemsFromAllDrives.
+   */
+  private listable(user: EmulatorUser, file: StoredFile, memo: Map<string, Role | undefined>, driveId: string | undefined): boolean {
+    if (driveId !== undefined ? file.driveId !== driveId : file.driveId !== undefined && !this.listingAllDrives) return false;
+    if (file.trashed && file.driveId === undefined) return false;
+    return this.access.roleOf(user, file, memo) !== undefined;
+  }
+
+  private listingAllDrives = false;
+  private currentAppId: string | undefined;
+
+  /**
+   * Where a listing starts: the smallest index bucket the query's required terms name (a folder's children, a
+   * title), else everything the user owns plus what was shared with them directly and what lies below it.
+   */
+  private candidates(user: EmulatorUser, rootId: string, query: QueryNode | undefined, options: ListOptions): Iterable<StoredFile> {
+    this.listingAllDrives = options.allDrives === true;
     const hints = query ? requiredTerms(query) : { parentIds: [], titles: [], trashed: undefined };
-    const parentIds = parentId !== undefined ? [parentId, ...hints.parentIds] : hints.parentIds;
+    const parentIds = options.parentId !== undefined ? [options.parentId, ...hints.parentIds] : hints.parentIds;
     const buckets: ReadonlySet<string>[] = [];
     for (const id of parentIds) buckets.push(this.childIds(id === 'root' ? rootId : id));
-    for (const title of hints.titles) buckets.push(this.byTitle.get(`${user.id}\0${title}`) ?? new Set());
-    const ids = buckets.length > 0 ? buckets.reduce((smallest, bucket) => (bucket.size < smallest.size ? bucket : smallest)) : this.byOwner.get(user.id) ?? new Set<string>();
     const files = this.files;
+    if (buckets.length === 0 && options.driveId !== undefined) buckets.push(this.driveItems(options.driveId));
+    // `sharedWithMe` holds only files granted to the user directly: the grant index is the whole answer.
+    if (buckets.length === 0 && hints.sharedWithMe) buckets.push(this.access.grantedTo(user.id));
+    if (buckets.length === 0 && hints.titles.length > 0 && !options.allDrives && !this.hasShares(user)) {
+      for (const title of hints.titles) buckets.push(this.byTitle.get(`${user.id}\0${title}`) ?? new Set());
+    }
+    if (buckets.length > 0) {
+      const ids = buckets.reduce((smallest, bucket) => (bucket.size < smallest.size ? bucket : smallest));
+      return (function* () {
+        for (const id of ids) {
+          const file = files.get(id);
+          if (file) yield file;
+        }
+      })();
+    }
+    const reachable = (): Set<string> => {
+      const ids = new Set<string>(this.byOwner.get(user.id) ?? []);
+      const queue: string[] = [...this.access.grantedTo(user.id)];
+      if (options.allDrives) for (const driveId of this.memberDrives(user)) for (const id of this.driveItems(driveId)) ids.add(id);
+      while (queue.length > 0) {
+        const id = queue.pop() as string;
+        if (ids.has(id) && !this.access.grantedTo(user.id).has(id)) continue;
+        ids.add(id);
+        for (const childId of this.childIds(id)) if (!ids.has(childId)) queue.push(childId);
+      }
+      return ids;
+    };
+    const ids = this.access.grantedTo(user.id).size === 0 && !options.allDrives ? this.byOwner.get(user.id) ?? new Set<string>() : reachable();
     return (function* () {
       for (const id of ids) {
         const file = files.get(id);
@@ -489,8 +588,31 @@ export class DriveModel {
     })();
   }
 
-  private queryTarget(file: StoredFile, owner: EmulatorUser): QueryTarget {
-    const ownerEmail = owner.id === file.ownerId ? owner.email : (DEMO_USERS.find((user) => user.id === file.ownerId)?.email ?? '');
+  private hasShares(user: EmulatorUser): boolean {
+    return this.access.grantedTo(user.id).size > 0;
+  }
+
+  /** Files of a shared drive (set by the drives model); none until shared drives exist. */
+  driveItems: (driveId: string) => ReadonlySet<string> = () => new Set();
+  /** Shared drives the user is a member of (set by the drives model). */
+  memberDrives: (user: EmulatorUser) => readonly string[] = () => [];
+
+  private queryTarget(file: StoredFile, viewer: EmulatorUser, memo: Map<string, Role | undefined>): QueryTarget {
+    const ownerEmail = viewer.id === file.ownerId ? viewer.email : (DEMO_USERS.find((user) => user.id === file.ownerId)?.email ?? '');
+    let emails: { writers: string[]; readers: string[] } | undefined;
+    const roles = (): { writers: string[]; readers: string[] } => {
+      if (emails) return emails;
+      emails = { writers: [ownerEmail], readers: [ownerEmail] };
+      for (const user of DEMO_USERS) {
+        if (user.email === ownerEmail) continue;
+        const role = this.access.roleOf(user, file);
+        if (role === undefined) continue;
+        emails.readers.push(user.email);
+        if (allows(role, 'write', file)) emails.writers.push(user.email);
+      }
+      return emails;
+    };
+    void memo;
     return {
       title: file.title,
       mimeType: file.mimeType,
@@ -506,10 +628,10 @@ export class DriveModel {
       hidden: file.hidden,
       parents: file.parents,
       ownerEmails: [ownerEmail],
-      writerEmails: [ownerEmail],
-      readerEmails: [ownerEmail],
-      properties: file.properties,
-      sharedWithMe: false,
+      get writerEmails() { return roles().writers; },
+      get readerEmails() { return roles().readers; },
+      properties: file.properties.filter((property) => property.visibility === 'PUBLIC' || property.appId === undefined || property.appId === this.currentAppId),
+      sharedWithMe: file.ownerId !== viewer.id && this.access.grantedTo(viewer.id).has(file.id),
     };
   }
 
@@ -567,6 +689,7 @@ export class DriveModel {
     for (const id of ids) {
       const parent = this.get(user, id);
       if (parent.mimeType !== FOLDER_MIME_TYPE) throw invalid(`The parent ${id} is not a folder`, 'parents');
+      if (!allows(this.access.roleOf(user, parent), 'write', parent)) throw insufficientPermissions(`The user cannot add files to the folder ${id}.`);
       if (!resolved.includes(parent.id)) resolved.push(parent.id);
     }
     return resolved;
@@ -615,7 +738,7 @@ export class DriveModel {
     while (grew) {
       grew = false;
       for (const file of reachable) {
-        if (doomed.has(file.id) || file.ownerId !== user.id) continue;
+        if (doomed.has(file.id) || (file.ownerId !== user.id && (file.driveId === undefined || !tops.some((top) => top.driveId === file.driveId)))) continue;
         if (file.parents.every((parentId) => doomed.has(parentId))) {
           doomed.add(file.id);
           grew = true;
@@ -626,22 +749,51 @@ export class DriveModel {
     for (const file of reachable) {
       if (doomed.has(file.id)) continue;
       if (file.parents.some((parentId) => doomed.has(parentId))) {
+        const before = this.access.audience(file);
         this.mutate(file, (target) => {
           target.parents = target.parents.filter((parentId) => !doomed.has(parentId));
           target.version += 1;
         });
-        this.feed.record(user.id, file.id, false);
+        this.recordChange(file, user, before);
       }
+    }
+    // Who saw each file is known only while the folders above it still exist.
+    const audiences = new Map<string, EmulatorUser[]>();
+    for (const id of doomed) {
+      const file = this.files.get(id);
+      if (file) audiences.set(id, this.access.audience(file));
     }
     for (const id of doomed) {
       const file = this.files.get(id);
       if (!file) continue;
+      for (const hook of this.onDelete) hook(file, garbage);
       this.unindex(file);
       this.files.delete(id);
-      if (file.blobId) garbage.blobIds.push(file.blobId);
-      this.feed.record(file.ownerId, id, true);
+      if (file.blobId && !garbage.blobIds.includes(file.blobId)) garbage.blobIds.push(file.blobId);
+      for (const viewer of audiences.get(id) ?? []) this.feed.record(viewer.id, id, true);
+      if (!(audiences.get(id) ?? []).some((viewer) => viewer.id === user.id)) this.feed.record(user.id, id, true);
     }
     return garbage;
+  }
+
+  /**
+   * Records a change of `file` in the feed of everyone who sees it now, of `before` (who saw it until this
+   * change: they learn it is gone), and of the user who made it.
+   */
+  recordChange(file: StoredFile, actor: EmulatorUser, before: readonly EmulatorUser[] = []): void {
+    const viewers = new Set<string>([actor.id, ...before.map((user) => user.id)]);
+    for (const user of this.access.audience(file)) viewers.add(user.id);
+    for (const userId of viewers) this.feed.record(userId, file.id, false);
+  }
+
+  /** Changes a stored file in place, keeping the indexes right (for models layered on this one). */
+  mutateFile(file: StoredFile, change: (file: StoredFile) => void): void {
+    this.mutate(file, change);
+  }
+
+  /** Every file below a folder (for permission changes that reach a whole tree). */
+  descendantsOf(folderId: string): StoredFile[] {
+    return this.descendants(folderId);
   }
 
   private mutate(file: StoredFile, change: (file: StoredFile) => void): void {
@@ -656,12 +808,14 @@ export class DriveModel {
   }
 
   private index(file: StoredFile): void {
+    this.access.index(file);
     addTo(this.byOwner, file.ownerId, file.id);
     for (const parentId of file.parents) addTo(this.byParent, parentId, file.id);
     addTo(this.byTitle, `${file.ownerId}\0${file.title}`, file.id);
   }
 
   private unindex(file: StoredFile): void {
+    this.access.unindex(file);
     removeFrom(this.byOwner, file.ownerId, file.id);
     for (const parentId of file.parents) removeFrom(this.byParent, parentId, file.id);
     removeFrom(this.byTitle, `${file.ownerId}\0${file.title}`, file.id);

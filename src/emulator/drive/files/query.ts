@@ -377,8 +377,8 @@ export function resolveAliases(node: QueryNode, rootId: string): QueryNode {
  * Index hints for the planner: terms every match must satisfy (found by walking top-level `and`s only).
  * A listing can then start from a folder's children or a title bucket instead of every file.
  */
-export function requiredTerms(node: QueryNode): { parentIds: string[]; titles: string[]; trashed: boolean | undefined } {
-  const hints = { parentIds: [] as string[], titles: [] as string[], trashed: undefined as boolean | undefined };
+export function requiredTerms(node: QueryNode): { parentIds: string[]; titles: string[]; trashed: boolean | undefined; sharedWithMe?: boolean } {
+  const hints: { parentIds: string[]; titles: string[]; trashed: boolean | undefined; sharedWithMe?: boolean } = { parentIds: [], titles: [], trashed: undefined };
   const walk = (current: QueryNode): void => {
     if (current.kind === 'and') {
       walk(current.left);
@@ -387,6 +387,8 @@ export function requiredTerms(node: QueryNode): { parentIds: string[]; titles: s
       hints.parentIds.push(current.value);
     } else if (current.kind === 'string' && current.field === 'title' && current.op === '=') {
       hints.titles.push(current.value);
+    } else if (current.kind === 'sharedWithMe') {
+      hints.sharedWithMe = true;
     } else if (current.kind === 'boolean' && current.field === 'trashed') {
       hints.trashed = current.op === '=' ? current.value : !current.value;
     }

@@ -15,6 +15,7 @@ import type { Reply, RequestContext } from '../../core/router';
 import { downloadReply } from '../content/routes';
 import { renderChild, renderFile, renderParent } from '../render';
 import {
+  appIdOf,
   commaList,
   DriveRoute,
   DriveRouteKit,
@@ -71,7 +72,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     if (driveId !== undefined) throw notFound(`Shared drive not found: ${driveId}`);
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
-      : model.list(user, { q, orderBy, maxResults, pageToken });
+      : model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context) });
     const render = kit.renderContext(context);
     const selfLink = `${context.baseUrl}/drive/v2/files`;
     const list: FileList = {

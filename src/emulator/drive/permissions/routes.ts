@@ -1,0 +1,108 @@
+/** Drive's permissions routes: list, get, insert, update, patch and delete a file's grants, and getIdForEmail. */
+import { permissionInputSchema, PermissionList } from '../../../shared/schemas/drive/permissions';
+import { requireUser } from '../../core/context';
+import { parseBody, QueryParams } from '../../core/params';
+import { offsetPage } from '../../core/paging';
+import type { Reply, RequestContext } from '../../core/router';
+import type { DriveRoute, DriveRouteKit } from '../routing';
+import { permissionIdForEmail } from './model';
+import { renderPermission } from './render';
+
+export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
+  const { model, permissions } = kit.service;
+  return [
+    ['GET', '/drive/v2/files/:fileId/permissions', listPermissions],
+    ['POST', '/drive/v2/files/:fileId/permissions', insertPermission],
+    ['GET', '/drive/v2/files/:fileId/permissions/:permissionId', getPermission],
+    ['PUT', '/drive/v2/files/:fileId/permissions/:permissionId', updatePermission],
+    ['PATCH', '/drive/v2/files/:fileId/permissions/:permissionId', patchPermission],
+    ['DELETE', '/drive/v2/files/:fileId/permissions/:permissionId', deletePermission],
+    ['GET', '/drive/v2/permissionIds/:email', getIdForEmail],
+  ];
+
+  function listPermissions(context: RequestContext): Reply {
+    const user = requireUser(context);
+    sharedDriveParams(context.query);
+    context.query.string('includePermissionsForView', 64);
+    const maxResults = context.query.integer('maxResults', { min: 1, max: 100 });
+    const pageToken = context.query.string('pageToken', 512);
+    const fileId = context.params.fileId as string;
+    const file = model.get(user, fileId);
+    const views = permissions.list(user, file.id);
+    const page = maxResults === undefined && pageToken === undefined ? { items: views } : offsetPage(views, { scope: `permissions:${file.id}`, pageToken, maxResults: maxResults ?? 100 });
+    const render = kit.renderContext(context);
+    const list: PermissionList = {
+      kind: 'drive#permissionList',
+      etag: `"${file.id}.${file.version}"`,
+      selfLink: `${context.baseUrl}/drive/v2/files/${encodeURIComponent(file.id)}/permissions`,
+      items: page.items.map((view) => renderPermission(render, file.id, view, file.driveId !== undefined)),
+    };
+    if ('nextPageToken' in page && page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
+    return { json: list };
+  }
+
+  function getPermission(context: RequestContext): Reply {
+    const user = requireUser(context);
+    sharedDriveParams(context.query);
+    const file = model.get(user, context.params.fileId as string);
+    const view = permissions.get(user, file.id, context.params.permissionId as string);
+    return { json: renderPermission(kit.renderContext(context), file.id, view, file.driveId !== undefined) };
+  }
+
+  async function insertPermission(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const input = parseBody(permissionInputSchema, await context.json());
+    sharedDriveParams(context.query);
+    // Notification e-mails are accepted and not sent (the emulator has no mail); Google's defaults apply.
+    context.query.boolean('sendNotificationEmails', true);
+    context.query.string('emailMessage', 10_000);
+    context.query.boolean('enforceSingleParent', false);
+    context.query.boolean('enforceExpansiveAccess', false);
+    const moveToNewOwnersRoot = context.query.boolean('moveToNewOwnersRoot', false);
+    const transferOwnership = context.query.boolean('transferOwnership', false);
+    const view = permissions.insert(user, context.params.fileId as string, input, { moveToNewOwnersRoot, transferOwnership: transferOwnership || input.role === 'owner' });
+    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
+    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
+  }
+
+  async function updateOrPatch(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const input = parseBody(permissionInputSchema, await context.json());
+    sharedDriveParams(context.query);
+    context.query.boolean('enforceExpansiveAccess', false);
+    const transferOwnership = context.query.boolean('transferOwnership', false);
+    const removeExpiration = context.query.boolean('removeExpiration', false);
+    const view = permissions.update(user, context.params.fileId as string, context.params.permissionId as string, input, { transferOwnership, removeExpiration });
+    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
+    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
+  }
+
+  function updatePermission(context: RequestContext): Promise<Reply> {
+    return updateOrPatch(context);
+  }
+
+  function patchPermission(context: RequestContext): Promise<Reply> {
+    return updateOrPatch(context);
+  }
+
+  function deletePermission(context: RequestContext): Reply {
+    const user = requireUser(context);
+    sharedDriveParams(context.query);
+    context.query.boolean('enforceExpansiveAccess', false);
+    permissions.delete(user, context.params.fileId as string, context.params.permissionId as string);
+    return { status: 204, empty: true };
+  }
+
+  function getIdForEmail(context: RequestContext): Reply {
+    requireUser(context);
+    const email = context.params.email as string;
+    return { json: { kind: 'drive#permissionId', id: permissionIdForEmail(email) } };
+  }
+}
+
+/** supportsAllDrives and friends: validated, and accepted either way (the emulator answers as if true). */
+export function sharedDriveParams(query: QueryParams): void {
+  query.boolean('supportsAllDrives', false);
+  query.boolean('supportsTeamDrives', false);
+  query.boolean('useDomainAdminAccess', false);
+}
