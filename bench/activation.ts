@@ -10,7 +10,7 @@ import type { ActivationProbeResult } from './host/activationProbe';
 
 type Launcher = typeof import('../scripts/vscode/launch');
 
-const RUNS = 3;
+const RUNS = 5;
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 interface CountingProxy {
@@ -88,18 +88,26 @@ export async function run(): Promise<void> {
 
   const reported = runs.map((r) => r.probe.reportedActivationMs).filter((ms): ms is number => ms !== undefined);
   const calls = runs.filter((r) => !r.probe.wasActive).map((r) => r.probe.activateCallMs);
+  const spread = (values: number[]): string => (values.length ? `min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)}` : '');
   console.log(`activation (real VS Code 1.100.3 extension host, ${RUNS} fresh windows, median):`);
   console.log(
     reported.length
-      ? `  Desk's own activationTimeMs (require + activate): ${median(reported).toFixed(1)} ms  [${reported.map((ms) => ms.toFixed(1)).join(', ')}]`
+      ? `  Desk's own activationTimeMs (activate call): ${median(reported).toFixed(1)} ms  (${spread(reported)})  [${reported.map((ms) => ms.toFixed(1)).join(', ')}]`
       : "  Desk's activate() exports no activationTimeMs",
   );
   console.log(
     calls.length
-      ? `  extension.activate() awaited from the host: ${median(calls).toFixed(1)} ms  [${calls.map((ms) => ms.toFixed(1)).join(', ')}]`
+      ? `  extension.activate() awaited from the host (code loading + activate call): ${median(calls).toFixed(1)} ms  (${spread(calls)})  [${calls.map((ms) => ms.toFixed(1)).join(', ')}]`
       : '  extension.activate(): Desk was already active when the probe ran (activated at startup)',
   );
   console.log(`  window open to probe done (includes a 3 s idle wait): ${median(runs.map((r) => r.windowMs)).toFixed(0)} ms`);
+  const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+  const first = runs.find((r) => !r.probe.wasActive)?.probe;
+  if (first) {
+    const total = first.loadedAtActivation.reduce((sum, entry) => sum + entry.bytes, 0);
+    console.log(`  loaded during activation: ${kib(total)}  (${first.loadedAtActivation.map((entry) => `${path.basename(entry.file)} ${kib(entry.bytes)}`).join(', ')})`);
+    console.log(`  loaded after activation returned: ${first.loadedAfterwards.map((entry) => `${path.relative(path.join(repoRoot, 'dist'), entry.file)} ${kib(entry.bytes)}`).join(', ') || 'nothing'}`);
+  }
   const requests = runs.flatMap((r) => r.requests);
   console.log(`  requests to the backend before any user action: ${requests.length}${requests.length ? `  (${[...new Set(requests)].join('; ')})` : ''}`);
   if (requests.length) console.log('  WARNING: activation should not touch the network');

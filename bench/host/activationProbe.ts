@@ -1,6 +1,7 @@
 // Runs inside the VS Code extension host (loaded as an extension "test" module by bench/activation.ts):
 // activates Desk and records how long that took, as seen from the host and as Desk reports it.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 
@@ -11,6 +12,19 @@ export interface ActivationProbeResult {
   activateCallMs: number;
   /** What Desk's activate() reported about itself (require + activate), if it exports activationTimeMs. */
   reportedActivationMs: number | undefined;
+  /** Desk's files that Node loaded during the activate call, with their sizes in bytes. */
+  loadedAtActivation: { file: string; bytes: number }[];
+  /** Desk's files loaded by the end of the idle wait (the features, loaded after activation). */
+  loadedAfterwards: { file: string; bytes: number }[];
+}
+
+/** Desk's own modules in Node's module cache (shared by the whole extension host). */
+function deskModules(root: string): Set<string> {
+  return new Set(Object.keys(require.cache).filter((file) => file.startsWith(root)));
+}
+
+function sizes(files: Iterable<string>): { file: string; bytes: number }[] {
+  return [...files].map((file) => ({ file, bytes: fs.statSync(file).size }));
 }
 
 function reportedTime(exported: unknown): number | undefined {
@@ -23,15 +37,23 @@ export async function run(): Promise<void> {
   const extension = vscode.extensions.getExtension('desk-dev.desk');
   if (!extension) throw new Error('desk-dev.desk is not loaded');
   const wasActive = extension.isActive;
+  const before = deskModules(extension.extensionPath);
   const started = performance.now();
   const exported: unknown = await extension.activate();
-  const result: ActivationProbeResult = {
-    wasActive,
-    activateCallMs: performance.now() - started,
-    reportedActivationMs: reportedTime(exported),
-  };
+  const activateCallMs = performance.now() - started;
+  // The host may have required the main module before this probe ran (activation already under way): count it.
+  const main = require.resolve(path.join(extension.extensionPath, (extension.packageJSON as { main: string }).main));
+  const atActivation = [...new Set([main, ...[...deskModules(extension.extensionPath)].filter((file) => !before.has(file))])];
   // Stay idle a moment so that work activation merely scheduled (timers, promises) is counted by the bench.
   await new Promise((resolve) => setTimeout(resolve, 3000));
+  const afterwards = [...deskModules(extension.extensionPath)].filter((file) => !before.has(file) && !atActivation.includes(file));
+  const result: ActivationProbeResult = {
+    wasActive,
+    activateCallMs,
+    reportedActivationMs: reportedTime(exported),
+    loadedAtActivation: sizes(atActivation),
+    loadedAfterwards: sizes(afterwards),
+  };
   const target = process.env.DESK_TEST_RESULT;
   if (target) fs.writeFileSync(target, JSON.stringify(result));
 }
