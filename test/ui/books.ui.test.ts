@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { collapseView, getAsAlice, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { getAsAlice, showOnlyViews, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results');
 
@@ -32,9 +32,8 @@ describe('Bookshelves view (UI)', function () {
     const { page } = workbench;
     await openDeskContainer(page);
     await signInThroughConsent(workbench);
-    // Give the Bookshelves view the side bar: collapse the views above it.
-    await collapseView(page, 'Tasks');
-    await collapseView(page, 'Drive');
+    // Give the Bookshelves view the side bar.
+    await showOnlyViews(page, ['Bookshelves']);
     const header = page.locator('.part.sidebar .pane-header[aria-label^="Bookshelves"]');
     await header.waitFor({ state: 'visible', timeout: 30000 });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { collapseView, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { openDeskContainer, showOnlyViews, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results');
 
@@ -29,7 +29,7 @@ describe('Calendar view (UI)', function () {
   it('offers the emulator and Google sign-in while signed out', async () => {
     const { page } = opened();
     await openDeskContainer(page);
-    for (const view of ['Tasks', 'Drive', 'Bookshelves']) await collapseView(page, view);
+    await showOnlyViews(page, ['Calendar']);
     const header = page.locator('.part.sidebar .pane-header[aria-label^="Calendar"]');
     await header.waitFor({ state: 'visible', timeout: 30000 });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();

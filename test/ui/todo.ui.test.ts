@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getAsAlice, openDeskContainer, repoRoot, SCREENSHOT_DIR, signInThroughConsent } from './workbench';
+import { getAsAlice, showOnlyViews, openDeskContainer, repoRoot, SCREENSHOT_DIR, signInThroughConsent } from './workbench';
 
 type Launcher = typeof import('../../scripts/vscode/launch');
 type Workbench = Awaited<ReturnType<Launcher['startWorkbench']>>;
@@ -37,6 +37,9 @@ describe('TODO comments → tasks (UI)', function () {
   before(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-ui-todo-'));
     fs.writeFileSync(path.join(folder, 'sample.ts'), ['export function sample(): number {', '  // TODO: write the sample test', '  return 1;', '}', ''].join('\n'));
+    fs.mkdirSync(path.join(folder, 'tools'));
+    fs.writeFileSync(path.join(folder, 'tools', 'build.py'), ['# FIXME: cache the build output', 'def build():', '    pass  # TODO parallelise the steps', ''].join('\n'));
+    fs.writeFileSync(path.join(folder, 'NOTES.md'), ['# Notes', '<!-- TODO: write the user guide -->', ''].join('\n'));
     const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
     workbench = await launcher.startWorkbench({ name: 'ui-todo', seed: 'demo', folder });
     await workbench.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60000 });
@@ -129,5 +132,26 @@ describe('TODO comments → tasks (UI)', function () {
     await page.waitForFunction(`[...document.querySelectorAll('.part.editor .view-line span')].some((element) =>
       (element.textContent ?? '').includes('✓ done') || (getComputedStyle(element, '::after').content ?? '').includes('✓ done'))`, undefined, { timeout: 15000 });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'todo-done.png') });
+  });
+
+  it('lists the workspace TODOs in the TODOs view, tracked and not tracked apart', async () => {
+    assert.ok(workbench);
+    const { page } = workbench;
+    await page.keyboard.press('Escape');
+    // Room for the TODOs view.
+    await showOnlyViews(page, ['TODOs']);
+    const header = page.locator('.part.sidebar .pane-header[aria-label^="TODOs"]').first();
+    await header.waitFor({ state: 'visible', timeout: 15000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="TODOs"]') });
+    const row = (text: string) => pane.locator('.monaco-list-row[role="treeitem"]', { hasText: text }).first();
+    await row('Not Tracked').waitFor({ state: 'visible', timeout: 30000 });
+    await row('write the user guide').waitFor({ state: 'visible', timeout: 30000 });
+    await row('Tracked as Tasks').waitFor({ state: 'visible', timeout: 30000 });
+    // The linked TODO shows its task's state once fetched.
+    await pane.locator('.monaco-list-row[role="treeitem"]', { hasText: 'write the sample test' }).filter({ hasText: 'done' }).first().waitFor({ state: 'visible', timeout: 30000 });
+    await page.mouse.move(5, 5);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'todo-view.png') });
   });
 });

@@ -149,11 +149,32 @@ export async function signInThroughConsent(
   await consent.close();
 }
 
+/** The header of a side-bar view, by its title. */
+function viewHeader(page: Page, title: string): Locator {
+  return page.locator('.part.sidebar .pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${title}$`, 'i') }) }).first();
+}
+
 /** Collapses a view of the side bar by its title, if it is expanded (to give the views below it the room). */
 export async function collapseView(page: Page, title: string): Promise<void> {
-  const header = page.locator('.part.sidebar .pane-header', { hasText: new RegExp(`^${title}`, 'i') }).first();
-  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+  const header = viewHeader(page, title);
+  // The title, not the header: a click on the header can land on one of its action buttons.
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('h3.title').click();
 }
+
+/** Expands a view of the side bar by its title, if it is collapsed. */
+export async function expandView(page: Page, title: string): Promise<void> {
+  const header = viewHeader(page, title);
+  await header.waitFor({ timeout: 30000 });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.locator('h3.title').click();
+}
+
+/** Expands the given Desk views and collapses the others, so the ones a test looks at have the room. */
+export async function showOnlyViews(page: Page, titles: readonly string[]): Promise<void> {
+  for (const title of DESK_VIEW_TITLES) if (!titles.includes(title)) await collapseView(page, title);
+  for (const title of titles) await expandView(page, title);
+}
+
+const DESK_VIEW_TITLES = ['Tasks', 'Drive', 'TODOs', 'Bookshelves', 'Calendar'];
 
 /** A token for a demo account from the emulator's developer endpoint: another client of the account, outside Desk. */
 export async function emulatorToken(emulatorUrl: string, account = 'alice@example.com'): Promise<string> {

@@ -425,4 +425,60 @@ describe('Drive view in VS Code', function () {
     await eventually('My Drive to list the new file', async () =>
       (await api.drive.provider.getChildren(await myDrive())).some((node) => label(node) === 'from-another-client.txt') ? true : undefined);
   });
+
+  describe('folder paths in editors', () => {
+    // VS Code for the Web auto-saves after a delay by default: that save would race the one a test makes.
+    before(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    it('opens a file from the tree at its folder path (breadcrumb), titled by its name (tab), resolved by its id', async () => {
+      const desk = await child(await child(await myDrive(), 'Projects'), 'Desk');
+      const roadmap = await child(desk, 'roadmap.txt');
+      await vscode.commands.executeCommand('desk.drive.open', roadmap);
+      const editor = await eventually('the editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive' ? vscode.window.activeTextEditor : undefined));
+      const uri = editor.document.uri;
+      assert.equal(uri.path, '/My Drive/Projects/Desk/roadmap.txt', 'the path is the folders, not the file id');
+      assert.equal(new URLSearchParams(uri.query).get('id'), roadmap.item.id, 'the id travels in the query');
+      assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'roadmap.txt');
+      assert.equal(editor.document.getText(), await contentOf(roadmap.item.id));
+      // The breadcrumb's folders are the URI's dirnames (query and all): they resolve by path, as folders.
+      const folder = uri.with({ path: '/My Drive/Projects/Desk' });
+      assert.equal((await vscode.workspace.fs.stat(folder)).type, vscode.FileType.Directory);
+      const entries = await vscode.workspace.fs.readDirectory(folder);
+      assert.ok(entries.some(([name, type]) => name === 'roadmap.txt' && type === vscode.FileType.File), `listed: ${entries.map(([name]) => name).join(', ')}`);
+    });
+
+    it('still saves a file renamed and moved elsewhere while it is open, and reopening from the tree shows the new path', async () => {
+      const root = await myDrive();
+      const projects = await child(root, 'Projects');
+      const desk = await child(projects, 'Desk');
+      const roadmap = await child(desk, 'roadmap.txt');
+      await vscode.commands.executeCommand('desk.drive.open', roadmap);
+      const editor = await eventually('the editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive' ? vscode.window.activeTextEditor : undefined));
+      const opened = editor.document.uri.toString();
+      // Another client renames it and moves it from Desk to Projects.
+      const moved = await http('PATCH', `/drive/v2/files/${roadmap.item.id}?addParents=${projects.item.id}&removeParents=${desk.item.id}`, { json: { title: 'roadmap-2026.txt' } });
+      assert.equal(moved.status, 200, moved.text);
+
+      await replaceText(editor.document, 'Q3: breadcrumbs show folders\n');
+      assert.equal(await editor.document.save(), true);
+      assert.equal(await contentOf(roadmap.item.id), 'Q3: breadcrumbs show folders\n');
+      assert.equal(editor.document.uri.toString(), opened, 'the open editor keeps its URI');
+
+      api.drive.provider.refresh();
+      const renamed = await child(await child(await myDrive(), 'Projects'), 'roadmap-2026.txt');
+      await vscode.commands.executeCommand('desk.drive.open', renamed);
+      await eventually('the reopened editor', () => (vscode.window.activeTextEditor?.document.uri.path === '/My Drive/Projects/roadmap-2026.txt' ? true : undefined));
+      assert.equal(vscode.window.activeTextEditor?.document.getText(), 'Q3: breadcrumbs show folders\n');
+
+      // Put it back for whatever runs later in this host.
+      const back = await http('PATCH', `/drive/v2/files/${roadmap.item.id}?addParents=${desk.item.id}&removeParents=${projects.item.id}`, { json: { title: 'roadmap.txt' } });
+      assert.equal(back.status, 200);
+      api.drive.provider.refresh();
+    });
+  });
 });

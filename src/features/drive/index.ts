@@ -17,7 +17,7 @@ import { DRIVE_SCHEME } from './fs/drivePath';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken, isSignedOut } from './driveAdapter';
 import { isFolder } from '../../shared/schemas/drive';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
-import { DriveNode, DriveTreeModel } from './tree/treeModel';
+import { DriveNode, DriveTreeModel, folderTitles } from './tree/treeModel';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
 
 const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
@@ -174,7 +174,7 @@ export class DriveFeature extends Disposable {
       return;
     }
     await this.treeView.reveal(node, { select: true, focus: true, expand: isFolder(node.item) });
-    if (options.open && !isFolder(node.item)) await this.desk.vs.commands.executeCommand('vscode.open', driveUri(this.desk.vs, node.item), { preview: true });
+    if (options.open && !isFolder(node.item)) await this.desk.vs.commands.executeCommand('vscode.open', driveUri(this.desk.vs, node.item, folderTitles(node)), { preview: true });
   }
 
   override dispose(): void {

@@ -11,6 +11,8 @@ import { taskDetailsMarkdown } from './tree/presentation';
 import type { TasksApi } from './port';
 import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
+import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
+import { NOTES_SCHEME } from './notes/notesPath';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -26,8 +28,8 @@ export interface TasksSlice {
 }
 
 /**
- * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands and the read-only details
- * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
+ * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands, the read-only details documents and
+ * the writable notes documents (desk-tasks:). Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
 export function registerTasks(desk: DeskContext): TasksSlice {
   return desk.register(new TasksFeature(desk));
@@ -69,11 +71,22 @@ class TasksFeature extends Disposable implements TasksSlice {
     for (const disposable of commands.register()) this._register(disposable);
 
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
+    // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
+    const notes = this._register(new TaskNotesFileSystemProvider(vs, {
+      api: () => this.api,
+      onSaved: (listId) => this.tree.refreshList(listId),
+      log: (message) => desk.log.info(message),
+    }));
+    this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(vs.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, {
       provideTextDocumentContent: (uri) => this.details(uri),
     }));
-    this._register(desk.session.onDidChangeSignedIn(() => this.tree.refreshAll()));
+    this._register(desk.session.onDidChangeSignedIn(() => {
+      notes.reset();
+      this.tree.refreshAll();
+    }));
     this._register(desk.backend.onDidChange(() => {
+      notes.reset();
       void desk.session.check();
       this.tree.refreshAll();
     }));

@@ -3,7 +3,7 @@ import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import { driveUri } from '../fs/driveFileSystem';
 import { folderIdOf } from '../tree/dnd';
-import type { DriveNode, FileNode, LoadMoreNode } from '../tree/treeModel';
+import { folderTitles, type DriveNode, type FileNode, type LoadMoreNode } from '../tree/treeModel';
 import type { DriveCommandKit } from './kit';
 
 export function fileCommands(kit: DriveCommandKit) {
@@ -36,7 +36,7 @@ export function fileCommands(kit: DriveCommandKit) {
           await host.treeView.reveal(file, { expand: true, select: true });
           return;
         }
-        await vs.commands.executeCommand('vscode.open', driveUri(vs, file.item), { preview: true });
+        await vs.commands.executeCommand('vscode.open', driveUri(vs, file.item, folderTitles(file)), { preview: true });
       }, { action: t('Could not open the file'), retry: true }),
 
     newFolder: (node?: DriveNode) =>

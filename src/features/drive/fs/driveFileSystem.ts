@@ -5,7 +5,7 @@ import { CancelledError, errorMessage, GoogleApiError } from '../../../api/error
 import { Disposable } from '../../../core/disposable';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
-import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, PathLookup, PathNotFound, REMOTE_VERSION_QUERY, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
+import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
@@ -20,15 +20,22 @@ export interface DriveFsOptions {
 /** Unpinned metadata is reused this long: stat comes in bursts (focus, save, explorer). */
 const METADATA_TTL_MS = 3_000;
 
-export function driveUri(vs: typeof vscode, item: Pick<DriveItem, 'id' | 'title'>): vscode.Uri {
-  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(item) });
+/**
+ * The URI a file opens at: its folder path for the breadcrumb and tab (`folders`, section first, as the tree
+ * shows them), its id in the query for resolution (see drivePath.ts).
+ */
+export function driveUri(vs: typeof vscode, item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): vscode.Uri {
+  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(item, folders) });
 }
 
-/** The file id of a Desk Drive URI that names a file directly (the `desk-drive://<id>/<title>` form). */
+/** The file id of a Desk Drive URI that names a file directly (by its id query, or the `/<id>/<title>` form). */
 export function fileIdOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== DRIVE_SCHEME) return undefined;
+  const byQuery = queryFileId(uri);
+  if (byQuery) return byQuery;
+  if (uri.query !== '' && !isRemoteVersion(uri)) return undefined;
   const segments = uriSegments(uri);
-  return segments.length <= 2 && segments[0] !== 'root' ? segments[0] : undefined;
+  return segments.length <= 2 && segments[0] !== 'root' && segments[0] !== MY_DRIVE_SEGMENT ? segments[0] : undefined;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -68,7 +75,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
    */
   notifyRemoteChange(fileId: string): void {
     this.metadata.delete(fileId);
-    const openDocs = this.vs.workspace.textDocuments.filter((doc) => fileIdOf(doc.uri) === fileId && doc.uri.query === '');
+    const openDocs = this.vs.workspace.textDocuments.filter((doc) => fileIdOf(doc.uri) === fileId && !isRemoteVersion(doc.uri));
     if (openDocs.some((doc) => doc.isDirty)) return;
     this.pinned.delete(fileId);
     const events = openDocs.map((doc) => ({ type: this.vs.FileChangeType.Changed, uri: doc.uri }));
@@ -85,7 +92,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const { FileType, FilePermission } = this.vs;
     if (resolved.kind === 'root') return { type: FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
-    const remote = uri.query === REMOTE_VERSION_QUERY;
+    const remote = isRemoteVersion(uri);
     const item = remote ? resolved.item : (this.pinned.get(resolved.item.id) ?? resolved.item);
     const stat: vscode.FileStat = {
       type: isFolder(item) ? FileType.Directory : FileType.File,
@@ -127,7 +134,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const remote = uri.query === REMOTE_VERSION_QUERY;
+    const remote = isRemoteVersion(uri);
     const resolved = await this.resolve(uri, { fresh: true });
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
@@ -152,7 +159,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
-    if (uri.query !== '') throw this.vs.FileSystemError.NoPermissions(uri);
+    if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
     const resolved = await this.resolve(uri);
     const api = this.options.api();
     const bytes = Buffer.from(content);
@@ -207,8 +214,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     let removeParents: string[] = [];
     if (segments.length === 2 && segments[0] === item.id) {
       title = segments[1] as string;
+    } else if (queryFileId(newUri) === item.id && sameFolderPath(oldUri, newUri)) {
+      // The same file under a new name in the folder path it was opened at.
+      title = segments[segments.length - 1] as string;
     } else {
-      const target = await this.resolve(newUri);
+      const target = await this.resolve(newUri.with({ query: '' }));
       if (target.kind === 'item' && target.item.id !== item.id && !options.overwrite) throw this.vs.FileSystemError.FileExists(newUri);
       if (target.kind !== 'missing') throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive cannot replace one file by another'));
       title = target.title;
@@ -253,7 +263,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   private async openComparison(uri: vscode.Uri, item: DriveItem): Promise<void> {
-    const remote = uri.with({ query: REMOTE_VERSION_QUERY });
+    const remote = this.vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(item) });
     const title = this.vs.l10n.t('{0} (Drive) ↔ (yours)', item.title ?? item.id);
     await this.vs.commands.executeCommand('vscode.diff', remote, uri, title);
   }
@@ -278,7 +288,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   private async resolve(uri: vscode.Uri, options: { fresh?: boolean } = {}): Promise<ResolvedPath> {
     try {
-      return await resolveDrivePath(uriSegments(uri), this.lookup(options.fresh === true || uri.query === REMOTE_VERSION_QUERY));
+      const lookup = this.lookup(options.fresh === true || isRemoteVersion(uri));
+      // A file opened from the tree resolves by its id whatever its path says: renames and moves elsewhere keep working.
+      const fileId = queryFileId(uri);
+      if (fileId) return { kind: 'item', item: await lookup.getFile(fileId) };
+      return await resolveDrivePath(uriSegments(uri), lookup);
     } catch (error) {
       throw this.toFsError(uri, error);
     }
@@ -286,8 +300,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   private async parentIdOfPath(uri: vscode.Uri): Promise<string | undefined> {
     const segments = uriSegments(uri);
-    if (segments.length <= 2) return undefined;
-    const parent = await this.resolve(uri.with({ authority: '', path: `/${segments.slice(0, -1).join('/')}` }));
+    if (segments.length <= 2 && segments[0] !== MY_DRIVE_SEGMENT) return undefined;
+    const parent = await this.resolve(uri.with({ authority: '', path: `/${segments.slice(0, -1).join('/')}`, query: '' }));
     return parent.kind === 'item' ? parent.item.id : undefined;
   }
 
@@ -316,4 +330,10 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (error instanceof CancelledError) return FileSystemError.Unavailable(error.message);
     return FileSystemError.Unavailable(errorMessage(error));
   }
+}
+
+/** Whether two URIs name the same folder path (a rename in place, not a move). */
+function sameFolderPath(a: vscode.Uri, b: vscode.Uri): boolean {
+  const folder = (uri: vscode.Uri): string => uriSegments(uri).slice(0, -1).join('/');
+  return folder(a) === folder(b);
 }

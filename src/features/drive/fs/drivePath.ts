@@ -3,20 +3,58 @@ import { GOOGLE_APPS_MIME_PREFIX, isFolder, isNative } from '../../../shared/sch
 import type { DriveItem } from '../port';
 
 /**
- * Desk's Drive URIs: `desk-drive:/<fileId>/<title>`. The id keeps the URI stable through renames and duplicate
- * titles; the title makes editor tabs readable. (The id cannot go in the authority: VS Code lower-cases
- * authorities, and Drive ids are case-sensitive.) Paths below a folder (what readDirectory hands out) continue
- * with child titles: `desk-drive:/<folderId>/<folderTitle>/<childTitle>`. `desk-drive:/` is a directory holding
- * My Drive as `root`. An authority, if a URI has one, is read as the id.
+ * Desk's Drive URIs. A file opened from the tree is `desk-drive:/My Drive/Projects/Desk/roadmap.txt?id=<fileId>&depth=4`:
+ * the path is the human folder path at open time (what the breadcrumb and the tab show), the file id travels in
+ * the query, and resolution is by that id alone, so a rename or move elsewhere does not break an open editor (its
+ * URI stays; reopening from the tree gives the new path). `depth` is the number of path segments the id names:
+ * URIs VS Code derives from this one (the breadcrumb's folders are `dirname`s, their children `joinPath`s) keep the
+ * query but not the depth, and resolve by path instead. (The id cannot go in the authority: VS Code lower-cases
+ * authorities, and Drive ids are case-sensitive.)
+ *
+ * Paths without an id resolve segment by segment: `My Drive` (or a file id, `root` for My Drive) first, then child
+ * titles, so `desk-drive:/My Drive/Notes/new.txt` names a file to create and `desk-drive:/<fileId>/<title>` (the
+ * older form, still what a conflict's read-only "remote version" uses) names a file by id. `desk-drive:/` is a
+ * directory holding My Drive as `root`. An authority, if a URI has one, is read as the id.
  */
 export const DRIVE_SCHEME = 'desk-drive';
 
 /** Query of the read-only "remote version" shown on the left of a conflict diff. */
 export const REMOTE_VERSION_QUERY = 'remote';
 
-/** The authority and path of a file's URI. */
-export function driveUriParts(item: Pick<DriveItem, 'id' | 'title'>): { authority: string; path: string } {
-  return { authority: '', path: `/${item.id}/${sanitizeTitle(item.title ?? item.id)}` };
+/** The first path segment that stands for My Drive (the tree's section name). */
+export const MY_DRIVE_SEGMENT = 'My Drive';
+
+export interface DriveUriParts {
+  readonly authority: string;
+  readonly path: string;
+  readonly query: string;
+}
+
+/**
+ * The parts of a file's URI: `folders` are the titles above it as the tree shows them (its section first,
+ * e.g. ['My Drive', 'Projects', 'Desk']); without them the path is just the title.
+ */
+export function driveUriParts(item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): DriveUriParts {
+  const segments = [...folders, item.title ?? item.id].map(sanitizeTitle);
+  return { authority: '', path: `/${segments.join('/')}`, query: `id=${encodeURIComponent(item.id)}&depth=${segments.length}` };
+}
+
+/** The read-only "remote version" of a file: by id, so it resolves whatever the file is called now. */
+export function remoteVersionParts(item: Pick<DriveItem, 'id' | 'title'>): DriveUriParts {
+  return { authority: '', path: `/${item.id}/${sanitizeTitle(item.title ?? item.id)}`, query: REMOTE_VERSION_QUERY };
+}
+
+export function isRemoteVersion(uri: { readonly query: string }): boolean {
+  return new URLSearchParams(uri.query).has(REMOTE_VERSION_QUERY);
+}
+
+/** The file id a URI names through its query (see above), or undefined when it is to be resolved by path. */
+export function queryFileId(uri: { readonly authority: string; readonly path: string; readonly query: string }): string | undefined {
+  const params = new URLSearchParams(uri.query);
+  const id = params.get('id');
+  if (!id) return undefined;
+  const depth = params.get('depth');
+  return depth === null || Number(depth) === uriSegments(uri).length ? id : undefined;
 }
 
 /** The id-then-titles segments of a URI: the authority (when set) first, then the path's segments. */
@@ -58,19 +96,26 @@ export function segmentsOf(path: string): string[] {
 }
 
 /**
- * Resolves segments (see uriSegments): the first is a file id (`root` is My Drive); a following segment equal
- * to that file's title is its readable name; every further segment is a child title. The last segment may
- * name a file that does not exist yet (`missing`), for creates.
+ * Resolves segments (see uriSegments): the first is a file id (`root` is My Drive) or `My Drive`; a following
+ * segment equal to that file's title is its readable name; every further segment is a child title. The last
+ * segment may name a file that does not exist yet (`missing`), for creates.
  */
 export async function resolveDrivePath(segments: readonly string[], lookup: PathLookup): Promise<ResolvedPath> {
   const path = `/${segments.join('/')}`;
   const first = segments[0];
   if (first === undefined) return { kind: 'root' };
-  let current = await lookup.getFile(first);
+  // `My Drive` cannot be a file id (ids have no spaces): it is the path of a URI opened from the tree.
+  if (first === MY_DRIVE_SEGMENT) return resolveBelow(await lookup.getFile('root'), segments, 1, path, lookup);
+  const current = await lookup.getFile(first);
   let index = 1;
   if (segments[index] !== undefined && sanitizeTitle(current.title ?? current.id) === segments[index]) index++;
   // `/root/My Drive` is My Drive itself even though Drive's root folder has its own title.
-  else if (first === 'root' && segments[index] === 'My Drive') index++;
+  else if (first === 'root' && segments[index] === MY_DRIVE_SEGMENT) index++;
+  return resolveBelow(current, segments, index, path, lookup);
+}
+
+/** Walks child titles from `segments[index]` down, starting at `current`. */
+async function resolveBelow(current: DriveItem, segments: readonly string[], index: number, path: string, lookup: PathLookup): Promise<ResolvedPath> {
   for (; index < segments.length; index++) {
     const title = segments[index] as string;
     if (!isFolder(current)) throw new PathNotFound(path);

@@ -310,6 +310,21 @@ export class DriveTreeModel {
   }
 }
 
+/**
+ * The titles above a node, its section first, as the tree shows them (['My Drive', 'Projects', 'Desk'] for
+ * roadmap.txt): the folder path of the URI it opens at (see fs/drivePath.ts).
+ */
+export function folderTitles(node: FileNode): string[] {
+  const titles: string[] = [];
+  let current: ContainerNode = node.parent;
+  while (current.kind !== 'section') {
+    titles.unshift(current.item.title ?? current.item.id);
+    current = current.parent;
+  }
+  titles.unshift(current.label);
+  return titles;
+}
+
 export function sectionOf(node: DriveNode): DriveSection {
   let current: DriveNode = node;
   while (current.kind !== 'section') current = current.parent;

@@ -52,6 +52,7 @@ export class TaskCommands {
       'desk.tasks.addTask': row((node) => tasks.addTask(node)),
       'desk.tasks.addSubtask': row((node) => tasks.addSubtask(node)),
       'desk.tasks.editTask': row((node) => tasks.editTask(node)),
+      'desk.tasks.editNotes': row((node) => tasks.editNotes(node)),
       'desk.tasks.completeTask': row((node) => tasks.setCompleted(node, true)),
       'desk.tasks.reopenTask': row((node) => tasks.setCompleted(node, false)),
       'desk.tasks.deleteTask': row((node) => tasks.deleteTask(node)),

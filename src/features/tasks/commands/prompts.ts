@@ -38,6 +38,29 @@ export class TaskPrompts {
     return answer.trim();
   }
 
+  /**
+   * The notes step of Edit Task. One-line notes are typed in the input box; notes of several lines would be
+   * flattened there, so the step offers the notes editor instead (or keeping them as they are). Undefined when
+   * cancelled; `inEditor` asks the caller to open the notes document once the rest is saved.
+   */
+  async askNotes(title: string, value: string): Promise<{ notes: string; inEditor: boolean } | undefined> {
+    if (value.includes('\n')) {
+      const lines = value.split('\n').length;
+      const choice = await this.pick([
+        { label: `$(go-to-file) ${this.t('Edit the notes in an editor')}`, description: this.t('{0} lines, as markdown; saved when you save the document', lines), value: true },
+        { label: `$(check) ${this.t('Keep the notes as they are')}`, value: false },
+      ], this.t('{0}: the notes have several lines', title));
+      return choice === undefined ? undefined : { notes: value, inEditor: choice };
+    }
+    const notes = await this.vs.window.showInputBox({
+      title,
+      prompt: this.t('Notes on one line (leave empty for none). For several lines, use Edit Notes (the notes icon on the task\'s row).'),
+      value,
+      ignoreFocusOut: true,
+    });
+    return notes === undefined ? undefined : { notes, inEditor: false };
+  }
+
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
   async askDue(title: string, value: string): Promise<string | null | undefined> {
     const validate = (text: string): string | undefined => {

@@ -1,4 +1,4 @@
-/** Task commands: add (task, subtask), edit, complete/reopen, delete, move (command and drag and drop), details. */
+/** Task commands: add (task, subtask), edit (and its notes in an editor), complete/reopen, delete, move (command and drag and drop), details. */
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import { dueDateOf, toDueTimestamp } from '../../../core/dates';
@@ -7,6 +7,7 @@ import type { MoveRequest } from '../tree/dropPlan';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
 import { taskLabel } from '../tree/presentation';
+import { openNotes } from '../notes/openNotes';
 import type { TaskCommandContext, TaskDraft } from './context';
 import type { TaskTarget } from './prompts';
 
@@ -54,8 +55,9 @@ export class TaskItemCommands {
 
     const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), this.t('Title of the task'), draft.title);
     if (title === undefined) return undefined;
-    const notes = await this.vs.window.showInputBox({ title: this.t('Edit task (2/3): notes'), prompt: this.t('Notes (one line; leave empty for none)'), value: draft.notes, ignoreFocusOut: true });
-    if (notes === undefined) return undefined;
+    const notesStep = await this.prompts.askNotes(this.t('Edit task (2/3): notes'), draft.notes);
+    if (notesStep === undefined) return undefined;
+    const notes = notesStep.notes;
     const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), draft.due);
     if (due === undefined) return undefined;
 
@@ -75,8 +77,16 @@ export class TaskItemCommands {
       onSuccess: async (saved) => {
         this.drafts.delete(draftKey);
         await this.refreshAndReveal(target.listId, saved.id);
+        if (notesStep.inEditor) await openNotes(this.vs, target.listId, target.listTitle, saved);
       },
     });
+  }
+
+  /** "Edit Notes": the notes as a markdown document (desk-tasks:), saved back with tasks.patch on every save. */
+  async editNotes(node?: TasksNode): Promise<void> {
+    const target = await this.prompts.resolveTask(node, this.t('Edit the notes of which task?'));
+    if (!target) return;
+    await openNotes(this.vs, target.listId, target.listTitle, target.task);
   }
 
   /** Complete or reopen = tasks.patch of the status (reopening clears the completion date). */

@@ -9,11 +9,16 @@ import type { TasksSlice } from '..';
 import { TASKS_VIEW_ID } from '../tree/nodes';
 import { taskTooltip } from '../tree/presentation';
 import type { TasksApi } from '../port';
-import { findLinkedTodos, linkLine, MARKER_HINT, parseTodo, taskTitleFor, TodoComment } from './todoParser';
+import { dueDateOf, isOverdue } from '../../../core/dates';
+import { TodoCommands } from './todoCommands';
+import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, sourceNotes, taskTitleFor, TodoComment } from './todoParser';
+import { TodoWorkspace } from './todoView';
 
 export const LINK_TODO_COMMAND = 'desk.tasks.linkTodo';
 export const COMPLETE_FROM_TODO_COMMAND = 'desk.tasks.completeFromTodo';
 export const OPEN_TODO_TASK_COMMAND = 'desk.tasks.openTodoTask';
+export const UNLINK_TODO_COMMAND = 'desk.todo.unlink';
+export const KEYWORDS_SETTING = 'desk.todo.keywords';
 
 /** How long a fetched task answers hovers and decorations before it is asked for again. */
 const CACHE_MS = 30_000;
@@ -23,10 +28,10 @@ const LAST_LIST_KEY = 'desk.todo.lastList';
 /** taskId → listId, so a hover finds its task with one request instead of trying every list. */
 const TASK_LISTS_KEY = 'desk.todo.taskLists';
 
-type TodoApi = Pick<TasksApi, 'allTaskLists' | 'getTask' | 'insertTask' | 'patchTask'>;
+export type TodoApi = Pick<TasksApi, 'allTaskLists' | 'getTask' | 'insertTask' | 'patchTask' | 'deleteTask'>;
 
 /** A linked task as last fetched: found in a list, or known to be gone. */
-type Lookup = { readonly found: true; readonly task: Task; readonly listId: string } | { readonly found: false };
+export type Lookup = { readonly found: true; readonly task: Task; readonly listId: string } | { readonly found: false };
 
 interface CacheEntry {
   readonly at: number;
@@ -48,14 +53,21 @@ interface TodoTarget {
  * nothing is offered while signed out.
  */
 export class TodoTracking extends Disposable {
-  private readonly api: TodoApi;
+  readonly api: TodoApi;
+  /** The TODOs view (the workspace's TODO comments, scanned with ripgrep). */
+  readonly workspace: TodoWorkspace;
+  /** Track as Task, Go to Source, Unlink, Clean Up Finished TODOs. */
+  readonly commands: TodoCommands;
   private readonly cache = new Map<string, CacheEntry>();
   private decoration: vscode.TextEditorDecorationType | undefined;
+  private overdueDecoration: vscode.TextEditorDecorationType | undefined;
+  /** The lines marked overdue per document, as last applied. */
+  private readonly overdue = new Map<string, number[]>();
   private decorationTimer: ReturnType<typeof setTimeout> | undefined;
   /** The lines marked "✓ done" per document, as last applied. */
   private readonly decorated = new Map<string, number[]>();
 
-  constructor(private readonly desk: DeskContext, private readonly tasks?: TasksSlice) {
+  constructor(private readonly desk: DeskContext, readonly tasks?: TasksSlice) {
     super();
     const vs = desk.vs;
     this.api = tasks?.api ?? new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
@@ -89,13 +101,25 @@ export class TodoTracking extends Disposable {
       this.cache.clear();
       this.scheduleDecorations();
     }));
+    this.workspace = this._register(new TodoWorkspace(desk, {
+      keywords: () => this.keywords(),
+      lookup: (taskId) => this.lookup(taskId),
+      isSignedIn: () => desk.session.signedIn,
+    }));
+    this.commands = new TodoCommands(desk, this, this.workspace);
+    for (const disposable of this.commands.register()) this._register(disposable);
     if (tasks) {
       this._register(tasks.tree.onDidChangeTreeData(() => {
         // A refresh of the tree may mean tasks changed elsewhere: forget what we knew, look again (debounced).
         this.cache.clear();
         this.scheduleDecorations(1000);
+        this.workspace.forgetTask();
       }));
     }
+    this._register(desk.session.onDidChangeSignedIn(() => this.workspace.forgetTask()));
+    this._register(vs.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(KEYWORDS_SETTING)) this.scheduleDecorations();
+    }));
     this._register(toDisposable(() => clearTimeout(this.decorationTimer)));
   }
 
@@ -107,6 +131,11 @@ export class TodoTracking extends Disposable {
     return this.vs.l10n.t(message, ...args);
   }
 
+  /** The trigger words (`desk.todo.keywords`; TODO and FIXME unless set). */
+  keywords(): readonly string[] {
+    return normalizeKeywords(this.vs.workspace.getConfiguration().get<unknown>(KEYWORDS_SETTING));
+  }
+
   // ---- quick fixes
 
   private codeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
@@ -116,7 +145,7 @@ export class TodoTracking extends Disposable {
     const actions: vscode.CodeAction[] = [];
     const last = Math.min(range.end.line, range.start.line + 50, document.lineCount - 1);
     for (let line = range.start.line; line <= last; line++) {
-      const todo = parseTodo(document.lineAt(line).text);
+      const todo = parseTodo(document.lineAt(line).text, this.keywords());
       if (!todo) continue;
       const args = [document.uri, line];
       if (!todo.taskId) {
@@ -137,7 +166,7 @@ export class TodoTracking extends Disposable {
   // ---- commands
 
   /** The line a command acts on: (uri, line) from a quick fix or hover link, else the cursor's line. */
-  private async target(where: unknown, line: unknown): Promise<TodoTarget | undefined> {
+  async target(where: unknown, line: unknown): Promise<TodoTarget | undefined> {
     const vs = this.vs;
     let document: vscode.TextDocument | undefined;
     let lineNumber: number | undefined;
@@ -153,9 +182,9 @@ export class TodoTracking extends Disposable {
       void vs.window.showInformationMessage(this.t('Desk: put the cursor on a TODO comment first.'));
       return undefined;
     }
-    const todo = parseTodo(document.lineAt(lineNumber).text);
+    const todo = parseTodo(document.lineAt(lineNumber).text, this.keywords());
     if (!todo) {
-      void vs.window.showInformationMessage(this.t('Desk: there is no TODO or FIXME comment on line {0}.', lineNumber + 1));
+      void vs.window.showInformationMessage(this.t('Desk: there is no {0} comment on line {1}.', this.keywords().join('/'), lineNumber + 1));
       return undefined;
     }
     return { document, line: lineNumber, todo };
@@ -172,10 +201,12 @@ export class TodoTracking extends Disposable {
     }
     const list = await this.pickList();
     if (!list) return undefined;
-    const place = `${vs.workspace.asRelativePath(document.uri, false)}:${target.line + 1}`;
-    // Notes carry a link back to the line (a file URI with #L<line>, which VS Code opens at that line).
+    const relative = vs.workspace.asRelativePath(document.uri, (vs.workspace.workspaceFolders?.length ?? 0) > 1);
+    const place = `${relative}:${target.line + 1}`;
+    // Notes carry a link back: `Source: <path>` (Go to Source finds the comment by its marker, wherever it moved)
+    // and a file URI with #L<line>, which VS Code opens at that line.
     const link = document.uri.with({ fragment: `L${target.line + 1}` }).toString();
-    const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place), notes: `${this.t('From {0}', place)}\n${link}` });
+    const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place), notes: sourceNotes(relative, link) });
     await this.remember(task.id, list.id);
     this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
     await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, list.id);
@@ -198,7 +229,7 @@ export class TodoTracking extends Disposable {
       for (let distance = 0; distance < document.lineCount; distance++) {
         for (const candidate of distance === 0 ? [line] : [line - distance, line + distance]) {
           if (candidate < 0 || candidate >= document.lineCount) continue;
-          const found = parseTodo(document.lineAt(candidate).text);
+          const found = parseTodo(document.lineAt(candidate).text, this.keywords());
           if (found && !found.taskId && found.text === todo.text) return candidate;
         }
       }
@@ -207,7 +238,7 @@ export class TodoTracking extends Disposable {
     const at = lineOf();
     if (at === undefined) return false;
     const before = document.lineAt(at).text;
-    const after = linkLine(before, taskId);
+    const after = linkLine(before, taskId, this.keywords());
     let start = 0;
     while (start < before.length && before[start] === after[start]) start++;
     let tail = 0;
@@ -218,7 +249,12 @@ export class TodoTracking extends Disposable {
   }
 
   /** Which list a new task goes to: a quick pick with the last used list first (no question with one list). */
-  private async pickList(): Promise<TaskList | undefined> {
+  /** Remembers the list a task went to, so it is offered first next time. */
+  async usedList(listId: string): Promise<void> {
+    await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, listId);
+  }
+
+  async pickList(title = this.t('Create Task from TODO')): Promise<TaskList | undefined> {
     const vs = this.vs;
     const lists = await this.taskLists();
     if (lists.length === 0) {
@@ -233,7 +269,7 @@ export class TodoTracking extends Disposable {
       description: list.id === lastId ? this.t('last used') : undefined,
       list,
     }));
-    const picked = await vs.window.showQuickPick(items, { title: this.t('Create Task from TODO'), placeHolder: this.t('Which task list?') });
+    const picked = await vs.window.showQuickPick(items, { title, placeHolder: this.t('Which task list?') });
     return picked?.list;
   }
 
@@ -297,8 +333,8 @@ export class TodoTracking extends Disposable {
   private async hover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     if (!this.desk.session.signedIn) return undefined;
     const text = document.lineAt(position.line).text;
-    if (!MARKER_HINT.test(text)) return undefined;
-    const todo = parseTodo(text);
+    if (!patternsFor(this.keywords()).hint.test(text)) return undefined;
+    const todo = parseTodo(text, this.keywords());
     if (!todo?.taskId || position.character < todo.start || position.character > Math.max(todo.textEnd, todo.headEnd)) return undefined;
     const vs = this.vs;
     const range = new vs.Range(position.line, todo.start, position.line, todo.headEnd);
@@ -315,15 +351,16 @@ export class TodoTracking extends Disposable {
     const actions: string[] = [];
     if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${COMPLETE_FROM_TODO_COMMAND}?${args})`);
     if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${OPEN_TODO_TASK_COMMAND}?${args})`);
+    actions.push(`[${this.t('Unlink…')}](command:${UNLINK_TODO_COMMAND}?${args})`);
     const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date())}\n\n---\n\n${actions.join(' · ')}`);
     // Only our own commands may run from this hover; the task's text is escaped by taskTooltip.
-    markdown.isTrusted = { enabledCommands: [COMPLETE_FROM_TODO_COMMAND, OPEN_TODO_TASK_COMMAND] };
+    markdown.isTrusted = { enabledCommands: [COMPLETE_FROM_TODO_COMMAND, OPEN_TODO_TASK_COMMAND, UNLINK_TODO_COMMAND] };
     return new vs.Hover(markdown, range);
   }
 
   // ---- decorations
 
-  private scheduleDecorations(delayMs = 250): void {
+  scheduleDecorations(delayMs = 250): void {
     clearTimeout(this.decorationTimer);
     this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error) => this.desk.log.warn(`TODO decorations: ${String(error)}`)), delayMs);
   }
@@ -336,12 +373,16 @@ export class TodoTracking extends Disposable {
     const signedIn = this.desk.session.signedIn;
     const linked = new Map<vscode.TextEditor, ReturnType<typeof findLinkedTodos>>();
     for (const editor of editors) {
-      const found = signedIn ? findLinkedTodos(editor.document.getText()) : [];
+      const found = signedIn ? findLinkedTodos(editor.document.getText(), 20000, this.keywords()) : [];
       if (found.length > 0 || this.decoration) linked.set(editor, found);
     }
     if (![...linked.values()].some((found) => found.length > 0)) {
-      if (this.decoration) for (const editor of linked.keys()) editor.setDecorations(this.decoration, []);
+      for (const editor of linked.keys()) {
+        if (this.decoration) editor.setDecorations(this.decoration, []);
+        if (this.overdueDecoration) editor.setDecorations(this.overdueDecoration, []);
+      }
       this.decorated.clear();
+      this.overdue.clear();
       return;
     }
     const ids = [...new Set([...linked.values()].flatMap((found) => found.map((item) => item.taskId)))].slice(0, MAX_DECORATION_LOOKUPS);
@@ -353,7 +394,24 @@ export class TodoTracking extends Disposable {
     this.decoration ??= this._register(vs.window.createTextEditorDecorationType({
       after: { contentText: this.t('✓ done'), color: new vs.ThemeColor('descriptionForeground'), fontStyle: 'italic', margin: '0 0 0 1.5em' },
     }));
+    // Overdue open tasks: the warning colour after the comment, with the date, so it is seen where the work is.
+    this.overdueDecoration ??= this._register(vs.window.createTextEditorDecorationType({
+      after: { color: new vs.ThemeColor('editorWarning.foreground'), margin: '0 0 0 1.5em' },
+      overviewRulerColor: new vs.ThemeColor('editorWarning.foreground'),
+      overviewRulerLane: vs.OverviewRulerLane.Right,
+    }));
+    const today = new Date();
     for (const [editor, found] of linked) {
+      const late = found.flatMap((item) => {
+        const state = states.get(item.taskId);
+        const due = state?.found === true && state.task.status !== 'completed' ? dueDateOf(state.task.due) : undefined;
+        return due && isOverdue(due, today) ? [{ item, due }] : [];
+      });
+      this.overdue.set(editor.document.uri.toString(), late.map(({ item }) => item.line));
+      editor.setDecorations(this.overdueDecoration, late.map(({ item, due }) => {
+        const end = editor.document.lineAt(item.line).range.end;
+        return { range: new vs.Range(end, end), renderOptions: { after: { contentText: this.t('⚠ overdue (due {0})', due) } } };
+      }));
       const done = found.filter((item) => {
         const state = states.get(item.taskId);
         return state?.found === true && state.task.status === 'completed';
@@ -366,6 +424,13 @@ export class TodoTracking extends Disposable {
     }
   }
 
+  /** Which lines of an editor show "overdue" right now (for tests). */
+  async overdueLines(document: vscode.TextDocument): Promise<number[]> {
+    clearTimeout(this.decorationTimer);
+    await this.updateDecorations();
+    return this.overdue.get(document.uri.toString()) ?? [];
+  }
+
   /** Which lines of an editor show "✓ done" right now (for tests). */
   async decoratedLines(document: vscode.TextDocument): Promise<number[]> {
     clearTimeout(this.decorationTimer);
@@ -375,11 +440,22 @@ export class TodoTracking extends Disposable {
 
   // ---- data
 
-  private async taskLists(): Promise<TaskList[]> {
+  async taskLists(): Promise<TaskList[]> {
     if (this.tasks) return this.tasks.tree.taskLists();
     const lists: TaskList[] = [];
     for await (const list of this.api.allTaskLists()) lists.push(list);
     return lists;
+  }
+
+  /** A task just created or changed here: cached for hovers and rows, its list remembered. */
+  async known(task: Task, listId: string): Promise<void> {
+    await this.remember(task.id, listId);
+    this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId }) });
+  }
+
+  /** A task deleted here. */
+  forget(taskId: string): void {
+    this.cache.set(taskId, { at: Date.now(), lookup: Promise.resolve({ found: false }) });
   }
 
   private async remember(taskId: string, listId: string): Promise<void> {
@@ -390,7 +466,7 @@ export class TodoTracking extends Disposable {
   }
 
   /** The linked task, from the cache while fresh; concurrent asks for one task share one request. */
-  private lookup(taskId: string, options: { fresh?: boolean } = {}): Promise<Lookup> {
+  lookup(taskId: string, options: { fresh?: boolean } = {}): Promise<Lookup> {
     const cached = this.cache.get(taskId);
     if (cached && !options.fresh && Date.now() - cached.at < CACHE_MS) return cached.lookup;
     const lookup = this.fetchTask(taskId);

@@ -7,6 +7,7 @@ import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
 import { buildTaskTree, TaskTreeEntry } from './model';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
+import { sourceOf } from '../todo/todoParser';
 
 
 export interface TasksTreeOptions {
@@ -151,7 +152,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       const { task } = element;
       const item = new vs.TreeItem(taskLabel(task), element.hasChildren ? vs.TreeItemCollapsibleState.Expanded : vs.TreeItemCollapsibleState.None);
       item.id = element.id;
-      item.contextValue = task.status === 'completed' ? 'task-completed' : 'task-open';
+      // "from-todo": created from a TODO comment (its notes say `Source: …`), so "Go to Source" is offered.
+      item.contextValue = `${task.status === 'completed' ? 'task-completed' : 'task-open'}${sourceOf(task.notes) ? ' from-todo' : ''}`;
       const completed = task.status === 'completed';
       item.checkboxState = {
         state: completed ? vs.TreeItemCheckboxState.Checked : vs.TreeItemCheckboxState.Unchecked,

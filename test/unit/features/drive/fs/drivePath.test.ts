@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { driveUriParts, PathLookup, PathNotFound, resolveDrivePath, sanitizeTitle, textExportType, uriSegments } from '../../../../../src/features/drive/fs/drivePath';
+import { driveUriParts, isRemoteVersion, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, sanitizeTitle, textExportType, uriSegments } from '../../../../../src/features/drive/fs/drivePath';
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import { FOLDER_MIME_TYPE as FOLDER_MIME } from '../../../../../src/shared/schemas/drive';
 
@@ -20,9 +20,13 @@ const lookup: PathLookup = {
 };
 
 describe('desk-drive URIs', () => {
-  it('carry the case-sensitive id and a readable title in the path', () => {
-    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/aB1/todo.txt' });
-    assert.deepEqual(driveUriParts({ id: 'x', title: 'a/b' }), { authority: '', path: '/x/a∕b' }, 'a slash in a title is not a path separator');
+  it('carry the folder path for people and the case-sensitive id (with the depth it names) in the query', () => {
+    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'roadmap.txt' }, ['My Drive', 'Projects', 'Desk']), { authority: '', path: '/My Drive/Projects/Desk/roadmap.txt', query: 'id=aB1&depth=4' });
+    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/todo.txt', query: 'id=aB1&depth=1' });
+    assert.deepEqual(driveUriParts({ id: 'x', title: 'a/b' }, ['Shared with me', 'c/d']), { authority: '', path: '/Shared with me/c∕d/a∕b', query: 'id=x&depth=3' }, 'a slash in a title is not a path separator');
+    assert.deepEqual(remoteVersionParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/aB1/todo.txt', query: 'remote' });
+    assert.equal(isRemoteVersion({ query: 'remote' }), true);
+    assert.equal(isRemoteVersion({ query: 'id=aB1&depth=1' }), false);
     assert.equal(sanitizeTitle('..'), '_');
     assert.deepEqual(uriSegments({ authority: 'a1', path: '/todo.txt' }), ['a1', 'todo.txt']);
     assert.deepEqual(uriSegments({ authority: '', path: '/root/Notes' }), ['root', 'Notes']);
@@ -35,6 +39,22 @@ describe('desk-drive URIs', () => {
     assert.equal(((await resolveDrivePath(['root', 'My Drive', 'Notes', 'todo.txt'], lookup)) as { item: DriveItem }).item.id, 'a1');
     // A folder named like its parent: the second "Notes" is the child, not the parent's own name again.
     assert.equal(((await resolveDrivePath(['F1', 'Notes', 'Notes'], lookup)) as { item: DriveItem }).item.id, 'F2');
+  });
+
+  it('name the file by the id in the query only at the depth it was built for (not the dirname/joinPath VS Code derives)', () => {
+    const file = { ...driveUriParts({ id: 'a1', title: 'todo.txt' }, ['My Drive', 'Notes']) };
+    assert.equal(queryFileId(file), 'a1');
+    assert.equal(queryFileId({ ...file, path: '/My Drive/Elsewhere/renamed.txt' }), 'a1', 'the path may be out of date: the id still names the file');
+    assert.equal(queryFileId({ ...file, path: '/My Drive/Notes' }), undefined, 'a breadcrumb folder resolves by path');
+    assert.equal(queryFileId({ ...file, path: '/My Drive/Notes/todo.txt/x' }), undefined);
+    assert.equal(queryFileId({ authority: '', path: '/a1/todo.txt', query: '' }), undefined);
+  });
+
+  it('resolve a path that starts at My Drive, as the breadcrumb of a file opened from the tree names its folders', async () => {
+    assert.equal(((await resolveDrivePath(['My Drive'], lookup)) as { item: DriveItem }).item.id, 'root');
+    assert.equal(((await resolveDrivePath(['My Drive', 'Notes', 'todo.txt'], lookup)) as { item: DriveItem }).item.id, 'a1');
+    assert.deepEqual(await resolveDrivePath(['My Drive', 'Notes', 'new.txt'], lookup), { kind: 'missing', parentId: 'F1', title: 'new.txt' });
+    await assert.rejects(resolveDrivePath(['Shared with me', 'x.txt'], lookup), PathNotFound);
   });
 
   it('name a missing last segment for creates, and reject a missing middle', async () => {

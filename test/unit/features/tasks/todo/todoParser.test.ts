@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { applyLineEdit, findLinkedTodos, linkLine, markerEdit, parseTodo, taskTitleFor } from '../../../../../src/features/tasks/todo/todoParser';
+import {
+  applyLineEdit, doneEdit, findLinkedTodos, findTodos, linkLine, markerEdit, minimalEdit, normalizeKeywords, parseTodo, relocateTodo, removalEdit,
+  sourceNotes, sourceOf, taskTitleFor, unlinkEdit, withSource,
+} from '../../../../../src/features/tasks/todo/todoParser';
 
 describe('TODO comments → tasks (parser)', () => {
   describe('finds TODO and FIXME in the comment styles of common languages', () => {
@@ -110,5 +113,121 @@ describe('TODO comments → tasks (parser)', () => {
     const long = parseTodo(`// FIXME: ${'y'.repeat(2000)}`);
     assert.ok(long);
     assert.equal(taskTitleFor(long, 'p').length, 1024);
+  });
+});
+
+describe('TODO comments (parser): languages, trigger words, unlink, clean-up, source', () => {
+  describe('one comment syntax per language', () => {
+    const cases: Array<[string, string]> = [
+      ['TypeScript', '  const x = 1; // TODO: type this'],
+      ['JavaScript', '/** TODO: document the options */'],
+      ['Go', '\t// TODO: type this'],
+      ['Rust', '//! TODO: type this'],
+      ['C', '/* TODO: type this */'],
+      ['C++', 'int x; // TODO: type this'],
+      ['Java', '   * TODO: type this'],
+      ['C#', '/// TODO: type this'],
+      ['CSS', '.a { color: red; } /* TODO: type this */'],
+      ['Python', 'x = 1  # TODO: type this'],
+      ['Ruby', '# TODO: type this'],
+      ['Shell', 'echo hi # TODO: type this'],
+      ['YAML', 'key: value # TODO: type this'],
+      ['TOML', '# TODO: type this'],
+      ['Dockerfile', '# TODO: type this'],
+      ['SQL', 'SELECT 1; -- TODO: type this'],
+      ['Lua', '-- TODO: type this'],
+      ['Haskell', '{- TODO: type this -}'],
+      ['HTML', '<p>x</p> <!-- TODO: type this -->'],
+      ['Markdown', '<!-- TODO: type this -->'],
+      ['Lisp', ';; TODO: type this'],
+      ['INI', '; TODO: type this'],
+      ['LaTeX', '% TODO: type this'],
+      ['Erlang', '%% TODO: type this'],
+      ['OCaml', '(* TODO: type this *)'],
+      ['PHP', '$x = 1; # TODO: type this'],
+    ];
+    for (const [language, line] of cases) {
+      it(language, () => {
+        const todo = parseTodo(line);
+        assert.ok(todo, `no TODO in ${line}`);
+        assert.equal(todo.text, language === 'JavaScript' ? 'document the options' : 'type this');
+        assert.equal(line.slice(todo.start, todo.start + 4), 'TODO');
+        // The opener is where the comment starts.
+        assert.ok(line.slice(todo.commentStart).startsWith(todo.opener), `${todo.opener} at ${todo.commentStart}`);
+      });
+    }
+  });
+
+  it('takes configured trigger words, and drops words that cannot be one', () => {
+    assert.deepEqual(normalizeKeywords(['HACK', 'XXX', 'not a word', 42, '']), ['HACK', 'XXX']);
+    assert.deepEqual(normalizeKeywords([]), ['TODO', 'FIXME']);
+    assert.deepEqual(normalizeKeywords('TODO'), ['TODO', 'FIXME']);
+    assert.equal(parseTodo('// HACK: later', ['HACK'])?.keyword, 'HACK');
+    assert.equal(parseTodo('// TODO: later', ['HACK']), undefined);
+    assert.equal(linkLine('# XXX(bob) fix', 'k1', ['XXX']), '# XXX(bob, task:k1): fix');
+    assert.deepEqual(findTodos('a\n// HACK: one\n// TODO: two\n', ['HACK']).map(({ line, todo }) => [line, todo.text]), [[1, 'one']]);
+    assert.deepEqual(findLinkedTodos('// HACK(task:z9): x', 100, ['HACK']).map((item) => item.taskId), ['z9']);
+  });
+
+  it('unlinks: the marker goes, other tags and the text stay', () => {
+    const cases: Array<[string, string]> = [
+      ['// TODO(task:a1): ship it', '// TODO: ship it'],
+      ['# FIXME(alice, task:a1) ship', '# FIXME(alice) ship'],
+      ['<!-- TODO(task:a1): translate -->', '<!-- TODO: translate -->'],
+    ];
+    for (const [line, expected] of cases) {
+      const todo = parseTodo(line);
+      assert.ok(todo);
+      const edit = unlinkEdit(todo);
+      assert.ok(edit);
+      assert.equal(applyLineEdit(line, edit), expected);
+    }
+    const plain = parseTodo('// TODO: x');
+    assert.ok(plain);
+    assert.equal(unlinkEdit(plain), undefined);
+  });
+
+  it('marks a finished TODO DONE, which is then no TODO any more', () => {
+    const line = '  // TODO(alice, task:a1): ship it';
+    const todo = parseTodo(line);
+    assert.ok(todo);
+    const done = applyLineEdit(line, doneEdit(todo));
+    assert.equal(done, '  // DONE(alice, task:a1): ship it');
+    assert.equal(parseTodo(done), undefined);
+  });
+
+  it('removes a finished comment: its line when alone, the trailing comment otherwise, never half a block', () => {
+    const removed = (line: string): string | undefined => {
+      const todo = parseTodo(line);
+      assert.ok(todo, line);
+      const edit = removalEdit(line, todo);
+      if (!edit) return undefined;
+      return edit.kind === 'line' ? '<line>' : line.slice(0, edit.start) + line.slice(edit.end);
+    };
+    assert.equal(removed('    // TODO(task:a): x'), '<line>');
+    assert.equal(removed('   * TODO(task:a): inside a block'), '<line>');
+    assert.equal(removed('<!-- TODO(task:a): x -->'), '<line>');
+    assert.equal(removed('foo(); // TODO(task:a): x'), 'foo();');
+    assert.equal(removed('x = 1   # FIXME(task:a) y'), 'x = 1');
+    assert.equal(removed('/* TODO(task:a) */ foo();'), 'foo();');
+    assert.equal(removed('/* TODO(task:a): the block goes on'), undefined);
+  });
+
+  it('writes and reads the Source line of a task made from a TODO', () => {
+    const notes = sourceNotes('src/a.ts', 'file:///w/src/a.ts#L3');
+    assert.equal(notes, 'Source: src/a.ts\nfile:///w/src/a.ts#L3');
+    assert.deepEqual(sourceOf(notes), { path: 'src/a.ts', line: undefined });
+    assert.deepEqual(sourceOf('x\nSource: lib/b.py:12\n'), { path: 'lib/b.py', line: 12 });
+    assert.equal(sourceOf('From src/a.ts:2'), undefined);
+    assert.equal(sourceOf(undefined), undefined);
+    assert.equal(withSource(notes, 'src/moved.ts'), 'Source: src/moved.ts\nfile:///w/src/a.ts#L3');
+    assert.equal(withSource('hand-written', 'src/a.ts'), 'Source: src/a.ts\nhand-written');
+  });
+
+  it('finds a TODO again after lines moved, and edits only what changed on the line', () => {
+    const lines = ['a', 'b', '// TODO: here', 'c'];
+    assert.equal(relocateTodo((line) => lines[line] ?? '', lines.length, 0, (todo) => todo.text === 'here'), 2);
+    assert.equal(relocateTodo((line) => lines[line] ?? '', lines.length, 0, (todo) => todo.text === 'gone'), undefined);
+    assert.deepEqual(minimalEdit('// TODO: x', '// TODO(task:q): x'), { start: 7, end: 7, text: '(task:q)' });
   });
 });

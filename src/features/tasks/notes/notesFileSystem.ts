@@ -1,0 +1,166 @@
+/** The desk-tasks: file system: a task's notes as a writable markdown document, saved back with tasks.patch. */
+import type * as vscode from 'vscode';
+import { errorMessage, GoogleApiError } from '../../../api/errors';
+import { Disposable } from '../../../core/disposable';
+import type { Task } from '../../../shared/schemas/tasks';
+import type { TasksApi } from '../port';
+import { isRemoteNotes, notesTargetOf, NotesTarget, planSave, remoteNotesQuery } from './notesPath';
+
+export type NotesConflictChoice = 'compare' | 'overwrite' | 'cancel';
+
+export interface NotesFsOptions {
+  readonly api: () => Pick<TasksApi, 'getTask' | 'patchTask'>;
+  /** After a save: the tree shows the new notes (and the new etag). */
+  readonly onSaved?: (listId: string, task: Task) => void;
+  readonly log?: (message: string) => void;
+}
+
+/**
+ * Task notes as files (`desk-tasks:`, see notesPath.ts). Reading pins the version the editor holds; saving
+ * reads the task again and refuses when its notes changed elsewhere in the meantime: the user chooses compare,
+ * overwrite or cancel, and the edited text stays in the editor (as Drive's file system does). Notes longer
+ * than the API allows are refused before anything is sent. Nothing can be created, renamed or deleted here.
+ */
+export class TaskNotesFileSystemProvider extends Disposable implements vscode.FileSystemProvider {
+  private readonly changeEmitter: vscode.EventEmitter<vscode.FileChangeEvent[]>;
+  readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
+  /** The version of each task whose notes an editor holds, by task id. */
+  private readonly pinned = new Map<string, Task>();
+
+  constructor(private readonly vs: typeof vscode, private readonly options: NotesFsOptions) {
+    super();
+    this.changeEmitter = this._register(new vs.EventEmitter<vscode.FileChangeEvent[]>());
+    this.onDidChangeFile = this.changeEmitter.event;
+  }
+
+  /** Forget the pinned versions (backend or account change). */
+  reset(): void {
+    this.pinned.clear();
+  }
+
+  watch(): vscode.Disposable {
+    return new this.vs.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The list "folder" a notes path shows (the breadcrumb's first part; VS Code checks a parent exists before a
+    // write): a directory with nothing to list, since its children's URIs would inherit the task's query.
+    if (uri.path.split('/').filter(Boolean).length < 2) return { type: this.vs.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: this.vs.FilePermission.Readonly };
+    const target = this.target(uri);
+    const remote = isRemoteNotes(uri);
+    // The pinned version, so VS Code's own "file is newer" check passes and the conflict is ours to explain.
+    const task = (!remote && this.pinned.get(target.taskId)) || (await this.fetch(uri, target));
+    const stat: vscode.FileStat = {
+      type: this.vs.FileType.File,
+      ctime: 0,
+      mtime: Date.parse(task.updated) || 0,
+      size: Buffer.byteLength(task.notes ?? ''),
+    };
+    if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
+    return stat;
+  }
+
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
+    if (uri.path.split('/').filter(Boolean).length < 2) return [];
+    throw this.vs.FileSystemError.FileNotADirectory(uri);
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw this.vs.FileSystemError.NoPermissions(uri);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const target = this.target(uri);
+    const task = await this.fetch(uri, target);
+    if (!isRemoteNotes(uri)) this.pinned.set(task.id, task);
+    return Buffer.from(task.notes ?? '', 'utf8');
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    const { FileSystemError, l10n } = this.vs;
+    if (isRemoteNotes(uri)) throw FileSystemError.NoPermissions(uri);
+    const target = this.target(uri);
+    if (!options.overwrite) throw FileSystemError.FileExists(uri);
+    const text = Buffer.from(content).toString('utf8');
+    const current = await this.fetch(uri, target);
+    if (current.deleted) throw FileSystemError.Unavailable(l10n.t('“{0}” was deleted: its notes cannot be saved.', current.title));
+    const plan = planSave(text, this.pinned.get(target.taskId), current);
+    if (plan.kind === 'tooLong') {
+      // Unavailable, not NoPermissions: VS Code then shows this message as it is, without a "retry as admin".
+      throw FileSystemError.Unavailable(l10n.t('Notes can be at most {0} characters; these have {1}. Nothing was saved: shorten them and save again.', plan.max, plan.length));
+    }
+    if (plan.kind === 'conflict') {
+      const choice = await this.askConflict(uri, current);
+      if (choice === 'compare') {
+        await this.openComparison(uri, current);
+        throw FileSystemError.Unavailable(l10n.t('The notes of “{0}” changed elsewhere since you opened them. Compare, then save again to choose.', current.title));
+      }
+      if (choice !== 'overwrite') {
+        throw FileSystemError.Unavailable(l10n.t('Save cancelled: the notes of “{0}” changed elsewhere since you opened them. Your text is still in the editor.', current.title));
+      }
+    }
+    let saved: Task;
+    try {
+      saved = await this.options.api().patchTask(target.listId, target.taskId, { notes: plan.notes });
+    } catch (error) {
+      throw this.toFsError(uri, error);
+    }
+    this.pinned.set(saved.id, saved);
+    this.options.onSaved?.(target.listId, saved);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw this.vs.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(oldUri: vscode.Uri): void {
+    throw this.vs.FileSystemError.NoPermissions(oldUri);
+  }
+
+  // ---- helpers
+
+  private target(uri: vscode.Uri): NotesTarget {
+    const target = notesTargetOf(uri);
+    if (!target) throw this.vs.FileSystemError.FileNotFound(uri);
+    return target;
+  }
+
+  private async fetch(uri: vscode.Uri, target: NotesTarget): Promise<Task> {
+    try {
+      return await this.options.api().getTask(target.listId, target.taskId);
+    } catch (error) {
+      throw this.toFsError(uri, error);
+    }
+  }
+
+  private async askConflict(uri: vscode.Uri, current: Task): Promise<NotesConflictChoice> {
+    const vs = this.vs;
+    const compare = vs.l10n.t('Compare');
+    const overwrite = vs.l10n.t('Overwrite');
+    const choice = await vs.window.showWarningMessage(
+      vs.l10n.t('The notes of “{0}” were changed elsewhere since you opened them.', current.title),
+      { modal: true, detail: vs.l10n.t('Compare their version with yours, overwrite it with yours, or cancel and keep editing. Nothing is saved until you choose.') },
+      compare,
+      overwrite,
+    );
+    this.options.log?.(`Tasks: notes save conflict on ${uri.toString()}: ${choice ?? 'cancel'}`);
+    return choice === compare ? 'compare' : choice === overwrite ? 'overwrite' : 'cancel';
+  }
+
+  private async openComparison(uri: vscode.Uri, current: Task): Promise<void> {
+    const remote = uri.with({ query: remoteNotesQuery(uri.query) });
+    await this.vs.commands.executeCommand('vscode.diff', remote, uri, this.vs.l10n.t('{0} (Tasks) ↔ (yours)', current.title));
+  }
+
+  /** VS Code understands FileSystemErrors (not found, no permissions); everything else keeps its message. */
+  private toFsError(uri: vscode.Uri, error: unknown): Error {
+    const { FileSystemError } = this.vs;
+    if (error instanceof FileSystemError) return error;
+    if (error instanceof GoogleApiError) {
+      if (error.status === 404) return FileSystemError.FileNotFound(uri);
+      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(error.userMessage);
+      return FileSystemError.Unavailable(error.userMessage);
+    }
+    return FileSystemError.Unavailable(errorMessage(error));
+  }
+}
