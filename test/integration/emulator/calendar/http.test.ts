@@ -3,11 +3,7 @@ import { calendarModule } from '../../../../src/emulator/calendar';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
 import { aclPageSchema, calendarListPageSchema, calendarSchema, eventSchema, eventsPageSchema } from '../../../../src/shared/schemas/calendar';
 import { googleErrorBodySchema } from '../../../../src/shared/schemas/errors';
-
-interface Answer {
-  status: number;
-  json: unknown;
-}
+import { emulatorHttp, expectGoogleError, HttpAnswer } from '../../../support/emulatorHttp';
 
 /** The Calendar emulator over real HTTP: errors, paging, sync tokens, etags and who may do what. */
 describe('calendar emulator over HTTP', () => {
@@ -21,27 +17,23 @@ describe('calendar emulator over HTTP', () => {
   });
   after(() => emulator.close());
 
-  async function call(method: string, path: string, options: { as?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${tokens[options.as ?? 'alice']}`, ...(options.headers ?? {}) };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${emulator.url}/calendar/v3${path}`, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
-    const text = await response.text();
-    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : undefined };
-  }
+  /** A Calendar call as a demo user (alice unless `as` names another), with a JSON body. */
+  const call = (method: string, path: string, options: { as?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer> =>
+    emulatorHttp(emulator, () => tokens[options.as ?? 'alice'] ?? null)(method, `/calendar/v3${path}`, {
+      ...(options.body !== undefined ? { json: options.body } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
 
-  async function ok(answer: Promise<Answer>): Promise<unknown> {
+  async function ok(answer: Promise<HttpAnswer>): Promise<unknown> {
     const { status, json } = await answer;
     assert.ok(status >= 200 && status < 300, `${status} ${JSON.stringify(json)}`);
     return json;
   }
 
-  async function expectError(answer: Promise<Answer>, status: number, reason?: string): Promise<void> {
-    const { status: actual, json } = await answer;
-    assert.equal(actual, status, JSON.stringify(json));
-    const body = googleErrorBodySchema.parse(json);
-    assert.equal(body.error.code, status);
-    if (reason) assert.equal(body.error.errors?.[0]?.reason, reason, JSON.stringify(json));
-  }
+  const expectError = async (answer: Promise<HttpAnswer>, status: number, reason?: string): Promise<void> => {
+    await expectGoogleError(answer, status, reason);
+  };
+
 
   const timed = (day: number, hour: number, minutes = 60): Record<string, unknown> => ({
     start: { dateTime: new Date(Date.UTC(2026, 0, day, hour)).toISOString() },

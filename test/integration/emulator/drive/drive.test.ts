@@ -18,22 +18,9 @@ import {
   GOOGLE_SHEET_MIME_TYPE,
   parentListSchema,
 } from '../../../../src/shared/schemas/drive';
+import { emulatorHttp, HttpAnswer, HttpCallOptions } from '../../../support/emulatorHttp';
 
-interface CallOptions {
-  json?: unknown;
-  body?: Buffer | string;
-  contentType?: string;
-  headers?: Record<string, string>;
-  as?: string;
-}
-
-interface CallResult {
-  status: number;
-  headers: Headers;
-  text: string;
-  bytes: Buffer;
-  json: unknown;
-}
+type CallOptions = HttpCallOptions & { as?: string };
 
 const md5 = (data: Buffer | string): string => createHash('md5').update(data).digest('hex');
 
@@ -48,35 +35,21 @@ describe('Drive v2 emulator over HTTP', function () {
   });
   after(() => emulator.close());
 
-  async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${tokens.get(options.as ?? 'alice@example.com')}`, ...(options.headers ?? {}) };
-    let body: Buffer | string | undefined;
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['Content-Type'] = 'application/json';
-    } else if (options.body !== undefined) {
-      body = options.body;
-      headers['Content-Type'] = options.contentType ?? 'application/octet-stream';
-    }
-    const response = await fetch(`${emulator.url}${path}`, { method, headers, body, redirect: 'manual' });
-    const bytes = Buffer.from(await response.arrayBuffer());
-    const text = bytes.toString('utf8');
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, bytes, json };
-  }
+  /** A request as one of the demo users (alice unless `as` names another). */
+  const call = (method: string, path: string, options: CallOptions = {}): Promise<HttpAnswer> =>
+    emulatorHttp(emulator, () => tokens.get(options.as ?? 'alice@example.com') ?? null)(method, path, {
+      ...options,
+      // Content here is media unless a test says otherwise.
+      ...(options.body !== undefined ? { contentType: options.contentType ?? 'application/octet-stream' } : {}),
+    });
 
-  const ok = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+  const ok = async (method: string, path: string, options: CallOptions = {}): Promise<HttpAnswer> => {
     const result = await call(method, path, options);
     assert.ok(result.status >= 200 && result.status < 300, `${method} ${path} → ${result.status} ${result.text}`);
     return result;
   };
-  const fileOf = (result: CallResult): DriveFile => driveFileSchema.parse(result.json);
-  const errorOf = (result: CallResult) => googleErrorBodySchema.parse(result.json).error;
+  const fileOf = (result: HttpAnswer): DriveFile => driveFileSchema.parse(result.json);
+  const errorOf = (result: HttpAnswer) => googleErrorBodySchema.parse(result.json).error;
   const q = (query: string): string => encodeURIComponent(query);
 
   async function folder(title: string, parentId = 'root', as?: string): Promise<DriveFile> {
@@ -495,7 +468,7 @@ describe('Drive v2 emulator over HTTP', function () {
       const location = start.headers.get('location');
       assert.ok(location?.includes('upload_id='));
       const sessionPath = new URL(location as string).pathname + new URL(location as string).search;
-      const put = (range: string, body: Buffer): Promise<CallResult> => call('PUT', sessionPath, { body, contentType: 'application/x-big', headers: { 'Content-Range': range } });
+      const put = (range: string, body: Buffer): Promise<HttpAnswer> => call('PUT', sessionPath, { body, contentType: 'application/x-big', headers: { 'Content-Range': range } });
 
       const nothingYet = await put(`bytes */${content.length}`, Buffer.alloc(0));
       assert.equal(nothingYet.status, 308);
