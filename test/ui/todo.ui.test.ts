@@ -106,7 +106,9 @@ describe('TODO comments → tasks (UI)', function () {
     await editorLine(page, /TODO\(task:[\w-]+\):\swrite\sthe\ssample\stest/).waitFor({ state: 'visible', timeout: 30000 });
     const created = (await groceriesTasks()).find((task) => task.title === 'write the sample test');
     assert.ok(created, 'the task is not in Groceries on the emulator');
-    assert.match(created.notes ?? '', /sample\.ts:2/);
+    // The link back: the workspace-relative Source line, and the file at the comment's line.
+    assert.match(created.notes ?? '', /^Source: sample\.ts$/m);
+    assert.match(created.notes ?? '', /sample\.ts#L2/);
     assert.equal(created.status, 'needsAction');
   });
 
