@@ -26,7 +26,32 @@ export function htmlLinkOf(baseUrl: string, calendarId: string, eventId: string)
   return `${baseUrl}/emulator/v1/calendar/event?eid=${Buffer.from(`${eventId} ${calendarId}`, 'utf8').toString('base64url')}`;
 }
 
+/**
+ * Renders of unchanged events are reused: a calendar's week is listed again and again, and every change gives an
+ * event a new etag (part of the key), so a cached render is never stale. Kept per stored event, a few per event.
+ */
+const renders = new WeakMap<StoredEvent, Map<string, Record<string, unknown>>>();
+const RENDERS_PER_EVENT = 8;
+
 export function renderEvent(view: EventView, context: EventRenderContext): Record<string, unknown> {
+  const details = context.seesDetails(view.event);
+  const key = `${view.event.etag}|${view.event.calendarId}|${view.instance?.id ?? ''}|${context.timeZone}|${context.viewer.email}|${details}|${context.maxAttendees ?? ''}|${context.baseUrl}`;
+  let cached = renders.get(view.event);
+  const hit = cached?.get(key);
+  if (hit) return hit;
+  const rendered = renderUncached(view, context, details);
+  if (!cached) renders.set(view.event, (cached = new Map()));
+  if (cached.size >= RENDERS_PER_EVENT) cached.delete(cached.keys().next().value as string);
+  cached.set(key, rendered);
+  return rendered;
+}
+
+/** Sets `name` only when `value` is given: Google leaves absent fields out of the resource. */
+function setIfDefined(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (value !== undefined) target[name] = value;
+}
+
+function renderUncached(view: EventView, context: EventRenderContext, details: boolean): Record<string, unknown> {
   const { event, instance } = view;
   const timing = event.timing;
   const zone = context.timeZone;
@@ -35,7 +60,7 @@ export function renderEvent(view: EventView, context: EventRenderContext): Recor
   const endMs = instance?.endMs ?? timing.endMs;
   const originalStart = instance?.originalStart ?? event.originalStart;
   const recurringEventId = instance ? event.id : event.recurringEventId;
-  const identity: Record<string, unknown> = {
+  const out: Record<string, unknown> = {
     kind: 'calendar#event',
     etag: event.etag,
     id,
@@ -43,14 +68,17 @@ export function renderEvent(view: EventView, context: EventRenderContext): Recor
     htmlLink: htmlLinkOf(context.baseUrl, event.calendarId, id),
     updated: new Date(event.updated).toISOString(),
   };
-  const times = {
-    start: point(startMs, timing.allDay, zone, event.body.start?.timeZone ?? undefined),
-    end: point(endMs, timing.allDay, zone, event.body.end?.timeZone ?? undefined),
-    ...(recurringEventId !== undefined ? { recurringEventId } : {}),
-    ...(originalStart !== undefined ? { originalStartTime: point(originalStart, timing.allDay, zone, timing.zone) } : {}),
+  const addTimes = (): void => {
+    out.start = point(startMs, timing.allDay, zone, event.body.start?.timeZone ?? undefined);
+    out.end = point(endMs, timing.allDay, zone, event.body.end?.timeZone ?? undefined);
+    setIfDefined(out, 'recurringEventId', recurringEventId);
+    if (originalStart !== undefined) out.originalStartTime = point(originalStart, timing.allDay, zone, timing.zone);
   };
-  if (!context.seesDetails(event)) {
-    return { ...identity, iCalUID: event.iCalUID, ...times, visibility: 'private' };
+  if (!details) {
+    out.iCalUID = event.iCalUID;
+    addTimes();
+    out.visibility = 'private';
+    return out;
   }
   const body = event.body;
   let attendees = body.attendees?.map((attendee) => ({
@@ -64,39 +92,43 @@ export function renderEvent(view: EventView, context: EventRenderContext): Recor
     attendees = attendees.filter((attendee) => attendee.self);
     attendeesOmitted = true;
   }
-  return {
-    ...identity,
-    created: new Date(event.created).toISOString(),
-    ...(body.summary !== undefined ? { summary: body.summary } : {}),
-    ...(body.description !== undefined ? { description: body.description } : {}),
-    ...(body.location !== undefined ? { location: body.location } : {}),
-    ...(body.colorId !== undefined ? { colorId: body.colorId } : {}),
-    creator: { email: event.creator.email, ...(event.creator.displayName ? { displayName: event.creator.displayName } : {}), ...(event.creator.email === context.viewer.email ? { self: true } : {}) },
-    organizer: { email: event.organizer.email, ...(event.organizer.displayName ? { displayName: event.organizer.displayName } : {}), ...(event.organizer.email === context.viewer.email ? { self: true } : {}) },
-    ...times,
-    ...(body.endTimeUnspecified ? { endTimeUnspecified: true } : {}),
-    ...(!instance && body.recurrence?.length ? { recurrence: body.recurrence } : {}),
-    ...(body.transparency !== undefined ? { transparency: body.transparency } : {}),
-    ...(body.visibility !== undefined ? { visibility: body.visibility } : {}),
-    iCalUID: event.iCalUID,
-    sequence: event.sequence,
-    ...(attendees ? { attendees } : {}),
-    ...(attendeesOmitted ? { attendeesOmitted: true } : {}),
-    ...(event.hangoutLink ? { hangoutLink: event.hangoutLink } : {}),
-    ...(body.conferenceData ? { conferenceData: body.conferenceData } : {}),
-    ...(body.anyoneCanAddSelf !== undefined ? { anyoneCanAddSelf: body.anyoneCanAddSelf } : {}),
-    ...(body.guestsCanInviteOthers !== undefined ? { guestsCanInviteOthers: body.guestsCanInviteOthers } : {}),
-    ...(body.guestsCanModify !== undefined ? { guestsCanModify: body.guestsCanModify } : {}),
-    ...(body.guestsCanSeeOtherGuests !== undefined ? { guestsCanSeeOtherGuests: body.guestsCanSeeOtherGuests } : {}),
-    ...(body.privateCopy !== undefined ? { privateCopy: body.privateCopy } : {}),
-    reminders: body.reminders ?? { useDefault: true },
-    ...(body.extendedProperties ? { extendedProperties: body.extendedProperties } : {}),
-    ...(body.attachments ? { attachments: body.attachments } : {}),
-    ...(body.source ? { source: body.source } : {}),
-    eventType: event.eventType,
-    ...(body.focusTimeProperties ? { focusTimeProperties: body.focusTimeProperties } : {}),
-    ...(body.outOfOfficeProperties ? { outOfOfficeProperties: body.outOfOfficeProperties } : {}),
-    ...(body.workingLocationProperties ? { workingLocationProperties: body.workingLocationProperties } : {}),
-    ...(body.birthdayProperties ? { birthdayProperties: body.birthdayProperties } : {}),
+  const person = (who: StoredEvent['creator']): Record<string, unknown> => {
+    const rendered: Record<string, unknown> = { email: who.email };
+    if (who.displayName) rendered.displayName = who.displayName;
+    if (who.email === context.viewer.email) rendered.self = true;
+    return rendered;
   };
+  out.created = new Date(event.created).toISOString();
+  setIfDefined(out, 'summary', body.summary);
+  setIfDefined(out, 'description', body.description);
+  setIfDefined(out, 'location', body.location);
+  setIfDefined(out, 'colorId', body.colorId);
+  out.creator = person(event.creator);
+  out.organizer = person(event.organizer);
+  addTimes();
+  if (body.endTimeUnspecified) out.endTimeUnspecified = true;
+  if (!instance && body.recurrence?.length) out.recurrence = body.recurrence;
+  setIfDefined(out, 'transparency', body.transparency);
+  setIfDefined(out, 'visibility', body.visibility);
+  out.iCalUID = event.iCalUID;
+  out.sequence = event.sequence;
+  setIfDefined(out, 'attendees', attendees);
+  if (attendeesOmitted) out.attendeesOmitted = true;
+  if (event.hangoutLink) out.hangoutLink = event.hangoutLink;
+  if (body.conferenceData) out.conferenceData = body.conferenceData;
+  setIfDefined(out, 'anyoneCanAddSelf', body.anyoneCanAddSelf);
+  setIfDefined(out, 'guestsCanInviteOthers', body.guestsCanInviteOthers);
+  setIfDefined(out, 'guestsCanModify', body.guestsCanModify);
+  setIfDefined(out, 'guestsCanSeeOtherGuests', body.guestsCanSeeOtherGuests);
+  setIfDefined(out, 'privateCopy', body.privateCopy);
+  out.reminders = body.reminders ?? { useDefault: true };
+  if (body.extendedProperties) out.extendedProperties = body.extendedProperties;
+  if (body.attachments) out.attachments = body.attachments;
+  if (body.source) out.source = body.source;
+  out.eventType = event.eventType;
+  if (body.focusTimeProperties) out.focusTimeProperties = body.focusTimeProperties;
+  if (body.outOfOfficeProperties) out.outOfOfficeProperties = body.outOfOfficeProperties;
+  if (body.workingLocationProperties) out.workingLocationProperties = body.workingLocationProperties;
+  if (body.birthdayProperties) out.birthdayProperties = body.birthdayProperties;
+  return out;
 }
