@@ -13,6 +13,7 @@ import type { TasksSlice } from './features/tasks';
 import type { DriveFeature } from './features/drive';
 import type { BooksSlice } from './features/books';
 import type { CalendarSlice } from './features/calendar';
+import type { ChannelsSlice } from './features/channels';
 
 /**
  * The features, each in its own bundle (dist/features/<name>.js, see esbuild.js), loaded after activation or
@@ -48,6 +49,12 @@ const FEATURES = {
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/books')>('books').registerBooks(desk),
   } satisfies LazyFeatureSpec<BooksSlice>,
+  channels: {
+    name: 'channels',
+    commandPrefixes: ['desk.channels.'],
+    fileSystems: [],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/channels')>('channels').registerChannels(desk),
+  } satisfies LazyFeatureSpec<ChannelsSlice>,
 };
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
@@ -58,6 +65,7 @@ export interface DeskApi {
   readonly drive: DriveFeature;
   readonly books: BooksSlice;
   readonly calendar: CalendarSlice;
+  readonly channels: ChannelsSlice;
   readonly todo: TasksSlice['todo'];
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
@@ -123,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     get drive() { return features.ensure<DriveFeature>('drive'); },
     get books() { return features.ensure<BooksSlice>('books'); },
     get calendar() { return features.ensure<CalendarSlice>('calendar'); },
+    get channels() { return features.ensure<ChannelsSlice>('channels'); },
     get todo() { return features.ensure<TasksSlice>('tasks').todo; },
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;

@@ -7,7 +7,9 @@ export const SCOPES = {
   books: ['https://www.googleapis.com/auth/books'],
   drive: ['https://www.googleapis.com/auth/drive'],
   calendar: ['https://www.googleapis.com/auth/calendar'],
+  /** Directory users (watching them): an administrator's scope, asked for only when the user watches directory users, never at sign-in. */
+  admin: ['https://www.googleapis.com/auth/admin.directory.user'],
 } as const;
 
-/** Every scope Desk's features use, asked for at once so one sign-in serves them all. */
+/** The scopes asked for at sign-in, so one sign-in serves every feature (the admin scope is asked for only when needed). */
 export const DESK_SCOPES: readonly string[] = [...SCOPES.identity, ...SCOPES.tasks, ...SCOPES.books, ...SCOPES.drive, ...SCOPES.calendar];

@@ -1,0 +1,193 @@
+/**
+ * The Channels commands as one id → handler table behind the one wrapper: watch all Drive changes, a Drive file, a
+ * calendar's events or the directory's users (asking for the HTTPS address and an optional token, checked before
+ * sending), stop and renew a channel, and start or stop the built-in receiver. Each resolves to what it made or changed.
+ */
+import type * as vscode from 'vscode';
+import { registerCommands } from '../../../core/commands';
+import type { DeskContext } from '../../../core/deskContext';
+import { DIRECTORY_USER_EVENTS, DirectoryUserEvent } from '../../../shared/schemas/channels';
+import type { ChannelBook, ChannelRecord, WatchTarget } from '../model';
+import type { ChannelOperations } from '../operations';
+import { targetLabel } from '../tree/presentation';
+import type { ChannelsNode, ChannelsTreeProvider } from '../tree/treeProvider';
+import { addressProblem, tokenProblem, Translate } from '../validation';
+
+/** Arguments a command may be given instead of asking (other commands, tests). */
+export interface WatchOptions {
+  readonly address?: string;
+  readonly token?: string;
+}
+
+export interface ChannelsCommandContext {
+  readonly desk: DeskContext;
+  readonly operations: ChannelOperations;
+  readonly book: ChannelBook;
+  readonly tree: ChannelsTreeProvider;
+  /** The built-in receiver's address while it runs (offered as the default address). */
+  readonly receiverAddress: () => string | undefined;
+  startReceiver(): Promise<string>;
+  stopReceiver(): Promise<void>;
+  /** Asks for the Directory's admin scope when no session has it; false when the user declines. */
+  ensureAdminScope(): Promise<boolean>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function optionString(value: unknown, key: string): string | undefined {
+  return isObject(value) && typeof value[key] === 'string' ? value[key] : undefined;
+}
+
+function isChannelNode(value: unknown): value is Extract<ChannelsNode, { kind: 'channel' }> {
+  return isObject(value) && value.kind === 'channel' && isObject(value.record);
+}
+
+export class ChannelsCommands {
+  private readonly t: Translate;
+
+  constructor(private readonly context: ChannelsCommandContext) {
+    this.t = (message, ...args) => context.desk.vs.l10n.t(message, ...args);
+  }
+
+  private get vs(): typeof vscode {
+    return this.context.desk.vs;
+  }
+
+  register(): vscode.Disposable[] {
+    return registerCommands(this.context.desk, {
+      'desk.channels.watchDriveChanges': (options?: unknown) => this.watchDriveChanges(options),
+      'desk.channels.watchDriveFile': (target?: unknown) => this.watchDriveFile(target),
+      'desk.channels.watchCalendarEvents': (options?: unknown) => this.watchCalendarEvents(options),
+      'desk.channels.watchDirectoryUsers': (options?: unknown) => this.watchDirectoryUsers(options),
+      'desk.channels.stop': (node?: unknown) => this.stop(node),
+      'desk.channels.renew': (node?: unknown) => this.renew(node),
+      'desk.channels.refresh': () => this.context.tree.refresh(),
+      'desk.channels.startReceiver': () => this.context.startReceiver(),
+      'desk.channels.stopReceiver': () => this.context.stopReceiver(),
+    });
+  }
+
+  async watchDriveChanges(options?: unknown): Promise<ChannelRecord | undefined> {
+    return this.watch({ kind: 'driveChanges' }, options);
+  }
+
+  /** A file id, a Drive tree row, `{ fileId, address, token }`, or nothing (asked). */
+  async watchDriveFile(target?: unknown): Promise<ChannelRecord | undefined> {
+    let fileId = typeof target === 'string' ? target : optionString(target, 'fileId');
+    let title: string | undefined;
+    const item = isObject(target) && target.kind === 'file' && isObject(target.item) ? target.item : undefined;
+    if (item && typeof item.id === 'string') {
+      fileId = item.id;
+      title = typeof item.title === 'string' ? item.title : typeof item.name === 'string' ? item.name : undefined;
+    }
+    fileId ??= await this.ask(this.t('The id of the Drive file to watch'), '', (value) => (value.trim() === '' ? this.t('Enter a file id.') : undefined));
+    if (!fileId) return undefined;
+    return this.watch({ kind: 'driveFile', fileId: fileId.trim(), ...(title ? { title } : {}) }, item ? undefined : target);
+  }
+
+  /** `{ calendarId, address, token }`, or asked (the primary calendar by default). */
+  async watchCalendarEvents(options?: unknown): Promise<ChannelRecord | undefined> {
+    const calendarId = optionString(options, 'calendarId')
+      ?? await this.ask(this.t('The calendar whose events to watch (its id, or "primary")'), 'primary', (value) => (value.trim() === '' ? this.t('Enter a calendar id.') : undefined));
+    if (!calendarId) return undefined;
+    return this.watch({ kind: 'calendarEvents', calendarId: calendarId.trim() }, options);
+  }
+
+  /**
+   * `{ domain | customer, events, address, token }`, or asked: the domain or customer form, then the events (none or
+   * all chosen: one channel for every event; some: one channel per event, as the API takes one event per watch).
+   */
+  async watchDirectoryUsers(options?: unknown): Promise<ChannelRecord[] | undefined> {
+    let domain = optionString(options, 'domain');
+    let customer = optionString(options, 'customer');
+    if (domain === undefined && customer === undefined) {
+      const form = await this.pick([
+        { label: this.t('A domain'), description: this.t('e.g. example.com'), value: 'domain' as const },
+        { label: this.t('A customer'), description: this.t('a customer id, or my_customer for your own'), value: 'customer' as const },
+      ], this.t('Watch the users of…'));
+      if (!form) return undefined;
+      const value = await this.ask(form === 'domain' ? this.t('The domain whose users to watch') : this.t('The customer id whose users to watch'), form === 'domain' ? '' : 'my_customer', (text) => (text.trim() === '' ? this.t('Enter a value.') : undefined));
+      if (!value) return undefined;
+      if (form === 'domain') domain = value.trim();
+      else customer = value.trim();
+    }
+    let events: DirectoryUserEvent[];
+    const given = isObject(options) && Array.isArray(options.events) ? options.events : undefined;
+    if (given) {
+      events = DIRECTORY_USER_EVENTS.filter((event) => given.includes(event));
+    } else {
+      const picked = await this.vs.window.showQuickPick(DIRECTORY_USER_EVENTS.map((event) => ({ label: event, picked: true })), {
+        canPickMany: true,
+        ignoreFocusOut: true,
+        placeHolder: this.t('Which changes? (all, or one channel per chosen event)'),
+      });
+      if (!picked) return undefined;
+      events = DIRECTORY_USER_EVENTS.filter((event) => picked.some((item) => item.label === event));
+    }
+    const perEvent: Array<DirectoryUserEvent | undefined> = events.length === 0 || events.length === DIRECTORY_USER_EVENTS.length ? [undefined] : events;
+    const request = await this.askRequest(options);
+    if (!request) return undefined;
+    if (!(await this.context.ensureAdminScope())) return undefined;
+    const records: ChannelRecord[] = [];
+    for (const event of perEvent) {
+      const target: WatchTarget = { kind: 'directoryUsers', ...(customer !== undefined ? { customer } : { domain: domain ?? '' }), ...(event ? { event } : {}) };
+      records.push(await this.context.operations.watch(target, request));
+    }
+    return records;
+  }
+
+  async stop(node?: unknown): Promise<ChannelRecord | undefined> {
+    const record = await this.resolve(node, this.t('Stop which channel?'));
+    if (!record) return undefined;
+    await this.context.operations.stop(record);
+    return record;
+  }
+
+  async renew(node?: unknown): Promise<ChannelRecord | undefined> {
+    const record = await this.resolve(node, this.t('Renew which channel?'));
+    if (!record) return undefined;
+    if (record.expiration <= Date.now()) throw new Error(this.t('The channel has expired; watch the resource again instead.'));
+    return this.context.operations.renew(record);
+  }
+
+  private async watch(target: WatchTarget, options: unknown): Promise<ChannelRecord | undefined> {
+    const request = await this.askRequest(options);
+    if (!request) return undefined;
+    return this.context.operations.watch(target, request);
+  }
+
+  /** The address (the receiver's offered when running) and an optional token, from the options or asked. */
+  private async askRequest(options: unknown): Promise<{ address: string; token?: string } | undefined> {
+    let address = optionString(options, 'address');
+    address ??= await this.ask(this.t('The HTTPS address that receives the notifications'), this.context.receiverAddress() ?? 'https://', (value) => addressProblem(value, this.t));
+    if (address === undefined) return undefined;
+    let token = optionString(options, 'token');
+    if (token === undefined && optionString(options, 'address') === undefined) {
+      token = await this.ask(this.t('A token sent with every notification (optional, up to 256 characters)'), '', (value) => tokenProblem(value, this.t), true);
+      if (token === undefined) return undefined;
+    }
+    return { address: address.trim(), ...(token ? { token } : {}) };
+  }
+
+  private async ask(prompt: string, value: string, validate: (value: string) => string | undefined, password = false): Promise<string | undefined> {
+    return this.vs.window.showInputBox({ prompt, value, ignoreFocusOut: true, password, validateInput: validate });
+  }
+
+  private async pick<T>(items: Array<{ label: string; description?: string; value: T }>, placeHolder: string): Promise<T | undefined> {
+    return (await this.vs.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.value;
+  }
+
+  /** The row's channel, or one picked from the list. */
+  private async resolve(node: unknown, placeHolder: string): Promise<ChannelRecord | undefined> {
+    if (isChannelNode(node)) return this.context.book.get(node.record.id) ?? node.record;
+    if (isObject(node) && node.kind === 'notification' && isChannelNode(node.parent)) return this.context.book.get(node.parent.record.id);
+    const records = this.context.book.list();
+    if (records.length === 0) {
+      void this.vs.window.showInformationMessage(this.t('There are no channels.'));
+      return undefined;
+    }
+    return this.pick(records.map((record) => ({ label: targetLabel(record.target, this.t), description: record.id, value: record })), placeHolder);
+  }
+}

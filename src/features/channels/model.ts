@@ -1,0 +1,159 @@
+/** The channels this extension made, as the Channels view keeps them: what was watched, the channel's identity and expiry, and what arrived on it (no vscode). */
+import type { Channel, DirectoryUserEvent } from '../../api/channels';
+
+/** What a channel watches; `service` follows from it (the service that must stop the channel). */
+export type WatchTarget =
+  | { readonly kind: 'driveChanges' }
+  | { readonly kind: 'driveFile'; readonly fileId: string; readonly title?: string }
+  | { readonly kind: 'calendarEvents'; readonly calendarId: string }
+  | { readonly kind: 'directoryUsers'; readonly domain?: string; readonly customer?: string; readonly event?: DirectoryUserEvent };
+
+export type ChannelService = 'drive' | 'calendar' | 'directory';
+
+export function serviceOf(target: WatchTarget): ChannelService {
+  switch (target.kind) {
+    case 'driveChanges':
+    case 'driveFile':
+      return 'drive';
+    case 'calendarEvents':
+      return 'calendar';
+    case 'directoryUsers':
+      return 'directory';
+  }
+}
+
+/** One channel, as stored in globalState (plain JSON). */
+export interface ChannelRecord {
+  readonly id: string;
+  readonly resourceId: string;
+  readonly resourceUri?: string;
+  readonly target: WatchTarget;
+  readonly address: string;
+  readonly token?: string;
+  /** Epoch ms, as the watch answered it. */
+  readonly expiration: number;
+  /** Epoch ms, when the watch was answered. */
+  readonly created: number;
+  /** Notifications the built-in receiver accepted for this channel. */
+  readonly messages: number;
+  readonly lastState?: string;
+  readonly lastMessageAt?: number;
+}
+
+/** A channel's record from a watch's answer; a channel without an expiration gets `fallbackExpiration`. */
+export function recordOf(channel: Channel, target: WatchTarget, request: { address: string; token?: string | undefined }, now: number, fallbackExpiration: number): ChannelRecord {
+  const expiration = channel.expiration !== undefined && Number.isFinite(channel.expiration) ? channel.expiration : fallbackExpiration;
+  return {
+    id: channel.id,
+    resourceId: channel.resourceId,
+    ...(channel.resourceUri !== undefined ? { resourceUri: channel.resourceUri } : {}),
+    target,
+    address: request.address,
+    ...(request.token !== undefined && request.token !== '' ? { token: request.token } : {}),
+    expiration,
+    created: now,
+    messages: 0,
+  };
+}
+
+/** The longest life each kind of channel may have (Google's published maxima), used when an answer has no expiration. */
+export function maxLifeMs(target: WatchTarget): number {
+  const HOUR = 60 * 60 * 1000;
+  switch (target.kind) {
+    case 'driveFile':
+      return 24 * HOUR;
+    case 'driveChanges':
+    case 'calendarEvents':
+      return 7 * 24 * HOUR;
+    case 'directoryUsers':
+      return 6 * HOUR;
+  }
+}
+
+/** The part of a Memento the book uses (globalState in the extension, a map in tests). */
+export interface RecordMemento {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+const STORAGE_KEY = 'desk.channels.records';
+
+/**
+ * The channels per backend and account: the view lists the current scope's only. Every change is written through to
+ * the memento, so a channel made before a reload can still be stopped or renewed after it.
+ */
+export class ChannelBook {
+  private scope = '';
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly memento: RecordMemento) {}
+
+  /** Switches to a backend's account ("emulator", "alice-id"); an unknown account has a scope of its own. */
+  use(backend: string, account: string | undefined): void {
+    const scope = `${backend}|${account ?? ''}`;
+    if (scope === this.scope) return;
+    this.scope = scope;
+    this.fire();
+  }
+
+  get scopeKey(): string {
+    return this.scope;
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  list(): ChannelRecord[] {
+    return [...(this.all()[this.scope] ?? [])];
+  }
+
+  get(id: string): ChannelRecord | undefined {
+    return this.list().find((record) => record.id === id);
+  }
+
+  async add(record: ChannelRecord): Promise<void> {
+    await this.write([...this.list().filter((existing) => existing.id !== record.id), record]);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.write(this.list().filter((record) => record.id !== id));
+  }
+
+  /** A notification the receiver accepted: the count and the last state. */
+  async noteMessage(id: string, state: string, at: number): Promise<ChannelRecord | undefined> {
+    let updated: ChannelRecord | undefined;
+    const records = this.list().map((record) => {
+      if (record.id !== id) return record;
+      updated = { ...record, messages: record.messages + 1, lastState: state, lastMessageAt: at };
+      return updated;
+    });
+    if (updated) await this.write(records);
+    return updated;
+  }
+
+  /** Looks a channel up in every scope: the receiver accepts messages whichever account is shown. */
+  findAnywhere(id: string): ChannelRecord | undefined {
+    for (const records of Object.values(this.all())) {
+      const found = records.find((record) => record.id === id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private all(): Record<string, ChannelRecord[]> {
+    return this.memento.get<Record<string, ChannelRecord[]>>(STORAGE_KEY) ?? {};
+  }
+
+  private async write(records: ChannelRecord[]): Promise<void> {
+    const all = { ...this.all(), [this.scope]: records };
+    if (records.length === 0) delete all[this.scope];
+    await this.memento.update(STORAGE_KEY, all);
+    this.fire();
+  }
+
+  private fire(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

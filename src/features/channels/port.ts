@@ -1,0 +1,7 @@
+/** The Channels port: the part of ChannelsClient the Channels view and its commands use (fakes implement exactly this). */
+import type { ChannelsClient } from '../../api/channels';
+
+export type ChannelsApi = Pick<ChannelsClient,
+  | 'watchDriveFile' | 'watchDriveChanges' | 'stopDriveChannel'
+  | 'watchCalendarEvents' | 'stopCalendarChannel'
+  | 'watchDirectoryUsers' | 'stopDirectoryChannel'>;

@@ -1,0 +1,57 @@
+/** How a channel and its notifications read in the Channels view: labels, the expiry countdown, tooltips and context values (no vscode). */
+import type { ReceivedNotification } from '../receiver/check';
+import { formatDuration } from '../renewal';
+import type { ChannelRecord, WatchTarget } from '../model';
+import type { Translate } from '../validation';
+
+export type { Translate } from '../validation';
+
+export function targetLabel(target: WatchTarget, t: Translate): string {
+  switch (target.kind) {
+    case 'driveChanges':
+      return t('All Drive changes');
+    case 'driveFile':
+      return t('Drive file {0}', target.title ?? target.fileId);
+    case 'calendarEvents':
+      return t('Events of calendar {0}', target.calendarId);
+    case 'directoryUsers': {
+      const who = target.domain ?? target.customer ?? '';
+      return target.event ? t('Directory users of {0} ({1})', who, target.event) : t('Directory users of {0}', who);
+    }
+  }
+}
+
+/** "expires in 5h 59m · 3 messages" (the count only when the built-in receiver has seen some). */
+export function channelDescription(record: ChannelRecord, now: number, t: Translate): string {
+  const left = record.expiration - now;
+  const expiry = left > 0 ? t('expires in {0}', formatDuration(left)) : t('expired');
+  if (record.messages === 0) return expiry;
+  return `${expiry} · ${record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)}`;
+}
+
+export function channelTooltip(record: ChannelRecord, t: Translate): string {
+  const lines = [
+    targetLabel(record.target, t),
+    t('Channel: {0}', record.id),
+    t('Resource: {0}', record.resourceId),
+    ...(record.resourceUri ? [t('Resource URI: {0}', record.resourceUri)] : []),
+    t('Address: {0}', record.address),
+    record.token ? t('Token: set') : t('Token: none'),
+    t('Expires: {0}', new Date(record.expiration).toLocaleString()),
+    ...(record.lastMessageAt ? [t('Last message: {0} at {1}', record.lastState ?? '', new Date(record.lastMessageAt).toLocaleTimeString())] : []),
+  ];
+  return lines.join('\n');
+}
+
+/** Space-separated words for `when` clauses: `channel` plus `live` or `expired`. */
+export function channelContextValue(record: ChannelRecord, now: number): string {
+  return `channel ${record.expiration > now ? 'live' : 'expired'}`;
+}
+
+export function notificationLabel(notification: ReceivedNotification): string {
+  return `#${notification.messageNumber} ${notification.resourceState}`;
+}
+
+export function notificationDescription(notification: ReceivedNotification): string {
+  return new Date(notification.receivedAt).toLocaleTimeString();
+}

@@ -1,0 +1,49 @@
+/** Checks what the user typed for a watch (address, token, channel id) before anything is sent, and makes channel ids (no vscode). */
+import { randomUUID } from 'node:crypto';
+import { CHANNEL_ID_PATTERN, MAX_CHANNEL_ID, MAX_CHANNEL_TOKEN } from '../../shared/schemas/channels';
+
+/** Formats a message with `{0}` placeholders: vscode.l10n.t in the extension, a plain substitution in tests. */
+export type Translate = (message: string, ...args: Array<string | number>) => string;
+
+/** Why an address cannot receive notifications, or undefined when it can. */
+export function addressProblem(value: string, t: Translate): string | undefined {
+  const text = value.trim();
+  if (text === '') return t('Enter the HTTPS address that receives the notifications.');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return t('"{0}" is not an address.', text.slice(0, 100));
+  }
+  if (url.protocol !== 'https:') return t('The address must start with https:// (Google delivers notifications over HTTPS only).');
+  if (url.username !== '' || url.password !== '') return t('The address must not contain a user name or password.');
+  if (url.hash !== '') return t('The address must not contain a #fragment.');
+  return undefined;
+}
+
+/** Why a token cannot be used, or undefined (empty means no token). */
+export function tokenProblem(value: string, t: Translate): string | undefined {
+  if (value.length > MAX_CHANNEL_TOKEN) return t('The token may have at most {0} characters ({1} now).', MAX_CHANNEL_TOKEN, value.length);
+  return undefined;
+}
+
+/** Why a channel id cannot be used, or undefined. */
+export function channelIdProblem(value: string, t: Translate): string | undefined {
+  if (value === '') return t('A channel needs an id.');
+  if (value.length > MAX_CHANNEL_ID) return t('A channel id may have at most {0} characters ({1} now).', MAX_CHANNEL_ID, value.length);
+  if (!CHANNEL_ID_PATTERN.test(value)) return t('A channel id may contain only letters, digits and - _ + / =.');
+  return undefined;
+}
+
+/** A new channel id: unique, well under 64 characters, only allowed characters. */
+export function newChannelId(random: () => string = randomUUID): string {
+  return `desk-${random()}`;
+}
+
+/** What a watch request needs from the user, checked; throws a RangeError naming the first problem. */
+export function checkedWatchInput(input: { address: string; token?: string | undefined; id: string }, t: Translate): { id: string; address: string; token?: string } {
+  const address = input.address.trim();
+  const problem = addressProblem(address, t) ?? tokenProblem(input.token ?? '', t) ?? channelIdProblem(input.id, t);
+  if (problem) throw new RangeError(problem);
+  return { id: input.id, address, ...(input.token ? { token: input.token } : {}) };
+}

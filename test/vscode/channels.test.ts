@@ -1,0 +1,108 @@
+// The Channels view inside a real extension host against the harness's emulator: start the built-in receiver (its
+// certificate from the emulator's CA), watch all Drive changes, make a change over HTTP, see the notification arrive in
+// the view, then renew (a new channel before the old one is stopped) and stop.
+import * as assert from 'node:assert/strict';
+import type { DeskApi } from '../../src/extension';
+import type { ChannelRecord } from '../../src/features/channels/model';
+import type { ChannelsNode } from '../../src/features/channels/tree/treeProvider';
+import * as vscode from 'vscode';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs } from './support';
+
+async function eventually<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const value = await get();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe('Channels view in VS Code', function () {
+  this.timeout(30000);
+  let api: DeskApi;
+  const stubs = new WindowStubs();
+  const errors: string[] = [];
+
+  before(async () => {
+    api = await activateAndSignIn();
+    stubs.stub('showErrorMessage', async (message) => {
+      errors.push(String(message));
+      return undefined;
+    });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('desk.channels.stopReceiver');
+    stubs.restore();
+  });
+
+  const rows = (): ChannelsNode[] => api.channels.tree.getChildren();
+  const row = (id: string): ChannelsNode | undefined => rows().find((node) => node.kind === 'channel' && node.record.id === id);
+
+  it('receives a Drive change at the built-in receiver, then renews and stops the channel', async () => {
+    const address = await vscode.commands.executeCommand<string | undefined>('desk.channels.startReceiver');
+    assert.ok(address?.startsWith('https://127.0.0.1:'), `receiver address: ${String(address)} (${errors.join('; ')})`);
+
+    // Asked for the address (the receiver's is offered) and a token, as from the palette.
+    const offered: string[] = [];
+    const answers = [address, 'desk-test-token'];
+    stubs.stub('showInputBox', async (options) => {
+      offered.push(String((options as vscode.InputBoxOptions).value ?? ''));
+      return answers.shift();
+    });
+    const channel = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.watchDriveChanges');
+    assert.ok(channel, `no channel (${errors.join('; ')})`);
+    assert.equal(offered[0], address);
+    assert.equal(channel.token, 'desk-test-token');
+    assert.ok(channel.expiration > Date.now());
+    const node = row(channel.id);
+    assert.ok(node, 'the channel is not in the view');
+    assert.match(String(api.channels.tree.getTreeItem(node).description), /expires in/);
+    assert.equal(labelText(api.channels.tree.getTreeItem(node)), 'All Drive changes');
+
+    // A change made elsewhere reaches the receiver and shows up in the view.
+    const created = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title: 'channels-test.txt', mimeType: 'text/plain' });
+    assert.equal(created.status, 200);
+    const changed = await eventually(() => api.channels.tree.notificationsOf(channel.id).find((notification) => notification.resourceState === 'change'), 'a change notification');
+    assert.ok(changed.messageNumber > 1);
+    const updated = await eventually(() => {
+      const current = row(channel.id);
+      return current && current.kind === 'channel' && current.record.messages >= 2 ? current : undefined;
+    }, 'the message count in the view');
+    assert.match(String(api.channels.tree.getTreeItem(updated).description), /messages/);
+    assert.ok(api.channels.tree.getChildren(updated).some((child) => child.kind === 'notification'));
+    assert.ok(api.channels.receivedCount() >= 2);
+
+    // Renew: a new channel, the old one stopped (so the emulator no longer knows it).
+    const renewed = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.renew', updated);
+    assert.ok(renewed, `not renewed (${errors.join('; ')})`);
+    assert.notEqual(renewed.id, channel.id);
+    assert.equal(renewed.token, 'desk-test-token');
+    assert.equal(row(channel.id), undefined);
+    assert.ok(row(renewed.id));
+    const oldStop = await emulatorRequest('POST', '/drive/v2/channels/stop', { id: channel.id, resourceId: channel.resourceId });
+    assert.equal(oldStop.status, 404, 'the old channel was not stopped at the emulator');
+
+    // The renewed channel delivers too.
+    await emulatorRequest('POST', '/drive/v2/files', { title: 'channels-test-2.txt', mimeType: 'text/plain' });
+    await eventually(() => api.channels.tree.notificationsOf(renewed.id).find((notification) => notification.resourceState === 'change'), 'a change on the renewed channel');
+
+    // Stop: gone from the view and from the emulator.
+    const stopped = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.stop', row(renewed.id));
+    assert.equal(stopped?.id, renewed.id);
+    assert.equal(row(renewed.id), undefined);
+    const again = await emulatorRequest('POST', '/drive/v2/channels/stop', { id: renewed.id, resourceId: renewed.resourceId });
+    assert.equal(again.status, 404);
+    assert.deepEqual(errors, []);
+  });
+
+  it('refuses an http address before sending anything', async () => {
+    const before = rows().length;
+    errors.length = 0;
+    const made = await vscode.commands.executeCommand('desk.channels.watchDriveChanges', { address: 'http://127.0.0.1/x' });
+    assert.equal(made, undefined);
+    assert.equal(rows().length, before);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0] ?? '', /https/);
+  });
+});
