@@ -10,6 +10,7 @@ import { ChangeFeed, ChangePage, ChangeRecord } from '../changes/model';
 import { AccessIndex, allows, Capability, insufficientPermissions, Role, StoredPermission } from '../permissions/access';
 import { matches, parseQuery, QueryNode, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases } from './query';
 import { compareKeys, decodeCursor, DEFAULT_ORDER, encodeCursor, parseOrderBy, sortKeys } from './order';
+import { addTo, removeFrom } from '../../core/multimap';
 
 export type { ChangePage, ChangeRecord } from '../changes/model';
 
@@ -822,21 +823,6 @@ export class DriveModel {
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
 
 function mergeProperties(existing: StoredFile['properties'], incoming: readonly { key: string; value?: string | undefined; visibility?: PropertyVisibility | undefined }[]): StoredFile['properties'] {
   const merged = existing.map((property) => ({ ...property }));
@@ -848,4 +834,3 @@ function mergeProperties(existing: StoredFile['properties'], incoming: readonly 
   }
   return merged;
 }
-

@@ -1,6 +1,7 @@
 /** Who may do what to a Drive file: roles from the owner, explicit grants and folders above, and the index of grants per user. */
 import { DEMO_USERS, EmulatorUser, findUser } from '../../auth/users';
 import { ApiError } from '../../core/errors';
+import { addTo, removeFrom } from '../../core/multimap';
 
 /** Drive's roles, weakest first. v2 spells commenter as reader + additionalRoles ['commenter']; the emulator stores 'commenter'. */
 export const ROLES = ['reader', 'commenter', 'writer', 'fileOrganizer', 'organizer', 'owner'] as const;
@@ -188,19 +189,3 @@ export class AccessIndex {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
-
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}

@@ -57,17 +57,9 @@ export const personSchema = z.object({
 });
 export type Person = z.infer<typeof personSchema>;
 
-/** Google's `api#channel`, as a watch answers it. */
-export const channelSchema = z.object({
-  kind: z.optional(z.string()),
-  id: z.string(),
-  resourceId: z.string(),
-  resourceUri: z.optional(z.string()),
-  token: z.optional(z.string()),
-  /** Epoch ms: a number in the spec's channel table, an int64 string on Google's wire; both are read. */
-  expiration: z.optional(z.union([z.string(), z.number()])),
-});
-export type Channel = z.infer<typeof channelSchema>;
+/** Google's `api#channel`, as a watch answers it: the one schema every service's watch shares. */
+export { channelSchema } from '../channels';
+export type { Channel } from '../channels';
 
 /** What a client sends to watch: `{id, type: 'web_hook', address, token?, expiration?, params?}`. */
 export interface ChannelRequest {
