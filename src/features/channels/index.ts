@@ -171,7 +171,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     const receiver = new ChannelReceiver({
       cert: issued.cert,
       key: issued.key,
-      lookup: (channelId) => this.book.findAnywhere(channelId),
+      lookup: (channelId) => this.book.findAnywhere(channelId) ?? this.operations.pendingChannel(channelId),
       onNotification: (notification) => void this.onNotification(notification),
       onRefused: (status, reason) => this.desk.log.warn(`Channels receiver: ${status} (${reason})`),
     });
@@ -198,7 +198,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.tree.addNotification(notification);
     // The count goes to the channel's record in whichever scope holds it; only the current scope is shown.
     if (this.book.get(notification.channelId)) await this.book.noteMessage(notification.channelId, notification.resourceState, notification.receivedAt);
-    else this.tree.refresh();
+    else if (!this.operations.noteEarlyMessage(notification.channelId, notification.resourceState, notification.receivedAt)) this.tree.refresh();
     this.receiveEmitter.fire(notification);
   }
 

@@ -14,8 +14,15 @@ export interface ChannelOperationsDeps {
   readonly newId?: () => string;
 }
 
+/** A channel whose watch is in flight: its `sync` message may arrive before the watch answers (the spec allows it). */
+interface PendingChannel {
+  readonly token: string | undefined;
+  readonly early: { state: string; at: number }[];
+}
+
 export class ChannelOperations {
   private readonly now: () => number;
+  private readonly pending = new Map<string, PendingChannel>();
 
   constructor(private readonly deps: ChannelOperationsDeps) {
     this.now = deps.now ?? Date.now;
@@ -25,11 +32,33 @@ export class ChannelOperations {
   async watch(target: WatchTarget, request: { address: string; token?: string | undefined }): Promise<ChannelRecord> {
     const checked = checkedWatchInput({ ...request, id: (this.deps.newId ?? newChannelId)() }, this.deps.t);
     const input: ChannelInput = { id: checked.id, type: 'web_hook', address: checked.address, ...(checked.token ? { token: checked.token } : {}) };
-    const channel = await this.send(target, input);
-    const now = this.now();
-    const record = recordOf(channel, target, { address: checked.address, token: checked.token }, now, now + maxLifeMs(target));
-    await this.deps.book.add(record);
-    return record;
+    const pending: PendingChannel = { token: checked.token, early: [] };
+    this.pending.set(checked.id, pending);
+    try {
+      const channel = await this.send(target, input);
+      const now = this.now();
+      const record = recordOf(channel, target, { address: checked.address, token: checked.token }, now, now + maxLifeMs(target));
+      await this.deps.book.add(record);
+      // Messages that arrived before the watch answered count too.
+      for (const message of pending.early) await this.deps.book.noteMessage(record.id, message.state, message.at);
+      return this.deps.book.get(record.id) ?? record;
+    } finally {
+      this.pending.delete(checked.id);
+    }
+  }
+
+  /** A channel being created, for the receiver: known (with its token) before its watch has answered. */
+  pendingChannel(id: string): { token: string | undefined } | undefined {
+    const pending = this.pending.get(id);
+    return pending ? { token: pending.token } : undefined;
+  }
+
+  /** Keeps a message for a channel still being created; false when no such watch is in flight. */
+  noteEarlyMessage(id: string, state: string, at: number): boolean {
+    const pending = this.pending.get(id);
+    if (!pending) return false;
+    pending.early.push({ state, at });
+    return true;
   }
 
   /** Stops a channel at its service and forgets it; one that expired or is already gone (404) is only forgotten. */

@@ -165,6 +165,22 @@ describe('Channels: operations', () => {
     assert.deepEqual(book.list(), []);
   });
 
+  it('knows a channel while its watch is in flight, and counts a sync that arrived before the answer', async () => {
+    const { operations } = setup();
+    const early = setup();
+    const api = early.operations;
+    // The service delivers `sync` before it answers the watch (the spec allows it): the receiver must know the channel.
+    const watching = api.watch({ kind: 'driveChanges' }, { address: 'https://127.0.0.1:1/x', token: 'tok' });
+    const seenDuringWatch = api.pendingChannel('id1');
+    assert.equal(api.noteEarlyMessage('id1', 'sync', 1_000_001), true);
+    const made = await watching;
+    assert.deepEqual(seenDuringWatch, { token: 'tok' });
+    assert.equal(made.messages, 1);
+    assert.equal(early.book.get('id1')?.lastState, 'sync');
+    assert.equal(api.pendingChannel('id1'), undefined, 'forgotten once recorded');
+    assert.equal(operations.noteEarlyMessage('nobody', 'sync', 1), false);
+  });
+
   it('refuses a bad request before sending it', async () => {
     const { calls, operations } = setup();
     await assert.rejects(operations.watch({ kind: 'driveChanges' }, { address: 'http://insecure/x' }), RangeError);
