@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { SearchPickItem, VolumeSearchPicker } from '../../src/features/books/search/searchPicker';
 import type { BooksNode, LibraryNode, ShelfNode, VolumeNode } from '../../src/features/books/tree/model';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually } from './support';
 
 interface ApiVolume { id: string; volumeInfo: { title?: string } }
 interface ApiShelf { id: number; title: string; volumeCount?: number }
@@ -17,15 +17,6 @@ async function shelfTitles(shelfId: number): Promise<string[]> {
   const answer = await emulatorRequest<{ items?: ApiVolume[] }>('GET', `/books/v1/mylibrary/bookshelves/${shelfId}/volumes?maxResults=100`);
   assert.equal(answer.status, 200);
   return (answer.body.items ?? []).map((volume) => volume.volumeInfo.title ?? '');
-}
-
-async function eventually<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await get();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 const stubs = new WindowStubs();
@@ -92,7 +83,7 @@ describe('Bookshelves view in VS Code', function () {
   async function openSearch(node?: BooksNode): Promise<{ picker: VolumeSearchPicker; result: Thenable<unknown> }> {
     api.books.commands.search.current?.dispose();
     const result = vscode.commands.executeCommand('desk.books.search', node);
-    const picker = await eventually(() => api.books.commands.search.current, 'the search quick pick');
+    const picker = await eventually('the search quick pick', () => api.books.commands.search.current, 10000);
     return { picker, result };
   }
 
@@ -174,7 +165,7 @@ describe('Bookshelves view in VS Code', function () {
 
     // A request still under way when the text changes is aborted.
     picker.type('dune');
-    await eventually(() => (picker.session.requests.some((request) => request.q === 'dune') ? true : undefined), 'the dune request');
+    await eventually('the dune request', () => (picker.session.requests.some((request) => request.q === 'dune') ? true : undefined), 10000);
     picker.type('frankenstein');
     assert.equal(picker.session.requests.find((request) => request.q === 'dune')?.signal.aborted, true);
     await picker.session.idle();
@@ -368,7 +359,7 @@ describe('Bookshelves view in VS Code', function () {
     const detailErrors = collectErrors();
     const text = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'desk-book', path: `/shelves/${BOB}/1001/Gift ideas.md` }))).getText();
     assert.match(text, /Could not load the details[\s\S]*Not found/);
-    await eventually(() => (detailErrors.length > 0 ? true : undefined), 'the error notification');
+    await eventually('the error notification', () => (detailErrors.length > 0 ? true : undefined), 10000);
     assert.match(detailErrors[0] ?? '', /Not found/);
   });
 

@@ -6,16 +6,7 @@ import type { DeskApi } from '../../src/extension';
 import type { ChannelRecord } from '../../src/features/channels/model';
 import type { ChannelsNode } from '../../src/features/channels/tree/treeProvider';
 import * as vscode from 'vscode';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs } from './support';
-
-async function eventually<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await get();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually } from './support';
 
 describe('Channels view in VS Code', function () {
   this.timeout(30000);
@@ -63,12 +54,12 @@ describe('Channels view in VS Code', function () {
     // A change made elsewhere reaches the receiver and shows up in the view.
     const created = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title: 'channels-test.txt', mimeType: 'text/plain' });
     assert.equal(created.status, 200);
-    const changed = await eventually(() => api.channels.tree.notificationsOf(channel.id).find((notification) => notification.resourceState === 'change'), 'a change notification');
+    const changed = await eventually('a change notification', () => api.channels.tree.notificationsOf(channel.id).find((notification) => notification.resourceState === 'change'), 10000);
     assert.ok(changed.messageNumber > 1);
-    const updated = await eventually(() => {
+    const updated = await eventually('the message count in the view', () => {
       const current = row(channel.id);
       return current && current.kind === 'channel' && current.record.messages >= 2 ? current : undefined;
-    }, 'the message count in the view');
+    }, 10000);
     assert.match(String(api.channels.tree.getTreeItem(updated).description), /messages/);
     assert.ok(api.channels.tree.getChildren(updated).some((child) => child.kind === 'notification'));
     assert.ok(api.channels.receivedCount() >= 2);
@@ -85,7 +76,7 @@ describe('Channels view in VS Code', function () {
 
     // The renewed channel delivers too.
     await emulatorRequest('POST', '/drive/v2/files', { title: 'channels-test-2.txt', mimeType: 'text/plain' });
-    await eventually(() => api.channels.tree.notificationsOf(renewed.id).find((notification) => notification.resourceState === 'change'), 'a change on the renewed channel');
+    await eventually('a change on the renewed channel', () => api.channels.tree.notificationsOf(renewed.id).find((notification) => notification.resourceState === 'change'), 10000);
 
     // Stop: gone from the view and from the emulator.
     const stopped = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.stop', row(renewed.id));

@@ -12,7 +12,7 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/features/drive/tree/treeProvider';
 import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
-import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
@@ -45,22 +45,6 @@ async function contentOf(fileId: string): Promise<string> {
 
 /** Stubbed vscode.window functions, put back after every test. */
 const stubs = new WindowStubs();
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
-  assert.equal(await vscode.workspace.applyEdit(edit), true);
-}
 
 describe('Drive view in VS Code', function () {
   this.timeout(40000);

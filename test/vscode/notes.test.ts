@@ -6,27 +6,11 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { TaskNode } from '../../src/features/tasks/tree/nodes';
 import { NOTES_MAX_LENGTH } from '../../src/shared/schemas/tasks';
-import { activateAndSignIn, emulatorRequest, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, WindowStubs, eventually, replaceText } from './support';
 
 interface ApiTask { id: string; title: string; etag: string; notes?: string }
 
 const stubs = new WindowStubs();
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
-  assert.equal(await vscode.workspace.applyEdit(edit), true, 'the edit applies');
-}
 
 describe('Task notes as a document', function () {
   this.timeout(40000);

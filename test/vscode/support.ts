@@ -70,3 +70,21 @@ export function labelText(item: vscode.TreeItem): string {
   const label = item.label;
   return typeof label === 'string' ? label : label?.label ?? '';
 }
+
+/** Polls `probe` until it gives a value (every 50 ms, up to `timeoutMs`), for results that arrive asynchronously. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Replaces a document's whole text through a workspace edit, as typing would. */
+export async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+  assert.equal(await vscode.workspace.applyEdit(edit), true, 'the edit applies');
+}

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from '../../shared/schemas/zod';
 import { EMBEDDED_CATALOGUE } from './embeddedCatalogue';
+import { seededRandom } from '../core/random';
 
 // ---- The record format (one JSON object per line)
 
@@ -245,17 +246,6 @@ export function loadDefaultCatalogue(): LoadedCatalogue {
 export const SYNTHETIC_PUBLISHER = 'Desk Synthetic Catalogue';
 export const DEFAULT_SYNTHETIC_SEED = 42;
 
-/** mulberry32: a tiny seeded PRNG, so the same seed always yields the same catalogue. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ADJECTIVES = ['Silent', 'Crimson', 'Hidden', 'Distant', 'Golden', 'Broken', 'Quiet', 'Endless', 'Northern', 'Forgotten', 'Bright', 'Hollow', 'Winter', 'Amber', 'Restless', 'Paper', 'Iron', 'Glass', 'Velvet', 'Salt'];
 const NOUNS = ['Harbor', 'Garden', 'River', 'Lantern', 'Orchard', 'Compass', 'Archive', 'Meadow', 'Tower', 'Voyage', 'Library', 'Island', 'Engine', 'Mirror', 'Forest', 'Letter', 'Bridge', 'Kingdom', 'Almanac', 'Observatory'];

@@ -10,6 +10,7 @@ import { oauthModule } from '../../../src/emulator/auth/oauthRoutes';
 import { ServiceModule } from '../../../src/emulator/core/server';
 import { parseBody } from '../../../src/emulator/core/params';
 import { emulatorHttp, expectGoogleError, HttpCallOptions } from '../../support/emulatorHttp';
+import { seededRandom } from '../../../src/emulator/core/random';
 
 /** A minimal service to exercise the core alone: echo a validated body, count, and fail on purpose. */
 const probeModule: ServiceModule = {
@@ -256,17 +257,6 @@ describe('routing over the real services', () => {
   });
 });
 
-/** mulberry32: a tiny seeded PRNG (fast-check is not installed), so every run sends the same requests. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function openDescriptors(): number | undefined {
   try {
@@ -279,7 +269,7 @@ function openDescriptors(): number | undefined {
 describe('emulator fuzz (seeded): tasks, Drive reads, uploads and OAuth', () => {
   it('never answers 500, never hangs, and leaks no file descriptors', async function () {
     this.timeout(60_000);
-    const random = mulberry32(20261123);
+    const random = seededRandom(20261123);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const emulator = await startEmulator({ port: 0, seed: 'demo' });
     try {

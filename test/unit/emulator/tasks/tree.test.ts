@@ -2,21 +2,11 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../../src/emulator/core/errors';
 import { StoredTask, TaskFilters, TasksModel } from '../../../../src/emulator/tasks/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';
+import { seededRandom } from '../../../../src/emulator/core/random';
 
 const USER = 'user-1';
 const EVERYTHING: TaskFilters = { showCompleted: true, showHidden: true, showDeleted: true, maxResults: 100 };
 
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every task of a list in listing order, across pages. */
 function listing(model: TasksModel, listId: string, pageSize = 100): StoredTask[] {
@@ -51,7 +41,7 @@ function naiveTreeOrder(tasks: readonly StoredTask[]): string[] {
 describe('tasks model: the cached tree order under random operations', () => {
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`matches a naive tree walk and a fresh rebuild after 400 random operations (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)];
       const store = new MemoryStore();
       let clock = 1_700_000_000_000;
