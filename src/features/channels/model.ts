@@ -113,24 +113,36 @@ export class ChannelBook {
     return this.list().find((record) => record.id === id);
   }
 
-  async add(record: ChannelRecord): Promise<void> {
-    await this.write([...this.list().filter((existing) => existing.id !== record.id), record]);
+  add(record: ChannelRecord): Promise<void> {
+    return this.serially(() => this.write([...this.list().filter((existing) => existing.id !== record.id), record]));
   }
 
-  async remove(id: string): Promise<void> {
-    await this.write(this.list().filter((record) => record.id !== id));
+  remove(id: string): Promise<void> {
+    return this.serially(() => this.write(this.list().filter((record) => record.id !== id)));
   }
 
   /** A notification the receiver accepted: the count and the last state. */
-  async noteMessage(id: string, state: string, at: number): Promise<ChannelRecord | undefined> {
-    let updated: ChannelRecord | undefined;
-    const records = this.list().map((record) => {
-      if (record.id !== id) return record;
-      updated = { ...record, messages: record.messages + 1, lastState: state, lastMessageAt: at };
+  noteMessage(id: string, state: string, at: number): Promise<ChannelRecord | undefined> {
+    return this.serially(async () => {
+      let updated: ChannelRecord | undefined;
+      const records = this.list().map((record) => {
+        if (record.id !== id) return record;
+        updated = { ...record, messages: record.messages + 1, lastState: state, lastMessageAt: at };
+        return updated;
+      });
+      if (updated) await this.write(records);
       return updated;
     });
-    if (updated) await this.write(records);
-    return updated;
+  }
+
+  /**
+   * Changes run one after another: each reads the stored list and writes it back, and notifications arrive
+   * concurrently (a sync and a change a few milliseconds apart), so overlapping read-modify-writes would lose counts.
+   */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.pendingWrite.then(work, work);
+    this.pendingWrite = next.catch(() => undefined);
+    return next;
   }
 
   /** Looks a channel up in every scope: the receiver accepts messages whichever account is shown. */
@@ -141,6 +153,8 @@ export class ChannelBook {
     }
     return undefined;
   }
+
+  private pendingWrite: Promise<unknown> = Promise.resolve();
 
   private all(): Record<string, ChannelRecord[]> {
     return this.memento.get<Record<string, ChannelRecord[]>>(STORAGE_KEY) ?? {};

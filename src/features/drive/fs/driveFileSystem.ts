@@ -181,6 +181,15 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       saved = await api.updateContent(item.id, bytes, { ifMatch: expected, mimeType: item.mimeType });
     } catch (error) {
       if (!(error instanceof GoogleApiError && error.isConflict)) throw this.toFsError(uri, error);
+      // Only the metadata changed elsewhere (renamed, moved, starred: the content is the one read at open)? Then
+      // nothing of the user's is at stake: save over the new version without asking.
+      const current = await this.guard(uri, () => api.getFile(item.id));
+      const openedMd5 = this.pinned.get(item.id)?.md5Checksum;
+      if (openedMd5 !== undefined && current.md5Checksum === openedMd5 && current.etag !== undefined) {
+        saved = await this.guard(uri, () => api.updateContent(item.id, bytes, { ifMatch: current.etag, mimeType: item.mimeType }));
+        this.afterWrite(saved, bytes.length);
+        return;
+      }
       const choice = await this.askConflict(uri, item);
       if (choice === 'compare') {
         await this.openComparison(uri, item);
