@@ -8,6 +8,7 @@ import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
 import { BooksNode, BooksTreeModel, LibraryNode, MessageNode, ShelfNode } from './model';
 import { contextValueFor, shelfDescription, shelfLabel, shelfTooltip, Translate, volumeDescription, volumeLabel, volumeTooltip } from './presentation';
+import { messageTreeItem } from '../../../core/treeMessage';
 
 export const BOOKS_VIEW_ID = 'desk.books';
 
@@ -118,14 +119,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
         item.command = { command: 'desk.books.loadMore', title: t('Load more'), arguments: [node] };
         break;
       case 'message':
-        item = new vs.TreeItem(this.messageText(node), State.None);
-        if (node.key === 'error') {
-          item.iconPath = new ThemeIcon('error');
-          item.tooltip = t('{0} Click to try again.', this.messageText(node));
-          item.command = { command: 'desk.books.refresh', title: t('Retry'), arguments: [node.parent] };
-        } else {
-          item.iconPath = new ThemeIcon('info');
-        }
+        item = messageTreeItem(vs, { label: this.messageText(node), error: node.key === 'error', retryCommand: 'desk.books.refresh', retryArguments: [node.parent] });
         break;
     }
     item.id = node.id;

@@ -12,6 +12,7 @@ import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
 import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
+import { messageTreeItem } from '../../../core/treeMessage';
 
 export interface CalendarTreeOptions {
   readonly api: () => Pick<CalendarApi, 'allCalendarListEntries'>;
@@ -165,14 +166,9 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.command = { command: 'desk.calendar.openEvent', title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;
     }
-    const item = new vs.TreeItem(element.label, state.None);
+    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: 'desk.calendar.refresh', retryArguments: [element.parent] });
     item.id = element.id;
     item.contextValue = contextValueFor(element);
-    item.iconPath = new vs.ThemeIcon(element.severity === 'error' ? 'error' : 'info');
-    if (element.severity === 'error') {
-      item.command = { command: 'desk.calendar.refresh', title: vs.l10n.t('Retry'), arguments: [element.parent] };
-      item.tooltip = vs.l10n.t('{0} Click to try again.', element.label);
-    }
     return item;
   }
 

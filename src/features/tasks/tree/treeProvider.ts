@@ -8,6 +8,7 @@ import { buildTaskTree, TaskTreeEntry } from './model';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
 import { sourceOf } from '../todo/todoParser';
+import { messageTreeItem } from '../../../core/treeMessage';
 
 
 export interface TasksTreeOptions {
@@ -164,14 +165,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.accessibilityInformation = { label: `${taskLabel(task)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${description}` : ''}` };
       return item;
     }
-    const item = new vs.TreeItem(element.label, vs.TreeItemCollapsibleState.None);
+    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: 'desk.tasks.refresh', retryArguments: [element.parent] });
     item.id = element.id;
     item.contextValue = element.severity === 'error' ? 'message-error' : 'message';
-    item.iconPath = new vs.ThemeIcon(element.severity === 'error' ? 'error' : 'info');
-    if (element.severity === 'error') {
-      item.command = { command: 'desk.tasks.refresh', title: vs.l10n.t('Retry'), arguments: [element.parent] };
-      item.tooltip = vs.l10n.t('{0} Click to try again.', element.label);
-    }
     return item;
   }
 
