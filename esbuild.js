@@ -20,13 +20,48 @@ function bundleOptions({ production: minified }) {
     external: ['vscode'],
     plugins: [nodeUrlInsteadOfWhatwgUrl, embedBooksCatalogue],
   };
+  // The extension's bundles share the split modules; the emulator is a stand-alone program.
+  const bundle = (entry, outfile, extra = {}) => ({ ...base, ...extra, entryPoints: [entry], outfile, plugins: [...base.plugins, splitModules(outfile)] });
   // Each feature in a bundle of its own (dist/features/<name>.js), loaded by extension.js after activation.
   const features = fs.readdirSync(path.join(__dirname, 'src', 'features'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   return [
-    { ...base, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-    ...features.map((name) => ({ ...base, entryPoints: [`src/features/${name}/index.ts`], outfile: `dist/features/${name}.js` })),
+    bundle('src/extension.ts', 'dist/extension.js'),
+    ...SPLIT_MODULES.map((split) => bundle(split.entry, split.bundle)),
+    ...features.map((name) => bundle(`src/features/${name}/index.ts`, `dist/features/${name}.js`)),
     { ...base, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', banner: { js: '#!/usr/bin/env node' } },
   ];
+}
+
+/**
+ * Modules that activation must not load, each built into a bundle of its own: in every other bundle an import of
+ * one of its `sources` becomes a `require` of that bundle file. The code requires them only inside functions
+ * (src/core/lazyModules.ts, the auth provider's oauthFlow()), so dist/extension.js neither contains nor loads
+ * them until the first API call, sign-in or emulator start. `entry` re-exports every one of `sources`.
+ */
+const SPLIT_MODULES = [
+  // node-fetch, zod, http, crypto, child_process: the HTTP pipeline, the OAuth flow and the emulator launcher.
+  { entry: 'src/core/network.ts', bundle: 'dist/network.js', sources: ['src/core/network.ts', 'src/auth/oauthFlow.ts'] },
+];
+
+/** @returns {import('esbuild').Plugin} the split for a bundle written to `outfile` (a path relative to this folder). */
+function splitModules(outfile) {
+  const splits = SPLIT_MODULES.filter((split) => split.bundle !== outfile).map((split) => ({
+    sources: new Set(split.sources.map((source) => path.join(__dirname, source))),
+    // Relative to the bundle that requires it, as Node resolves a require() from a file in dist/ or dist/features/.
+    request: `./${path.relative(path.dirname(outfile), split.bundle).split(path.sep).join('/')}`.replace(/^\.\/\.\.\//, '../'),
+  }));
+  return {
+    name: 'split-modules',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const base = path.resolve(args.resolveDir, args.path);
+        const candidates = [base, `${base}.ts`, path.join(base, 'index.ts')];
+        const split = splits.find((candidate) => candidates.some((file) => candidate.sources.has(file)));
+        return split ? { path: split.request, external: true } : undefined;
+      });
+    },
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
-import { EmulatorLauncher } from './core/emulatorLauncher';
+import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
 import { LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
@@ -87,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   const backend = new Backend(vs, {
     memento: context.globalState,
-    createLauncher: (seed, preferredPort) => new EmulatorLauncher({
+    createLauncher: (seed, preferredPort) => new (network().EmulatorLauncher)({
       scriptPath: path.join(context.extensionPath, 'dist', 'emulator.js'),
       dataDir: path.join(context.globalStorageUri.fsPath, 'emulator'),
       seed,

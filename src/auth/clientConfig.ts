@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import * as z from '../shared/schemas/zod';
 import { EMULATOR_CLIENT_ID, ServiceEndpoints } from '../config/endpoints';
 import type { ClientConfig } from './provider';
 import type { SecretStorageLike } from './sessionStore';
@@ -8,7 +7,14 @@ import type { SecretStorageLike } from './sessionStore';
 export const CLIENT_CONFIG_SECRET_KEY = 'desk.google.oauthClient';
 export const CONFIGURE_CLIENT_COMMAND = 'desk.auth.configureClient';
 
-const clientConfigSchema = z.object({ clientId: z.string().check(z.minLength(1)), clientSecret: z.optional(z.string().check(z.minLength(1))) });
+/** The stored value, checked by hand (read at activation, before the schema library is loaded). */
+function parseClientConfig(value: unknown): ClientConfig | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { clientId, clientSecret } = value as Record<string, unknown>;
+  if (typeof clientId !== 'string' || clientId === '') return undefined;
+  if (clientSecret === undefined) return { clientId };
+  return typeof clientSecret === 'string' && clientSecret !== '' ? { clientId, clientSecret } : undefined;
+}
 
 export class MissingClientConfigError extends Error {
   constructor() {
@@ -42,8 +48,7 @@ export async function readStoredClientConfig(secrets: SecretStorageLike): Promis
   const text = await secrets.get(CLIENT_CONFIG_SECRET_KEY);
   if (!text) return undefined;
   try {
-    const parsed = clientConfigSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    return parseClientConfig(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
 import { ServiceEndpoints } from '../config/endpoints';
 import { SCOPES } from '../config/scopes';
-import { SignInCancelledError, LoopbackServer } from './loopbackServer';
-import { FetchFunction, OAuthClient, OAuthError } from './oauthClient';
-import { createPkcePair, createState } from './pkce';
+import type { FetchFunction, OAuthClient } from './oauthClient';
 import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
 import { hasMark, markInstance } from '../shared/crossBundle';
 
@@ -76,6 +73,12 @@ const SCOPE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 type SessionsChangeEvent = vscode.AuthenticationProviderAuthenticationSessionsChangeEvent;
+
+/** The OAuth client, loopback server and PKCE, loaded on first use (listing sessions needs none of them). */
+function oauthFlow(): typeof import('./oauthFlow') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./oauthFlow') as typeof import('./oauthFlow');
+}
 
 /**
  * Desk's Google sign-in for VS Code: the loopback flow with PKCE S256 and offline access, several accounts,
@@ -151,6 +154,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const backend = backendKey(endpoints);
     const requested = normaliseScopes([...SCOPES.identity, ...scopes]);
     const client = await this.client(endpoints);
+    const { LoopbackServer, SignInCancelledError, createPkcePair, createState, randomUUID } = oauthFlow();
     const title = endpoints.kind === 'emulator' ? 'Signing in to the Desk emulator… finish in your browser' : 'Signing in to Google… finish in your browser';
     return this.vs.window.withProgress(
       { location: this.vs.ProgressLocation.Notification, title, cancellable: true },
@@ -289,7 +293,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     try {
       tokens = await client.refresh(latest.refreshToken);
     } catch (error) {
-      if (error instanceof OAuthError && (error.isInvalidGrant || error.code === 'unauthorized_client')) {
+      if (error instanceof oauthFlow().OAuthError && (error.isInvalidGrant || error.code === 'unauthorized_client')) {
         await this.store.remove(backend, latest.id);
         await this.refreshSessions();
         throw new SessionExpiredError(latest.label);
@@ -346,6 +350,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
 
   private async client(endpoints: ServiceEndpoints, timeoutMs?: number): Promise<OAuthClient> {
     const config = await this.options.clientId();
+    const { OAuthClient } = oauthFlow();
     return new OAuthClient({
       endpoints: endpoints.oauth,
       clientId: config.clientId,

@@ -1,4 +1,3 @@
-import * as z from '../shared/schemas/zod';
 import type { ServiceEndpoints } from '../config/endpoints';
 
 /**
@@ -15,29 +14,40 @@ export interface SecretStorageLike {
 
 export const SESSIONS_SECRET_KEY = 'desk.auth.sessions';
 
-export const storedSessionSchema = z.object({
-  id: z.string().check(z.minLength(1)),
+export interface StoredSession {
+  readonly id: string;
   /** Google's stable account id (`sub`). */
-  accountId: z.string().check(z.minLength(1)),
+  readonly accountId: string;
   /** What VS Code shows for the account: the email address. */
-  label: z.string().check(z.minLength(1)),
-  name: z.optional(z.string()),
-  scopes: z.array(z.string()),
-  refreshToken: z.string().check(z.minLength(1)),
-  accessToken: z.string().check(z.minLength(1)),
+  readonly label: string;
+  readonly name?: string;
+  readonly scopes: string[];
+  readonly refreshToken: string;
+  readonly accessToken: string;
   /** Epoch milliseconds. */
-  expiresAt: z.number(),
-});
-export type StoredSession = z.infer<typeof storedSessionSchema>;
+  readonly expiresAt: number;
+}
 
-/** Read leniently: one damaged session is dropped, the others survive. */
-const storedSessionsSchema = z.object({
-  version: z.literal(1),
-  backends: z.record(z.string(), z.array(z.unknown())),
-});
 interface StoredSessions {
   version: 1;
   backends: Record<string, StoredSession[]>;
+}
+
+/**
+ * A stored session checked by hand, with only its known fields (no zod: the store is read at activation, and
+ * the schema library is not loaded then). Anything malformed is undefined, so it is dropped alone.
+ */
+export function parseStoredSession(value: unknown): StoredSession | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const entry = value as Record<string, unknown>;
+  const text = (key: string): string | undefined => (typeof entry[key] === 'string' && entry[key] !== '' ? entry[key] : undefined);
+  const [id, accountId, label, refreshToken, accessToken] = [text('id'), text('accountId'), text('label'), text('refreshToken'), text('accessToken')];
+  const { name, scopes, expiresAt } = entry;
+  if (id === undefined || accountId === undefined || label === undefined || refreshToken === undefined || accessToken === undefined) return undefined;
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string')) return undefined;
+  if (typeof expiresAt !== 'number' || Number.isNaN(expiresAt)) return undefined;
+  if (name !== undefined && typeof name !== 'string') return undefined;
+  return { id, accountId, label, ...(name !== undefined ? { name } : {}), scopes: [...scopes], refreshToken, accessToken, expiresAt };
 }
 
 /** One key per backend: `google`, or `emulator:<origin>` so two emulators on different ports stay apart. */
@@ -121,14 +131,13 @@ export class SessionStore {
       // A damaged value (hand-edited, truncated) must not lock the user out: start over with no sessions.
       return empty;
     }
-    const parsed = storedSessionsSchema.safeParse(json);
-    if (!parsed.success) return empty;
+    if (typeof json !== 'object' || json === null) return empty;
+    const { version, backends: stored } = json as { version?: unknown; backends?: unknown };
+    if (version !== 1 || typeof stored !== 'object' || stored === null || Array.isArray(stored)) return empty;
     const backends: Record<string, StoredSession[]> = {};
-    for (const [backend, entries] of Object.entries(parsed.data.backends)) {
-      const sessions = entries.flatMap((entry) => {
-        const session = storedSessionSchema.safeParse(entry);
-        return session.success ? [session.data] : [];
-      });
+    for (const [backend, entries] of Object.entries(stored)) {
+      if (!Array.isArray(entries)) return empty;
+      const sessions = entries.flatMap((entry: unknown) => parseStoredSession(entry) ?? []);
       if (sessions.length > 0) backends[backend] = sessions;
     }
     return { version: 1, backends };

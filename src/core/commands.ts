@@ -5,8 +5,11 @@
  * commands can chain on them.
  */
 import type * as vscode from 'vscode';
-import { CancelledError } from '../api/errors';
+import { hasMark } from '../shared/crossBundle';
 import type { DeskContext } from './deskContext';
+
+/** `error instanceof CancelledError` (api/errors.ts) without loading the API layer, and zod, at activation. */
+const isCancelled = (error: unknown): boolean => hasMark(error, 'CancelledError');
 
 type ErrorReporter = Pick<DeskContext, 'showError'>;
 
@@ -25,7 +28,7 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
   try {
     result = await work();
   } catch (error) {
-    if (error instanceof CancelledError) return undefined;
+    if (isCancelled(error)) return undefined;
     const retry = options.retry ? async (): Promise<void> => void (await attempt(desk, work, options)) : undefined;
     void desk.showError(error, { ...(options.action ? { action: options.action } : {}), ...(retry ? { retry } : {}) });
     return undefined;

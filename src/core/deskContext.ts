@@ -1,12 +1,13 @@
 import type * as vscode from 'vscode';
-import { errorMessage, CancelledError } from '../api/errors';
-import { HttpClient, TokenSource } from '../api/http';
+import type { HttpClient, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
+import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
+import { PushHub } from './sync/push';
 
 export interface ShowErrorOptions {
   /** What Desk was doing, e.g. "Could not rename the list". */
@@ -27,6 +28,8 @@ export interface DeskContext {
   readonly auth: DeskAuthenticationProvider;
   readonly session: DeskSession;
   readonly log: vscode.LogOutputChannel;
+  /** Push hints between features: a receiver of change notifications tells a feed's poller to fetch now. */
+  readonly push: PushHub;
   settings(): DeskSettings;
   tokenSource(scopes?: readonly string[]): TokenSource;
   /** A client for one service: `rootOf` picks the service's root from the current endpoints. */
@@ -52,10 +55,12 @@ export function createDeskContext(
     auth,
     session,
     log,
+    push: new PushHub(),
     settings: () => readDeskSettings(vs.workspace.getConfiguration()),
     tokenSource: (scopes) => session.tokenSource(scopes),
     httpClient(rootOf, scopes) {
       const tokens = session.tokenSource(scopes);
+      const { HttpClient } = network();
       return new HttpClient({
         // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
         // embedded emulator is running by the time rootUrl() is read.
@@ -71,6 +76,7 @@ export function createDeskContext(
       });
     },
     async showError(error, options = {}) {
+      const { CancelledError, errorMessage } = network();
       if (error instanceof CancelledError) return;
       const message = error instanceof NotSignedInError ? error.message : errorMessage(error);
       const text = options.action ? vs.l10n.t('{0}. {1}', options.action, message) : message;

@@ -1,5 +1,3 @@
-import * as z from '../shared/schemas/zod';
-
 /**
  * Desk's settings, read through one small interface so the logic that interprets them (which backend to
  * use) runs under plain mocha. User settings can hold anything: each value is checked and falls back to its
@@ -34,23 +32,41 @@ export const SETTING = {
 /** Google's maximum for tasks.list `maxResults`. */
 export const MAX_TASKS_PAGE_SIZE = 100;
 
-const nonEmptyString = z.string().check(z.trim(), z.minLength(1));
-
-function pick<T>(schema: z.ZodMiniType<T>, value: unknown, fallback: T): T {
-  const result = schema.safeParse(value);
-  return result.success ? result.data : fallback;
+/** A trimmed, non-empty string, or undefined. */
+function nonEmptyString(value: unknown): string | undefined {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text === '' ? undefined : text;
 }
 
-/** `config` is `vscode.workspace.getConfiguration()` (the root), or a fake in tests. */
+function urlString(value: unknown): string | undefined {
+  const text = nonEmptyString(value);
+  if (text === undefined) return undefined;
+  try {
+    new URL(text);
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
+function oneOf<T extends string>(values: readonly T[], value: unknown, fallback: T): T {
+  return values.find((candidate) => candidate === value) ?? fallback;
+}
+
+/**
+ * `config` is `vscode.workspace.getConfiguration()` (the root), or a fake in tests. Checked by hand, not with
+ * zod: settings are read during activation, before the schema library is loaded.
+ */
 export function readDeskSettings(config: ConfigurationReader): DeskSettings {
-  const url = pick(z.optional(nonEmptyString.check(z.url())), config.get(SETTING.emulatorUrl) || undefined, undefined);
+  const showCompleted = config.get<unknown>(SETTING.tasksShowCompleted);
+  const pageSize = config.get<unknown>(SETTING.tasksPageSize);
   return {
-    backend: pick(z.enum(['auto', 'emulator', 'google']), config.get(SETTING.backend), 'auto'),
-    emulatorUrl: url?.replace(/\/+$/, ''),
-    emulatorSeed: pick(z.enum(['demo', 'none']), config.get(SETTING.emulatorSeed), 'demo'),
-    googleClientId: pick(z.optional(nonEmptyString), config.get(SETTING.googleClientId) || undefined, undefined),
-    tasksShowCompleted: pick(z.boolean(), config.get(SETTING.tasksShowCompleted), true),
-    tasksPageSize: pick(z.int().check(z.minimum(1), z.maximum(MAX_TASKS_PAGE_SIZE)), config.get(SETTING.tasksPageSize), MAX_TASKS_PAGE_SIZE),
+    backend: oneOf(['auto', 'emulator', 'google'], config.get(SETTING.backend), 'auto'),
+    emulatorUrl: urlString(config.get(SETTING.emulatorUrl))?.replace(/\/+$/, ''),
+    emulatorSeed: oneOf(['demo', 'none'], config.get(SETTING.emulatorSeed), 'demo'),
+    googleClientId: nonEmptyString(config.get(SETTING.googleClientId)),
+    tasksShowCompleted: typeof showCompleted === 'boolean' ? showCompleted : true,
+    tasksPageSize: typeof pageSize === 'number' && Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_TASKS_PAGE_SIZE ? pageSize : MAX_TASKS_PAGE_SIZE,
   };
 }
 

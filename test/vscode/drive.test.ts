@@ -89,7 +89,7 @@ describe('Drive view in VS Code', function () {
     const item = api.drive.provider.getTreeItem(roadmap);
     assert.ok(item.iconPath instanceof vscode.ThemeIcon);
     assert.match(String(item.description), /★/, 'roadmap.txt is starred in the demo data');
-    const tooltip = api.drive.provider.resolveTreeItem(item, roadmap).tooltip;
+    const tooltip = (await api.drive.provider.resolveTreeItem(item, roadmap)).tooltip;
     assert.ok(tooltip instanceof vscode.MarkdownString);
     assert.match(tooltip.value, /Owner: Alice/);
     const trash = (await api.drive.provider.getChildren(roots[2])).map(label);

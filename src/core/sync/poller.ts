@@ -6,7 +6,9 @@
  * Schedule: quick polls while the window is focused and the user was recently active; growing intervals
  * (up to `maxIdleMs`) while idle or unfocused; exponential backoff after failures; nothing while signed
  * out. When the server announces long polling (the emulator does, Google does not), a focused window holds
- * one request open instead of polling tightly.
+ * one request open instead of polling tightly. While push works (a notification channel delivers to a receiver, see
+ * push.ts), each notification triggers a fetch at once and the schedule falls back to one safety-net poll every
+ * `pushMs`; when push stops, the schedule returns to its normal pace after one catch-up poll.
  */
 
 /** One page of a feed: items, and either the next page's token or the token to resume from next time. */
@@ -66,6 +68,8 @@ export interface PollerSchedule {
   readonly longPollSeconds: number;
   /** Pages followed in one poll before yielding (a guard against a server that never ends). */
   readonly maxPagesPerPoll: number;
+  /** The safety-net interval while push notifications work (they trigger the real fetches). */
+  readonly pushMs: number;
 }
 
 export const DEFAULT_SCHEDULE: PollerSchedule = {
@@ -77,6 +81,7 @@ export const DEFAULT_SCHEDULE: PollerSchedule = {
   maxFailureMs: 5 * 60_000,
   longPollSeconds: 25,
   maxPagesPerPoll: 50,
+  pushMs: 10 * 60_000,
 };
 
 export type SyncState = 'stopped' | 'signedOut' | 'idle' | 'polling';
@@ -118,6 +123,12 @@ export class SyncPoller<TItem> {
   private longPollAvailable = false;
   private pollsStarted = 0;
   private nextPollAt: number | undefined;
+  private pushActive = false;
+  /** A notification (or a push state change) came while a poll was in flight: poll again right after it. */
+  private pollAgain = false;
+  private inFlightIsLong = false;
+  /** Polls started because a notification said something changed. */
+  pushPolls = 0;
 
   constructor(private readonly options: SyncPollerOptions<TItem>) {
     this.clock = options.clock ?? SYSTEM_CLOCK;
@@ -145,6 +156,33 @@ export class SyncPoller<TItem> {
 
   get usesLongPoll(): boolean {
     return this.longPollAvailable;
+  }
+
+  /** Push notifications work: polls are triggered by them, the timer only keeps a slow safety net. */
+  get pushed(): boolean {
+    return this.pushActive;
+  }
+
+  /** A request is being held open by the server (long poll). */
+  get holdingLongPoll(): boolean {
+    return this.inFlight !== undefined && this.inFlightIsLong;
+  }
+
+  /**
+   * Push started or stopped working. Either way one poll runs now: going live, it covers the moments before the
+   * channel's first message; going dark, whatever the lost channel did not report. A held long poll ends (push
+   * replaces it).
+   */
+  setPushActive(active: boolean): void {
+    if (this.pushActive === active) return;
+    this.pushActive = active;
+    this.consecutiveEmptyIdlePolls = 0;
+    this.pollSoon();
+  }
+
+  /** A notification says the feed changed: fetch now (right after the current poll, if one is in flight). */
+  pushNotified(): void {
+    this.pollSoon(true);
   }
 
   start(): void {
@@ -188,7 +226,8 @@ export class SyncPoller<TItem> {
     const wasActive = this.isActive();
     this.lastActivity = this.clock.now();
     this.consecutiveEmptyIdlePolls = 0;
-    if (!wasActive && this.running && this.signedIn && !this.inFlight && this.consecutiveFailures === 0) {
+    // With push working, coming back from idle needs no check: a change would have been pushed.
+    if (!wasActive && !this.pushActive && this.running && this.signedIn && !this.inFlight && this.consecutiveFailures === 0) {
       // Coming back from idle: check now rather than at the end of a long idle interval.
       this.scheduleNext(0);
     }
@@ -197,6 +236,17 @@ export class SyncPoller<TItem> {
   /** Polls now (e.g. after the user made a change, or the refresh command). */
   pollNow(): void {
     if (!this.running || !this.signedIn || this.inFlight) return;
+    this.scheduleNext(0);
+  }
+
+  private pollSoon(notified = false): void {
+    if (!this.running || !this.signedIn) return;
+    if (notified) this.pushPolls++;
+    if (this.inFlight) {
+      this.pollAgain = true;
+      if (this.inFlightIsLong && this.pushActive) this.inFlight.abort();
+      return;
+    }
     this.scheduleNext(0);
   }
 
@@ -232,6 +282,7 @@ export class SyncPoller<TItem> {
     if (this.consecutiveFailures > 0) {
       return Math.min(s.maxFailureMs, s.failureBaseMs * 2 ** (this.consecutiveFailures - 1));
     }
+    if (this.pushActive) return s.pushMs;
     if (this.isActive()) {
       this.consecutiveEmptyIdlePolls = 0;
       // After a held request the server already waited for us: go straight back.
@@ -247,6 +298,9 @@ export class SyncPoller<TItem> {
     if (!this.running || !this.signedIn || this.inFlight) return;
     const controller = new AbortController();
     this.inFlight = controller;
+    this.inFlightIsLong = false;
+    // This poll covers every notification so far.
+    this.pollAgain = false;
     this.pollsStarted++;
     const startedAt = this.clock.now();
     let outcome: SyncOutcome<TItem> | undefined;
@@ -280,6 +334,11 @@ export class SyncPoller<TItem> {
     }
     // A "long" poll that came back at once did not wait: do not spin on it.
     const heldLongEnough = wasLong && this.clock.now() - startedAt >= 1_000;
+    if (this.pollAgain) {
+      this.pollAgain = false;
+      this.scheduleNext(0);
+      return;
+    }
     this.scheduleNext(this.nextDelay((outcome?.changes.length ?? 0) > 0, heldLongEnough || (wasLong && (outcome?.changes.length ?? 0) > 0)));
   }
 
@@ -297,8 +356,9 @@ export class SyncPoller<TItem> {
     let pageToken = token;
     let wasLong = false;
     for (let pages = 0; pages < this.schedule.maxPagesPerPoll; pages++) {
-      const waitSeconds = pages === 0 && this.longPollAvailable && this.isActive() ? this.schedule.longPollSeconds : undefined;
+      const waitSeconds = pages === 0 && this.longPollAvailable && !this.pushActive && this.isActive() ? this.schedule.longPollSeconds : undefined;
       if (waitSeconds !== undefined) wasLong = true;
+      this.inFlightIsLong = waitSeconds !== undefined;
       let page: SyncPage<TItem>;
       try {
         this.requestCount++;

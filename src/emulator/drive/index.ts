@@ -20,7 +20,7 @@ export const driveModule: ServiceModule = {
   },
 };
 
-/** A realistic My Drive for alice (folders, notes, a native Doc and Sheet, a starred file, something in the trash) and a few files for bob. */
+/** A realistic My Drive for alice (folders, notes, a native Doc and Sheet, a starred file, something in the trash) and a few files for bob, two of them shared with alice. */
 export async function seedDriveDemo(service: DriveService, _deps: ServiceDeps): Promise<void> {
   const alice = findUser('alice@example.com');
   const bob = findUser('bob@example.com');
@@ -66,7 +66,10 @@ async function seedAlice(service: DriveService, alice: EmulatorUser): Promise<vo
 async function seedBob(service: DriveService, bob: EmulatorUser): Promise<void> {
   const root = service.model.rootOf(bob).id;
   const reports = addFolder(service, bob, 'Reports', root);
-  await addText(service, bob, 'q3-report.txt', 'text/plain', 'Q3 revenue grew 12%.\n', reports);
+  const report = await addText(service, bob, 'q3-report.txt', 'text/plain', 'Q3 revenue grew 12%.\n', reports);
   await addText(service, bob, 'todo.md', 'text/markdown', '- call Alice\n- review budget\n', root, true);
-  await addText(service, bob, 'Team notes', GOOGLE_DOC_MIME_TYPE, 'Team notes\n\nStand-up at 9:30.\n', root);
+  const teamNotes = await addText(service, bob, 'Team notes', GOOGLE_DOC_MIME_TYPE, 'Team notes\n\nStand-up at 9:30.\n', root);
+  // So alice's Shared with me shows something: one file to read, one to edit.
+  service.permissions.insert(bob, report, { type: 'user', role: 'reader', emailAddress: 'alice@example.com' });
+  service.permissions.insert(bob, teamNotes, { type: 'user', role: 'writer', emailAddress: 'alice@example.com' });
 }

@@ -8,6 +8,8 @@ import { fileRoutes } from './files/routes';
 import { permissionRoutes } from './permissions/routes';
 import { commentRoutes } from './comments/routes';
 import { propertyRoutes } from './properties/routes';
+import { revisionRoutes } from './revisions/routes';
+import { labelRoutes } from './labels/routes';
 import { driveRouteKit, registerRouteTables } from './routing';
 import type { DriveService } from './service';
 
@@ -17,5 +19,5 @@ import type { DriveService } from './service';
  */
 export function registerDriveRoutes(router: Router, service: DriveService): void {
   const kit = driveRouteKit(service);
-  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), driveDevRoutes]);
+  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), revisionRoutes(kit), labelRoutes(kit), driveDevRoutes]);
 }

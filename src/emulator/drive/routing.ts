@@ -44,7 +44,7 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
       isShared: (file) => model.access.isShared(file),
       directGrant: (file) => (model.access.grantedTo(user.id).has(file.id) ? file.permissions?.find((permission) => permission.type === 'user' ? permission.emailAddress === user.email : permission.type === 'group') : undefined),
       decorate: (file, resource) => {
-        for (const decorate of service.decorators) decorate(file, resource, user);
+        for (const decorate of service.decorators) decorate(file, resource, user, context);
       },
     };
     const appId = appIdOf(service, context);
@@ -153,6 +153,8 @@ export function updateParamsFrom(read: (name: string) => string | undefined): Up
     options.modifiedDateBehavior = 'fromBodyOrNow';
   }
   if (read('updateViewedDate') === 'false') options.updateViewedDate = false;
+  if (read('newRevision') === 'false') options.newRevision = false;
+  if (read('pinned') === 'true') options.pinned = true;
   return options;
 }
 

@@ -10,6 +10,10 @@ import { PermissionsModel } from './permissions/model';
 import { CommentsModel } from './comments/model';
 import { PropertiesModel } from './properties/model';
 import type { TokenService } from '../auth/tokens';
+import type { RequestContext } from '../core/router';
+import { RevisionsModel } from './revisions/model';
+import { LabelsModel } from './labels/model';
+import { labelInfoDecorator } from './labels/routes';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {
@@ -19,8 +23,10 @@ export interface DriveService {
   readonly permissions: PermissionsModel;
   readonly comments: CommentsModel;
   readonly properties: PropertiesModel;
+  readonly revisions: RevisionsModel;
+  readonly labels: LabelsModel;
   /** Fields other resources add to every rendered file (labelInfo). */
-  readonly decorators: ((file: StoredFile, resource: DriveFile, user: EmulatorUser) => void)[];
+  readonly decorators: ((file: StoredFile, resource: DriveFile, user: EmulatorUser, context: RequestContext) => void)[];
   /** To learn a request's app (OAuth client), whose PRIVATE properties it alone sees. */
   readonly tokens: TokenService;
   /** Resolves once every demo user's root folder is durable. */
@@ -42,10 +48,13 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     for (const user of DEMO_USERS) model.rootOf(user);
     const permissions = new PermissionsModel(model, deps.now);
     const comments = new CommentsModel(deps.store, model, deps.now);
-    service = { model, blobs, permissions, comments, properties: new PropertiesModel(model), decorators: [], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
+    const revisions = new RevisionsModel(deps.store, model, deps.now);
+    const labels = new LabelsModel(deps.store, model);
+    service = { model, blobs, permissions, comments, properties: new PropertiesModel(model), revisions, labels, decorators: [labelInfoDecorator(labels)], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
-    if (deps.store.dataDir) blobs.sweep(service.model.referencedBlobs(), service.uploads.expire());
+    // Old revisions' blobs are referenced too (revisions/model.ts).
+    if (deps.store.dataDir) blobs.sweep(new Set([...service.model.referencedBlobs(), ...revisions.referencedBlobs()]), service.uploads.expire());
   }
   return service;
 }

@@ -4,6 +4,7 @@ import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable, toDisposable } from '../../core/disposable';
 import { ChannelsCommands } from './commands';
+import { LivePush } from './livePush';
 import { ChannelBook, ChannelRecord } from './model';
 import { ChannelOperations } from './operations';
 import type { ChannelsApi } from './port';
@@ -32,6 +33,8 @@ export interface ChannelsSlice {
   readonly onDidReceive: vscode.Event<ReceivedNotification>;
   /** Re-reads the signed-in account and shows its channels. */
   reload(): Promise<void>;
+  /** Desk's own channels for push-driven sync feeds (Drive's live changes). */
+  readonly livePush: LivePush;
 }
 
 /**
@@ -60,6 +63,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
   readonly view: vscode.TreeView<ChannelsNode>;
   readonly commands: ChannelsCommands;
   readonly operations: ChannelOperations;
+  readonly livePush: LivePush;
   private readonly t: Translate;
 
   constructor(private readonly desk: DeskContext) {
@@ -107,6 +111,16 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
       clearTimeout(this.renewTimer);
       void this.receiver?.stop();
     }));
+    // Disposed before the receiver stops (reverse order), so it can still stop its channels.
+    this.livePush = this._register(new LivePush({
+      hub: desk.push,
+      book: this.book,
+      operations: this.operations,
+      receiverAddress: () => this.receiverAddress(),
+      // Only the emulator delivers to a loopback receiver; nothing is sent while the backend is not running.
+      available: () => desk.backend.expected.kind === 'emulator' && desk.session.signedIn && desk.backend.current !== undefined,
+      log: (message) => desk.log.info(message),
+    }));
     void this.reload();
   }
 
@@ -141,6 +155,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.tree.refresh();
     this.scheduleCountdown();
     this.scheduleRenewals();
+    await this.livePush.changed();
   }
 
   /** A session with the admin scope, asked for (with the user's consent) only when none has it. */
@@ -174,6 +189,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
       lookup: (channelId) => this.book.findAnywhere(channelId) ?? this.operations.pendingChannel(channelId),
       onNotification: (notification) => void this.onNotification(notification),
       onRefused: (status, reason) => this.desk.log.warn(`Channels receiver: ${status} (${reason})`),
+      onFailed: (error) => void this.receiverFailed(receiver, error),
     });
     const address = await receiver.start();
     this.receiver = receiver;
@@ -181,6 +197,8 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.updateStatus();
     await this.desk.vs.commands.executeCommand('setContext', RECEIVER_CONTEXT_KEY, true);
     this.desk.log.info(`Channels: the built-in receiver listens at ${address}`);
+    // Drive's live changes become push-driven now (when wanted): made in the background.
+    void this.livePush.changed();
     return address;
   }
 
@@ -190,9 +208,20 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     await receiver?.stop();
     this.updateStatus();
     await this.desk.vs.commands.executeCommand('setContext', RECEIVER_CONTEXT_KEY, false);
+    await this.livePush.changed();
+  }
+
+  /** The receiver's server failed while running: as if stopped (push falls back to polling), and the user is told. */
+  private async receiverFailed(receiver: ChannelReceiver, error: Error): Promise<void> {
+    if (this.receiver !== receiver) return;
+    this.desk.log.error(`Channels receiver failed: ${error.message}`);
+    await this.stopReceiver();
+    void this.desk.showError(error, { action: this.t('The built-in receiver stopped') });
   }
 
   private async onNotification(notification: ReceivedNotification): Promise<void> {
+    // First, before any storage: a change for a feed Desk pushes is fetched at once.
+    this.livePush.noteNotification(notification.channelId, notification.resourceState);
     this.received++;
     this.updateStatus();
     this.tree.addNotification(notification);
@@ -224,11 +253,11 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     }, countdownIntervalMs(records, Date.now()));
   }
 
-  /** With `desk.channels.autoRenew` on: renews each channel a little before it expires (see renewal.ts). */
+  /** Renews each channel a little before it expires (see renewal.ts): Desk's own always, the user's with `desk.channels.autoRenew`. */
   private scheduleRenewals(): void {
     clearTimeout(this.renewTimer);
     this.renewTimer = undefined;
-    if (this.isDisposed || this.desk.vs.workspace.getConfiguration().get<boolean>(AUTO_RENEW_SETTING) !== true) return;
+    if (this.isDisposed) return;
     const plan = planRenewals(this.renewable(), Date.now());
     if (plan.due.length > 0) {
       void this.renewDue();
@@ -240,8 +269,14 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.renewTimer = setTimeout(() => this.scheduleRenewals(), delay);
   }
 
+  /** Desk's own channels (Drive's live changes) always; the user's only with the setting on. */
   private renewable(): ChannelRecord[] {
-    return this.book.list().filter((record) => !this.renewFailed.has(record.id));
+    const all = this.autoRenew();
+    return this.book.list().filter((record) => !this.renewFailed.has(record.id) && (all || record.feed !== undefined));
+  }
+
+  private autoRenew(): boolean {
+    return this.desk.vs.workspace.getConfiguration().get<boolean>(AUTO_RENEW_SETTING) === true;
   }
 
   private async renewDue(): Promise<void> {

@@ -38,10 +38,24 @@ export interface ChannelRecord {
   readonly messages: number;
   readonly lastState?: string;
   readonly lastMessageAt?: number;
+  /** The life asked for at the watch (ms), asked again at each renewal; absent: the service's default. */
+  readonly requestedLifeMs?: number;
+  /** Set on channels Desk made itself to push a sync feed (e.g. "drive.changes"): see livePush.ts. */
+  readonly feed?: string;
+}
+
+/** What a watch is asked for besides its target. */
+export interface WatchRequest {
+  readonly address: string;
+  readonly token?: string | undefined;
+  /** How long the channel should live (the service may answer less). */
+  readonly lifeMs?: number | undefined;
+  /** The sync feed this channel serves, when Desk makes it for itself. */
+  readonly feed?: string | undefined;
 }
 
 /** A channel's record from a watch's answer; a channel without an expiration gets `fallbackExpiration`. */
-export function recordOf(channel: Channel, target: WatchTarget, request: { address: string; token?: string | undefined }, now: number, fallbackExpiration: number): ChannelRecord {
+export function recordOf(channel: Channel, target: WatchTarget, request: WatchRequest, now: number, fallbackExpiration: number): ChannelRecord {
   const expiration = channel.expiration !== undefined && Number.isFinite(channel.expiration) ? channel.expiration : fallbackExpiration;
   return {
     id: channel.id,
@@ -53,6 +67,8 @@ export function recordOf(channel: Channel, target: WatchTarget, request: { addre
     expiration,
     created: now,
     messages: 0,
+    ...(request.lifeMs !== undefined ? { requestedLifeMs: request.lifeMs } : {}),
+    ...(request.feed !== undefined ? { feed: request.feed } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /** What the Channels commands do once the user has answered: watch a target, stop a channel, renew one with an overlap (no vscode). */
 import type { Channel, ChannelInput } from '../../api/channels';
 import { GoogleApiError } from '../../api/errors';
-import { ChannelBook, ChannelRecord, maxLifeMs, recordOf, serviceOf, WatchTarget } from './model';
+import { ChannelBook, ChannelRecord, maxLifeMs, recordOf, serviceOf, WatchRequest, WatchTarget } from './model';
 import type { ChannelsApi } from './port';
 import { checkedWatchInput, newChannelId, Translate } from './validation';
 
@@ -17,6 +17,7 @@ export interface ChannelOperationsDeps {
 /** A channel whose watch is in flight: its `sync` message may arrive before the watch answers (the spec allows it). */
 interface PendingChannel {
   readonly token: string | undefined;
+  readonly feed: string | undefined;
   readonly early: { state: string; at: number }[];
 }
 
@@ -29,15 +30,22 @@ export class ChannelOperations {
   }
 
   /** Makes a channel on `target` delivering to `address` (checked first) and records it. */
-  async watch(target: WatchTarget, request: { address: string; token?: string | undefined }): Promise<ChannelRecord> {
-    const checked = checkedWatchInput({ ...request, id: (this.deps.newId ?? newChannelId)() }, this.deps.t);
-    const input: ChannelInput = { id: checked.id, type: 'web_hook', address: checked.address, ...(checked.token ? { token: checked.token } : {}) };
-    const pending: PendingChannel = { token: checked.token, early: [] };
+  async watch(target: WatchTarget, request: WatchRequest): Promise<ChannelRecord> {
+    const checked = checkedWatchInput({ address: request.address, token: request.token, id: (this.deps.newId ?? newChannelId)() }, this.deps.t);
+    if (request.lifeMs !== undefined && !(request.lifeMs > 0)) throw new RangeError(this.deps.t('A channel\'s life must be longer than zero.'));
+    const input: ChannelInput = {
+      id: checked.id,
+      type: 'web_hook',
+      address: checked.address,
+      ...(checked.token ? { token: checked.token } : {}),
+      ...(request.lifeMs !== undefined ? { expiration: Math.round(this.now() + request.lifeMs) } : {}),
+    };
+    const pending: PendingChannel = { token: checked.token, feed: request.feed, early: [] };
     this.pending.set(checked.id, pending);
     try {
       const channel = await this.send(target, input);
       const now = this.now();
-      const record = recordOf(channel, target, { address: checked.address, token: checked.token }, now, now + maxLifeMs(target));
+      const record = recordOf(channel, target, { ...request, address: checked.address, token: checked.token }, now, now + maxLifeMs(target));
       await this.deps.book.add(record);
       // Messages that arrived before the watch answered count too.
       for (const message of pending.early) await this.deps.book.noteMessage(record.id, message.state, message.at);
@@ -48,9 +56,9 @@ export class ChannelOperations {
   }
 
   /** A channel being created, for the receiver: known (with its token) before its watch has answered. */
-  pendingChannel(id: string): { token: string | undefined } | undefined {
+  pendingChannel(id: string): { token: string | undefined; feed?: string } | undefined {
     const pending = this.pending.get(id);
-    return pending ? { token: pending.token } : undefined;
+    return pending ? { token: pending.token, ...(pending.feed !== undefined ? { feed: pending.feed } : {}) } : undefined;
   }
 
   /** Keeps a message for a channel still being created; false when no such watch is in flight. */
@@ -79,7 +87,7 @@ export class ChannelOperations {
    * unreported; then the old one is stopped. If stopping fails, the old one is forgotten anyway: it expires by itself.
    */
   async renew(record: ChannelRecord): Promise<ChannelRecord> {
-    const renewed = await this.watch(record.target, { address: record.address, token: record.token });
+    const renewed = await this.watch(record.target, { address: record.address, token: record.token, lifeMs: record.requestedLifeMs, feed: record.feed });
     try {
       await this.stop(record);
     } catch (error) {

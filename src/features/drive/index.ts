@@ -6,6 +6,7 @@ import { ChangeEntry, ChangeLog } from './changes/changeLog';
 import type { TokenStore } from '../../core/sync/poller';
 import { ChangePoller, PollOutcome } from './changes/poller';
 import { ChangesStatusBar, SHOW_CHANGES_COMMAND } from './changes/statusBar';
+import { DrivePushLink, PUSH_CHANGES_SETTING } from './changes/push';
 import { APP_DETAILS_SCHEME, appDocument, executeDropPlan, PROPERTIES_SCHEME, propertiesDocument, registerDriveCommands } from './commands/index';
 import type { ServiceEndpoints } from '../../config/endpoints';
 import { attempt } from '../../core/commands';
@@ -19,14 +20,26 @@ import { isFolder } from '../../shared/schemas/drive';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { DriveNode, DriveTreeModel, folderTitles } from './tree/treeModel';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
+import { AccessTooltips } from './sharing/accessTooltip';
+import { DriveComments } from './comments/controller';
+import { DriveCommentsTree } from './comments/tree';
 
 const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
+
+/** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
+export { DRIVE_CHANGES_FEED, type DriveChangesFeed } from './changes/push';
 
 /** What the extension-host tests read through the hidden `desk.drive.changesState` command. */
 export interface DriveChangesState {
   readonly polling: boolean;
   readonly pollerState: string;
   readonly usesLongPoll: boolean;
+  /** Push notifications work: polls follow them, the timer keeps only a slow safety net. */
+  readonly push: boolean;
+  /** Polls started by a notification. */
+  readonly pushPolls: number;
+  /** How long until the next scheduled poll (undefined while a poll runs or none is scheduled). */
+  readonly nextPollInMs: number | undefined;
   readonly unseen: number;
   readonly statusText: string;
   readonly entries: readonly ChangeEntry[];
@@ -46,11 +59,15 @@ export class DriveFeature extends Disposable {
   private pollerStarting: Promise<void> | undefined;
   private generation = 0;
   private pollerRetry: ReturnType<typeof setTimeout> | undefined;
+  private readonly pushLink: DrivePushLink;
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
   readonly changeLog = new ChangeLog();
   readonly statusBar: ChangesStatusBar;
+  private readonly accessTooltips: AccessTooltips;
+  /** Comment threads in the editor and the tree's Comments rows, over one store. */
+  readonly comments: DriveComments;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -65,6 +82,14 @@ export class DriveFeature extends Disposable {
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 
     let commands: ReturnType<typeof registerDriveCommands> | undefined;
+    this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message));
+    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
+    const commentsTree = this._register(new DriveCommentsTree(vs, {
+      store: this.comments.store,
+      nodesForFile: (fileId) => this.modelValue.nodesForFile(fileId),
+      rerender: (node) => this.provider.rerender(node),
+      log: (message) => desk.log.warn(message),
+    }));
     this.provider = this._register(new DriveTreeProvider(vs, {
       model: () => this.modelValue,
       isSignedIn: () => desk.session.signedIn,
@@ -72,6 +97,8 @@ export class DriveFeature extends Disposable {
       executeDrop: (plan) => executeDropPlan(this.commandHost(), plan),
       uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
       rootId: () => this.modelValue.rootId(),
+      describeAccess: (item) => this.accessTooltips.describe(item),
+      comments: commentsTree,
     }));
     this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, {
       treeDataProvider: this.provider,
@@ -108,6 +135,11 @@ export class DriveFeature extends Disposable {
     this._register(vs.commands.registerCommand(SHOW_CHANGES_COMMAND, () => this.statusBar.showQuickPick()));
     this._register(vs.commands.registerCommand('desk.drive.changesState', () => this.changesState()));
 
+    this.pushLink = this._register(new DrivePushLink(desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(PUSH_CHANGES_SETTING) !== false));
+    this._register(vs.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(PUSH_CHANGES_SETTING)) this.pushLink.settingChanged();
+    }));
+
     // Focus and activity steer the poll interval.
     const activity = (): void => this.poller?.noteActivity();
     this._register(vs.window.onDidChangeWindowState((state) => this.poller?.setFocused(state.focused)));
@@ -140,6 +172,12 @@ export class DriveFeature extends Disposable {
     return this.apiValue;
   }
 
+  /** The client behind the port (built with it), for the resources the port leaves out: permissions, properties. */
+  driveClient(): DriveClient {
+    this.api();
+    return this.client as DriveClient;
+  }
+
   about(): Promise<DriveAboutInfo> {
     this.aboutValue ??= this.api().about();
     this.aboutValue.catch(() => { this.aboutValue = undefined; });
@@ -157,6 +195,9 @@ export class DriveFeature extends Disposable {
       polling: this.poller !== undefined,
       pollerState: this.poller?.state ?? 'stopped',
       usesLongPoll: this.poller?.usesLongPoll ?? false,
+      push: this.poller?.pushed ?? false,
+      pushPolls: this.poller?.pushPolls ?? 0,
+      nextPollInMs: this.poller?.nextPollTime === undefined ? undefined : this.poller.nextPollTime - Date.now(),
       unseen: this.changeLog.count,
       statusText: this.changeLog.count > 0 ? this.statusBar.text : '',
       entries: this.changeLog.entries(),
@@ -194,6 +235,8 @@ export class DriveFeature extends Disposable {
       noteOwnWrite: (item: DriveItem) => this.noteOwnWrite(item),
       revealFile: (fileId: string, options?: { open?: boolean }) => this.revealFile(fileId, options),
       pollChangesNow: () => this.pollChangesNow(),
+      client: () => this.driveClient(),
+      comments: () => this.comments,
     };
   }
 
@@ -201,6 +244,8 @@ export class DriveFeature extends Disposable {
     this.aboutValue = undefined;
     this.modelValue = new DriveTreeModel(this.api());
     this.fileSystem.reset();
+    this.accessTooltips.reset();
+    this.comments.reset();
     this.changeLog.markSeen();
     this.statusBar.update();
     this.provider.refresh();
@@ -220,6 +265,7 @@ export class DriveFeature extends Disposable {
     this.poller?.stop();
     this.poller = undefined;
     this.pollerStarting = undefined;
+    this.pushLink.detach();
   }
 
   /** Starts the poller once signed in with a running backend; the token key names backend and account. */
@@ -267,6 +313,7 @@ export class DriveFeature extends Disposable {
     this.poller = poller;
     poller.setFocused(this.desk.vs.window.state.focused);
     poller.setSignedIn(true);
+    this.pushLink.attach(poller);
     poller.start();
   }
 
@@ -287,7 +334,10 @@ export class DriveFeature extends Disposable {
     } catch (error) {
       this.desk.log.warn(`Drive: could not refresh after changes: ${errorMessage(error)}`);
     }
-    for (const entry of news) this.fileSystem.notifyRemoteChange(entry.fileId);
+    for (const entry of news) {
+      this.fileSystem.notifyRemoteChange(entry.fileId);
+      this.comments.fileChanged(entry.fileId);
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import * as z from './zod';
+import { sharedDriveSchema } from './drive/drives';
 
 /**
  * Drive v2 resources (see reference/drive.v2.discovery.json), shared by the client (src/api/drive.ts) and the
@@ -233,6 +234,9 @@ export const changeSchema = z.object({
   type: z.optional(z.string()),
   time: z.optional(z.string()),
   driveId: z.optional(z.string()),
+  teamDriveId: z.optional(z.string()),
+  /** changeType 'drive': the shared drive as it is now (absent when it was deleted or the user left it). */
+  drive: z.optional(sharedDriveSchema),
 });
 export type Change = z.infer<typeof changeSchema>;
 

@@ -113,7 +113,7 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
       const totalHeader = header(context, 'x-upload-content-length');
       if (totalHeader !== undefined && !/^\d+$/.test(totalHeader)) throw invalid('X-Upload-Content-Length must be a byte count', 'X-Upload-Content-Length', 'header');
       const query: Record<string, string> = {};
-      for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate']) {
+      for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate', 'newRevision', 'pinned']) {
         const value = context.query.string(name);
         if (value !== undefined) query[name] = value;
       }

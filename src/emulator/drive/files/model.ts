@@ -72,6 +72,10 @@ export const INDEXED_TEXT_CHARS = 32 * 1024;
 export type ModifiedDateBehavior = 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
 
 export interface UpdateOptions {
+  /** false: the new content replaces the head revision's instead of making a new revision. */
+  newRevision?: boolean;
+  /** Pin the new head revision (files with bytes). */
+  pinned?: boolean;
   addParents?: readonly string[];
   removeParents?: readonly string[];
   modifiedDateBehavior?: ModifiedDateBehavior;
@@ -134,8 +138,8 @@ export class DriveModel {
   readonly access: AccessIndex;
   /** Called with every file before it is deleted for good (revisions, comments drop theirs). */
   readonly onDelete: ((file: StoredFile, garbage: Garbage) => void)[] = [];
-  /** Called when new content replaces `previousBlobId`; true when the old blob is kept (as a revision). */
-  readonly onContentChange: ((file: StoredFile, previousBlobId: string, user: EmulatorUser, garbage: Garbage) => boolean)[] = [];
+  /** Called when new content replaces what `before` (the file as it was) held; true when the old blob is kept (as a revision). */
+  readonly onContentChange: ((file: StoredFile, before: Readonly<StoredFile>, user: EmulatorUser, garbage: Garbage, options: UpdateOptions) => boolean)[] = [];
 
   constructor(store: Store, private readonly now: () => number, driveRole?: (user: EmulatorUser, driveId: string) => Role | undefined) {
     this.files = store.collection<StoredFile>('drive.files');
@@ -329,11 +333,11 @@ export class DriveModel {
       if (input.properties !== undefined) target.properties = mergeProperties(target.properties, input.properties);
       if (newParents) target.parents = newParents;
       if (options.media) {
-        const previous = target.blobId;
+        const before = { ...target };
         this.attach(target, options.media);
         target.contentRevision += 1;
         // A revision keeper (revisions/model.ts) may keep the old content; otherwise it is garbage.
-        if (previous && !this.onContentChange.some((keep) => keep(target, previous, user, garbage))) garbage.blobIds.push(previous);
+        if (before.blobId && !this.onContentChange.some((keep) => keep(target, before, user, garbage, options))) garbage.blobIds.push(before.blobId);
       }
       if (input.lastViewedByMeDate !== undefined) target.lastViewedByMeDate = Date.parse(input.lastViewedByMeDate);
       else if (options.updateViewedDate !== false) target.lastViewedByMeDate = time;

@@ -13,6 +13,7 @@ import { forbidden, invalid, notFound } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext } from '../../core/router';
 import { downloadReply } from '../content/routes';
+import { revisionDownloadReply } from '../revisions/routes';
 import { renderChild, renderFile, renderParent } from '../render';
 import {
   appIdOf,
@@ -126,8 +127,9 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);
     const file = model.get(user, context.params.fileId as string);
+    // revisionId picks an old version's bytes; it is ignored unless alt=media (discovery document).
     const revisionId = context.query.string('revisionId', 200);
-    if (revisionId !== undefined && revisionId !== String(file.contentRevision || 1)) throw notFound(`Revision not found: ${revisionId}`);
+    if (alt === 'media' && revisionId !== undefined) return revisionDownloadReply(kit, context, file.id, revisionId);
     if (alt === 'media') return downloadReply(kit, context, file);
     const etag = etagOf(file);
     if (ifNoneMatchHits(etag, header(context, 'if-none-match'))) {

@@ -54,6 +54,7 @@ export class PropertiesModel {
   }
 
   private write(user: EmulatorUser, file: StoredFile, key: string, visibility: PropertyVisibility, value: string, appId: string | undefined): { file: StoredFile; property: StoredProperty } {
+    checkLimits(file.properties, key, visibility, value, appId);
     let written: StoredProperty = { key, value, visibility };
     if (visibility === 'PRIVATE' && appId !== undefined) written.appId = appId;
     this.files.mutateFile(file, (changed) => {
@@ -77,4 +78,23 @@ export class PropertiesModel {
     });
     this.files.recordChange(file, user);
   }
+}
+
+/** Drive's published limits (the discovery document's Property resource): key and value share 124 bytes of UTF-8. */
+export const PROPERTY_LIMITS = { bytes: 124, publicPerFile: 30, privatePerApp: 30, perFile: 100 } as const;
+
+/** Refuses what Drive refuses: a key + value over 124 bytes, or one property more than a file or an app may hold. */
+function checkLimits(existing: readonly StoredProperty[], key: string, visibility: PropertyVisibility, value: string, appId: string | undefined): void {
+  const bytes = Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8');
+  if (bytes > PROPERTY_LIMITS.bytes) {
+    throw new ApiError(400, 'badRequest', `The property key and value together are ${bytes} bytes; the limit is ${PROPERTY_LIMITS.bytes} bytes (UTF-8).`);
+  }
+  const replaces = existing.some((candidate) => candidate.key === key && candidate.visibility === visibility && visibleTo(candidate, appId));
+  if (replaces) return;
+  if (existing.length >= PROPERTY_LIMITS.perFile) throw new ApiError(400, 'badRequest', `A file may have at most ${PROPERTY_LIMITS.perFile} properties.`);
+  const sameKind = visibility === 'PUBLIC'
+    ? existing.filter((candidate) => candidate.visibility === 'PUBLIC')
+    : existing.filter((candidate) => candidate.visibility === 'PRIVATE' && visibleTo(candidate, appId));
+  const limit = visibility === 'PUBLIC' ? PROPERTY_LIMITS.publicPerFile : PROPERTY_LIMITS.privatePerApp;
+  if (sameKind.length >= limit) throw new ApiError(400, 'badRequest', `A file may have at most ${limit} ${visibility.toLowerCase()} properties${visibility === 'PRIVATE' ? ' per app' : ''}.`);
 }

@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
 import { DIRECTORY_USER_EVENTS, DirectoryUserEvent } from '../../../shared/schemas/channels';
-import type { ChannelBook, ChannelRecord, WatchTarget } from '../model';
+import type { ChannelBook, ChannelRecord, WatchRequest, WatchTarget } from '../model';
 import type { ChannelOperations } from '../operations';
 import { targetLabel } from '../tree/presentation';
 import type { ChannelsNode, ChannelsTreeProvider } from '../tree/treeProvider';
@@ -17,6 +17,8 @@ import { addressProblem, tokenProblem, Translate } from '../validation';
 export interface WatchOptions {
   readonly address?: string;
   readonly token?: string;
+  /** How long the channel should live, in seconds (renewals ask the same); the service's default otherwise. */
+  readonly lifeSeconds?: number;
 }
 
 export interface ChannelsCommandContext {
@@ -159,7 +161,7 @@ export class ChannelsCommands {
   }
 
   /** The address (the receiver's offered when running) and an optional token, from the options or asked. */
-  private async askRequest(options: unknown): Promise<{ address: string; token?: string } | undefined> {
+  private async askRequest(options: unknown): Promise<WatchRequest | undefined> {
     let address = optionString(options, 'address');
     address ??= await this.ask(this.t('The HTTPS address that receives the notifications'), this.context.receiverAddress() ?? 'https://', (value) => addressProblem(value, this.t));
     if (address === undefined) return undefined;
@@ -168,7 +170,8 @@ export class ChannelsCommands {
       token = await this.ask(this.t('A token sent with every notification (optional, up to 256 characters)'), '', (value) => tokenProblem(value, this.t), true);
       if (token === undefined) return undefined;
     }
-    return { address: address.trim(), ...(token ? { token } : {}) };
+    const lifeSeconds = isObject(options) && typeof options.lifeSeconds === 'number' ? options.lifeSeconds : undefined;
+    return { address: address.trim(), ...(token ? { token } : {}), ...(lifeSeconds !== undefined ? { lifeMs: lifeSeconds * 1000 } : {}) };
   }
 
   private async ask(prompt: string, value: string, validate: (value: string) => string | undefined, password = false): Promise<string | undefined> {

@@ -10,6 +10,8 @@ export interface ReceiverOptions {
   readonly onNotification: (notification: ReceivedNotification) => void;
   /** A refused request (wrong token, unknown channel), for the log. */
   readonly onRefused?: (status: number, reason: string) => void;
+  /** The server failed or closed while running (not through stop()): it receives nothing any more. */
+  readonly onFailed?: (error: Error) => void;
   readonly host?: string;
   readonly port?: number;
   readonly now?: () => number;
@@ -70,9 +72,19 @@ export class ChannelReceiver {
       });
     });
     this.server = server;
+    server.on('error', (error) => this.failed(server, error));
+    server.on('close', () => this.failed(server, new Error('the receiver closed')));
     const { port } = server.address() as AddressInfo;
     this.addressValue = `https://${host}:${port}${RECEIVER_PATH}`;
     return this.addressValue;
+  }
+
+  private failed(server: https.Server, error: Error): void {
+    if (this.server !== server) return;
+    this.server = undefined;
+    this.addressValue = undefined;
+    server.close();
+    this.options.onFailed?.(error);
   }
 
   async stop(): Promise<void> {

@@ -21,17 +21,24 @@ export function targetLabel(target: WatchTarget, t: Translate): string {
   }
 }
 
-/** "expires in 5h 59m · 3 messages" (the count only when the built-in receiver has seen some). */
+/**
+ * "expires in 5h 59m · 3 messages" (the count only when the built-in receiver has seen some), after "Desk's live
+ * changes" on a channel Desk made for itself.
+ */
 export function channelDescription(record: ChannelRecord, now: number, t: Translate): string {
   const left = record.expiration - now;
-  const expiry = left > 0 ? t('expires in {0}', formatDuration(left)) : t('expired');
-  if (record.messages === 0) return expiry;
-  return `${expiry} · ${record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)}`;
+  const parts = [
+    ...(record.feed !== undefined ? [t('Desk\'s live changes')] : []),
+    left > 0 ? t('expires in {0}', formatDuration(left)) : t('expired'),
+    ...(record.messages === 0 ? [] : [record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)]),
+  ];
+  return parts.join(' · ');
 }
 
 export function channelTooltip(record: ChannelRecord, t: Translate): string {
   const lines = [
     targetLabel(record.target, t),
+    ...(record.feed !== undefined ? [t('Made by Desk so its live changes arrive by push: renewed automatically, stopped with the receiver.')] : []),
     t('Channel: {0}', record.id),
     t('Resource: {0}', record.resourceId),
     ...(record.resourceUri ? [t('Resource URI: {0}', record.resourceUri)] : []),

@@ -2,11 +2,14 @@
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import type { ContainerNode } from '../tree/treeModel';
+import { commentCommands } from './comments';
 import { contentCommands } from './content';
 import { fileCommands } from './files';
 import { infoCommands } from './info';
 import { commandKit, DriveCommandHost } from './kit';
 import { organizeCommands } from './organize';
+import { propertyCommands } from './properties';
+import { sharingCommands } from './sharing';
 import { trashCommands } from './trash';
 
 export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument } from './info';
@@ -26,6 +29,9 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
   const organize = organizeCommands(kit);
   const trash = trashCommands(kit);
   const info = infoCommands(kit);
+  const sharing = sharingCommands(kit);
+  const properties = propertyCommands(kit);
+  const comments = commentCommands(kit, () => host.comments());
 
   const disposables = registerCommands(host.desk, {
     'desk.drive.refresh': files.refresh,
@@ -58,6 +64,31 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
     'desk.drive.properties': info.properties,
     'desk.drive.apps': info.apps,
     'desk.drive.about': info.about,
+
+    'desk.drive.share': sharing.share,
+    'desk.drive.addPeople': sharing.addPeople,
+    'desk.drive.changeRole': sharing.changeRole,
+    'desk.drive.removeAccess': sharing.removeAccess,
+    'desk.drive.linkSharing': sharing.linkSharing,
+    'desk.drive.transferOwnership': sharing.transferOwnership,
+
+    'desk.drive.editProperties': properties.editProperties,
+    'desk.drive.addProperty': properties.addProperty,
+    'desk.drive.changeProperty': properties.changeProperty,
+    'desk.drive.removeProperty': properties.removeProperty,
+
+    'desk.drive.addComment': comments.add,
+    'desk.drive.createComment': comments.create,
+    'desk.drive.replyComment': comments.reply,
+    'desk.drive.resolveComment': comments.resolve,
+    'desk.drive.reopenComment': comments.reopen,
+    'desk.drive.editComment': comments.edit,
+    'desk.drive.saveComment': comments.save,
+    'desk.drive.cancelCommentEdit': comments.cancel,
+    'desk.drive.deleteComment': comments.delete,
+    'desk.drive.showComments': comments.show,
+    'desk.drive.openComment': comments.open,
+    'desk.drive.refreshComments': comments.refresh,
   });
   return { disposables, uploadUris: async (uris, container) => void (await content.uploadUris(uris, container)) };
 }

@@ -1,11 +1,13 @@
 /** What every Drive command file shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
 import type * as vscode from 'vscode';
+import type { DriveClient } from '../../../api/drive';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
+import type { DriveComments } from '../comments/controller';
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
 import type { DriveAboutInfo, DriveApi, DriveItem } from '../port';
 import { folderIdOf } from '../tree/dnd';
-import { ContainerNode, DriveNode, DriveTreeModel, FileNode, sectionOf } from '../tree/treeModel';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/treeModel';
 import type { DriveTreeProvider } from '../tree/treeProvider';
 
 /** What the commands need from the Drive feature (index.ts builds it). */
@@ -23,6 +25,10 @@ export interface DriveCommandHost {
   pollChangesNow(): void;
   /** Reveals (and for files, opens) a file by id. */
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
+  /** The Drive client itself, for resources the narrow port leaves out (permissions, properties); callers narrow it to a Pick. */
+  client(): DriveClient;
+  /** The comment threads and their store (comments/controller.ts). */
+  comments(): DriveComments;
 }
 
 type ListingHost = Pick<DriveCommandHost, 'model' | 'provider'>;
@@ -112,7 +118,7 @@ export function commandKit(host: DriveCommandHost): DriveCommandKit {
       if (!candidate) return model.section('myDrive');
       if (candidate.kind === 'section') return candidate.section === 'myDrive' ? candidate : model.section('myDrive');
       if (candidate.kind === 'file' && model.isContainer(candidate) && sectionOf(candidate) !== 'trash') return candidate;
-      const parent = candidate.parent;
+      const parent = listingOf(candidate);
       return parent.kind === 'section' && parent.section !== 'myDrive' ? model.section('myDrive') : parent;
     },
     async folderIdFor(container) {

@@ -1,6 +1,6 @@
 /** Drag and drop in the Drive tree, as a plan (moves, trashes, skips with reasons) computed without vscode. */
 import { isFolder } from '../../../shared/schemas/drive';
-import { ContainerNode, DriveNode, FileNode, sectionOf } from './treeModel';
+import { ContainerNode, DriveNode, FileNode, listingOf, sectionOf } from './treeModel';
 
 /** What one dropped file turns into: a parents change (files.patch addParents/removeParents) or a trash. */
 export type DropAction =
@@ -24,7 +24,7 @@ export function dropTargetContainer(target: DriveNode | undefined): ContainerNod
   if (!target) return undefined;
   if (target.kind === 'section') return target;
   if (target.kind === 'file' && isFolder(target.item) && sectionOf(target) !== 'trash') return target;
-  return target.parent;
+  return listingOf(target);
 }
 
 function ancestorFileIds(node: ContainerNode): Set<string> {

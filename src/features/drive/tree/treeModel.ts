@@ -1,5 +1,6 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
 import { isFolder } from '../../../shared/schemas/drive';
+import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { compareItems } from './presentation';
 
@@ -39,7 +40,8 @@ export interface MessageNode {
 }
 
 export type ContainerNode = SectionNode | FileNode;
-export type DriveNode = SectionNode | FileNode | LoadMoreNode | MessageNode;
+/** Comment rows (comments/nodes.ts) hang under files: "Comments (N)", then one row per comment. */
+export type DriveNode = SectionNode | FileNode | LoadMoreNode | MessageNode | CommentsNode | CommentNode;
 
 export const SECTION_IDS: Record<DriveSection, string> = {
   myDrive: 'drive:myDrive',
@@ -101,7 +103,7 @@ export class DriveTreeModel {
     return node.kind === 'file' && isFolder(node.item) && sectionOf(node) !== 'trash';
   }
 
-  parentOf(node: DriveNode): ContainerNode | undefined {
+  parentOf(node: DriveNode): DriveNode | undefined {
     return node.kind === 'section' ? undefined : node.parent;
   }
 
@@ -173,7 +175,7 @@ export class DriveTreeModel {
       for (const [containerId, listing] of this.listings) {
         if (listing.items.some((item) => item.id === change.fileId)) {
           const node = this.nodeById(containerId);
-          if (node && node.kind !== 'loadMore' && node.kind !== 'message') affected.set(node.id, node);
+          if (node && (node.kind === 'section' || node.kind === 'file')) affected.set(node.id, node);
         }
       }
       const item = change.removed ? undefined : change.item;
@@ -323,6 +325,13 @@ export function folderTitles(node: FileNode): string[] {
   }
   titles.unshift(current.label);
   return titles;
+}
+
+/** The container whose listing shows a row (a comment row counts as its file's row). */
+export function listingOf(node: Exclude<DriveNode, SectionNode>): ContainerNode {
+  let current: Exclude<DriveNode, SectionNode> = node;
+  while (current.kind === 'comments' || current.kind === 'comment') current = current.parent;
+  return current.parent;
 }
 
 export function sectionOf(node: DriveNode): DriveSection {

@@ -2,11 +2,14 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
+import { escapeMarkdown } from '../../../core/markdown';
 import { NotSignedInError } from '../../../core/session';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
+import type { DriveItem } from '../port';
 import { DropPlan, planDrop } from './dnd';
 import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
-import { ContainerNode, DriveNode, DriveTreeModel, FileNode, MessageNode, sectionOf } from './treeModel';
+import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
 
 export const DRIVE_VIEW_ID = 'desk.drive';
 export const DRIVE_TREE_MIME = 'application/vnd.code.tree.desk.drive';
@@ -17,6 +20,7 @@ export function contextValueFor(node: DriveNode): string {
   if (node.kind === 'section') return `driveSection ${node.section}`;
   if (node.kind === 'loadMore') return 'driveLoadMore';
   if (node.kind === 'message') return 'driveMessage';
+  if (node.kind === 'comments' || node.kind === 'comment') return commentRowContextValue(node);
   const item = node.item;
   const words = ['driveEntry', isFolder(item) ? 'folder' : isNative(item) ? 'native file' : 'file'];
   words.push(item.labels?.trashed || sectionOf(node) === 'trash' ? 'trashed' : 'live');
@@ -34,6 +38,19 @@ export interface DriveTreeOptions {
   /** Uploads dropped files from the OS or the Explorer into a folder. */
   readonly uploadUris: (uris: vscode.Uri[], target: ContainerNode) => Promise<void>;
   readonly rootId: () => Promise<string>;
+  /** Extra tooltip lines fetched on hover (who has access); plain text. */
+  readonly describeAccess?: (item: DriveItem) => Promise<readonly string[]>;
+  /** The comment rows under files (comments/tree.ts). */
+  readonly comments?: DriveTreeComments;
+}
+
+/** What the tree asks of the comments feature: whether a file expands to its comments, the rows, how they look. */
+export interface DriveTreeComments {
+  expandable(node: FileNode): boolean;
+  children(node: FileNode | CommentsNode): Promise<DriveNode[]>;
+  treeItem(node: CommentsNode | CommentNode): vscode.TreeItem;
+  /** Reloads a file's comments (Refresh on a comment row). */
+  refresh(node: CommentsNode | CommentNode): void;
 }
 
 /**
@@ -58,8 +75,10 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   /** Re-renders one container (its listing reloads) or, without one, the whole tree. */
-  refresh(container?: ContainerNode): void {
-    if (container) {
+  refresh(container?: ContainerNode | CommentsNode | CommentNode): void {
+    if (container?.kind === 'comments' || container?.kind === 'comment') {
+      this.options.comments?.refresh(container);
+    } else if (container) {
       this.model.invalidate(container);
       this.changeEmitter.fire(container);
     } else {
@@ -99,13 +118,19 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         if (node.id.endsWith('…error')) item.iconPath = new ThemeIcon('warning');
         return item;
       }
+      case 'comments':
+      case 'comment':
+        return this.options.comments?.treeItem(node) ?? new vs.TreeItem(node.label, State.None);
       case 'file': {
         const file = node.item;
         const container = this.model.isContainer(node);
-        const item = new vs.TreeItem(file.title ?? file.id, container ? State.Collapsed : State.None);
+        const expandable = container || this.options.comments?.expandable(node) === true;
+        const item = new vs.TreeItem(file.title ?? file.id, expandable ? State.Collapsed : State.None);
         item.id = node.id;
         item.iconPath = new ThemeIcon(iconIdFor(file));
-        const description = descriptionFor(file);
+        // In Shared with me, whose file it is matters most.
+        const owner = sectionOf(node) === 'shared' && file.ownedByMe === false ? file.owners?.[0]?.displayName ?? file.ownerNames?.[0] : undefined;
+        const description = [owner, descriptionFor(file)].filter(Boolean).join(' · ') || undefined;
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
         item.contextValue = contextValueFor(node);
         if (!isFolder(file)) item.command = { command: 'desk.drive.open', title: vs.l10n.t('Open'), arguments: [node] };
@@ -114,13 +139,18 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
     }
   }
 
-  resolveTreeItem(item: vscode.TreeItem, node: DriveNode): vscode.TreeItem {
-    if (node.kind === 'file') item.tooltip = new this.vs.MarkdownString(tooltipMarkdown(node.item));
+  async resolveTreeItem(item: vscode.TreeItem, node: DriveNode): Promise<vscode.TreeItem> {
+    if (node.kind !== 'file') return item;
+    const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
+    item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item), ...access.map(escapeMarkdown)].join('  \n'));
     return item;
   }
 
   async getChildren(node?: DriveNode): Promise<DriveNode[]> {
     if (!node) return this.options.isSignedIn() ? [...this.model.sections] : [];
+    if (node.kind === 'comments' || (node.kind === 'file' && !this.model.isContainer(node) && this.options.comments?.expandable(node))) {
+      return this.options.comments?.children(node) ?? [];
+    }
     if (node.kind !== 'section' && node.kind !== 'file') return [];
     if (!this.model.isContainer(node)) return [];
     try {
@@ -154,7 +184,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
     }
     const uriList = dataTransfer.get(URI_LIST_MIME);
     if (!uriList || !target) return;
-    const container = target.kind === 'section' || (target.kind === 'file' && this.model.isContainer(target)) ? target : target.parent;
+    const container = target.kind === 'section' || (target.kind === 'file' && this.model.isContainer(target)) ? target : listingOf(target);
     if (sectionOf(container) !== 'myDrive' && container.kind === 'section') return;
     const text = await uriList.asString();
     const uris = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#')).map((line) => this.vs.Uri.parse(line));

@@ -63,4 +63,20 @@ describe('Drive v2 emulator: properties (PUBLIC, PRIVATE per app) and `propertie
     await expectGoogleError(call('GET', `${base}/stage?visibility=PUBLIC`), 404);
     assert.deepEqual(driveFileSchema.parse((await call('GET', `/drive/v2/files/${file.id}`)).json).properties?.map((property) => property.value), ['mine2']);
   });
+
+  it('keeps Drive\'s limits: 124 bytes of UTF-8 for key and value together, 30 public and 30 private per app', async () => {
+    const file = driveFileSchema.parse((await call('POST', '/drive/v2/files', { json: { title: 'limits.txt' } })).json);
+    const base = `/drive/v2/files/${file.id}/properties`;
+    // 100 characters but 140 bytes: the limit is in bytes, and the key counts too.
+    await expectGoogleError(call('POST', base, { json: { key: 'k'.repeat(60), value: 'é'.repeat(40), visibility: 'PUBLIC' } }), 400, 'badRequest');
+    await call('POST', base, { json: { key: 'k'.repeat(60), value: 'é'.repeat(32), visibility: 'PUBLIC' } });
+    for (let index = 1; index < 30; index += 1) await call('POST', base, { json: { key: `p${index}`, value: 'v', visibility: 'PUBLIC' } });
+    await expectGoogleError(call('POST', base, { json: { key: 'one-too-many', value: 'v', visibility: 'PUBLIC' } }), 400, 'badRequest');
+    // Changing an existing key is not one more; private ones count per app.
+    await call('POST', base, { json: { key: 'p1', value: 'changed', visibility: 'PUBLIC' } });
+    await call('POST', base, { json: { key: 'mine', value: 'v', visibility: 'PRIVATE' } });
+    const listed = propertyListSchema.parse((await call('GET', base)).json).items;
+    assert.equal(listed.length, 31);
+    assert.equal(listed.find((item) => item.key === 'p1')?.value, 'changed');
+  });
 });

@@ -228,4 +228,85 @@ describe('ChangePoller', () => {
     assert.ok((poller.nextPollTime as number) - clock.now() >= DEFAULT_SCHEDULE.idleStartMs);
     poller.stop();
   });
+
+  it('while push works: fetches on each notification, and otherwise polls only at the slow push pace', async () => {
+    const { feed, clock, poller, outcomes } = setup();
+    poller.setSignedIn(true);
+    poller.start();
+    await clock.advance(0);
+    poller.setPushActive(true);
+    await clock.advance(0);
+    assert.equal(poller.pushed, true);
+    feed.requests.length = 0;
+    // An hour of an active user: no timer-driven polls besides the safety net.
+    for (let minute = 0; minute < 60; minute++) {
+      poller.noteActivity();
+      await clock.advance(60_000);
+    }
+    assert.equal(feed.requests.length, 60 * 60_000 / DEFAULT_SCHEDULE.pushMs);
+    assert.ok((poller.nextPollTime as number) - clock.now() > DEFAULT_SCHEDULE.maxIdleMs, 'slower than any polling pace');
+    // A notification: fetched at once, not at the next tick.
+    feed.add('pushed');
+    poller.pushNotified();
+    await clock.advance(0);
+    assert.deepEqual(changedFiles(outcomes), ['pushed']);
+    assert.equal(poller.pushPolls, 1);
+    assert.ok((poller.nextPollTime as number) - clock.now() >= DEFAULT_SCHEDULE.pushMs - 1);
+    poller.stop();
+  });
+
+  it('polls again right after a poll that was in flight when a notification came', async () => {
+    const { feed, clock, poller, outcomes } = setup();
+    poller.setSignedIn(true);
+    poller.start();
+    await clock.advance(0);
+    poller.setPushActive(true);
+    await clock.advance(0);
+    // The next poll is in flight when the change and its notification arrive.
+    let release: () => void = () => undefined;
+    const original = feed.listPage.bind(feed);
+    // It answers what was there when it was served, before the change.
+    feed.listPage = async (request) => {
+      feed.listPage = original;
+      const page = await original(request);
+      await new Promise<void>((resolve) => { release = resolve; });
+      return page;
+    };
+    poller.pushNotified();
+    await clock.advance(0);
+    assert.equal(poller.state, 'polling');
+    feed.add('during');
+    poller.pushNotified();
+    release();
+    await clock.advance(0);
+    assert.deepEqual(changedFiles(outcomes), ['during']);
+    poller.stop();
+  });
+
+  it('ends a held long poll when push starts working, and goes back to its own pace with a catch-up poll when push stops', async () => {
+    const { feed, clock, poller, outcomes } = setup();
+    feed.longPoll = true;
+    poller.setSignedIn(true);
+    poller.start();
+    await clock.advance(0);
+    await clock.advance(DEFAULT_SCHEDULE.activeMs);
+    poller.noteActivity();
+    await clock.advance(DEFAULT_SCHEDULE.activeMs);
+    assert.equal(poller.holdingLongPoll, true);
+    poller.setPushActive(true);
+    await clock.advance(0);
+    assert.equal(poller.holdingLongPoll, false, 'no request is held while push works');
+    assert.equal(feed.requests.at(-1)?.waitSeconds, undefined);
+    assert.ok((poller.nextPollTime as number) - clock.now() > DEFAULT_SCHEDULE.maxIdleMs);
+    // The channel expires: a change it did not report is found by the catch-up poll at once.
+    feed.add('missed');
+    poller.setPushActive(false);
+    await clock.advance(0);
+    assert.deepEqual(changedFiles(outcomes), ['missed']);
+    assert.equal(poller.pushed, false);
+    poller.noteActivity();
+    await clock.advance(DEFAULT_SCHEDULE.activeMs);
+    assert.equal(poller.holdingLongPoll, true, 'back to the long poll of an active window');
+    poller.stop();
+  });
 });

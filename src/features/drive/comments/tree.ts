@@ -1,0 +1,96 @@
+/**
+ * The Drive tree's comment rows: a file expands to "Comments (N)" (loaded when expanded), which lists its comments
+ * (author, excerpt, resolved or not); clicking one opens the file at the comment. Rows follow the CommentStore.
+ */
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
+import { escapeMarkdown } from '../../../core/markdown';
+import { NotSignedInError } from '../../../core/session';
+import { Disposable } from '../../../core/disposable';
+import type { DriveComment } from '../../../shared/schemas/drive/comments';
+import type { DriveTreeComments } from '../tree/treeProvider';
+import type { DriveNode, FileNode, MessageNode } from '../tree/treeModel';
+import { excerpt, quoteOf } from './anchors';
+import { authorName, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
+import type { CommentStore } from './store';
+
+export const OPEN_COMMENT_COMMAND = 'desk.drive.openComment';
+
+export interface CommentsTreeOptions {
+  readonly store: CommentStore;
+  /** The loaded tree rows of a file (a file in two folders shows twice). */
+  readonly nodesForFile: (fileId: string) => readonly FileNode[];
+  readonly rerender: (node: DriveNode) => void;
+  readonly log: (message: string) => void;
+}
+
+export class DriveCommentsTree extends Disposable implements DriveTreeComments {
+  constructor(private readonly vs: typeof vscode, private readonly options: CommentsTreeOptions) {
+    super();
+    this._register(options.store.onDidChange((fileId) => {
+      for (const node of options.nodesForFile(fileId)) options.rerender(node);
+    }));
+  }
+
+  expandable(node: FileNode): boolean {
+    return hasCommentsRow(node);
+  }
+
+  async children(node: FileNode | CommentsNode): Promise<DriveNode[]> {
+    const t = this.vs.l10n.t;
+    const file = node.kind === 'file' ? node : node.parent;
+    let comments: readonly DriveComment[];
+    try {
+      comments = (node.kind === 'comments' ? this.options.store.cached(file.item.id) : undefined) ?? (await this.options.store.load(file.item.id));
+    } catch (error) {
+      if (error instanceof NotSignedInError) return [];
+      this.options.log(`Drive: could not load the comments of ${file.item.title ?? file.item.id}: ${errorMessage(error)}`);
+      const message: MessageNode = { kind: 'message', id: `${file.id}/…comments…error`, parent: file, text: t('Could not load comments: {0}', errorMessage(error)) };
+      return [message];
+    }
+    if (node.kind === 'comments') return commentNodes(node, comments);
+    if (comments.length === 0) return [{ kind: 'message', id: `${file.id}/…nocomments`, parent: file, text: t('No comments') }];
+    return [commentsNode(file, comments.length)];
+  }
+
+  treeItem(node: CommentsNode | CommentNode): vscode.TreeItem {
+    const vs = this.vs;
+    const t = vs.l10n.t;
+    if (node.kind === 'comments') {
+      const item = new vs.TreeItem(t('Comments ({0})', node.count), vs.TreeItemCollapsibleState.Expanded);
+      item.id = node.id;
+      item.iconPath = new vs.ThemeIcon('comment-discussion');
+      item.contextValue = commentRowContextValue(node);
+      return item;
+    }
+    const comment = node.comment;
+    const item = new vs.TreeItem(`${authorName(comment)}: ${excerpt(comment.content ?? '')}`, vs.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    const replies = (comment.replies ?? []).filter((reply) => !reply.deleted && reply.content).length;
+    const status = isResolved(comment) ? t('Resolved') : undefined;
+    item.description = [status, replies > 0 ? t('{0} replies', replies) : undefined].filter(Boolean).join(' · ') || undefined;
+    item.iconPath = new vs.ThemeIcon(isResolved(comment) ? 'pass' : 'comment');
+    item.contextValue = commentRowContextValue(node);
+    item.tooltip = new vs.MarkdownString(tooltipOf(comment));
+    item.command = { command: OPEN_COMMENT_COMMAND, title: t('Open at Comment'), arguments: [node] };
+    return item;
+  }
+
+  refresh(node: CommentsNode | CommentNode): void {
+    const file = fileOfCommentRow(node);
+    this.options.store.invalidate(file.item.id);
+    this.options.rerender(file);
+  }
+}
+
+/** The whole discussion, for the row's tooltip. */
+function tooltipOf(comment: DriveComment): string {
+  const lines = [`**${escapeMarkdown(authorName(comment))}**${comment.status === 'resolved' ? ' · resolved' : ''}`, '', escapeMarkdown(comment.content ?? '')];
+  const quote = quoteOf(comment.context);
+  if (quote) lines.push('', `> ${escapeMarkdown(excerpt(quote, 200))}`);
+  for (const reply of comment.replies ?? []) {
+    if (reply.deleted || !reply.content) continue;
+    lines.push('', `**${escapeMarkdown(authorName(reply))}**: ${escapeMarkdown(reply.content)}`);
+  }
+  return lines.join('  \n');
+}

@@ -1,0 +1,77 @@
+// The Channels view as a user meets it: sign in, start the built-in receiver from the palette (Desk then makes its own
+// channel for Drive's live changes), watch a calendar's events and all Drive changes through the palette's prompts,
+// let changes made elsewhere arrive, and look at the rows: expiry countdowns, message counts, the notifications.
+import * as assert from 'node:assert/strict';
+import fetch from 'node-fetch';
+import type { Page } from 'playwright-core';
+import { emulatorToken, openDeskContainer, runCommand, showOnlyViews, signInThroughConsent, useWorkbench } from './workbench';
+
+describe('Channels view (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-channels-', { seed: 'demo' });
+
+  const pane = (page: Page) => page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="Channels"]') });
+  const rows = (page: Page) => pane(page).locator('.monaco-list-row[role="treeitem"]');
+  const row = (page: Page, text: string | RegExp) => rows(page).filter({ hasText: text }).first();
+
+  /** Answers the palette's input box once it asks `prompt`: keeps the offered value, or types `value`. */
+  async function answer(page: Page, prompt: string | RegExp, value?: string): Promise<void> {
+    await page.locator('.quick-input-widget .quick-input-message', { hasText: prompt }).first().waitFor({ state: 'visible', timeout: 15000 });
+    const input = page.locator('.quick-input-widget input.input');
+    if (value !== undefined) await input.fill(value);
+    await input.press('Enter');
+  }
+
+  async function asAnotherClient(pathname: string, json: unknown): Promise<void> {
+    const { emulatorUrl } = opened();
+    const response = await fetch(`${emulatorUrl}${pathname}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  it('shows each channel with its expiry countdown and message count, and the notifications under it', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await showOnlyViews(page, ['Channels']);
+    await signInThroughConsent(workbench, { within: pane(page) });
+
+    await runCommand(page, 'Desk: Start the Built-in Notification Receiver');
+    // Desk's own channel for Drive's live changes comes with the receiver (desk.drive.pushChanges is on by default).
+    await row(page, 'Desk\'s live changes').waitFor({ state: 'visible', timeout: 30000 });
+
+    await runCommand(page, 'Desk: Watch a Calendar\'s Events');
+    await answer(page, 'calendar whose events');
+    await answer(page, 'HTTPS address');
+    await answer(page, 'token', 'calendar-token');
+    await row(page, 'Events of calendar primary').waitFor({ state: 'visible', timeout: 30000 });
+
+    await runCommand(page, 'Desk: Watch All Drive Changes');
+    await answer(page, 'HTTPS address');
+    await answer(page, 'token', 'drive-token');
+    const userDrive = rows(page).filter({ hasText: 'All Drive changes' }).filter({ hasNotText: 'Desk\'s live changes' }).first();
+    await userDrive.waitFor({ state: 'visible', timeout: 30000 });
+
+    // Changes made elsewhere: a file, and two events.
+    await asAnotherClient('/drive/v2/files', { title: 'from-the-phone.txt', mimeType: 'text/plain' });
+    const start = new Date(Date.now() + 86_400_000);
+    for (const summary of ['Standup', 'Review']) {
+      await asAnotherClient('/calendar/v3/calendars/primary/events', { summary, start: { dateTime: start.toISOString() }, end: { dateTime: new Date(start.getTime() + 1_800_000).toISOString() } });
+    }
+    await row(page, /Events of calendar primary.*3 messages/).waitFor({ state: 'visible', timeout: 30000 });
+    await userDrive.filter({ hasText: '2 messages' }).waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, /Desk's live changes.*messages/).waitFor({ state: 'visible', timeout: 30000 });
+
+    // The user's Drive channel opened: its notifications, newest first.
+    await userDrive.locator('.label-name').click();
+    await row(page, /#\d+ change/).waitFor({ state: 'visible', timeout: 15000 });
+    await row(page, '#1 sync').waitFor({ state: 'visible', timeout: 15000 });
+    const descriptions = await rows(page).locator('.label-description').allInnerTexts();
+    assert.ok(descriptions.some((text) => /expires in \d+m \d+s · 2 messages/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
+    assert.ok(descriptions.some((text) => /expires in \d+d \d+h · 3 messages/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
+    await workbench.screenshot('channels-view');
+  });
+});

@@ -1,0 +1,56 @@
+// Sharing as a user meets it: Shared with me (from the demo data) shows bob's files with their owner, hovering one
+// shows who has access (fetched on hover), and Share… opens the list of people with their roles.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { openDeskContainer, SCREENSHOT_DIR, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+
+describe('Drive sharing (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-drive-sharing-', { seed: 'demo' });
+
+  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+
+  /** A screenshot with whatever hover or quick pick is open (the workbench helper parks the pointer first). */
+  async function shot(page: Page, name: string): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, name);
+    await page.screenshot({ path: file });
+    assert.ok(fs.statSync(file).size > 0);
+    return file;
+  }
+
+  it('lists Shared with me with owners, and the hover says who has access', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await signInThroughConsent(workbench);
+    await showOnlyViews(page, ['Drive']);
+
+    await row(page, 'Shared with me').waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, 'Shared with me').click();
+    const report = row(page, 'q3-report.txt');
+    await report.waitFor({ state: 'visible', timeout: 30000 });
+    assert.match(await report.innerText(), /Bob Demo/);
+    await row(page, 'Team notes').waitFor({ state: 'visible' });
+
+    await report.hover();
+    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Who has access' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    assert.match(await hover.innerText(), /Bob Demo \(Owner\), Alice Demo \(Viewer\)/);
+    await shot(page, 'drive-shared-with-me.png');
+  });
+
+  it('Share… lists the people with access and the actions', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await row(page, 'Team notes').click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Share Drive File…' }).first().click();
+    const pick = page.locator('.quick-input-widget');
+    await pick.locator('.monaco-list-row', { hasText: 'Bob Demo' }).first().waitFor({ state: 'visible', timeout: 20000 });
+    await pick.locator('.monaco-list-row', { hasText: 'Add people…' }).first().waitFor({ state: 'visible' });
+    await shot(page, 'drive-share-flow.png');
+    await page.keyboard.press('Escape');
+  });
+});
