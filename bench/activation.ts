@@ -1,17 +1,23 @@
-// Activation of Desk inside a real VS Code (code-server's VS Code 1.100.3 through the test harness): how long
-// require + activate takes, and how many requests Desk sends to its backend before the user does anything
-// (the answer should be 0: activation must not touch the network). A counting proxy between Desk and the
-// emulator sees every request Desk makes to the backend it is configured with.
+// Activation of Desk inside a real VS Code (code-server's VS Code 1.100.3 through the test harness), for the
+// production build the .vsix ships: VS Code's own figure ("Show Running Extensions": code loading + activate call)
+// in ordinary windows where Desk activates at startup as for a user, that figure taken apart with the extension
+// host's own performance marks, the bytes loaded at activation, and how many requests Desk sends to its backend
+// before the user does anything (the answer should be 0: activation must not touch the network; a counting
+// proxy between Desk and the emulator sees every request).
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import type * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
-import type { ActivationProbeResult } from './host/activationProbe';
+import type { ActivationProbeResult, HostMark } from './host/activationProbe';
 
 type Launcher = typeof import('../scripts/vscode/launch');
 
 const RUNS = 5;
+const DESK_ID = 'desk-dev.desk';
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 interface CountingProxy {
@@ -48,22 +54,79 @@ async function startCountingProxy(target: string): Promise<CountingProxy> {
   };
 }
 
+interface ProductionBuild {
+  /** The extension folder: production bundles and the manifest, as the .vsix holds them. */
+  readonly dir: string;
+  readonly vsix: string;
+}
+
+/**
+ * The production bundles (esbuild.js's own options) and the files the .vsix ships, in a temporary folder, packaged
+ * with vsce as scripts/package.js does. Built aside so the shared dist/ (a development build) is left alone.
+ */
+async function productionBuild(): Promise<ProductionBuild> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-prod-'));
+  const { build } = require(path.join(repoRoot, 'node_modules', 'esbuild')) as typeof esbuild;
+  const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions(mode: { production: boolean }): esbuild.BuildOptions[] };
+  await Promise.all(bundleOptions({ production: true }).map((options) =>
+    build({ ...options, absWorkingDir: repoRoot, outfile: path.join(dir, options.outfile ?? ''), logLevel: 'silent' })));
+  for (const file of ['package.json', 'package.nls.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) {
+    fs.copyFileSync(path.join(repoRoot, file), path.join(dir, file));
+  }
+  for (const folder of ['l10n', 'media']) fs.cpSync(path.join(repoRoot, folder), path.join(dir, folder), { recursive: true });
+  const vsix = path.join(dir, 'desk-bench.vsix');
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: dir, stdio: 'pipe' });
+  return { dir, vsix };
+}
+
+/**
+ * A development extension beside the installed Desk that hands the bench the extension host's marks. It activates
+ * only on its command, which the bench runs after startup, so it is not part of the activation it observes.
+ */
+function marksProbeExtension(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-marks-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name: 'desk-bench-marks',
+    publisher: 'desk-bench',
+    version: '0.0.1',
+    engines: { vscode: '^1.100.0' },
+    main: './extension.js',
+    activationEvents: [],
+    contributes: { commands: [{ command: 'deskBench.recordMarks', title: 'Desk Bench: Record Extension Host Marks' }] },
+  }));
+  fs.writeFileSync(path.join(dir, 'extension.js'), `const vscode = require('vscode');
+const fs = require('fs');
+exports.activate = (context) => {
+  context.subscriptions.push(vscode.commands.registerCommand('deskBench.recordMarks', () => {
+    const store = globalThis.MonacoPerformanceMarks;
+    const marks = (store ? store.getMarks() : []).filter((m) => /^code\\/extHost\\/(will|did)(LoadExtensionCode|ActivateExtension)\\//.test(m.name));
+    fs.writeFileSync(process.env.DESK_TEST_RESULT, JSON.stringify(marks));
+  }));
+};
+`);
+  return dir;
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  await input.press('Enter');
+}
+
 /**
  * VS Code's own figure for Desk, as "Developer: Show Running Extensions" shows it (the extension host's code loading +
  * activate call), read from that editor in the workbench.
  */
 async function runningExtensionsFigure(page: Page): Promise<number | undefined> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.fill('>Show Running Extensions');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Running Extensions' }).first().waitFor({ timeout: 15000 });
-  await input.press('Enter');
+  await runCommand(page, 'Show Running Extensions');
   const editor = page.locator('.part.editor');
   await editor.locator('text=/Activation:/').first().waitFor({ timeout: 15000 });
   // Each extension is a block of lines: its name (Desk's display name, or its id for a development extension),
   // the version, the host, then "…Activation: N ms".
   const lines = (await editor.innerText()).split('\n').map((line) => line.trim());
-  const at = lines.findIndex((line) => line === 'Desk' || line === 'desk-dev.desk');
+  const at = lines.findIndex((line) => line === 'Desk' || line === DESK_ID);
   if (at < 0) return undefined;
   for (const line of lines.slice(at + 1, at + 6)) {
     const found = /Activation:\s*(\d+)\s*ms/i.exec(line);
@@ -72,16 +135,66 @@ async function runningExtensionsFigure(page: Page): Promise<number | undefined> 
   return undefined;
 }
 
-/** VS Code's own figure in a fresh, ordinary window (no test runner): Desk activates at startup as for a user. */
-async function vscodeFigureOnce(launcher: Launcher): Promise<number | undefined> {
-  const workbench = await launcher.startWorkbench({ name: 'bench-activation-figure', seed: 'none' });
+/** Desk's activation taken apart with the extension host's marks (milliseconds; Date.now() resolution). */
+interface MarkFigures {
+  /** require() of dist/extension.js, as the host marks it around the require alone. */
+  readonly loadMs: number;
+  /** From "will activate" to "did activate": the activate call (its returned value resolves at once). */
+  readonly activateMs: number;
+  /**
+   * The extensions whose code the host loaded in the same activation batch just before Desk's, and how long that
+   * took. VS Code starts the code-loading clock of every extension of a batch (e.g. all onStartupFinished ones)
+   * together and then loads them one after another, so this time is inside Desk's "code loading" figure.
+   */
+  readonly aheadMs: number;
+  readonly ahead: string[];
+}
+
+function markFigures(marks: readonly HostMark[]): MarkFigures | undefined {
+  const time = (name: string): number | undefined => marks.find((mark) => mark.name === name)?.startTime;
+  const [willLoad, didLoad, willActivate, didActivate] = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'].map((what) => time(`code/extHost/${what}/${DESK_ID}`));
+  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined) return undefined;
+  // Walk back through back-to-back loads: each ended (didLoad) when the next one started (willLoad).
+  const loads = marks.filter((mark) => /LoadExtensionCode\//.test(mark.name));
+  const ahead: string[] = [];
+  let start = willLoad;
+  let index = loads.findIndex((mark) => mark.name === `code/extHost/willLoadExtensionCode/${DESK_ID}`);
+  while (index >= 2) {
+    const previousEnd = loads[index - 1];
+    const previousStart = loads[index - 2];
+    if (!previousEnd || !previousStart || !previousEnd.name.includes('/didLoadExtensionCode/') || !previousStart.name.includes('/willLoadExtensionCode/')) break;
+    if (start - previousEnd.startTime > 1) break;
+    ahead.unshift(previousStart.name.slice(previousStart.name.lastIndexOf('/') + 1));
+    start = previousStart.startTime;
+    index -= 2;
+  }
+  return { loadMs: didLoad - willLoad, activateMs: didActivate - willActivate, aheadMs: willLoad - start, ahead };
+}
+
+interface OrdinaryWindow {
+  readonly figure: number | undefined;
+  readonly marks: MarkFigures | undefined;
+}
+
+/** A fresh, ordinary window with the .vsix installed: Desk activates at startup as for a user. */
+async function ordinaryWindowOnce(launcher: Launcher, build: ProductionBuild, marksProbe: string): Promise<OrdinaryWindow> {
+  const workbench = await launcher.startWorkbench({ name: 'bench-activation-figure', seed: 'none', vsix: build.vsix, extensionPath: marksProbe });
   try {
     // Desk activates on startup-finished; give the window a moment to get there.
     await workbench.page.waitForTimeout(5000);
-    return await runningExtensionsFigure(workbench.page);
+    let marks: MarkFigures | undefined;
+    try {
+      await runCommand(workbench.page, 'Desk Bench: Record Extension Host Marks');
+      await workbench.page.waitForTimeout(1000);
+      marks = markFigures(JSON.parse(fs.readFileSync(workbench.resultFile, 'utf8')) as HostMark[]);
+    } catch {
+      marks = undefined;
+    }
+    await workbench.page.keyboard.press('Escape');
+    return { figure: await runningExtensionsFigure(workbench.page), marks };
   } catch (error) {
     console.log(`  (a window gave no figure: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-    return undefined;
+    return { figure: undefined, marks: undefined };
   } finally {
     await workbench.close();
   }
@@ -93,7 +206,8 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
-async function measureOnce(launcher: Launcher): Promise<{ probe: ActivationProbeResult; requests: string[]; windowMs: number }> {
+/** A probe window: the production build as the development extension, activated by the probe (alone, not in a batch). */
+async function probeWindowOnce(launcher: Launcher, build: ProductionBuild): Promise<{ probe: ActivationProbeResult; requests: string[]; windowMs: number }> {
   const emulator = await launcher.startEmulator({ seed: 'demo' });
   const proxy = await startCountingProxy(emulator.url);
   let workbench: Awaited<ReturnType<Launcher['startWorkbench']>> | undefined;
@@ -108,6 +222,9 @@ async function measureOnce(launcher: Launcher): Promise<{ probe: ActivationProbe
       testsPath: path.join(repoRoot, 'out', 'bench', 'host', 'activationProbe'),
       onExit: (code) => finished(code),
       waitForWorkbench: false,
+      // Not DESK_VSIX: the probe runs as an extension test, which needs a development extension.
+      vsix: '',
+      extensionPath: build.dir,
     });
     const code = await launcher.withTimeout(exited, 120000, 'the activation probe');
     const windowMs = Date.now() - started;
@@ -121,44 +238,53 @@ async function measureOnce(launcher: Launcher): Promise<{ probe: ActivationProbe
   }
 }
 
+const spread = (values: number[], digits = 0): string => (values.length ? `${median(values).toFixed(digits)} ms  (min ${Math.min(...values).toFixed(digits)}, max ${Math.max(...values).toFixed(digits)})  [${values.map((value) => value.toFixed(digits)).join(', ')}]` : 'n/a');
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+
 export async function run(): Promise<void> {
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
-  const runs: Awaited<ReturnType<typeof measureOnce>>[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measureOnce(launcher));
+  const build = await productionBuild();
+  const marksProbe = marksProbeExtension();
+  try {
+    const ordinary: OrdinaryWindow[] = [];
+    for (let i = 0; i < RUNS; i++) ordinary.push(await ordinaryWindowOnce(launcher, build, marksProbe));
+    const probes: Awaited<ReturnType<typeof probeWindowOnce>>[] = [];
+    for (let i = 0; i < RUNS; i++) probes.push(await probeWindowOnce(launcher, build));
 
-  const reported = runs.map((r) => r.probe.reportedActivationMs).filter((ms): ms is number => ms !== undefined);
-  const vscodeFigures: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const figure = await vscodeFigureOnce(launcher);
-    if (figure !== undefined) vscodeFigures.push(figure);
+    const figures = ordinary.map((window) => window.figure).filter((ms): ms is number => ms !== undefined);
+    const marks = ordinary.map((window) => window.marks).filter((figure): figure is MarkFigures => figure !== undefined);
+    console.log(`activation of the production build (${kib(fs.statSync(build.vsix).size)} .vsix) in a real VS Code 1.100.3 extension host, ${RUNS} fresh windows each, median:`);
+    console.log(`  VS Code's own figure ("Show Running Extensions": code loading + activate call), .vsix installed, activated at startup: ${spread(figures)}`);
+    if (marks.length) {
+      console.log('  the same windows, from the extension host\'s own marks:');
+      console.log(`    Desk's code loading (the require of dist/extension.js): ${spread(marks.map((figure) => figure.loadMs))}`);
+      console.log(`    Desk's activate call: ${spread(marks.map((figure) => figure.activateMs))}`);
+      console.log(`    Desk's own share of VS Code's figure (load + activate call): ${spread(marks.map((figure) => figure.loadMs + figure.activateMs))}`);
+      const ahead = [...new Set(marks.flatMap((figure) => figure.ahead))];
+      console.log(`    loading the extensions ahead of Desk in its activation batch (${ahead.join(', ') || 'none'}), counted in Desk's figure by VS Code: ${spread(marks.map((figure) => figure.aheadMs))}`);
+    } else {
+      console.log('  (no extension host marks were recorded)');
+    }
+
+    const alone = probes.map((r) => markFigures(r.probe.marks)).filter((figure): figure is MarkFigures => figure !== undefined);
+    const reported = probes.map((r) => r.probe.reportedActivationMs).filter((ms): ms is number => ms !== undefined);
+    const calls = probes.filter((r) => !r.probe.wasActive).map((r) => r.probe.activateCallMs);
+    console.log('  activated alone (by the benchmark\'s probe, the production build as a development extension):');
+    if (alone.length) console.log(`    VS Code's marks, code loading + activate call: ${spread(alone.map((figure) => figure.loadMs + figure.activateMs))}`);
+    console.log(`    Desk's own activationTimeMs (activate call): ${reported.length ? spread(reported, 1) : 'not exported'}`);
+    console.log(calls.length ? `    extension.activate() awaited from the host (code loading + activate call): ${spread(calls, 1)}` : '    extension.activate(): Desk was already active when the probe ran');
+    console.log(`    window open to probe done (includes a 3 s idle wait): ${median(probes.map((r) => r.windowMs)).toFixed(0)} ms`);
+    const first = probes.find((r) => !r.probe.wasActive)?.probe;
+    if (first) {
+      const total = first.loadedAtActivation.reduce((sum, entry) => sum + entry.bytes, 0);
+      console.log(`  loaded during activation: ${kib(total)}  (${first.loadedAtActivation.map((entry) => `${path.relative(build.dir, entry.file)} ${kib(entry.bytes)}`).join(', ')})`);
+      console.log(`  loaded after activation returned: ${first.loadedAfterwards.map((entry) => `${path.relative(build.dir, entry.file)} ${kib(entry.bytes)}`).join(', ') || 'nothing'}`);
+    }
+    const requests = probes.flatMap((r) => r.requests);
+    console.log(`  requests to the backend before any user action: ${requests.length}${requests.length ? `  (${[...new Set(requests)].join('; ')})` : ''}`);
+    if (requests.length) console.log('  WARNING: activation should not touch the network');
+  } finally {
+    fs.rmSync(build.dir, { recursive: true, force: true });
+    fs.rmSync(marksProbe, { recursive: true, force: true });
   }
-  const calls = runs.filter((r) => !r.probe.wasActive).map((r) => r.probe.activateCallMs);
-  const spread = (values: number[]): string => (values.length ? `min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)}` : '');
-  console.log(`activation (real VS Code 1.100.3 extension host, ${RUNS} fresh windows, median):`);
-  console.log(
-    vscodeFigures.length
-      ? `  VS Code's own figure ("Show Running Extensions": code loading + activate call): ${median(vscodeFigures).toFixed(0)} ms  (${spread(vscodeFigures)})  [${vscodeFigures.join(', ')}]`
-      : '  VS Code\'s own figure: not found in "Show Running Extensions"',
-  );
-  console.log(
-    reported.length
-      ? `  Desk's own activationTimeMs (activate call): ${median(reported).toFixed(1)} ms  (${spread(reported)})  [${reported.map((ms) => ms.toFixed(1)).join(', ')}]`
-      : "  Desk's activate() exports no activationTimeMs",
-  );
-  console.log(
-    calls.length
-      ? `  extension.activate() awaited from the host (code loading + activate call): ${median(calls).toFixed(1)} ms  (${spread(calls)})  [${calls.map((ms) => ms.toFixed(1)).join(', ')}]`
-      : '  extension.activate(): Desk was already active when the probe ran (activated at startup)',
-  );
-  console.log(`  window open to probe done (includes a 3 s idle wait): ${median(runs.map((r) => r.windowMs)).toFixed(0)} ms`);
-  const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
-  const first = runs.find((r) => !r.probe.wasActive)?.probe;
-  if (first) {
-    const total = first.loadedAtActivation.reduce((sum, entry) => sum + entry.bytes, 0);
-    console.log(`  loaded during activation: ${kib(total)}  (${first.loadedAtActivation.map((entry) => `${path.basename(entry.file)} ${kib(entry.bytes)}`).join(', ')})`);
-    console.log(`  loaded after activation returned: ${first.loadedAfterwards.map((entry) => `${path.relative(path.join(repoRoot, 'dist'), entry.file)} ${kib(entry.bytes)}`).join(', ') || 'nothing'}`);
-  }
-  const requests = runs.flatMap((r) => r.requests);
-  console.log(`  requests to the backend before any user action: ${requests.length}${requests.length ? `  (${[...new Set(requests)].join('; ')})` : ''}`);
-  if (requests.length) console.log('  WARNING: activation should not touch the network');
 }

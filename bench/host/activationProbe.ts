@@ -16,6 +16,24 @@ export interface ActivationProbeResult {
   loadedAtActivation: { file: string; bytes: number }[];
   /** Desk's files loaded by the end of the idle wait (the features, loaded after activation). */
   loadedAfterwards: { file: string; bytes: number }[];
+  /** The extension host's own performance marks of extension loading and activation (see hostMarks). */
+  marks: HostMark[];
+}
+
+export interface HostMark {
+  readonly name: string;
+  readonly startTime: number;
+}
+
+/**
+ * VS Code's own marks in this extension host (`code/extHost/willLoadExtensionCode/<id>` …): the extension host
+ * keeps them in `globalThis.MonacoPerformanceMarks` (its performance module's Node fallback); the Startup
+ * Performance editor shows the same marks.
+ */
+export function hostMarks(): HostMark[] {
+  const store = (globalThis as { MonacoPerformanceMarks?: { getMarks(): unknown[] } }).MonacoPerformanceMarks;
+  const marks = (store?.getMarks() ?? []).filter((mark): mark is HostMark => typeof mark === 'object' && mark !== null && 'name' in mark && 'startTime' in mark);
+  return marks.filter((mark) => /^code\/extHost\/(will|did)(LoadExtensionCode|ActivateExtension)\//.test(mark.name));
 }
 
 /** Desk's own modules in Node's module cache (shared by the whole extension host). */
@@ -53,6 +71,7 @@ export async function run(): Promise<void> {
     reportedActivationMs: reportedTime(exported),
     loadedAtActivation: sizes(atActivation),
     loadedAfterwards: sizes(afterwards),
+    marks: hostMarks(),
   };
   const target = process.env.DESK_TEST_RESULT;
   if (target) fs.writeFileSync(target, JSON.stringify(result));

@@ -21,6 +21,10 @@ export interface StartWorkbenchOptions {
   viewport?: { width: number; height: number };
   /** Wait for `.monaco-workbench` before resolving (default true). */
   waitForWorkbench?: boolean;
+  /** A .vsix to install instead of loading this folder as the development extension (default: $DESK_VSIX; '' for none). */
+  vsix?: string;
+  /** The folder loaded as the development extension (default: this repository, or none when a vsix is installed). */
+  extensionPath?: string;
 }
 
 export interface Workbench {

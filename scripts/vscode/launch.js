@@ -370,9 +370,10 @@ async function closeBrowser(context) {
  * Everything for one window of Desk in VS Code: emulator (memory mode unless dataDir), server, browser, and the
  * workbench page loaded. close() ends all of it, in reverse order, whatever state it is in.
  *
- * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix }
+ * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix, extensionPath }
  * `vsix` (default: the DESK_VSIX environment variable) installs that package instead of loading this folder as a
- * development extension.
+ * development extension; `extensionPath` loads another folder as the development extension (beside the installed
+ * package, if any: the activation benchmark's production build and its marks probe).
  */
 async function startWorkbench(options = {}) {
   const vsix = options.vsix ?? process.env.DESK_VSIX;
@@ -400,7 +401,8 @@ async function startWorkbench(options = {}) {
     const folder = options.folder ?? path.join(runDir, 'workspace');
     fs.mkdirSync(folder, { recursive: true });
     parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport });
-    const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath, ...(vsix ? { extensionPath: null } : {}) });
+    const extensionPath = options.extensionPath ?? (vsix ? null : repoRoot);
+    const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath, extensionPath });
     await parts.browser.page.goto(url);
     if (options.waitForWorkbench !== false) {
       await parts.browser.page.waitForSelector('.monaco-workbench', { timeout: 60000 });

@@ -45,6 +45,11 @@ export const GOOGLE_ENDPOINTS: ServiceEndpoints = {
   driveWebUrl: (fileId) => `https://drive.google.com/open?id=${encodeURIComponent(fileId)}`,
 };
 
+/** Root for the Drive Labels API's `/v2/labels` (label definitions): its own host on Google, the one root on the emulator. */
+export function driveLabelsRoot(endpoints: ServiceEndpoints): string {
+  return endpoints.kind === 'google' ? 'https://drivelabels.googleapis.com' : endpoints.drive;
+}
+
 /** The emulator serves Google's paths on one root, OAuth included (same paths as Google's hosts use). */
 export function emulatorEndpoints(rootUrl: string): ServiceEndpoints {
   const root = rootUrl.replace(/\/+$/, '');

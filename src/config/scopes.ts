@@ -9,6 +9,8 @@ export const SCOPES = {
   calendar: ['https://www.googleapis.com/auth/calendar'],
   /** Directory users (watching them): an administrator's scope, asked for only when the user watches directory users, never at sign-in. */
   admin: ['https://www.googleapis.com/auth/admin.directory.user'],
+  /** Drive label definitions (the Drive Labels API): asked for only when the user first applies or edits a label. */
+  driveLabels: ['https://www.googleapis.com/auth/drive.labels.readonly'],
 } as const;
 
 /** The scopes asked for at sign-in, so one sign-in serves every feature (the admin scope is asked for only when needed). */

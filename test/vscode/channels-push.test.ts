@@ -123,8 +123,16 @@ describe('Channels with the built-in receiver in VS Code', function () {
     const original = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.watchDriveChanges', { address, token: 'renew-token', lifeSeconds: 20 });
     assert.ok(original, `no channel (${errors.join('; ')})`);
     assert.ok(original.expiration - Date.now() <= 20_000, 'the short life was asked for and answered');
-    const renewed = await eventually('the renewal', () => api.channels.book.list().find((record) => record.token === 'renew-token' && record.id !== original.id), 25000);
+    // Every change of the book, as ids: the renewal must show both channels at once before the old one goes.
+    const snapshots: string[][] = [];
+    const watching = api.channels.book.onDidChange(() => snapshots.push(api.channels.book.list().filter((record) => record.token === 'renew-token').map((record) => record.id)));
+    const renewed = await eventually('the renewal', () => {
+      const list = api.channels.book.list();
+      return list.some((record) => record.id === original.id) ? undefined : list.find((record) => record.token === 'renew-token');
+    }, 25000);
     const checkedAt = Date.now();
+    watching.dispose();
+    assert.ok(snapshots.some((ids) => ids.includes(original.id) && ids.includes(renewed.id)), `overlap: ${JSON.stringify(snapshots)}`);
     // The old channel was stopped before its expiry, not left to expire: the emulator no longer knows it.
     assert.equal(channelRow(original.id), undefined);
     const stopAgain = await emulatorRequest('POST', '/drive/v2/channels/stop', { id: original.id, resourceId: original.resourceId });
@@ -146,7 +154,7 @@ describe('Channels with the built-in receiver in VS Code', function () {
     assert.equal(api.drive.changesState().polling, true);
     const own = await eventually('Desk\'s own Drive changes channel', () => api.channels.book.list().find((record) => record.feed === 'drive.changes'), 15000);
     assert.equal(own.address, address);
-    assert.match(String(api.channels.tree.getTreeItem(channelRow(own.id) as ChannelsNode).description), /Desk's live changes · expires in/);
+    assert.equal(labelText(api.channels.tree.getTreeItem(channelRow(own.id) as ChannelsNode)), 'Desk\'s live Drive changes');
     const pushed = await eventually('push working', async () => {
       const state = await driveState();
       return state.push && state.pollerState === 'idle' ? state : undefined;

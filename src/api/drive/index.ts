@@ -22,6 +22,8 @@ import type { DrivePermission, DriveProperty, PropertyInput, PropertyVisibility 
 import type { PropertyChange, PropertyList } from '../../shared/schemas/drive/properties';
 import type { PermissionId, PermissionInput, PermissionList } from '../../shared/schemas/drive/permissions';
 import type { CommentInput, CommentList, CommentReply, CommentReplyInput, CommentReplyList, DriveComment } from '../../shared/schemas/drive/comments';
+import type { DriveRevision, RevisionInput, RevisionList } from '../../shared/schemas/drive/revisions';
+import type { LabelList, ModifyLabelsRequest, ModifyLabelsResponse } from '../../shared/schemas/drive/labels';
 import type { HttpClient } from '../http';
 import * as aboutApps from './about';
 import * as changes from './changes';
@@ -32,6 +34,8 @@ import * as files from './files';
 import * as permissions from './permissions';
 import * as comments from './comments';
 import * as properties from './properties';
+import * as revisions from './revisions';
+import * as labels from './labels';
 
 export type { UploadType } from '../upload';
 export type { ListChangesOptions } from './changes';
@@ -39,6 +43,9 @@ export type { ListChildrenOptions } from './children';
 export type { Download, UpdateOptions, UploadOptions } from './content';
 export type { ListFilesOptions, MetadataUpdateOptions } from './files';
 export type { ListCommentsOptions, ListRepliesOptions } from './comments';
+export type { ListRevisionsOptions } from './revisions';
+export type { ListLabelsOptions } from './labels';
+export { DriveLabelDefinitionsClient } from './labels';
 export type { InsertPermissionOptions, ListPermissionsOptions, SharedDriveOptions, UpdatePermissionOptions } from './permissions';
 
 export class DriveClient {
@@ -138,6 +145,25 @@ export class DriveClient {
   updateProperty(fileId: string, key: string, change: PropertyChange, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<DriveProperty> { return properties.updateProperty(this.drive, fileId, key, change, visibility, signal); }
   patchProperty(fileId: string, key: string, change: PropertyChange, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<DriveProperty> { return properties.patchProperty(this.drive, fileId, key, change, visibility, signal); }
   deleteProperty(fileId: string, key: string, visibility: PropertyVisibility = 'PRIVATE', signal?: AbortSignal): Promise<void> { return properties.deleteProperty(this.drive, fileId, key, visibility, signal); }
+
+  // ---- revisions ----
+  listRevisions(fileId: string, options: revisions.ListRevisionsOptions = {}): Promise<RevisionList> { return revisions.listRevisions(this.drive, fileId, options); }
+  /** Every revision of a file, oldest first (the head last), across pages. */
+  allRevisions(fileId: string, signal?: AbortSignal): Promise<DriveRevision[]> { return revisions.allRevisions(this.drive, fileId, signal); }
+  getRevision(fileId: string, revisionId: string, signal?: AbortSignal): Promise<DriveRevision> { return revisions.getRevision(this.drive, fileId, revisionId, signal); }
+  updateRevision(fileId: string, revisionId: string, revision: RevisionInput, signal?: AbortSignal): Promise<DriveRevision> { return revisions.updateRevision(this.drive, fileId, revisionId, revision, signal); }
+  /** pinned for files with bytes; published, publishAuto, publishedOutsideDomain for Docs Editors files. */
+  patchRevision(fileId: string, revisionId: string, revision: RevisionInput, signal?: AbortSignal): Promise<DriveRevision> { return revisions.patchRevision(this.drive, fileId, revisionId, revision, signal); }
+  deleteRevision(fileId: string, revisionId: string, signal?: AbortSignal): Promise<void> { return revisions.deleteRevision(this.drive, fileId, revisionId, signal); }
+  /** An old version's bytes (files with bytes). */
+  downloadRevision(fileId: string, revisionId: string, options: { signal?: AbortSignal } = {}): Promise<content.Download> { return revisions.downloadRevision(this.drive, fileId, revisionId, options); }
+  /** An old version of a Docs Editors file, exported (served by the emulator; see revisions.ts). */
+  exportRevision(fileId: string, revisionId: string, mimeType: string, signal?: AbortSignal): Promise<Buffer> { return revisions.exportRevision(this.drive, fileId, revisionId, mimeType, signal); }
+
+  // ---- labels ----
+  listLabels(fileId: string, options: labels.ListLabelsOptions = {}): Promise<LabelList> { return labels.listLabels(this.drive, fileId, options); }
+  /** Applies, changes or removes labels on a file, atomically. */
+  modifyLabels(fileId: string, request: ModifyLabelsRequest, signal?: AbortSignal): Promise<ModifyLabelsResponse> { return labels.modifyLabels(this.drive, fileId, request, signal); }
 
   /** Whether the server announced long polling on changes.list (undefined until it answered once). */
   get supportsLongPoll(): boolean | undefined {

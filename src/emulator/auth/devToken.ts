@@ -15,6 +15,7 @@ export const ALL_SCOPES = [
   'https://www.googleapis.com/auth/drive',
   'https://www.googleapis.com/auth/calendar',
   'https://www.googleapis.com/auth/admin.directory.user',
+  'https://www.googleapis.com/auth/drive.labels.readonly',
 ];
 
 /**

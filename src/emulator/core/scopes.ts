@@ -34,6 +34,8 @@ const RULES: readonly ScopeRule[] = [
   { prefix: '/calendar/v3/', read: scopes('calendar', 'calendar.readonly', 'calendar.events', 'calendar.events.readonly', 'calendar.settings.readonly'), write: scopes('calendar', 'calendar.events') },
   { prefix: '/admin/directory/', read: scopes('admin.directory.user', 'admin.directory.user.readonly'), write: scopes('admin.directory.user') },
   { prefix: '/admin/directory_v1/', read: scopes('admin.directory.user'), write: scopes('admin.directory.user') },
+  // The Drive Labels API (label definitions), served on the same root.
+  { prefix: '/v2/labels', read: scopes('drive.labels', 'drive.labels.readonly', 'drive.admin.labels', 'drive.admin.labels.readonly'), write: scopes('drive.labels', 'drive.admin.labels') },
 ];
 
 /** The scopes that allow this call (any one of them), or undefined when the call needs none. */

@@ -26,6 +26,20 @@ export async function seedDriveDemo(service: DriveService, _deps: ServiceDeps): 
   const bob = findUser('bob@example.com');
   if (alice) await seedAlice(service, alice);
   if (bob) await seedBob(service, bob);
+  if (alice && bob) seedComments(service, alice, bob);
+}
+
+/** A discussion on alice's design.md: bob (a commenter on it) asks and alice answers; alice's own note, resolved. */
+function seedComments(service: DriveService, alice: EmulatorUser, bob: EmulatorUser): void {
+  const design = service.model.filesOf(alice.id).find((file) => file.title === 'design.md');
+  if (!design) return;
+  service.permissions.insert(alice, design.id, { type: 'user', role: 'commenter', emailAddress: bob.email });
+  // Desk's line anchors (features/drive/comments/anchors.ts): n counts from 1.
+  const line = (n: number): string => JSON.stringify({ r: 'head', a: [{ line: { n, l: 1, ml: 4 } }] });
+  const question = service.comments.insert(bob, design.id, { content: 'Should the four services share one tree view?', anchor: line(3), context: { type: 'text/plain', value: 'One vertical slice per service: schemas, client, emulator, views.' } });
+  service.comments.insertReply(alice, design.id, question.comment.id, { content: 'No: each keeps its own, they differ more than they look.' });
+  const note = service.comments.insert(alice, design.id, { content: 'Add a diagram of the request flow.', anchor: line(1), context: { type: 'text/plain', value: '## Architecture' } });
+  service.comments.insertReply(alice, design.id, note.comment.id, { content: 'Done: it is in the README.', verb: 'resolve' });
 }
 
 async function addText(service: DriveService, user: EmulatorUser, title: string, mimeType: string, text: string, parentId: string, starred = false): Promise<string> {

@@ -123,7 +123,7 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
       canAddChildren: isFolder && can('write'),
       canRemoveChildren: isFolder && can('write'),
       canModifyContent: !isFolder && can('write'),
-      canReadRevisions: hasBytes && can('write'),
+      canReadRevisions: !isFolder && can('read'),
       canChangeCopyRequiresWriterPermission: can('share'),
       canModifyLabels: can('write'),
       canReadLabels: true,

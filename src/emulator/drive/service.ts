@@ -14,6 +14,8 @@ import type { RequestContext } from '../core/router';
 import { RevisionsModel } from './revisions/model';
 import { LabelsModel } from './labels/model';
 import { labelInfoDecorator } from './labels/routes';
+import { DrivesModel } from './drives/model';
+import { directoryModelFor } from '../directory';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {
@@ -25,6 +27,9 @@ export interface DriveService {
   readonly properties: PropertiesModel;
   readonly revisions: RevisionsModel;
   readonly labels: LabelsModel;
+  readonly drives: DrivesModel;
+  /** Whether the user administers the domain (`useDomainAdminAccess`): the Directory emulator knows. */
+  isDomainAdmin(user: EmulatorUser): boolean;
   /** Fields other resources add to every rendered file (labelInfo). */
   readonly decorators: ((file: StoredFile, resource: DriveFile, user: EmulatorUser, context: RequestContext) => void)[];
   /** To learn a request's app (OAuth client), whose PRIVATE properties it alone sees. */
@@ -50,7 +55,8 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     const comments = new CommentsModel(deps.store, model, deps.now);
     const revisions = new RevisionsModel(deps.store, model, deps.now);
     const labels = new LabelsModel(deps.store, model);
-    service = { model, blobs, permissions, comments, properties: new PropertiesModel(model), revisions, labels, decorators: [labelInfoDecorator(labels)], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
+    const drives = new DrivesModel(deps.store, model, deps.now);
+    service = { drives, isDomainAdmin: (user) => directoryModelFor(deps).isAdmin(user), model, blobs, permissions, comments, properties: new PropertiesModel(model), revisions, labels, decorators: [labelInfoDecorator(labels)], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
     // Old revisions' blobs are referenced too (revisions/model.ts).

@@ -5,11 +5,33 @@ import type { Collection, Store } from '../../store/store';
 
 export interface ChangeRecord {
   id: number;
+  /** The user whose feed holds the record, or a shared drive's feed (driveFeedKey). */
   userId: string;
+  /** The file that changed (for a drive change, the drive's id: its top folder's). */
   fileId: string;
-  /** The file was deleted for good (trashing is an ordinary change). */
+  /** The file was deleted for good, or the drive deleted or left (trashing is an ordinary change). */
   deleted: boolean;
   time: number;
+  /** 'drive': the shared drive itself changed (created, renamed, hidden, membership, deleted). Absent: a file. */
+  changeType?: 'drive';
+  /** The shared drive the file is in, or the drive that changed. */
+  driveId?: string;
+}
+
+/** What a record says besides who and which file. */
+export interface RecordDetails {
+  changeType?: 'drive';
+  driveId?: string;
+}
+
+/** The feed of a shared drive's items (changes.list?driveId=): a feed of its own beside the users' feeds. */
+export function driveFeedKey(driveId: string): string {
+  return `drive:${driveId}`;
+}
+
+/** Records of a file and of a drive with the same id (its top folder) supersede only their own kind. */
+function latestKey(userId: string, fileId: string, changeType: 'drive' | undefined): string {
+  return changeType === 'drive' ? `${userId}\0drive\0${fileId}` : `${userId}\0${fileId}`;
 }
 
 export interface ChangePage {
@@ -40,7 +62,7 @@ export class ChangeFeed {
     const records = [...this.changes.values()].sort((a, b) => a.id - b.id);
     for (const record of records) {
       this.userChangeIds(record.userId).push(record.id);
-      this.latestChange.set(`${record.userId}\0${record.fileId}`, record.id);
+      this.latestChange.set(latestKey(record.userId, record.fileId, record.changeType), record.id);
     }
   }
 
@@ -52,7 +74,8 @@ export class ChangeFeed {
     return String(this.largestChangeId() + 1);
   }
 
-  list(userId: string, options: { pageToken: string | undefined; maxResults: number; includeDeleted: boolean }): ChangePage {
+  /** A page of a feed; `include` leaves records out without ending the page early (e.g. shared-drive items). */
+  list(userId: string, options: { pageToken: string | undefined; maxResults: number; includeDeleted: boolean; include?: (record: ChangeRecord) => boolean }): ChangePage {
     const largest = this.largestChangeId();
     let from = 1;
     if (options.pageToken !== undefined) {
@@ -71,6 +94,7 @@ export class ChangeFeed {
       if (!record) continue;
       lastSeen = record.id;
       if (record.deleted && !options.includeDeleted) continue;
+      if (options.include && !options.include(record)) continue;
       changes.push(record);
     }
     // More may follow only if live records remain after the last one returned.
@@ -111,14 +135,17 @@ export class ChangeFeed {
   }
 
   /** Records that `fileId` changed for `userId`; an older change of the same file is superseded. */
-  record(userId: string, fileId: string, deleted: boolean): void {
+  record(userId: string, fileId: string, deleted: boolean, details: RecordDetails = {}): void {
     const id = this.largestChangeId() + 1;
     this.counters.set('changes', { value: id });
-    const key = `${userId}\0${fileId}`;
+    const key = latestKey(userId, fileId, details.changeType);
     // Drive reports only a file's latest state, so an older change of the same file is superseded.
     const previous = this.latestChange.get(key);
     if (previous !== undefined && this.changes.delete(String(previous))) this.deadChangeIds.set(userId, (this.deadChangeIds.get(userId) ?? 0) + 1);
-    this.changes.set(String(id), { id, userId, fileId, deleted, time: this.now() });
+    const record: ChangeRecord = { id, userId, fileId, deleted, time: this.now() };
+    if (details.changeType !== undefined) record.changeType = details.changeType;
+    if (details.driveId !== undefined) record.driveId = details.driveId;
+    this.changes.set(String(id), record);
     this.latestChange.set(key, id);
     const ids = this.userChangeIds(userId);
     ids.push(id);
@@ -131,7 +158,8 @@ export class ChangeFeed {
       this.deadChangeIds.set(userId, 0);
     }
     this.events.emit(`change:${userId}`);
-    this.events.emit('record', { id, userId, fileId, deleted, time: this.now() });
+    // A drive's feed mirrors its members' records; watch channels follow the users' feeds only.
+    if (!userId.startsWith(driveFeedKey(''))) this.events.emit('record', { ...record });
   }
 
   /** Calls `listener` after each recorded change (the channels of watched files and change feeds hear of it). */

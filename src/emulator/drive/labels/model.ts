@@ -5,6 +5,7 @@
  * is a change of the file (new etag, an entry in the change feed).
  */
 import {
+  describeLabelValueProblem,
   fieldValueProblem,
   isMultiValued,
   LabelDefinition,
@@ -133,7 +134,7 @@ function checkValue(definition: LabelDefinition, field: LabelDefinitionField, va
   if (valueTypeOf(field) === 'selection') {
     throw new ApiError(400, 'labelMutationIllegalSelection', `'${value}' is not a choice of field ${field.id} of label ${definition.id}.`, { location: where, locationType: 'body' });
   }
-  throw invalidInput(`The value '${value}' of field ${field.id} of label ${definition.id} ${problem}.`, where);
+  throw invalidInput(`The value '${value}' of field ${field.id} of label ${definition.id} ${describeLabelValueProblem(problem)}.`, where);
 }
 
 function invalidInput(message: string, where: string): ApiError {

@@ -8,7 +8,9 @@ import type { PermissionInput } from '../../../shared/schemas/drive/permissions'
 import { DEMO_USERS, EmulatorUser, findUser } from '../../auth/users';
 import { ApiError, badRequest, forbidden, invalid, required } from '../../core/errors';
 import type { DriveModel, StoredFile } from '../files/model';
-import { allows, DEMO_GROUPS, GranteeType, insufficientPermissions, rank, Role, StoredPermission, stronger } from './access';
+import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
+import { isDriveRoot } from '../files/drives';
+import { allows, DEMO_DOMAIN, DEMO_GROUPS, GranteeType, insufficientPermissions, rank, Role, StoredPermission, stronger } from './access';
 
 /** A permission as a file shows it: the grant, its effective role, and where each part of it comes from. */
 export interface PermissionView {
@@ -72,9 +74,9 @@ export class PermissionsModel {
   /** The grants a file shows: its owner, its own grants, and each folder's above it (a folder owner as a writer). */
   viewsOf(file: StoredFile): PermissionView[] {
     const views = new Map<string, PermissionView>();
-    const add = (permission: Omit<StoredPermission, 'createdDate'>, role: Role, source: StoredFile, own: StoredPermission | undefined): void => {
+    const add = (permission: Omit<StoredPermission, 'createdDate'>, role: Role, source: StoredFile, own: StoredPermission | undefined, permissionType: 'file' | 'member' = 'file'): void => {
       const inherited = source.id !== file.id;
-      const detail = { role, inherited, permissionType: 'file' as const, ...(inherited ? { inheritedFrom: source.id } : {}) };
+      const detail = { role, inherited, permissionType, ...(inherited ? { inheritedFrom: source.id } : {}) };
       const existing = views.get(permission.id);
       if (existing) {
         existing.role = stronger(existing.role, role) as Role;
@@ -90,6 +92,9 @@ export class PermissionsModel {
       views.set(permission.id, view);
     };
     const time = this.now();
+    // A shared drive's members hold their roles on every item, as the permissions of its top folder.
+    const driveRoot = file.driveId !== undefined ? this.files.peek(file.driveId) : undefined;
+    if (driveRoot) for (const member of this.files.drives.members(driveRoot.id)) add(member, member.role, driveRoot, undefined, 'member');
     const seen = new Set<string>();
     const queue: StoredFile[] = [file];
     while (queue.length > 0) {
@@ -122,9 +127,12 @@ export class PermissionsModel {
     if (input.role === undefined) throw required('role', 'body');
     const role = normalizeRole(input.role, input.additionalRoles);
     const target = this.targetOf(input);
+    if (isDriveRoot(file)) return this.insertMember(user, file, input, role, target);
     if (role === 'organizer' || role === 'fileOrganizer') {
       if (file.driveId === undefined) throw invalid(`The role ${role} is only valid for items in shared drives.`, 'role', 'body');
+      if (role === 'organizer' || file.mimeType !== FOLDER_MIME_TYPE) throw invalid(`The role ${role} is only valid for a shared drive${role === 'fileOrganizer' ? ' or its folders' : ''}.`, 'role', 'body');
     }
+    if (file.driveId !== undefined) this.checkDriveRestrictions(user, file, input, role, target);
     if (input.withLink && input.type !== 'anyone' && input.type !== 'domain') throw invalid('withLink applies to anyone and domain permissions only.', 'withLink', 'body');
     const expiration = this.expirationOf(input, role);
     if (role === 'owner') {
@@ -155,6 +163,13 @@ export class PermissionsModel {
     const view = this.get(user, file.id, permissionId);
     const role = input.role !== undefined ? normalizeRole(input.role, input.additionalRoles) : input.additionalRoles !== undefined && view.role === 'reader' ? 'commenter' : view.role;
     if (input.type !== undefined && input.type !== view.type) throw invalid('The type of a permission cannot change.', 'type', 'body');
+    if (isDriveRoot(file)) {
+      if (role === 'owner') throw forbidden('A shared drive has no owner: its organizers manage it.', 'ownerOnTeamDriveItemNotSupported');
+      if (input.expirationDate !== undefined) throw forbidden('Members of a shared drive cannot have an expiration date.', 'expirationDateNotAllowedForSharedDriveMembers');
+      this.files.drives.setMember(user, file.id, { id: view.id, type: view.type === 'group' ? 'group' : 'user', emailAddress: view.emailAddress ?? '', role });
+      return this.get(user, file.id, view.id);
+    }
+    if (!view.own && view.details.some((detail) => detail.permissionType === 'member')) throw forbidden('Shared drive members get their role on every item from the drive: change it on the drive.', 'cannotModifyInheritedTeamDrivePermission');
     if (view.id === file.ownerId && file.driveId === undefined) {
       if (role !== 'owner') throw forbidden('The owner of a file cannot be given a lesser role; transfer the ownership instead.', 'invalidOwnershipTransfer');
       return view;
@@ -185,8 +200,10 @@ export class PermissionsModel {
     const file = this.files.get(user, fileId);
     const leaving = permissionId === user.id;
     if (!leaving && !allows(this.files.roleOf(user, file), 'share', file)) throw insufficientPermissions('The user does not have sufficient permissions to change the sharing of this file.');
+    if (isDriveRoot(file)) return this.files.drives.removeMember(user, file.id, permissionId);
     const view = this.get(user, file.id, permissionId);
     if (view.id === file.ownerId && file.driveId === undefined) throw forbidden('The owner of a file cannot be removed.', 'cannotRemoveOwner');
+    if (!view.own && view.details.some((detail) => detail.permissionType === 'member')) throw forbidden('Shared drive members get their role on every item from the drive: remove them from the drive.', 'cannotDeleteInheritedTeamDrivePermission');
     if (!view.own) throw forbidden('This permission is inherited from a folder: remove it there.', 'cannotDeleteInheritedPermission');
     const before = this.audienceTree(file);
     this.files.mutateFile(file, (changed) => {
@@ -194,6 +211,35 @@ export class PermissionsModel {
       changed.version += 1;
     });
     this.announce(user, file, before);
+  }
+
+  /** permissions.insert on a drive's top folder: a new member, or a new role for one (organizers; see drives/model.ts). */
+  private insertMember(user: EmulatorUser, root: StoredFile, input: PermissionInput, role: Role, target: string | undefined): PermissionView {
+    if (input.type !== 'user' && input.type !== 'group') throw forbidden('A shared drive can be shared with people and groups only.', 'cannotShareTeamDriveTopFolderWithAnyoneOrDomains');
+    if (role === 'owner') throw forbidden('A shared drive has no owner: make the member an organizer.', 'ownerOnTeamDriveItemNotSupported');
+    if (input.expirationDate !== undefined) throw forbidden('Members of a shared drive cannot have an expiration date.', 'expirationDateNotAllowedForSharedDriveMembers');
+    const email = (target as string).toLowerCase();
+    const id = permissionIdFor(input.type, email, undefined);
+    this.files.drives.setMember(user, root.id, { id, type: input.type, emailAddress: email, role });
+    return this.get(user, root.id, id);
+  }
+
+  /** The drive's sharing restrictions on its items: members only, the domain only, folders by organizers only. */
+  private checkDriveRestrictions(user: EmulatorUser, file: StoredFile, input: PermissionInput, role: Role, target: string | undefined): void {
+    const restrictions = this.files.drives.restrictions(file.driveId as string);
+    if (!restrictions) return;
+    if (restrictions.sharingFoldersRequiresOrganizerPermission && file.mimeType === FOLDER_MIME_TYPE && this.files.roleOf(user, file) !== 'organizer') {
+      throw insufficientPermissions('Only organizers can share folders in this shared drive.');
+    }
+    const grantee = input.type === 'user' ? findUser((target ?? '').toLowerCase()) : undefined;
+    if (restrictions.driveMembersOnly && !(grantee && this.files.drives.roleOf(grantee, file.driveId as string) !== undefined)) {
+      throw forbidden('Items in this shared drive can only be shared with its members.', 'teamDriveTeamMembersOnlyRestriction');
+    }
+    const domain = input.type === 'domain' ? target : input.type === 'anyone' ? undefined : target?.split('@')[1];
+    if (restrictions.domainUsersOnly && domain?.toLowerCase() !== DEMO_DOMAIN) {
+      throw forbidden(`Items in this shared drive can only be shared within ${DEMO_DOMAIN}.`, 'teamDriveDomainUsersOnlyRestriction');
+    }
+    void role;
   }
 
   private requireSharer(user: EmulatorUser, fileId: string): StoredFile {

@@ -9,7 +9,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import { DIRECTORY_USER_EVENTS, DirectoryUserEvent } from '../../../shared/schemas/channels';
 import type { ChannelBook, ChannelRecord, WatchRequest, WatchTarget } from '../model';
 import type { ChannelOperations } from '../operations';
-import { targetLabel } from '../tree/presentation';
+import { channelLabel } from '../tree/presentation';
 import type { ChannelsNode, ChannelsTreeProvider } from '../tree/treeProvider';
 import { addressProblem, tokenProblem, Translate } from '../validation';
 
@@ -191,6 +191,6 @@ export class ChannelsCommands {
       void this.vs.window.showInformationMessage(this.t('There are no channels.'));
       return undefined;
     }
-    return this.pick(records.map((record) => ({ label: targetLabel(record.target, this.t), description: record.id, value: record })), placeHolder);
+    return this.pick(records.map((record) => ({ label: channelLabel(record, this.t), description: record.id, value: record })), placeHolder);
   }
 }

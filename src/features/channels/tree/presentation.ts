@@ -21,18 +21,18 @@ export function targetLabel(target: WatchTarget, t: Translate): string {
   }
 }
 
-/**
- * "expires in 5h 59m · 3 messages" (the count only when the built-in receiver has seen some), after "Desk's live
- * changes" on a channel Desk made for itself.
- */
+/** A channel's row label: what it watches, or for a channel Desk made for itself, what it is for. */
+export function channelLabel(record: Pick<ChannelRecord, 'target' | 'feed'>, t: Translate): string {
+  if (record.feed === undefined) return targetLabel(record.target, t);
+  return record.target.kind === 'driveChanges' ? t('Desk\'s live Drive changes') : t('{0}, for Desk', targetLabel(record.target, t));
+}
+
+/** "expires in 5h 59m · 3 messages" (the count only when the built-in receiver has seen some). */
 export function channelDescription(record: ChannelRecord, now: number, t: Translate): string {
   const left = record.expiration - now;
-  const parts = [
-    ...(record.feed !== undefined ? [t('Desk\'s live changes')] : []),
-    left > 0 ? t('expires in {0}', formatDuration(left)) : t('expired'),
-    ...(record.messages === 0 ? [] : [record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)]),
-  ];
-  return parts.join(' · ');
+  const expiry = left > 0 ? t('expires in {0}', formatDuration(left)) : t('expired');
+  if (record.messages === 0) return expiry;
+  return `${expiry} · ${record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)}`;
 }
 
 export function channelTooltip(record: ChannelRecord, t: Translate): string {

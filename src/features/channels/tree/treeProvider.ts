@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import type { ChannelBook, ChannelRecord } from '../model';
 import type { ReceivedNotification } from '../receiver/check';
-import { channelContextValue, channelDescription, channelTooltip, notificationDescription, notificationLabel, targetLabel, Translate } from './presentation';
+import { channelContextValue, channelDescription, channelLabel, channelTooltip, notificationDescription, notificationLabel, Translate } from './presentation';
 
 export const CHANNELS_VIEW_ID = 'desk.channels';
 
@@ -72,12 +72,13 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
     const vs = this.vs;
     if (node.kind === 'channel') {
       const hasChildren = this.notificationsOf(node.record.id).length > 0;
-      const item = new vs.TreeItem(targetLabel(node.record.target, this.t), hasChildren ? vs.TreeItemCollapsibleState.Collapsed : vs.TreeItemCollapsibleState.None);
+      const item = new vs.TreeItem(channelLabel(node.record, this.t), hasChildren ? vs.TreeItemCollapsibleState.Collapsed : vs.TreeItemCollapsibleState.None);
       item.id = node.id;
       const live = node.record.expiration > this.now();
       item.description = channelDescription(node.record, this.now(), this.t);
       item.contextValue = channelContextValue(node.record, this.now());
-      item.iconPath = new vs.ThemeIcon(live ? 'broadcast' : 'circle-slash');
+      // Desk's own channels look apart from the user's: they come and go with the receiver.
+      item.iconPath = new vs.ThemeIcon(!live ? 'circle-slash' : node.record.feed !== undefined ? 'zap' : 'broadcast');
       return item;
     }
     const item = new vs.TreeItem(notificationLabel(node.notification), vs.TreeItemCollapsibleState.None);

@@ -56,6 +56,14 @@ export class DriveComments extends Disposable {
     }));
     this._register(vs.workspace.onDidOpenTextDocument((document) => void this.load(document, true)));
     this._register(vs.workspace.onDidCloseTextDocument((document) => this.forget(document.uri.toString())));
+    // Closing a tab need not close its document, so a reopened file is seen as a new tab: its comments reload.
+    this._register(vs.window.tabGroups.onDidChangeTabs((event) => {
+      for (const tab of event.opened) {
+        const uri = tab.input instanceof vs.TabInputText ? tab.input.uri.toString() : undefined;
+        const document = uri ? vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri) : undefined;
+        if (document) void this.load(document, true);
+      }
+    }));
     // Editors restored with the window open their documents before Desk is signed in: load them when seen.
     this._register(vs.window.onDidChangeVisibleTextEditors((editors) => {
       for (const editor of editors) if (!this.threads.has(editor.document.uri.toString())) void this.load(editor.document, false);

@@ -42,7 +42,7 @@ export class CommentStore {
   /** The file's comments (not deleted), from the cache when younger than `maxAgeMs`; concurrent loads share one request. */
   async load(fileId: string, maxAgeMs = COMMENTS_TTL_MS): Promise<readonly DriveComment[]> {
     const entry = this.entries.get(fileId);
-    if (entry && this.now() - entry.at <= maxAgeMs) return entry.comments;
+    if (entry && this.now() - entry.at < maxAgeMs) return entry.comments;
     let loading = this.pending.get(fileId);
     if (!loading) {
       const generation = this.generation;

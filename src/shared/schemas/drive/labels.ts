@@ -136,42 +136,60 @@ export function maxEntriesOf(field: LabelDefinitionField): number {
   return options ? options.maxEntries ?? 100 : 1;
 }
 
-/**
- * Why a value is not acceptable for a field (undefined when it is), shared by the emulator's checks and the
- * extension's input validation so both say the same thing.
- */
-export function fieldValueProblem(field: LabelDefinitionField, value: string): string | undefined {
-  const type = valueTypeOf(field);
-  switch (type) {
+/** Why a value does not fit a field: a code (the extension words it in the user's language) and the limit broken. */
+export interface LabelValueProblem {
+  readonly code: 'tooShort' | 'tooLong' | 'notInteger' | 'tooSmall' | 'tooLarge' | 'notDate' | 'notCalendarDate' | 'notChoice' | 'notEmail' | 'unknownType';
+  readonly limit?: string;
+}
+
+/** Why a value is not acceptable for a field (undefined when it is): the emulator's checks and the extension's input validation agree. */
+export function fieldValueProblem(field: LabelDefinitionField, value: string): LabelValueProblem | undefined {
+  switch (valueTypeOf(field)) {
     case 'text': {
       const min = field.textOptions?.minLength ?? 0;
       const max = field.textOptions?.maxLength ?? 4096;
-      if (value.length < min) return `must be at least ${min} characters`;
-      if (value.length > max) return `must be at most ${max} characters`;
+      if (value.length < min) return { code: 'tooShort', limit: String(min) };
+      if (value.length > max) return { code: 'tooLong', limit: String(max) };
       return undefined;
     }
     case 'integer': {
-      if (!/^-?\d{1,18}$/.test(value.trim())) return 'must be a whole number';
+      if (!/^-?\d{1,18}$/.test(value.trim())) return { code: 'notInteger' };
       const number = BigInt(value.trim());
       const min = field.integerOptions?.minValue;
       const max = field.integerOptions?.maxValue;
-      if (min !== undefined && number < BigInt(min)) return `must be at least ${min}`;
-      if (max !== undefined && number > BigInt(max)) return `must be at most ${max}`;
+      if (min !== undefined && number < BigInt(min)) return { code: 'tooSmall', limit: min };
+      if (max !== undefined && number > BigInt(max)) return { code: 'tooLarge', limit: max };
       return undefined;
     }
     case 'dateString': {
       const found = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-      if (!found) return 'must be a date as YYYY-MM-DD';
+      if (!found) return { code: 'notDate' };
       const [year, month, day] = [Number(found[1]), Number(found[2]), Number(found[3])];
       const date = new Date(Date.UTC(year, month - 1, day));
-      if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return 'is not a calendar date';
+      if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return { code: 'notCalendarDate' };
       return undefined;
     }
     case 'selection':
-      return field.selectionOptions?.choices.some((choice) => choice.id === value) ? undefined : 'is not one of the choices';
+      return field.selectionOptions?.choices.some((choice) => choice.id === value) ? undefined : { code: 'notChoice' };
     case 'user':
-      return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value.trim()) ? undefined : 'must be an email address';
+      return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value.trim()) ? undefined : { code: 'notEmail' };
     default:
-      return 'has a type Desk does not know';
+      return { code: 'unknownType' };
+  }
+}
+
+/** The problem in English (the emulator's error messages). */
+export function describeLabelValueProblem(problem: LabelValueProblem): string {
+  switch (problem.code) {
+    case 'tooShort': return `must be at least ${problem.limit ?? ''} characters`;
+    case 'tooLong': return `must be at most ${problem.limit ?? ''} characters`;
+    case 'notInteger': return 'must be a whole number';
+    case 'tooSmall': return `must be at least ${problem.limit ?? ''}`;
+    case 'tooLarge': return `must be at most ${problem.limit ?? ''}`;
+    case 'notDate': return 'must be a date as YYYY-MM-DD';
+    case 'notCalendarDate': return 'is not a calendar date';
+    case 'notChoice': return 'is not one of the choices';
+    case 'notEmail': return 'must be an email address';
+    case 'unknownType': return 'has a type that is not supported';
   }
 }

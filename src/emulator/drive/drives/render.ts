@@ -1,0 +1,77 @@
+/** Typed rendering of shared drives as Drive v2 `drive#drive` resources, and of their `changeType: drive` changes. */
+import type { Change } from '../../../shared/schemas/drive';
+import type { SharedDrive } from '../../../shared/schemas/drive/drives';
+import type { ChangeRecord } from '../changes/model';
+import { rank, Role } from '../permissions/access';
+import { iso } from '../render';
+import type { StoredDrive } from './model';
+
+/** How the viewer relates to a drive: their member role (an administrator without one manages it as an organizer). */
+export interface DriveViewer {
+  role: Role | undefined;
+  hidden: boolean;
+}
+
+/** What each member role may do in a drive (Drive's capabilities: managers, content managers, contributors, commenters, viewers). */
+export function driveCapabilities(role: Role | undefined, drive: StoredDrive): Record<string, boolean> {
+  const at = (least: Role): boolean => rank(role) >= rank(least);
+  const organizer = at('organizer');
+  const copyable = at('writer') || !drive.restrictions.copyRequiresWriterPermission;
+  return {
+    canAddChildren: at('writer'),
+    canChangeCopyRequiresWriterPermissionRestriction: organizer,
+    canChangeDomainUsersOnlyRestriction: organizer,
+    canChangeDriveBackground: organizer,
+    canChangeDriveMembersOnlyRestriction: organizer,
+    canChangeSharingFoldersRequiresOrganizerPermissionRestriction: organizer,
+    canComment: at('commenter'),
+    canCopy: at('reader') && copyable,
+    canDeleteChildren: organizer,
+    canDeleteDrive: organizer,
+    canDownload: at('reader') && copyable,
+    canEdit: at('writer'),
+    canListChildren: at('reader'),
+    canManageMembers: organizer,
+    canReadRevisions: at('writer'),
+    canRename: at('writer'),
+    canRenameDrive: organizer,
+    canResetDriveRestrictions: organizer,
+    canShare: at('writer'),
+    canTrashChildren: at('fileOrganizer'),
+  };
+}
+
+export function renderDrive(drive: StoredDrive, viewer: DriveViewer): SharedDrive {
+  const resource: SharedDrive = {
+    kind: 'drive#drive',
+    id: drive.id,
+    name: drive.name,
+    createdDate: iso(drive.createdDate),
+    hidden: viewer.hidden,
+    themeId: drive.themeId,
+    colorRgb: drive.colorRgb,
+    backgroundImageLink: `https://ssl.gstatic.com/team_drive_themes/${encodeURIComponent(drive.themeId)}_background.jpg`,
+    capabilities: driveCapabilities(viewer.role, drive),
+    restrictions: { ...drive.restrictions },
+  };
+  return resource;
+}
+
+/** A `changeType: drive` change: the drive as the user sees it now, unless it was deleted or they left it. */
+export function renderDriveChange(baseUrl: string, record: ChangeRecord, drive: SharedDrive | undefined): Change {
+  const driveId = record.driveId ?? record.fileId;
+  const change: Change = {
+    kind: 'drive#change',
+    id: String(record.id),
+    selfLink: `${baseUrl}/drive/v2/changes/${record.id}`,
+    changeType: 'drive',
+    type: 'drive',
+    driveId,
+    teamDriveId: driveId,
+    deleted: record.deleted || !drive,
+    modificationDate: iso(record.time),
+    time: iso(record.time),
+  };
+  if (drive && !record.deleted) change.drive = drive;
+  return change;
+}
