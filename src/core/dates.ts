@@ -1,8 +1,10 @@
 /**
  * Due dates as people type them. Google Tasks stores a date only (`YYYY-MM-DDT00:00:00.000Z`; the time is
  * discarded), so everything here works on calendar dates: "2026-11-24", "today", "tomorrow", "friday",
- * "next fri", "in 3 days". Pure, so the rules are unit-tested.
+ * "next fri", "in 3 days". Pure, so the rules are unit-tested. What the user reads goes through `t` (vscode.l10n.t);
+ * the words typed are read in English.
  */
+import { english, Translate } from '../shared/l10n';
 
 export type DueInput =
   | { readonly kind: 'date'; readonly date: string }
@@ -10,6 +12,7 @@ export type DueInput =
   | { readonly kind: 'none' }
   | { readonly kind: 'invalid'; readonly message: string };
 
+/** The prompt of a due-date input; translate it with `t(DUE_INPUT_HELP)`. */
 export const DUE_INPUT_HELP = 'Enter a date as YYYY-MM-DD, "today", "tomorrow", a weekday such as "friday", or "in 3 days". Leave empty for no due date.';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -34,11 +37,11 @@ export function isValidDate(text: string): boolean {
 }
 
 /** Reads what the user typed; `today` is the user's current local day. */
-export function parseDueInput(input: string, today: Date): DueInput {
+export function parseDueInput(input: string, today: Date, t: Translate = english): DueInput {
   const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return { kind: 'none' };
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    return isValidDate(text) ? { kind: 'date', date: text } : { kind: 'invalid', message: `${input.trim()} is not a date in the calendar.` };
+    return isValidDate(text) ? { kind: 'date', date: text } : { kind: 'invalid', message: t('{0} is not a date in the calendar.', input.trim()) };
   }
   if (text === 'today') return { kind: 'date', date: formatDate(today) };
   if (text === 'tomorrow') return { kind: 'date', date: formatDate(addDays(today, 1)) };
@@ -53,7 +56,7 @@ export function parseDueInput(input: string, today: Date): DueInput {
     const ahead = ((weekday - today.getDay() + 7) % 7) || 7;
     return { kind: 'date', date: formatDate(addDays(today, ahead)) };
   }
-  return { kind: 'invalid', message: `"${input.trim()}" is not a date Desk understands. ${DUE_INPUT_HELP}` };
+  return { kind: 'invalid', message: t('"{0}" is not a date Desk understands. {1}', input.trim(), t(DUE_INPUT_HELP)) };
 }
 
 /** The value the Tasks API expects in `due` for a calendar date. */
@@ -69,10 +72,10 @@ export function dueDateOf(due: string | undefined): string | undefined {
 }
 
 /** Short words for the tree: "today", "tomorrow", "yesterday", else the date itself. */
-export function describeDueDate(date: string, today: Date): string {
-  if (date === formatDate(today)) return 'today';
-  if (date === formatDate(addDays(today, 1))) return 'tomorrow';
-  if (date === formatDate(addDays(today, -1))) return 'yesterday';
+export function describeDueDate(date: string, today: Date, t: Translate = english): string {
+  if (date === formatDate(today)) return t('today');
+  if (date === formatDate(addDays(today, 1))) return t('tomorrow');
+  if (date === formatDate(addDays(today, -1))) return t('yesterday');
   return date;
 }
 

@@ -27,6 +27,16 @@ export async function seedDriveDemo(service: DriveService, _deps: ServiceDeps): 
   if (alice) await seedAlice(service, alice);
   if (bob) await seedBob(service, bob);
   if (alice && bob) seedComments(service, alice, bob);
+  if (alice && bob) await seedTeamDrive(service, alice, bob);
+}
+
+/** A shared drive, "Team Desk": alice manages it (organizer), bob contributes (writer); a handbook and a planning folder. */
+async function seedTeamDrive(service: DriveService, alice: EmulatorUser, bob: EmulatorUser): Promise<void> {
+  const drive = service.drives.insert(alice, 'demo-seed-team-desk', { name: 'Team Desk', themeId: 'clover' });
+  service.drives.setMember(alice, drive.id, { id: bob.id, type: 'user', emailAddress: bob.email, role: 'writer' });
+  await addText(service, alice, 'team-handbook.md', 'text/markdown', '# Team Desk handbook\n\n- Stand-up at 9:30\n- Releases on Thursdays\n', drive.id);
+  const planning = addFolder(service, alice, 'Planning', drive.id);
+  await addText(service, bob, 'sprint-12.md', 'text/markdown', '# Sprint 12\n\n- [ ] Shared drives in the tree\n- [ ] Members dialog\n', planning);
 }
 
 /** A discussion on alice's design.md: bob (a commenter on it) asks and alice answers; alice's own note, resolved. */

@@ -80,6 +80,7 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
   const role: Role = (context.viewer ? context.viewer.roleOf(file) : 'owner') ?? 'reader';
   const can = (capability: Parameters<typeof allows>[1]): boolean => allows(role, capability, file);
   const inDrive = file.driveId !== undefined;
+  const driveTop = inDrive && file.id === file.driveId;
   const resource: DriveFile = {
     kind: 'drive#file',
     id: file.id,
@@ -113,12 +114,13 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
       canEdit: can('write'),
       canComment: can('comment'),
       canCopy: !isFolder,
-      canDelete: !file.isRoot && can('delete'),
-      canTrash: !file.isRoot && can('trash'),
+      canDelete: !file.isRoot && !driveTop && can('delete'),
+      canTrash: !file.isRoot && !driveTop && can('trash'),
       canUntrash: file.trashed && can('trash'),
-      canRename: !file.isRoot && can('write'),
+      canRename: !file.isRoot && !driveTop && can('write'),
       canDownload: !isFolder,
-      canShare: !file.isRoot && can('share'),
+      // A shared drive's top folder is shared by managing the drive's members (organizers).
+      canShare: !file.isRoot && (driveTop ? role === 'organizer' : can('share')),
       canListChildren: isFolder,
       canAddChildren: isFolder && can('write'),
       canRemoveChildren: isFolder && can('write'),
@@ -129,7 +131,10 @@ export function renderFile(context: RenderContext, file: StoredFile): DriveFile 
       canReadLabels: true,
       canAddMyDriveParent: !file.isRoot && !inDrive,
       canRemoveMyDriveParent: !file.isRoot && !inDrive,
-      canMoveItemWithinDrive: !file.isRoot && can('write'),
+      canMoveItemWithinDrive: !file.isRoot && !driveTop && (inDrive ? can('trash') : can('write')),
+      canMoveItemOutOfDrive: inDrive && !driveTop && !isFolder && role === 'organizer',
+      canTrashChildren: inDrive && isFolder && can('trash'),
+      canDeleteChildren: inDrive && isFolder && can('delete'),
       canReadDrive: inDrive,
     },
   };

@@ -92,7 +92,7 @@ export function safeGet(service: DriveService, user: EmulatorUser, fileId: strin
   }
 }
 
-/** The emulator has no shared drives: naming one is a 404. */
+/** Where a request cannot name a shared drive (changes.watch of a drive's feed is not offered): naming one is a 404. */
 export function rejectDriveId(query: QueryParams): void {
   const driveId = query.string('driveId', 200) ?? query.string('teamDriveId', 200);
   if (driveId !== undefined) throw notFound(`Shared drive not found: ${driveId}`);

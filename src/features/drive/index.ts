@@ -21,6 +21,8 @@ import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { DriveNode, DriveTreeModel, folderTitles } from './tree/treeModel';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
 import { AccessTooltips } from './sharing/accessTooltip';
+import { RevisionDocuments } from './revisions/documents';
+import { REVISION_SCHEME } from './revisions/history';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
 
@@ -66,6 +68,7 @@ export class DriveFeature extends Disposable {
   readonly changeLog = new ChangeLog();
   readonly statusBar: ChangesStatusBar;
   private readonly accessTooltips: AccessTooltips;
+  private readonly revisionDocuments: RevisionDocuments;
   /** Comment threads in the editor and the tree's Comments rows, over one store. */
   readonly comments: DriveComments;
 
@@ -109,6 +112,10 @@ export class DriveFeature extends Disposable {
 
     commands = registerDriveCommands(this.commandHost());
     for (const disposable of commands.disposables) this._register(disposable);
+
+    // Old versions open read-only (commands/revisions.ts).
+    this.revisionDocuments = new RevisionDocuments(vs, () => this.driveClient());
+    this._register(vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments));
 
     this._register(vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, {
       provideTextDocumentContent: async (uri) => {
@@ -236,6 +243,7 @@ export class DriveFeature extends Disposable {
       revealFile: (fileId: string, options?: { open?: boolean }) => this.revealFile(fileId, options),
       pollChangesNow: () => this.pollChangesNow(),
       client: () => this.driveClient(),
+      notifyFileChanged: (fileId: string) => this.fileSystem.notifyRemoteChange(fileId),
       comments: () => this.comments,
     };
   }
@@ -244,6 +252,7 @@ export class DriveFeature extends Disposable {
     this.aboutValue = undefined;
     this.modelValue = new DriveTreeModel(this.api());
     this.fileSystem.reset();
+    this.revisionDocuments.reset();
     this.accessTooltips.reset();
     this.comments.reset();
     this.changeLog.markSeen();

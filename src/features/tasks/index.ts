@@ -114,13 +114,13 @@ class TasksFeature extends Disposable implements TasksSlice {
   private async details(uri: vscode.Uri): Promise<string> {
     const [listId, taskFile] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
     const listTitle = new URLSearchParams(uri.query).get('list') ?? '';
-    if (!listId || !taskFile) return '# Unknown task\n';
+    if (!listId || !taskFile) return `# ${this.desk.vs.l10n.t('Unknown task')}\n`;
     try {
       const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
-      return taskDetailsMarkdown(task, listTitle, new Date());
+      return taskDetailsMarkdown(task, listTitle, new Date(), this.desk.vs.l10n.t);
     } catch (error) {
       void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the task') });
-      return `# Could not load the task\n\n${error instanceof Error ? error.message : String(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the task')}\n\n${error instanceof Error ? error.message : String(error)}\n`;
     }
   }
 }

@@ -15,6 +15,7 @@ import { renderFile } from '../render';
 import { DriveRoute, DriveRouteKit, insertParams, MODIFIED_DATE_BEHAVIORS, readMetadata, updateParamsFrom } from '../routing';
 import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, importTarget } from './convert';
 import { ReceivedMedia, UploadSession } from './uploads';
+import { hideDriveItems, supportsAllDrives, supportsAllDrivesIn } from '../files/allDrives';
 
 /** Native types that hold editable text in the emulator (content can be imported into them). */
 const TEXT_NATIVE_TYPES: ReadonlySet<string> = new Set(Object.keys(EXPORT_FORMATS));
@@ -85,6 +86,8 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
       media.text = (await blobs.readAll(blob.blobId, INDEXED_TEXT_CHARS * 4)).toString('utf8').slice(0, INDEXED_TEXT_CHARS);
     }
     try {
+      // Without supportsAllDrives a shared drive's folders are not found (as on Drive).
+      hideDriveItems(model, supportsAllDrivesIn(read), [...(input.parents ?? []).map((parent) => parent.id), ...(read('addParents')?.split(',') ?? [])]);
       if (!existing) return model.insert(user, input, media);
       const options: UpdateOptions = { ...updateParamsFrom(read), media };
       const { file, garbage } = model.update(user, existing.id, input, options);
@@ -105,6 +108,7 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
     if (method === 'POST' && fileId !== undefined) throw notFound(`Not Found: POST /upload/drive/v2/files/${fileId}`);
     const uploadType = context.query.enumValue('uploadType', ['media', 'multipart', 'resumable'] as const);
     if (uploadType === undefined) throw required('uploadType');
+    hideDriveItems(model, supportsAllDrives(context.query), [fileId]);
     // Fail fast on a stale etag (it is checked again when the content is committed).
     if (fileId !== undefined) model.checkIfMatch(model.get(user, fileId), header(context, 'if-match'));
     validateUploadParams(context.query, fileId !== undefined);
@@ -113,7 +117,7 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
       const totalHeader = header(context, 'x-upload-content-length');
       if (totalHeader !== undefined && !/^\d+$/.test(totalHeader)) throw invalid('X-Upload-Content-Length must be a byte count', 'X-Upload-Content-Length', 'header');
       const query: Record<string, string> = {};
-      for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate', 'newRevision', 'pinned']) {
+      for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate', 'newRevision', 'pinned', 'supportsAllDrives', 'supportsTeamDrives']) {
         const value = context.query.string(name);
         if (value !== undefined) query[name] = value;
       }

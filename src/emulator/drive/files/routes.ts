@@ -9,7 +9,7 @@ import {
 } from '../../../shared/schemas/drive';
 import { header, requireUser } from '../../core/context';
 import { ifNoneMatchHits } from '../../core/etag';
-import { forbidden, invalid, notFound } from '../../core/errors';
+import { forbidden, notFound } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext } from '../../core/router';
 import { downloadReply } from '../content/routes';
@@ -23,17 +23,19 @@ import {
   insertParams,
   listPageSize,
   readMetadata,
-  rejectDriveId,
   rejectMediaOnMetadataPath,
   updateParams,
 } from '../routing';
+import { hideDriveItems, listScope, supportsAllDrives } from './allDrives';
 import { etagOf, newFileId, StoredFile } from './model';
 
 const CORPORA = ['default', 'user', 'domain', 'drive', 'allDrives'] as const;
 const FILE_SPACES = ['drive', 'appDataFolder'] as const;
 
 export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
-  const { model, blobs } = kit.service;
+  const { model, blobs, drives } = kit.service;
+  /** Drive's 404 for shared-drive items when the request lacks supportsAllDrives. */
+  const guard = (context: RequestContext, ...ids: (string | undefined)[]): void => hideDriveItems(model, supportsAllDrives(context.query), ids);
   return [
     ['GET', '/drive/v2/files', listFiles],
     ['POST', '/drive/v2/files', insertFile],
@@ -68,12 +70,10 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     const spaces = commaList(query, 'spaces', FILE_SPACES);
     query.enumValue('corpus', ['DEFAULT', 'DOMAIN'] as const);
     query.enumValue('projection', ['BASIC', 'FULL'] as const);
-    const driveId = query.string('driveId', 200);
-    if (corpora.includes('drive') && driveId === undefined) throw invalid("corpora=drive needs driveId", 'driveId');
-    if (driveId !== undefined) throw notFound(`Shared drive not found: ${driveId}`);
+    const scope = listScope(query, corpora, drives, user);
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
-      : model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context) });
+      : model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
     const render = kit.renderContext(context);
     const selfLink = `${context.baseUrl}/drive/v2/files`;
     const list: FileList = {
@@ -95,6 +95,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     rejectMediaOnMetadataPath(context);
     const input = await readMetadata(context);
     insertParams(context.query);
+    guard(context, ...(input.parents ?? []).map((parent) => parent.id));
     const file = model.insert(user, input);
     return kit.fileReply(context, file);
   }
@@ -114,8 +115,9 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   async function emptyTrash(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    rejectDriveId(context.query);
-    const garbage = model.emptyTrash(user);
+    context.query.boolean('enforceSingleParent', false);
+    const driveId = context.query.string('driveId', 200);
+    const garbage = driveId !== undefined ? drives.emptyTrash(user, driveId) : model.emptyTrash(user);
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
   }
@@ -126,6 +128,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     context.query.boolean('acknowledgeAbuse', false);
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);
+    guard(context, context.params.fileId);
     const file = model.get(user, context.params.fileId as string);
     // revisionId picks an old version's bytes; it is ignored unless alt=media (discovery document).
     const revisionId = context.query.string('revisionId', 200);
@@ -144,6 +147,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     const input = await readMetadata(context);
     const options = updateParams(context);
     if (!patch) options.updateViewedDate = context.query.boolean('updateViewedDate', true);
+    guard(context, context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id), ...(options.addParents ?? []));
     const { file, garbage } = model.update(user, context.params.fileId as string, input, options);
     await kit.freeBlobs(garbage.blobIds);
     return kit.fileReply(context, file);
@@ -158,19 +162,23 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 
   function touchFile(context: RequestContext): Reply {
+    guard(context, context.params.fileId);
     return kit.fileReply(context, model.touch(requireUser(context), context.params.fileId as string));
   }
 
   function trashFile(context: RequestContext): Reply {
+    guard(context, context.params.fileId);
     return kit.fileReply(context, model.trash(requireUser(context), context.params.fileId as string, header(context, 'if-match')));
   }
 
   function untrashFile(context: RequestContext): Reply {
+    guard(context, context.params.fileId);
     return kit.fileReply(context, model.untrash(requireUser(context), context.params.fileId as string));
   }
 
   async function deleteFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
+    guard(context, context.params.fileId);
     const garbage = model.delete(user, context.params.fileId as string, header(context, 'if-match'));
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
@@ -180,6 +188,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     const user = requireUser(context);
     const input = await readMetadata(context);
     insertParams(context.query);
+    guard(context, context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id));
     const source = model.get(user, context.params.fileId as string);
     if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
     const copiedBlobId = source.blobId ? await blobs.copy(source.blobId) : undefined;
@@ -198,7 +207,8 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
     const orderBy = context.query.string('orderBy', 512);
     const maxResults = listPageSize(context.query);
     const pageToken = context.query.string('pageToken', 2048);
-    const result = model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id });
+    // children.list has no supportsAllDrives: a shared drive's folder lists its items.
+    const result = model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id, ...(folder.driveId !== undefined ? { allDrives: true } : {}) });
     const render = kit.renderContext(context);
     const selfLink = `${context.baseUrl}/drive/v2/files/${encodeURIComponent(context.params.folderId as string)}/children`;
     const list: ChildList = { kind: 'drive#childList', etag: `"children-${model.largestChangeId()}"`, selfLink, items: result.files.map((file) => renderChild(render, folder.id, file.id)) };
@@ -220,6 +230,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
   async function insertChild(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const body = parseBody(childReferenceInputSchema, await context.json());
+    guard(context, context.params.folderId, body.id);
     const folder = model.get(user, context.params.folderId as string);
     const { file } = model.addParent(user, body.id, folder.id);
     return { json: renderChild(kit.renderContext(context), folder.id, file.id) };
@@ -256,6 +267,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
   async function insertParent(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const body = parseBody(parentReferenceInputSchema, await context.json());
+    guard(context, context.params.fileId, body.id);
     const { file, parentId } = model.addParent(user, context.params.fileId as string, body.id);
     return { json: renderParent(kit.renderContext(context), file.id, parentId) };
   }

@@ -132,7 +132,7 @@ export class PermissionsModel {
       if (file.driveId === undefined) throw invalid(`The role ${role} is only valid for items in shared drives.`, 'role', 'body');
       if (role === 'organizer' || file.mimeType !== FOLDER_MIME_TYPE) throw invalid(`The role ${role} is only valid for a shared drive${role === 'fileOrganizer' ? ' or its folders' : ''}.`, 'role', 'body');
     }
-    if (file.driveId !== undefined) this.checkDriveRestrictions(user, file, input, role, target);
+    if (file.driveId !== undefined) this.checkDriveRestrictions(user, file, input, target);
     if (input.withLink && input.type !== 'anyone' && input.type !== 'domain') throw invalid('withLink applies to anyone and domain permissions only.', 'withLink', 'body');
     const expiration = this.expirationOf(input, role);
     if (role === 'owner') {
@@ -225,7 +225,7 @@ export class PermissionsModel {
   }
 
   /** The drive's sharing restrictions on its items: members only, the domain only, folders by organizers only. */
-  private checkDriveRestrictions(user: EmulatorUser, file: StoredFile, input: PermissionInput, role: Role, target: string | undefined): void {
+  private checkDriveRestrictions(user: EmulatorUser, file: StoredFile, input: PermissionInput, target: string | undefined): void {
     const restrictions = this.files.drives.restrictions(file.driveId as string);
     if (!restrictions) return;
     if (restrictions.sharingFoldersRequiresOrganizerPermission && file.mimeType === FOLDER_MIME_TYPE && this.files.roleOf(user, file) !== 'organizer') {
@@ -239,7 +239,6 @@ export class PermissionsModel {
     if (restrictions.domainUsersOnly && domain?.toLowerCase() !== DEMO_DOMAIN) {
       throw forbidden(`Items in this shared drive can only be shared within ${DEMO_DOMAIN}.`, 'teamDriveDomainUsersOnlyRestriction');
     }
-    void role;
   }
 
   private requireSharer(user: EmulatorUser, fileId: string): StoredFile {

@@ -5,6 +5,8 @@ import { parseBody, QueryParams } from '../../core/params';
 import { offsetPage } from '../../core/paging';
 import type { Reply, RequestContext } from '../../core/router';
 import type { DriveRoute, DriveRouteKit } from '../routing';
+import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
+import type { DriveModel } from '../files/model';
 import { permissionIdForEmail } from './model';
 import { renderPermission } from './render';
 
@@ -22,7 +24,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function listPermissions(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query);
+    sharedDriveParams(context.query, model, context.params.fileId);
     context.query.string('includePermissionsForView', 64);
     const maxResults = context.query.integer('maxResults', { min: 1, max: 100 });
     const pageToken = context.query.string('pageToken', 512);
@@ -43,7 +45,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function getPermission(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query);
+    sharedDriveParams(context.query, model, context.params.fileId);
     const file = model.get(user, context.params.fileId as string);
     const view = permissions.get(user, file.id, context.params.permissionId as string);
     return { json: renderPermission(kit.renderContext(context), file.id, view, file.driveId !== undefined) };
@@ -52,7 +54,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
   async function insertPermission(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(permissionInputSchema, await context.json());
-    sharedDriveParams(context.query);
+    sharedDriveParams(context.query, model, context.params.fileId);
     // Notification e-mails are accepted and not sent (the emulator has no mail); Google's defaults apply.
     context.query.boolean('sendNotificationEmails', true);
     context.query.string('emailMessage', 10_000);
@@ -68,7 +70,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
   async function updateOrPatch(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(permissionInputSchema, await context.json());
-    sharedDriveParams(context.query);
+    sharedDriveParams(context.query, model, context.params.fileId);
     context.query.boolean('enforceExpansiveAccess', false);
     const transferOwnership = context.query.boolean('transferOwnership', false);
     const removeExpiration = context.query.boolean('removeExpiration', false);
@@ -87,7 +89,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function deletePermission(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query);
+    sharedDriveParams(context.query, model, context.params.fileId);
     context.query.boolean('enforceExpansiveAccess', false);
     permissions.delete(user, context.params.fileId as string, context.params.permissionId as string);
     return { status: 204, empty: true };
@@ -100,9 +102,9 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-/** supportsAllDrives and friends: validated, and accepted either way (the emulator answers as if true). */
-export function sharedDriveParams(query: QueryParams): void {
-  query.boolean('supportsAllDrives', false);
-  query.boolean('supportsTeamDrives', false);
+/** supportsAllDrives and friends: without it, a shared drive and its items are not found (Drive's 404). */
+export function sharedDriveParams(query: QueryParams, model: DriveModel, fileId: string | undefined): void {
+  const supported = supportsAllDrives(query);
   query.boolean('useDomainAdminAccess', false);
+  hideDriveItems(model, supported, [fileId]);
 }

@@ -1,63 +1,73 @@
 /**
  * Words, markdown and swatches for the Calendar tree, kept out of the provider so they are unit-tested. User text
  * goes through `escapeMarkdown` (a title like "[x](command:...)" must show as typed). Times are shown in the user's
- * Calendar time zone, never the machine's.
+ * Calendar time zone, never the machine's. Desk's own words go through `t` (vscode.l10n.t from the provider).
  */
 import type { CalendarEvent, CalendarListEntry, Colors, Setting } from '../../../shared/schemas/calendar';
 import { escapeMarkdown } from '../../../core/markdown';
+import { english, Translate } from '../../../shared/l10n';
 import { clockTime, dateKey } from '../time';
 import { calendarName, joinLinkOf, Occurrence, selfResponse } from './model';
 
 export { escapeMarkdown };
 
-export function eventTitle(event: Pick<CalendarEvent, 'summary'>): string {
-  return event.summary?.trim() ? event.summary : '(No title)';
+export function eventTitle(event: Pick<CalendarEvent, 'summary'>, t: Translate = english): string {
+  return event.summary?.trim() ? event.summary : t('(No title)');
 }
 
 /** "10:00–10:45", "All day", "All day (3 days)", "since Mon 23 Nov 22:00" for what started on an earlier day. */
-export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: string): string {
+export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: string, t: Translate = english): string {
   if (occurrence.allDay) {
     const days = Math.round((Date.parse(`${occurrence.endDate}T00:00:00Z`) - Date.parse(`${occurrence.startDate}T00:00:00Z`)) / 86_400_000);
-    return days > 1 ? `All day (${days} days)` : 'All day';
+    return days > 1 ? t('All day ({0} days)', days) : t('All day');
   }
   const start = clockTime(occurrence.start, timeZone);
   const end = clockTime(occurrence.end, timeZone);
   const startDay = dateKey(occurrence.start, timeZone);
   const endDay = dateKey(occurrence.end, timeZone);
-  if (dayKey && startDay < dayKey) return endDay === dayKey ? `until ${end}` : 'all day (continues)';
+  if (dayKey && startDay < dayKey) return endDay === dayKey ? t('until {0}', end) : t('all day (continues)');
   if (occurrence.end === occurrence.start) return start;
   return endDay === startDay || (endDay > startDay && end === '00:00' && dateKey(occurrence.end - 1, timeZone) === startDay) ? `${start}–${end}` : `${start}–${endDay} ${end}`;
 }
 
 /** The row's description: the time, then (in the Agenda) the calendar, and a marker when the user declined. */
-export function eventDescription(occurrence: Occurrence, timeZone: string, dayKey: string, calendar?: string): string {
-  const parts = [timeRange(occurrence, timeZone, dayKey)];
+export function eventDescription(occurrence: Occurrence, timeZone: string, dayKey: string, calendar?: string, t: Translate = english): string {
+  const parts = [timeRange(occurrence, timeZone, dayKey, t)];
   if (calendar) parts.push(calendar);
   const response = selfResponse(occurrence.event);
-  if (response === 'declined') parts.push('declined');
-  else if (response === 'needsAction') parts.push('not answered');
-  else if (response === 'tentative') parts.push('maybe');
+  if (response === 'declined') parts.push(t('declined'));
+  else if (response === 'needsAction') parts.push(t('not answered'));
+  else if (response === 'tentative') parts.push(t('maybe'));
   if (occurrence.event.location) parts.push(occurrence.event.location);
   return parts.join(' · ');
 }
 
-const RESPONSE_WORDS: Record<string, string> = { accepted: 'accepted', declined: 'declined', tentative: 'maybe', needsAction: 'no answer yet' };
+/** An attendee's answer in words; an unknown status as it came. */
+function responseWord(status: string, t: Translate): string {
+  switch (status) {
+    case 'accepted': return t('accepted');
+    case 'declined': return t('declined');
+    case 'tentative': return t('maybe');
+    case 'needsAction': return t('no answer yet');
+    default: return status;
+  }
+}
 
 /** The lazily built hover of an event: time, calendar, location, attendees with their answers, description, call link. */
-export function eventTooltip(occurrence: Occurrence, calendar: string, timeZone: string, locale?: string): string {
+export function eventTooltip(occurrence: Occurrence, calendar: string, timeZone: string, locale?: string, t: Translate = english): string {
   const { event } = occurrence;
-  const lines = [`**${escapeMarkdown(eventTitle(event))}**`, ''];
-  lines.push(`${escapeMarkdown(longDate(occurrence.start, timeZone, locale))} · ${escapeMarkdown(timeRange(occurrence, timeZone))} (${escapeMarkdown(timeZone)})`);
-  lines.push('', `Calendar: ${escapeMarkdown(calendar)}`);
-  if (event.recurringEventId || event.recurrence?.length) lines.push('', 'Repeats');
-  if (event.location) lines.push('', `Location: ${escapeMarkdown(event.location)}`);
+  const lines = [`**${escapeMarkdown(eventTitle(event, t))}**`, ''];
+  lines.push(`${escapeMarkdown(longDate(occurrence.start, timeZone, locale))} · ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t))} (${escapeMarkdown(timeZone)})`);
+  lines.push('', t('Calendar: {0}', escapeMarkdown(calendar)));
+  if (event.recurringEventId || event.recurrence?.length) lines.push('', t('Repeats'));
+  if (event.location) lines.push('', t('Location: {0}', escapeMarkdown(event.location)));
   const join = joinLinkOf(event);
-  if (join) lines.push('', `Join: ${safeLink(join, join)}`);
+  if (join) lines.push('', t('Join: {0}', safeLink(join, join)));
   if (event.attendees?.length) {
-    lines.push('', 'Attendees:', '');
+    lines.push('', t('Attendees:'), '');
     for (const attendee of event.attendees) {
       const who = attendee.displayName || attendee.email || '?';
-      const notes = [RESPONSE_WORDS[attendee.responseStatus ?? 'needsAction'] ?? attendee.responseStatus, attendee.organizer ? 'organizer' : undefined, attendee.optional ? 'optional' : undefined, attendee.self ? 'you' : undefined].filter(Boolean);
+      const notes = [responseWord(attendee.responseStatus ?? 'needsAction', t), attendee.organizer ? t('organizer') : undefined, attendee.optional ? t('optional') : undefined, attendee.self ? t('you') : undefined].filter(Boolean);
       lines.push(`- ${escapeMarkdown(who)} — ${escapeMarkdown(notes.join(', '))}`);
     }
   }
@@ -65,14 +75,15 @@ export function eventTooltip(occurrence: Occurrence, calendar: string, timeZone:
   return lines.join('\n');
 }
 
-export function calendarTooltip(entry: CalendarListEntry, upcoming: number | undefined): string {
+export function calendarTooltip(entry: CalendarListEntry, upcoming: number | undefined, t: Translate = english): string {
   const lines = [`**${escapeMarkdown(calendarName(entry))}**`, ''];
   if (entry.description) lines.push(escapeMarkdown(entry.description), '');
-  lines.push(`Your access: ${escapeMarkdown(entry.accessRole ?? 'unknown')}${entry.primary ? ' · primary calendar' : ''}`);
-  if (entry.timeZone) lines.push('', `Time zone: ${escapeMarkdown(entry.timeZone)}`);
-  if (entry.hidden) lines.push('', 'Hidden from the list');
-  if (upcoming !== undefined) lines.push('', `${upcoming} upcoming event${upcoming === 1 ? '' : 's'}`);
-  lines.push('', `Id: \`${entry.id.replace(/`/g, '')}\``);
+  const access = escapeMarkdown(entry.accessRole ?? t('unknown'));
+  lines.push(entry.primary ? t('Your access: {0} · primary calendar', access) : t('Your access: {0}', access));
+  if (entry.timeZone) lines.push('', t('Time zone: {0}', escapeMarkdown(entry.timeZone)));
+  if (entry.hidden) lines.push('', t('Hidden from the list'));
+  if (upcoming !== undefined) lines.push('', upcoming === 1 ? t('1 upcoming event') : t('{0} upcoming events', upcoming));
+  lines.push('', t('Id: {0}', `\`${entry.id.replace(/`/g, '')}\``));
   return lines.join('\n');
 }
 
@@ -104,44 +115,45 @@ export function swatchDataUri(color: string | undefined, shape: 'square' | 'dot'
 }
 
 /** The read-only "Event Details" page. */
-export function eventDetailsMarkdown(occurrence: Occurrence, calendar: string, timeZone: string, locale?: string): string {
+export function eventDetailsMarkdown(occurrence: Occurrence, calendar: string, timeZone: string, locale?: string, t: Translate = english): string {
   const { event } = occurrence;
-  const lines = [`# ${escapeMarkdown(eventTitle(event))}`, ''];
+  const lines = [`# ${escapeMarkdown(eventTitle(event, t))}`, ''];
   const rows: Array<[string, string]> = [
-    ['When', `${escapeMarkdown(longDate(occurrence.start, timeZone, locale))}, ${escapeMarkdown(timeRange(occurrence, timeZone))} (${escapeMarkdown(timeZone)})`],
-    ['Calendar', escapeMarkdown(calendar)],
-    ['Location', event.location ? escapeMarkdown(event.location) : '—'],
-    ['Status', escapeMarkdown(event.status ?? 'confirmed')],
-    ['Repeats', event.recurrence?.length ? escapeMarkdown(event.recurrence.join('; ')) : event.recurringEventId ? 'yes (an instance of a series)' : 'no'],
-    ['Organizer', escapeMarkdown(event.organizer?.displayName ?? event.organizer?.email ?? '—')],
-    ['Reminders', escapeMarkdown(describeReminders(event))],
-    ['Join', joinLinkOf(event) ? safeLink(joinLinkOf(event) ?? '', joinLinkOf(event) ?? '') : '—'],
+    [t('When'), `${escapeMarkdown(longDate(occurrence.start, timeZone, locale))}, ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t))} (${escapeMarkdown(timeZone)})`],
+    [t('Calendar'), escapeMarkdown(calendar)],
+    [t('Location'), event.location ? escapeMarkdown(event.location) : '—'],
+    [t('Status'), escapeMarkdown(event.status ?? 'confirmed')],
+    [t('Repeats'), event.recurrence?.length ? escapeMarkdown(event.recurrence.join('; ')) : event.recurringEventId ? t('yes (an instance of a series)') : t('no')],
+    [t('Organizer'), escapeMarkdown(event.organizer?.displayName ?? event.organizer?.email ?? '—')],
+    [t('Reminders'), escapeMarkdown(describeReminders(event, t))],
+    [t('Join'), joinLinkOf(event) ? safeLink(joinLinkOf(event) ?? '', joinLinkOf(event) ?? '') : '—'],
   ];
-  lines.push('| Field | Value |', '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value.replace(/\|/g, '\\|')} |`), '');
+  lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value.replace(/\|/g, '\\|')} |`), '');
   if (event.attendees?.length) {
-    lines.push('## Attendees', '');
-    for (const attendee of event.attendees) lines.push(`- ${escapeMarkdown(attendee.displayName || attendee.email || '?')}: ${RESPONSE_WORDS[attendee.responseStatus ?? 'needsAction'] ?? escapeMarkdown(attendee.responseStatus ?? '')}`);
+    lines.push(`## ${t('Attendees')}`, '');
+    for (const attendee of event.attendees) lines.push(`- ${escapeMarkdown(attendee.displayName || attendee.email || '?')}: ${escapeMarkdown(responseWord(attendee.responseStatus ?? 'needsAction', t))}`);
     lines.push('');
   }
-  lines.push('## Description', '', event.description?.trim() ? event.description.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : '_No description._', '');
-  if (event.htmlLink) lines.push(safeLink('Open in Google Calendar', event.htmlLink), '');
+  lines.push(`## ${t('Description')}`, '', event.description?.trim() ? event.description.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : `_${t('No description.')}_`, '');
+  if (event.htmlLink) lines.push(safeLink(t('Open in Google Calendar'), event.htmlLink), '');
   return lines.join('\n');
 }
 
-export function describeReminders(event: CalendarEvent): string {
-  if (event.reminders?.useDefault !== false) return 'calendar default';
+export function describeReminders(event: CalendarEvent, t: Translate = english): string {
+  if (event.reminders?.useDefault !== false) return t('calendar default');
   const overrides = event.reminders.overrides ?? [];
-  if (overrides.length === 0) return 'none';
-  return overrides.map((reminder) => `${reminder.method ?? 'popup'} ${reminder.minutes ?? 0} min before`).join(', ');
+  if (overrides.length === 0) return t('none');
+  return overrides.map((reminder) => t('{0} {1} min before', reminder.method ?? 'popup', reminder.minutes ?? 0)).join(', ');
 }
 
 /** The read-only "Calendar Settings and Colours" page: settings.list and colors.get. */
-export function settingsMarkdown(settings: readonly Setting[], colors: Colors): string {
-  const lines = ['# Calendar settings', '', '| Setting | Value |', '|---|---|'];
+export function settingsMarkdown(settings: readonly Setting[], colors: Colors, t: Translate = english): string {
+  const colorHeader = `| ${t('Id')} | ${t('Background')} | ${t('Foreground')} |`;
+  const lines = [`# ${t('Calendar settings')}`, '', `| ${t('Setting')} | ${t('Value')} |`, '|---|---|'];
   for (const setting of settings) lines.push(`| ${escapeMarkdown(setting.id)} | ${escapeMarkdown(setting.value)} |`);
-  lines.push('', '## Calendar colours', '', '| Id | Background | Foreground |', '|---|---|---|');
+  lines.push('', `## ${t('Calendar colours')}`, '', colorHeader, '|---|---|---|');
   for (const [id, color] of Object.entries(colors.calendar)) lines.push(`| ${escapeMarkdown(id)} | ${escapeMarkdown(color.background)} | ${escapeMarkdown(color.foreground)} |`);
-  lines.push('', '## Event colours', '', '| Id | Background | Foreground |', '|---|---|---|');
+  lines.push('', `## ${t('Event colours')}`, '', colorHeader, '|---|---|---|');
   for (const [id, color] of Object.entries(colors.event)) lines.push(`| ${escapeMarkdown(id)} | ${escapeMarkdown(color.background)} | ${escapeMarkdown(color.foreground)} |`);
   lines.push('');
   return lines.join('\n');

@@ -8,7 +8,9 @@ import { fileCommands } from './files';
 import { infoCommands } from './info';
 import { commandKit, DriveCommandHost } from './kit';
 import { organizeCommands } from './organize';
+import { labelCommands } from './labels';
 import { propertyCommands } from './properties';
+import { revisionCommands } from './revisions';
 import { sharingCommands } from './sharing';
 import { trashCommands } from './trash';
 
@@ -31,9 +33,27 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
   const info = infoCommands(kit);
   const sharing = sharingCommands(kit);
   const properties = propertyCommands(kit);
+  const revisions = revisionCommands(kit);
+  const labels = labelCommands(kit);
   const comments = commentCommands(kit, () => host.comments());
 
   const disposables = registerCommands(host.desk, {
+    'desk.drive.revisionHistory': revisions.revisionHistory,
+    'desk.drive.openRevision': revisions.openRevision,
+    'desk.drive.compareRevisionWithCurrent': revisions.compareRevisionWithCurrent,
+    'desk.drive.compareRevisions': revisions.compareRevisions,
+    'desk.drive.restoreRevision': revisions.restoreRevision,
+    'desk.drive.pinRevision': revisions.pinRevision,
+    'desk.drive.unpinRevision': revisions.unpinRevision,
+    'desk.drive.publishRevision': revisions.publishRevision,
+    'desk.drive.unpublishRevision': revisions.unpublishRevision,
+    'desk.drive.deleteRevision': revisions.deleteRevision,
+
+    'desk.drive.labels': labels.labels,
+    'desk.drive.applyLabel': labels.applyLabel,
+    'desk.drive.changeLabelFields': labels.changeLabelFields,
+    'desk.drive.removeLabel': labels.removeLabel,
+
     'desk.drive.refresh': files.refresh,
     'desk.drive.loadMore': files.loadMore,
     'desk.drive.open': files.open,

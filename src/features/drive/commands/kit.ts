@@ -27,6 +27,8 @@ export interface DriveCommandHost {
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
   /** The Drive client itself, for resources the narrow port leaves out (permissions, properties); callers narrow it to a Pick. */
   client(): DriveClient;
+  /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
+  notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
   comments(): DriveComments;
 }

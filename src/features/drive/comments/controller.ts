@@ -47,7 +47,7 @@ export class DriveComments extends Disposable {
     const t = vs.l10n.t;
     this.store = new CommentStore(options.api);
     this.controller = this._register(vs.comments.createCommentController(COMMENT_CONTROLLER_ID, t('Drive comments')));
-    this.controller.options = { prompt: t('Comment on Drive…'), placeHolder: t('Write a comment (everyone who can open the file sees it)') };
+    this.controller.options = { prompt: t('Reply…'), placeHolder: t('Write a comment (everyone who can open the file sees it)') };
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (document) => (this.isDriveDocument(document) ? [new vs.Range(0, 0, Math.max(0, document.lineCount - 1), 0)] : undefined),
     };
@@ -106,10 +106,11 @@ export class DriveComments extends Disposable {
     for (const document of this.documentsOf(fileId)) void this.load(document, true);
   }
 
-  /** Sign-out, another account or backend: no threads, no cached comments. */
+  /** Sign-out, another account or backend: no threads, no cached comments (then, if signed in, those of the files in view). */
   reset(): void {
     this.store.reset();
     for (const uri of [...this.threads.keys()]) this.forget(uri);
+    for (const editor of this.vs.window.visibleTextEditors) void this.load(editor.document, true);
   }
 
   // ---- what threads and commands act on

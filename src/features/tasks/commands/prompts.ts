@@ -64,12 +64,12 @@ export class TaskPrompts {
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
   async askDue(title: string, value: string): Promise<string | null | undefined> {
     const validate = (text: string): string | undefined => {
-      const parsed = parseDueInput(text, new Date());
+      const parsed = parseDueInput(text, new Date(), this.vs.l10n.t);
       return parsed.kind === 'invalid' ? parsed.message : undefined;
     };
-    const answer = await this.vs.window.showInputBox({ title, prompt: DUE_INPUT_HELP, value, ignoreFocusOut: true, validateInput: validate });
+    const answer = await this.vs.window.showInputBox({ title, prompt: this.t(DUE_INPUT_HELP), value, ignoreFocusOut: true, validateInput: validate });
     if (answer === undefined) return undefined;
-    const parsed = parseDueInput(answer, new Date());
+    const parsed = parseDueInput(answer, new Date(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {
       void this.vs.window.showWarningMessage(parsed.message);
       return undefined;
@@ -101,7 +101,7 @@ export class TaskPrompts {
     }
     const task = await this.pick(
       entries.map((entry) => ({
-        label: `${'    '.repeat(entry.depth)}${entry.task.status === 'completed' ? '$(pass-filled)' : '$(circle-large-outline)'} ${taskLabel(entry.task)}`,
+        label: `${'    '.repeat(entry.depth)}${entry.task.status === 'completed' ? '$(pass-filled)' : '$(circle-large-outline)'} ${taskLabel(entry.task, this.vs.l10n.t)}`,
         description: dueDateOf(entry.task.due) ?? '',
         value: entry.task,
       })),

@@ -42,7 +42,7 @@ export class TaskItemCommands {
     if (!parent) return undefined;
     // New subtasks go last among their siblings, in the order they are added.
     const previous = await this.lastChildOf(parent);
-    return this.insert(parent.listId, { parent: parent.task.id, ...(previous ? { previous } : {}) }, this.t('New subtask of "{0}"', taskLabel(parent.task)));
+    return this.insert(parent.listId, { parent: parent.task.id, ...(previous ? { previous } : {}) }, this.t('New subtask of "{0}"', taskLabel(parent.task, this.vs.l10n.t)));
   }
 
   /** Edit = tasks.get for the current version, then tasks.update with every writable field. */
@@ -98,7 +98,7 @@ export class TaskItemCommands {
 
   async patchStatus(listId: string, task: Task, completed: boolean): Promise<Task | undefined> {
     const body: TaskWrite = completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
-    const action = completed ? this.t('Could not complete "{0}"', taskLabel(task)) : this.t('Could not reopen "{0}"', taskLabel(task));
+    const action = completed ? this.t('Could not complete "{0}"', taskLabel(task, this.vs.l10n.t)) : this.t('Could not reopen "{0}"', taskLabel(task, this.vs.l10n.t));
     // Refreshed either way: after success for the new state, after failure to put the checkbox back.
     const patched = await attempt(this.desk, () => this.api.patchTask(listId, task.id, body), { action, retry: true, onSuccess: () => this.tree.refreshList(listId) });
     if (!patched) this.tree.refreshList(listId);
@@ -109,7 +109,7 @@ export class TaskItemCommands {
     const target = await this.prompts.resolveTask(node, this.t('Delete which task?'));
     if (!target) return false;
     const detail = node?.kind === 'task' && node.hasChildren ? this.t('Its subtasks are deleted too.') : this.t('This cannot be undone.');
-    if (!(await confirmModal(this.vs, this.t('Delete the task "{0}"?', taskLabel(target.task)), detail, this.t('Delete Task')))) return false;
+    if (!(await confirmModal(this.vs, this.t('Delete the task "{0}"?', taskLabel(target.task, this.vs.l10n.t)), detail, this.t('Delete Task')))) return false;
     await this.api.deleteTask(target.listId, target.task.id);
     this.tree.refreshList(target.listId);
     return true;
@@ -123,7 +123,7 @@ export class TaskItemCommands {
     const ordered = [...lists.filter((list) => list.id === target.listId), ...lists.filter((list) => list.id !== target.listId)];
     const list = await this.prompts.pick(
       ordered.map((item) => ({ label: item.title, description: item.id === target.listId ? this.t('current list') : '', value: item })),
-      this.t('Move "{0}" to which list?', taskLabel(target.task)),
+      this.t('Move "{0}" to which list?', taskLabel(target.task, this.vs.l10n.t)),
     );
     if (!list) return undefined;
     const entries = flattenTree(await this.tree.allTasks(list.id));
@@ -134,7 +134,7 @@ export class TaskItemCommands {
     const places: Array<{ label: string; description?: string; value: Place }> = [
       { label: `$(list-unordered) ${this.t('Top of the list')}`, value: {} },
       ...entries.filter((entry) => !excluded.has(entry.task.id)).map((entry) => ({
-        label: `${'    '.repeat(entry.depth)}$(indent) ${taskLabel(entry.task)}`,
+        label: `${'    '.repeat(entry.depth)}$(indent) ${taskLabel(entry.task, this.vs.l10n.t)}`,
         description: this.t('as a subtask'),
         value: { parent: entry.task.id },
       })),

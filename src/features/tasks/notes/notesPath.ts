@@ -1,4 +1,5 @@
 /** Desk's desk-tasks: URIs for a task's notes as a document, and the rules a save of them follows (vscode-free). */
+import { english, Translate } from '../../../shared/l10n';
 import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 
 /**
@@ -21,9 +22,10 @@ export interface NotesUriParts {
   readonly query: string;
 }
 
-export function notesUriParts(listId: string, listTitle: string, task: Pick<Task, 'id' | 'title'>): NotesUriParts {
+/** `t` (vscode.l10n.t) names an untitled list or task in the path. */
+export function notesUriParts(listId: string, listTitle: string, task: Pick<Task, 'id' | 'title'>, t: Translate = english): NotesUriParts {
   const query = new URLSearchParams({ list: listId, task: task.id }).toString();
-  return { path: `/${segment(listTitle, 'Untitled list')}/${segment(task.title, 'Untitled task')}.md`, query };
+  return { path: `/${segment(listTitle, t('Untitled list'))}/${segment(task.title, t('Untitled task'))}.md`, query };
 }
 
 /** The ids a notes URI names, or undefined for a URI that names no task (a breadcrumb's list folder). */

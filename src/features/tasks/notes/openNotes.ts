@@ -4,7 +4,7 @@ import type { Task } from '../../../shared/schemas/tasks';
 import { NOTES_SCHEME, notesUriParts } from './notesPath';
 
 export function notesUri(vs: typeof vscode, listId: string, listTitle: string, task: Pick<Task, 'id' | 'title'>): vscode.Uri {
-  return vs.Uri.from({ scheme: NOTES_SCHEME, ...notesUriParts(listId, listTitle, task) });
+  return vs.Uri.from({ scheme: NOTES_SCHEME, ...notesUriParts(listId, listTitle, task, vs.l10n.t) });
 }
 
 /** The notes in an editor (not a preview tab: they are meant to be edited), as markdown whatever VS Code guessed. */

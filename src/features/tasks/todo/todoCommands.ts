@@ -106,12 +106,12 @@ export class TodoCommands {
       placeHolder: this.t('next friday'),
       ignoreFocusOut: true,
       validateInput: (text) => {
-        const parsed = parseNaturalDue(text, new Date());
+        const parsed = parseNaturalDue(text, new Date(), this.vs.l10n.t);
         return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', parsed.date), severity: vs.InputBoxValidationSeverity.Info } : undefined;
       },
     });
     if (answer === undefined) return undefined;
-    const parsed = parseNaturalDue(answer, new Date());
+    const parsed = parseNaturalDue(answer, new Date(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {
       void vs.window.showWarningMessage(this.t('"{0}" is not a date Desk understands: nothing was created.', answer.trim()));
       return undefined;
@@ -139,7 +139,7 @@ export class TodoCommands {
           }
           const link = uri.with({ fragment: `L${line + 1}` }).toString();
           const task = await this.tracking.api.insertTask(list.id, {
-            title: taskTitleFor(item.todo, `${file}:${line + 1}`),
+            title: taskTitleFor(item.todo, `${file}:${line + 1}`, undefined, this.vs.l10n.t),
             notes: sourceNotes(file, link),
             ...(due ? { due: `${due}T00:00:00.000Z` } : {}),
           });

@@ -3,6 +3,7 @@
  * its text says, which task it is linked to, and the edit that links it. The marker lives in the comment
  * itself (`TODO(task:abc123): text`) so the link travels with the file through edits, moves and commits.
  */
+import { english, Translate } from '../../../shared/l10n';
 
 /** A trigger word (`desk.todo.keywords`); the defaults are TODO and FIXME. */
 export type TodoKeyword = string;
@@ -167,8 +168,8 @@ export function findLinkedTodos(text: string, maxLines = 20000, keywords: readon
 }
 
 /** What becomes the task's title: the TODO's text, or a stand-in naming the place when the TODO says nothing. */
-export function taskTitleFor(todo: TodoComment, place: string, maxLength = 1024): string {
-  const text = todo.text.trim() || `${todo.keyword} at ${place}`;
+export function taskTitleFor(todo: TodoComment, place: string, maxLength = 1024, t: Translate = english): string {
+  const text = todo.text.trim() || t('{0} at {1}', todo.keyword, place);
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
 

@@ -206,7 +206,7 @@ export class TodoTracking extends Disposable {
     // Notes carry a link back: `Source: <path>` (Go to Source finds the comment by its marker, wherever it moved)
     // and a file URI with #L<line>, which VS Code opens at that line.
     const link = document.uri.with({ fragment: `L${target.line + 1}` }).toString();
-    const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place), notes: sourceNotes(relative, link) });
+    const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place, undefined, this.vs.l10n.t), notes: sourceNotes(relative, link) });
     await this.remember(task.id, list.id);
     this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
     await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, list.id);
@@ -352,7 +352,7 @@ export class TodoTracking extends Disposable {
     if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${COMPLETE_FROM_TODO_COMMAND}?${args})`);
     if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${OPEN_TODO_TASK_COMMAND}?${args})`);
     actions.push(`[${this.t('Unlink…')}](command:${UNLINK_TODO_COMMAND}?${args})`);
-    const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date())}\n\n---\n\n${actions.join(' · ')}`);
+    const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date(), vs.l10n.t)}\n\n---\n\n${actions.join(' · ')}`);
     // Only our own commands may run from this hover; the task's text is escaped by taskTooltip.
     markdown.isTrusted = { enabledCommands: [COMPLETE_FROM_TODO_COMMAND, OPEN_TODO_TASK_COMMAND, UNLINK_TODO_COMMAND] };
     return new vs.Hover(markdown, range);

@@ -1,59 +1,65 @@
 import { describeDueDate, dueDateOf, isOverdue } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
+import { english, Translate } from '../../../shared/l10n';
 
 /**
  * Words and markdown for task rows, kept out of the tree provider so they are unit-tested. User text goes
- * through `escapeMarkdown`: a title like "*urgent* [x](command:...)" must show as typed, never as a link.
+ * through `escapeMarkdown`: a title like "*urgent* [x](command:...)" must show as typed, never as a link. Desk's
+ * own words go through `t` (vscode.l10n.t from the tree and commands).
  */
 
-export function taskLabel(task: Task): string {
-  return task.title.trim() === '' ? '(untitled task)' : task.title;
+export function taskLabel(task: Task, t: Translate = english): string {
+  return task.title.trim() === '' ? t('(untitled task)') : task.title;
 }
 
 /** The row's description: the due date in words, flagged when an open task is overdue. */
-export function taskDescription(task: Task, today: Date): string | undefined {
+export function taskDescription(task: Task, today: Date, t: Translate = english): string | undefined {
   const due = dueDateOf(task.due);
   if (!due) return undefined;
-  const words = describeDueDate(due, today);
-  if (task.status !== 'completed' && isOverdue(due, today)) return `overdue · ${words}`;
-  return `due ${words}`;
+  const words = describeDueDate(due, today, t);
+  if (task.status !== 'completed' && isOverdue(due, today)) return t('overdue · {0}', words);
+  return t('due {0}', words);
 }
 
 /** The hover of a task: title, status, due date and notes. */
-export function taskTooltip(task: Task, listTitle: string, today: Date): string {
-  const lines = [`**${escapeMarkdown(taskLabel(task))}**`, ''];
+export function taskTooltip(task: Task, listTitle: string, today: Date, t: Translate = english): string {
+  const lines = [`**${escapeMarkdown(taskLabel(task, t))}**`, ''];
   const status = task.status === 'completed'
-    ? `Completed${task.completed ? ` ${task.completed.slice(0, 10)}` : ''}`
-    : 'Open';
-  lines.push(`${status} · in ${escapeMarkdown(listTitle)}`);
+    ? (task.completed ? t('Completed {0}', task.completed.slice(0, 10)) : t('Completed'))
+    : t('Open');
+  lines.push(t('{0} · in {1}', status, escapeMarkdown(listTitle)));
   const due = dueDateOf(task.due);
-  if (due) lines.push('', `Due ${describeDueDate(due, today)}${due === describeDueDate(due, today) ? '' : ` (${due})`}`);
+  if (due) {
+    const words = describeDueDate(due, today, t);
+    lines.push('', due === words ? t('Due {0}', words) : t('Due {0} ({1})', words, due));
+  }
   if (task.notes?.trim()) lines.push('', '---', '', ...task.notes.split('\n').map((line) => `${escapeMarkdown(line)}  `));
   return lines.join('\n');
 }
 
-export function listTooltip(list: TaskList, openCount: number | undefined): string {
-  const lines = [`**${escapeMarkdown(list.title || '(untitled list)')}**`];
-  if (openCount !== undefined) lines.push('', `${openCount} open task${openCount === 1 ? '' : 's'}`);
-  if (list.updated) lines.push('', `Updated ${list.updated.slice(0, 10)}`);
+export function listTooltip(list: TaskList, openCount: number | undefined, t: Translate = english): string {
+  const lines = [`**${escapeMarkdown(list.title || t('(untitled list)'))}**`];
+  if (openCount !== undefined) lines.push('', openCount === 1 ? t('1 open task') : t('{0} open tasks', openCount));
+  if (list.updated) lines.push('', t('Updated {0}', list.updated.slice(0, 10)));
   return lines.join('\n');
 }
 
 /** A read-only details page for "Open Task Details". */
-export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date): string {
-  const lines = [`# ${escapeMarkdown(taskLabel(task))}`, ''];
+export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english): string {
+  const lines = [`# ${escapeMarkdown(taskLabel(task, t))}`, ''];
   const due = dueDateOf(task.due);
+  const dueWords = due ? describeDueDate(due, today, t) : undefined;
   const rows: Array<[string, string]> = [
-    ['List', escapeMarkdown(listTitle)],
-    ['Status', task.status === 'completed' ? 'Completed' : 'Open'],
-    ['Due', due ? (describeDueDate(due, today) === due ? due : `${due} (${describeDueDate(due, today)})`) : '—'],
-    ['Completed', task.completed ? escapeMarkdown(task.completed) : '—'],
-    ['Updated', escapeMarkdown(task.updated)],
-    ['Subtask of', task.parent ? escapeMarkdown(task.parent) : '—'],
+    [t('List'), escapeMarkdown(listTitle)],
+    [t('Status'), task.status === 'completed' ? t('Completed') : t('Open')],
+    [t('Due'), due ? (dueWords === due ? due : `${due} (${dueWords})`) : '—'],
+    [t('Completed'), task.completed ? escapeMarkdown(task.completed) : '—'],
+    [t('Updated'), escapeMarkdown(task.updated)],
+    [t('Subtask of'), task.parent ? escapeMarkdown(task.parent) : '—'],
   ];
-  lines.push('| Field | Value |', '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');
-  lines.push('## Notes', '', task.notes?.trim() ? task.notes.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : '_No notes._', '');
-  if (task.webViewLink) lines.push(`[Open in Google Tasks](${task.webViewLink.replace(/[()\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`, '');
+  lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');
+  lines.push(`## ${t('Notes')}`, '', task.notes?.trim() ? task.notes.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : `_${t('No notes.')}_`, '');
+  if (task.webViewLink) lines.push(`[${t('Open in Google Tasks')}](${task.webViewLink.replace(/[()\s]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`, '');
   return lines.join('\n');
 }

@@ -141,7 +141,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   getTreeItem(element: TasksNode): vscode.TreeItem {
     const vs = this.vs;
     if (element.kind === 'list') {
-      const item = new vs.TreeItem(element.list.title || '(untitled list)', vs.TreeItemCollapsibleState.Collapsed);
+      const item = new vs.TreeItem(element.list.title || vs.l10n.t('(untitled list)'), vs.TreeItemCollapsibleState.Collapsed);
       item.id = element.id;
       item.contextValue = 'tasklist';
       item.iconPath = new vs.ThemeIcon('checklist');
@@ -151,7 +151,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     }
     if (element.kind === 'task') {
       const { task } = element;
-      const item = new vs.TreeItem(taskLabel(task), element.hasChildren ? vs.TreeItemCollapsibleState.Expanded : vs.TreeItemCollapsibleState.None);
+      const item = new vs.TreeItem(taskLabel(task, vs.l10n.t), element.hasChildren ? vs.TreeItemCollapsibleState.Expanded : vs.TreeItemCollapsibleState.None);
       item.id = element.id;
       // "from-todo": created from a TODO comment (its notes say `Source: …`), so "Go to Source" is offered.
       item.contextValue = `${task.status === 'completed' ? 'task-completed' : 'task-open'}${sourceOf(task.notes) ? ' from-todo' : ''}`;
@@ -160,9 +160,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
         state: completed ? vs.TreeItemCheckboxState.Checked : vs.TreeItemCheckboxState.Unchecked,
         tooltip: completed ? vs.l10n.t('Reopen this task') : vs.l10n.t('Complete this task'),
       };
-      const description = taskDescription(task, this.today);
+      const description = taskDescription(task, this.today, vs.l10n.t);
       if (description) item.description = description;
-      item.accessibilityInformation = { label: `${taskLabel(task)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${description}` : ''}` };
+      item.accessibilityInformation = { label: `${taskLabel(task, vs.l10n.t)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${description}` : ''}` };
       return item;
     }
     const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: 'desk.tasks.refresh', retryArguments: [element.parent] });
@@ -174,11 +174,11 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Hovers are built only when shown: notes can be long and most rows are never hovered. */
   resolveTreeItem(item: vscode.TreeItem, element: TasksNode): vscode.TreeItem {
     if (element.kind === 'task') {
-      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today));
+      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today, this.vs.l10n.t));
     } else if (element.kind === 'list') {
       const state = this.listStates.get(element.listId);
       const open = state?.complete ? openCount(state.tasks) : undefined;
-      item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open));
+      item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open, this.vs.l10n.t));
     }
     return item;
   }

@@ -1,0 +1,73 @@
+// Revision history as a user meets it: another client saves two newer versions of a file; the file's context menu
+// (Versions › Revision History…) lists the versions, and "Compare with Current" shows the oldest beside the current
+// content in VS Code's diff editor.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fetch from 'node-fetch';
+import type { Page } from 'playwright-core';
+import { emulatorToken, getAsAlice, openDeskContainer, SCREENSHOT_DIR, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+
+describe('Drive revision history (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-drive-revisions-', { seed: 'demo' });
+
+  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+
+  async function shot(page: Page, name: string): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, name);
+    await page.screenshot({ path: file });
+    assert.ok(fs.statSync(file).size > 0);
+    return file;
+  }
+
+  /** New content for a file, saved by another client of alice's account. */
+  async function saveElsewhere(fileId: string, text: string): Promise<void> {
+    const workbench = opened();
+    const response = await fetch(`${workbench.emulatorUrl}/upload/drive/v2/files/${fileId}?uploadType=media`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${await emulatorToken(workbench.emulatorUrl)}`, 'Content-Type': 'text/plain' },
+      body: text,
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  it('compares the oldest version of a file with the current one from the file’s Versions menu', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await signInThroughConsent(workbench);
+    await showOnlyViews(page, ['Drive']);
+
+    const listed = await getAsAlice<{ items: { id: string }[] }>(workbench.emulatorUrl, `/drive/v2/files?q=${encodeURIComponent("title = 'ideas.txt'")}`);
+    const fileId = listed.items[0]?.id;
+    assert.ok(fileId, 'the demo has ideas.txt');
+    await saveElsewhere(fileId, 'A TODO → task quick fix.\nDrag files between folders.\nRevision history with diffs.\n');
+    await saveElsewhere(fileId, 'A TODO → task quick fix (done).\nDrag files between folders.\nRevision history with diffs.\nLabels with typed fields.\n');
+
+    await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, 'ideas.txt').click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Versions' }).first().hover();
+    await page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first().click();
+
+    const pick = page.locator('.quick-input-widget');
+    const oldest = pick.locator('.monaco-list-row', { hasText: 'version 1' }).first();
+    await oldest.waitFor({ state: 'visible', timeout: 20000 });
+    await pick.locator('.monaco-list-row', { hasText: 'version 3' }).first().waitFor({ state: 'visible' });
+    await shot(page, 'drive-revision-history.png');
+    await oldest.click();
+    const compare = pick.locator('.monaco-list-row', { hasText: 'Compare with Current' }).first();
+    await compare.waitFor({ state: 'visible', timeout: 10000 });
+    await compare.click();
+
+    const diff = page.locator('.editor-group-container .monaco-diff-editor').first();
+    await diff.waitFor({ state: 'visible', timeout: 20000 });
+    await page.locator('.editor-group-container .tab', { hasText: '↔ current' }).first().waitFor({ state: 'visible', timeout: 20000 });
+    await diff.locator('.view-lines', { hasText: 'Labels with typed fields.' }).first().waitFor({ state: 'visible', timeout: 20000 });
+    await diff.locator('.view-lines', { hasText: 'A TODO → task quick fix.' }).first().waitFor({ state: 'visible' });
+    // Let the diff decorations settle before the picture.
+    await page.waitForTimeout(500);
+    await shot(page, 'drive-revision-diff.png');
+  });
+});
