@@ -11,6 +11,8 @@ import { ms, percentiles } from './support/stats';
  *  - baseline: bob owns 10,000 files (100 per folder), nothing is shared; he lists one of his folders.
  *  - shared: alice also owns 10,000 files, each shared with bob on its own (10,000 grants in his index); bob lists
  *    one of his folders, one of alice's folders he can see only through the per-file grants, and `sharedWithMe`.
+ *  - shared drive: alice's shared drive with 10,000 more files (100 per folder), bob a member (writer); he lists one
+ *    of its folders (includeItemsFromAllDrives): roles come from membership, one look-up per file.
  * The target: the shared figures' p50 within 2× of the baseline.
  */
 const SAMPLES = 100;
@@ -22,11 +24,11 @@ export async function run(): Promise<void> {
   try {
     const alice = findUser('alice@example.com') as EmulatorUser;
     const bob = findUser('bob@example.com') as EmulatorUser;
-    const { model, permissions } = driveServiceFor(emulator.deps);
+    const { model, permissions, drives } = driveServiceFor(emulator.deps);
     const headers = { Authorization: `Bearer ${emulator.tokenFor(bob.email).accessToken}` };
     const q = encodeURIComponent;
-    const list = async (query: string, expected: number): Promise<void> => {
-      const response = await fetch(`${emulator.url}/drive/v2/files?q=${q(query)}&maxResults=100`, { headers });
+    const list = async (query: string, expected: number, extra = ''): Promise<void> => {
+      const response = await fetch(`${emulator.url}/drive/v2/files?q=${q(query)}&maxResults=100${extra}`, { headers });
       if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
       const page = fileListSchema.parse(await response.json());
       if (page.items.length !== expected) throw new Error(`expected ${expected} files, got ${page.items.length}`);
@@ -41,12 +43,12 @@ export async function run(): Promise<void> {
       }
       return percentiles(values);
     };
-    const fill = (owner: EmulatorUser, prefix: string, shareWith?: EmulatorUser): string => {
+    const fill = (owner: EmulatorUser, prefix: string, shareWith?: EmulatorUser, parentId = 'root'): string => {
       let folderId = '';
       let first = '';
       for (let index = 0; index < FILES; index++) {
         if (index % PER_FOLDER === 0) {
-          folderId = model.insert(owner, { title: `${prefix}-folder-${index / PER_FOLDER}`, mimeType: FOLDER_MIME_TYPE }).id;
+          folderId = model.insert(owner, { title: `${prefix}-folder-${index / PER_FOLDER}`, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] }).id;
           if (!first) first = folderId;
         }
         const file = model.insert(owner, { title: `${prefix}-${index}.txt`, parents: [{ id: folderId }] });
@@ -63,6 +65,10 @@ export async function run(): Promise<void> {
     const ownWithShares = await timed(() => list(`'${bobFolder}' in parents and trashed = false`, PER_FOLDER));
     const sharedFolder = await timed(() => list(`'${aliceFolder}' in parents and trashed = false`, PER_FOLDER));
     const sharedWithMe = await timed(() => list('sharedWithMe and trashed = false', PER_FOLDER));
+    const team = drives.insert(alice, 'bench-team', { name: 'Bench team' });
+    drives.setMember(alice, team.id, { id: bob.id, type: 'user', emailAddress: bob.email, role: 'writer' });
+    const driveFolder = fill(alice, 'team', undefined, team.id);
+    const inDrive = await timed(() => list(`'${driveFolder}' in parents and trashed = false`, PER_FOLDER, '&includeItemsFromAllDrives=true&supportsAllDrives=true'));
 
     const row = (label: string, figures: { p50: number; p95: number }): string => `${label.padEnd(62)} | ${ms(figures.p50).padEnd(9)} | ${ms(figures.p95).padEnd(9)} | ${(figures.p50 / baseline.p50).toFixed(2)}×`;
     console.log(`drive sharing: folder listings for bob over HTTP (memory store, ${FILES} own files; ${SAMPLES} samples)`);
@@ -72,6 +78,7 @@ export async function run(): Promise<void> {
     console.log(row(`his own 100-file folder, ${FILES} files shared with him`, ownWithShares));
     console.log(row("alice's 100-file folder, seen through per-file grants", sharedFolder));
     console.log(row(`sharedWithMe, first page of 100 (of ${FILES})`, sharedWithMe));
+    console.log(row(`a 100-file folder of a shared drive (${FILES} items), as a member`, inDrive));
   } finally {
     await emulator.close();
   }

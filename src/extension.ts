@@ -93,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
       seed,
       preferredPort,
       log: (line) => log.info(`[emulator] ${line}`),
+      t: vs.l10n.t,
     }),
   });
   activeBackend = backend;
@@ -104,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     clientId: () => readClientConfig(vs, context.secrets, backend.expected),
     openUrl: (url) => (authUrlOpener ? authUrlOpener(url) : openInBrowser(vs, url)),
   });
-  context.subscriptions.push(provider, vs.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }));
+  context.subscriptions.push(provider, vs.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vs.l10n.t(AUTH_PROVIDER_LABEL), provider, { supportsMultipleAccounts: true }));
   registerAuthCommands(vs, context, provider);
 
   const session = new DeskSession(vs, provider);

@@ -25,6 +25,8 @@ export interface StartWorkbenchOptions {
   vsix?: string;
   /** The folder loaded as the development extension (default: this repository, or none when a vsix is installed). */
   extensionPath?: string;
+  /** VS Code's display language, e.g. 'qps-ploc' (pseudo-localized); default English. */
+  locale?: string;
 }
 
 export interface Workbench {

@@ -212,7 +212,7 @@ function installVsix({ serverMain, dirs, vsix }) {
   ], { env: serverEnv(dirs.tmp, {}), stdio: 'pipe', timeout: 60000 });
 }
 
-async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port = 0, host = '127.0.0.1', echo = false, vsix }) {
+async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port = 0, host = '127.0.0.1', echo = false, vsix, locale }) {
   const serverMain = serverMainPath();
   if (!fs.existsSync(serverMain)) {
     throw new Error(`${serverMain} is missing: run "node scripts/vscode/install-code-server.js" first`);
@@ -238,6 +238,8 @@ async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port
     '--server-data-dir', dirs.serverData,
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
+    // The display language (e.g. qps-ploc, the pseudo-localized run): the manifest's and the code's l10n bundles.
+    ...(locale ? ['--locale', locale] : []),
   ];
   const { child, value: listeningPort } = await spawnAndWaitFor({
     name: 'vscode-server',
@@ -341,16 +343,21 @@ function workbenchUrl({ host, port, folder, extensionPath = repoRoot, testsPath 
  * host's console and codeAutomationExit with 0/1 when a suite's run() resolves/rejects.
  * Requests to anything but loopback are refused, so a test can never reach the internet.
  */
-async function launchBrowser({ runDir, onExit, onLog, viewport = { width: 1400, height: 900 } }) {
+async function launchBrowser({ runDir, onExit, onLog, viewport = { width: 1400, height: 900 }, locale }) {
   const { chromium } = require('playwright-core');
   const context = await chromium.launchPersistentContext(path.join(runDir, 'chromium'), {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
+    ...(locale ? { locale } : {}),
     env: { ...process.env, TMPDIR: path.join(runDir, 'tmp') },
   });
   await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])(https?|wss?):\/\//, (route) => route.abort('blockedbyclient'));
+  // The web workbench takes its display language from the language pack's NLS script, and there is none for a
+  // locale such as qps-ploc: set what that script would (the language is then passed on to the extension host
+  // and to the server's scan of the extensions' package.nls.<locale>.json).
+  if (locale) await context.addInitScript((language) => { globalThis._VSCODE_NLS_LANGUAGE = language; }, locale);
   const page = context.pages()[0] ?? (await context.newPage());
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     if (onLog) onLog(type, util.format(...(Array.isArray(args) ? args : [args])));
@@ -370,10 +377,11 @@ async function closeBrowser(context) {
  * Everything for one window of Desk in VS Code: emulator (memory mode unless dataDir), server, browser, and the
  * workbench page loaded. close() ends all of it, in reverse order, whatever state it is in.
  *
- * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix, extensionPath }
+ * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix, extensionPath, locale }
  * `vsix` (default: the DESK_VSIX environment variable) installs that package instead of loading this folder as a
  * development extension; `extensionPath` loads another folder as the development extension (beside the installed
- * package, if any: the activation benchmark's production build and its marks probe).
+ * package, if any: the activation benchmark's production build and its marks probe); `locale` is VS Code's display
+ * language (server and browser), e.g. `qps-ploc` for the pseudo-localized run.
  */
 async function startWorkbench(options = {}) {
   const vsix = options.vsix ?? process.env.DESK_VSIX;
@@ -396,11 +404,12 @@ async function startWorkbench(options = {}) {
       // Reach the extension host: where the emulator is, and where a suite's run() writes its result.
       env: { DESK_TEST_EMULATOR_URL: parts.emulator.url, DESK_TEST_RESULT: resultFile, ...options.env },
       vsix,
+      locale: options.locale,
     });
     parts.front = await startFrontProxy({ serverPort: parts.server.port });
     const folder = options.folder ?? path.join(runDir, 'workspace');
     fs.mkdirSync(folder, { recursive: true });
-    parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport });
+    parts.browser = await launchBrowser({ runDir, onExit: options.onExit, onLog: options.onLog, viewport: options.viewport, locale: options.locale });
     const extensionPath = options.extensionPath ?? (vsix ? null : repoRoot);
     const url = workbenchUrl({ host: parts.front.host, port: parts.front.port, folder, testsPath: options.testsPath, extensionPath });
     await parts.browser.page.goto(url);

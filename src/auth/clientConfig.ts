@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { EMULATOR_CLIENT_ID, ServiceEndpoints } from '../config/endpoints';
+import { english, Translate } from '../shared/l10n';
 import type { ClientConfig } from './provider';
 import type { SecretStorageLike } from './sessionStore';
 
@@ -17,11 +18,8 @@ function parseClientConfig(value: unknown): ClientConfig | undefined {
 }
 
 export class MissingClientConfigError extends Error {
-  constructor() {
-    super(
-      'Signing in to Google needs your own OAuth client (type "Desktop app") from Google Cloud Console. ' +
-        'Run "Desk: Configure Google OAuth Client" or set desk.google.clientId. To try Desk without one, use the emulator backend.',
-    );
+  constructor(t: Translate = english) {
+    super(t('Signing in to Google needs your own OAuth client (type "Desktop app") from Google Cloud Console. Run "Desk: Configure Google OAuth Client" or set desk.google.clientId. To try Desk without one, use the emulator backend.'));
     this.name = 'MissingClientConfigError';
   }
 }
@@ -32,7 +30,7 @@ export class MissingClientConfigError extends Error {
  * setting (a secret never goes into settings, which may be synced or committed).
  */
 export async function readClientConfig(
-  vs: Pick<typeof vscode, 'workspace'>,
+  vs: Pick<typeof vscode, 'workspace' | 'l10n'>,
   secrets: SecretStorageLike,
   endpoints: ServiceEndpoints,
 ): Promise<ClientConfig> {
@@ -41,7 +39,7 @@ export async function readClientConfig(
   if (stored) return stored;
   const fromSettings = vs.workspace.getConfiguration('desk.google').get<string>('clientId')?.trim();
   if (fromSettings) return { clientId: fromSettings };
-  throw new MissingClientConfigError();
+  throw new MissingClientConfigError(vs.l10n.t);
 }
 
 export async function readStoredClientConfig(secrets: SecretStorageLike): Promise<ClientConfig | undefined> {

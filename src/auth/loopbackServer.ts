@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { english, Translate } from '../shared/l10n';
 
 /**
  * The redirect target of the installed-app flow: an HTTP server on 127.0.0.1 at a free port with one
@@ -14,12 +15,14 @@ export interface LoopbackOptions {
   /** How long to wait for the browser (default 5 minutes). */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Words the browser page and the errors (vscode.l10n.t). */
+  readonly t?: Translate;
 }
 
 /** The browser came back with an error (the user pressed Cancel, or the server refused). */
 export class AuthorizationDeniedError extends Error {
-  constructor(readonly code: string, description: string | undefined) {
-    super(code === 'access_denied' ? 'Sign-in was cancelled in the browser.' : `Sign-in failed in the browser: ${description ?? code} (${code})`);
+  constructor(readonly code: string, description: string | undefined, t: Translate = english) {
+    super(code === 'access_denied' ? t('Sign-in was cancelled in the browser.') : t('Sign-in failed in the browser: {0} ({1})', description ?? code, code));
     this.name = 'AuthorizationDeniedError';
   }
 }
@@ -41,8 +44,10 @@ export class LoopbackServer {
   private timer: NodeJS.Timeout | undefined;
   private readonly callbackPath: string;
   private port = 0;
+  private readonly t: Translate;
 
   private constructor(private readonly options: LoopbackOptions) {
+    this.t = options.t ?? english;
     this.callbackPath = options.callbackPath ?? '/callback';
     this.result = new Promise<string>((resolve, reject) => {
       this.settle = { resolve, reject };
@@ -71,7 +76,7 @@ export class LoopbackServer {
 
   /** Stops listening and fails a pending wait as cancelled. */
   async close(): Promise<void> {
-    this.fail(new SignInCancelledError());
+    this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.')));
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -84,47 +89,48 @@ export class LoopbackServer {
       this.server.listen(0, '127.0.0.1', () => resolve());
     });
     this.port = (this.server.address() as AddressInfo).port;
-    this.timer = setTimeout(() => this.fail(new SignInCancelledError('Sign-in timed out: the browser did not come back in time.')), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.timer = setTimeout(() => this.fail(new SignInCancelledError(this.t('Sign-in timed out: the browser did not come back in time.'))), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const { signal } = this.options;
     if (signal) {
-      if (signal.aborted) this.fail(new SignInCancelledError());
-      else signal.addEventListener('abort', () => this.fail(new SignInCancelledError()), { once: true });
+      if (signal.aborted) this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.')));
+      else signal.addEventListener('abort', () => this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.'))), { once: true });
     }
   }
 
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
+    const t = this.t;
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== this.callbackPath) {
-      reply(response, 404, 'Not found', 'This address only receives the sign-in callback.');
+      reply(response, 404, t('Not found'), t('This address only receives the sign-in callback.'));
       return;
     }
     if (request.method !== 'GET') {
       response.setHeader('Allow', 'GET');
-      reply(response, 405, 'Method not allowed', 'The sign-in callback is a GET request.');
+      reply(response, 405, t('Method not allowed'), t('The sign-in callback is a GET request.'));
       return;
     }
     const state = url.searchParams.get('state');
     if (state !== this.options.expectedState) {
-      reply(response, 400, 'Sign-in not recognised', 'This browser response does not belong to the sign-in in progress. Start the sign-in again from VS Code.');
+      reply(response, 400, t('Sign-in not recognised'), t('This browser response does not belong to the sign-in in progress. Start the sign-in again from VS Code.'));
       return;
     }
     if (this.settled) {
-      reply(response, 400, 'Sign-in already finished', 'This sign-in has already been completed or cancelled. You can close this tab.');
+      reply(response, 400, t('Sign-in already finished'), t('This sign-in has already been completed or cancelled. You can close this tab.'));
       return;
     }
     const error = url.searchParams.get('error');
     if (error) {
-      const denied = new AuthorizationDeniedError(error, url.searchParams.get('error_description') ?? undefined);
-      reply(response, 200, 'Sign-in cancelled', `${denied.message} You can close this tab and return to VS Code.`);
+      const denied = new AuthorizationDeniedError(error, url.searchParams.get('error_description') ?? undefined, t);
+      reply(response, 200, t('Sign-in cancelled'), t('{0} You can close this tab and return to VS Code.', denied.message));
       this.fail(denied);
       return;
     }
     const code = url.searchParams.get('code');
     if (!code) {
-      reply(response, 400, 'Sign-in incomplete', 'The browser response has no authorization code. Start the sign-in again from VS Code.');
+      reply(response, 400, t('Sign-in incomplete'), t('The browser response has no authorization code. Start the sign-in again from VS Code.'));
       return;
     }
-    reply(response, 200, 'Signed in', 'You are signed in. You can close this tab and return to VS Code.');
+    reply(response, 200, t('Signed in'), t('You are signed in. You can close this tab and return to VS Code.'));
     this.succeed(code);
   }
 

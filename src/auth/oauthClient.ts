@@ -1,6 +1,7 @@
 import nodeFetch, { RequestInit, Response } from 'node-fetch';
 import * as z from '../shared/schemas/zod';
 import type { OAuthEndpoints } from '../config/endpoints';
+import { english, Translate } from '../shared/l10n';
 
 /**
  * The OAuth 2.0 calls of an installed app (RFC 6749, RFC 7636, RFC 7009) against Google or the emulator:
@@ -16,6 +17,8 @@ export interface OAuthClientConfig {
   readonly clientSecret?: string | undefined;
   readonly fetch?: FetchFunction;
   readonly timeoutMs?: number;
+  /** Words the error messages (vscode.l10n.t). */
+  readonly t?: Translate;
 }
 
 export interface AuthorizationUrlParameters {
@@ -73,9 +76,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class OAuthClient {
   private readonly fetch: FetchFunction;
+  private readonly t: Translate;
 
   constructor(private readonly config: OAuthClientConfig) {
     this.fetch = config.fetch ?? nodeFetch;
+    this.t = config.t ?? english;
   }
 
   /** Google's authorization URL for the loopback flow: code + PKCE S256 + offline access. */
@@ -105,32 +110,33 @@ export class OAuthClient {
 
   async exchangeCode(code: string, redirectUri: string, codeVerifier: string): Promise<TokenResponse> {
     const fields = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier };
-    return this.postForToken('Signing in to Google', fields, [code, codeVerifier]);
+    return this.postForToken(this.t('Signing in to Google'), fields, [code, codeVerifier]);
   }
 
   async refresh(refreshToken: string): Promise<TokenResponse> {
-    return this.postForToken('Refreshing the Google sign-in', { grant_type: 'refresh_token', refresh_token: refreshToken }, [refreshToken]);
+    return this.postForToken(this.t('Refreshing the Google sign-in'), { grant_type: 'refresh_token', refresh_token: refreshToken }, [refreshToken]);
   }
 
   /** Revokes a token (RFC 7009). An already invalid token counts as revoked: the goal is reached either way. */
   async revoke(token: string): Promise<void> {
-    const response = await this.send('Signing out of Google', this.config.endpoints.revocation, formRequest({ token }), [token]);
+    const label = this.t('Signing out of Google');
+    const response = await this.send(label, this.config.endpoints.revocation, formRequest({ token }), [token]);
     if (response.ok) return;
     const text = await response.text().catch(() => '');
     const error = oauthErrorSchema.safeParse(parseJson(text));
     if (response.status === 400 && error.success && error.data.error === 'invalid_token') return;
-    throw errorFromResponse('Signing out of Google', response.status, text, [token]);
+    throw errorFromResponse(label, response.status, text, [token], this.t);
   }
 
   async userinfo(accessToken: string): Promise<UserInfo> {
-    const label = 'Reading your Google account';
+    const label = this.t('Reading your Google account');
     const response = await this.send(label, this.config.endpoints.userinfo, {
       method: 'GET',
       headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
     }, [accessToken]);
     const text = await response.text();
-    if (!response.ok) throw errorFromResponse(label, response.status, text, [accessToken]);
-    return parseWith(userInfoSchema, text, label);
+    if (!response.ok) throw errorFromResponse(label, response.status, text, [accessToken], this.t);
+    return parseWith(userInfoSchema, text, label, this.t);
   }
 
   private async postForToken(label: string, fields: Record<string, string>, secrets: string[]): Promise<TokenResponse> {
@@ -138,8 +144,8 @@ export class OAuthClient {
     const allSecrets = this.config.clientSecret ? [...secrets, this.config.clientSecret] : secrets;
     const response = await this.send(label, this.config.endpoints.token, formRequest(body), allSecrets);
     const text = await response.text();
-    if (!response.ok) throw errorFromResponse(label, response.status, text, allSecrets);
-    return parseWith(tokenResponseSchema, text, label);
+    if (!response.ok) throw errorFromResponse(label, response.status, text, allSecrets, this.t);
+    return parseWith(tokenResponseSchema, text, label, this.t);
   }
 
   private async send(label: string, url: string, init: RequestInit, secrets: string[]): Promise<Response> {
@@ -148,8 +154,9 @@ export class OAuthClient {
     try {
       return await this.fetch(url, { ...init, signal: controller.signal });
     } catch (error) {
-      const reason = controller.signal.aborted ? 'no answer in time' : error instanceof Error ? error.message : String(error);
-      throw new OAuthError(`${label} failed: could not reach ${hostOf(url)} (${redact(reason, secrets)})`, 'network', undefined);
+      const t = this.t;
+      const reason = controller.signal.aborted ? t('no answer in time') : error instanceof Error ? error.message : String(error);
+      throw new OAuthError(t('{0} failed: could not reach {1} ({2})', label, hostOf(url) ?? t('the sign-in server'), redact(reason, secrets)), 'network', undefined);
     } finally {
       clearTimeout(timer);
     }
@@ -164,28 +171,28 @@ function formRequest(fields: Record<string, string>): RequestInit {
   };
 }
 
-function errorFromResponse(label: string, status: number, text: string, secrets: string[]): OAuthError {
+function errorFromResponse(label: string, status: number, text: string, secrets: string[], t: Translate): OAuthError {
   const body = parseJson(text);
   const oauth = oauthErrorSchema.safeParse(body);
   if (oauth.success) {
     const description = oauth.data.error_description ? `${oauth.data.error_description} ` : '';
-    return new OAuthError(redact(`${label} failed: ${description}(${oauth.data.error})`, secrets), oauth.data.error, status);
+    return new OAuthError(redact(t('{0} failed: {1}({2})', label, description, oauth.data.error), secrets), oauth.data.error, status);
   }
   const google = googleApiErrorSchema.safeParse(body);
   if (google.success) {
     const code = status === 401 ? 'invalid_token' : google.data.error.status ?? 'http_error';
-    return new OAuthError(redact(`${label} failed: ${google.data.error.message} (HTTP ${status})`, secrets), code, status);
+    return new OAuthError(redact(t('{0} failed: {1} (HTTP {2})', label, google.data.error.message, status), secrets), code, status);
   }
-  const snippet = text.trim().slice(0, 120) || 'no details';
-  return new OAuthError(redact(`${label} failed: HTTP ${status} (${snippet})`, secrets), 'http_error', status);
+  const snippet = text.trim().slice(0, 120) || t('no details');
+  return new OAuthError(redact(t('{0} failed: HTTP {1} ({2})', label, status, snippet), secrets), 'http_error', status);
 }
 
-function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string): T {
+function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string, t: Translate): T {
   const result = schema.safeParse(parseJson(text));
   if (result.success) return result.data;
   // The issue paths name fields, never values, so no token can end up in this message.
   const fields = result.error.issues.map((issue) => issue.path.join('.') || '(body)').join(', ');
-  throw new OAuthError(`${label} failed: the server's answer is not understood (fields: ${fields})`, 'invalid_response', undefined);
+  throw new OAuthError(t("{0} failed: the server's answer is not understood (fields: {1})", label, fields), 'invalid_response', undefined);
 }
 
 function parseJson(text: string): unknown {
@@ -196,11 +203,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function hostOf(url: string): string {
+function hostOf(url: string): string | undefined {
   try {
     return new URL(url).host;
   } catch {
-    return 'the sign-in server';
+    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import { SCOPES } from '../config/scopes';
 import type { FetchFunction, OAuthClient } from './oauthClient';
 import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
 import { hasMark, markInstance } from '../shared/crossBundle';
+import { english, Translate } from '../shared/l10n';
 
 export const AUTH_PROVIDER_ID = 'desk-google';
 export const AUTH_PROVIDER_LABEL = 'Google (Desk)';
@@ -40,7 +41,8 @@ export class NotSignedInError extends Error {
     return hasMark(value, 'NotSignedInError');
   }
 
-  constructor(message = 'Not signed in to Google (Desk). Run "Desk: Sign In" to connect your account.') {
+  /** `t` (vscode.l10n.t) words the message; a subclass passes its own. */
+  constructor(t: Translate = english, message = t('Not signed in to Google (Desk). Run "Desk: Sign In" to connect your account.')) {
     super(message);
     this.name = 'NotSignedInError';
     markInstance(this, 'NotSignedInError');
@@ -54,8 +56,8 @@ export class SessionExpiredError extends NotSignedInError {
     return hasMark(value, 'SessionExpiredError');
   }
 
-  constructor(account: string) {
-    super(`The Google sign-in of ${account} has expired or was revoked. Run "Desk: Sign In" to sign in again.`);
+  constructor(account: string, t: Translate = english) {
+    super(t, t('The Google sign-in of {0} has expired or was revoked. Run "Desk: Sign In" to sign in again.', account));
     this.name = 'SessionExpiredError';
     markInstance(this, 'SessionExpiredError');
   }
@@ -155,7 +157,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const requested = normaliseScopes([...SCOPES.identity, ...scopes]);
     const client = await this.client(endpoints);
     const { LoopbackServer, SignInCancelledError, createPkcePair, createState, randomUUID } = oauthFlow();
-    const title = endpoints.kind === 'emulator' ? 'Signing in to the Desk emulator… finish in your browser' : 'Signing in to Google… finish in your browser';
+    const t = this.vs.l10n.t;
+    const title = endpoints.kind === 'emulator' ? t('Signing in to the Desk emulator… finish in your browser') : t('Signing in to Google… finish in your browser');
     return this.vs.window.withProgress(
       { location: this.vs.ProgressLocation.Notification, title, cancellable: true },
       async (_progress, cancellation) => {
@@ -163,7 +166,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
         const subscription = cancellation.onCancellationRequested(() => abort.abort());
         const pkce = createPkcePair();
         const state = createState();
-        const loopback = await LoopbackServer.start({ expectedState: state, signal: abort.signal, timeoutMs: this.options.signInTimeoutMs });
+        const loopback = await LoopbackServer.start({ expectedState: state, signal: abort.signal, timeoutMs: this.options.signInTimeoutMs, t });
         try {
           const redirectUri = await this.redirectUriFor(loopback.redirectUri);
           const url = client.buildAuthorizationUrl({
@@ -175,15 +178,15 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
             // (it sends one only with consent), and select_account lets the user add a second account.
             prompt: 'select_account consent',
           });
-          if (!(await this.open(url))) throw new SignInCancelledError('Could not open the browser for sign-in.');
+          if (!(await this.open(url))) throw new SignInCancelledError(t('Could not open the browser for sign-in.'));
           const code = await loopback.waitForCode();
           const tokens = await client.exchangeCode(code, redirectUri, pkce.verifier);
           if (!tokens.refresh_token) {
-            throw new Error('Google did not grant offline access (no refresh token). Remove Desk at myaccount.google.com/permissions and sign in again.');
+            throw new Error(t('Google did not grant offline access (no refresh token). Remove Desk at myaccount.google.com/permissions and sign in again.'));
           }
           const missing = missingScopes(requested, tokens.scope);
           if (missing.length > 0) {
-            throw new Error(`Google granted only part of the access Desk needs (missing: ${missing.join(', ')}). Sign in again and allow every item.`);
+            throw new Error(t('Google granted only part of the access Desk needs (missing: {0}). Sign in again and allow every item.', missing.join(', ')));
           }
           const profile = await client.userinfo(tokens.access_token);
           const session: StoredSession = {
@@ -237,7 +240,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   async getAccessToken(sessionId: string, options: { forceRefresh: boolean } = { forceRefresh: false }): Promise<string> {
     const backend = this.backend();
     const stored = await this.store.get(backend, sessionId);
-    if (!stored) throw new NotSignedInError();
+    if (!stored) throw new NotSignedInError(this.vs.l10n.t);
     return (await this.ensureFresh(backend, stored, options.forceRefresh)).accessToken;
   }
 
@@ -285,7 +288,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   private async refresh(backend: string, stale: StoredSession, forceRefresh: boolean): Promise<StoredSession> {
     // Another window may have refreshed already: its token is in the store.
     const latest = await this.store.get(backend, stale.id);
-    if (!latest) throw new NotSignedInError();
+    if (!latest) throw new NotSignedInError(this.vs.l10n.t);
     if (latest.accessToken !== stale.accessToken && !needsRefresh(latest.expiresAt, this.now())) return latest;
     if (!forceRefresh && !needsRefresh(latest.expiresAt, this.now())) return latest;
     const client = await this.client(this.options.endpoints());
@@ -296,7 +299,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       if (error instanceof oauthFlow().OAuthError && (error.isInvalidGrant || error.code === 'unauthorized_client')) {
         await this.store.remove(backend, latest.id);
         await this.refreshSessions();
-        throw new SessionExpiredError(latest.label);
+        throw new SessionExpiredError(latest.label, this.vs.l10n.t);
       }
       throw error;
     }
@@ -306,7 +309,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       // Google keeps the refresh token; a server that rotates it sends a new one.
       refreshToken: tokens.refresh_token ?? latest.refreshToken,
     };
-    if (!(await this.store.patch(backend, latest.id, change))) throw new NotSignedInError();
+    if (!(await this.store.patch(backend, latest.id, change))) throw new NotSignedInError(this.vs.l10n.t);
     await this.refreshSessions();
     return { ...latest, ...change };
   }
@@ -357,6 +360,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       clientSecret: config.clientSecret,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
+      t: this.vs.l10n.t,
     });
   }
 

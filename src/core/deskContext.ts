@@ -70,7 +70,7 @@ export function createDeskContext(
         },
         rootUrl: () => {
           const endpoints = backend.current;
-          if (!endpoints) throw new Error('The local emulator is not running');
+          if (!endpoints) throw new Error(vs.l10n.t('The local emulator is not running'));
           return rootOf(endpoints);
         },
       });

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import { english, Translate } from '../shared/l10n';
 import type { EmulatorSeed } from './settings';
 
 export interface EmulatorLaunchOptions {
@@ -18,6 +19,8 @@ export interface EmulatorLaunchOptions {
    * user signed in across VS Code restarts; when it is taken, any free port is used.
    */
   readonly preferredPort?: number;
+  /** Words the errors a user sees (vscode.l10n.t); the log stays in English. */
+  readonly t?: Translate;
 }
 
 const LISTENING = /Desk emulator listening on (http:\/\/\S+)/;
@@ -84,7 +87,7 @@ export class EmulatorLauncher {
   }
 
   private launchOn(port: number): Promise<string> {
-    const { scriptPath, dataDir, seed, log } = this.options;
+    const { scriptPath, dataDir, seed, log, t = english } = this.options;
     const args = [scriptPath, '--port', String(port), '--data-dir', dataDir, '--seed', seed];
     log(`Starting the local emulator (data in ${dataDir})`);
     const child = spawn(this.options.execPath ?? process.execPath, args, {
@@ -108,7 +111,7 @@ export class EmulatorLauncher {
         const details = stderrTail.trim();
         reject(new Error(details ? `${message}: ${details}` : message));
       };
-      const timer = setTimeout(() => fail('The local emulator did not start in time'), this.options.startTimeoutMs ?? 20_000);
+      const timer = setTimeout(() => fail(t('The local emulator did not start in time')), this.options.startTimeoutMs ?? 20_000);
 
       child.stdout?.setEncoding('utf8');
       child.stdout?.on('data', (chunk: string) => {
@@ -130,9 +133,9 @@ export class EmulatorLauncher {
         stderrTail = (stderrTail + chunk).slice(-2000);
         log(chunk.trimEnd());
       });
-      child.once('error', (error) => fail(`Could not start the local emulator (${error.message})`));
+      child.once('error', (error) => fail(t('Could not start the local emulator ({0})', error.message)));
       child.once('exit', (code, signal) => {
-        if (!settled) return fail(`The local emulator exited before it was ready (${signal ?? `exit code ${code}`})`);
+        if (!settled) return fail(t('The local emulator exited before it was ready ({0})', signal ?? t('exit code {0}', String(code))));
         if (this.child !== child) return; // stopped on purpose
         this.child = undefined;
         this.url = undefined;

@@ -43,7 +43,7 @@ export class LazyFeatures extends Disposable {
         this._register(vs.commands.registerCommand(id, async (...args: unknown[]) => {
           this.ensure(spec.name);
           const handler = this.handlers.get(id);
-          if (!handler) throw new Error(`Desk: the ${spec.name} feature did not register ${id}`);
+          if (!handler) throw new Error(vs.l10n.t('Desk: the {0} feature did not register {1}', spec.name, id));
           return handler(...args);
         }));
       }
@@ -60,7 +60,7 @@ export class LazyFeatures extends Disposable {
   ensure<TSlice>(name: string): TSlice {
     if (this.loaded.has(name)) return this.loaded.get(name) as TSlice;
     const spec = this.specs.get(name);
-    if (!spec) throw new Error(`Desk: no feature named ${name}`);
+    if (!spec) throw new Error(this.desk.vs.l10n.t('Desk: no feature named {0}', name));
     const started = performance.now();
     const slice = spec.load(this.featureDesk);
     this.loaded.set(name, slice);
@@ -139,7 +139,7 @@ class ProxyFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
 
   private provider(): vscode.FileSystemProvider {
     if (!this.target) this.load();
-    if (!this.target) throw this.vs.FileSystemError.Unavailable('Desk: this file system is not available');
+    if (!this.target) throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Desk: this file system is not available'));
     return this.target;
   }
 
@@ -169,7 +169,7 @@ class ProxyFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   }
   copy(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): void | Thenable<void> {
     const provider = this.provider();
-    if (!provider.copy) throw this.vs.FileSystemError.NoPermissions('Desk: copy is not supported here');
+    if (!provider.copy) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Desk: copy is not supported here'));
     return provider.copy(source, destination, options);
   }
   dispose(): void {

@@ -52,7 +52,7 @@ export class DeskSession extends Disposable {
   tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
     return async ({ forceRefresh }) => {
       const session = (await this.provider.listSessions()).find((candidate) => scopes.every((scope) => candidate.scopes.includes(scope)));
-      if (!session) throw new NotSignedInError();
+      if (!session) throw new NotSignedInError(this.vs.l10n.t);
       return this.provider.getAccessToken(session.id, { forceRefresh });
     };
   }

@@ -48,8 +48,17 @@ describe('Drive revision history (UI)', function () {
 
     await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
     await row(page, 'ideas.txt').click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Versions' }).first().hover();
-    await page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first().click();
+    const versions = page.locator('.context-view .action-label', { hasText: 'Versions' }).first();
+    await versions.hover();
+    const history = page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first();
+    await history.waitFor({ state: 'visible', timeout: 10000 });
+    // As a hand does: straight right into the submenu, then up to its entry (a diagonal would cross "Labels").
+    const from = await versions.boundingBox();
+    const to = await history.boundingBox();
+    assert.ok(from && to);
+    await page.mouse.move(to.x + 20, from.y + from.height / 2, { steps: 5 });
+    await page.mouse.move(to.x + 20, to.y + to.height / 2, { steps: 5 });
+    await page.mouse.click(to.x + 20, to.y + to.height / 2);
 
     const pick = page.locator('.quick-input-widget');
     const oldest = pick.locator('.monaco-list-row', { hasText: 'version 1' }).first();

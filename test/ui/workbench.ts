@@ -27,6 +27,8 @@ export interface OpenWorkbenchOptions {
   seed?: 'demo' | 'none';
   /** User settings on top of the harness defaults (which already point Desk at the emulator). */
   settings?: Record<string, unknown>;
+  /** VS Code's display language (e.g. 'qps-ploc', pseudo-localized); default English. */
+  locale?: string;
 }
 
 export interface OpenedWorkbench {
@@ -41,7 +43,7 @@ export interface OpenedWorkbench {
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'ui');
 
 export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise<OpenedWorkbench> {
-  const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {} });
+  const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {}, ...(options.locale ? { locale: options.locale } : {}) });
   const { page } = workbench;
   try {
     // The activity bar is the last part to render; after it the workbench takes keyboard input.
@@ -126,6 +128,8 @@ export interface EmulatorSignInOptions {
   beforeChoice?: (consent: Page) => Promise<void>;
   /** Checks on the page the consent answers with, before it is closed. */
   afterChoice?: (consent: Page) => Promise<void>;
+  /** The welcome button's text (default "Use the Local Emulator"; another display language has its own). */
+  buttonText?: string;
 }
 
 /**
@@ -139,7 +143,7 @@ export async function signInThroughConsent(
   const { page, browserContext } = workbench;
   const consentPage = browserContext.waitForEvent('page', { timeout: options.consentTimeoutMs ?? 30000 });
   const within = options.within ?? page.locator('.part.sidebar');
-  await within.locator('.welcome-view-content .monaco-button', { hasText: 'Use the Local Emulator' }).first().click({ timeout: 30000 });
+  await within.locator('.welcome-view-content .monaco-button', { hasText: options.buttonText ?? 'Use the Local Emulator' }).first().click({ timeout: 30000 });
   const consent = await consentPage;
   await consent.waitForLoadState('domcontentloaded');
   await options.beforeChoice?.(consent);

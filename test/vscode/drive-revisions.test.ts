@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
+import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import type { DriveLabel } from '../../src/shared/schemas/drive/labels';
 import type { DriveRevision } from '../../src/shared/schemas/drive/revisions';
 import { consentBrowser } from '../support/consentBrowser';
@@ -135,9 +136,11 @@ describe('Drive revision history and labels in VS Code', function () {
     const editor = await eventually('the old version in an editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive-revision' ? vscode.window.activeTextEditor : undefined);
     assert.equal(editor.document.getText(), 'one\n');
     assert.match(editor.document.uri.path, /\(version 1\)\.txt$/);
-    // A content provider's document: VS Code refuses edits to it.
-    const applied = await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'x'));
-    assert.equal(applied, false, 'the old version is read-only');
+    // A content provider's document: an edit leaves it as it was, and there is nothing to save it to.
+    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'x'));
+    assert.equal(editor.document.getText(), 'one\n', 'the old version is read-only');
+    assert.equal(editor.document.isDirty, false);
+    assert.equal(await editor.document.save(), false);
 
     await vscode.commands.executeCommand('desk.drive.compareRevisionWithCurrent', { fileId: file.id, revisionId: first.id });
     let diff = await eventually('a diff editor', () => {
@@ -161,9 +164,13 @@ describe('Drive revision history and labels in VS Code', function () {
   it('restores an old version (confirmed), pins one through the history picker, and deletes one (confirmed)', async () => {
     const { file, revisions } = await fileWithHistory();
     const [first, second] = revisions as [DriveRevision, DriveRevision];
+    // The file is open: the restore reloads it.
+    const open = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    assert.equal(open.getText(), 'three\n');
     confirmAll();
     await vscode.commands.executeCommand('desk.drive.restoreRevision', { fileId: file.id, revisionId: first.id });
     assert.deepEqual(errors, []);
+    await eventually('the open editor to show the restored content', () => (open.getText() === 'one\n' ? true : undefined));
     assert.match(confirmations[0] ?? '', /Restore “history-.*\.txt” to version 1 of 3\?/);
     assert.equal(await contentOf(file.id), 'one\n');
     const after = await revisionsOf(file.id);

@@ -12,13 +12,17 @@ import {
 } from '../../shared/schemas/drive';
 import { path, QueryValue } from '../http';
 import { parseJson } from '../upload';
-import type { DriveContext } from './context';
+import { ALL_DRIVES, type DriveContext } from './context';
 
 export interface ListChangesOptions {
   pageToken?: string;
   maxResults?: number;
   includeDeleted?: boolean;
   includeSubscribed?: boolean;
+  /** Changes of shared drives' items and of the drives themselves (`changeType: 'drive'`) too. */
+  includeItemsFromAllDrives?: boolean;
+  /** The feed of one shared drive's items instead of the user's. */
+  driveId?: string;
   spaces?: string;
   /**
    * Ask the server to hold an empty answer up to this many seconds until a change arrives (long poll).
@@ -28,8 +32,8 @@ export interface ListChangesOptions {
   signal?: AbortSignal;
 }
 
-export async function getStartPageToken(drive: DriveContext, signal?: AbortSignal): Promise<string> {
-  const response = await drive.http.send({ method: 'GET', path: '/drive/v2/changes/startPageToken', signal, operation: 'drive.changes.getStartPageToken' });
+export async function getStartPageToken(drive: DriveContext, signal?: AbortSignal, driveId?: string): Promise<string> {
+  const response = await drive.http.send({ method: 'GET', path: '/drive/v2/changes/startPageToken', query: { driveId, ...ALL_DRIVES }, signal, operation: 'drive.changes.getStartPageToken' });
   learnLongPoll(drive, response);
   return parseJson(startPageTokenSchema, await response.text(), 'drive.changes.getStartPageToken').startPageToken;
 }
@@ -46,7 +50,10 @@ export async function listChanges(drive: DriveContext, options: ListChangesOptio
     maxResults: options.maxResults,
     includeDeleted: options.includeDeleted,
     includeSubscribed: options.includeSubscribed,
+    includeItemsFromAllDrives: options.includeItemsFromAllDrives,
+    driveId: options.driveId,
     spaces: options.spaces,
+    ...ALL_DRIVES,
   };
   const response = await drive.http.send({
     method: 'GET',

@@ -10,7 +10,7 @@ import {
   parentReferenceSchema,
 } from '../../shared/schemas/drive';
 import { path } from '../http';
-import type { DriveContext } from './context';
+import { ALL_DRIVES, type DriveContext } from './context';
 
 export interface ListChildrenOptions {
   q?: string;
@@ -36,7 +36,7 @@ export function getChild(drive: DriveContext, folderId: string, childId: string,
 
 /** Idempotent: inserting a child that is already there leaves the folder as it was. */
 export function insertChild(drive: DriveContext, folderId: string, childId: string, signal?: AbortSignal): Promise<ChildReference> {
-  return drive.http.json(childReferenceSchema, { method: 'POST', path: path`/drive/v2/files/${folderId}/children`, json: { id: childId }, signal, idempotent: true, operation: 'drive.children.insert' });
+  return drive.http.json(childReferenceSchema, { method: 'POST', path: path`/drive/v2/files/${folderId}/children`, query: ALL_DRIVES, json: { id: childId }, signal, idempotent: true, operation: 'drive.children.insert' });
 }
 
 export function deleteChild(drive: DriveContext, folderId: string, childId: string, signal?: AbortSignal): Promise<void> {
@@ -53,7 +53,7 @@ export function getParent(drive: DriveContext, fileId: string, parentId: string,
 
 /** Idempotent: inserting a parent the file already has leaves it as it was. */
 export function insertParent(drive: DriveContext, fileId: string, parentId: string, signal?: AbortSignal): Promise<ParentReference> {
-  return drive.http.json(parentReferenceSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/parents`, json: { id: parentId }, signal, idempotent: true, operation: 'drive.parents.insert' });
+  return drive.http.json(parentReferenceSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/parents`, query: ALL_DRIVES, json: { id: parentId }, signal, idempotent: true, operation: 'drive.parents.insert' });
 }
 
 export function deleteParent(drive: DriveContext, fileId: string, parentId: string, signal?: AbortSignal): Promise<void> {

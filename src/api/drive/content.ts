@@ -5,7 +5,7 @@ import { DriveFile, driveFileSchema, FileMetadataInput } from '../../shared/sche
 import { path, QueryValue } from '../http';
 import { GoogleApiError } from '../errors';
 import { MediaUpload, MediaUploadOptions, uploadMedia } from '../upload';
-import { DriveContext, ifMatchHeader } from './context';
+import { ALL_DRIVES, DriveContext, ifMatchHeader } from './context';
 import { getFile, landedUnder, MetadataUpdateOptions, patchFile, updateQuery } from './files';
 
 export interface UploadOptions extends MediaUploadOptions {
@@ -71,7 +71,7 @@ export async function uploadFile(drive: DriveContext, metadata: FileMetadataInpu
     metadata: id !== undefined ? { ...metadata, id } : metadata,
     content,
     options: { ...options, uploadType },
-    query: options.convert ? { convert: true } : {},
+    query: options.convert ? { convert: true, ...ALL_DRIVES } : ALL_DRIVES,
     ...(id !== undefined ? { repeatable: { idempotent: true, alreadyApplied: landedUnder(drive, id, options.signal) } } : {}),
   });
 }
@@ -81,7 +81,7 @@ export async function download(drive: DriveContext, fileId: string, options: { s
   const response = await drive.http.send({
     method: 'GET',
     path: path`/drive/v2/files/${fileId}`,
-    query: { alt: 'media' },
+    query: { alt: 'media', ...ALL_DRIVES },
     headers: { Accept: '*/*' },
     signal: options.signal,
     operation: 'drive.files.get (media)',

@@ -10,6 +10,12 @@ export interface DriveContext {
   readonly ids: IdPool;
 }
 
+/**
+ * Desk handles items of shared drives everywhere, so every call that takes it says `supportsAllDrives` (without it,
+ * Drive answers as if those items did not exist).
+ */
+export const ALL_DRIVES = { supportsAllDrives: true } as const;
+
 export function ifMatchHeader(etag: string | undefined): Record<string, string> {
   return etag ? { 'If-Match': etag } : {};
 }

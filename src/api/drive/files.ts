@@ -11,14 +11,19 @@ import {
 import { GoogleApiError } from '../errors';
 import { path, QueryValue } from '../http';
 import { parseJson } from '../upload';
-import { DriveContext, ifMatchHeader } from './context';
+import { ALL_DRIVES, DriveContext, ifMatchHeader } from './context';
 
 export interface ListFilesOptions {
   q?: string;
   orderBy?: string;
   maxResults?: number;
   pageToken?: string;
+  /** user, drive (with driveId), allDrives, domain. */
   corpora?: string;
+  /** With corpora 'drive': the shared drive to list. */
+  driveId?: string;
+  /** Shared drives' items too (Drive leaves them out unless asked; needed with driveId and corpora drive/allDrives). */
+  includeItemsFromAllDrives?: boolean;
   spaces?: string;
   signal?: AbortSignal;
 }
@@ -42,6 +47,7 @@ export async function getFile(drive: DriveContext, fileId: string, options: { if
   const request = {
     method: 'GET' as const,
     path: path`/drive/v2/files/${fileId}`,
+    query: ALL_DRIVES,
     headers: options.ifNoneMatch ? { 'If-None-Match': options.ifNoneMatch } : undefined,
     signal: options.signal,
     operation: 'drive.files.get',
@@ -59,7 +65,17 @@ export function listFiles(drive: DriveContext, options: ListFilesOptions = {}): 
   return drive.http.json(fileListSchema, {
     method: 'GET',
     path: '/drive/v2/files',
-    query: { q: options.q, orderBy: options.orderBy, maxResults: options.maxResults, pageToken: options.pageToken, corpora: options.corpora, spaces: options.spaces },
+    query: {
+      q: options.q,
+      orderBy: options.orderBy,
+      maxResults: options.maxResults,
+      pageToken: options.pageToken,
+      corpora: options.corpora,
+      driveId: options.driveId,
+      includeItemsFromAllDrives: options.includeItemsFromAllDrives,
+      spaces: options.spaces,
+      ...ALL_DRIVES,
+    },
     signal: options.signal,
     operation: 'drive.files.list',
   });
@@ -92,6 +108,7 @@ export function insertFileWithId(drive: DriveContext, metadata: FileMetadataInpu
   return drive.http.json(driveFileSchema, {
     method: 'POST',
     path: '/drive/v2/files',
+    query: ALL_DRIVES,
     json: metadata,
     signal,
     idempotent: true,
@@ -138,6 +155,7 @@ export async function copyFile(drive: DriveContext, fileId: string, metadata: Fi
   return drive.http.json(driveFileSchema, {
     method: 'POST',
     path: path`/drive/v2/files/${fileId}/copy`,
+    query: ALL_DRIVES,
     json: { ...metadata, id },
     signal,
     idempotent: true,
@@ -148,24 +166,25 @@ export async function copyFile(drive: DriveContext, fileId: string, metadata: Fi
 
 /** Deletes for good (a folder with its descendants), skipping the trash. */
 export function deleteFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<void> {
-  return drive.http.empty({ method: 'DELETE', path: path`/drive/v2/files/${fileId}`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, operation: 'drive.files.delete' });
+  return drive.http.empty({ method: 'DELETE', path: path`/drive/v2/files/${fileId}`, query: ALL_DRIVES, headers: ifMatchHeader(options.ifMatch), signal: options.signal, operation: 'drive.files.delete' });
 }
 
 export function trashFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> {
   // Trashing twice leaves the same state, so a retry after a lost answer is safe.
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, query: ALL_DRIVES, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
 }
 
 export function untrashFile(drive: DriveContext, fileId: string, signal?: AbortSignal): Promise<DriveFile> {
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/untrash`, signal, idempotent: true, operation: 'drive.files.untrash' });
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/untrash`, query: ALL_DRIVES, signal, idempotent: true, operation: 'drive.files.untrash' });
 }
 
-export function emptyTrash(drive: DriveContext, signal?: AbortSignal): Promise<void> {
-  return drive.http.empty({ method: 'DELETE', path: '/drive/v2/files/trash', signal, operation: 'drive.files.emptyTrash' });
+/** The user's trash, or with `driveId` a shared drive's (its organizers). */
+export function emptyTrash(drive: DriveContext, signal?: AbortSignal, driveId?: string): Promise<void> {
+  return drive.http.empty({ method: 'DELETE', path: '/drive/v2/files/trash', query: { driveId }, signal, operation: 'drive.files.emptyTrash' });
 }
 
 export function touchFile(drive: DriveContext, fileId: string, signal?: AbortSignal): Promise<DriveFile> {
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/touch`, signal, idempotent: true, operation: 'drive.files.touch' });
+  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/touch`, query: ALL_DRIVES, signal, idempotent: true, operation: 'drive.files.touch' });
 }
 
 export async function generateIds(drive: DriveContext, count = 10, signal?: AbortSignal): Promise<string[]> {
@@ -196,5 +215,6 @@ export function updateQuery(options: MetadataUpdateOptions): Record<string, Quer
     removeParents: options.removeParents?.length ? options.removeParents.join(',') : undefined,
     modifiedDateBehavior: options.modifiedDateBehavior,
     convert: options.convert ? true : undefined,
+    ...ALL_DRIVES,
   };
 }

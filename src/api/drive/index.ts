@@ -36,6 +36,8 @@ import * as comments from './comments';
 import * as properties from './properties';
 import * as revisions from './revisions';
 import * as labels from './labels';
+import * as drives from './drives';
+import type { SharedDrive, SharedDriveInput, SharedDriveList } from '../../shared/schemas/drive/drives';
 
 export type { UploadType } from '../upload';
 export type { ListChangesOptions } from './changes';
@@ -45,6 +47,7 @@ export type { ListFilesOptions, MetadataUpdateOptions } from './files';
 export type { ListCommentsOptions, ListRepliesOptions } from './comments';
 export type { ListRevisionsOptions } from './revisions';
 export type { ListLabelsOptions } from './labels';
+export type { DeleteDriveOptions, DriveAdminOptions, ListDrivesOptions } from './drives';
 export { DriveLabelDefinitionsClient } from './labels';
 export type { InsertPermissionOptions, ListPermissionsOptions, SharedDriveOptions, UpdatePermissionOptions } from './permissions';
 
@@ -83,6 +86,8 @@ export class DriveClient {
   trashFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> { return files.trashFile(this.drive, fileId, options); }
   untrashFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> { return files.untrashFile(this.drive, fileId, signal); }
   emptyTrash(signal?: AbortSignal): Promise<void> { return files.emptyTrash(this.drive, signal); }
+  /** Deletes a shared drive's trashed items for good (its organizers). */
+  emptyDriveTrash(driveId: string, signal?: AbortSignal): Promise<void> { return files.emptyTrash(this.drive, signal, driveId); }
   touchFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> { return files.touchFile(this.drive, fileId, signal); }
   generateIds(count = 10, signal?: AbortSignal): Promise<string[]> { return files.generateIds(this.drive, count, signal); }
 
@@ -107,7 +112,8 @@ export class DriveClient {
   deleteParent(fileId: string, parentId: string, signal?: AbortSignal): Promise<void> { return children.deleteParent(this.drive, fileId, parentId, signal); }
 
   // ---- changes ----
-  getStartPageToken(signal?: AbortSignal): Promise<string> { return changes.getStartPageToken(this.drive, signal); }
+  /** The token where the user's feed (or, with `driveId`, a shared drive's) continues. */
+  getStartPageToken(signal?: AbortSignal, driveId?: string): Promise<string> { return changes.getStartPageToken(this.drive, signal, driveId); }
   /** One page of changes. With `waitSeconds`, a server that offers long polling holds an empty page until something changes. */
   listChanges(options: changes.ListChangesOptions = {}): Promise<ChangeList> { return changes.listChanges(this.drive, options); }
   /** Deprecated on Google (use listChanges); kept because the spec lists it. */
@@ -164,6 +170,19 @@ export class DriveClient {
   listLabels(fileId: string, options: labels.ListLabelsOptions = {}): Promise<LabelList> { return labels.listLabels(this.drive, fileId, options); }
   /** Applies, changes or removes labels on a file, atomically. */
   modifyLabels(fileId: string, request: ModifyLabelsRequest, signal?: AbortSignal): Promise<ModifyLabelsResponse> { return labels.modifyLabels(this.drive, fileId, request, signal); }
+
+  // ---- drives (shared drives); members are the permissions of a drive's id ----
+  listDrives(options: drives.ListDrivesOptions = {}): Promise<SharedDriveList> { return drives.listDrives(this.drive, options); }
+  /** Every shared drive of the user matching the options, across pages. */
+  allDrives(options: Omit<drives.ListDrivesOptions, 'pageToken'> = {}): AsyncGenerator<SharedDrive> { return drives.allDrives(this.drive, options); }
+  getDrive(driveId: string, options: drives.DriveAdminOptions = {}): Promise<SharedDrive> { return drives.getDrive(this.drive, driveId, options); }
+  /** Creates a shared drive with the user as organizer; safe to repeat (a request id, see drives.ts). */
+  insertDrive(input: SharedDriveInput & { name: string }, options: { requestId?: string; signal?: AbortSignal } = {}): Promise<SharedDrive> { return drives.insertDrive(this.drive, input, options); }
+  updateDrive(driveId: string, input: SharedDriveInput, options: drives.DriveAdminOptions = {}): Promise<SharedDrive> { return drives.updateDrive(this.drive, driveId, input, options); }
+  /** Deletes a shared drive that holds nothing outside its trash (organizers). */
+  deleteDrive(driveId: string, options: drives.DeleteDriveOptions = {}): Promise<void> { return drives.deleteDrive(this.drive, driveId, options); }
+  hideDrive(driveId: string, signal?: AbortSignal): Promise<SharedDrive> { return drives.hideDrive(this.drive, driveId, signal); }
+  unhideDrive(driveId: string, signal?: AbortSignal): Promise<SharedDrive> { return drives.unhideDrive(this.drive, driveId, signal); }
 
   /** Whether the server announced long polling on changes.list (undefined until it answered once). */
   get supportsLongPoll(): boolean | undefined {

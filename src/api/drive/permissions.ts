@@ -12,7 +12,7 @@ import { path } from '../http';
 import type { DriveContext } from './context';
 
 export interface SharedDriveOptions {
-  /** Needed on Google for items in shared drives (the emulator accepts it either way). */
+  /** Needed for items in shared drives (Drive answers 404 for them without it); Desk sends true unless told otherwise. */
   supportsAllDrives?: boolean;
   useDomainAdminAccess?: boolean;
   signal?: AbortSignal;
@@ -37,7 +37,7 @@ export interface ListPermissionsOptions extends SharedDriveOptions {
   pageToken?: string;
 }
 
-const shared = (options: SharedDriveOptions): Record<string, boolean | undefined> => ({ supportsAllDrives: options.supportsAllDrives, useDomainAdminAccess: options.useDomainAdminAccess });
+const shared = (options: SharedDriveOptions): Record<string, boolean | undefined> => ({ supportsAllDrives: options.supportsAllDrives ?? true, useDomainAdminAccess: options.useDomainAdminAccess });
 
 export function listPermissions(drive: DriveContext, fileId: string, options: ListPermissionsOptions = {}): Promise<PermissionList> {
   return drive.http.json(permissionListSchema, { method: 'GET', path: path`/drive/v2/files/${fileId}/permissions`, query: { ...shared(options), maxResults: options.maxResults, pageToken: options.pageToken }, signal: options.signal, operation: 'drive.permissions.list' });

@@ -46,7 +46,7 @@ class BooksFeature extends Disposable implements BooksSlice {
   constructor(private readonly desk: DeskContext) {
     super();
     const vs = desk.vs;
-    this.libraries = new PublicLibraries(desk.extensionContext.globalState);
+    this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
     this.modelValue = this.newModel();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,

@@ -4,6 +4,7 @@
  * type: unit-testable with a Map.
  */
 import type * as vscode from 'vscode';
+import { english, Translate } from '../../shared/l10n';
 
 const KEY_PREFIX = 'desk.books.publicLibraries/';
 
@@ -16,7 +17,8 @@ export class PublicLibraries {
   private owners: string[] = [];
   private key: string | undefined;
 
-  constructor(private readonly memento: Pick<vscode.Memento, 'get' | 'update'>) {}
+  /** `t` (vscode.l10n.t) words the error of an add while signed out. */
+  constructor(private readonly memento: Pick<vscode.Memento, 'get' | 'update'>, private readonly t: Translate = english) {}
 
   /** Switches to the list of `account` on `backend` (undefined account: signed out, an empty list). */
   use(backend: string, account: string | undefined): void {
@@ -40,7 +42,7 @@ export class PublicLibraries {
   /** Adds at the end; false when it was there already. */
   async add(userId: string): Promise<boolean> {
     const id = userId.trim();
-    if (!this.key) throw new Error('Sign in before adding a public library');
+    if (!this.key) throw new Error(this.t('Sign in before adding a public library'));
     if (this.owners.includes(id)) return false;
     this.owners = [...this.owners, id];
     await this.memento.update(this.key, this.owners);

@@ -218,17 +218,17 @@ class CalendarFeature extends Disposable implements CalendarSlice {
   /** desk-calendar-event:/<calendar>/<event>.md → the event (from the store, else events.get) as markdown. */
   private async eventDocument(uri: vscode.Uri): Promise<string> {
     const [calendarId, file] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
-    if (!calendarId || !file) return '# Unknown event\n';
+    if (!calendarId || !file) return `# ${this.desk.vs.l10n.t('Unknown event')}\n`;
     try {
       const target = await this.commands.events.loadEvent(calendarId, file.replace(/\.md$/, ''));
       const zone = await this.timeZone();
       const occurrence = occurrenceOf(calendarId, target.event, zone);
       const entry = this.tree.entry(calendarId);
-      if (!occurrence) return `# ${target.event.summary ?? 'Event'}\n\nThis event was cancelled.\n`;
-      return eventDetailsMarkdown(occurrence, entry ? calendarName(entry) : calendarId, zone, this.desk.vs.env.language);
+      if (!occurrence) return `# ${target.event.summary ?? this.desk.vs.l10n.t('Event')}\n\n${this.desk.vs.l10n.t('This event was cancelled.')}\n`;
+      return eventDetailsMarkdown(occurrence, entry ? calendarName(entry) : calendarId, zone, this.desk.vs.env.language, this.desk.vs.l10n.t);
     } catch (error) {
       void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the event') });
-      return `# Could not load the event\n\n${errorMessage(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the event')}\n\n${errorMessage(error)}\n`;
     }
   }
 
@@ -236,9 +236,9 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     try {
       const settings = [];
       for await (const setting of this.api.allSettings()) settings.push(setting);
-      return settingsMarkdown(settings, await this.api.getColors());
+      return settingsMarkdown(settings, await this.api.getColors(), this.desk.vs.l10n.t);
     } catch (error) {
-      return `# Could not load the settings\n\n${errorMessage(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the settings')}\n\n${errorMessage(error)}\n`;
     }
   }
 }

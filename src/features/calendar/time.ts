@@ -3,6 +3,7 @@
  * dependency: Intl gives a zone's offset at an instant, and the rest is date keys (`YYYY-MM-DD`) and minutes.
  * Pure, so day grouping and countdowns are unit-tested in any zone whatever the machine's own zone is.
  */
+import { english, Translate } from '../../shared/l10n';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -104,10 +105,10 @@ export function minutesUntil(from: number, to: number): number {
 }
 
 /** "45 min", "1 h", "2 h 5 min", "3 days". */
-export function describeMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes >= 2 * 24 * 60) return `${Math.round(minutes / (24 * 60))} days`;
+export function describeMinutes(minutes: number, t: Translate = english): string {
+  if (minutes < 60) return t('{0} min', minutes);
+  if (minutes >= 2 * 24 * 60) return t('{0} days', Math.round(minutes / (24 * 60)));
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
 }

@@ -27,7 +27,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     },
     getFile: (fileId) => client.getFile(fileId),
     async listFiles(request) {
-      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken });
+      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken, includeItemsFromAllDrives: request.includeItemsFromAllDrives });
       return { items: page.items, nextPageToken: page.nextPageToken };
     },
     async insertFolder(title, parentId) {
@@ -94,6 +94,8 @@ export function changeSourceFor(client: DriveClient): ChangeSource {
         maxResults: 100,
         includeDeleted: true,
         includeSubscribed: true,
+        // Shared drives' items and the drives themselves (changeType 'drive') are news too.
+        includeItemsFromAllDrives: true,
         waitSeconds: request.waitSeconds,
         signal: request.signal,
       });

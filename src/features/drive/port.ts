@@ -58,7 +58,8 @@ export interface DriveAppInfo {
 export interface DriveApi {
   about(): Promise<DriveAboutInfo>;
   getFile(fileId: string): Promise<DriveItem>;
-  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined }): Promise<DriveItemPage>;
+  /** With `includeItemsFromAllDrives`, shared drives' items too (a shared drive's folders list nothing without it). */
+  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean }): Promise<DriveItemPage>;
   insertFolder(title: string, parentId: string): Promise<DriveItem>;
   uploadFile(metadata: { title: string; parents: readonly { id: string }[]; mimeType?: string }, content: Buffer | Readable, options: UploadOptions): Promise<DriveItem>;
   /** Replaces the content (and metadata); `ifMatch` makes it conditional (412 when stale). */

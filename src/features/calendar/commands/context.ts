@@ -106,8 +106,8 @@ export class CalendarPrompts {
     return this.pick(occurrences.map((occurrence) => {
       const entry = this.tree.entry(occurrence.calendarId);
       return {
-        label: eventTitle(occurrence.event),
-        description: `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone)}`,
+        label: eventTitle(occurrence.event, this.vs.l10n.t),
+        description: `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone, undefined, this.vs.l10n.t)}`,
         detail: entry ? calendarName(entry) : occurrence.calendarId,
         value: { calendarId: occurrence.calendarId, event: occurrence.event },
       };

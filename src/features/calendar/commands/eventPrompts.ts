@@ -18,12 +18,12 @@ export class EventPrompts {
   async askWhen(title: string, value: string): Promise<Exclude<When, { kind: 'invalid' }> | undefined> {
     const zone = await this.context.timeZone();
     const now = this.context.now();
-    const answer = await this.context.prompts.ask(title, this.t('When? ({0})', WHEN_HELP), value, (text) => {
-      const when = parseWhen(text, now, zone);
+    const answer = await this.context.prompts.ask(title, this.t('When? ({0})', this.t(WHEN_HELP)), value, (text) => {
+      const when = parseWhen(text, now, zone, this.context.desk.vs.l10n.t);
       return when.kind === 'invalid' ? when.message : undefined;
     });
     if (answer === undefined) return undefined;
-    const when = parseWhen(answer, now, zone);
+    const when = parseWhen(answer, now, zone, this.context.desk.vs.l10n.t);
     return when.kind === 'invalid' ? undefined : when;
   }
 
@@ -34,7 +34,7 @@ export class EventPrompts {
 
   /** The patch for one field, or undefined when the user cancelled or changed nothing. */
   async askChange(field: EditField, base: CalendarEvent, shown: CalendarEvent): Promise<EventWrite | undefined> {
-    const title = this.t('Edit "{0}"', eventTitle(base));
+    const title = this.t('Edit "{0}"', eventTitle(base, this.context.desk.vs.l10n.t));
     const zone = await this.context.timeZone();
     switch (field) {
       case 'title': {
@@ -79,13 +79,13 @@ export class EventPrompts {
       case 'recurrence': {
         const occurrence = occurrenceOf('', base, zone);
         const date = occurrence ? (occurrence.startDate ?? dateKey(occurrence.start, zone)) : dateKey(this.context.now(), zone);
-        const choices = recurrenceChoices(date);
+        const choices = recurrenceChoices(date, this.context.desk.vs.l10n.t, this.context.desk.vs.env.language);
         const currentRule = base.recurrence?.find((line) => line.startsWith('RRULE:'));
         const rule = await this.context.prompts.pick(choices.map((choice) => ({
           label: choice.label,
           description: choice.rule === currentRule || (!choice.rule && !currentRule) ? this.t('current') : '',
           value: { rule: choice.rule },
-        })), this.t('Repeat "{0}"', eventTitle(base)));
+        })), this.t('Repeat "{0}"', eventTitle(base, this.context.desk.vs.l10n.t)));
         if (!rule) return undefined;
         return { recurrence: rule.rule ? [rule.rule, ...(base.recurrence ?? []).filter((line) => !line.startsWith('RRULE:'))] : [] };
       }

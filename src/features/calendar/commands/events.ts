@@ -86,21 +86,21 @@ export class EventCommands {
     return this.context.prompts.pick([
       { label: verb === 'edit' ? this.t('Only this event') : this.t('Delete only this event'), value: target.event.id },
       { label: verb === 'edit' ? this.t('All events in the series') : this.t('Delete all events in the series'), value: series },
-    ], this.t('"{0}" repeats', eventTitle(target.event)));
+    ], this.t('"{0}" repeats', eventTitle(target.event, this.vs.l10n.t)));
   }
 
   async editEvent(node?: CalendarTreeNode, field?: EditField): Promise<CalendarEvent | undefined> {
     const target = await this.context.prompts.resolveEvent(node, this.t('Edit which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
     if (!target) return undefined;
     const chosen = field ?? await this.context.prompts.pick<EditField>([
-      { label: `$(edit) ${this.t('Title')}`, description: eventTitle(target.event), value: 'title' },
+      { label: `$(edit) ${this.t('Title')}`, description: eventTitle(target.event, this.vs.l10n.t), value: 'title' },
       { label: `$(clock) ${this.t('Date and time')}`, value: 'time' },
       { label: `$(location) ${this.t('Location')}`, description: target.event.location ?? '', value: 'location' },
       { label: `$(note) ${this.t('Description')}`, value: 'description' },
       { label: `$(person) ${this.t('Attendees')}`, description: String(target.event.attendees?.length ?? 0), value: 'attendees' },
       { label: `$(bell) ${this.t('Reminders')}`, value: 'reminders' },
       { label: `$(sync) ${this.t('Recurrence')}`, value: 'recurrence' },
-    ], this.t('Change what in "{0}"?', eventTitle(target.event)));
+    ], this.t('Change what in "{0}"?', eventTitle(target.event, this.vs.l10n.t)));
     if (!chosen) return undefined;
     const eventId = chosen === 'recurrence' ? (target.event.recurringEventId ?? target.event.id) : await this.scopeOf(target, 'edit');
     if (!eventId) return undefined;
@@ -117,7 +117,7 @@ export class EventCommands {
    * change, show the newer version), Overwrite (send it without the etag) or Cancel. Never overwritten silently.
    */
   async writeWithEtag(calendarId: string, base: CalendarEvent, body: EventWrite): Promise<CalendarEvent | undefined> {
-    const action = this.t('Could not save "{0}"', eventTitle(base));
+    const action = this.t('Could not save "{0}"', eventTitle(base, this.vs.l10n.t));
     const patch = (ifMatch: string | undefined) => this.context.api().patchEvent(calendarId, base.id, body, ifMatch ? { ifMatch } : {});
     try {
       const saved = await patch(base.etag);
@@ -133,7 +133,7 @@ export class EventCommands {
     const reload = this.t('Reload');
     const overwrite = this.t('Overwrite');
     const choice = await this.vs.window.showWarningMessage(
-      this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(base)),
+      this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(base, this.vs.l10n.t)),
       { modal: true, detail: this.t('Reload shows the newer version and drops your change. Overwrite saves your change over the newer version.') },
       reload,
       overwrite,
@@ -149,7 +149,7 @@ export class EventCommands {
     const eventId = await this.scopeOf(target, 'delete');
     if (!eventId) return false;
     const series = eventId !== target.event.id;
-    const message = series ? this.t('Delete every event of the series "{0}"?', eventTitle(target.event)) : this.t('Delete the event "{0}"?', eventTitle(target.event));
+    const message = series ? this.t('Delete every event of the series "{0}"?', eventTitle(target.event, this.vs.l10n.t)) : this.t('Delete the event "{0}"?', eventTitle(target.event, this.vs.l10n.t));
     if (!(await confirmModal(this.vs, message, this.t('This cannot be undone.'), series ? this.t('Delete Series') : this.t('Delete Event')))) return false;
     const remove = (ifMatch: string | undefined) => this.context.api().deleteEvent(target.calendarId, eventId, ifMatch ? { ifMatch } : {});
     try {
@@ -158,7 +158,7 @@ export class EventCommands {
       if (!(error instanceof GoogleApiError && error.isConflict)) throw error;
       if (await this.reallyChanged(target.calendarId, target.event)) {
         const anyway = this.t('Delete Anyway');
-        const choice = await this.vs.window.showWarningMessage(this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(target.event)), { modal: true, detail: this.t('Delete the newer version anyway?') }, anyway);
+        const choice = await this.vs.window.showWarningMessage(this.t('"{0}" was changed elsewhere after Desk loaded it.', eventTitle(target.event, this.vs.l10n.t)), { modal: true, detail: this.t('Delete the newer version anyway?') }, anyway);
         if (choice !== anyway) {
           await this.synced(target.calendarId);
           return false;
@@ -190,11 +190,11 @@ export class EventCommands {
   async moveEvent(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
     const target = await this.context.prompts.resolveEvent(node, this.t('Move which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
     if (!target) return undefined;
-    const destination = await this.context.prompts.pickCalendar(this.t('Move "{0}" to which calendar?', eventTitle(target.event)), (entry) => entry.id !== target.calendarId && isWritable(entry));
+    const destination = await this.context.prompts.pickCalendar(this.t('Move "{0}" to which calendar?', eventTitle(target.event, this.vs.l10n.t)), (entry) => entry.id !== target.calendarId && isWritable(entry));
     if (!destination) return undefined;
     const eventId = target.event.recurringEventId ?? target.event.id;
     return attempt(this.context.desk, () => this.context.api().moveEvent(target.calendarId, eventId, destination.id), {
-      action: this.t('Could not move "{0}"', eventTitle(target.event)),
+      action: this.t('Could not move "{0}"', eventTitle(target.event, this.vs.l10n.t)),
       onSuccess: () => this.synced(target.calendarId, destination.id),
     });
   }
@@ -205,7 +205,7 @@ export class EventCommands {
     if (!target) return undefined;
     const seriesId = target.event.recurringEventId ?? target.event.id;
     if (!target.event.recurringEventId && !target.event.recurrence?.length) {
-      void this.vs.window.showInformationMessage(this.t('"{0}" does not repeat.', eventTitle(target.event)));
+      void this.vs.window.showInformationMessage(this.t('"{0}" does not repeat.', eventTitle(target.event, this.vs.l10n.t)));
       return undefined;
     }
     const zone = await this.context.timeZone();
@@ -218,11 +218,11 @@ export class EventCommands {
     const picked = await this.context.prompts.pick(instances.map((instance) => {
       const occurrence = occurrenceOf(target.calendarId, instance, zone);
       return {
-        label: occurrence ? `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone)}` : instance.id,
-        description: instance.summary !== target.event.summary ? eventTitle(instance) : '',
+        label: occurrence ? `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone, undefined, this.vs.l10n.t)}` : instance.id,
+        description: instance.summary !== target.event.summary ? eventTitle(instance, this.vs.l10n.t) : '',
         value: instance,
       };
-    }), this.t('{0} upcoming dates of "{1}"', instances.length, eventTitle(target.event)));
+    }), this.t('{0} upcoming dates of "{1}"', instances.length, eventTitle(target.event, this.vs.l10n.t)));
     if (picked) await this.openEvent(undefined, { calendarId: target.calendarId, event: picked });
     return picked;
   }
@@ -243,7 +243,7 @@ export class EventCommands {
     if (!target) return false;
     const link = joinLinkOf(target.event);
     if (!link) {
-      void this.vs.window.showInformationMessage(this.t('"{0}" has no call to join.', eventTitle(target.event)));
+      void this.vs.window.showInformationMessage(this.t('"{0}" has no call to join.', eventTitle(target.event, this.vs.l10n.t)));
       return false;
     }
     return this.vs.env.openExternal(this.vs.Uri.parse(link));

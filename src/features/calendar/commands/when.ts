@@ -2,9 +2,11 @@
  * What people type for an event's time and length, read in the user's Calendar time zone: "tomorrow 3pm",
  * "fri 10:30", "2026-11-24 09:00", "next monday" (a date alone is an all-day event); "45m", "1h", "1h30", "90".
  * chrono-node reads the words; it works on the wall clock it is given, so "now" is handed over as the wall clock
- * of the user's zone and the result read back as wall-clock fields. Pure, so the rules are unit-tested.
+ * of the user's zone and the result read back as wall-clock fields. Pure, so the rules are unit-tested. Messages
+ * go through `t` (vscode.l10n.t from the prompts); what is typed is read in English.
  */
 import * as chrono from 'chrono-node';
+import { english, Translate } from '../../../shared/l10n';
 import type { EventDateTime } from '../../../shared/schemas/calendar';
 import { addDays, wallDateTime, wallTime } from '../time';
 
@@ -13,18 +15,19 @@ export type When =
   | { readonly kind: 'timed'; readonly date: string; readonly hour: number; readonly minute: number }
   | { readonly kind: 'invalid'; readonly message: string };
 
+/** The examples of a time input; translate it with `t(WHEN_HELP)`. */
 export const WHEN_HELP = 'e.g. "tomorrow 15:00", "fri 10:30", "2026-11-24 09:00"; a date alone makes an all-day event';
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 
-export function parseWhen(input: string, now: number, timeZone: string): When {
+export function parseWhen(input: string, now: number, timeZone: string, t: Translate = english): When {
   const text = input.trim();
-  if (text === '') return { kind: 'invalid', message: `Enter a date and time (${WHEN_HELP}).` };
+  if (text === '') return { kind: 'invalid', message: t('Enter a date and time ({0}).', t(WHEN_HELP)) };
   const wall = wallTime(now, timeZone);
   // The reference is the user's wall clock expressed in the machine's zone: chrono reads and answers local fields.
   const reference = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
   const [result] = chrono.parse(text, reference, { forwardDate: true });
-  if (!result) return { kind: 'invalid', message: `"${text}" is not a time Desk understands (${WHEN_HELP}).` };
+  if (!result) return { kind: 'invalid', message: t('"{0}" is not a time Desk understands ({1}).', text, t(WHEN_HELP)) };
   const start = result.start;
   const date = `${String(start.get('year')).padStart(4, '0')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
   if (!start.isCertain('hour')) return { kind: 'allDay', date };
@@ -61,17 +64,17 @@ export function eventTimes(when: Exclude<When, { kind: 'invalid' }>, durationMin
 }
 
 /** The common repeat rules offered in the Edit Recurrence pick, for an event starting on `date`. */
-export function recurrenceChoices(date: string): Array<{ label: string; rule: string | undefined }> {
+export function recurrenceChoices(date: string, t: Translate = english, locale?: string): Array<{ label: string; rule: string | undefined }> {
   const weekday = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][new Date(`${date}T12:00:00Z`).getUTCDay()] ?? 'MO';
-  const dayName = new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
+  const dayName = new Intl.DateTimeFormat(locale ?? 'en-GB', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
   return [
-    { label: 'Does not repeat', rule: undefined },
-    { label: 'Every day', rule: 'RRULE:FREQ=DAILY' },
-    { label: 'Every weekday (Monday to Friday)', rule: 'RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' },
-    { label: `Every week on ${dayName}`, rule: `RRULE:FREQ=WEEKLY;BYDAY=${weekday}` },
-    { label: `Every two weeks on ${dayName}`, rule: `RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=${weekday}` },
-    { label: 'Every month on the same day', rule: 'RRULE:FREQ=MONTHLY' },
-    { label: 'Every year', rule: 'RRULE:FREQ=YEARLY' },
+    { label: t('Does not repeat'), rule: undefined },
+    { label: t('Every day'), rule: 'RRULE:FREQ=DAILY' },
+    { label: t('Every weekday (Monday to Friday)'), rule: 'RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' },
+    { label: t('Every week on {0}', dayName), rule: `RRULE:FREQ=WEEKLY;BYDAY=${weekday}` },
+    { label: t('Every two weeks on {0}', dayName), rule: `RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=${weekday}` },
+    { label: t('Every month on the same day'), rule: 'RRULE:FREQ=MONTHLY' },
+    { label: t('Every year'), rule: 'RRULE:FREQ=YEARLY' },
   ];
 }
 

@@ -75,9 +75,9 @@ export class NextEventStatus extends Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(calendar) ${countdownText(next, now)}`;
-    this.item.tooltip = this.vs.l10n.t('{0} at {1} ({2}). Click for details.', eventTitle(next.event), clockTime(next.start, this.source.timeZone()), this.source.timeZone());
-    this.item.accessibilityInformation = { label: countdownText(next, now) };
+    this.item.text = `$(calendar) ${countdownText(next, now, this.vs.l10n.t)}`;
+    this.item.tooltip = this.vs.l10n.t('{0} at {1} ({2}). Click for details.', eventTitle(next.event, this.vs.l10n.t), clockTime(next.start, this.source.timeZone()), this.source.timeZone());
+    this.item.accessibilityInformation = { label: countdownText(next, now, this.vs.l10n.t) };
     this.item.show();
   }
 
@@ -101,7 +101,7 @@ export class NextEventStatus extends Disposable {
 
   private async notify(occurrence: Occurrence, minutes: number): Promise<void> {
     const vs = this.vs;
-    const title = eventTitle(occurrence.event);
+    const title = eventTitle(occurrence.event, vs.l10n.t);
     const at = clockTime(occurrence.start, this.source.timeZone());
     const message = minutes === 0 ? vs.l10n.t('"{0}" starts now ({1}).', title, at) : vs.l10n.t('"{0}" starts in {1} min ({2}).', title, minutes, at);
     this.shown.push({ key: `${occurrence.calendarId}/${occurrence.event.id}`, message });

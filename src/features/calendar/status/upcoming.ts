@@ -4,6 +4,7 @@
  * event's own popup overrides, or its calendar's default reminders). Pure, so both are unit-tested with a fake clock.
  */
 import type { CalendarEvent, EventReminder } from '../../../shared/schemas/calendar';
+import { english, Translate } from '../../../shared/l10n';
 import { eventTitle } from '../tree/presentation';
 import { describeMinutes, MINUTE_MS, minutesUntil } from '../time';
 import { Occurrence, selfResponse } from '../tree/model';
@@ -26,10 +27,10 @@ export function nextOccurrence(occurrences: readonly Occurrence[], now: number):
 }
 
 /** "in 12 min: Standup", "now: Standup (ends in 5 min)". */
-export function countdownText(occurrence: Occurrence, now: number): string {
-  const title = eventTitle(occurrence.event);
-  if (occurrence.start <= now) return `now: ${title} (ends in ${describeMinutes(minutesUntil(now, occurrence.end))})`;
-  return `in ${describeMinutes(minutesUntil(now, occurrence.start))}: ${title}`;
+export function countdownText(occurrence: Occurrence, now: number, t: Translate = english): string {
+  const title = eventTitle(occurrence.event, t);
+  if (occurrence.start <= now) return t('now: {0} (ends in {1})', title, describeMinutes(minutesUntil(now, occurrence.end), t));
+  return t('in {0}: {1}', describeMinutes(minutesUntil(now, occurrence.start), t), title);
 }
 
 /** The popup reminders of an event: its overrides, or the calendar's defaults when it uses them. */

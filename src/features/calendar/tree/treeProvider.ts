@@ -157,12 +157,12 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     if (element.kind === 'event') {
       const { occurrence } = element;
       const entry = this.entries.get(element.calendarId);
-      const item = new vs.TreeItem(eventTitle(element.event), state.None);
+      const item = new vs.TreeItem(eventTitle(element.event, vs.l10n.t), state.None);
       item.id = element.id;
       item.contextValue = contextValueFor(element, entry);
       item.iconPath = vs.Uri.parse(swatchDataUri(entry?.backgroundColor, 'dot'));
-      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined);
-      item.accessibilityInformation = { label: `${eventTitle(element.event)}, ${item.description}` };
+      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t);
+      item.accessibilityInformation = { label: `${eventTitle(element.event, vs.l10n.t)}, ${item.description}` };
       item.command = { command: 'desk.calendar.openEvent', title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;
     }
@@ -176,13 +176,13 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   resolveTreeItem(item: vscode.TreeItem, element: CalendarTreeNode): vscode.TreeItem {
     if (element.kind === 'event') {
       const entry = this.entries.get(element.calendarId);
-      const markdown = new this.vs.MarkdownString(eventTooltip(element.occurrence, entry ? calendarName(entry) : element.calendarId, this.zone, this.options.locale));
+      const markdown = new this.vs.MarkdownString(eventTooltip(element.occurrence, entry ? calendarName(entry) : element.calendarId, this.zone, this.options.locale, this.vs.l10n.t));
       item.tooltip = markdown;
     } else if (element.kind === 'calendar') {
       const upcoming = this.options.store.isLoaded(element.calendarId)
         ? groupByDay(this.occurrences(element.calendarId, this.zone), { now: this.now, timeZone: this.zone, days: this.options.daysAhead() }).reduce((sum, day) => sum + day.occurrences.length, 0)
         : undefined;
-      item.tooltip = new this.vs.MarkdownString(calendarTooltip(element.entry, upcoming));
+      item.tooltip = new this.vs.MarkdownString(calendarTooltip(element.entry, upcoming, this.vs.l10n.t));
     }
     return item;
   }

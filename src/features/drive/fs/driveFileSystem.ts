@@ -5,13 +5,15 @@ import { CancelledError, errorMessage, GoogleApiError } from '../../../api/error
 import { Disposable } from '../../../core/disposable';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
-import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, textExportType, uriSegments } from './drivePath';
+import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
 export interface DriveFsOptions {
   readonly api: () => DriveApi;
   readonly exportFormats: () => Promise<readonly { source: string; targets: readonly string[] }[]>;
+  /** The top folder of the user's shared drive with this name (paths under `Shared drives/`). */
+  readonly findDrive?: (name: string) => Promise<DriveItem | undefined>;
   /** A file version Desk wrote (the change poller must not announce it; the tree may update its row). */
   readonly onOwnWrite?: (item: DriveItem) => void;
   readonly log?: (message: string) => void;
@@ -35,7 +37,7 @@ export function fileIdOf(uri: vscode.Uri): string | undefined {
   if (byQuery) return byQuery;
   if (uri.query !== '' && !isRemoteVersion(uri)) return undefined;
   const segments = uriSegments(uri);
-  return segments.length <= 2 && segments[0] !== 'root' && segments[0] !== MY_DRIVE_SEGMENT ? segments[0] : undefined;
+  return segments.length <= 2 && segments[0] !== 'root' && segments[0] !== MY_DRIVE_SEGMENT && segments[0] !== SHARED_DRIVES_SEGMENT ? segments[0] : undefined;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -112,7 +114,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const entries = new Map<string, vscode.FileType>();
     let pageToken: string | undefined;
     do {
-      const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken }));
+      const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken, includeItemsFromAllDrives: true }));
       for (const child of page.items) {
         this.remember(child);
         const name = sanitizeTitle(child.title ?? child.id);
@@ -287,11 +289,12 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
         return item;
       },
       findChild: async (folderId, title) => {
-        const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10 });
+        const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10, includeItemsFromAllDrives: true });
         const child = page.items.find((candidate) => sanitizeTitle(candidate.title ?? candidate.id) === title) ?? page.items[0];
         if (child) this.remember(child);
         return child;
       },
+      ...(this.options.findDrive ? { findDrive: this.options.findDrive } : {}),
     };
   }
 

@@ -24,6 +24,9 @@ export const REMOTE_VERSION_QUERY = 'remote';
 /** The first path segment that stands for My Drive (the tree's section name). */
 export const MY_DRIVE_SEGMENT = 'My Drive';
 
+/** The first path segment of a shared drive's files (the tree's section name); the drive's name follows. */
+export const SHARED_DRIVES_SEGMENT = 'Shared drives';
+
 export interface DriveUriParts {
   readonly authority: string;
   readonly path: string;
@@ -75,6 +78,8 @@ export interface PathLookup {
   getFile(fileId: string): Promise<DriveItem>;
   /** The live (untrashed) child with this title, or undefined. */
   findChild(folderId: string, title: string): Promise<DriveItem | undefined>;
+  /** The top folder of the user's shared drive with this name, or undefined. */
+  findDrive?(name: string): Promise<DriveItem | undefined>;
 }
 
 export type ResolvedPath =
@@ -106,6 +111,12 @@ export async function resolveDrivePath(segments: readonly string[], lookup: Path
   if (first === undefined) return { kind: 'root' };
   // `My Drive` cannot be a file id (ids have no spaces): it is the path of a URI opened from the tree.
   if (first === MY_DRIVE_SEGMENT) return resolveBelow(await lookup.getFile('root'), segments, 1, path, lookup);
+  // `Shared drives/<name>/…`: a shared drive by its name, then its folders.
+  if (first === SHARED_DRIVES_SEGMENT && lookup.findDrive) {
+    const top = segments[1] !== undefined ? await lookup.findDrive(segments[1]) : undefined;
+    if (!top) throw new PathNotFound(path);
+    return resolveBelow(top, segments, 2, path, lookup);
+  }
   const current = await lookup.getFile(first);
   let index = 1;
   if (segments[index] !== undefined && sanitizeTitle(current.title ?? current.id) === segments[index]) index++;

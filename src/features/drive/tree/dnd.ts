@@ -1,5 +1,6 @@
 /** Drag and drop in the Drive tree, as a plan (moves, trashes, skips with reasons) computed without vscode. */
 import { isFolder } from '../../../shared/schemas/drive';
+import { isSharedDriveRow } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, FileNode, listingOf, sectionOf } from './treeModel';
 
 /** What one dropped file turns into: a parents change (files.patch addParents/removeParents) or a trash. */
@@ -52,6 +53,10 @@ export function planDrop(sources: readonly FileNode[], target: DriveNode | undef
     const title = source.item.title ?? source.item.id;
     if (seen.has(source.item.id)) continue;
     seen.add(source.item.id);
+    if (isSharedDriveRow(source)) {
+      plan.skipped.push({ title, reason: 'a shared drive itself cannot be moved or trashed' });
+      continue;
+    }
     if (targetSection === 'trash') {
       if (sectionOf(source) === 'trash') plan.skipped.push({ title, reason: 'it is already in the trash' });
       else plan.actions.push({ kind: 'trash', fileId: source.item.id, title });
@@ -59,7 +64,7 @@ export function planDrop(sources: readonly FileNode[], target: DriveNode | undef
     }
     const targetFolder = folderIdOf(container, rootId);
     if (!targetFolder) {
-      plan.skipped.push({ title, reason: 'files cannot be dropped into "Shared with me"' });
+      plan.skipped.push({ title, reason: targetSection === 'sharedDrives' ? 'drop files into a shared drive, not onto the list of drives' : 'files cannot be dropped into "Shared with me"' });
       continue;
     }
     if (sectionOf(source) === 'trash') {

@@ -3,13 +3,14 @@ import { isFolder } from '../../../shared/schemas/drive';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { compareItems } from './presentation';
+import type { SharedDriveSource } from '../sharedDrives/port';
 
 /**
  * The Drive tree's data, without vscode: sections, lazily loaded folder listings (one page at a time, with a
  * "Load more…" node), stable node ids and parent links (for reveal), and the mapping from changed files to
  * the listings that must reload. The TreeDataProvider (treeProvider.ts) only renders these nodes.
  */
-export type DriveSection = 'myDrive' | 'shared' | 'trash';
+export type DriveSection = 'myDrive' | 'sharedDrives' | 'shared' | 'trash';
 
 export interface SectionNode {
   readonly kind: 'section';
@@ -45,6 +46,7 @@ export type DriveNode = SectionNode | FileNode | LoadMoreNode | MessageNode | Co
 
 export const SECTION_IDS: Record<DriveSection, string> = {
   myDrive: 'drive:myDrive',
+  sharedDrives: 'drive:sharedDrives',
   shared: 'drive:shared',
   trash: 'drive:trash',
 };
@@ -60,21 +62,28 @@ interface Listing {
 export interface TreeModelOptions {
   /** Items per page of a folder listing. */
   readonly pageSize?: number;
+  /** The shared drives the "Shared drives" section lists (none without it). */
+  readonly sharedDrives?: SharedDriveSource;
 }
 
 export class DriveTreeModel {
   readonly pageSize: number;
   readonly sections: readonly SectionNode[] = [
     { kind: 'section', id: SECTION_IDS.myDrive, section: 'myDrive', label: 'My Drive' },
+    { kind: 'section', id: SECTION_IDS.sharedDrives, section: 'sharedDrives', label: 'Shared drives' },
     { kind: 'section', id: SECTION_IDS.shared, section: 'shared', label: 'Shared with me' },
     { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: 'Trash' },
   ];
   private readonly listings = new Map<string, Listing>();
   private readonly nodes = new Map<string, FileNode>();
   private rootFolderId: Promise<string> | undefined;
+  private readonly sharedDrives: SharedDriveSource | undefined;
+  /** Whether "Shared drives" also lists the drives the user hid. */
+  showHiddenDrives = false;
 
   constructor(private readonly api: DriveApi, options: TreeModelOptions = {}) {
     this.pageSize = options.pageSize ?? 200;
+    this.sharedDrives = options.sharedDrives;
   }
 
   section(section: DriveSection): SectionNode {
@@ -241,6 +250,8 @@ export class DriveTreeModel {
         break;
       }
     }
+    // A shared drive's item leads up to the drive's top folder, a row of "Shared drives".
+    if (section === 'shared' && current.driveId !== undefined && current.id === current.driveId) section = 'sharedDrives';
     let container: ContainerNode = this.section(section);
     if (section === 'trash') chain.splice(0, chain.length - 1);
     for (const id of chain) {
@@ -285,8 +296,11 @@ export class DriveTreeModel {
   private fetchPage(container: ContainerNode, listing: Listing, pageToken: string | undefined): Promise<void> {
     const run = async (): Promise<void> => {
       try {
-        const q = await this.queryFor(container);
-        const page = await this.api.listFiles({ q, orderBy: 'folder,title', maxResults: this.pageSize, pageToken });
+        const inSharedDrives = sectionOf(container) === 'sharedDrives';
+        const page = inSharedDrives && container.kind === 'section'
+          ? await (this.sharedDrives?.listDrives({ pageToken, maxResults: this.pageSize, includeHidden: this.showHiddenDrives }) ?? { items: [] })
+          // A shared drive's folders list its items only when asked to include shared drives' items.
+          : await this.api.listFiles({ q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken, ...(inSharedDrives ? { includeItemsFromAllDrives: true } : {}) });
         const known = new Set(listing.items.map((item) => item.id));
         listing.items.push(...page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;
@@ -306,6 +320,7 @@ export class DriveTreeModel {
     if (container.kind === 'file') return `${quoteQuery(container.item.id)} in parents and trashed = false`;
     switch (container.section) {
       case 'myDrive': return `${quoteQuery(await this.rootId())} in parents and trashed = false`;
+      case 'sharedDrives': throw new Error('The shared drives are listed with drives.list');
       case 'shared': return 'sharedWithMe and trashed = false';
       case 'trash': return 'trashed = true';
     }
@@ -345,6 +360,7 @@ function emptyText(container: ContainerNode): string {
     switch (container.section) {
       case 'trash': return 'Trash is empty';
       case 'shared': return 'Nothing is shared with you';
+      case 'sharedDrives': return 'No shared drives';
       case 'myDrive': return 'My Drive is empty';
     }
   }

@@ -9,6 +9,7 @@ import type { DriveItem } from '../port';
 import { DropPlan, planDrop } from './dnd';
 import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
+import { driveTooltipLines, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
 
 export const DRIVE_VIEW_ID = 'desk.drive';
@@ -21,6 +22,7 @@ export function contextValueFor(node: DriveNode): string {
   if (node.kind === 'loadMore') return 'driveLoadMore';
   if (node.kind === 'message') return 'driveMessage';
   if (node.kind === 'comments' || node.kind === 'comment') return commentRowContextValue(node);
+  if (isSharedDriveRow(node)) return sharedDriveContextValue(node.item);
   const item = node.item;
   const words = ['driveEntry', isFolder(item) ? 'folder' : isNative(item) ? 'native file' : 'file'];
   words.push(item.labels?.trashed || sectionOf(node) === 'trash' ? 'trashed' : 'live');
@@ -99,7 +101,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       case 'section': {
         const item = new vs.TreeItem(node.label, node.section === 'myDrive' ? State.Expanded : State.Collapsed);
         item.id = node.id;
-        item.iconPath = new ThemeIcon(node.section === 'myDrive' ? 'root-folder' : node.section === 'trash' ? 'trash' : 'organization');
+        item.iconPath = new ThemeIcon(node.section === 'myDrive' ? 'root-folder' : node.section === 'trash' ? 'trash' : node.section === 'sharedDrives' ? 'folder-library' : 'organization');
         item.contextValue = contextValueFor(node);
         return item;
       }
@@ -127,11 +129,12 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         const expandable = container || this.options.comments?.expandable(node) === true;
         const item = new vs.TreeItem(file.title ?? file.id, expandable ? State.Collapsed : State.None);
         item.id = node.id;
-        item.iconPath = new ThemeIcon(iconIdFor(file));
+        item.iconPath = new ThemeIcon(isSharedDriveRow(node) ? 'library' : iconIdFor(file));
         // In Shared with me, whose file it is matters most.
         const owner = sectionOf(node) === 'shared' && file.ownedByMe === false ? file.owners?.[0]?.displayName ?? file.ownerNames?.[0] : undefined;
         const description = [owner, descriptionFor(file)].filter(Boolean).join(' · ') || undefined;
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
+        if (isSharedDriveRow(node) && file.labels?.hidden) item.description = vs.l10n.t('hidden');
         item.contextValue = contextValueFor(node);
         if (!isFolder(file)) item.command = { command: 'desk.drive.open', title: vs.l10n.t('Open'), arguments: [node] };
         return item;
@@ -141,6 +144,10 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
 
   async resolveTreeItem(item: vscode.TreeItem, node: DriveNode): Promise<vscode.TreeItem> {
     if (node.kind !== 'file') return item;
+    if (isSharedDriveRow(node)) {
+      item.tooltip = new this.vs.MarkdownString([`**${escapeMarkdown(node.item.title ?? node.item.id)}**`, '', ...driveTooltipLines(node.item, this.vs.l10n.t).map(escapeMarkdown)].join('  \n'));
+      return item;
+    }
     const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
     item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item), ...access.map(escapeMarkdown)].join('  \n'));
     return item;

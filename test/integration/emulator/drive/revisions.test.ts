@@ -199,7 +199,7 @@ describe('Drive v2 emulator: revisions across a restart', function () {
   });
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('keeps revisions, their flags and their bytes (the startup sweep spares them); deleting the file frees them', async () => {
+  it('keeps revisions, their flags and their bytes (the startup sweep spares them); deleting a revision or the file frees blobs', async () => {
     const first = await startEmulator({ port: 0, dataDir });
     let call = emulatorHttp(first, () => first.tokenFor('alice@example.com').accessToken);
     const created = driveFileSchema.parse((await call('POST', '/upload/drive/v2/files?uploadType=media', { body: Buffer.from('before'), contentType: 'text/plain' })).json);
@@ -218,6 +218,10 @@ describe('Drive v2 emulator: revisions across a restart', function () {
       assert.equal(list.items.length, 2);
       assert.equal(list.items[0]?.pinned, true);
       assert.equal((await call('GET', `/drive/v2/files/${created.id}?alt=media&revisionId=${old?.id}`)).text, 'before');
+      await call('PUT', `/upload/drive/v2/files/${created.id}?uploadType=media`, { body: Buffer.from('latest'), contentType: 'text/plain' });
+      assert.equal(blobCount(), blobsBefore + 1, 'the replaced content is kept as a revision');
+      assert.equal((await call('DELETE', `/drive/v2/files/${created.id}/revisions/${old?.id}`)).status, 204);
+      assert.equal(blobCount(), blobsBefore, 'a deleted revision frees its blob');
       assert.equal((await call('DELETE', `/drive/v2/files/${created.id}`)).status, 204);
       assert.equal(blobCount(), blobsBefore - 2, 'the file and its old revision are freed');
     } finally {
