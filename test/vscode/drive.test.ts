@@ -75,10 +75,10 @@ describe('Drive view in VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('lists the seeded My Drive with folders first, plus Shared with me and Trash', async () => {
+  it('lists the seeded My Drive with folders first, plus Shared drives, Shared with me and Trash', async () => {
     api.drive.provider.refresh();
     const roots = await api.drive.provider.getChildren();
-    assert.deepEqual(roots.map(label), ['My Drive', 'Shared with me', 'Trash']);
+    assert.deepEqual(roots.map(label), ['My Drive', 'Shared drives', 'Shared with me', 'Trash']);
     const top = (await api.drive.provider.getChildren(await myDrive())).map(label);
     assert.deepEqual(top.slice(0, 3), ['Notes', 'Photos', 'Projects']);
     assert.ok(top.includes('ideas.txt'));
@@ -92,7 +92,7 @@ describe('Drive view in VS Code', function () {
     const tooltip = (await api.drive.provider.resolveTreeItem(item, roadmap)).tooltip;
     assert.ok(tooltip instanceof vscode.MarkdownString);
     assert.match(tooltip.value, /Owner: Alice/);
-    const trash = (await api.drive.provider.getChildren(roots[2])).map(label);
+    const trash = (await api.drive.provider.getChildren(roots[3])).map(label);
     assert.deepEqual(trash, ['old-draft.txt']);
   });
 

@@ -4,6 +4,7 @@ import { decodePageToken, encodePageToken, invalidPageToken } from '../core/pagi
 import { TaskBody, TaskListBody, TaskStatus } from '../../shared/schemas/tasks';
 import { ApiError, badRequest, invalid, notFound, required } from '../core/errors';
 import { Collection, Store } from '../store/store';
+import { compare, ListIndex, newListIndex, TaskTree, TOP, TreeEntry, upperBound } from './tree';
 
 /**
  * The Google Tasks semantics, free of HTTP: task lists per user, tasks in a tree ordered by `position`,
@@ -80,43 +81,6 @@ export interface Placement {
   previous?: string;
 }
 
-/** One line of the cached tree-order listing: `key` is the path of sibling positions from the root. */
-interface TreeEntry {
-  id: string;
-  key: string;
-}
-
-/** A listing entry cut out by a move: its key relative to the moved task's own key. */
-interface Detached {
-  id: string;
-  suffix: string;
-}
-
-interface ListIndex {
-  /** Parent id ('' = top level) → child ids in position order (deleted and hidden ones included). */
-  children: Map<string, string[]>;
-  /** Tasks neither hidden nor deleted (the 20,000 limit counts these). */
-  visible: number;
-  /** Tasks not deleted (the per-user 100,000 limit). */
-  live: number;
-  /**
-   * Tree order (parents by position, each followed by its subtasks), sorted by key because keys are
-   * fixed-width position paths. Inserts and moves splice it; only a respacing drops it (rebuilt lazily).
-   */
-  tree?: TreeEntry[];
-}
-
-const TOP = '';
-const POSITION_DIGITS = 20;
-/** Room between neighbours, so most inserts and moves take a midpoint and touch no other task. */
-const POSITION_GAP = 2 ** 24;
-/** First position of an empty sibling group: lets ~65,000 tasks go in front before a renumbering. */
-const POSITION_BASE = 2 ** 40;
-const MAX_POSITION = Number.MAX_SAFE_INTEGER - 1;
-/** A respaced window leaves at least this much room between neighbours (~12 midpoint inserts). */
-const MIN_RESPACED_GAP = 2 ** 12;
-
-const formatPosition = (value: number): string => String(value).padStart(POSITION_DIGITS, '0');
 
 export function newId(): string {
   return randomBytes(12).toString('base64url');
@@ -130,6 +94,8 @@ export function truncateDue(value: string): string {
 export class TasksModel {
   private readonly lists: Collection<StoredTaskList>;
   private readonly tasks: Collection<StoredTask>;
+  /** Where each task sits: sibling order and the cached tree-order listing. */
+  private readonly tree: TaskTree;
   private readonly users: Collection<StoredUser>;
   private loaded = false;
   private readonly listsByUser = new Map<string, string[]>();
@@ -141,6 +107,7 @@ export class TasksModel {
   constructor(store: Store, private readonly now: () => number) {
     this.lists = store.collection<StoredTaskList>('tasks.lists');
     this.tasks = store.collection<StoredTask>('tasks.tasks');
+    this.tree = new TaskTree(this.tasks);
     this.users = store.collection<StoredUser>('tasks.users');
   }
 
@@ -209,7 +176,7 @@ export class TasksModel {
   listTasks(userId: string, listId: string, filters: TaskFilters): Page<StoredTask> {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
-    const tree = this.treeOf(list.id);
+    const tree = this.tree.treeOf(this.indexOf(list.id));
     let start = 0;
     if (filters.pageToken !== undefined) {
       const cursor = decodePageToken(filters.pageToken, `tasks:${list.id}`);
@@ -273,7 +240,7 @@ export class TasksModel {
     if (task.status === 'completed') task.completed = body.completed ? Date.parse(body.completed) : stamp;
     if (parentKey !== TOP) task.parent = parentKey;
     // place() stores the task once its position is known.
-    this.place(list.id, task, parentKey, previous, [{ id: task.id, suffix: '' }]);
+    this.tree.place(this.indexOf(list.id), task, parentKey, previous, [{ id: task.id, suffix: '' }]);
     index.visible++;
     index.live++;
     this.touchList(list);
@@ -366,7 +333,7 @@ export class TasksModel {
     }
     const parentKey = this.validParent(destination.id, placement.parent, task);
     const previous = this.validPrevious(destination.id, parentKey, placement.previous, task);
-    const subtree = this.subtreeOf(source.id, task.id);
+    const subtree = this.tree.subtreeOf(this.indexOf(source.id), task.id);
     if (destination.id !== source.id) {
       const moving = subtree.filter((member) => !member.deleted);
       this.checkRoomForTasks(userId, destination.id, moving.filter((member) => !member.hidden).length, moving.length);
@@ -374,7 +341,7 @@ export class TasksModel {
     const oldParent = task.parent ?? TOP;
     if (parentKey !== oldParent || destination.id !== source.id) this.checkRoomForSubtasks(destination.id, parentKey, 1);
 
-    const detached = this.unplace(source.id, task);
+    const detached = this.tree.unplace(this.indexOf(source.id), task);
     const stamp = this.stamp();
     if (destination.id !== source.id) {
       const sourceIndex = this.indexOf(source.id);
@@ -405,7 +372,7 @@ export class TasksModel {
     else task.parent = parentKey;
     task.updated = stamp;
     task.etag = newEtag();
-    this.place(destination.id, task, parentKey, previous, detached);
+    this.tree.place(this.indexOf(destination.id), task, parentKey, previous, detached);
     this.touchList(source);
     if (destination !== source) this.touchList(destination);
     return task;
@@ -447,7 +414,7 @@ export class TasksModel {
     const ids = this.listsByUser.get(userId) ?? [];
     ids.push(list.id);
     this.listsByUser.set(userId, ids);
-    this.indexes.set(list.id, { children: new Map(), visible: 0, live: 0 });
+    this.indexes.set(list.id, newListIndex());
     return list;
   }
 
@@ -484,7 +451,7 @@ export class TasksModel {
       const ids = this.listsByUser.get(list.userId) ?? [];
       ids.push(list.id);
       this.listsByUser.set(list.userId, ids);
-      this.indexes.set(list.id, { children: new Map(), visible: 0, live: 0 });
+      this.indexes.set(list.id, newListIndex());
       this.lastStamp = Math.max(this.lastStamp, list.updated);
       this.lastCreated = Math.max(this.lastCreated, list.created);
     }
@@ -502,7 +469,7 @@ export class TasksModel {
     }
     for (const index of this.indexes.values()) {
       for (const siblings of index.children.values()) {
-        siblings.sort((a, b) => compare(this.positionOf(a), this.positionOf(b)));
+        siblings.sort((a, b) => compare(this.tree.positionOf(a), this.tree.positionOf(b)));
       }
     }
   }
@@ -513,41 +480,8 @@ export class TasksModel {
     return index;
   }
 
-  private positionOf(taskId: string): string {
-    return this.tasks.get(taskId)?.position ?? '';
-  }
-
   private *tasksOf(listId: string): Generator<StoredTask> {
-    for (const entry of this.treeOf(listId)) yield this.tasks.get(entry.id) as StoredTask;
-  }
-
-  /** The cached tree-order listing, rebuilt only after a structural change. */
-  private treeOf(listId: string): TreeEntry[] {
-    const index = this.indexOf(listId);
-    if (index.tree) return index.tree;
-    const tree: TreeEntry[] = [];
-    const walk = (parentKey: string, prefix: string): void => {
-      for (const id of index.children.get(parentKey) ?? []) {
-        const key = prefix + this.positionOf(id);
-        tree.push({ id, key });
-        if (index.children.has(id)) walk(id, `${key}/`);
-      }
-    };
-    walk(TOP, '');
-    index.tree = tree;
-    return tree;
-  }
-
-  private subtreeOf(listId: string, rootId: string): StoredTask[] {
-    const index = this.indexOf(listId);
-    const result: StoredTask[] = [];
-    const stack = [rootId];
-    while (stack.length > 0) {
-      const id = stack.pop() as string;
-      result.push(this.tasks.get(id) as StoredTask);
-      for (const child of index.children.get(id) ?? []) stack.push(child);
-    }
-    return result;
+    for (const entry of this.tree.treeOf(this.indexOf(listId))) yield this.tasks.get(entry.id) as StoredTask;
   }
 
   // ---------------------------------------------------------------- internals: validation
@@ -595,125 +529,9 @@ export class TasksModel {
     if (count + adding > LIMITS.subtasksPerTask) throw limitExceeded(`A task can have at most ${LIMITS.subtasksPerTask} subtasks.`);
   }
 
-  // ---------------------------------------------------------------- internals: positions and tree changes
-
-  /** Inserts `task` among the children of `parentKey` right after `previous` (or first), assigning its position. */
-  private place(listId: string, task: StoredTask, parentKey: string, previous: StoredTask | undefined, subtree: Detached[] | undefined): void {
-    const index = this.indexOf(listId);
-    const siblings = index.children.get(parentKey) ?? [];
-    index.children.set(parentKey, siblings);
-    const at = previous ? this.siblingIndex(siblings, previous) + 1 : 0;
-    const before = at > 0 ? Number(this.positionOf(siblings[at - 1] as string)) : undefined;
-    const after = at < siblings.length ? Number(this.positionOf(siblings[at] as string)) : undefined;
-    let position: number | undefined;
-    if (before === undefined && after === undefined) position = POSITION_BASE;
-    else if (before === undefined) position = (after as number) - POSITION_GAP >= 0 ? (after as number) - POSITION_GAP : undefined;
-    else if (after === undefined) position = before + POSITION_GAP <= MAX_POSITION ? before + POSITION_GAP : undefined;
-    else {
-      const middle = Math.floor((before + after) / 2);
-      position = middle > before ? middle : undefined;
-    }
-    siblings.splice(at, 0, task.id);
-    if (position !== undefined) {
-      task.position = formatPosition(position);
-      this.tasks.set(task.id, task);
-      this.insertIntoTree(index, task, subtree);
-      return;
-    }
-    // Respacing rewrites neighbours' positions, hence their keys: rebuild the listing lazily (rare).
-    index.tree = undefined;
-    this.respace(siblings, at, task);
-  }
-
-  /** Splices a placed task (and the subtree it carries) into the cached listing, keeping it sorted by key. */
-  private insertIntoTree(index: ListIndex, task: StoredTask, subtree: Detached[] | undefined): void {
-    const tree = index.tree;
-    if (!tree) return;
-    if (!subtree) {
-      index.tree = undefined;
-      return;
-    }
-    const key = this.keyOf(task);
-    tree.splice(upperBound(tree, key), 0, ...subtree.map((entry) => ({ id: entry.id, key: key + entry.suffix })));
-  }
-
-  /** The tree-order key of a task: its ancestors' positions and its own, joined by '/'. */
-  private keyOf(task: StoredTask): string {
-    let key = task.position;
-    for (let ancestor = task.parent ? this.tasks.get(task.parent) : undefined; ancestor; ancestor = ancestor.parent ? this.tasks.get(ancestor.parent) : undefined) {
-      key = `${ancestor.position}/${key}`;
-    }
-    return key;
-  }
-
-  /**
-   * No room left between the neighbours: spread out a window around `at`, doubling it until its share
-   * of the position range leaves comfortable gaps again. Only that window's tasks change (amortised
-   * O(log n) per insert, where renumbering the whole sibling group would be O(n)).
-   */
-  private respace(siblings: readonly string[], at: number, placed: StoredTask): void {
-    for (let radius = 8; ; radius *= 2) {
-      const start = Math.max(0, at - radius);
-      const end = Math.min(siblings.length, at + radius + 1);
-      const low = start > 0 ? Number(this.positionOf(siblings[start - 1] as string)) : -1;
-      const high = end < siblings.length ? Number(this.positionOf(siblings[end] as string)) : MAX_POSITION + 1;
-      const step = Math.floor((high - low) / (end - start + 1));
-      if (step < MIN_RESPACED_GAP && !(start === 0 && end === siblings.length)) continue;
-      for (let offset = 0; offset < end - start; offset++) {
-        const id = siblings[start + offset] as string;
-        const sibling = id === placed.id ? placed : (this.tasks.get(id) as StoredTask);
-        sibling.position = formatPosition(low + step * (offset + 1));
-        if (sibling !== placed) sibling.etag = newEtag();
-        this.tasks.set(sibling.id, sibling);
-      }
-      return;
-    }
-  }
-
-  /**
-   * Takes a task out of its sibling group. Returns its subtree's entries cut from the cached listing
-   * (keys relative to the task) so place() can splice them back, or undefined when there is no cache.
-   */
-  private unplace(listId: string, task: StoredTask): Detached[] | undefined {
-    const index = this.indexOf(listId);
-    const parentKey = task.parent ?? TOP;
-    let detached: Detached[] | undefined;
-    const tree = index.tree;
-    if (tree) {
-      const key = this.keyOf(task);
-      const start = upperBound(tree, key) - 1;
-      if (start >= 0 && (tree[start] as TreeEntry).id === task.id) {
-        const prefix = `${key}/`;
-        let end = start + 1;
-        while (end < tree.length && (tree[end] as TreeEntry).key.startsWith(prefix)) end++;
-        detached = tree.splice(start, end - start).map((entry) => ({ id: entry.id, suffix: entry.key.slice(key.length) }));
-      } else {
-        index.tree = undefined;
-      }
-    }
-    const siblings = index.children.get(parentKey) ?? [];
-    const at = this.siblingIndex(siblings, task);
-    if (at >= 0) siblings.splice(at, 1);
-    if (siblings.length === 0 && parentKey !== TOP) index.children.delete(parentKey);
-    return detached;
-  }
-
-  /** Binary search by position (unique among siblings), so a placement never scans the list. */
-  private siblingIndex(siblings: readonly string[], task: StoredTask): number {
-    let low = 0;
-    let high = siblings.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compare(this.positionOf(siblings[middle] as string), task.position) < 0) low = middle + 1;
-      else high = middle;
-    }
-    if (siblings[low] === task.id) return low;
-    return siblings.indexOf(task.id);
-  }
-
   private markDeleted(listId: string, root: StoredTask, stamp: number): void {
     const index = this.indexOf(listId);
-    for (const member of this.subtreeOf(listId, root.id)) {
+    for (const member of this.tree.subtreeOf(this.indexOf(listId), root.id)) {
       if (member.deleted) continue;
       const counts = countsOf(member);
       index.visible -= counts.visible;
@@ -771,22 +589,6 @@ function matches(task: StoredTask, filters: TaskFilters): boolean {
     if (filters.completedMax !== undefined && task.completed > filters.completedMax) return false;
   }
   return true;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** First entry whose key sorts after `key`. */
-function upperBound(tree: readonly TreeEntry[], key: string): number {
-  let low = 0;
-  let high = tree.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((tree[middle] as TreeEntry).key <= key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function limitExceeded(message: string): ApiError {

@@ -14,7 +14,8 @@ import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { DESK_SCOPES } from '../../config/scopes';
 import { DriveFileSystemProvider, driveUri } from './fs/driveFileSystem';
-import { DRIVE_SCHEME } from './fs/drivePath';
+import { DRIVE_SCHEME, sanitizeTitle } from './fs/drivePath';
+import { sharedDriveSource } from './sharedDrives/port';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken, isSignedOut } from './driveAdapter';
 import { isFolder } from '../../shared/schemas/drive';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
@@ -75,10 +76,11 @@ export class DriveFeature extends Disposable {
   constructor(private readonly desk: DeskContext) {
     super();
     const vs = desk.vs;
-    this.modelValue = new DriveTreeModel(this.api());
+    this.modelValue = this.newTreeModel();
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
+      findDrive: (name) => this.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
       log: (message) => desk.log.info(message),
     }));
@@ -250,7 +252,7 @@ export class DriveFeature extends Disposable {
 
   private resetData(): void {
     this.aboutValue = undefined;
-    this.modelValue = new DriveTreeModel(this.api());
+    this.modelValue = this.newTreeModel();
     this.fileSystem.reset();
     this.revisionDocuments.reset();
     this.accessTooltips.reset();
@@ -326,12 +328,29 @@ export class DriveFeature extends Disposable {
     poller.start();
   }
 
+  /** A fresh tree model; the choice to show hidden shared drives carries over. */
+  private newTreeModel(): DriveTreeModel {
+    const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: this.desk.vs.l10n.t });
+    model.showHiddenDrives = (this.modelValue as DriveTreeModel | undefined)?.showHiddenDrives ?? false;
+    return model;
+  }
+
+  /** The top folder of the user's shared drive with this name, for `desk-drive:/Shared drives/<name>/…` paths. */
+  private async findSharedDrive(name: string): Promise<DriveItem | undefined> {
+    for await (const drive of this.driveClient().allDrives()) {
+      if (sanitizeTitle(drive.name ?? drive.id) === name) return this.api().getFile(drive.id);
+    }
+    return undefined;
+  }
+
   private async applyChanges(outcome: PollOutcome): Promise<void> {
     if (outcome.tokenReset) {
       // Changes were lost with the old token: reload what is shown.
       this.provider.refresh();
       return;
     }
+    // A shared drive was created, renamed, hidden, left or deleted: its section reloads.
+    if (outcome.changes.some((change) => change.changeType === 'drive')) this.provider.refresh(this.modelValue.section('sharedDrives'));
     const news = this.changeLog.add(outcome.changes);
     this.statusBar.update();
     const changed = outcome.changes.flatMap((change) => {

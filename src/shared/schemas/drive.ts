@@ -217,6 +217,8 @@ export const aboutSchema = z.object({
   maxUploadSizes: z.optional(z.array(z.object({ type: z.optional(z.string()), size: z.optional(z.string()) }))),
   languageCode: z.optional(z.string()),
   canCreateDrives: z.optional(z.boolean()),
+  /** The themes a shared drive can take (drives.insert/update `themeId`). */
+  driveThemes: z.optional(z.array(z.object({ id: z.optional(z.string()), colorRgb: z.optional(z.string()), backgroundImageLink: z.optional(z.string()) }))),
   /** Emulator-only: changes.list honours `X-Desk-Wait` (long poll). Google never sends this. */
   deskLongPoll: z.optional(z.boolean()),
 });

@@ -7,6 +7,8 @@ import { EXPORT_FORMATS, IMPORT_FORMATS } from '../content/convert';
 import { MAX_UPLOAD_BYTES } from '../content/uploads';
 import type { DriveRoute, DriveRouteKit } from '../routing';
 import { DEMO_APPS, findApp } from './model';
+import { DRIVE_THEMES } from '../drives/model';
+import { themeBackground } from '../drives/render';
 
 const QUOTA_TOTAL = 15 * 1024 ** 3;
 
@@ -44,7 +46,8 @@ export function appRoutes(kit: DriveRouteKit): DriveRoute[] {
       exportFormats: Object.entries(EXPORT_FORMATS).map(([source, targets]) => ({ source, targets: [...targets] })),
       maxUploadSizes: [{ type: '*', size: String(MAX_UPLOAD_BYTES) }],
       languageCode: 'en',
-      canCreateDrives: false,
+      canCreateDrives: true,
+      driveThemes: DRIVE_THEMES.map((theme) => ({ id: theme.id, colorRgb: theme.colorRgb, backgroundImageLink: themeBackground(theme.id) })),
       deskLongPoll: true,
     };
     return { json: about };

@@ -41,6 +41,11 @@ export function driveCapabilities(role: Role | undefined, drive: StoredDrive): R
   };
 }
 
+/** A theme's background image (the emulator serves none; the link has Google's shape). */
+export function themeBackground(themeId: string): string {
+  return `https://ssl.gstatic.com/team_drive_themes/${encodeURIComponent(themeId)}_background.jpg`;
+}
+
 export function renderDrive(drive: StoredDrive, viewer: DriveViewer): SharedDrive {
   const resource: SharedDrive = {
     kind: 'drive#drive',
@@ -50,7 +55,7 @@ export function renderDrive(drive: StoredDrive, viewer: DriveViewer): SharedDriv
     hidden: viewer.hidden,
     themeId: drive.themeId,
     colorRgb: drive.colorRgb,
-    backgroundImageLink: `https://ssl.gstatic.com/team_drive_themes/${encodeURIComponent(drive.themeId)}_background.jpg`,
+    backgroundImageLink: themeBackground(drive.themeId),
     capabilities: driveCapabilities(viewer.role, drive),
     restrictions: { ...drive.restrictions },
   };

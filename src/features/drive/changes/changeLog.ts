@@ -1,4 +1,5 @@
 /** What the change poller found, as news for the user: Desk's own writes filtered out, one entry per file. */
+import { english, Translate } from '../../../shared/l10n';
 import type { PolledChange } from './poller';
 
 /** What happened to a file, in words for the status bar and quick pick. */
@@ -24,12 +25,13 @@ export function classifyChange(change: PolledChange): ChangeKind {
   return 'modified';
 }
 
-export function describeKind(kind: ChangeKind): string {
+/** In words, through `t` (vscode.l10n.t from the status bar). */
+export function describeKind(kind: ChangeKind, t: Translate = english): string {
   switch (kind) {
-    case 'created': return 'added';
-    case 'modified': return 'changed';
-    case 'trashed': return 'moved to the trash';
-    case 'removed': return 'removed';
+    case 'created': return t('added');
+    case 'modified': return t('changed');
+    case 'trashed': return t('moved to the trash');
+    case 'removed': return t('removed');
   }
 }
 
@@ -95,20 +97,20 @@ export class ChangeLog {
   }
 
   /** "$(cloud) 3 Drive changes" / "$(cloud) notes.txt changed". */
-  statusText(): string {
+  statusText(t: Translate = english): string {
     const entries = this.entries();
     const newest = entries[0];
-    if (!newest) return '$(cloud) Drive';
-    if (entries.length === 1) return `$(cloud) ${truncate(newest.title, 30)} ${describeKind(newest.kind)}`;
-    return `$(cloud) ${entries.length} Drive changes`;
+    if (!newest) return `$(cloud) ${t('Drive')}`;
+    if (entries.length === 1) return `$(cloud) ${t('{0} {1}', truncate(newest.title, 30), describeKind(newest.kind, t))}`;
+    return `$(cloud) ${t('{0} Drive changes', entries.length)}`;
   }
 
   /** A short summary for the tooltip: the newest few changes. */
-  summary(limit = 5): string {
+  summary(limit = 5, t: Translate = english): string {
     const entries = this.entries();
-    if (entries.length === 0) return 'No new Drive changes';
-    const lines = entries.slice(0, limit).map((entry) => `${entry.title} ${describeKind(entry.kind)}${entry.by ? ` by ${entry.by}` : ''}`);
-    if (entries.length > limit) lines.push(`and ${entries.length - limit} more`);
+    if (entries.length === 0) return t('No new Drive changes');
+    const lines = entries.slice(0, limit).map((entry) => (entry.by ? t('{0} {1} by {2}', entry.title, describeKind(entry.kind, t), entry.by) : t('{0} {1}', entry.title, describeKind(entry.kind, t))));
+    if (entries.length > limit) lines.push(t('and {0} more', entries.length - limit));
     return lines.join('\n');
   }
 }

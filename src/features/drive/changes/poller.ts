@@ -6,7 +6,7 @@ import type { Change, DriveFile } from '../../../shared/schemas/drive';
 import { SyncOutcome, SyncPage, SyncPoller, SyncSource } from '../../../core/sync/poller';
 
 /** One change as the poller needs it: a subset of Drive's Change resource (the shared schema's). */
-export type PolledChange = Partial<Pick<Change, 'id' | 'fileId' | 'deleted' | 'modificationDate'>> & { readonly file?: PolledChangeFile | undefined };
+export type PolledChange = Partial<Pick<Change, 'id' | 'fileId' | 'deleted' | 'modificationDate' | 'changeType'>> & { readonly file?: PolledChangeFile | undefined };
 
 export type PolledChangeFile = Pick<DriveFile, 'id' | 'title' | 'mimeType' | 'etag' | 'createdDate' | 'modifiedDate' | 'parents' | 'labels' | 'lastModifyingUserName' | 'shared'>;
 

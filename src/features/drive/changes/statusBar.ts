@@ -1,6 +1,7 @@
 /** The status-bar item that counts unseen Drive changes and lists them in a quick pick. */
 import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
+import { english, Translate } from '../../../shared/l10n';
 import { ChangeEntry, ChangeLog, describeKind } from './changeLog';
 
 export const SHOW_CHANGES_COMMAND = 'desk.drive.showChanges';
@@ -15,13 +16,13 @@ function iconFor(entry: ChangeEntry): string {
 }
 
 /** "5 min ago" style, with the exact time in the quick pick's detail. */
-export function relativeTime(time: number, now: number): string {
+export function relativeTime(time: number, now: number, t: Translate = english): string {
   const seconds = Math.max(0, Math.round((now - time) / 1000));
-  if (seconds < 60) return 'just now';
+  if (seconds < 60) return t('just now');
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60) return t('{0} min ago', minutes);
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
+  if (hours < 24) return t('{0} h ago', hours);
   return new Date(time).toLocaleDateString();
 }
 
@@ -54,8 +55,8 @@ export class ChangesStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = this.log.statusText();
-    this.item.tooltip = `${this.vs.l10n.t('Changed on Drive by another app or person')}\n\n${this.log.summary()}`;
+    this.item.text = this.log.statusText(this.vs.l10n.t);
+    this.item.tooltip = `${this.vs.l10n.t('Changed on Drive by another app or person')}\n\n${this.log.summary(undefined, this.vs.l10n.t)}`;
     this.item.show();
   }
 
@@ -74,7 +75,7 @@ export class ChangesStatusBar extends Disposable {
     const items: ChangePickItem[] = entries.map((entry) => ({
       entry,
       label: `${iconFor(entry)} ${entry.title}`,
-      description: `${describeKind(entry.kind)} · ${relativeTime(entry.time, now)}`,
+      description: `${describeKind(entry.kind, vs.l10n.t)} · ${relativeTime(entry.time, now, vs.l10n.t)}`,
       detail: `${new Date(entry.time).toLocaleString()}${entry.by ? ` · ${entry.by}` : ''}`,
     }));
     // Seen once listed: the count resets even if the user picks nothing.

@@ -12,6 +12,7 @@ import { labelCommands } from './labels';
 import { propertyCommands } from './properties';
 import { revisionCommands } from './revisions';
 import { sharingCommands } from './sharing';
+import { sharedDriveCommands } from './sharedDrives';
 import { trashCommands } from './trash';
 
 export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument } from './info';
@@ -32,6 +33,7 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
   const trash = trashCommands(kit);
   const info = infoCommands(kit);
   const sharing = sharingCommands(kit);
+  const sharedDrives = sharedDriveCommands(kit);
   const properties = propertyCommands(kit);
   const revisions = revisionCommands(kit);
   const labels = labelCommands(kit);
@@ -91,6 +93,18 @@ export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
     'desk.drive.removeAccess': sharing.removeAccess,
     'desk.drive.linkSharing': sharing.linkSharing,
     'desk.drive.transferOwnership': sharing.transferOwnership,
+
+    'desk.drive.createSharedDrive': sharedDrives.create,
+    'desk.drive.renameSharedDrive': sharedDrives.rename,
+    'desk.drive.hideSharedDrive': sharedDrives.hide,
+    'desk.drive.unhideSharedDrive': sharedDrives.unhide,
+    'desk.drive.deleteSharedDrive': sharedDrives.delete,
+    'desk.drive.sharedDriveMembers': sharedDrives.members,
+    'desk.drive.addSharedDriveMember': sharedDrives.addMember,
+    'desk.drive.changeSharedDriveMemberRole': sharedDrives.changeMemberRole,
+    'desk.drive.removeSharedDriveMember': sharedDrives.removeMember,
+    'desk.drive.showHiddenSharedDrives': sharedDrives.showHidden,
+    'desk.drive.hideHiddenSharedDrives': sharedDrives.hideHidden,
 
     'desk.drive.editProperties': properties.editProperties,
     'desk.drive.addProperty': properties.addProperty,

@@ -7,7 +7,7 @@ import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
 import type { SharedDrive } from '../../../shared/schemas/drive/drives';
 import type { DriveItem, DriveItemPage } from '../port';
 
-export type SharedDrivesApi = Pick<DriveClient, 'listDrives' | 'getDrive' | 'insertDrive' | 'updateDrive' | 'deleteDrive' | 'hideDrive' | 'unhideDrive' | 'listFiles' | 'listPermissions' | 'insertPermission' | 'updatePermission' | 'deletePermission'>;
+export type SharedDrivesApi = Pick<DriveClient, 'listDrives' | 'allDrives' | 'getDrive' | 'insertDrive' | 'updateDrive' | 'deleteDrive' | 'hideDrive' | 'unhideDrive' | 'listFiles' | 'listPermissions' | 'insertPermission' | 'updatePermission' | 'deletePermission'>;
 
 /** The tree's view of the drives: one page of them as rows (hidden ones only when asked for). */
 export interface SharedDriveSource {

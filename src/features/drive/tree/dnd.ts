@@ -1,4 +1,5 @@
 /** Drag and drop in the Drive tree, as a plan (moves, trashes, skips with reasons) computed without vscode. */
+import { english, Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import { isSharedDriveRow } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, FileNode, listingOf, sectionOf } from './treeModel';
@@ -41,9 +42,9 @@ function ancestorFileIds(node: ContainerNode): Set<string> {
 /**
  * Plans a drag and drop in the Drive tree. A move replaces the parent the file was dragged from with the
  * target folder (other parents stay, as in Drive); from "Shared with me" it adds a parent only; onto
- * Trash it trashes. A folder never moves into itself or below itself.
+ * Trash it trashes. A folder never moves into itself or below itself. The reasons are worded by `t` (vscode.l10n.t).
  */
-export function planDrop(sources: readonly FileNode[], target: DriveNode | undefined, rootId: string): DropPlan {
+export function planDrop(sources: readonly FileNode[], target: DriveNode | undefined, rootId: string, t: Translate = english): DropPlan {
   const container = dropTargetContainer(target);
   const plan: DropPlan = { actions: [], skipped: [] };
   if (!container) return plan;
@@ -54,30 +55,30 @@ export function planDrop(sources: readonly FileNode[], target: DriveNode | undef
     if (seen.has(source.item.id)) continue;
     seen.add(source.item.id);
     if (isSharedDriveRow(source)) {
-      plan.skipped.push({ title, reason: 'a shared drive itself cannot be moved or trashed' });
+      plan.skipped.push({ title, reason: t('a shared drive itself cannot be moved or trashed') });
       continue;
     }
     if (targetSection === 'trash') {
-      if (sectionOf(source) === 'trash') plan.skipped.push({ title, reason: 'it is already in the trash' });
+      if (sectionOf(source) === 'trash') plan.skipped.push({ title, reason: t('it is already in the trash') });
       else plan.actions.push({ kind: 'trash', fileId: source.item.id, title });
       continue;
     }
     const targetFolder = folderIdOf(container, rootId);
     if (!targetFolder) {
-      plan.skipped.push({ title, reason: targetSection === 'sharedDrives' ? 'drop files into a shared drive, not onto the list of drives' : 'files cannot be dropped into "Shared with me"' });
+      plan.skipped.push({ title, reason: targetSection === 'sharedDrives' ? t('drop files into a shared drive, not onto the list of drives') : t('files cannot be dropped into "Shared with me"') });
       continue;
     }
     if (sectionOf(source) === 'trash') {
-      plan.skipped.push({ title, reason: 'restore it from the trash first' });
+      plan.skipped.push({ title, reason: t('restore it from the trash first') });
       continue;
     }
     if (isFolder(source.item) && (source.item.id === targetFolder || ancestorFileIds(container).has(source.item.id))) {
-      plan.skipped.push({ title, reason: 'a folder cannot be moved into itself' });
+      plan.skipped.push({ title, reason: t('a folder cannot be moved into itself') });
       continue;
     }
     const currentParents = new Set((source.item.parents ?? []).map((parent) => (parent.isRoot ? rootId : parent.id)));
     if (currentParents.has(targetFolder)) {
-      plan.skipped.push({ title, reason: 'it is already in that folder' });
+      plan.skipped.push({ title, reason: t('it is already in that folder') });
       continue;
     }
     const from = folderIdOf(source.parent, rootId);

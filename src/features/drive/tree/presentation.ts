@@ -1,4 +1,5 @@
-/** How a Drive file looks in the tree: icon, kind label, sizes, description and tooltip lines (pure). */
+/** How a Drive file looks in the tree: icon, kind label, sizes, description and tooltip lines (pure; words through `t`). */
+import { english, Translate } from '../../../shared/l10n';
 import { FOLDER_MIME_TYPE, isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { escapeMarkdown } from '../../../core/markdown';
@@ -37,52 +38,52 @@ export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
 }
 
 /** A friendly name for a MIME type in tooltips. */
-export function kindLabel(mimeType: string | undefined): string {
+export function kindLabel(mimeType: string | undefined, t: Translate = english): string {
   switch (mimeType) {
-    case FOLDER_MIME_TYPE: return 'Folder';
-    case 'application/vnd.google-apps.document': return 'Google Doc';
-    case 'application/vnd.google-apps.spreadsheet': return 'Google Sheet';
-    case 'application/vnd.google-apps.presentation': return 'Google Slides';
-    case 'application/vnd.google-apps.drawing': return 'Google Drawing';
-    case 'application/vnd.google-apps.form': return 'Google Form';
-    default: return mimeType ?? 'File';
+    case FOLDER_MIME_TYPE: return t('Folder');
+    case 'application/vnd.google-apps.document': return t('Google Doc');
+    case 'application/vnd.google-apps.spreadsheet': return t('Google Sheet');
+    case 'application/vnd.google-apps.presentation': return t('Google Slides');
+    case 'application/vnd.google-apps.drawing': return t('Google Drawing');
+    case 'application/vnd.google-apps.form': return t('Google Form');
+    default: return mimeType ?? t('File');
   }
 }
 
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number, t: Translate = english): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const units = [(n: string) => t('{0} B', n), (n: string) => t('{0} KB', n), (n: string) => t('{0} MB', n), (n: string) => t('{0} GB', n), (n: string) => t('{0} TB', n)];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return units[unit](unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0));
 }
 
 /** The markdown tooltip of a file: built lazily (resolveTreeItem), from metadata the list already carried. */
-export function tooltipMarkdown(item: DriveItem): string {
+export function tooltipMarkdown(item: DriveItem, t: Translate = english): string {
   const lines = [`**${escapeMarkdown(item.title ?? item.id)}**`, ''];
-  lines.push(`Kind: ${escapeMarkdown(kindLabel(item.mimeType))}`);
-  if (!isFolder(item) && !isNative(item) && item.fileSize !== undefined) lines.push(`Size: ${formatBytes(Number(item.fileSize))}`);
+  lines.push(t('Kind: {0}', escapeMarkdown(kindLabel(item.mimeType, t))));
+  if (!isFolder(item) && !isNative(item) && item.fileSize !== undefined) lines.push(t('Size: {0}', formatBytes(Number(item.fileSize), t)));
   const owner = item.owners?.[0]?.displayName ?? item.ownerNames?.[0];
-  if (owner) lines.push(`Owner: ${escapeMarkdown(owner)}`);
+  if (owner) lines.push(t('Owner: {0}', escapeMarkdown(owner)));
   if (item.modifiedDate) {
-    const by = item.lastModifyingUserName ? ` by ${escapeMarkdown(item.lastModifyingUserName)}` : '';
-    lines.push(`Modified: ${escapeMarkdown(new Date(item.modifiedDate).toLocaleString())}${by}`);
+    const when = escapeMarkdown(new Date(item.modifiedDate).toLocaleString());
+    lines.push(item.lastModifyingUserName ? t('Modified: {0} by {1}', when, escapeMarkdown(item.lastModifyingUserName)) : t('Modified: {0}', when));
   }
-  if (item.labels?.starred) lines.push('Starred');
-  if (item.labels?.trashed) lines.push('In the trash');
-  if (item.shared) lines.push('Shared');
+  if (item.labels?.starred) lines.push(t('Starred'));
+  if (item.labels?.trashed) lines.push(t('In the trash'));
+  if (item.shared) lines.push(t('Shared'));
   return lines.join('  \n');
 }
 
 /** The short grey text after the title in the tree. */
-export function descriptionFor(item: DriveItem): string | undefined {
+export function descriptionFor(item: DriveItem, t: Translate = english): string | undefined {
   if (isFolder(item)) return undefined;
-  if (isNative(item)) return kindLabel(item.mimeType);
-  return item.fileSize !== undefined ? formatBytes(Number(item.fileSize)) : undefined;
+  if (isNative(item)) return kindLabel(item.mimeType, t);
+  return item.fileSize !== undefined ? formatBytes(Number(item.fileSize), t) : undefined;
 }
 
 /** Orders siblings the way Drive's web UI does: folders first, then by title (case-insensitive, numeric-aware). */

@@ -1,4 +1,5 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
+import { english, Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
@@ -64,16 +65,14 @@ export interface TreeModelOptions {
   readonly pageSize?: number;
   /** The shared drives the "Shared drives" section lists (none without it). */
   readonly sharedDrives?: SharedDriveSource;
+  /** Words the section names and the rows' messages (vscode.l10n.t); English without it. */
+  readonly t?: Translate;
 }
 
 export class DriveTreeModel {
   readonly pageSize: number;
-  readonly sections: readonly SectionNode[] = [
-    { kind: 'section', id: SECTION_IDS.myDrive, section: 'myDrive', label: 'My Drive' },
-    { kind: 'section', id: SECTION_IDS.sharedDrives, section: 'sharedDrives', label: 'Shared drives' },
-    { kind: 'section', id: SECTION_IDS.shared, section: 'shared', label: 'Shared with me' },
-    { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: 'Trash' },
-  ];
+  readonly sections: readonly SectionNode[];
+  private readonly t: Translate;
   private readonly listings = new Map<string, Listing>();
   private readonly nodes = new Map<string, FileNode>();
   private rootFolderId: Promise<string> | undefined;
@@ -83,6 +82,13 @@ export class DriveTreeModel {
 
   constructor(private readonly api: DriveApi, options: TreeModelOptions = {}) {
     this.pageSize = options.pageSize ?? 200;
+    const t = (this.t = options.t ?? english);
+    this.sections = [
+      { kind: 'section', id: SECTION_IDS.myDrive, section: 'myDrive', label: t('My Drive') },
+      { kind: 'section', id: SECTION_IDS.sharedDrives, section: 'sharedDrives', label: t('Shared drives') },
+      { kind: 'section', id: SECTION_IDS.shared, section: 'shared', label: t('Shared with me') },
+      { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: t('Trash') },
+    ];
     this.sharedDrives = options.sharedDrives;
   }
 
@@ -93,7 +99,7 @@ export class DriveTreeModel {
   /** My Drive's real folder id (changes name parents by id; `root` is only an alias). */
   rootId(): Promise<string> {
     this.rootFolderId ??= this.api.about().then((about) => {
-      if (!about.rootFolderId) throw new Error('The Drive service did not say which folder is My Drive');
+      if (!about.rootFolderId) throw new Error(this.t('The Drive service did not say which folder is My Drive'));
       return about.rootFolderId;
     });
     this.rootFolderId.catch(() => { this.rootFolderId = undefined; });
@@ -277,7 +283,7 @@ export class DriveTreeModel {
     }
     const nodes: DriveNode[] = [...listing.items].sort(compareItems).map((item) => this.fileNode(container, item));
     if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });
-    if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container) });
+    if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container, this.t) });
     return nodes;
   }
 
@@ -355,14 +361,14 @@ export function sectionOf(node: DriveNode): DriveSection {
   return current.section;
 }
 
-function emptyText(container: ContainerNode): string {
+function emptyText(container: ContainerNode, t: Translate): string {
   if (container.kind === 'section') {
     switch (container.section) {
-      case 'trash': return 'Trash is empty';
-      case 'shared': return 'Nothing is shared with you';
-      case 'sharedDrives': return 'No shared drives';
-      case 'myDrive': return 'My Drive is empty';
+      case 'trash': return t('Trash is empty');
+      case 'shared': return t('Nothing is shared with you');
+      case 'sharedDrives': return t('No shared drives');
+      case 'myDrive': return t('My Drive is empty');
     }
   }
-  return 'Empty folder';
+  return t('Empty folder');
 }

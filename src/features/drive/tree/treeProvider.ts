@@ -132,7 +132,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.iconPath = new ThemeIcon(isSharedDriveRow(node) ? 'library' : iconIdFor(file));
         // In Shared with me, whose file it is matters most.
         const owner = sectionOf(node) === 'shared' && file.ownedByMe === false ? file.owners?.[0]?.displayName ?? file.ownerNames?.[0] : undefined;
-        const description = [owner, descriptionFor(file)].filter(Boolean).join(' · ') || undefined;
+        const description = [owner, descriptionFor(file, vs.l10n.t)].filter(Boolean).join(' · ') || undefined;
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
         if (isSharedDriveRow(node) && file.labels?.hidden) item.description = vs.l10n.t('hidden');
         item.contextValue = contextValueFor(node);
@@ -149,7 +149,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       return item;
     }
     const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
-    item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item), ...access.map(escapeMarkdown)].join('  \n'));
+    item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item, this.vs.l10n.t), ...access.map(escapeMarkdown)].join('  \n'));
     return item;
   }
 
@@ -185,7 +185,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
     const internal = dataTransfer.get(DRIVE_TREE_MIME);
     if (internal) {
       const sources = (internal.value as readonly FileNode[]).filter((node) => node.kind === 'file');
-      const plan = planDrop(sources, target, await this.options.rootId());
+      const plan = planDrop(sources, target, await this.options.rootId(), this.vs.l10n.t);
       if (!token.isCancellationRequested) await this.options.executeDrop(plan);
       return;
     }

@@ -63,6 +63,9 @@ describe('Drive v2 emulator: shared drives', function () {
     assert.equal(top.mimeType, FOLDER_MIME_TYPE);
     assert.equal(top.driveId, drive.id);
     assert.deepEqual(top.owners, []);
+    const about = (await ok(ALICE, 'GET', '/drive/v2/about')).json as { canCreateDrives?: boolean; driveThemes?: { id?: string }[] };
+    assert.equal(about.canCreateDrives, true);
+    assert.ok(about.driveThemes?.some((theme) => theme.id === 'clover'), 'the themes a drive can take');
     const members = permissionListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`)).json);
     assert.deepEqual(members.items.map((member) => [member.emailAddress, member.role, member.permissionDetails?.[0]?.permissionType]), [[ALICE, 'organizer', 'member']]);
   });

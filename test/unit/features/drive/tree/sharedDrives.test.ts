@@ -1,0 +1,129 @@
+import * as assert from 'node:assert/strict';
+import { contextValueFor } from '../../../../../src/features/drive/tree/treeProvider';
+import { planDrop } from '../../../../../src/features/drive/tree/dnd';
+import { DriveNode, DriveTreeModel, FileNode, folderTitles } from '../../../../../src/features/drive/tree/treeModel';
+import { driveAsItem, SharedDriveSource } from '../../../../../src/features/drive/sharedDrives/port';
+import { memberRoleInput, memberRoleOf, myDriveRole, sortMembers } from '../../../../../src/features/drive/sharedDrives/nodes';
+import { resolveDrivePath } from '../../../../../src/features/drive/fs/drivePath';
+import type { SharedDrive } from '../../../../../src/shared/schemas/drive/drives';
+import { FakeDrive } from '../../../../support/fakes/drive';
+
+/** A fake Drive that also remembers whether listings asked for shared drives' items. */
+class FakeDriveWithDrives extends FakeDrive {
+  readonly allDrivesRequests: string[] = [];
+  override async listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean }) {
+    if (request.includeItemsFromAllDrives) this.allDrivesRequests.push(request.q);
+    return super.listFiles(request);
+  }
+}
+
+const MANAGER = { canManageMembers: true, canRenameDrive: true, canDeleteDrive: true, canTrashChildren: true, canEdit: true, canComment: true, canListChildren: true };
+const CONTRIBUTOR = { canManageMembers: false, canRenameDrive: false, canDeleteDrive: false, canTrashChildren: false, canEdit: true, canComment: true, canListChildren: true };
+
+function source(drives: SharedDrive[]): SharedDriveSource & { requests: boolean[] } {
+  const requests: boolean[] = [];
+  return {
+    requests,
+    async listDrives(request) {
+      requests.push(request.includeHidden);
+      return { items: drives.filter((drive) => request.includeHidden || !drive.hidden).map(driveAsItem) };
+    },
+  };
+}
+
+const file = (nodes: DriveNode[], title: string): FileNode => {
+  const found = nodes.find((node): node is FileNode => node.kind === 'file' && node.item.title === title);
+  assert.ok(found, `no ${title}`);
+  return found;
+};
+
+describe('Drive tree: shared drives', () => {
+  it('lists the drives beside My Drive, hidden ones only when asked, and browses a drive with its items included', async () => {
+    const drive = new FakeDriveWithDrives();
+    drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
+    const planning = drive.folder('Planning', 'D1', { driveId: 'D1' });
+    drive.file('sprint.md', planning, { driveId: 'D1' });
+    const drives = source([
+      { id: 'D1', name: 'Team', capabilities: MANAGER },
+      { id: 'D2', name: 'Old', hidden: true, capabilities: CONTRIBUTOR },
+    ]);
+    const model = new DriveTreeModel(drive, { sharedDrives: drives });
+    assert.deepEqual(model.sections.map((section) => section.label), ['My Drive', 'Shared drives', 'Shared with me', 'Trash']);
+
+    const rows = await model.children(model.section('sharedDrives'));
+    assert.deepEqual(rows.map((row) => (row.kind === 'file' ? row.item.title : row.kind)), ['Team']);
+    const team = file(rows, 'Team');
+    assert.equal(contextValueFor(team), 'sharedDrive folder live shown canRenameDrive canDeleteDrive canManageMembers');
+    assert.ok(!contextValueFor(team).includes('driveEntry'), 'a drive is not renamed, trashed or shared as a file');
+
+    const inside = await model.children(team);
+    const planningNode = file(inside, 'Planning');
+    const sprint = file(await model.children(planningNode), 'sprint.md');
+    assert.deepEqual(drive.allDrivesRequests, [`'D1' in parents and trashed = false`, `'${planning}' in parents and trashed = false`]);
+    assert.deepEqual(folderTitles(sprint), ['Shared drives', 'Team', 'Planning']);
+    assert.match(contextValueFor(sprint), /\bdriveEntry\b/);
+
+    model.showHiddenDrives = true;
+    model.invalidate(model.section('sharedDrives'));
+    const all = await model.children(model.section('sharedDrives'));
+    const old = file(all, 'Old');
+    assert.equal(contextValueFor(old), 'sharedDrive folder live hidden');
+    assert.deepEqual(drives.requests, [false, true]);
+  });
+
+  it('reveals an item of a shared drive under its drive, and says so when there are no drives', async () => {
+    const drive = new FakeDriveWithDrives();
+    drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
+    const doc = drive.file('doc.txt', 'D1', { driveId: 'D1' });
+    const model = new DriveTreeModel(drive, { sharedDrives: source([{ id: 'D1', name: 'Team', capabilities: CONTRIBUTOR }]) });
+    const found = await model.findNode(doc);
+    assert.equal(found?.id, `drive:sharedDrives/D1/${doc}`);
+
+    const empty = new DriveTreeModel(new FakeDrive(), { sharedDrives: source([]) });
+    const message = (await empty.children(empty.section('sharedDrives')))[0];
+    assert.equal(message?.kind === 'message' ? message.text : undefined, 'No shared drives');
+  });
+
+  it('never drags a drive itself, and explains a drop onto the list of drives', async () => {
+    const drive = new FakeDriveWithDrives();
+    drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
+    const mine = drive.file('mine.txt');
+    const model = new DriveTreeModel(drive, { sharedDrives: source([{ id: 'D1', name: 'Team', capabilities: MANAGER }]) });
+    const team = file(await model.children(model.section('sharedDrives')), 'Team');
+    const mineNode = file(await model.children(model.section('myDrive')), 'mine.txt');
+    const dragDrive = planDrop([team], model.section('trash'), 'root-id');
+    assert.deepEqual(dragDrive.actions, []);
+    assert.match(dragDrive.skipped[0]?.reason ?? '', /shared drive itself/);
+    const ontoList = planDrop([mineNode], model.section('sharedDrives'), 'root-id');
+    assert.match(ontoList.skipped[0]?.reason ?? '', /into a shared drive/);
+    const intoDrive = planDrop([mineNode], team, 'root-id');
+    assert.deepEqual(intoDrive.actions, [{ kind: 'move', fileId: mine, title: 'mine.txt', addParents: ['D1'], removeParents: ['root-id'] }]);
+  });
+
+  it('names members\' roles as Drive does and spells them for the API', () => {
+    assert.equal(myDriveRole({ capabilities: MANAGER }), 'organizer');
+    assert.equal(myDriveRole({ capabilities: CONTRIBUTOR }), 'writer');
+    assert.equal(memberRoleOf({ role: 'reader', additionalRoles: ['commenter'] }), 'commenter');
+    assert.deepEqual(memberRoleInput('commenter'), { role: 'reader', additionalRoles: ['commenter'] });
+    assert.deepEqual(memberRoleInput('fileOrganizer'), { role: 'fileOrganizer', additionalRoles: [] });
+    const sorted = sortMembers([{ role: 'reader', name: 'Zed' }, { role: 'organizer', name: 'Bob' }, { role: 'writer', name: 'Al' }, { role: 'organizer', name: 'Alice' }]);
+    assert.deepEqual(sorted.map((member) => member.name), ['Alice', 'Bob', 'Al', 'Zed']);
+  });
+
+  it('resolves desk-drive: paths under "Shared drives/<name>" through the drive\'s name', async () => {
+    const items = new Map([
+      ['D1', driveAsItem({ id: 'D1', name: 'Team' })],
+      ['f1', { id: 'f1', title: 'plan.md', mimeType: 'text/markdown', parents: [{ id: 'D1' }] }],
+    ]);
+    const lookup = {
+      getFile: async (id: string) => items.get(id) ?? Promise.reject(new Error('404')),
+      findChild: async (folderId: string, title: string) => [...items.values()].find((item) => item.title === title && item.parents?.some((parent) => parent.id === folderId)),
+      findDrive: async (name: string) => [...items.values()].find((item) => item.driveId === item.id && item.title === name),
+    };
+    const found = await resolveDrivePath(['Shared drives', 'Team', 'plan.md'], lookup);
+    assert.equal(found.kind === 'item' ? found.item.id : found.kind, 'f1');
+    const missing = await resolveDrivePath(['Shared drives', 'Team', 'new.md'], lookup);
+    assert.deepEqual(missing, { kind: 'missing', parentId: 'D1', title: 'new.md' });
+    await assert.rejects(resolveDrivePath(['Shared drives', 'Nope', 'x'], lookup), /No Drive file/);
+  });
+});
