@@ -8,8 +8,10 @@ import { ChannelRegistry, channelRegistryFor, WatchedResource } from '../core/ch
 import { requireUser } from '../core/context';
 import type { Reply, RequestContext } from '../core/router';
 import type { Store } from '../store/store';
+import { driveFeedKey } from './changes/model';
 import type { ChangeRecord, StoredFile } from './files/model';
-import { DriveRoute, rejectDriveId } from './routing';
+import { supportsAllDrives } from './files/allDrives';
+import { DriveRoute } from './routing';
 import type { DriveService } from './service';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -19,7 +21,9 @@ export const DRIVE_CHANGES_CHANNEL_MAX_MS = 7 * 24 * HOUR_MS;
 export const DRIVE_CHANNEL_DEFAULT_MS = HOUR_MS;
 
 const fileKey = (fileId: string): string => `drive/files/${fileId}`;
-const changesKey = (userId: string): string => `drive/changes/${userId}`;
+/** A user's change feed, or a shared drive's (`drive:<id>`, see driveFeedKey). */
+const changesKey = (feed: string): string => `drive/changes/${feed}`;
+const DRIVE_FEED_PREFIX = driveFeedKey('');
 
 /** Publishes Drive's changes to the channels watching them; one per Drive service. */
 class DriveChannels {
@@ -43,6 +47,8 @@ class DriveChannels {
 
   private onRecord(record: ChangeRecord): void {
     this.registry.publish(changesKey(record.userId), 'change', { coalesce: true });
+    // A shared drive's feed repeats what its members' feeds hold: the file's own channels hear it from those.
+    if (record.userId.startsWith(DRIVE_FEED_PREFIX)) return;
     const key = fileKey(record.fileId);
     if (!this.registry.isWatched(key)) {
       this.trashed.delete(record.fileId);
@@ -111,7 +117,13 @@ export function channelRoutes(service: DriveService, hook: DriveChannels): Drive
 
   async function watchChanges(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    rejectDriveId(context.query);
+    supportsAllDrives(context.query);
+    context.query.boolean('includeItemsFromAllDrives', false);
+    // driveId: that shared drive's feed, for its members only (404 otherwise, as changes.list answers).
+    const driveId = context.query.string('driveId', 200) ?? context.query.string('teamDriveId', 200);
+    if (driveId !== undefined) service.drives.get(user, driveId);
+    const feed = driveId !== undefined ? driveFeedKey(driveId) : user.id;
+    const driveQuery = driveId !== undefined ? `&driveId=${encodeURIComponent(driveId)}` : '';
     context.query.boolean('includeDeleted', true);
     context.query.boolean('includeSubscribed', true);
     context.query.integer('maxResults', { min: 1 });
@@ -119,8 +131,8 @@ export function channelRoutes(service: DriveService, hook: DriveChannels): Drive
     return {
       json: await registry.watchFrom(context, {
         service: 'drive',
-        key: changesKey(user.id),
-        uri: `${context.baseUrl}/drive/v2/changes?alt=json`,
+        key: changesKey(feed),
+        uri: `${context.baseUrl}/drive/v2/changes?alt=json${driveQuery}`,
         maxTtlMs: DRIVE_CHANGES_CHANNEL_MAX_MS,
         defaultTtlMs: DRIVE_CHANNEL_DEFAULT_MS,
       }),

@@ -158,8 +158,8 @@ export class ChangeFeed {
       this.deadChangeIds.set(userId, 0);
     }
     this.events.emit(`change:${userId}`);
-    // A drive's feed mirrors its members' records; watch channels follow the users' feeds only.
-    if (!userId.startsWith(driveFeedKey(''))) this.events.emit('record', { ...record });
+    // Channels hear every feed: a user's, and a shared drive's (changes.watch with driveId).
+    this.events.emit('record', { ...record });
   }
 
   /** Calls `listener` after each recorded change (the channels of watched files and change feeds hear of it). */

@@ -64,6 +64,29 @@ describe('Drive and Calendar watches over HTTPS', function () {
     assert.equal(channelRegistryFor(emulator.deps).get('drive-changes'), undefined);
   });
 
+  it('changes.watch with driveId: a shared drive\'s feed, for its members only; a file in it is watched like any other', async () => {
+    const drive = (await alice('POST', '/drive/v2/drives?requestId=watch-team', { json: { name: 'Watched team' } })).json as Record<string, string>;
+    const all = 'supportsAllDrives=true';
+    const carol = emulatorHttp(emulator, () => emulator.tokenFor('carol@example.com').accessToken);
+    await expectGoogleError(carol('POST', `/drive/v2/changes/watch?${all}&driveId=${drive.id}`, channel('drive-feed-stranger')), 404, 'notFound');
+    const answer = await alice('POST', `/drive/v2/changes/watch?${all}&driveId=${drive.id}`, channel('drive-feed'));
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal((answer.json as Record<string, string>).resourceUri, `${emulator.url}/drive/v2/changes?alt=json&driveId=${drive.id}`);
+    await receiver.waitForChannel('drive-feed', 1);
+    const file = (await alice('POST', `/drive/v2/files?${all}`, { json: { title: 'plan.md', parents: [{ id: drive.id }] } })).json as Record<string, string>;
+    assert.equal(file.driveId, drive.id);
+    const feed = await receiver.waitForChannel('drive-feed', 2);
+    assert.equal(feed[1]?.state, 'change');
+
+    const watched = await alice('POST', `/drive/v2/files/${file.id}/watch?${all}`, channel('drive-item'));
+    assert.equal(watched.status, 200, watched.text);
+    await receiver.waitForChannel('drive-item', 1);
+    await alice('PATCH', `/drive/v2/files/${file.id}?${all}`, { json: { title: 'plan-v2.md' } });
+    const messages = await receiver.waitForChannel('drive-item', 2);
+    // One update, not a "remove" from the drive's own feed record.
+    assert.deepEqual(messages.map((message) => message.state), ['sync', 'update']);
+  });
+
   it('Calendar events.watch: sync, exists on each change, not_exists when the calendar is deleted; /calendar/v3/channels/stop', async () => {
     const calendar = (await alice('POST', '/calendar/v3/calendars', { json: { summary: 'Watched' } })).json as Record<string, string>;
     const calendarId = encodeURIComponent(calendar.id as string);
