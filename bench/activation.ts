@@ -70,7 +70,7 @@ async function productionBuild(): Promise<ProductionBuild> {
   const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions(mode: { production: boolean }): esbuild.BuildOptions[] };
   await Promise.all(bundleOptions({ production: true }).map((options) =>
     build({ ...options, absWorkingDir: repoRoot, outfile: path.join(dir, options.outfile ?? ''), logLevel: 'silent' })));
-  for (const file of ['package.json', 'package.nls.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) {
+  for (const file of ['package.json', 'package.nls.json', 'package.nls.qps-ploc.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) {
     fs.copyFileSync(path.join(repoRoot, file), path.join(dir, file));
   }
   for (const folder of ['l10n', 'media']) fs.cpSync(path.join(repoRoot, folder), path.join(dir, folder), { recursive: true });

@@ -1,5 +1,6 @@
 import { GoogleErrorItem, googleErrorBodySchema } from '../shared/schemas/errors';
 import { hasMark, markInstance } from '../shared/crossBundle';
+import { english, Translate } from '../shared/l10n';
 
 /** A Google API error answer, typed, with a message fit for a notification. */
 export class GoogleApiError extends Error {
@@ -90,23 +91,23 @@ export class CancelledError extends Error {
   }
 }
 
-function describeStatus(status: number): string {
+function describeStatus(status: number, t: Translate = english): string {
   switch (status) {
-    case 400: return 'Invalid request';
-    case 401: return 'Not signed in';
-    case 403: return 'Not allowed';
-    case 404: return 'Not found';
-    case 409: return 'Conflict';
-    case 410: return 'Gone';
-    case 412: return 'Changed elsewhere';
-    case 429: return 'Too many requests';
-    default: return status >= 500 ? 'Service error' : `HTTP ${status}`;
+    case 400: return t('Invalid request');
+    case 401: return t('Not signed in');
+    case 403: return t('Not allowed');
+    case 404: return t('Not found');
+    case 409: return t('Conflict');
+    case 410: return t('Gone');
+    case 412: return t('Changed elsewhere');
+    case 429: return t('Too many requests');
+    default: return status >= 500 ? t('Service error') : t('HTTP {0}', status);
   }
 }
 
-/** A message for any error the API layer can throw, for notifications. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof GoogleApiError) return error.userMessage;
+/** A message for any error the API layer can throw, for notifications; `t` (vscode.l10n.t) words the status. */
+export function errorMessage(error: unknown, t: Translate = english): string {
+  if (error instanceof GoogleApiError) return t('{0}: {1}', describeStatus(error.status, t), error.message);
   if (error instanceof Error) return error.message;
   return String(error);
 }

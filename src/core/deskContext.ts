@@ -78,7 +78,7 @@ export function createDeskContext(
     async showError(error, options = {}) {
       const { CancelledError, errorMessage } = network();
       if (error instanceof CancelledError) return;
-      const message = error instanceof NotSignedInError ? error.message : errorMessage(error);
+      const message = error instanceof NotSignedInError ? error.message : errorMessage(error, vs.l10n.t);
       const text = options.action ? vs.l10n.t('{0}. {1}', options.action, message) : message;
       log.error(text);
       const retry = vs.l10n.t('Retry');

@@ -174,7 +174,7 @@ export function contentCommands(kit: DriveCommandKit) {
         const about = await host.about();
         const targets = about.exportFormats.find((format) => format.source === file.item.mimeType)?.targets ?? [];
         if (targets.length === 0) {
-          void vs.window.showInformationMessage(t('“{0}” ({1}) has no export formats; download it instead.', file.item.title ?? '', kindLabel(file.item.mimeType)));
+          void vs.window.showInformationMessage(t('“{0}” ({1}) has no export formats; download it instead.', file.item.title ?? '', kindLabel(file.item.mimeType, t)));
           return;
         }
         const picked = await vs.window.showQuickPick(targets.map((type) => ({ label: type, description: `.${extensionForType(type)}` })), { placeHolder: t('Export “{0}” as', file.item.title ?? '') });

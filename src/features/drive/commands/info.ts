@@ -77,11 +77,11 @@ export function infoCommands(kit: DriveCommandKit) {
         const total = Number(about.quotaBytesTotal ?? NaN);
         const quota = Number.isFinite(used)
           ? Number.isFinite(total) && total > 0
-            ? t('{0} of {1} used ({2}%)', formatBytes(used), formatBytes(total), Math.round((used / total) * 100))
-            : t('{0} used (no limit)', formatBytes(used))
+            ? t('{0} of {1} used ({2}%)', formatBytes(used, t), formatBytes(total, t), Math.round((used / total) * 100))
+            : t('{0} used (no limit)', formatBytes(used, t))
           : t('quota unknown');
         const account = [about.userName, about.userEmail && `<${about.userEmail}>`].filter(Boolean).join(' ');
-        const trash = about.quotaBytesUsedInTrash ? t(', {0} in the trash', formatBytes(Number(about.quotaBytesUsedInTrash))) : '';
+        const trash = about.quotaBytesUsedInTrash ? t(', {0} in the trash', formatBytes(Number(about.quotaBytesUsedInTrash), t)) : '';
         await vs.window.showInformationMessage(t('Drive: {0} · {1}{2} · {3}', account || t('unknown account'), quota, trash, host.endpoints()?.kind === 'emulator' ? t('local emulator') : 'Google'));
       }, { action: t('Could not read the Drive account'), retry: true }),
   };

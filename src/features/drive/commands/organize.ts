@@ -80,7 +80,7 @@ export function organizeCommands(kit: DriveCommandKit) {
           return;
         }
         const picked = await vs.window.showQuickPick(
-          candidates.map((item) => ({ label: `${isFolder(item) ? '$(folder)' : '$(file)'} ${item.title ?? item.id}`, description: kindLabel(item.mimeType), item })),
+          candidates.map((item) => ({ label: `${isFolder(item) ? '$(folder)' : '$(file)'} ${item.title ?? item.id}`, description: kindLabel(item.mimeType, t), item })),
           { placeHolder: t('Which file should also appear in this folder?'), matchOnDescription: true },
         );
         if (!picked) return;
