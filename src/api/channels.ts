@@ -167,9 +167,9 @@ export async function emulatorReceiverCertificate(emulatorRoot: string, hosts: r
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(operation, 'the body is not JSON');
+    throw new ResponseValidationError(operation, (t) => t('the body is not JSON'));
   }
   const result = receiverCertificateSchema.safeParse(parsed);
-  if (!result.success) throw new ResponseValidationError(operation, 'no certificate, key and CA');
+  if (!result.success) throw new ResponseValidationError(operation, (t) => t('no certificate, key and CA'));
   return result.data;
 }

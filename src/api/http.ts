@@ -135,7 +135,7 @@ export class HttpClient {
       try {
         parsed = text === '' ? {} : JSON.parse(text);
       } catch {
-        throw new ResponseValidationError(request.operation, 'the body is not JSON');
+        throw new ResponseValidationError(request.operation, (t) => t('the body is not JSON'));
       }
       const result = schema.safeParse(parsed);
       if (!result.success) {
@@ -281,7 +281,8 @@ export class HttpClient {
       yield page;
       pageToken = page.nextPageToken || undefined;
       // A server that repeats a token would loop forever: stop instead.
-      if (pageToken && seen.has(pageToken)) throw new ResponseValidationError('paging', `the page token ${pageToken.slice(0, 12)}… repeated`);
+      const repeated = pageToken && seen.has(pageToken) ? pageToken.slice(0, 12) : undefined;
+      if (repeated !== undefined) throw new ResponseValidationError('paging', (t) => t('the page token {0}… repeated', repeated));
       if (pageToken) seen.add(pageToken);
     } while (pageToken);
   }

@@ -126,7 +126,7 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
   });
   await start.arrayBuffer();
   const sessionUrl = start.headers.get('location');
-  if (!sessionUrl) throw new GoogleApiError(start.status, 'The upload session was not opened (no Location header)', undefined, [], undefined);
+  if (!sessionUrl) throw new GoogleApiError(start.status, (t) => t('The upload session was not opened (no Location header)'), undefined, [], undefined);
   const session = sessionPath(sessionUrl);
 
   const chunks = chunkSource(request.content, chunkSize);
@@ -147,7 +147,7 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
       pendingStart = offset;
     }
     // The server never forgets acknowledged bytes, so it cannot ask for ones before the current chunk.
-    if (offset < pendingStart) throw new GoogleApiError(400, 'The upload session lost acknowledged bytes', undefined, [], undefined);
+    if (offset < pendingStart) throw new GoogleApiError(400, (t) => t('The upload session lost acknowledged bytes'), undefined, [], undefined);
     const piece = pending.subarray(offset - pendingStart);
     const isLast = sourceDone || (size !== undefined && offset + piece.length >= size);
     const total = isLast ? String(offset + piece.length) : size !== undefined ? String(size) : '*';
@@ -171,7 +171,7 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
     await response.arrayBuffer();
     const acknowledged = acknowledgedBytes(response.headers.get('range'));
     if (acknowledged > offset) stalled = 0;
-    else if (++stalled > MAX_STALLED_ATTEMPTS) throw new GoogleApiError(308, 'The upload made no progress', undefined, [], undefined);
+    else if (++stalled > MAX_STALLED_ATTEMPTS) throw new GoogleApiError(308, (t) => t('The upload made no progress'), undefined, [], undefined);
     offset = acknowledged;
     options.onProgress?.(offset, size);
   }
@@ -196,10 +196,10 @@ export function parseJson<T>(schema: z.ZodMiniType<T>, text: string, operation: 
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new GoogleApiError(0, `The service sent a non-JSON answer for ${operation}`, undefined, [], undefined);
+    throw new GoogleApiError(0, (t) => t('The service sent a non-JSON answer for {0}', operation), undefined, [], undefined);
   }
   const result = schema.safeParse(parsed);
-  if (!result.success) throw new GoogleApiError(0, `The service sent an answer Desk does not understand for ${operation}`, undefined, [], undefined);
+  if (!result.success) throw new GoogleApiError(0, (t) => t('The service sent an answer Desk does not understand for {0}', operation), undefined, [], undefined);
   return result.data;
 }
 

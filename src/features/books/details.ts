@@ -49,5 +49,5 @@ export async function detailsDocument(api: BooksApi, path: string, t: Translate 
 }
 
 export function failedDocument(error: unknown, t: Translate = english): string {
-  return `# ${t('Could not load the details')}\n\n${escapeMarkdown(errorMessage(error))}\n`;
+  return `# ${t('Could not load the details')}\n\n${escapeMarkdown(errorMessage(error, t))}\n`;
 }

@@ -71,7 +71,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
-    const t = (message: string, ...args: Array<string | number>): string => vs.l10n.t(message, ...args);
+    const t = (message: string, ...args: Array<string | number | boolean>): string => vs.l10n.t(message, ...args);
     this._register(vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
       provideTextDocumentContent: async (uri) => {
         try {

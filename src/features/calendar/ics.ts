@@ -4,6 +4,7 @@
  * and its RRULE/EXDATE/RDATE lines as recurrence. ical.js parses; no vscode here.
  */
 import ICAL from 'ical.js';
+import { english, type Translate } from '../../shared/l10n';
 import type { EventDateTime, EventWrite } from '../../shared/schemas/calendar';
 
 export type ImportableEvent = EventWrite & { iCalUID: string };
@@ -28,24 +29,25 @@ function timeOf(time: IcalTime, fallbackZone: string): EventDateTime {
   return { dateTime: wall, timeZone: fallbackZone };
 }
 
-export function readIcs(text: string, fallbackZone: string): IcsReadResult {
+/** `t` words why an event was left out (`skipped`). */
+export function readIcs(text: string, fallbackZone: string, t: Translate = english): IcsReadResult {
   const root = new ICAL.Component(ICAL.parse(text));
   const events: ImportableEvent[] = [];
   const skipped: string[] = [];
   for (const component of root.getAllSubcomponents('vevent')) {
     const event = new ICAL.Event(component);
-    const label = event.summary || '(untitled)';
+    const label = event.summary || t('(untitled)');
     if (!event.uid) {
-      skipped.push(`${label}: no UID`);
+      skipped.push(t('{0}: no UID', label));
       continue;
     }
     if (!event.startDate) {
-      skipped.push(`${label}: no start`);
+      skipped.push(t('{0}: no start', label));
       continue;
     }
     // Exceptions of a series (RECURRENCE-ID) are imported by Google together with their series; Desk skips them.
     if (component.hasProperty('recurrence-id')) {
-      skipped.push(`${label}: a changed instance of a series`);
+      skipped.push(t('{0}: a changed instance of a series', label));
       continue;
     }
     const start = timeOf(event.startDate, fallbackZone);

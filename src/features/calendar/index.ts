@@ -228,7 +228,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       return eventDetailsMarkdown(occurrence, entry ? calendarName(entry) : calendarId, zone, this.desk.vs.env.language, this.desk.vs.l10n.t);
     } catch (error) {
       void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the event') });
-      return `# ${this.desk.vs.l10n.t('Could not load the event')}\n\n${errorMessage(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the event')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
     }
   }
 
@@ -238,7 +238,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       for await (const setting of this.api.allSettings()) settings.push(setting);
       return settingsMarkdown(settings, await this.api.getColors(), this.desk.vs.l10n.t);
     } catch (error) {
-      return `# ${this.desk.vs.l10n.t('Could not load the settings')}\n\n${errorMessage(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the settings')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
     }
   }
 }

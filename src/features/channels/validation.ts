@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { CHANNEL_ID_PATTERN, MAX_CHANNEL_ID, MAX_CHANNEL_TOKEN } from '../../shared/schemas/channels';
 
 /** Formats a message with `{0}` placeholders: vscode.l10n.t in the extension, a plain substitution in tests. */
-export type Translate = (message: string, ...args: Array<string | number>) => string;
+import type { Translate } from '../../shared/l10n';
+
+export type { Translate };
 
 /** Why an address cannot receive notifications, or undefined when it can. */
 export function addressProblem(value: string, t: Translate): string | undefined {

@@ -125,7 +125,7 @@ export class DriveFeature extends Disposable {
         try {
           return await propertiesDocument(this.api(), fileId, vs.l10n.t('My Drive'));
         } catch (error) {
-          return `// ${errorMessage(error)}\n`;
+          return `// ${errorMessage(error, vs.l10n.t)}\n`;
         }
       },
     }));
@@ -135,7 +135,7 @@ export class DriveFeature extends Disposable {
         try {
           return await appDocument(this.api(), uri.path.split('/').filter(Boolean)[0] ?? '');
         } catch (error) {
-          return `// ${errorMessage(error)}\n`;
+          return `// ${errorMessage(error, vs.l10n.t)}\n`;
         }
       },
     }));

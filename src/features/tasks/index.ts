@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { errorMessage } from '../../api/errors';
 import { TasksClient } from '../../api/tasks';
 import { SHOW_COMPLETED_CONTEXT_KEY, TASK_DETAILS_SCHEME, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
@@ -120,7 +121,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       return taskDetailsMarkdown(task, listTitle, new Date(), this.desk.vs.l10n.t);
     } catch (error) {
       void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the task') });
-      return `# ${this.desk.vs.l10n.t('Could not load the task')}\n\n${error instanceof Error ? error.message : String(error)}\n`;
+      return `# ${this.desk.vs.l10n.t('Could not load the task')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
     }
   }
 }

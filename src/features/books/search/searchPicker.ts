@@ -146,7 +146,7 @@ export class VolumeSearchPicker extends Disposable {
       });
     }
     if (state.error !== undefined) {
-      items.push({ role: 'error', label: `$(error) ${t('Search failed: {0}', errorMessage(state.error))}`, description: t('Enter to try again'), alwaysShow: true });
+      items.push({ role: 'error', label: `$(error) ${t('Search failed: {0}', errorMessage(state.error, t))}`, description: t('Enter to try again'), alwaysShow: true });
     } else if (state.hasMore) {
       items.push({ role: 'more', label: `$(ellipsis) ${t('More results…')}`, description: t('{0} of about {1} shown', state.volumes.length, state.totalItems), alwaysShow: true });
     } else if (state.query !== '' && !state.loading && state.volumes.length === 0) {

@@ -7,9 +7,10 @@ import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from './model';
 import { escapeMarkdown } from '../../../core/markdown';
 
-/** `vs.l10n.t` in the extension; `english` (the same placeholders, no lookup) in unit tests. */
-export type Translate = (message: string, ...args: Array<string | number>) => string;
-export const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)]));
+import { english, type Translate } from '../../../shared/l10n';
+
+/** The shared translator, re-exported for the Books modules: `vs.l10n.t` in the extension, `english` in unit tests. */
+export { english, type Translate };
 
 /** Google's descriptions are HTML with b, i, br and p: paragraphs kept, every tag dropped, entities decoded. */
 export function htmlToText(html: string): string {

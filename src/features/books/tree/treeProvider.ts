@@ -77,7 +77,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
       if (error instanceof NotSignedInError) return [];
       const what = node.kind === 'library' ? this.libraryLabel(node) : shelfLabel(node.shelf, this.t);
       this.options.log(`Books: could not load ${what}: ${errorMessage(error)}`);
-      const message: MessageNode = { kind: 'message', id: `message/${node.id}/error`, parent: node, key: 'error', detail: errorMessage(error) };
+      const message: MessageNode = { kind: 'message', id: `message/${node.id}/error`, parent: node, key: 'error', detail: errorMessage(error, this.t) };
       return [message];
     }
   }

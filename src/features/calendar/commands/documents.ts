@@ -1,4 +1,5 @@
 /** Import of .ics files (ical.js → events.import) and the read-only documents: user settings and colours, event details. */
+import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import { readIcs } from '../ics';
@@ -24,7 +25,7 @@ export class DocumentCommands {
     const text = new TextDecoder().decode(await vs.workspace.fs.readFile(uri));
     let read: ReturnType<typeof readIcs>;
     try {
-      read = readIcs(text, await this.context.timeZone());
+      read = readIcs(text, await this.context.timeZone(), vs.l10n.t);
     } catch (error) {
       void vs.window.showErrorMessage(this.t('{0} is not an iCalendar file Desk can read: {1}', uri.path.split('/').pop() ?? '', error instanceof Error ? error.message : String(error)));
       return undefined;
@@ -38,7 +39,7 @@ export class DocumentCommands {
     await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)) }, async (progress) => {
       for (const event of read.events) {
         progress.report({ message: event.summary ?? event.iCalUID, increment: 100 / read.events.length });
-        const saved = await attempt({ showError: async (error) => { failed.push(`${event.summary ?? event.iCalUID}: ${error instanceof Error ? error.message : String(error)}`); } }, () => this.context.api().importEvent(entry.id, event));
+        const saved = await attempt({ showError: async (error) => { failed.push(this.t('{0}: {1}', event.summary ?? event.iCalUID, errorMessage(error, vs.l10n.t))); } }, () => this.context.api().importEvent(entry.id, event));
         if (saved) imported.push(saved);
       }
     });

@@ -4,6 +4,7 @@
  * page's nonce'd <style> and <script>). Colours come from the theme (--vscode-* variables) or the calendar's own hex
  * colour; blocks are focusable with an aria-label, and the arrow keys move between them.
  */
+import { english, type Translate } from '../../../shared/l10n';
 import { clockTime } from '../time';
 
 export interface BusyBlock {
@@ -60,7 +61,9 @@ export function visibleHours(view: FreeBusyView): { from: number; to: number } {
   return { from: Math.max(0, from), to: Math.min(24, Math.max(to, from + 1)) };
 }
 
-export function freeBusyHtml(view: FreeBusyView, page: { nonce: string; cspSource: string }): string {
+/** `page.t` words the page (vscode.l10n.t; English by default); `page.lang` is its display language. */
+export function freeBusyHtml(view: FreeBusyView, page: { nonce: string; cspSource: string; t?: Translate; lang?: string }): string {
+  const t = page.t ?? english;
   const { from, to } = visibleHours(view);
   const span = (to - from) * HOUR_MS;
   const rules: string[] = [];
@@ -85,22 +88,22 @@ export function freeBusyHtml(view: FreeBusyView, page: { nonce: string; cspSourc
           const width = Math.max(0.8, ((Math.min(block.end, windowEnd) - Math.max(block.start, windowStart)) / span) * 100);
           rules.push(`#${id}{left:${left.toFixed(3)}%;width:${width.toFixed(3)}%}`);
           const wholeDay = block.start <= day.start && block.end >= day.end;
-          const range = wholeDay ? 'all day' : `${clockTime(block.start, view.timeZone)}–${clockTime(block.end, view.timeZone)}`;
+          const range = wholeDay ? t('all day') : `${clockTime(block.start, view.timeZone)}–${clockTime(block.end, view.timeZone)}`;
           // Too narrow for its times: the label stays in the hover and for screen readers.
           const classes = ['busy', ...(wholeDay ? ['allday'] : []), ...(width < 5 ? ['narrow'] : width < 14 && !wholeDay ? ['short'] : [])].join(' ');
           const text = classes.includes('short') ? clockTime(block.start, view.timeZone) : range;
-          return `<div class="${classes}" id="${id}" tabindex="0" role="img" data-lane="${laneIndex}" aria-label="${escapeHtml(`${lane.label}: busy ${range}, ${day.label}`)}" title="${escapeHtml(`${lane.label}: busy ${range}`)}"><span>${escapeHtml(text)}</span></div>`;
+          return `<div class="${classes}" id="${id}" tabindex="0" role="img" data-lane="${laneIndex}" aria-label="${escapeHtml(t('{0}: busy {1}, {2}', lane.label, range, day.label))}" title="${escapeHtml(t('{0}: busy {1}', lane.label, range))}"><span>${escapeHtml(text)}</span></div>`;
         });
       const body = lane.error
         ? `<div class="error">${escapeHtml(lane.error)}</div>`
-        : blocks.length ? blocks.join('') : `<span class="free">${escapeHtml('free')}</span>`;
+        : blocks.length ? blocks.join('') : `<span class="free">${escapeHtml(t('free'))}</span>`;
       return `<div class="lane lane-${laneIndex}" role="group" aria-label="${escapeHtml(`${lane.label}, ${day.label}`)}"><div class="lane-label"><span class="swatch"></span>${escapeHtml(lane.label)}</div><div class="track">${body}</div></div>`;
     }).join('');
     sections.push(`<section class="day" aria-label="${escapeHtml(day.label)}"><h2>${escapeHtml(day.label)}</h2><div class="ruler"><div class="lane-label"></div><div class="hours">${hours}</div></div>${lanes}</section>`);
   }
   const csp = `default-src 'none'; img-src ${page.cspSource} data:; style-src 'nonce-${page.nonce}'; script-src 'nonce-${page.nonce}';`;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(page.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -130,7 +133,7 @@ ${rules.join('\n')}
 </head>
 <body>
 <h1>${escapeHtml(view.title)}</h1>
-<p class="subtitle">${escapeHtml(`Times in ${view.timeZone}. Tab to a busy block; the arrow keys move between blocks.`)}</p>
+<p class="subtitle">${escapeHtml(t('Times in {0}. Tab to a busy block; the arrow keys move between blocks.', view.timeZone))}</p>
 ${sections.join('\n')}
 <div id="status" role="status" aria-live="polite"></div>
 <script nonce="${page.nonce}">

@@ -90,7 +90,7 @@ export class FreeBusyPanels {
       panel.onDidDispose(() => { this.panel = undefined; });
     }
     panel.title = view.title;
-    this.lastHtml = freeBusyHtml(view, { nonce: randomBytes(16).toString('base64'), cspSource: panel.webview.cspSource });
+    this.lastHtml = freeBusyHtml(view, { nonce: randomBytes(16).toString('base64'), cspSource: panel.webview.cspSource, t: vs.l10n.t, lang: vs.env.language });
     panel.webview.html = this.lastHtml;
     panel.reveal();
     return { response, view, panel };

@@ -204,7 +204,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Could not load the calendars: ${errorMessage(error)}`);
-      return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the calendars: {0}', errorMessage(error)), 'error')];
+      return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the calendars: {0}', errorMessage(error, this.vs.l10n.t)), 'error')];
     }
   }
 
@@ -217,7 +217,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       if (failure.error instanceof NotSignedInError) return [];
       const name = calendarName(this.entries.get(failure.id) ?? { id: failure.id });
       this.options.log(`Could not load the events of ${failure.id}: ${errorMessage(failure.error)}`);
-      rows.push(new MessageNode(scope, `error/${failure.id}`, this.vs.l10n.t('Could not load the events of {0}: {1}', name, errorMessage(failure.error)), 'error'));
+      rows.push(new MessageNode(scope, `error/${failure.id}`, this.vs.l10n.t('Could not load the events of {0}: {1}', name, errorMessage(failure.error, this.vs.l10n.t)), 'error'));
     }
     const zone = await this.options.timeZone();
     this.zone = zone;

@@ -9,7 +9,7 @@ import { confirmModal } from '../../../core/confirm';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import { excerpt } from '../comments/anchors';
 import type { DriveComments } from '../comments/controller';
-import { authorName, CommentNode, fileOfCommentRow, isMine, isResolved } from '../comments/nodes';
+import { authorName, commentLabel, CommentNode, fileOfCommentRow, isMine, isResolved } from '../comments/nodes';
 import { CommentTarget, DriveCommentEntry } from '../comments/threads';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
 import { DriveNode, folderTitles } from '../tree/treeModel';
@@ -64,7 +64,7 @@ export function commentCommands(kit: DriveCommandKit, comments: () => DriveComme
       const target = { fileId: file.fileId, commentId: comment.commentId };
       if (keep(comment)) {
         items.push({
-          label: `$(${isResolved(comment) ? 'pass' : 'comment'}) ${authorName(comment)}: ${excerpt(comment.content ?? '')}`,
+          label: `$(${isResolved(comment) ? 'pass' : 'comment'}) ${commentLabel(comment, t)}`,
           description: isResolved(comment) ? t('Resolved') : undefined,
           target,
           comment,
@@ -73,7 +73,7 @@ export function commentCommands(kit: DriveCommandKit, comments: () => DriveComme
       if (!replies) continue;
       for (const reply of comment.replies ?? []) {
         if (reply.deleted || !isMine(reply) || !reply.content) continue;
-        items.push({ label: `$(reply) ${excerpt(reply.content)}`, description: t('your reply to {0}', authorName(comment)), target: { ...target, replyId: reply.replyId }, comment });
+        items.push({ label: `$(reply) ${excerpt(reply.content)}`, description: t('your reply to {0}', authorName(comment, t)), target: { ...target, replyId: reply.replyId }, comment });
       }
     }
     if (items.length === 0) {
@@ -162,7 +162,7 @@ export function commentCommands(kit: DriveCommandKit, comments: () => DriveComme
           about = picked?.comment;
         }
         if (!target) return;
-        const text = await askText(about ? t('Reply to {0}', authorName(about)) : t('Reply'));
+        const text = await askText(about ? t('Reply to {0}', authorName(about, t)) : t('Reply'));
         if (text !== undefined) await comments().reply(target, text.trim());
       }, { action: t('Could not reply') }),
 

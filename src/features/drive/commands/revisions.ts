@@ -93,7 +93,7 @@ export function revisionCommands(kit: DriveCommandKit) {
     const picked = await vs.window.showQuickPick(candidates.map((view) => ({
       label: `$(${view.isHead ? 'circle-filled' : 'history'}) ${versionLabel(view)}`,
       description: revisionDescription(view, (date) => dateFormat.format(date)),
-      detail: revisionDetail(view, words),
+      detail: revisionDetail(view, words, t),
       view,
     })), { title: t('Versions of “{0}”', titleOf(file)), placeHolder, matchOnDescription: true, matchOnDetail: true });
     return picked?.view;

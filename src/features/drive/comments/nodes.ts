@@ -2,6 +2,7 @@
  * The Drive tree's comment rows (pure): a "Comments (N)" node under a file, and one node per comment below it,
  * with stable ids under the file's node and the words menus match on.
  */
+import { english, type Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import type { FileNode } from '../tree/treeModel';
@@ -31,16 +32,22 @@ export function hasCommentsRow(node: FileNode): boolean {
   return !isFolder(node.item) && sectionOf(node) !== 'trash';
 }
 
-export function commentsNode(file: FileNode, count: number): CommentsNode {
-  return { kind: 'comments', id: `${file.id}/…comments`, parent: file, label: `Comments (${count})`, count };
+export function commentsNode(file: FileNode, count: number, t: Translate = english): CommentsNode {
+  return { kind: 'comments', id: `${file.id}/…comments`, parent: file, label: t('Comments ({0})', count), count };
 }
 
-export function commentNodes(parent: CommentsNode, comments: readonly DriveComment[]): CommentNode[] {
-  return comments.map((comment) => ({ kind: 'comment', id: `${parent.id}/${comment.commentId}`, parent, label: `${authorName(comment)}: ${excerpt(comment.content ?? '')}`, comment }));
+export function commentNodes(parent: CommentsNode, comments: readonly DriveComment[], t: Translate = english): CommentNode[] {
+  return comments.map((comment) => ({ kind: 'comment', id: `${parent.id}/${comment.commentId}`, parent, label: commentLabel(comment, t), comment }));
 }
 
-export function authorName(entry: Pick<DriveComment, 'author'>): string {
-  return entry.author?.displayName ?? entry.author?.emailAddress ?? 'Unknown user';
+/** "Author: excerpt", a comment's row. */
+export function commentLabel(comment: DriveComment, t: Translate = english): string {
+  return t('{0}: {1}', authorName(comment, t), excerpt(comment.content ?? ''));
+}
+
+/** Who wrote it: a name, an address, or (Drive hides both for deleted accounts) "Unknown user" through `t`. */
+export function authorName(entry: Pick<DriveComment, 'author'>, t: Translate = english): string {
+  return entry.author?.displayName ?? entry.author?.emailAddress ?? t('Unknown user');
 }
 
 /** Whether Desk's user wrote it: Drive says so per author (`isAuthenticatedUser`). */

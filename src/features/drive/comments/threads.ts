@@ -59,14 +59,14 @@ export function threadEntries(vs: typeof vscode, fileId: string, comment: DriveC
   const root = new DriveCommentEntry({ fileId, commentId: comment.commentId }, {
     body: comment.content ?? '',
     mode: vs.CommentMode.Preview,
-    author: authorName(comment),
+    author: authorName(comment, t),
     contextValue: entryContextValue('comment', comment),
     timestamp: dateOf(comment.createdDate),
   });
   const replies = (comment.replies ?? []).filter((reply) => !reply.deleted).map((reply) => new DriveCommentEntry({ fileId, commentId: comment.commentId, replyId: reply.replyId }, {
     body: reply.content || verbText(t, reply),
     mode: vs.CommentMode.Preview,
-    author: authorName(reply),
+    author: authorName(reply, t),
     contextValue: entryContextValue('reply', reply),
     label: reply.verb === 'resolve' ? t('resolved') : reply.verb === 'reopen' ? t('reopened') : undefined,
     timestamp: dateOf(reply.createdDate),

@@ -5,13 +5,14 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { escapeMarkdown } from '../../../core/markdown';
+import type { Translate } from '../../../shared/l10n';
 import { NotSignedInError } from '../../../core/session';
 import { Disposable } from '../../../core/disposable';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import type { DriveTreeComments } from '../tree/treeProvider';
 import type { DriveNode, FileNode, MessageNode } from '../tree/treeModel';
 import { excerpt, quoteOf } from './anchors';
-import { authorName, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
+import { authorName, commentLabel, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
 import type { CommentStore } from './store';
 
 export const OPEN_COMMENT_COMMAND = 'desk.drive.openComment';
@@ -45,12 +46,12 @@ export class DriveCommentsTree extends Disposable implements DriveTreeComments {
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Drive: could not load the comments of ${file.item.title ?? file.item.id}: ${errorMessage(error)}`);
-      const message: MessageNode = { kind: 'message', id: `${file.id}/…comments…error`, parent: file, text: t('Could not load comments: {0}', errorMessage(error)) };
+      const message: MessageNode = { kind: 'message', id: `${file.id}/…comments…error`, parent: file, text: t('Could not load comments: {0}', errorMessage(error, t)) };
       return [message];
     }
-    if (node.kind === 'comments') return commentNodes(node, comments);
+    if (node.kind === 'comments') return commentNodes(node, comments, t);
     if (comments.length === 0) return [{ kind: 'message', id: `${file.id}/…nocomments`, parent: file, text: t('No comments') }];
-    return [commentsNode(file, comments.length)];
+    return [commentsNode(file, comments.length, t)];
   }
 
   treeItem(node: CommentsNode | CommentNode): vscode.TreeItem {
@@ -64,14 +65,14 @@ export class DriveCommentsTree extends Disposable implements DriveTreeComments {
       return item;
     }
     const comment = node.comment;
-    const item = new vs.TreeItem(`${authorName(comment)}: ${excerpt(comment.content ?? '')}`, vs.TreeItemCollapsibleState.None);
+    const item = new vs.TreeItem(commentLabel(comment, t), vs.TreeItemCollapsibleState.None);
     item.id = node.id;
     const replies = (comment.replies ?? []).filter((reply) => !reply.deleted && reply.content).length;
     const status = isResolved(comment) ? t('Resolved') : undefined;
     item.description = [status, replies > 0 ? t('{0} replies', replies) : undefined].filter(Boolean).join(' · ') || undefined;
     item.iconPath = new vs.ThemeIcon(isResolved(comment) ? 'pass' : 'comment');
     item.contextValue = commentRowContextValue(node);
-    item.tooltip = new vs.MarkdownString(tooltipOf(comment));
+    item.tooltip = new vs.MarkdownString(tooltipOf(comment, t));
     item.command = { command: OPEN_COMMENT_COMMAND, title: t('Open at Comment'), arguments: [node] };
     return item;
   }
@@ -84,13 +85,14 @@ export class DriveCommentsTree extends Disposable implements DriveTreeComments {
 }
 
 /** The whole discussion, for the row's tooltip. */
-function tooltipOf(comment: DriveComment): string {
-  const lines = [`**${escapeMarkdown(authorName(comment))}**${comment.status === 'resolved' ? ' · resolved' : ''}`, '', escapeMarkdown(comment.content ?? '')];
+function tooltipOf(comment: DriveComment, t: Translate): string {
+  const author = `**${escapeMarkdown(authorName(comment, t))}**`;
+  const lines = [comment.status === 'resolved' ? t('{0} · resolved', author) : author, '', escapeMarkdown(comment.content ?? '')];
   const quote = quoteOf(comment.context);
   if (quote) lines.push('', `> ${escapeMarkdown(excerpt(quote, 200))}`);
   for (const reply of comment.replies ?? []) {
     if (reply.deleted || !reply.content) continue;
-    lines.push('', `**${escapeMarkdown(authorName(reply))}**: ${escapeMarkdown(reply.content)}`);
+    lines.push('', t('{0}: {1}', `**${escapeMarkdown(authorName(reply, t))}**`, escapeMarkdown(reply.content)));
   }
   return lines.join('  \n');
 }

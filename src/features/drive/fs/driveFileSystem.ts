@@ -336,11 +336,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (error instanceof PathNotFound) return FileSystemError.FileNotFound(uri);
     if (error instanceof GoogleApiError) {
       if (error.status === 404) return FileSystemError.FileNotFound(uri);
-      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(error.userMessage);
-      return FileSystemError.Unavailable(error.userMessage);
+      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(errorMessage(error, this.vs.l10n.t));
+      return FileSystemError.Unavailable(errorMessage(error, this.vs.l10n.t));
     }
-    if (error instanceof CancelledError) return FileSystemError.Unavailable(error.message);
-    return FileSystemError.Unavailable(errorMessage(error));
+    if (error instanceof CancelledError) return FileSystemError.Unavailable(errorMessage(error, this.vs.l10n.t));
+    return FileSystemError.Unavailable(errorMessage(error, this.vs.l10n.t));
   }
 }
 

@@ -17,7 +17,9 @@ import {
   valueTypeOf,
 } from '../../../shared/schemas/drive/labels';
 
-export type Translate = (message: string, ...args: (string | number | boolean)[]) => string;
+import type { Translate } from '../../../shared/l10n';
+
+export type { Translate };
 
 export function labelTitle(definition: LabelDefinition | undefined, labelId: string): string {
   return definition?.properties?.title ?? labelId;

@@ -4,7 +4,7 @@
  * 30 private ones per app, 100 in all per file.
  */
 import type { DriveProperty, PropertyVisibility } from '../../../shared/schemas/drive';
-import type { Translate } from '../sharing/roles';
+import type { Translate } from '../../../shared/l10n';
 
 export const MAX_PROPERTY_BYTES = 124;
 export const MAX_PUBLIC_PROPERTIES = 30;

@@ -45,7 +45,7 @@ export class RevisionDocuments implements vscode.TextDocumentContentProvider {
       text = textOf(bytes) ?? t('This version is not text ({0} bytes). Restore it, or download the file, to see it.', bytes.length);
     } catch (error) {
       // Not cached: the next open tries again.
-      return t('Could not read this version: {0}', errorMessage(error));
+      return t('Could not read this version: {0}', errorMessage(error, t));
     }
     this.cache.set(key, text);
     if (this.cache.size > KEPT) this.cache.delete(this.cache.keys().next().value as string);

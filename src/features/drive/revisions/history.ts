@@ -3,6 +3,7 @@
  * ids may have gaps, or be long opaque strings), what each allows (pin for files with bytes, publish for Docs
  * Editors files, delete for old versions of files with bytes), and the read-only document URIs of old versions.
  */
+import { english, type Translate } from '../../../shared/l10n';
 import { GOOGLE_APPS_MIME_PREFIX } from '../../../shared/schemas/drive';
 import type { DriveRevision } from '../../../shared/schemas/drive/revisions';
 import { sanitizeTitle } from '../fs/drivePath';
@@ -69,10 +70,11 @@ export interface RevisionWords {
   readonly publishedAuto: string;
 }
 
-export function revisionDetail(view: RevisionView, words: RevisionWords): string {
+/** `t` words the size (`{0} KB`…). */
+export function revisionDetail(view: RevisionView, words: RevisionWords, t: Translate = english): string {
   const parts: string[] = [];
   if (view.isHead) parts.push(words.current);
-  if (!view.isDocs && view.revision.fileSize !== undefined) parts.push(formatBytes(Number(view.revision.fileSize)));
+  if (!view.isDocs && view.revision.fileSize !== undefined) parts.push(formatBytes(Number(view.revision.fileSize), t));
   if (view.revision.pinned) parts.push(words.pinned);
   if (view.revision.published) parts.push(view.revision.publishAuto ? words.publishedAuto : words.published);
   return parts.join(' · ');

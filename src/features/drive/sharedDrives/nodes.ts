@@ -3,7 +3,7 @@ import type { DrivePermission } from '../../../shared/schemas/drive';
 import { DRIVE_MEMBER_ROLES, DriveMemberRole } from '../../../shared/schemas/drive/drives';
 import type { PermissionInput } from '../../../shared/schemas/drive/permissions';
 import type { DriveItem } from '../port';
-import type { Translate } from '../sharing/roles';
+import type { Translate } from '../../../shared/l10n';
 import type { DriveNode, FileNode } from '../tree/treeModel';
 
 /** Whether a row is a drive of the "Shared drives" section (its top folder). */

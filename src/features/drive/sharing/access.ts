@@ -1,7 +1,8 @@
 /** Who has access to a Drive file, as text: the Share picker's rows, the link sharing state and the tooltip summary (pure). */
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
-import { roleLabel, roleOf, roleRank, ShareRole, Translate } from './roles';
+import type { Translate } from '../../../shared/l10n';
+import { roleLabel, roleOf, roleRank, ShareRole } from './roles';
 
 /** How many people besides the owner the tooltip names before "and N more". */
 export const TOOLTIP_PEOPLE = 3;

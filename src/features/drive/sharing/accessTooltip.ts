@@ -5,7 +5,7 @@
 import type { DriveItem } from '../port';
 import { accessSummary, sharedWithMeLine } from './access';
 import type { SharingApi } from './port';
-import type { Translate } from './roles';
+import type { Translate } from '../../../shared/l10n';
 
 /** One page is plenty for a summary; a longer list says "and others". */
 const PAGE = 100;

@@ -2,7 +2,8 @@
 import { GoogleApiError } from '../../../api/errors';
 import type { DriveItem } from '../port';
 import { myRole } from './access';
-import { roleLabel, Translate } from './roles';
+import type { Translate } from '../../../shared/l10n';
+import { roleLabel } from './roles';
 
 /** The part of a file an explanation reads: its title, the user's role, and whether editors may share it. */
 type FileFacts = Pick<DriveItem, 'title' | 'id' | 'writersCanShare' | 'userPermission' | 'ownedByMe'>;

@@ -3,8 +3,7 @@ import { isFolder } from '../../../shared/schemas/drive';
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { PermissionInput } from '../../../shared/schemas/drive/permissions';
 import type { DriveItem } from '../port';
-
-export type Translate = (message: string, ...args: Array<string | number>) => string;
+import type { Translate } from '../../../shared/l10n';
 
 export type ShareRole = 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'commenter' | 'reader';
 

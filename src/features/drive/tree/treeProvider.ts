@@ -165,7 +165,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Drive: could not list ${node.kind === 'file' ? node.item.title : node.label}: ${errorMessage(error)}`);
-      const message: MessageNode = { kind: 'message', id: `${node.id}/…error`, parent: node, text: this.vs.l10n.t('Could not load: {0}', errorMessage(error)) };
+      const message: MessageNode = { kind: 'message', id: `${node.id}/…error`, parent: node, text: this.vs.l10n.t('Could not load: {0}', errorMessage(error, this.vs.l10n.t)) };
       return [message];
     }
   }

@@ -158,9 +158,9 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     if (error instanceof FileSystemError) return error;
     if (error instanceof GoogleApiError) {
       if (error.status === 404) return FileSystemError.FileNotFound(uri);
-      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(error.userMessage);
-      return FileSystemError.Unavailable(error.userMessage);
+      if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(errorMessage(error, this.vs.l10n.t));
+      return FileSystemError.Unavailable(errorMessage(error, this.vs.l10n.t));
     }
-    return FileSystemError.Unavailable(errorMessage(error));
+    return FileSystemError.Unavailable(errorMessage(error, this.vs.l10n.t));
   }
 }

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { GoogleApiError } from '../../../api/errors';
+import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { TasksClient } from '../../../api/tasks';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable, toDisposable } from '../../../core/disposable';
@@ -342,7 +342,7 @@ export class TodoTracking extends Disposable {
     try {
       lookup = await this.lookup(todo.taskId);
     } catch (error) {
-      return new vs.Hover(new vs.MarkdownString(this.t('Could not load the linked task: {0}', error instanceof Error ? error.message : String(error))), range);
+      return new vs.Hover(new vs.MarkdownString(this.t('Could not load the linked task: {0}', errorMessage(error, this.desk.vs.l10n.t))), range);
     }
     if (!lookup.found) return new vs.Hover(new vs.MarkdownString(this.t('The linked task no longer exists (or is in a list you cannot see).')), range);
     const lists = await this.taskLists().catch(() => [] as TaskList[]);

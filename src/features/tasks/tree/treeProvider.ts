@@ -198,7 +198,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       this.lists = undefined;
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Could not load the task lists: ${describe(error)}`);
-      return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the task lists: {0}', describe(error)), 'error')];
+      return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the task lists: {0}', errorMessage(error, this.vs.l10n.t)), 'error')];
     }
   }
 
@@ -304,13 +304,13 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       if (state.error instanceof NotSignedInError) return [];
       // Forget the failed load so the retry row (or the next expansion) tries again.
       if (this.listStates.get(listNode.listId) === state) this.listStates.delete(listNode.listId);
-      return [new MessageNode(listNode, 'error', this.vs.l10n.t('Could not load the tasks: {0}', describe(state.error)), 'error')];
+      return [new MessageNode(listNode, 'error', this.vs.l10n.t('Could not load the tasks: {0}', errorMessage(state.error, this.vs.l10n.t)), 'error')];
     }
     const entries = buildTaskTree(state.tasks, { complete: state.complete });
     const rows: TasksNode[] = this.toNodes(listNode, listNode, entries);
     if (state.error) {
       if (this.listStates.get(listNode.listId) === state) this.listStates.delete(listNode.listId);
-      rows.push(new MessageNode(listNode, 'error', this.vs.l10n.t('Some tasks could not be loaded: {0}', describe(state.error)), 'error'));
+      rows.push(new MessageNode(listNode, 'error', this.vs.l10n.t('Some tasks could not be loaded: {0}', errorMessage(state.error, this.vs.l10n.t)), 'error'));
     } else if (!state.complete) rows.push(new MessageNode(listNode, 'loading', this.vs.l10n.t('Loading more tasks…')));
     else if (rows.length === 0) rows.push(new MessageNode(listNode, 'empty', this.options.showCompleted() ? this.vs.l10n.t('No tasks') : this.vs.l10n.t('No open tasks')));
     return rows;

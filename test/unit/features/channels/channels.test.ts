@@ -10,7 +10,7 @@ import { countdownIntervalMs, formatDuration, planRenewals, renewalLeadMs } from
 import { channelDescription } from '../../../../src/features/channels/tree/presentation';
 import { addressProblem, channelIdProblem, checkedWatchInput, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
 
-const t = (message: string, ...args: Array<string | number>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
 
 class MapMemento {
   readonly values = new Map<string, unknown>();

@@ -9,7 +9,7 @@ import { ChannelOperations } from '../../../../src/features/channels/operations'
 import type { ChannelsApi } from '../../../../src/features/channels/port';
 import { DRIVE_CHANGES_FEED } from '../../../../src/features/drive/changes/push';
 
-const t = (message: string, ...args: Array<string | number>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
 
 class MapMemento {
   readonly values = new Map<string, unknown>();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { countProblem, keyProblem, MAX_PROPERTY_BYTES, sortProperties, utf8Length, valueProblem, visibilityOf } from '../../../../../src/features/drive/properties/limits';
 
-const t = (message: string, ...args: Array<string | number>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
 
 describe('Drive custom property limits', () => {
   it('counts key and value together, in UTF-8 bytes, against 124', () => {

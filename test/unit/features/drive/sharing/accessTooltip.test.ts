@@ -4,7 +4,7 @@ import type { SharingApi } from '../../../../../src/features/drive/sharing/port'
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import type { PermissionList } from '../../../../../src/shared/schemas/drive/permissions';
 
-const t = (message: string, ...args: Array<string | number>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
 
 /** A permissions.list that counts its calls and answers what the test sets. */
 function fakeApi(answer: () => PermissionList | Error): { api: Pick<SharingApi, 'listPermissions'>; calls: string[] } {
