@@ -20,18 +20,21 @@ export function registerAuthCommands(
         void vs.window.showInformationMessage(vs.l10n.t('Desk: not signed in.'));
         return;
       }
-      let chosen = sessions[0];
-      if (sessions.length > 1) {
+      // One account can hold several sessions (one per scope set, e.g. the admin scope asked for later): signing
+      // out of the account removes them all, or the user would still be signed in.
+      const accounts = [...new Map(sessions.map((session) => [session.account.id, session.account])).values()];
+      let chosen = accounts[0];
+      if (accounts.length > 1) {
         const pick = await vs.window.showQuickPick(
-          sessions.map((session) => ({ label: session.account.label, description: session.scopes.length > 3 ? vs.l10n.t('{0} scopes', session.scopes.length) : session.scopes.join(' '), session })),
+          accounts.map((account) => ({ label: account.label, account })),
           { placeHolder: vs.l10n.t('Sign out of which account?') },
         );
         if (!pick) return;
-        chosen = pick.session;
+        chosen = pick.account;
       }
       if (!chosen) return;
-      await provider.removeSession(chosen.id);
-      void vs.window.showInformationMessage(vs.l10n.t('Desk: signed out {0}.', chosen.account.label));
+      for (const session of sessions) if (session.account.id === chosen.id) await provider.removeSession(session.id);
+      void vs.window.showInformationMessage(vs.l10n.t('Desk: signed out {0}.', chosen.label));
     }),
 
     vs.commands.registerCommand(CONFIGURE_CLIENT_COMMAND, async () => {

@@ -288,4 +288,44 @@ describe('Drive v2 emulator: shared drives', function () {
     const everything = sharedDriveListSchema.parse((await ok(ALICE, 'GET', '/drive/v2/drives?useDomainAdminAccess=true&maxResults=100')).json);
     assert.ok(everything.items.some((item) => item.name === 'Carol 0'), 'an administrator lists the domain\'s drives');
   });
+
+  it('role × operation matrix in a shared drive (organizer, fileOrganizer, writer, commenter, reader, non-member)', async () => {
+    type Outcome = 'ok' | number;
+    const roles = ['organizer', 'fileOrganizer', 'writer', 'commenter', 'reader', 'none'] as const;
+    const operations = ['read', 'write', 'comment', 'share', 'trash', 'delete'] as const;
+    const actual: Record<string, Record<string, Outcome>> = {};
+    for (const role of roles) {
+      actual[role] = {};
+      // Bob holds `role` on the drive (alice is its organizer); a fresh item per cell so trash/delete touch nothing else.
+      const memberDrive = await newDrive(ALICE, `Matrix ${role}`);
+      if (role !== 'none') assert.equal((await addMember(ALICE, memberDrive.id, BOB, role)).status, 200);
+      for (const operation of operations) {
+        const item = await newItem(ALICE, `cell-${role}-${operation}.txt`, memberDrive.id);
+        const answer = await (async () => {
+          switch (operation) {
+            case 'read': return call(BOB, 'GET', `/drive/v2/files/${item.id}?${ALL}`);
+            case 'write': return call(BOB, 'PATCH', `/drive/v2/files/${item.id}?${ALL}`, { json: { title: 'changed' } });
+            case 'comment': return call(BOB, 'POST', `/drive/v2/files/${item.id}/comments`, { json: { content: 'hi' } });
+            case 'share': return call(BOB, 'POST', `/drive/v2/files/${item.id}/permissions?${ALL}`, { json: { type: 'user', role: 'reader', emailAddress: CAROL } });
+            case 'trash': return call(BOB, 'POST', `/drive/v2/files/${item.id}/trash?${ALL}`);
+            case 'delete': return call(BOB, 'DELETE', `/drive/v2/files/${item.id}?${ALL}`);
+          }
+        })();
+        if (answer.status >= 400) await expectGoogleError(answer, answer.status);
+        (actual[role] as Record<string, Outcome>)[operation] = answer.status < 300 ? 'ok' : answer.status;
+      }
+    }
+    const table = [`role          | ${operations.map((operation) => operation.padEnd(7)).join(' | ')}`, ...roles.map((role) => `${role.padEnd(13)} | ${operations.map((operation) => String(actual[role]?.[operation]).padEnd(7)).join(' | ')}`)];
+    console.log(`      Shared drive role × operation (bob's drive role; alice organizes):\n      ${table.join('\n      ')}`);
+    // Google's roles (developers.google.com/drive/api/guides/ref-roles): readers only read, commenters also comment,
+    // writers (contributors) edit and share, content managers (fileOrganizer) also trash; non-members see nothing.
+    // The emulator keeps permanent deletion to organizers and trashing from contributors; those cells are printed, not pinned.
+    const at = (role: string) => actual[role] as Record<string, Outcome>;
+    assert.deepEqual(at('organizer'), { read: 'ok', write: 'ok', comment: 'ok', share: 'ok', trash: 'ok', delete: 'ok' });
+    assert.deepEqual(at('reader'), { read: 'ok', write: 403, comment: 403, share: 403, trash: 403, delete: 403 });
+    assert.deepEqual(at('commenter'), { read: 'ok', write: 403, comment: 'ok', share: 403, trash: 403, delete: 403 });
+    assert.deepEqual({ ...at('writer'), trash: 'x', delete: 'x' }, { read: 'ok', write: 'ok', comment: 'ok', share: 'ok', trash: 'x', delete: 'x' });
+    assert.deepEqual({ ...at('fileOrganizer'), delete: 'x' }, { read: 'ok', write: 'ok', comment: 'ok', share: 'ok', trash: 'ok', delete: 'x' });
+    assert.deepEqual(at('none'), { read: 404, write: 404, comment: 404, share: 404, trash: 404, delete: 404 });
+  });
 });
