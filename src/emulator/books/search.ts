@@ -1,9 +1,9 @@
-/** The volume search of the Books emulator: Google's `q` syntax parsed into clauses, run on a MiniSearch index, filtered, ranked, paged and snippeted. */
-import MiniSearch, { Query, SearchResult } from 'minisearch';
+/** The volume search of the Books emulator: Google's `q` syntax parsed into clauses, run on the term index (termIndex.ts), filtered, ranked, paged and snippeted. */
 import type { DownloadFormat, OrderBy, PrintType, VolumeFilter } from '../../shared/schemas/books';
 import { escapeHtml } from '../core/html';
 import type { Catalogue, CatalogueVolume } from './catalogue';
 import { isbn10To13, isbn13To10 } from './catalogue';
+import { QueryNode, TermIndex } from './termIndex';
 
 // ---- Text normalisation, shared by the index and the queries so both see the same terms
 
@@ -194,32 +194,37 @@ export interface SearchPage {
   readonly hits: readonly SearchHit[];
 }
 
-/** The MiniSearch index over a catalogue, built once (the catalogue does not change while the emulator runs). */
+/** The search index over a catalogue, built once (the catalogue does not change while the emulator runs). */
 export class VolumeSearchIndex {
-  private readonly index: MiniSearch<CatalogueVolume>;
-  /** Normalised title → volumes with exactly that title, for the exact-title boost. */
-  private readonly byExactTitle = new Map<string, Set<string>>();
+  private readonly terms: TermIndex;
+  /** Normalised title → numbers of the volumes with exactly that title, for the exact-title boost. */
+  private readonly byExactTitle = new Map<string, Set<number>>();
+  /** Each volume's rank by publication date (equal dates, equal ranks), for orderBy=newest. */
+  private readonly dateRank: Int32Array;
 
   constructor(private readonly catalogue: Catalogue) {
-    this.index = new MiniSearch<CatalogueVolume>({
-      idField: 'id',
-      fields: [...INDEXED_FIELDS],
-      storeFields: [],
-      extractField: (volume, field) => (field === 'id' ? volume.id : fieldText(volume, field as IndexedField)),
-      tokenize: (text) => text.split(/[^\p{L}\p{N}]+/u),
-      processTerm: (term) => (term === '' ? null : normalizeText(term)),
+    const { volumes } = catalogue;
+    this.terms = new TermIndex({
+      documentCount: volumes.length,
+      fieldCount: INDEXED_FIELDS.length,
+      fieldText: (doc, field) => fieldText(volumes[doc] as CatalogueVolume, INDEXED_FIELDS[field] as IndexedField),
+      tokenize,
+      processTerm,
     });
-    this.index.addAll(catalogue.volumes);
-    for (const volume of catalogue.volumes) {
+    volumes.forEach((volume, doc) => {
       const key = wordsOf(volume.record.title).join(' ');
-      let ids = this.byExactTitle.get(key);
-      if (!ids) this.byExactTitle.set(key, (ids = new Set()));
-      ids.add(volume.id);
-    }
+      let docs = this.byExactTitle.get(key);
+      if (!docs) this.byExactTitle.set(key, (docs = new Set()));
+      docs.add(doc);
+    });
+    const dates = volumes.map((volume) => dateKey(volume.record.publishedDate));
+    const distinct = [...new Set(dates)].sort();
+    const rankOf = new Map(distinct.map((date, rank) => [date, rank]));
+    this.dateRank = Int32Array.from(dates, (date) => rankOf.get(date) as number);
   }
 
   get termCount(): number {
-    return this.index.termCount;
+    return this.terms.termCount;
   }
 
   search(request: SearchRequest): SearchPage {
@@ -228,46 +233,97 @@ export class VolumeSearchIndex {
     const { freeText } = request.query;
     const exactTitles = freeText === '' ? undefined : this.byExactTitle.get(freeText);
     const phrases = clauses.filter((clause) => clause.phrase);
-    // Most searches have no filter and no phrase: then no per-match callback at all (it is paid on every match).
-    const filtered = phrases.length > 0 || request.within !== undefined || request.printType === 'magazines' || request.langRestrict !== undefined || request.download !== undefined || request.filter !== undefined;
-    const results = this.index.search(
-      { combineWith: 'AND', queries: clauses.map(clauseQuery) },
-      {
-        boost: FIELD_BOOST,
-        ...(exactTitles ? { boostDocument: (id: string) => (exactTitles.has(id) ? EXACT_TITLE_BOOST : 1) } : {}),
-        ...(filtered
-          ? {
-              filter: (result: SearchResult) => {
-                const volume = this.catalogue.get(result.id as string);
-                return volume !== undefined && passesFilters(volume, request) && phrases.every((phrase) => containsPhrase(volume, phrase));
-              },
-            }
-          : {}),
-      },
-    );
-    const ordered = request.orderBy === 'newest' ? [...results].sort(newestFirst(this.catalogue)) : results;
-    const page = ordered.slice(request.startIndex, request.startIndex + request.maxResults);
+    const query = this.terms.compile({ kind: 'and', queries: clauses.map(clauseQuery) });
+    const matches = this.terms.matches(query, exactTitles ? { docs: exactTitles, factor: EXACT_TITLE_BOOST } : undefined);
+    const { volumes } = this.catalogue;
+    // Positions into `matches` that pass the filters, in match order (the order that breaks ties).
+    let kept: Int32Array;
+    if (phrases.length > 0 || request.within !== undefined || request.printType === 'magazines' || request.langRestrict !== undefined || request.download !== undefined || request.filter !== undefined) {
+      kept = new Int32Array(matches.docs.length);
+      let length = 0;
+      for (let position = 0; position < matches.docs.length; position++) {
+        const volume = volumes[matches.docs[position] as number] as CatalogueVolume;
+        if (passesFilters(volume, request) && (phrases.length === 0 || phrases.every((phrase) => containsPhrase(volume, phrase)))) kept[length++] = position;
+      }
+      kept = kept.subarray(0, length);
+    } else {
+      kept = new Int32Array(matches.docs.length);
+      for (let position = 0; position < kept.length; position++) kept[position] = position;
+    }
+    const { scores, docs } = matches;
+    const { dateRank } = this;
+    // Relevance: score, then match order. Newest: date, then the relevance order (as a stable sort of it would give).
+    const before =
+      request.orderBy === 'newest'
+        ? (a: number, b: number): boolean => {
+            const dateA = dateRank[docs[a] as number] as number;
+            const dateB = dateRank[docs[b] as number] as number;
+            if (dateA !== dateB) return dateA > dateB;
+            return scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b;
+          }
+        : (a: number, b: number): boolean => (scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b);
+    const page = firstInOrder(kept, request.startIndex + request.maxResults, before).slice(request.startIndex);
     return {
-      totalItems: results.length,
-      hits: page.map((result) => ({ volume: this.catalogue.get(String(result.id)) as CatalogueVolume, score: result.score, matchedTerms: result.terms })),
+      totalItems: kept.length,
+      hits: page.map((position) => {
+        const doc = docs[position] as number;
+        return { volume: volumes[doc] as CatalogueVolume, score: scores[position] as number, matchedTerms: this.terms.matchedTerms(query, doc) };
+      }),
     };
   }
 }
 
+/** The first `count` items in the order `before` defines (a strict total order), without sorting all of them. */
+function firstInOrder(items: Int32Array, count: number, before: (a: number, b: number) => boolean): number[] {
+  const wanted = Math.min(count, items.length);
+  if (wanted <= 0) return [];
+  if (wanted > 256) return Array.from(items).sort((a, b) => (before(a, b) ? -1 : 1)).slice(0, wanted);
+  const best: number[] = [];
+  for (const item of items) {
+    if (best.length === wanted && !before(item, best[wanted - 1] as number)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(best[middle] as number, item)) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, item);
+    if (best.length > wanted) best.pop();
+  }
+  return best;
+}
+
+const tokenize = (text: string): string[] => text.split(/[^\p{L}\p{N}]+/u);
+const processTerm = (term: string): string | null => (term === '' ? null : normalizeText(term));
+
 /**
- * One clause as a MiniSearch query. Free text forgives: a word of three letters or more also matches longer words
- * (prefix, "tolk" finds Tolkien), one of five or six letters forgives one typo and a longer one two (fuzzy:
- * "tolkein" is a swap, two edits). Field clauses and phrases are exact, as on Google.
+ * One clause as a query tree, as MiniSearch would have run it. Free text forgives: a word of three letters or more
+ * also matches longer words (prefix, "tolk" finds Tolkien), one of five or six letters forgives one typo and a
+ * longer one two (fuzzy: "tolkein" is a swap, two edits). Field clauses and phrases are exact, as on Google.
  */
-function clauseQuery(clause: QueryClause): Query {
-  const fields = [...FIELDS_OF[clause.field === 'unsupported' ? 'any' : clause.field]];
+function clauseQuery(clause: QueryClause): QueryNode {
+  const fieldNames = FIELDS_OF[clause.field === 'unsupported' ? 'any' : clause.field];
+  const fields = fieldNames.map((field) => INDEXED_FIELDS.indexOf(field));
+  const boosts = fieldNames.map((field) => FIELD_BOOST[field]);
   const forgiving = clause.field === 'any' && !clause.phrase;
   return {
-    combineWith: 'AND',
-    fields,
-    queries: [...clause.words],
-    prefix: forgiving ? (term: string) => term.length >= 3 : false,
-    fuzzy: forgiving ? (term: string) => (term.length >= 7 ? 2 : term.length >= 5 ? 1 : false) : false,
+    kind: 'and',
+    // A word is tokenised and processed again, as MiniSearch treats a query string.
+    queries: clause.words.map((word) => ({
+      kind: 'and',
+      queries: tokenize(word)
+        .map(processTerm)
+        .filter((term): term is string => !!term)
+        .map((term) => ({
+          kind: 'term',
+          term,
+          prefix: forgiving && term.length >= 3,
+          fuzzy: forgiving ? (term.length >= 7 ? 2 : term.length >= 5 ? 1 : 0) : 0,
+          fields,
+          boosts,
+        })),
+    })),
   };
 }
 
@@ -296,15 +352,6 @@ function containsPhrase(volume: CatalogueVolume, clause: QueryClause): boolean {
 /** Sortable publication date: a year alone sorts before any date within it. */
 function dateKey(publishedDate: string): string {
   return publishedDate.padEnd(10, '-');
-}
-
-function newestFirst(catalogue: Catalogue): (a: SearchResult, b: SearchResult) => number {
-  return (a, b) => {
-    const dateA = dateKey(catalogue.get(String(a.id))?.record.publishedDate ?? '');
-    const dateB = dateKey(catalogue.get(String(b.id))?.record.publishedDate ?? '');
-    if (dateA !== dateB) return dateA < dateB ? 1 : -1;
-    return b.score - a.score;
-  };
 }
 
 // ---- Snippets

@@ -104,15 +104,30 @@ export function formatDate(wallMs: number): string {
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 }
 
+/** `00`–`99`: a listing formats two times per event, and padStart was most of it. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => pad(value));
+/** `Z` or `+HH:MM` per offset: a zone has a handful of them. */
+const offsetSuffixes = new Map<number, string>();
+
+function offsetSuffix(offset: number): string {
+  let suffix = offsetSuffixes.get(offset);
+  if (suffix === undefined) {
+    const minutes = Math.abs(offset) / MINUTE_MS;
+    suffix = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+    offsetSuffixes.set(offset, suffix);
+  }
+  return suffix;
+}
+
 /** RFC 3339 with the zone's offset at that instant (`Z` for UTC), as Google renders event times. */
 export function formatDateTime(utcMs: number, zone: string): string {
   const offset = offsetAt(zone, utcMs);
   const wall = new Date(utcMs + offset);
-  const base = `${formatDate(utcMs + offset)}T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}`;
-  if (offset === 0) return `${base}Z`;
-  const sign = offset < 0 ? '-' : '+';
-  const minutes = Math.abs(offset) / MINUTE_MS;
-  return `${base}${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  const year = wall.getUTCFullYear();
+  const date = year >= 0 && year <= 9999
+    ? `${pad(year, 4)}-${TWO_DIGITS[wall.getUTCMonth() + 1] as string}-${TWO_DIGITS[wall.getUTCDate()] as string}`
+    : formatDate(utcMs + offset);
+  return `${date}T${TWO_DIGITS[wall.getUTCHours()] as string}:${TWO_DIGITS[wall.getUTCMinutes()] as string}:${TWO_DIGITS[wall.getUTCSeconds()] as string}${offsetSuffix(offset)}`;
 }
 
 /** iCalendar basic UTC form `YYYYMMDDTHHMMSSZ`, the suffix of a timed instance id. */

@@ -19,31 +19,64 @@ export interface EventRenderContext {
 
 function point(ms: number, allDay: boolean, zone: string, namedZone: string | undefined): Record<string, string> {
   if (allDay) return { date: formatDate(ms) };
-  return { dateTime: formatDateTime(ms, zone), ...(namedZone !== undefined ? { timeZone: namedZone } : {}) };
+  return namedZone !== undefined ? { dateTime: formatDateTime(ms, zone), timeZone: namedZone } : { dateTime: formatDateTime(ms, zone) };
 }
 
 export function htmlLinkOf(baseUrl: string, calendarId: string, eventId: string): string {
   return `${baseUrl}/emulator/v1/calendar/event?eid=${Buffer.from(`${eventId} ${calendarId}`, 'utf8').toString('base64url')}`;
 }
 
-/**
- * Renders of unchanged events are reused: a calendar's week is listed again and again, and every change gives an
- * event a new etag (part of the key), so a cached render is never stale. Kept per stored event, a few per event.
- */
-const renders = new WeakMap<StoredEvent, Map<string, Record<string, unknown>>>();
-const RENDERS_PER_EVENT = 8;
-
+/** The same resource as a fresh object (single-event answers: nothing to reuse). */
 export function renderEvent(view: EventView, context: EventRenderContext): Record<string, unknown> {
-  const details = context.seesDetails(view.event);
-  const key = `${view.event.etag}|${view.event.calendarId}|${view.instance?.id ?? ''}|${context.timeZone}|${context.viewer.email}|${details}|${context.maxAttendees ?? ''}|${context.baseUrl}`;
-  let cached = renders.get(view.event);
-  const hit = cached?.get(key);
-  if (hit) return hit;
-  const rendered = renderUncached(view, context, details);
-  if (!cached) renders.set(view.event, (cached = new Map()));
-  if (cached.size >= RENDERS_PER_EVENT) cached.delete(cached.keys().next().value as string);
-  cached.set(key, rendered);
-  return rendered;
+  return renderUncached(view, context, context.seesDetails(view.event));
+}
+
+/**
+ * A render's JSON text, as listings send it. A calendar's week is listed again and again, so the text is kept per
+ * stored event (a few renders each) and reused while nothing it depends on changed: every change gives an event a
+ * new etag (part of the key), so a kept text is never stale. Only the text is kept, not the resource object: one
+ * string per event is all the garbage collector has to carry.
+ */
+interface CachedJson {
+  readonly etag: string;
+  readonly calendarId: string;
+  readonly instanceId: string | undefined;
+  readonly details: boolean;
+  /** What the render depends on besides the event (see contextKey). */
+  readonly context: string;
+  readonly json: string;
+}
+const renders = new WeakMap<StoredEvent, CachedJson[]>();
+const RENDERS_PER_EVENT = 8;
+const contextKeys = new WeakMap<EventRenderContext, string>();
+
+/** The render's dependencies that are the same for every event of one answer, joined once per answer. */
+function contextKey(context: EventRenderContext): string {
+  let key = contextKeys.get(context);
+  if (key === undefined) {
+    key = `${context.timeZone}|${context.viewer.email}|${context.maxAttendees ?? ''}|${context.baseUrl}`;
+    contextKeys.set(context, key);
+  }
+  return key;
+}
+
+export function renderEventJson(view: EventView, context: EventRenderContext): string {
+  const { event } = view;
+  const details = context.seesDetails(event);
+  const instanceId = view.instance?.id;
+  const key = contextKey(context);
+  let cached = renders.get(event);
+  if (cached) {
+    for (const entry of cached) {
+      if (entry.etag === event.etag && entry.calendarId === event.calendarId && entry.instanceId === instanceId && entry.details === details && entry.context === key) return entry.json;
+    }
+  } else {
+    renders.set(event, (cached = []));
+  }
+  const json = JSON.stringify(renderUncached(view, context, details));
+  if (cached.length >= RENDERS_PER_EVENT) cached.shift();
+  cached.push({ etag: event.etag, calendarId: event.calendarId, instanceId, details, context: key, json });
+  return json;
 }
 
 /** Sets `name` only when `value` is given: Google leaves absent fields out of the resource. */
