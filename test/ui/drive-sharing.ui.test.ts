@@ -45,8 +45,16 @@ describe('Drive sharing (UI)', function () {
   it('Share… lists the people with access and the actions', async () => {
     const workbench = opened();
     const { page } = workbench;
+    // The previous test leaves its hover open (and a failed attempt its menu): close them so they cannot take the click.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.mouse.move(900, 700);
+    await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
     await row(page, 'Team notes').click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Share Drive File…' }).first().click();
+    // As a hand does: onto the entry first, then click (a menu ignores a click that lands before it settles).
+    const share = page.locator('.context-view .action-label', { hasText: 'Share Drive File…' }).first();
+    await share.hover();
+    await share.click();
     const pick = page.locator('.quick-input-widget');
     await pick.locator('.monaco-list-row', { hasText: 'Bob Demo' }).first().waitFor({ state: 'visible', timeout: 20000 });
     await pick.locator('.monaco-list-row', { hasText: 'Add people…' }).first().waitFor({ state: 'visible' });
