@@ -4,6 +4,7 @@
  * RFC 3339 string), combined with and, or, not and parentheses. Pure: a tokenizer, a parser and an evaluator.
  */
 import { invalid } from '../../core/errors';
+import { QuerySyntaxError, Token, tokenize } from '../files/query';
 
 export interface DriveQueryTarget {
   name: string;
@@ -19,7 +20,6 @@ export type DriveQuery =
   | { kind: 'not'; operand: DriveQuery }
   | { kind: 'term'; field: keyof DriveQueryTarget; op: Op; value: string | number | boolean };
 
-interface Token { kind: 'string' | 'number' | 'word' | 'op' | '(' | ')' | 'end'; text: string; position: number }
 
 const FIELDS: Record<string, { field: keyof DriveQueryTarget; ops: readonly Op[]; type: 'string' | 'boolean' | 'number' | 'date' }> = {
   name: { field: 'name', ops: ['=', '!=', 'contains'], type: 'string' },
@@ -34,62 +34,18 @@ function syntax(message: string, position: number): Error {
   return invalid(`Invalid Value: ${message} at position ${position} of q`, 'q');
 }
 
-function tokenize(query: string): Token[] {
-  const tokens: Token[] = [];
-  let index = 0;
-  while (index < query.length) {
-    const char = query[index] as string;
-    if (/\s/.test(char)) {
-      index++;
-      continue;
-    }
-    const start = index;
-    if (char === "'" || char === '"') {
-      let value = '';
-      index++;
-      for (;;) {
-        const current = query[index];
-        if (current === undefined) throw syntax('unterminated string', start);
-        if (current === '\\' && query[index + 1] !== undefined) {
-          value += query[index + 1];
-          index += 2;
-          continue;
-        }
-        index++;
-        if (current === char) break;
-        value += current;
-      }
-      tokens.push({ kind: 'string', text: value, position: start });
-      continue;
-    }
-    if (char === '(' || char === ')') {
-      tokens.push({ kind: char, text: char, position: start });
-      index++;
-      continue;
-    }
-    const op = /^(!=|<=|>=|=|<|>)/.exec(query.slice(index));
-    if (op) {
-      tokens.push({ kind: 'op', text: op[0], position: start });
-      index += op[0].length;
-      continue;
-    }
-    const number = /^-?\d+/.exec(query.slice(index));
-    if (number) {
-      tokens.push({ kind: 'number', text: number[0], position: start });
-      index += number[0].length;
-      continue;
-    }
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(query.slice(index));
-    if (!word) throw syntax(`unexpected character '${char}'`, start);
-    tokens.push({ kind: 'word', text: word[0], position: start });
-    index += word[0].length;
+/** The same tokens as files.list's search (quoting, escapes, length limit); its syntax errors worded as drives.list's. */
+function tokensOf(query: string): Token[] {
+  try {
+    return tokenize(query);
+  } catch (error) {
+    if (error instanceof QuerySyntaxError) throw syntax(error.reason, error.position);
+    throw error;
   }
-  tokens.push({ kind: 'end', text: '', position: query.length });
-  return tokens;
 }
 
 export function parseDriveQuery(query: string): DriveQuery {
-  const tokens = tokenize(query);
+  const tokens = tokensOf(query);
   let at = 0;
   const peek = (): Token => tokens[at] as Token;
   const next = (): Token => tokens[at++] as Token;

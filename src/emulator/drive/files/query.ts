@@ -52,8 +52,9 @@ export interface QueryTarget {
   sharedWithMe: boolean;
 }
 
-type TokenKind = 'string' | 'word' | 'op' | '(' | ')' | '{' | '}' | 'end';
-interface Token {
+type TokenKind = 'string' | 'number' | 'word' | 'op' | '(' | ')' | '{' | '}' | 'end';
+/** One token of Drive's search language (files.list and drives.list share it; only drives.list has numbers). */
+export interface Token {
   kind: TokenKind;
   text: string;
   position: number;
@@ -121,6 +122,12 @@ export function tokenize(query: string): Token[] {
     if (char === '=' || char === '<' || char === '>') {
       tokens.push({ kind: 'op', text: char, position: start });
       index++;
+      continue;
+    }
+    const number = /^-?\d+/.exec(query.slice(index));
+    if (number) {
+      tokens.push({ kind: 'number', text: number[0], position: start });
+      index += number[0].length;
       continue;
     }
     const word = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(query.slice(index));
