@@ -2,25 +2,12 @@
 // (Versions › Revision History…) lists the versions, and "Compare with Current" shows the oldest beside the current
 // content in VS Code's diff editor.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import fetch from 'node-fetch';
-import type { Page } from 'playwright-core';
-import { emulatorToken, getAsAlice, openDeskContainer, SCREENSHOT_DIR, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { emulatorToken, getAsAlice, openDeskContainer, showOnlyViews, signInThroughConsent, treeRow, useWorkbench } from './workbench';
 
 describe('Drive revision history (UI)', function () {
   this.timeout(180000);
   const opened = useWorkbench('failed-drive-revisions-', { seed: 'demo' });
-
-  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
-
-  async function shot(page: Page, name: string): Promise<string> {
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const file = path.join(SCREENSHOT_DIR, name);
-    await page.screenshot({ path: file });
-    assert.ok(fs.statSync(file).size > 0);
-    return file;
-  }
 
   /** New content for a file, saved by another client of alice's account. */
   async function saveElsewhere(fileId: string, text: string): Promise<void> {
@@ -46,8 +33,8 @@ describe('Drive revision history (UI)', function () {
     await saveElsewhere(fileId, 'A TODO → task quick fix.\nDrag files between folders.\nRevision history with diffs.\n');
     await saveElsewhere(fileId, 'A TODO → task quick fix (done).\nDrag files between folders.\nRevision history with diffs.\nLabels with typed fields.\n');
 
-    await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
-    await row(page, 'ideas.txt').click({ button: 'right' });
+    await treeRow(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
+    await treeRow(page, 'ideas.txt').click({ button: 'right' });
     const versions = page.locator('.context-view .action-label', { hasText: 'Versions' }).first();
     await versions.hover();
     const history = page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first();
@@ -64,7 +51,7 @@ describe('Drive revision history (UI)', function () {
     const oldest = pick.locator('.monaco-list-row', { hasText: 'version 1' }).first();
     await oldest.waitFor({ state: 'visible', timeout: 20000 });
     await pick.locator('.monaco-list-row', { hasText: 'version 3' }).first().waitFor({ state: 'visible' });
-    await shot(page, 'drive-revision-history.png');
+    await opened().screenshot('drive-revision-history', { keepPointer: true });
     await oldest.click();
     const compare = pick.locator('.monaco-list-row', { hasText: 'Compare with Current' }).first();
     await compare.waitFor({ state: 'visible', timeout: 10000 });
@@ -77,6 +64,6 @@ describe('Drive revision history (UI)', function () {
     await diff.locator('.view-lines', { hasText: 'A TODO → task quick fix.' }).first().waitFor({ state: 'visible' });
     // Let the diff decorations settle before the picture.
     await page.waitForTimeout(500);
-    await shot(page, 'drive-revision-diff.png');
+    await opened().screenshot('drive-revision-diff', { keepPointer: true });
   });
 });

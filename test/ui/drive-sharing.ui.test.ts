@@ -1,25 +1,11 @@
 // Sharing as a user meets it: Shared with me (from the demo data) shows bob's files with their owner, hovering one
 // shows who has access (fetched on hover), and Share… opens the list of people with their roles.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { Page } from 'playwright-core';
-import { openDeskContainer, SCREENSHOT_DIR, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { openDeskContainer, showOnlyViews, signInThroughConsent, treeRow, useWorkbench } from './workbench';
 
 describe('Drive sharing (UI)', function () {
   this.timeout(180000);
   const opened = useWorkbench('failed-drive-sharing-', { seed: 'demo' });
-
-  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
-
-  /** A screenshot with whatever hover or quick pick is open (the workbench helper parks the pointer first). */
-  async function shot(page: Page, name: string): Promise<string> {
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const file = path.join(SCREENSHOT_DIR, name);
-    await page.screenshot({ path: file });
-    assert.ok(fs.statSync(file).size > 0);
-    return file;
-  }
 
   it('lists Shared with me with owners, and the hover says who has access', async () => {
     const workbench = opened();
@@ -28,18 +14,18 @@ describe('Drive sharing (UI)', function () {
     await signInThroughConsent(workbench);
     await showOnlyViews(page, ['Drive']);
 
-    await row(page, 'Shared with me').waitFor({ state: 'visible', timeout: 30000 });
-    await row(page, 'Shared with me').click();
-    const report = row(page, 'q3-report.txt');
+    await treeRow(page, 'Shared with me').waitFor({ state: 'visible', timeout: 30000 });
+    await treeRow(page, 'Shared with me').click();
+    const report = treeRow(page, 'q3-report.txt');
     await report.waitFor({ state: 'visible', timeout: 30000 });
     assert.match(await report.innerText(), /Bob Demo/);
-    await row(page, 'Team notes').waitFor({ state: 'visible' });
+    await treeRow(page, 'Team notes').waitFor({ state: 'visible' });
 
     await report.hover();
     const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Who has access' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15000 });
     assert.match(await hover.innerText(), /Bob Demo \(Owner\), Alice Demo \(Viewer\)/);
-    await shot(page, 'drive-shared-with-me.png');
+    await opened().screenshot('drive-shared-with-me', { keepPointer: true });
   });
 
   it('Share… lists the people with access and the actions', async () => {
@@ -50,7 +36,7 @@ describe('Drive sharing (UI)', function () {
     await page.keyboard.press('Escape');
     await page.mouse.move(900, 700);
     await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-    await row(page, 'Team notes').click({ button: 'right' });
+    await treeRow(page, 'Team notes').click({ button: 'right' });
     // As a hand does: onto the entry first, then click (a menu ignores a click that lands before it settles).
     const share = page.locator('.context-view .action-label', { hasText: 'Share Drive File…' }).first();
     await share.hover();
@@ -58,7 +44,7 @@ describe('Drive sharing (UI)', function () {
     const pick = page.locator('.quick-input-widget');
     await pick.locator('.monaco-list-row', { hasText: 'Bob Demo' }).first().waitFor({ state: 'visible', timeout: 20000 });
     await pick.locator('.monaco-list-row', { hasText: 'Add people…' }).first().waitFor({ state: 'visible' });
-    await shot(page, 'drive-share-flow.png');
+    await opened().screenshot('drive-share-flow', { keepPointer: true });
     await page.keyboard.press('Escape');
   });
 });

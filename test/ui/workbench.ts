@@ -35,8 +35,11 @@ export interface OpenedWorkbench {
   page: Page;
   browserContext: BrowserContext;
   emulatorUrl: string;
-  /** Saves a PNG of the whole window under test-results/ui/ and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a PNG of the whole window under test-results/ui/ and returns its path. The pointer is parked first so no
+   * hover covers the picture, unless `keepPointer` (the hover or menu under it is what the picture is for).
+   */
+  screenshot(name: string, options?: { keepPointer?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -56,17 +59,23 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
     page,
     browserContext: workbench.browserContext,
     emulatorUrl: workbench.emulatorUrl,
-    async screenshot(name: string): Promise<string> {
+    async screenshot(name: string, options: { keepPointer?: boolean } = {}): Promise<string> {
       fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
       const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       // Park the pointer over the empty editor area so no hover tooltip covers the picture.
       const size = page.viewportSize();
-      if (size) await page.mouse.move(size.width - 10, size.height / 2);
+      if (size && !options.keepPointer) await page.mouse.move(size.width - 10, size.height / 2);
       await page.screenshot({ path: file });
+      if (fs.statSync(file).size === 0) throw new Error(`the screenshot ${file} is empty`);
       return file;
     },
     close: () => workbench.close(),
   };
+}
+
+/** The first row of the side bar's trees whose label matches. */
+export function treeRow(page: Page, label: string | RegExp): Locator {
+  return treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
 }
 
 /** The activity-bar item of a view container, by its title. */
