@@ -11,14 +11,9 @@ import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import type { DriveLabel } from '../../src/shared/schemas/drive/labels';
 import type { DriveRevision } from '../../src/shared/schemas/drive/revisions';
 import { consentBrowser } from '../support/consentBrowser';
-import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, eventually, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, eventually, WindowStubs, DialogStep, scriptDialogs } from './support';
 
 interface ApiFile { id: string; title: string; headRevisionId?: string }
-
-/** One scripted answer: a quick pick chooses the item whose label matches, an input box types the value. */
-type Step =
-  | { readonly pick: RegExp }
-  | { readonly type: string; readonly rejects?: readonly string[] };
 
 const stubs = new WindowStubs();
 
@@ -52,32 +47,8 @@ describe('Drive revision history and labels in VS Code', function () {
   let confirmations: string[];
 
   /** Answers the dialogs in order; once the script is done, every further question is dismissed (Escape). */
-  function script(steps: readonly Step[]): void {
-    const queue = [...steps];
-    stubs.stub('showQuickPick', async (items: unknown) => {
-      const list = (await items) as vscode.QuickPickItem[];
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('pick' in step)) {
-        problems.push(`expected an input box for "${step.type}", got a quick pick: ${list.map((item) => item.label).join(', ')}`);
-        return undefined;
-      }
-      const found = list.find((item) => step.pick.test(item.label));
-      if (!found) problems.push(`no item matching ${step.pick} among ${list.map((item) => item.label).join(', ')}`);
-      return found;
-    });
-    stubs.stub('showInputBox', async (options: unknown) => {
-      const box = (options ?? {}) as vscode.InputBoxOptions;
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('type' in step)) {
-        problems.push(`expected a quick pick for ${step.pick}, got an input box: ${box.prompt ?? ''}`);
-        return undefined;
-      }
-      for (const bad of step.rejects ?? []) if (!(await box.validateInput?.(bad))) problems.push(`the input box "${box.prompt ?? ''}" accepted "${bad}"`);
-      if (await box.validateInput?.(step.type)) problems.push(`the input box "${box.prompt ?? ''}" refused "${step.type}"`);
-      return step.type;
-    });
+  function script(steps: readonly DialogStep[]): void {
+    scriptDialogs(stubs, steps, problems);
   }
 
   /** Confirms every modal with its action (and records what was asked). */

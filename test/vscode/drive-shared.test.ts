@@ -8,15 +8,13 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
-import { activateAndSignIn, emulatorRequest, eventually, labelText, replaceText, WindowStubs, EXTENSION_ID } from './support';
+import { activateAndSignIn, emulatorRequest, eventually, labelText, replaceText, WindowStubs, EXTENSION_ID, DialogStep, scriptDialogs } from './support';
 
 const BOB = 'bob@example.com';
 const ALL = 'supportsAllDrives=true';
 
 interface ApiDrive { id: string; name?: string; hidden?: boolean }
 interface ApiPermission { id: string; role?: string; emailAddress?: string }
-
-type Step = { readonly pick: RegExp } | { readonly type: string; readonly rejects?: readonly string[] };
 
 const stubs = new WindowStubs();
 
@@ -32,31 +30,8 @@ describe('Shared drives in the Drive view', function () {
   const label = (node: DriveNode): string => labelText(api.drive.provider.getTreeItem(node));
 
   /** Answers the dialogs in order; once the script is done, every further question is dismissed (Escape). */
-  function script(steps: readonly Step[]): void {
-    const queue = [...steps];
-    stubs.stub('showQuickPick', async (items: unknown) => {
-      const list = (await items) as vscode.QuickPickItem[];
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('pick' in step)) {
-        problems.push(`expected an input box for "${step.type}", got a quick pick: ${list.map((item) => item.label).join(', ')}`);
-        return undefined;
-      }
-      const found = list.find((item) => step.pick.test(item.label));
-      if (!found) problems.push(`no item matching ${step.pick} among ${list.map((item) => item.label).join(', ')}`);
-      return found;
-    });
-    stubs.stub('showInputBox', async (options: unknown) => {
-      const box = (options ?? {}) as vscode.InputBoxOptions;
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('type' in step)) {
-        problems.push(`expected a quick pick for ${step.pick}, got an input box: ${box.prompt ?? ''}`);
-        return undefined;
-      }
-      for (const bad of step.rejects ?? []) if (!(await box.validateInput?.(bad))) problems.push(`the input box "${box.prompt ?? ''}" accepted "${bad}"`);
-      return step.type;
-    });
+  function script(steps: readonly DialogStep[]): void {
+    scriptDialogs(stubs, steps, problems);
   }
 
   async function sharedDrivesSection(): Promise<DriveNode> {

@@ -7,17 +7,12 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
-import { activateAndSignIn, emulatorRequest, eventually, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, eventually, labelText, WindowStubs, DialogStep, scriptDialogs } from './support';
 
 const BOB = 'bob@example.com';
 
 interface ApiFile { id: string; title: string; ownedByMe?: boolean; userPermission?: { role?: string; additionalRoles?: string[] } }
 interface ApiPermission { id: string; role?: string; additionalRoles?: string[]; type?: string; withLink?: boolean; emailAddress?: string }
-
-/** One scripted answer: a quick pick chooses the item whose label matches, an input box types the value. */
-type Step =
-  | { readonly pick: RegExp }
-  | { readonly type: string; readonly rejects?: readonly string[] };
 
 const stubs = new WindowStubs();
 
@@ -32,36 +27,8 @@ describe('Drive sharing and properties in VS Code', function () {
   const label = (node: DriveNode): string => labelText(api.drive.provider.getTreeItem(node));
 
   /** Answers the dialogs in order; once the script is done, every further question is dismissed (Escape). */
-  function script(steps: readonly Step[]): void {
-    const queue = [...steps];
-    stubs.stub('showQuickPick', async (items: unknown, options: unknown) => {
-      const list = (await items) as vscode.QuickPickItem[];
-      asked.push(`pick: ${(options as vscode.QuickPickOptions | undefined)?.title ?? ''} | ${(options as vscode.QuickPickOptions | undefined)?.placeHolder ?? ''}`);
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('pick' in step)) {
-        problems.push(`expected an input box for "${step.type}", got a quick pick: ${list.map((item) => item.label).join(', ')}`);
-        return undefined;
-      }
-      const found = list.find((item) => item.kind !== vscode.QuickPickItemKind.Separator && step.pick.test(item.label));
-      if (!found) problems.push(`no item matching ${step.pick} among ${list.map((item) => item.label).join(', ')}`);
-      return found;
-    });
-    stubs.stub('showInputBox', async (options: unknown) => {
-      const box = (options ?? {}) as vscode.InputBoxOptions;
-      asked.push(`input: ${box.prompt ?? ''}`);
-      const step = queue.shift();
-      if (!step) return undefined;
-      if (!('type' in step)) {
-        problems.push(`expected a quick pick for ${step.pick}, got an input box: ${box.prompt ?? ''}`);
-        return undefined;
-      }
-      for (const bad of step.rejects ?? []) {
-        if (!(await box.validateInput?.(bad))) problems.push(`the input box "${box.prompt ?? ''}" accepted "${bad}"`);
-      }
-      if (await box.validateInput?.(step.type)) problems.push(`the input box "${box.prompt ?? ''}" refused "${step.type}"`);
-      return step.type;
-    });
+  function script(steps: readonly DialogStep[]): void {
+    scriptDialogs(stubs, steps, problems, asked);
   }
 
   async function section(name: 'myDrive' | 'shared'): Promise<DriveNode> {
