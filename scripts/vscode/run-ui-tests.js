@@ -23,6 +23,8 @@ function main() {
     '--config', path.join(repoRoot, '.mocharc.json'),
     '--timeout', '120000',
     '--no-color',
+    // The spec reporter, plus a line with the error of every attempt that gets a retry.
+    '--reporter', path.join(__dirname, 'ui-reporter.js'),
     // Test files run one after another (two VS Code windows at once are too much for 2 cores), and
     // --exit so a stuck browser handle cannot keep the run alive after the summary.
     '--exit',

@@ -22,6 +22,16 @@ describe('Channels view (UI)', function () {
     await input.press('Enter');
   }
 
+  /** Waits for a row whose label and description match; on timeout the error lists what the rows said. */
+  async function rowShows(page: Page, text: RegExp, timeoutMs = 30000): Promise<void> {
+    try {
+      await row(page, text).waitFor({ state: 'visible', timeout: timeoutMs });
+    } catch (error) {
+      const said = await rows(page).allInnerTexts();
+      throw new Error(`no row matched ${String(text)} in ${timeoutMs / 1000} s; the rows: ${said.map((line) => line.replace(/\s+/g, ' ')).join(' | ')}`, { cause: error });
+    }
+  }
+
   async function asAnotherClient(pathname: string, json: unknown): Promise<void> {
     const { emulatorUrl } = opened();
     const response = await fetch(`${emulatorUrl}${pathname}`, {
@@ -62,9 +72,11 @@ describe('Channels view (UI)', function () {
     for (const summary of ['Standup', 'Review']) {
       await asAnotherClient('/calendar/v3/calendars/primary/events', { summary, start: { dateTime: start.toISOString() }, end: { dateTime: new Date(start.getTime() + 1_800_000).toISOString() } });
     }
-    await row(page, /Events of calendar primary.*3 messages/).waitFor({ state: 'visible', timeout: 30000 });
-    await userDrive.filter({ hasText: '2 messages' }).waitFor({ state: 'visible', timeout: 30000 });
-    await deskOwn.filter({ hasText: 'messages' }).waitFor({ state: 'visible', timeout: 30000 });
+    // The sync and one `exists` at least: Calendar says only that something changed, so the emulator (as Google
+    // may) folds an `exists` into one still waiting behind a message in flight; on a slow machine the two events share one.
+    await rowShows(page, /Events of calendar primary.*[23] messages/);
+    await rowShows(page, /All Drive changes.*2 messages/);
+    await rowShows(page, /Desk's live Drive changes.*messages/);
 
     // The user's Drive channel opened: its notifications, newest first.
     await userDrive.locator('.label-name').click();
@@ -72,7 +84,7 @@ describe('Channels view (UI)', function () {
     await row(page, '#1 sync').waitFor({ state: 'visible', timeout: 15000 });
     const descriptions = await rows(page).locator('.label-description').allInnerTexts();
     assert.ok(descriptions.some((text) => /expires in \d+m \d+s · 2 messages/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
-    assert.ok(descriptions.some((text) => /expires in \d+d \d+h · 3 messages/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
+    assert.ok(descriptions.some((text) => /expires in \d+d \d+h · [23] messages/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
     // A wider side bar, so the descriptions (countdown, count) are read whole.
     const sidebar = await page.locator('.part.sidebar').boundingBox();
     if (sidebar) {

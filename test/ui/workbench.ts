@@ -208,16 +208,17 @@ export async function getAsAlice<T>(emulatorUrl: string, pathname: string): Prom
  */
 export function useWorkbench(failurePrefix: string, options: OpenWorkbenchOptions = {}): () => OpenedWorkbench {
   let workbench: OpenedWorkbench | undefined;
+  const failedAttempts = new Map<string, number>();
   before(async () => {
     workbench = await openWorkbench(options);
   });
   afterEach(async function () {
     const test = this.currentTest;
-    if (test?.state !== 'failed') return;
-    await workbench?.screenshot(`${failurePrefix}${test.title}`);
-    // run-ui-tests.js gives each UI test one retry (browser timing): log every failed attempt, so a test
-    // that passed only on its retry stays visible in the output.
-    console.log(`      (attempt failed: ${test.title}: ${test.err?.message.split('\n')[0] ?? ''})`);
+    // A failed attempt that mocha retries has no state yet (its error is logged by scripts/vscode/ui-reporter.js).
+    if (!test || test.state === 'passed' || test.state === 'pending') return;
+    const attempt = (failedAttempts.get(test.title) ?? 0) + 1;
+    failedAttempts.set(test.title, attempt);
+    await workbench?.screenshot(`${failurePrefix}${test.title}${test.state === 'failed' ? '' : `-attempt-${attempt}`}`);
   });
   after(async () => {
     await workbench?.close();
