@@ -91,4 +91,14 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
     await alice.permissions.delete({ fileId: driveId, permissionId: member.id as string, supportsAllDrives: true });
     await rejectsWith(bob.drives.get({ driveId }), 404);
   });
+  it('permissions with useDomainAdminAccess: the domain\'s administrator manages a drive she is no member of', async () => {
+    const driveId = (await bob.drives.insert({ requestId: 'conformance-3', requestBody: { name: 'Bob only' } })).data.id as string;
+    await rejectsWith(alice.permissions.list({ fileId: driveId, supportsAllDrives: true }), 404);
+    const members = (await alice.permissions.list({ fileId: driveId, supportsAllDrives: true, useDomainAdminAccess: true })).data.items ?? [];
+    assert.deepEqual(members.map((permission) => [permission.emailAddress, permission.role]), [['bob@example.com', 'organizer']]);
+    const added = (await alice.permissions.insert({ fileId: driveId, supportsAllDrives: true, useDomainAdminAccess: true, sendNotificationEmails: false, requestBody: { type: 'user', role: 'organizer', value: 'carol@example.com' } })).data;
+    assert.equal(added.role, 'organizer');
+    assert.equal((await carol.drives.get({ driveId })).data.capabilities?.canManageMembers, true);
+    await rejectsWith(carol.permissions.list({ fileId: driveId, supportsAllDrives: true, useDomainAdminAccess: true }), 403);
+  });
 });

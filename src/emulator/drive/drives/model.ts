@@ -9,8 +9,9 @@ import { DEMO_USERS, EmulatorUser } from '../../auth/users';
 import { ApiError, forbidden, invalid, required } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import type { Collection, Store } from '../../store/store';
-import type { DriveDirectory, DriveMember } from '../files/drives';
+import type { DriveAccess, DriveDirectory, DriveMember } from '../files/drives';
 import { driveOwnerId, isDriveRoot } from '../files/drives';
+export type { DriveAccess } from '../files/drives';
 import type { DriveModel, Garbage, StoredFile } from '../files/model';
 import { newFolderRecord } from '../files/records';
 import { deleteTrees } from '../files/removal';
@@ -33,10 +34,6 @@ export interface StoredDrive {
   version: number;
 }
 
-/** How a caller asks: as a member, or as a domain administrator (`useDomainAdminAccess`, already checked). */
-export interface DriveAccess {
-  readonly admin?: boolean;
-}
 
 /** The emulator's drive themes (about.driveThemes on Drive): a theme sets the colour and background. */
 export const DRIVE_THEMES: readonly { id: string; colorRgb: string }[] = [
@@ -234,8 +231,8 @@ export class DrivesModel implements DriveDirectory {
   // ---- membership: the permissions of the drive's top folder ----
 
   /** Adds a member or changes a member's role (organizers only; a drive always keeps an organizer). */
-  setMember(user: EmulatorUser, driveId: string, member: DriveMember): void {
-    const drive = this.requireOrganizer(user, driveId, {});
+  setMember(user: EmulatorUser, driveId: string, member: DriveMember, access: DriveAccess = {}): void {
+    const drive = this.requireOrganizer(user, driveId, access);
     const existing = drive.members.find((candidate) => candidate.id === member.id);
     if (existing?.role === 'organizer' && member.role !== 'organizer' && this.organizerCount(drive) === 1) {
       throw forbidden('A shared drive must keep at least one organizer.', 'cannotUpdatePermission');
@@ -249,8 +246,8 @@ export class DrivesModel implements DriveDirectory {
     this.announceMembership(drive, user, before);
   }
 
-  removeMember(user: EmulatorUser, driveId: string, permissionId: string): void {
-    const drive = this.requireOrganizer(user, driveId, {});
+  removeMember(user: EmulatorUser, driveId: string, permissionId: string, access: DriveAccess = {}): void {
+    const drive = this.requireOrganizer(user, driveId, access);
     const existing = drive.members.find((candidate) => candidate.id === permissionId);
     if (!existing) throw new ApiError(404, 'notFound', `Permission not found: ${permissionId}.`, { location: 'permissionId', locationType: 'parameter' });
     if (existing.role === 'organizer' && this.organizerCount(drive) === 1) throw forbidden('A shared drive must keep at least one organizer.', 'cannotDeletePermission');

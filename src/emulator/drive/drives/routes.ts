@@ -6,8 +6,19 @@ import { forbidden, invalid } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext } from '../../core/router';
 import type { DriveRoute, DriveRouteKit } from '../routing';
+import type { DriveService } from '../service';
 import type { DriveAccess, StoredDrive } from './model';
 import { renderDrive } from './render';
+
+/**
+ * `useDomainAdminAccess=true` is honoured for the domain's administrators only (Directory's isAdmin); anyone else
+ * asking with it is refused, as Drive does. The drives routes and the permissions routes (on a drive's id) use it.
+ */
+export function domainAdminAccess(service: Pick<DriveService, 'isDomainAdmin'>, context: RequestContext, user: EmulatorUser, reason: string): DriveAccess {
+  if (!context.query.boolean('useDomainAdminAccess', false)) return {};
+  if (!service.isDomainAdmin(user)) throw forbidden('The user is not a domain administrator: useDomainAdminAccess needs an administrator.', reason);
+  return { admin: true };
+}
 
 export function driveRoutes(kit: DriveRouteKit): DriveRoute[] {
   const { service } = kit;
@@ -22,11 +33,8 @@ export function driveRoutes(kit: DriveRouteKit): DriveRoute[] {
     ['POST', '/drive/v2/drives/:driveId/unhide', unhideDrive],
   ];
 
-  /** `useDomainAdminAccess=true` is honoured for the domain's administrators only (Directory's isAdmin). */
   function adminAccess(context: RequestContext, user: EmulatorUser, reason: string): DriveAccess {
-    if (!context.query.boolean('useDomainAdminAccess', false)) return {};
-    if (!service.isDomainAdmin(user)) throw forbidden('The user is not a domain administrator: useDomainAdminAccess needs an administrator.', reason);
-    return { admin: true };
+    return domainAdminAccess(service, context, user, reason);
   }
 
   function reply(user: EmulatorUser, drive: StoredDrive, status = 200): Reply {

@@ -17,9 +17,14 @@ export interface DriveDirectory {
   restrictions(driveId: string): DriveRestrictions | undefined;
   /** The member grants of a drive: the permissions of its top folder. */
   members(driveId: string): readonly StoredPermission[];
-  /** Adds a member or changes their role (organizers only). */
-  setMember(user: EmulatorUser, driveId: string, member: DriveMember): void;
-  removeMember(user: EmulatorUser, driveId: string, permissionId: string): void;
+  /** Adds a member or changes their role (organizers only, or an administrator asking as one). */
+  setMember(user: EmulatorUser, driveId: string, member: DriveMember, access?: DriveAccess): void;
+  removeMember(user: EmulatorUser, driveId: string, permissionId: string, access?: DriveAccess): void;
+}
+
+/** How a caller asks: as a member, or as a domain administrator (`useDomainAdminAccess`, already checked). */
+export interface DriveAccess {
+  readonly admin?: boolean;
 }
 
 /** A member grant as permissions.insert / update asks for it (already validated as a user or group e-mail). */

@@ -10,6 +10,7 @@ import { ApiError, badRequest, forbidden, invalid, required } from '../../core/e
 import type { DriveModel, StoredFile } from '../files/model';
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
 import { isDriveRoot } from '../files/drives';
+import type { DriveAccess } from '../files/drives';
 import { allows, DEMO_DOMAIN, DEMO_GROUPS, GranteeType, insufficientPermissions, rank, Role, StoredPermission, stronger } from './access';
 
 /** A permission as a file shows it: the grant, its effective role, and where each part of it comes from. */
@@ -58,14 +59,25 @@ function digitsOf(text: string): string {
 export class PermissionsModel {
   constructor(private readonly files: DriveModel, private readonly now: () => number) {}
 
-  /** Every permission of the file, merged per grantee (owner first, then by id). Needs read access. */
-  list(user: EmulatorUser, fileId: string): PermissionView[] {
-    const file = this.files.get(user, fileId);
-    return this.viewsOf(file);
+  /**
+   * The file whose permissions are asked for. A domain administrator asking as one (`useDomainAdminAccess`, checked by
+   * the route) reaches a shared drive itself without being a member; on any other file the flag grants nothing.
+   */
+  fileOf(user: EmulatorUser, fileId: string, access: DriveAccess = {}): StoredFile {
+    if (access.admin) {
+      const candidate = this.files.peek(fileId);
+      if (candidate && isDriveRoot(candidate)) return candidate;
+    }
+    return this.files.get(user, fileId);
   }
 
-  get(user: EmulatorUser, fileId: string, permissionId: string): PermissionView {
-    const file = this.files.get(user, fileId);
+  /** Every permission of the file, merged per grantee (owner first, then by id). Needs read access. */
+  list(user: EmulatorUser, fileId: string, access: DriveAccess = {}): PermissionView[] {
+    return this.viewsOf(this.fileOf(user, fileId, access));
+  }
+
+  get(user: EmulatorUser, fileId: string, permissionId: string, access: DriveAccess = {}): PermissionView {
+    const file = this.fileOf(user, fileId, access);
     const view = this.viewsOf(file).find((candidate) => candidate.id === permissionId);
     if (!view) throw new ApiError(404, 'notFound', `Permission not found: ${permissionId}.`, { location: 'permissionId', locationType: 'parameter' });
     return view;
@@ -121,13 +133,13 @@ export class PermissionsModel {
    * Shares a file. An existing grant for the same grantee takes the new role (Drive keeps one permission per
    * grantee); role owner needs transferOwnership and makes the grantee the owner, the old owner a writer.
    */
-  insert(user: EmulatorUser, fileId: string, input: PermissionInput, options: InsertOptions = {}): PermissionView {
-    const file = this.requireSharer(user, fileId);
+  insert(user: EmulatorUser, fileId: string, input: PermissionInput, options: InsertOptions = {}, access: DriveAccess = {}): PermissionView {
+    const file = this.requireSharer(user, fileId, access);
     if (input.type === undefined) throw required('type', 'body');
     if (input.role === undefined) throw required('role', 'body');
     const role = normalizeRole(input.role, input.additionalRoles);
     const target = this.targetOf(input);
-    if (isDriveRoot(file)) return this.insertMember(user, file, input, role, target);
+    if (isDriveRoot(file)) return this.insertMember(user, file, input, role, target, access);
     if (role === 'organizer' || role === 'fileOrganizer') {
       if (file.driveId === undefined) throw invalid(`The role ${role} is only valid for items in shared drives.`, 'role', 'body');
       if (role === 'organizer' || file.mimeType !== FOLDER_MIME_TYPE) throw invalid(`The role ${role} is only valid for a shared drive${role === 'fileOrganizer' ? ' or its folders' : ''}.`, 'role', 'body');
@@ -158,16 +170,16 @@ export class PermissionsModel {
     return this.get(user, file.id, id);
   }
 
-  update(user: EmulatorUser, fileId: string, permissionId: string, input: PermissionInput, options: UpdateOptions = {}): PermissionView {
-    const file = this.requireSharer(user, fileId);
-    const view = this.get(user, file.id, permissionId);
+  update(user: EmulatorUser, fileId: string, permissionId: string, input: PermissionInput, options: UpdateOptions = {}, access: DriveAccess = {}): PermissionView {
+    const file = this.requireSharer(user, fileId, access);
+    const view = this.get(user, file.id, permissionId, access);
     const role = input.role !== undefined ? normalizeRole(input.role, input.additionalRoles) : input.additionalRoles !== undefined && view.role === 'reader' ? 'commenter' : view.role;
     if (input.type !== undefined && input.type !== view.type) throw invalid('The type of a permission cannot change.', 'type', 'body');
     if (isDriveRoot(file)) {
       if (role === 'owner') throw forbidden('A shared drive has no owner: its organizers manage it.', 'ownerOnTeamDriveItemNotSupported');
       if (input.expirationDate !== undefined) throw forbidden('Members of a shared drive cannot have an expiration date.', 'expirationDateNotAllowedForSharedDriveMembers');
-      this.files.drives.setMember(user, file.id, { id: view.id, type: view.type === 'group' ? 'group' : 'user', emailAddress: view.emailAddress ?? '', role });
-      return this.get(user, file.id, view.id);
+      this.files.drives.setMember(user, file.id, { id: view.id, type: view.type === 'group' ? 'group' : 'user', emailAddress: view.emailAddress ?? '', role }, access);
+      return this.get(user, file.id, view.id, access);
     }
     if (!view.own && view.details.some((detail) => detail.permissionType === 'member')) throw forbidden('Shared drive members get their role on every item from the drive: change it on the drive.', 'cannotModifyInheritedTeamDrivePermission');
     if (view.id === file.ownerId && file.driveId === undefined) {
@@ -196,11 +208,11 @@ export class PermissionsModel {
   }
 
   /** Removes a grant. The owner's permission stays; anyone may remove their own grant (leave a shared file). */
-  delete(user: EmulatorUser, fileId: string, permissionId: string): void {
-    const file = this.files.get(user, fileId);
+  delete(user: EmulatorUser, fileId: string, permissionId: string, access: DriveAccess = {}): void {
+    const file = this.fileOf(user, fileId, access);
+    if (isDriveRoot(file)) return this.files.drives.removeMember(user, file.id, permissionId, access);
     const leaving = permissionId === user.id;
     if (!leaving && !allows(this.files.roleOf(user, file), 'share', file)) throw insufficientPermissions('The user does not have sufficient permissions to change the sharing of this file.');
-    if (isDriveRoot(file)) return this.files.drives.removeMember(user, file.id, permissionId);
     const view = this.get(user, file.id, permissionId);
     if (view.id === file.ownerId && file.driveId === undefined) throw forbidden('The owner of a file cannot be removed.', 'cannotRemoveOwner');
     if (!view.own && view.details.some((detail) => detail.permissionType === 'member')) throw forbidden('Shared drive members get their role on every item from the drive: remove them from the drive.', 'cannotDeleteInheritedTeamDrivePermission');
@@ -214,14 +226,14 @@ export class PermissionsModel {
   }
 
   /** permissions.insert on a drive's top folder: a new member, or a new role for one (organizers; see drives/model.ts). */
-  private insertMember(user: EmulatorUser, root: StoredFile, input: PermissionInput, role: Role, target: string | undefined): PermissionView {
+  private insertMember(user: EmulatorUser, root: StoredFile, input: PermissionInput, role: Role, target: string | undefined, access: DriveAccess): PermissionView {
     if (input.type !== 'user' && input.type !== 'group') throw forbidden('A shared drive can be shared with people and groups only.', 'cannotShareTeamDriveTopFolderWithAnyoneOrDomains');
     if (role === 'owner') throw forbidden('A shared drive has no owner: make the member an organizer.', 'ownerOnTeamDriveItemNotSupported');
     if (input.expirationDate !== undefined) throw forbidden('Members of a shared drive cannot have an expiration date.', 'expirationDateNotAllowedForSharedDriveMembers');
     const email = (target as string).toLowerCase();
     const id = permissionIdFor(input.type, email, undefined);
-    this.files.drives.setMember(user, root.id, { id, type: input.type, emailAddress: email, role });
-    return this.get(user, root.id, id);
+    this.files.drives.setMember(user, root.id, { id, type: input.type, emailAddress: email, role }, access);
+    return this.get(user, root.id, id, access);
   }
 
   /** The drive's sharing restrictions on its items: members only, the domain only, folders by organizers only. */
@@ -241,8 +253,10 @@ export class PermissionsModel {
     }
   }
 
-  private requireSharer(user: EmulatorUser, fileId: string): StoredFile {
-    const file = this.files.get(user, fileId);
+  private requireSharer(user: EmulatorUser, fileId: string, access: DriveAccess): StoredFile {
+    const file = this.fileOf(user, fileId, access);
+    // A drive's members are managed by its organizers (drives/model.ts checks), or by an administrator asking as one.
+    if (isDriveRoot(file)) return file;
     if (file.isRoot) throw forbidden('The root folder cannot be shared.', 'cannotShareRoot');
     const role = this.files.roleOf(user, file);
     if (!allows(role, 'share', file)) {

@@ -1,17 +1,28 @@
 /** Drive's permissions routes: list, get, insert, update, patch and delete a file's grants, and getIdForEmail. */
 import { permissionInputSchema, PermissionList } from '../../../shared/schemas/drive/permissions';
 import { requireUser } from '../../core/context';
-import { parseBody, QueryParams } from '../../core/params';
+import { parseBody } from '../../core/params';
 import { offsetPage } from '../../core/paging';
 import type { Reply, RequestContext } from '../../core/router';
 import type { DriveRoute, DriveRouteKit } from '../routing';
 import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
-import type { DriveModel } from '../files/model';
+import type { EmulatorUser } from '../../auth/users';
+import { domainAdminAccess } from '../drives/routes';
+import type { DriveAccess } from '../files/drives';
 import { permissionIdForEmail } from './model';
 import { renderPermission } from './render';
 
 export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
   const { model, permissions } = kit.service;
+
+  /**
+   * The request's reach: supportsAllDrives (without it a drive's items are a 404), and useDomainAdminAccess, which
+   * lets a domain administrator manage a shared drive's members without being one (refused for anyone else).
+   */
+  function accessOf(context: RequestContext, user: EmulatorUser): DriveAccess {
+    hideDriveItems(model, supportsAllDrives(context.query), [context.params.fileId]);
+    return domainAdminAccess(kit.service, context, user, 'noManageTeamDriveAdministratorPrivilege');
+  }
   return [
     ['GET', '/drive/v2/files/:fileId/permissions', listPermissions],
     ['POST', '/drive/v2/files/:fileId/permissions', insertPermission],
@@ -24,13 +35,13 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function listPermissions(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query, model, context.params.fileId);
+    const access = accessOf(context, user);
     context.query.string('includePermissionsForView', 64);
     const maxResults = context.query.integer('maxResults', { min: 1, max: 100 });
     const pageToken = context.query.string('pageToken', 512);
     const fileId = context.params.fileId as string;
-    const file = model.get(user, fileId);
-    const views = permissions.list(user, file.id);
+    const file = permissions.fileOf(user, fileId, access);
+    const views = permissions.list(user, file.id, access);
     const page = maxResults === undefined && pageToken === undefined ? { items: views } : offsetPage(views, { scope: `permissions:${file.id}`, pageToken, maxResults: maxResults ?? 100 });
     const render = kit.renderContext(context);
     const list: PermissionList = {
@@ -45,16 +56,16 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function getPermission(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query, model, context.params.fileId);
-    const file = model.get(user, context.params.fileId as string);
-    const view = permissions.get(user, file.id, context.params.permissionId as string);
+    const access = accessOf(context, user);
+    const file = permissions.fileOf(user, context.params.fileId as string, access);
+    const view = permissions.get(user, file.id, context.params.permissionId as string, access);
     return { json: renderPermission(kit.renderContext(context), file.id, view, file.driveId !== undefined) };
   }
 
   async function insertPermission(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(permissionInputSchema, await context.json());
-    sharedDriveParams(context.query, model, context.params.fileId);
+    const access = accessOf(context, user);
     // Notification e-mails are accepted and not sent (the emulator has no mail); Google's defaults apply.
     context.query.boolean('sendNotificationEmails', true);
     context.query.string('emailMessage', 10_000);
@@ -62,7 +73,7 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
     context.query.boolean('enforceExpansiveAccess', false);
     const moveToNewOwnersRoot = context.query.boolean('moveToNewOwnersRoot', false);
     const transferOwnership = context.query.boolean('transferOwnership', false);
-    const view = permissions.insert(user, context.params.fileId as string, input, { moveToNewOwnersRoot, transferOwnership: transferOwnership || input.role === 'owner' });
+    const view = permissions.insert(user, context.params.fileId as string, input, { moveToNewOwnersRoot, transferOwnership: transferOwnership || input.role === 'owner' }, access);
     const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
     return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
   }
@@ -70,11 +81,11 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
   async function updateOrPatch(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(permissionInputSchema, await context.json());
-    sharedDriveParams(context.query, model, context.params.fileId);
+    const access = accessOf(context, user);
     context.query.boolean('enforceExpansiveAccess', false);
     const transferOwnership = context.query.boolean('transferOwnership', false);
     const removeExpiration = context.query.boolean('removeExpiration', false);
-    const view = permissions.update(user, context.params.fileId as string, context.params.permissionId as string, input, { transferOwnership, removeExpiration });
+    const view = permissions.update(user, context.params.fileId as string, context.params.permissionId as string, input, { transferOwnership, removeExpiration }, access);
     const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
     return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
   }
@@ -89,9 +100,9 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   function deletePermission(context: RequestContext): Reply {
     const user = requireUser(context);
-    sharedDriveParams(context.query, model, context.params.fileId);
+    const access = accessOf(context, user);
     context.query.boolean('enforceExpansiveAccess', false);
-    permissions.delete(user, context.params.fileId as string, context.params.permissionId as string);
+    permissions.delete(user, context.params.fileId as string, context.params.permissionId as string, access);
     return { status: 204, empty: true };
   }
 
@@ -100,11 +111,4 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
     const email = context.params.email as string;
     return { json: { kind: 'drive#permissionId', id: permissionIdForEmail(email) } };
   }
-}
-
-/** supportsAllDrives and friends: without it, a shared drive and its items are not found (Drive's 404). */
-export function sharedDriveParams(query: QueryParams, model: DriveModel, fileId: string | undefined): void {
-  const supported = supportsAllDrives(query);
-  query.boolean('useDomainAdminAccess', false);
-  hideDriveItems(model, supported, [fileId]);
 }

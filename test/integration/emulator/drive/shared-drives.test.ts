@@ -228,6 +228,41 @@ describe('Drive v2 emulator: shared drives', function () {
     await expectGoogleError(call(BOB, 'GET', `/drive/v2/drives/${full.id}`), 404);
   });
 
+  it('useDomainAdminAccess on permissions: an administrator manages a drive\'s members without being one; it grants nothing else', async () => {
+    // Bob's drive, and alice (the domain's administrator) is no member of it.
+    const drive = await newDrive(BOB, 'Orphaned team');
+    const admin = `${ALL}&useDomainAdminAccess=true`;
+    await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`), 404, 'notFound');
+    const members = permissionListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${admin}`)).json);
+    assert.deepEqual(members.items.map((member) => [member.emailAddress, member.role]), [[BOB, 'organizer']]);
+
+    // She adds carol as an organizer, changes her role, reads the grant, and removes bob, who is no longer the last organizer.
+    const carol = permissionSchema.parse((await ok(ALICE, 'POST', `/drive/v2/files/${drive.id}/permissions?${admin}`, { json: { type: 'user', role: 'organizer', emailAddress: CAROL } })).json);
+    assert.equal(carol.role, 'organizer');
+    assert.equal(driveOf(await ok(CAROL, 'GET', `/drive/v2/drives/${drive.id}`)).capabilities?.canManageMembers, true);
+    const bobId = await permissionIdOf(BOB);
+    const demoted = permissionSchema.parse((await ok(ALICE, 'PATCH', `/drive/v2/files/${drive.id}/permissions/${bobId}?${admin}`, { json: { role: 'writer' } })).json);
+    assert.equal(demoted.role, 'writer');
+    assert.equal(permissionSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions/${bobId}?${admin}`)).json).role, 'writer');
+    await ok(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${bobId}?${admin}`);
+    await expectGoogleError(call(BOB, 'GET', `/drive/v2/drives/${drive.id}`), 404, 'notFound');
+    // The last-organizer rule holds for an administrator too.
+    await expectGoogleError(call(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${carol.id}?${admin}`), 403, 'cannotDeletePermission');
+    // She did not become a member by managing it.
+    await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`), 404, 'notFound');
+
+    // Anyone else asking as an administrator is refused, member or not.
+    await expectGoogleError(call(CAROL, 'GET', `/drive/v2/files/${drive.id}/permissions?${admin}`), 403, 'noManageTeamDriveAdministratorPrivilege');
+    await expectGoogleError(call(BOB, 'POST', `/drive/v2/files/${drive.id}/permissions?${admin}`, { json: { type: 'user', role: 'reader', emailAddress: BOB } }), 403, 'noManageTeamDriveAdministratorPrivilege');
+
+    // On anything but a shared drive itself the flag gives an administrator nothing: bob's unshared file and a drive item stay hidden.
+    const item = await newItem(CAROL, 'inside.txt', drive.id);
+    await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${item.id}/permissions?${admin}`), 404, 'notFound');
+    const bobsFile = fileOf(await ok(BOB, 'POST', '/drive/v2/files', { json: { title: 'private.txt', mimeType: 'text/plain' } }));
+    await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${bobsFile.id}/permissions?useDomainAdminAccess=true`), 404, 'notFound');
+    await expectGoogleError(call(ALICE, 'POST', `/drive/v2/files/${bobsFile.id}/permissions?useDomainAdminAccess=true`, { json: { type: 'user', role: 'reader', emailAddress: ALICE } }), 404, 'notFound');
+  });
+
   it('emptyTrash with driveId empties that drive\'s trash (organizers)', async () => {
     const drive = await newDrive(ALICE, 'Trash bin');
     const file = await newItem(ALICE, 'gone.txt', drive.id);
