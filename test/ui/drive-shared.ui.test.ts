@@ -26,6 +26,11 @@ describe('Drive shared drives (UI)', function () {
     await treeRow(page, 'team-handbook.md').waitFor({ state: 'visible' });
     await treeRow(page, 'Planning').click();
     await treeRow(page, 'sprint-12.md').waitFor({ state: 'visible', timeout: 30000 });
+    // The drive's own Trash closes its rows, indented under the drive (the user's Trash is a section of its own).
+    const expanded = (await treeRows(page).locator('.label-name').allInnerTexts()).map((text) => text.trim());
+    assert.deepEqual(expanded.slice(expanded.indexOf('Team Desk')), ['Team Desk', 'Planning', 'sprint-12.md', 'team-handbook.md', 'Trash', 'Shared with me', 'Trash']);
+    const levels = await treeRows(page).evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-level')));
+    assert.equal(levels[expanded.indexOf('Trash')], levels[expanded.indexOf('Planning')], 'the drive\'s Trash sits beside its folders');
     await opened().screenshot('drive-shared-drives', { keepPointer: true });
   });
 

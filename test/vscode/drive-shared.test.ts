@@ -192,6 +192,62 @@ describe('Shared drives in the Drive view', function () {
     assert.equal((await emulatorRequest('GET', `/drive/v2/drives/${made.body.id}`, undefined, BOB)).status, 404, 'bob left');
   });
 
+  it('keeps a Trash per drive: trash a file from the tree, restore it, delete it forever, and empty the drive\'s trash from the palette', async () => {
+    const name = `Bin ${randomBytes(3).toString('hex')}`;
+    const made = await emulatorRequest<ApiDrive>('POST', `/drive/v2/drives?requestId=${randomBytes(6).toString('hex')}`, { name });
+    const newFile = async (title: string): Promise<string> => (await emulatorRequest<{ id: string }>('POST', `/drive/v2/files?${ALL}`, { title, mimeType: 'text/plain', parents: [{ id: made.body.id }] })).body.id;
+    const draftId = await newFile('draft.txt');
+    const notesId = await newFile('notes.txt');
+    api.drive.provider.refresh(await sharedDrivesSection() as Exclude<DriveNode, { kind: 'loadMore' | 'message' }>);
+    const row = await driveRow(name);
+    const trashNode = async (): Promise<DriveNode> => {
+      const last = (await api.drive.provider.getChildren(row)).at(-1);
+      assert.ok(last?.kind === 'section' && last.section === 'trash', 'the drive\'s last row is its Trash');
+      return last;
+    };
+    const titles = async (parent: DriveNode): Promise<string[]> => (await rows(parent)).map(label).sort();
+    const statusOf = async (id: string): Promise<{ status: number; trashed?: boolean }> => {
+      const answer = await emulatorRequest<{ labels?: { trashed?: boolean } }>('GET', `/drive/v2/files/${id}?${ALL}`);
+      return { status: answer.status, ...(answer.status === 200 ? { trashed: answer.body.labels?.trashed } : {}) };
+    };
+    const trash = await trashNode();
+    assert.equal(label(trash), 'Trash');
+    assert.match(String(api.drive.provider.getTreeItem(trash).contextValue), /\bcanEmptyTrash\b/);
+    assert.deepEqual(await titles(trash), []);
+
+    // Trash from the drive's row: the file leaves the drive's folder for the drive's Trash, not the user's.
+    await vscode.commands.executeCommand('desk.drive.trash', await child(row, 'draft.txt'));
+    assert.deepEqual(await statusOf(draftId), { status: 200, trashed: true });
+    await eventually('draft.txt in the drive\'s Trash', async () => ((await titles(await trashNode())).includes('draft.txt') ? true : undefined));
+    assert.deepEqual((await titles(row)), ['notes.txt']);
+    const userTrash = (await api.drive.provider.getChildren()).find((root) => root.kind === 'section' && root.section === 'trash' && root.driveId === undefined);
+    assert.ok(userTrash);
+    assert.ok(!(await titles(userTrash)).includes('draft.txt'), 'the user\'s Trash is not the drive\'s');
+
+    // Restore it from the drive's Trash: back in the drive.
+    await vscode.commands.executeCommand('desk.drive.untrash', await child(await trashNode(), 'draft.txt'));
+    assert.deepEqual(await statusOf(draftId), { status: 200, trashed: false });
+    await eventually('draft.txt back in the drive', async () => ((await titles(row)).includes('draft.txt') ? true : undefined));
+    assert.deepEqual(await titles(await trashNode()), []);
+
+    // Trash it again and delete it forever from the drive's Trash (confirmed).
+    await vscode.commands.executeCommand('desk.drive.trash', await child(row, 'draft.txt'));
+    await eventually('draft.txt in the drive\'s Trash again', async () => ((await titles(await trashNode())).includes('draft.txt') ? true : undefined));
+    confirmAnswer = 'Delete Forever';
+    await vscode.commands.executeCommand('desk.drive.delete', await child(await trashNode(), 'draft.txt'));
+    assert.equal((await statusOf(draftId)).status, 404);
+    assert.match(confirmations.at(-1) ?? '', /Delete “draft.txt” forever\? \(modal\)/);
+
+    // Empty the drive's trash from the palette: the user's trash or a drive they organize is picked.
+    await emulatorRequest('POST', `/drive/v2/files/${notesId}/trash?${ALL}`);
+    confirmAnswer = 'Empty Trash';
+    script([{ pick: new RegExp(`Trash of “${name}”`) }]);
+    await vscode.commands.executeCommand('desk.drive.emptyTrash');
+    assert.deepEqual([...problems, ...errors], []);
+    assert.match(confirmations.at(-1) ?? '', new RegExp(`Delete everything in the trash of “${name}” forever\\? \\(modal\\)`));
+    assert.equal((await statusOf(notesId)).status, 404);
+  });
+
   it('offers every shared drive command in the palette and on the tree\'s rows', () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { menus: Record<string, { command?: string; when?: string }[]> } };
     const ids = ['createSharedDrive', 'renameSharedDrive', 'hideSharedDrive', 'unhideSharedDrive', 'deleteSharedDrive', 'sharedDriveMembers', 'addSharedDriveMember', 'changeSharedDriveMemberRole', 'removeSharedDriveMember', 'showHiddenSharedDrives', 'hideHiddenSharedDrives'].map((id) => `desk.drive.${id}`);

@@ -27,7 +27,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     },
     getFile: (fileId) => client.getFile(fileId),
     async listFiles(request) {
-      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken, includeItemsFromAllDrives: request.includeItemsFromAllDrives });
+      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken, includeItemsFromAllDrives: request.includeItemsFromAllDrives, corpora: request.corpora, driveId: request.driveId });
       return { items: page.items, nextPageToken: page.nextPageToken };
     },
     async insertFolder(title, parentId) {
@@ -59,7 +59,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     deleteFile: (fileId) => client.deleteFile(fileId),
     trashFile: (fileId) => client.trashFile(fileId),
     untrashFile: (fileId) => client.untrashFile(fileId),
-    emptyTrash: () => client.emptyTrash(),
+    emptyTrash: (driveId) => (driveId === undefined ? client.emptyTrash() : client.emptyDriveTrash(driveId)),
     touchFile: (fileId) => client.touchFile(fileId),
     download: (fileId, options = {}) => client.download(fileId, options),
     exportFile: (fileId, mimeType) => client.exportFile(fileId, mimeType),

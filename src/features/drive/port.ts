@@ -58,8 +58,11 @@ export interface DriveAppInfo {
 export interface DriveApi {
   about(): Promise<DriveAboutInfo>;
   getFile(fileId: string): Promise<DriveItem>;
-  /** With `includeItemsFromAllDrives`, shared drives' items too (a shared drive's folders list nothing without it). */
-  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean }): Promise<DriveItemPage>;
+  /**
+   * With `includeItemsFromAllDrives`, shared drives' items too (a shared drive's folders list nothing without it);
+   * `corpora: 'drive'` with `driveId` searches one shared drive (its trash, for one).
+   */
+  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean; corpora?: 'drive'; driveId?: string }): Promise<DriveItemPage>;
   insertFolder(title: string, parentId: string): Promise<DriveItem>;
   uploadFile(metadata: { title: string; parents: readonly { id: string }[]; mimeType?: string }, content: Buffer | Readable, options: UploadOptions): Promise<DriveItem>;
   /** Replaces the content (and metadata); `ifMatch` makes it conditional (412 when stale). */
@@ -69,7 +72,8 @@ export interface DriveApi {
   deleteFile(fileId: string): Promise<void>;
   trashFile(fileId: string): Promise<DriveItem>;
   untrashFile(fileId: string): Promise<DriveItem>;
-  emptyTrash(): Promise<void>;
+  /** The user's trash, or with `driveId` a shared drive's (its organizers only). */
+  emptyTrash(driveId?: string): Promise<void>;
   touchFile(fileId: string): Promise<DriveItem>;
   download(fileId: string, options?: { signal?: AbortSignal }): Promise<DriveDownload>;
   exportFile(fileId: string, mimeType: string): Promise<Buffer>;

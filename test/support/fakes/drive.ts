@@ -7,7 +7,7 @@ type MutableItem = { -readonly [K in keyof DriveItem]: DriveItem[K] } & { conten
 /** An in-memory Drive answering the few query shapes the tree sends, with numeric page tokens. */
 export class FakeDrive implements DriveApi {
   readonly files = new Map<string, MutableItem>();
-  readonly listRequests: { q: string; pageToken?: string | undefined; maxResults?: number | undefined }[] = [];
+  readonly listRequests: { q: string; pageToken?: string | undefined; maxResults?: number | undefined; driveId?: string }[] = [];
   readonly patches: { fileId: string; metadata: DriveMetadataPatch; options: unknown }[] = [];
   rootId = 'root-id';
   private nextId = 1;
@@ -37,12 +37,13 @@ export class FakeDrive implements DriveApi {
     return { ...file };
   }
 
-  async listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined }) {
-    this.listRequests.push({ q: request.q, pageToken: request.pageToken, maxResults: request.maxResults });
+  async listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; corpora?: 'drive'; driveId?: string }) {
+    this.listRequests.push({ q: request.q, pageToken: request.pageToken, maxResults: request.maxResults, ...(request.driveId !== undefined ? { driveId: request.driveId } : {}) });
     const inParents = /^'([^']+)' in parents and trashed = false$/.exec(request.q);
     let matches: MutableItem[];
     if (inParents) matches = [...this.files.values()].filter((file) => !file.labels?.trashed && file.parents?.some((parent) => parent.id === inParents[1]));
-    else if (request.q === 'trashed = true') matches = [...this.files.values()].filter((file) => file.labels?.trashed);
+    // As Drive: the user's trash leaves shared drives out; a drive's corpus is that drive's items only.
+    else if (request.q === 'trashed = true') matches = [...this.files.values()].filter((file) => file.labels?.trashed && file.driveId === (request.corpora === 'drive' ? request.driveId : undefined));
     else if (request.q === 'sharedWithMe and trashed = false') matches = [...this.files.values()].filter((file) => file.sharedWithMe && !file.labels?.trashed);
     else throw new Error(`unexpected q ${request.q}`);
     // Server order deliberately not folders-first: the tree must not depend on it.
@@ -103,7 +104,11 @@ export class FakeDrive implements DriveApi {
 
   async copyFile(): Promise<DriveItem> { throw new Error('not used'); }
   async deleteFile(fileId: string): Promise<void> { this.files.delete(fileId); }
-  async emptyTrash(): Promise<void> {}
+  readonly emptiedTrashes: (string | undefined)[] = [];
+  async emptyTrash(driveId?: string): Promise<void> {
+    this.emptiedTrashes.push(driveId);
+    for (const [id, file] of this.files) if (file.labels?.trashed && file.driveId === driveId) this.files.delete(id);
+  }
   async touchFile(fileId: string): Promise<DriveItem> { return this.getFile(fileId); }
   async exportFile(): Promise<Buffer> { return Buffer.from('exported'); }
   async insertParent(fileId: string, parentId: string): Promise<void> { await this.patchFile(fileId, {}, { addParents: [parentId] }); }

@@ -1,19 +1,41 @@
 /** The Drive commands around the trash: trash (with Undo), restore, delete forever, empty the trash. */
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveItem } from '../port';
+import { driveAsItem } from '../sharedDrives/port';
+import { myDriveRole } from '../sharedDrives/nodes';
+import type { DriveNode, SectionNode } from '../tree/treeModel';
 import type { DriveCommandKit } from './kit';
 
 export function trashCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
   const desk = host.desk;
 
+  /**
+   * From the palette: the user's trash, or the Trash of a shared drive they organize (only organizers empty one).
+   * Without such a drive there is nothing to choose.
+   */
+  async function pickTrash(): Promise<SectionNode | undefined> {
+    const model = host.model();
+    const organized: DriveItem[] = [];
+    for await (const drive of host.client().allDrives({})) {
+      const item = driveAsItem(drive);
+      if (myDriveRole(item) === 'organizer') organized.push(item);
+    }
+    if (organized.length === 0) return model.section('trash');
+    const mine = { label: `$(trash) ${t('Your trash')}`, trash: model.section('trash') };
+    const drives = organized.map((drive) => ({ label: `$(library) ${t('Trash of “{0}”', drive.title ?? drive.id)}`, trash: model.driveTrashOfDrive(drive) }));
+    const picked = await vs.window.showQuickPick([mine, ...drives], { placeHolder: t('Which trash to empty?') });
+    return picked?.trash;
+  }
+
   return {
     trash: (node?: DriveNode, nodes?: DriveNode[]) =>
       attempt(desk, async () => {
         const files = kit.requireFiles(node, nodes);
         if (!files) return;
-        const shownIn = () => [...files.map((file) => file.parent), host.model().section('trash')];
+        // A shared drive's item goes to that drive's Trash, anything else to the user's.
+        const shownIn = () => [...files.map((file) => file.parent), ...files.flatMap((file) => host.model().trashFor(file.item))];
         const trashed = await kit.changeEach(files, (file) => host.api().trashFile(file.item.id), { refresh: shownIn() });
         const undo = t('Undo');
         const choice = await vs.window.showInformationMessage(t('Moved {0} item(s) to the trash.', trashed.length), undo);
@@ -28,7 +50,9 @@ export function trashCommands(kit: DriveCommandKit) {
       attempt(desk, async () => {
         const files = kit.requireFiles(node, nodes);
         if (!files) return;
-        await kit.changeEach(files, (file) => host.api().untrashFile(file.item.id), { refresh: [host.model().section('trash'), host.model().section('myDrive')] });
+        // Back where it was: My Drive, or the shared drive's row (which reloads its folders and its Trash).
+        const driveRows = files.flatMap((file) => (file.parent.kind === 'section' && file.parent.parent ? [file.parent.parent] : []));
+        await kit.changeEach(files, (file) => host.api().untrashFile(file.item.id), { refresh: [host.model().section('trash'), host.model().section('myDrive'), ...driveRows] });
       }, { action: t('Could not restore from the trash'), retry: true }),
 
     delete: (node?: DriveNode, nodes?: DriveNode[]) =>
@@ -42,11 +66,16 @@ export function trashCommands(kit: DriveCommandKit) {
         for (const file of files) host.provider.refresh(file.parent);
       }, { action: t('Could not delete'), retry: true }),
 
-    emptyTrash: () =>
+    emptyTrash: (node?: DriveNode) =>
       attempt(desk, async () => {
-        if (!(await confirmModal(vs, t('Delete everything in the trash forever?'), t('This cannot be undone.'), t('Empty Trash')))) return;
-        await host.api().emptyTrash();
-        host.provider.refresh(host.model().section('trash'));
+        const trash = node?.kind === 'section' && node.section === 'trash' ? node : await pickTrash();
+        if (!trash) return;
+        const driveName = trash.parent ? trash.parent.item.title ?? trash.parent.item.id : undefined;
+        const question = driveName === undefined ? t('Delete everything in the trash forever?') : t('Delete everything in the trash of “{0}” forever?', driveName);
+        const detail = driveName === undefined ? t('This cannot be undone.') : t('This cannot be undone, and it deletes the items for every member of the shared drive.');
+        if (!(await confirmModal(vs, question, detail, t('Empty Trash')))) return;
+        await host.api().emptyTrash(trash.driveId);
+        host.provider.refresh(trash);
       }, { action: t('Could not empty the trash'), retry: true }),
   };
 }

@@ -26,6 +26,11 @@ export function sharedDriveContextValue(item: DriveItem): string {
   return words.join(' ');
 }
 
+/** The words of a shared drive's Trash row: only its organizers may empty it (Drive's files.emptyTrash with driveId). */
+export function driveTrashContextValue(driveRow: FileNode): string {
+  return `driveSection trash ofSharedDrive${myDriveRole(driveRow.item) === 'organizer' ? ' canEmptyTrash' : ''}`;
+}
+
 /** The user's own role in a drive, read from the drive's capabilities. */
 export function myDriveRole(item: Pick<DriveItem, 'capabilities'>): DriveMemberRole | undefined {
   const can = item.capabilities ?? {};

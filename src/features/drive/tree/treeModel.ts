@@ -18,6 +18,9 @@ export interface SectionNode {
   readonly id: string;
   readonly section: DriveSection;
   readonly label: string;
+  /** A shared drive's own Trash (the last row under the drive): the drive, and its row as the parent. */
+  readonly driveId?: string;
+  readonly parent?: FileNode;
 }
 
 export interface FileNode {
@@ -75,6 +78,8 @@ export class DriveTreeModel {
   private readonly t: Translate;
   private readonly listings = new Map<string, Listing>();
   private readonly nodes = new Map<string, FileNode>();
+  /** The Trash rows of the shared drives shown, by node id. */
+  private readonly driveTrashes = new Map<string, SectionNode>();
   private rootFolderId: Promise<string> | undefined;
   private readonly sharedDrives: SharedDriveSource | undefined;
   /** Whether "Shared drives" also lists the drives the user hid. */
@@ -110,6 +115,7 @@ export class DriveTreeModel {
   reset(): void {
     this.listings.clear();
     this.nodes.clear();
+    this.driveTrashes.clear();
     this.rootFolderId = undefined;
   }
 
@@ -119,7 +125,34 @@ export class DriveTreeModel {
   }
 
   parentOf(node: DriveNode): DriveNode | undefined {
-    return node.kind === 'section' ? undefined : node.parent;
+    return node.parent;
+  }
+
+  /**
+   * A shared drive's own Trash, under the drive's row: Drive keeps one trash per shared drive, apart from the user's,
+   * and its organizers empty it.
+   */
+  driveTrashOf(row: FileNode): SectionNode {
+    const id = `${row.id}/…trash`;
+    let node = this.driveTrashes.get(id);
+    if (!node) {
+      node = { kind: 'section', id, section: 'trash', label: this.t('Trash'), driveId: row.item.id, parent: row };
+      this.driveTrashes.set(id, node);
+    }
+    return node;
+  }
+
+  /** A shared drive's Trash by the drive (its row as shown, or as it would be when the section is not loaded). */
+  driveTrashOfDrive(drive: DriveItem): SectionNode {
+    const section = this.section('sharedDrives');
+    const id = `${section.id}/${drive.id}`;
+    return this.driveTrashOf(this.nodes.get(id) ?? { kind: 'file', id, parent: section, item: drive });
+  }
+
+  /** Where a trashed item is listed: its shared drive's Trash (once that drive is shown), else the user's Trash. */
+  trashFor(item: Pick<DriveItem, 'driveId'>): SectionNode[] {
+    if (item.driveId === undefined) return [this.section('trash')];
+    return [...this.driveTrashes.values()].filter((node) => node.driveId === item.driveId);
   }
 
   /** Children of a container: the first page is fetched on first expansion; later pages on "Load more…". */
@@ -164,7 +197,7 @@ export class DriveTreeModel {
   }
 
   nodeById(id: string): DriveNode | undefined {
-    return this.nodes.get(id) ?? this.sections.find((node) => node.id === id);
+    return this.nodes.get(id) ?? this.driveTrashes.get(id) ?? this.sections.find((node) => node.id === id);
   }
 
   /** The loaded nodes showing this file (a file with two parents shows twice). */
@@ -199,7 +232,7 @@ export class DriveTreeModel {
         if (parent.isRoot || parent.id === rootId) parentFolderIds.add(SECTION_IDS.myDrive);
         else parentFolderIds.add(parent.id);
       }
-      if (item.labels?.trashed) parentFolderIds.add(SECTION_IDS.trash);
+      if (item.labels?.trashed) for (const trash of this.trashFor(item)) if (this.listings.has(trash.id)) affected.set(trash.id, trash);
       if (item.shared) parentFolderIds.add(SECTION_IDS.shared);
     }
     for (const id of parentFolderIds) {
@@ -260,17 +293,29 @@ export class DriveTreeModel {
     if (section === 'shared' && current.driveId !== undefined && current.id === current.driveId) section = 'sharedDrives';
     let container: ContainerNode = this.section(section);
     if (section === 'trash') chain.splice(0, chain.length - 1);
+    // A trashed item of a shared drive is in that drive's Trash, below the drive's row.
+    if (section === 'trash' && current.driveId !== undefined) {
+      const row = await this.findChild(this.section('sharedDrives'), current.driveId, maxPagesPerFolder);
+      if (!row) return undefined;
+      container = this.driveTrashOf(row);
+    }
     for (const id of chain) {
-      let found: FileNode | undefined;
-      for (let page = 0; page < maxPagesPerFolder && !found; page++) {
-        const children = await this.children(container);
-        found = children.find((child): child is FileNode => child.kind === 'file' && child.item.id === id);
-        if (!found && !(await this.loadMore(container))) break;
-      }
+      const found = await this.findChild(container, id, maxPagesPerFolder);
       // A file shared with me whose top folder is not itself in "Shared with me": start lower.
       if (!found) return undefined;
       if (id === fileId) return found;
       container = found;
+    }
+    return undefined;
+  }
+
+  /** The row of a file in a container, loading its pages until found. */
+  private async findChild(container: ContainerNode, fileId: string, maxPages: number): Promise<FileNode | undefined> {
+    for (let page = 0; page < maxPages; page++) {
+      const children = await this.children(container);
+      const found = children.find((child): child is FileNode => child.kind === 'file' && child.item.id === fileId);
+      if (found) return found;
+      if (!(await this.loadMore(container))) return undefined;
     }
     return undefined;
   }
@@ -284,6 +329,7 @@ export class DriveTreeModel {
     const nodes: DriveNode[] = [...listing.items].sort(compareItems).map((item) => this.fileNode(container, item));
     if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });
     if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container, this.t) });
+    if (container.kind === 'file' && container.parent.kind === 'section' && container.parent.section === 'sharedDrives') nodes.push(this.driveTrashOf(container));
     return nodes;
   }
 
@@ -303,10 +349,16 @@ export class DriveTreeModel {
     const run = async (): Promise<void> => {
       try {
         const inSharedDrives = sectionOf(container) === 'sharedDrives';
+        const driveTrash = container.kind === 'section' ? container.driveId : undefined;
         const page = inSharedDrives && container.kind === 'section'
           ? await (this.sharedDrives?.listDrives({ pageToken, maxResults: this.pageSize, includeHidden: this.showHiddenDrives }) ?? { items: [] })
-          // A shared drive's folders list its items only when asked to include shared drives' items.
-          : await this.api.listFiles({ q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken, ...(inSharedDrives ? { includeItemsFromAllDrives: true } : {}) });
+          // A shared drive's folders list its items only when asked to include shared drives' items; its Trash is the
+          // drive's corpus (the user's `trashed = true` leaves shared drives out).
+          : await this.api.listFiles({
+            q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken,
+            ...(inSharedDrives || driveTrash !== undefined ? { includeItemsFromAllDrives: true } : {}),
+            ...(driveTrash !== undefined ? { corpora: 'drive', driveId: driveTrash } : {}),
+          });
         const known = new Set(listing.items.map((item) => item.id));
         listing.items.push(...page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;

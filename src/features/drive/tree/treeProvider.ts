@@ -9,7 +9,7 @@ import type { DriveItem } from '../port';
 import { DropPlan, planDrop } from './dnd';
 import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
-import { driveTooltipLines, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
+import { driveTooltipLines, driveTrashContextValue, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
 
 export const DRIVE_VIEW_ID = 'desk.drive';
@@ -18,7 +18,7 @@ const URI_LIST_MIME = 'text/uri-list';
 
 /** The words menus match on (`viewItem =~ /\bfolder\b/`). */
 export function contextValueFor(node: DriveNode): string {
-  if (node.kind === 'section') return `driveSection ${node.section}`;
+  if (node.kind === 'section') return node.parent ? driveTrashContextValue(node.parent) : `driveSection ${node.section}`;
   if (node.kind === 'loadMore') return 'driveLoadMore';
   if (node.kind === 'message') return 'driveMessage';
   if (node.kind === 'comments' || node.kind === 'comment') return commentRowContextValue(node);

@@ -71,6 +71,57 @@ describe('Drive tree: shared drives', () => {
     assert.deepEqual(drives.requests, [false, true]);
   });
 
+  it('gives each shared drive its own Trash row, listing the drive\'s trashed items apart from the user\'s Trash', async () => {
+    const drive = new FakeDriveWithDrives();
+    drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
+    const kept = drive.file('kept.md', 'D1', { driveId: 'D1' });
+    const gone = drive.file('gone.md', 'D1', { driveId: 'D1', labels: { trashed: true, starred: false } });
+    drive.file('mine.txt', drive.rootId, { labels: { trashed: true, starred: false } });
+    const model = new DriveTreeModel(drive, { sharedDrives: source([{ id: 'D1', name: 'Team', capabilities: MANAGER }, { id: 'D2', name: 'Guest', capabilities: CONTRIBUTOR }]) });
+    const driveRows = await model.children(model.section('sharedDrives'));
+    const team = file(driveRows, 'Team');
+    const guest = file(driveRows, 'Guest');
+
+    // The drive's rows, then its Trash, last.
+    const inside = await model.children(team);
+    assert.deepEqual(inside.map((node) => (node.kind === 'file' ? node.item.title : node.kind === 'section' ? `[${node.label}]` : node.kind)), ['kept.md', '[Trash]']);
+    const trash = inside[1];
+    assert.ok(trash?.kind === 'section' && trash.section === 'trash');
+    assert.equal(trash.driveId, 'D1');
+    assert.equal(model.parentOf(trash), team, 'reveal walks up from the Trash to its drive');
+    assert.equal(contextValueFor(trash), 'driveSection trash ofSharedDrive canEmptyTrash');
+    const guestTrash = (await model.children(guest)).at(-1);
+    assert.ok(guestTrash?.kind === 'section');
+    assert.equal(contextValueFor(guestTrash), 'driveSection trash ofSharedDrive', 'only organizers empty a drive\'s trash');
+
+    // Its listing is the drive's corpus; the user's Trash does not show the drive's items.
+    const trashed = await model.children(trash);
+    assert.deepEqual(trashed.map((node) => (node.kind === 'file' ? node.item.title : node.kind)), ['gone.md']);
+    assert.equal(drive.listRequests.at(-1)?.driveId, 'D1');
+    const gonenode = file(trashed, 'gone.md');
+    assert.match(contextValueFor(gonenode), /\btrashed\b/);
+    assert.equal(model.isContainer(gonenode), false);
+    assert.deepEqual((await model.children(model.section('trash'))).map((node) => (node.kind === 'file' ? node.item.title : node.kind)), ['mine.txt']);
+
+    // Trashing kept.md touches the drive's folder and the drive's Trash, not the user's.
+    const trashedItem = await drive.trashFile(kept);
+    const affected = await model.containersAffectedBy([{ fileId: kept, item: trashedItem, removed: false }]);
+    // (the drive's row holds its Trash: refreshing the row reloads both)
+    assert.deepEqual(affected.map((node) => node.id), [team.id]);
+    model.invalidate(team);
+    assert.equal(model.isLoaded(trash.id), false);
+    assert.deepEqual((await model.children(trash)).map((node) => (node.kind === 'file' ? node.item.title : node.kind)), ['gone.md', 'kept.md']);
+    // With only the Trash loaded (the folder collapsed and dropped), the Trash alone reloads.
+    model.invalidate(team);
+    await model.children(trash);
+    const restored = await drive.untrashFile(kept);
+    assert.deepEqual((await model.containersAffectedBy([{ fileId: kept, item: restored, removed: false }])).map((node) => node.id), [trash.id]);
+
+    // Reveal finds a trashed item of a drive in that drive's Trash.
+    const found = await model.findNode(gone);
+    assert.equal(found?.parent, trash);
+  });
+
   it('reveals an item of a shared drive under its drive, and says so when there are no drives', async () => {
     const drive = new FakeDriveWithDrives();
     drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
