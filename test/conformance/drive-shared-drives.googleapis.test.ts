@@ -101,4 +101,37 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
     assert.equal((await carol.drives.get({ driveId })).data.capabilities?.canManageMembers, true);
     await rejectsWith(carol.permissions.list({ fileId: driveId, supportsAllDrives: true, useDomainAdminAccess: true }), 403);
   });
+  it('the deprecated teamdrives resource: the same drives under their old names', async () => {
+    const created = (await alice.teamdrives.insert({ requestId: 'conformance-td-1', requestBody: { name: 'Old style', restrictions: { teamMembersOnly: true } } })).data;
+    assert.equal(created.kind, 'drive#teamDrive');
+    assert.equal(created.name, 'Old style');
+    assert.equal(created.capabilities?.canRenameTeamDrive, true);
+    assert.equal(created.capabilities?.canDeleteTeamDrive, true);
+    assert.equal(created.restrictions?.teamMembersOnly, true);
+    const teamDriveId = created.id as string;
+    // The same drive through drives, with the new names.
+    const modern = (await alice.drives.get({ driveId: teamDriveId })).data;
+    assert.equal(modern.restrictions?.driveMembersOnly, true);
+    await rejectsWith(alice.teamdrives.insert({ requestId: 'conformance-td-1', requestBody: { name: 'Old style' } }), 409);
+
+    assert.equal((await alice.teamdrives.get({ teamDriveId })).data.name, 'Old style');
+    const listed = (await alice.teamdrives.list({ q: "name = 'Old style'" })).data;
+    assert.equal(listed.kind, 'drive#teamDriveList');
+    assert.deepEqual(listed.items?.map((item) => item.id), [teamDriveId]);
+    const renamed = (await alice.teamdrives.update({ teamDriveId, requestBody: { name: 'Old style 2', restrictions: { teamMembersOnly: false } } })).data;
+    assert.equal(renamed.name, 'Old style 2');
+    assert.equal(renamed.restrictions?.teamMembersOnly, false);
+
+    // A reader member sees it with a reader's capabilities; others get 404; only organizers delete.
+    await alice.permissions.insert({ fileId: teamDriveId, supportsAllDrives: true, sendNotificationEmails: false, requestBody: { type: 'user', role: 'reader', value: 'bob@example.com' } });
+    const asBob = (await bob.teamdrives.get({ teamDriveId })).data;
+    assert.equal(asBob.capabilities?.canRenameTeamDrive, false);
+    assert.equal(asBob.capabilities?.canListChildren, true);
+    await rejectsWith(carol.teamdrives.get({ teamDriveId }), 404);
+    await rejectsWith(carol.teamdrives.list({ useDomainAdminAccess: true }), 403);
+    assert.ok((await alice.teamdrives.list({ useDomainAdminAccess: true, maxResults: 100 })).data.items?.some((item) => item.id === teamDriveId));
+    await rejectsWith(bob.teamdrives.delete({ teamDriveId }), 403);
+    assert.equal((await alice.teamdrives.delete({ teamDriveId })).status, 204);
+    await rejectsWith(alice.teamdrives.get({ teamDriveId }), 404);
+  });
 });

@@ -11,6 +11,7 @@ import { propertyRoutes } from './properties/routes';
 import { revisionRoutes } from './revisions/routes';
 import { labelRoutes } from './labels/routes';
 import { driveRoutes } from './drives/routes';
+import { teamDriveRoutes } from './drives/teamDrives';
 import { driveRouteKit, registerRouteTables } from './routing';
 import type { DriveService } from './service';
 
@@ -20,5 +21,5 @@ import type { DriveService } from './service';
  */
 export function registerDriveRoutes(router: Router, service: DriveService): void {
   const kit = driveRouteKit(service);
-  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), revisionRoutes(kit), labelRoutes(kit), driveRoutes(kit), driveDevRoutes]);
+  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), revisionRoutes(kit), labelRoutes(kit), driveRoutes(kit), teamDriveRoutes(kit), driveDevRoutes]);
 }

@@ -60,3 +60,37 @@ export const sharedDriveInputSchema = z.object({
   restrictions: z.optional(driveRestrictionsSchema),
 });
 export type SharedDriveInput = z.infer<typeof sharedDriveInputSchema>;
+
+/**
+ * The deprecated v2 `teamdrives` resource's bodies: a shared drive under its old names (`teamMembersOnly` for
+ * `driveMembersOnly`); no `hidden`. Only the emulator serves it (Desk's client uses `drives`).
+ */
+export const teamDriveInputSchema = z.object({
+  ...sharedDriveInputSchema.shape,
+  restrictions: z.optional(z.object({
+    adminManagedRestrictions: z.optional(z.boolean()),
+    copyRequiresWriterPermission: z.optional(z.boolean()),
+    domainUsersOnly: z.optional(z.boolean()),
+    teamMembersOnly: z.optional(z.boolean()),
+    sharingFoldersRequiresOrganizerPermission: z.optional(z.boolean()),
+  })),
+});
+export type TeamDriveInput = z.infer<typeof teamDriveInputSchema>;
+
+export interface TeamDrive {
+  kind: 'drive#teamDrive';
+  id: string;
+  name: string;
+  createdDate: string;
+  themeId: string;
+  colorRgb: string;
+  backgroundImageLink: string;
+  capabilities: Record<string, boolean>;
+  restrictions: Record<string, boolean>;
+}
+
+export interface TeamDriveList {
+  kind: 'drive#teamDriveList';
+  items: TeamDrive[];
+  nextPageToken?: string;
+}

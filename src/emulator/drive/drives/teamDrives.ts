@@ -1,0 +1,103 @@
+/**
+ * Drive v2's deprecated `teamdrives` resource (insert, get, list, update, delete): the same shared drives as `drives`,
+ * under their old names. Clients written before 2019 still call it; Google keeps it working, so the emulator does too.
+ */
+import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, SharedDriveInput, TeamDrive, TeamDriveInput, teamDriveInputSchema, TeamDriveList } from '../../../shared/schemas/drive/drives';
+import type { EmulatorUser } from '../../auth/users';
+import { requireUser } from '../../core/context';
+import { parseBody } from '../../core/params';
+import type { Reply, RequestContext } from '../../core/router';
+import type { DriveRoute, DriveRouteKit } from '../routing';
+import type { StoredDrive } from './model';
+import { driveCapabilities, renderDrive } from './render';
+import { domainAdminAccess } from './routes';
+
+/** The old capability names, where they differ from the `drives` ones. */
+const RENAMED_CAPABILITIES: Readonly<Record<string, string>> = {
+  canChangeDriveBackground: 'canChangeTeamDriveBackground',
+  canChangeDriveMembersOnlyRestriction: 'canChangeTeamMembersOnlyRestriction',
+  canDeleteDrive: 'canDeleteTeamDrive',
+  canRenameDrive: 'canRenameTeamDrive',
+  canResetDriveRestrictions: 'canResetTeamDriveRestrictions',
+};
+
+export function renderTeamDrive(drive: StoredDrive, role: Parameters<typeof driveCapabilities>[0]): TeamDrive {
+  const modern = renderDrive(drive, { role, hidden: false });
+  const capabilities: Record<string, boolean> = {};
+  for (const [name, allowed] of Object.entries(driveCapabilities(role, drive))) capabilities[RENAMED_CAPABILITIES[name] ?? name] = allowed;
+  // Moving items out was its own capability on team drives: organizers only, as for drives.
+  capabilities.canRemoveChildren = capabilities.canDeleteChildren ?? false;
+  const { driveMembersOnly, ...restrictions } = drive.restrictions;
+  return {
+    kind: 'drive#teamDrive',
+    id: drive.id,
+    name: drive.name,
+    createdDate: modern.createdDate ?? '',
+    themeId: drive.themeId,
+    colorRgb: drive.colorRgb,
+    backgroundImageLink: modern.backgroundImageLink ?? '',
+    capabilities,
+    restrictions: { ...restrictions, teamMembersOnly: driveMembersOnly },
+  };
+}
+
+/** A teamdrives body as the drives model takes it. */
+function asDriveInput(input: TeamDriveInput): SharedDriveInput {
+  const { restrictions, ...rest } = input;
+  if (!restrictions) return rest;
+  const { teamMembersOnly, ...others } = restrictions;
+  return { ...rest, restrictions: { ...others, ...(teamMembersOnly !== undefined ? { driveMembersOnly: teamMembersOnly } : {}) } };
+}
+
+export function teamDriveRoutes(kit: DriveRouteKit): DriveRoute[] {
+  const { service } = kit;
+  const { drives } = service;
+  return [
+    ['GET', '/drive/v2/teamdrives', listTeamDrives],
+    ['POST', '/drive/v2/teamdrives', insertTeamDrive],
+    ['GET', '/drive/v2/teamdrives/:teamDriveId', getTeamDrive],
+    ['PUT', '/drive/v2/teamdrives/:teamDriveId', updateTeamDrive],
+    ['DELETE', '/drive/v2/teamdrives/:teamDriveId', deleteTeamDrive],
+  ];
+
+  function render(user: EmulatorUser, drive: StoredDrive): TeamDrive {
+    // An administrator asking as one, without a member role, manages it as an organizer would.
+    return renderTeamDrive(drive, drives.roleOf(user, drive.id) ?? 'organizer');
+  }
+
+  function listTeamDrives(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const access = domainAdminAccess(service, context, user, 'noListTeamDrivesAdministratorPrivilege');
+    const maxResults = context.query.integer('maxResults', { min: 1, max: DRIVES_PAGE_MAX, default: DRIVES_PAGE_DEFAULT }) ?? DRIVES_PAGE_DEFAULT;
+    const page = drives.list(user, { q: context.query.string('q', 2048), maxResults, pageToken: context.query.string('pageToken', 512), admin: access.admin === true });
+    const list: TeamDriveList = { kind: 'drive#teamDriveList', items: page.drives.map((drive) => render(user, drive)) };
+    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
+    return { json: list };
+  }
+
+  async function insertTeamDrive(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const input = asDriveInput(parseBody(teamDriveInputSchema, await context.json()));
+    return { json: render(user, drives.insert(user, context.query.string('requestId', 512), input)) };
+  }
+
+  function getTeamDrive(context: RequestContext): Reply {
+    const user = requireUser(context);
+    const access = domainAdminAccess(service, context, user, 'noManageTeamDriveAdministratorPrivilege');
+    return { json: render(user, drives.get(user, context.params.teamDriveId as string, access)) };
+  }
+
+  async function updateTeamDrive(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const input = asDriveInput(parseBody(teamDriveInputSchema, await context.json()));
+    const access = domainAdminAccess(service, context, user, 'noManageTeamDriveAdministratorPrivilege');
+    return { json: render(user, drives.update(user, context.params.teamDriveId as string, input, access)) };
+  }
+
+  async function deleteTeamDrive(context: RequestContext): Promise<Reply> {
+    const user = requireUser(context);
+    const garbage = drives.delete(user, context.params.teamDriveId as string, { allowItemDeletion: false, admin: false });
+    await kit.freeBlobs(garbage.blobIds);
+    return { status: 204, empty: true };
+  }
+}
