@@ -3,7 +3,7 @@
  * exist (404 notFound, as Drive does), and files.list's shared-drive parameters checked as Drive checks them.
  */
 import type { EmulatorUser } from '../../auth/users';
-import { ApiError, invalid } from '../../core/errors';
+import { ApiError } from '../../core/errors';
 import type { QueryParams } from '../../core/params';
 import type { DrivesModel } from '../drives/model';
 import type { DriveModel } from './model';
@@ -45,8 +45,10 @@ export function listScope(query: QueryParams, corpora: readonly string[], drives
   const allDrives = includeAll || includeTeam;
   supportsAllDrives(query);
   const driveId = query.string('driveId', 200) ?? query.string('teamDriveId', 200);
-  if (corpora.includes('drive') && driveId === undefined) throw invalid('The driveId parameter must be specified when corpora is drive.', 'driveId');
-  if (driveId !== undefined && corpora.length > 0 && !corpora.includes('drive')) throw invalid('The driveId parameter can only be used with corpora=drive.', 'corpora');
+  // Google's words and reason for both mistakes (one check there: driveId if and only if corpora=drive).
+  if (corpora.includes('drive') !== (driveId !== undefined) && !(driveId !== undefined && corpora.length === 0)) {
+    throw new ApiError(400, 'teamDriveIdRequiresTeamDriveCorpora', 'The driveId parameter must be specified if and only if corpora is set to drive.', { location: 'driveId', locationType: 'parameter' });
+  }
   if ((driveId !== undefined || corpora.includes('drive') || corpora.includes('allDrives')) && !allDrives) {
     throw new ApiError(403, 'forbidden', 'The includeItemsFromAllDrives parameter must be set to true when driveId is specified or corpora contains drive or allDrives.');
   }

@@ -123,7 +123,8 @@ describe('Drive v2 emulator: shared drives', function () {
     assert.deepEqual(allDrives, [spec.id]);
     assert.ok(!(await listIds(BOB, `q=${q("title = 'spec.txt'")}`)).includes(spec.id), 'the user corpus alone holds My Drive');
     await expectGoogleError(call(BOB, 'GET', `/drive/v2/files?corpora=drive&driveId=${drive.id}&${ALL}`), 403);
-    await expectGoogleError(call(BOB, 'GET', `/drive/v2/files?corpora=drive&includeItemsFromAllDrives=true&${ALL}`), 400, 'invalid');
+    await expectGoogleError(call(BOB, 'GET', `/drive/v2/files?corpora=drive&includeItemsFromAllDrives=true&${ALL}`), 400, 'teamDriveIdRequiresTeamDriveCorpora');
+    await expectGoogleError(call(BOB, 'GET', `/drive/v2/files?corpora=user&driveId=${drive.id}&includeItemsFromAllDrives=true&${ALL}`), 400, 'teamDriveIdRequiresTeamDriveCorpora');
     // children.list of a drive folder lists its items.
     const children = (await ok(BOB, 'GET', `/drive/v2/files/${folder.id}/children`)).json as { items: { id: string }[] };
     assert.deepEqual(children.items.map((child) => child.id), [spec.id]);
