@@ -46,3 +46,30 @@ describe('Drive shared drives (UI)', function () {
     await page.keyboard.press('Escape');
   });
 });
+
+describe('Drive shared drives as a contributor (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-drive-shared-bob-', { seed: 'demo' });
+
+  it('offers a contributor no Move to Trash and no Delete Forever on the drive\'s files, as Drive allows only managers', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await signInThroughConsent(workbench, { account: 'bob@example.com' });
+    await showOnlyViews(page, ['Drive']);
+    await treeRow(page, 'My Drive').waitFor({ state: 'visible', timeout: 30000 });
+    await treeRow(page, 'My Drive').click();
+    await treeRow(page, 'Shared drives').click();
+    await treeRow(page, 'Team Desk').waitFor({ state: 'visible', timeout: 30000 });
+    await treeRow(page, 'Team Desk').click();
+    await treeRow(page, 'team-handbook.md').waitFor({ state: 'visible', timeout: 30000 });
+    await treeRow(page, 'team-handbook.md').click({ button: 'right' });
+    const menu = page.locator('.context-view');
+    // A writer still renames (the menu is there), but trashing and deleting are not offered.
+    await menu.locator('.action-label', { hasText: 'Rename…' }).first().waitFor({ state: 'visible', timeout: 15000 });
+    const entries = (await menu.locator('.action-label').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
+    assert.ok(!entries.includes('Move to Trash'), entries.join(' | '));
+    assert.ok(!entries.includes('Delete Forever…'), entries.join(' | '));
+    await page.keyboard.press('Escape');
+  });
+});

@@ -27,6 +27,12 @@ export function contextValueFor(node: DriveNode): string {
   const words = ['driveEntry', isFolder(item) ? 'folder' : isNative(item) ? 'native file' : 'file'];
   words.push(item.labels?.trashed || sectionOf(node) === 'trash' ? 'trashed' : 'live');
   words.push(item.labels?.starred ? 'starred' : 'unstarred');
+  // What the user may do, as Drive says (a shared drive's contributor trashes nothing; a viewer deletes nothing).
+  // An unknown capability offers the action: the service then answers, and its refusal is shown.
+  const can = item.capabilities ?? {};
+  if (can.canTrash !== false) words.push('mayTrash');
+  if (can.canUntrash !== false) words.push('mayUntrash');
+  if (can.canDelete !== false) words.push('mayDelete');
   if (node.parent.kind === 'file' || node.parent.section === 'myDrive') words.push('inFolder');
   return words.join(' ');
 }

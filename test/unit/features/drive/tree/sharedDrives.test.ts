@@ -122,6 +122,21 @@ describe('Drive tree: shared drives', () => {
     assert.equal(found?.parent, trash);
   });
 
+  it('offers trash, restore and delete forever only where Drive\'s capabilities allow them (unknown ones allow)', async () => {
+    const drive = new FakeDriveWithDrives();
+    drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
+    const contributor = { canTrash: false, canUntrash: false, canDelete: false, canEdit: true };
+    drive.file('theirs.md', 'D1', { driveId: 'D1', capabilities: contributor });
+    drive.file('managed.md', 'D1', { driveId: 'D1', capabilities: { canTrash: true, canUntrash: false, canDelete: true } });
+    drive.file('unknown.md', 'D1', { driveId: 'D1' });
+    const model = new DriveTreeModel(drive, { sharedDrives: source([{ id: 'D1', name: 'Team', capabilities: CONTRIBUTOR }]) });
+    const inside = await model.children(file(await model.children(model.section('sharedDrives')), 'Team'));
+    const words = (title: string): string[] => contextValueFor(file(inside, title)).split(' ');
+    assert.deepEqual(['mayTrash', 'mayUntrash', 'mayDelete'].filter((word) => words('theirs.md').includes(word)), []);
+    assert.deepEqual(['mayTrash', 'mayUntrash', 'mayDelete'].filter((word) => words('managed.md').includes(word)), ['mayTrash', 'mayDelete']);
+    assert.deepEqual(['mayTrash', 'mayUntrash', 'mayDelete'].filter((word) => words('unknown.md').includes(word)), ['mayTrash', 'mayUntrash', 'mayDelete']);
+  });
+
   it('reveals an item of a shared drive under its drive, and says so when there are no drives', async () => {
     const drive = new FakeDriveWithDrives();
     drive.add({ id: 'D1', title: 'Team', mimeType: 'application/vnd.google-apps.folder', driveId: 'D1', parents: [] });
