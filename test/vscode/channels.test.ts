@@ -6,7 +6,7 @@ import type { DeskApi } from '../../src/extension';
 import type { ChannelRecord } from '../../src/features/channels/model';
 import type { ChannelsNode } from '../../src/features/channels/tree/treeProvider';
 import * as vscode from 'vscode';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually } from './support';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually, scriptDialogs } from './support';
 
 describe('Channels view in VS Code', function () {
   this.timeout(30000);
@@ -85,6 +85,49 @@ describe('Channels view in VS Code', function () {
     const again = await emulatorRequest('POST', '/drive/v2/channels/stop', { id: renewed.id, resourceId: renewed.resourceId });
     assert.equal(again.status, 404);
     assert.deepEqual(errors, []);
+  });
+
+  it('watches Calendar\'s other resources: a calendar\'s sharing from its row, the calendar list and the settings from the palette', async () => {
+    const address = await vscode.commands.executeCommand<string | undefined>('desk.channels.startReceiver');
+    assert.ok(address);
+    const problems: string[] = [];
+    const asked: string[] = [];
+    errors.length = 0;
+    const roots = await api.calendar.tree.getChildren();
+    const primary = roots.find((root) => root.kind === 'calendar' && root.entry.primary === true);
+    assert.ok(primary && primary.kind === 'calendar', 'no primary calendar row');
+
+    // From the calendar's row: only that calendar's events or sharing are offered; sharing is picked.
+    scriptDialogs(stubs, [{ pick: /sharing/ }, { type: address }, { type: '' }], problems, asked);
+    const sharing = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.watchCalendar', primary);
+    assert.deepEqual([...problems, ...errors], []);
+    assert.deepEqual(sharing?.target, { kind: 'calendarAcl', calendarId: primary.entry.id });
+    assert.match(sharing?.resourceUri ?? '', /\/acl/);
+    // From the palette: the calendar list, then the settings.
+    scriptDialogs(stubs, [{ pick: /Your calendar list/ }, { type: address }, { type: 'list-token' }], problems);
+    const list = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.watchCalendar');
+    scriptDialogs(stubs, [{ pick: /Your Calendar settings/ }, { type: address }, { type: '' }], problems);
+    const settings = await vscode.commands.executeCommand<ChannelRecord | undefined>('desk.channels.watchCalendar');
+    assert.deepEqual([...problems, ...errors], []);
+    assert.ok(sharing && list && settings);
+    assert.deepEqual([list.target, settings.target], [{ kind: 'calendarList' }, { kind: 'calendarSettings' }]);
+    const labels = [sharing, list, settings].map((record) => { const node = row(record.id); return node ? labelText(api.channels.tree.getTreeItem(node)) : '(missing)'; });
+    assert.deepEqual(labels, [`Sharing of calendar ${primary.entry.id}`, 'Your calendar list', 'Your Calendar settings']);
+
+    // A change to each arrives on its channel: share the calendar, add a calendar to the list, change a setting.
+    await emulatorRequest('POST', `/calendar/v3/calendars/${encodeURIComponent(primary.entry.id)}/acl`, { role: 'reader', scope: { type: 'user', value: 'carol@example.com' } });
+    await emulatorRequest('POST', '/calendar/v3/calendars', { summary: `Watched ${Date.now()}` });
+    for (const record of [sharing, list]) {
+      await eventually(`an exists on ${labelText(api.channels.tree.getTreeItem(row(record.id) as ChannelsNode))}`, () => api.channels.tree.notificationsOf(record.id).find((notification) => notification.resourceState === 'exists'), 10000);
+    }
+    assert.ok(api.channels.tree.notificationsOf(settings.id).some((notification) => notification.resourceState === 'sync'));
+    for (const record of [sharing, list, settings]) await vscode.commands.executeCommand('desk.channels.stop', row(record.id));
+    assert.deepEqual([sharing, list, settings].map((record) => row(record.id)), [undefined, undefined, undefined]);
+    stubs.restore();
+    stubs.stub('showErrorMessage', async (message) => {
+      errors.push(String(message));
+      return undefined;
+    });
   });
 
   it('refuses an http address before sending anything', async () => {

@@ -6,6 +6,9 @@ export type WatchTarget =
   | { readonly kind: 'driveChanges' }
   | { readonly kind: 'driveFile'; readonly fileId: string; readonly title?: string }
   | { readonly kind: 'calendarEvents'; readonly calendarId: string }
+  | { readonly kind: 'calendarAcl'; readonly calendarId: string }
+  | { readonly kind: 'calendarList' }
+  | { readonly kind: 'calendarSettings' }
   | { readonly kind: 'directoryUsers'; readonly domain?: string; readonly customer?: string; readonly event?: DirectoryUserEvent };
 
 export type ChannelService = 'drive' | 'calendar' | 'directory';
@@ -16,6 +19,9 @@ export function serviceOf(target: WatchTarget): ChannelService {
     case 'driveFile':
       return 'drive';
     case 'calendarEvents':
+    case 'calendarAcl':
+    case 'calendarList':
+    case 'calendarSettings':
       return 'calendar';
     case 'directoryUsers':
       return 'directory';
@@ -80,6 +86,9 @@ export function maxLifeMs(target: WatchTarget): number {
       return 24 * HOUR;
     case 'driveChanges':
     case 'calendarEvents':
+    case 'calendarAcl':
+    case 'calendarList':
+    case 'calendarSettings':
       return 7 * 24 * HOUR;
     case 'directoryUsers':
       return 6 * HOUR;

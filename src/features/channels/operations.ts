@@ -106,6 +106,12 @@ export class ChannelOperations {
         return api.watchDriveFile(target.fileId, input);
       case 'calendarEvents':
         return api.watchCalendarEvents(target.calendarId, input);
+      case 'calendarAcl':
+        return api.watchCalendarAcl(target.calendarId, input);
+      case 'calendarList':
+        return api.watchCalendarList(input);
+      case 'calendarSettings':
+        return api.watchCalendarSettings(input);
       case 'directoryUsers':
         return api.watchDirectoryUsers(target.customer !== undefined ? { customer: target.customer } : { domain: target.domain ?? '' }, target.event, input);
     }

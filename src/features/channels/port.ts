@@ -3,5 +3,5 @@ import type { ChannelsClient } from '../../api/channels';
 
 export type ChannelsApi = Pick<ChannelsClient,
   | 'watchDriveFile' | 'watchDriveChanges' | 'stopDriveChannel'
-  | 'watchCalendarEvents' | 'stopCalendarChannel'
+  | 'watchCalendarEvents' | 'watchCalendarAcl' | 'watchCalendarList' | 'watchCalendarSettings' | 'stopCalendarChannel'
   | 'watchDirectoryUsers' | 'stopDirectoryChannel'>;

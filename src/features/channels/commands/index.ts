@@ -1,6 +1,6 @@
 /**
  * The Channels commands as one id → handler table behind the one wrapper: watch all Drive changes, a Drive file, a
- * calendar's events or the directory's users (asking for the HTTPS address and an optional token, checked before
+ * calendar's events or sharing, the calendar list, Calendar settings or the directory's users (asking for the HTTPS address and an optional token, checked before
  * sending), stop and renew a channel, and start or stop the built-in receiver. Each resolves to what it made or changed.
  */
 import type * as vscode from 'vscode';
@@ -42,6 +42,17 @@ function optionString(value: unknown, key: string): string | undefined {
   return isObject(value) && typeof value[key] === 'string' ? value[key] : undefined;
 }
 
+/** A row of the Calendar view that is a calendar (its node carries the calendar's list entry). */
+function calendarRow(value: unknown): { calendarId: string } | undefined {
+  if (!isObject(value) || value.kind !== 'calendar' || !isObject(value.entry) || typeof value.entry.id !== 'string') return undefined;
+  return { calendarId: value.entry.id };
+}
+
+/** The calendar id given: a Calendar row's, or `{ calendarId }`. */
+function calendarIdOf(value: unknown): string | undefined {
+  return calendarRow(value)?.calendarId ?? optionString(value, 'calendarId');
+}
+
 function isChannelNode(value: unknown): value is Extract<ChannelsNode, { kind: 'channel' }> {
   return isObject(value) && value.kind === 'channel' && isObject(value.record);
 }
@@ -62,6 +73,7 @@ export class ChannelsCommands {
       'desk.channels.watchDriveChanges': (options?: unknown) => this.watchDriveChanges(options),
       'desk.channels.watchDriveFile': (target?: unknown) => this.watchDriveFile(target),
       'desk.channels.watchCalendarEvents': (options?: unknown) => this.watchCalendarEvents(options),
+      'desk.channels.watchCalendar': (options?: unknown) => this.watchCalendar(options),
       'desk.channels.watchDirectoryUsers': (options?: unknown) => this.watchDirectoryUsers(options),
       'desk.channels.stop': (node?: unknown) => this.stop(node),
       'desk.channels.renew': (node?: unknown) => this.renew(node),
@@ -89,12 +101,39 @@ export class ChannelsCommands {
     return this.watch({ kind: 'driveFile', fileId: fileId.trim(), ...(title ? { title } : {}) }, item ? undefined : target);
   }
 
-  /** `{ calendarId, address, token }`, or asked (the primary calendar by default). */
+  /** A Calendar tree row, `{ calendarId, address, token }`, or asked (the primary calendar by default). */
   async watchCalendarEvents(options?: unknown): Promise<ChannelRecord | undefined> {
-    const calendarId = optionString(options, 'calendarId')
+    const calendarId = calendarIdOf(options)
       ?? await this.ask(this.t('The calendar whose events to watch (its id, or "primary")'), 'primary', (value) => (value.trim() === '' ? this.t('Enter a calendar id.') : undefined));
     if (!calendarId) return undefined;
-    return this.watch({ kind: 'calendarEvents', calendarId: calendarId.trim() }, options);
+    return this.watch({ kind: 'calendarEvents', calendarId: calendarId.trim() }, calendarRow(options) ? undefined : options);
+  }
+
+  /**
+   * Any of Calendar's watches: a calendar's events or its sharing rules (acl), the user's calendar list, or their
+   * settings. `{ resource: 'events' | 'acl' | 'calendarList' | 'settings', calendarId?, address, token }`, a Calendar
+   * tree row (then its events or sharing are offered), or asked.
+   */
+  async watchCalendar(options?: unknown): Promise<ChannelRecord | undefined> {
+    type Resource = 'events' | 'acl' | 'calendarList' | 'settings';
+    const given = optionString(options, 'resource');
+    const row = calendarRow(options);
+    const resource: Resource | undefined = given === 'events' || given === 'acl' || given === 'calendarList' || given === 'settings' ? given : await this.pick<Resource>([
+      { label: this.t('A calendar\'s events'), description: this.t('events added, changed or deleted'), value: 'events' },
+      { label: this.t('A calendar\'s sharing'), description: this.t('who the calendar is shared with (its access rules)'), value: 'acl' },
+      ...(row ? [] : [
+        { label: this.t('Your calendar list'), description: this.t('calendars added, removed or changed in your list'), value: 'calendarList' as const },
+        { label: this.t('Your Calendar settings'), description: this.t('time zone, week start, formats…'), value: 'settings' as const },
+      ]),
+    ], this.t('Watch which Calendar changes?'));
+    if (!resource) return undefined;
+    const passOn = row ? undefined : options;
+    if (resource === 'calendarList') return this.watch({ kind: 'calendarList' }, passOn);
+    if (resource === 'settings') return this.watch({ kind: 'calendarSettings' }, passOn);
+    const calendarId = calendarIdOf(options)
+      ?? await this.ask(resource === 'acl' ? this.t('The calendar whose sharing to watch (its id, or "primary")') : this.t('The calendar whose events to watch (its id, or "primary")'), 'primary', (value) => (value.trim() === '' ? this.t('Enter a calendar id.') : undefined));
+    if (!calendarId) return undefined;
+    return this.watch(resource === 'acl' ? { kind: 'calendarAcl', calendarId: calendarId.trim() } : { kind: 'calendarEvents', calendarId: calendarId.trim() }, passOn);
   }
 
   /**

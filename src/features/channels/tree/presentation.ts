@@ -14,6 +14,12 @@ export function targetLabel(target: WatchTarget, t: Translate): string {
       return t('Drive file {0}', target.title ?? target.fileId);
     case 'calendarEvents':
       return t('Events of calendar {0}', target.calendarId);
+    case 'calendarAcl':
+      return t('Sharing of calendar {0}', target.calendarId);
+    case 'calendarList':
+      return t('Your calendar list');
+    case 'calendarSettings':
+      return t('Your Calendar settings');
     case 'directoryUsers': {
       const who = target.domain ?? target.customer ?? '';
       return target.event ? t('Directory users of {0} ({1})', who, target.event) : t('Directory users of {0}', who);

@@ -134,6 +134,18 @@ describe('Channels: operations', () => {
       },
       watchDriveFile: async (fileId, input) => ({ id: input.id, resourceId: `file-${fileId}` }),
       watchCalendarEvents: async (calendarId, input) => ({ id: input.id, resourceId: `cal-${calendarId}`, expiration: 9 }),
+      watchCalendarAcl: async (calendarId, input) => {
+        calls.push(`acl ${calendarId}`);
+        return { id: input.id, resourceId: `acl-${calendarId}` };
+      },
+      watchCalendarList: async (input) => {
+        calls.push('calendarList');
+        return { id: input.id, resourceId: 'calendar-list' };
+      },
+      watchCalendarSettings: async (input) => {
+        calls.push('settings');
+        return { id: input.id, resourceId: 'settings' };
+      },
       watchDirectoryUsers: async (target, event, input) => {
         calls.push(`directory ${JSON.stringify(target)} ${event ?? '-'}`);
         return { id: input.id, resourceId: 'users' };
