@@ -156,6 +156,19 @@ describe('Drive sharing and properties in VS Code', function () {
     assert.equal((await asBob<ApiFile>('GET', `/drive/v2/files/${id}`)).body.ownedByMe, true, 'bob owns it');
     const mine = await emulatorRequest<ApiFile>('GET', `/drive/v2/files/${id}`);
     assert.deepEqual([mine.body.ownedByMe, mine.body.userPermission?.role], [false, 'writer'], 'alice stays an editor');
+
+    // "Someone else…" by address: carol already reads it, so her own grant (found by her permission id) becomes the ownership.
+    const other = await newFile('hand-over');
+    script([{ type: 'carol@example.com' }, { pick: /^Viewer$/ }, { pick: /Do not notify/ }]);
+    await vscode.commands.executeCommand('desk.drive.addPeople', other);
+    assert.deepEqual([...problems, ...errors], []);
+    script([{ pick: /Transfer ownership/ }, { pick: /Someone else/ }, { type: 'carol@example.com', rejects: ['carol@', ''] }]);
+    await vscode.commands.executeCommand('desk.drive.share', other);
+    assert.deepEqual([...problems, ...errors], []);
+    const asCarol = await emulatorRequest<ApiFile>('GET', `/drive/v2/files/${other.item.id}`, undefined, 'carol@example.com');
+    assert.equal(asCarol.body.ownedByMe, true, 'carol owns it');
+    const grants = await emulatorRequest<{ items: { emailAddress?: string; role?: string }[] }>('GET', `/drive/v2/files/${other.item.id}/permissions`, undefined, 'carol@example.com');
+    assert.deepEqual(grants.body.items.filter((grant) => grant.emailAddress === 'carol@example.com').map((grant) => grant.role), ['owner']);
   });
 
   it('lists what bob shared under Shared with me, with its owner, opens it, and explains a refused share', async () => {

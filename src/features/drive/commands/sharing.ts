@@ -4,7 +4,7 @@
  * file, so its row and tooltip show the new access; refusals are explained by the API's reasons (sharing/errors.ts).
  */
 import type * as vscode from 'vscode';
-import { CancelledError } from '../../../api/errors';
+import { CancelledError, GoogleApiError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { DrivePermission } from '../../../shared/schemas/drive';
@@ -110,7 +110,8 @@ export function sharingCommands(kit: DriveCommandKit) {
     const current = roleOf(permission);
     const role = await pickRole(roleOptions(access.file), t('Share “{0}”', titleOf(access.file)), t('New role for {0}', displayName(permission)), current);
     if (!role || role === current) return false;
-    await sharing().updatePermission(access.file.id, permission.id, roleInput(role));
+    // Only the role changes: a patch, which leaves the rest of the grant (expiry, notification settings) as it is.
+    await sharing().patchPermission(access.file.id, permission.id, roleInput(role));
     void vs.window.showInformationMessage(t('{0} is now {1} of “{2}”.', displayName(permission), roleLabel(role, t), titleOf(access.file)));
     return true;
   }
@@ -150,6 +151,18 @@ export function sharingCommands(kit: DriveCommandKit) {
     return true;
   }
 
+  /** The person's own grant on the file, if any: their permission id (permissionIds), then permissions.get (404: none). */
+  async function grantOf(fileId: string, email: string): Promise<string | undefined> {
+    const { id } = await sharing().getIdForEmail(email);
+    try {
+      const grant = await sharing().getPermission(fileId, id);
+      return grant.id ?? id;
+    } catch (error) {
+      if (error instanceof GoogleApiError && error.isNotFound) return undefined;
+      throw error;
+    }
+  }
+
   async function transferOwnership(access: Access, chosen?: DrivePermission): Promise<boolean> {
     const { file } = access;
     if (file.driveId !== undefined) throw new Error(t('“{0}” is in a shared drive: items there belong to the drive and have no owner to transfer.', titleOf(file)));
@@ -168,6 +181,8 @@ export function sharingCommands(kit: DriveCommandKit) {
         if (typed === undefined) return false;
         if (!isEmailAddress(typed.trim())) throw new Error(t('“{0}” is not an e-mail address.', typed.trim()));
         email = typed.trim().toLowerCase();
+        // Someone who already has access keeps their grant, which becomes the ownership (as when picked above).
+        permissionId = await grantOf(file.id, email);
       }
     }
     const confirmed = await confirmModal(vs, t('Make {0} the owner of “{1}”?', email, titleOf(file)), t('You become an editor. Only the new owner can give the ownership back or remove your access.'), t('Transfer Ownership'));
