@@ -58,6 +58,11 @@ export function propertyCommands(kit: DriveCommandKit) {
     if (valueIssue) throw new Error(valueIssue);
     const picked = await vs.window.showQuickPick((['PRIVATE', 'PUBLIC'] as const).map((visibility) => ({ label: visibilityLabel(visibility, t), visibility })), { title, placeHolder: t('Who sees {0}?', key) });
     if (!picked) return false;
+    // The same key and visibility again replaces that property's value (an update); anything else is a new one.
+    if (properties.some((property) => property.key === key && visibilityOf(property) === picked.visibility)) {
+      await api().updateProperty(file.id, key, { value, visibility: picked.visibility }, picked.visibility);
+      return true;
+    }
     const countIssue = countProblem(properties, key, picked.visibility, t);
     if (countIssue) throw new Error(countIssue);
     await api().insertProperty(file.id, { key, value, visibility: picked.visibility });
@@ -65,8 +70,10 @@ export function propertyCommands(kit: DriveCommandKit) {
   }
 
   async function changeValue(file: DriveItem, properties: readonly DriveProperty[], chosen?: DriveProperty): Promise<boolean> {
-    const property = chosen ?? await pickProperty(file, properties, t('Which property should change?'));
-    if (!property) return false;
+    const listed = chosen ?? await pickProperty(file, properties, t('Which property should change?'));
+    if (!listed) return false;
+    // Read afresh: another app or person may have changed it since the list was read, and the box starts from its value.
+    const property = await api().getProperty(file.id, listed.key, visibilityOf(listed));
     const value = await vs.window.showInputBox({ title: t('Properties of “{0}”', titleOf(file)), prompt: t('New value of {0}', property.key), value: property.value ?? '', ignoreFocusOut: true, validateInput: (text) => valueProblem(property.key, text, t) });
     if (value === undefined || value === property.value) return false;
     const issue = valueProblem(property.key, value, t);

@@ -146,8 +146,12 @@ export function revisionCommands(kit: DriveCommandKit) {
   }
 
   async function setPublished(file: DriveItem, view: RevisionView, published: boolean): Promise<void> {
-    // Publishing the current version keeps publishing what follows; an older one stays as it is.
-    const changed = await api().patchRevision(file.id, view.revision.id, published ? { published: true, publishAuto: view.isHead } : { published: false, publishAuto: false });
+    // Publishing the current version keeps publishing what follows; an older one stays as it is. The publishing
+    // settings are written whole (an update), so none is left over from an earlier publication.
+    const settings = published
+      ? { published: true, publishAuto: view.isHead, publishedOutsideDomain: view.revision.publishedOutsideDomain ?? false }
+      : { published: false, publishAuto: false, publishedOutsideDomain: false };
+    const changed = await api().updateRevision(file.id, view.revision.id, settings);
     if (!published) {
       void vs.window.showInformationMessage(t('{0} of “{1}” is no longer published.', versionLabel(view), titleOf(file)));
       return;

@@ -148,6 +148,8 @@ export class DriveComments extends Disposable {
     const input: CommentReplyInput = { ...(content !== '' ? { content } : {}), ...(verb ? { verb } : {}) };
     const reply = await this.options.api().insertReply(target.fileId, target.commentId, input);
     this.store.addReply(target.fileId, target.commentId, reply);
+    // A resolve or reopen changes the comment itself (its status): read it back whole (comments.get), as Drive has it.
+    if (verb) this.store.upsert(target.fileId, await this.options.api().getComment(target.fileId, target.commentId));
   }
 
   async edit(target: CommentTarget, content: string): Promise<void> {

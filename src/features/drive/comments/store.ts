@@ -6,7 +6,7 @@ import type { DriveClient } from '../../../api/drive';
 import type { CommentReply, DriveComment } from '../../../shared/schemas/drive/comments';
 
 /** What comments need from the Drive client: a Pick of it, so tests fake only these calls. */
-export type CommentsApi = Pick<DriveClient, 'listComments' | 'insertComment' | 'patchComment' | 'deleteComment' | 'insertReply' | 'patchReply' | 'deleteReply'>;
+export type CommentsApi = Pick<DriveClient, 'listComments' | 'getComment' | 'insertComment' | 'patchComment' | 'deleteComment' | 'insertReply' | 'patchReply' | 'deleteReply'>;
 
 /** A loaded list is reused this long by tree expansions; opening a document always reloads. */
 export const COMMENTS_TTL_MS = 30_000;
