@@ -305,6 +305,15 @@ describe('Drive view in VS Code', function () {
     await vscode.commands.executeCommand('desk.drive.removeParent', index);
     const withOne = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
     assert.deepEqual(withOne.parents?.map((parent) => parent.id), [site.item.id]);
+
+    // Back into Photos, then "remove from this folder" on its row under site: the folder lets go of it (children.delete).
+    stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string }[]).find((item) => item.label.endsWith(' Photos')));
+    await vscode.commands.executeCommand('desk.drive.addParent', index);
+    stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[])[0]);
+    await vscode.commands.executeCommand('desk.drive.removeParent', index);
+    const onlyPhotos = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
+    assert.deepEqual(onlyPhotos.parents?.map((parent) => parent.id), [photos.item.id], 'the folder it was clicked under is offered first, and let go of it');
+    await eventually('index.html to leave site', async () => ((await api.drive.provider.getChildren(site)).some((node) => label(node) === 'index.html') ? undefined : true));
     assert.deepEqual([...errors, ...errorsAfter], []);
   });
 

@@ -70,6 +70,16 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     async listParents(fileId) {
       return (await client.listParents(fileId)).items.map((parent) => ({ id: parent.id, isRoot: parent.isRoot }));
     },
+    async hasChild(folderId, childId) {
+      try {
+        await client.getChild(folderId, childId);
+        return true;
+      } catch (error) {
+        if (error instanceof GoogleApiError && error.isNotFound) return false;
+        throw error;
+      }
+    },
+    deleteChild: (folderId, childId) => client.deleteChild(folderId, childId),
     async insertChild(folderId, childId) {
       await client.insertChild(folderId, childId);
     },

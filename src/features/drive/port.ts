@@ -85,6 +85,10 @@ export interface DriveApi {
   listParents(fileId: string): Promise<readonly DriveParent[]>;
   /** children.insert: puts an existing file into `folderId` as well. */
   insertChild(folderId: string, childId: string): Promise<void>;
+  /** children.get: whether the file is (still) in the folder. */
+  hasChild(folderId: string, childId: string): Promise<boolean>;
+  /** children.delete: the folder lets go of the file (which stays in its other folders). */
+  deleteChild(folderId: string, childId: string): Promise<void>;
   /** children.list, one page of child ids. */
   listChildren(folderId: string, pageToken?: string): Promise<{ readonly ids: readonly string[]; readonly nextPageToken?: string | undefined }>;
   listApps(): Promise<readonly DriveAppInfo[]>;

@@ -113,6 +113,8 @@ export class FakeDrive implements DriveApi {
   async exportFile(): Promise<Buffer> { return Buffer.from('exported'); }
   async insertParent(fileId: string, parentId: string): Promise<void> { await this.patchFile(fileId, {}, { addParents: [parentId] }); }
   async deleteParent(fileId: string, parentId: string): Promise<void> { await this.patchFile(fileId, {}, { removeParents: [parentId] }); }
+  async hasChild(folderId: string, childId: string): Promise<boolean> { return this.files.get(childId)?.parents?.some((parent) => parent.id === folderId) ?? false; }
+  async deleteChild(folderId: string, childId: string): Promise<void> { await this.deleteParent(childId, folderId); }
   async listParents(fileId: string) { return (await this.getFile(fileId)).parents ?? []; }
   async insertChild(folderId: string, childId: string): Promise<void> { await this.insertParent(childId, folderId); }
   async listChildren(folderId: string) {

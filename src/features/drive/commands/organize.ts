@@ -59,7 +59,16 @@ export function organizeCommands(kit: DriveCommandKit) {
         const picked = await vs.window.showQuickPick(choices, { placeHolder: t('Remove “{0}” from which folder?', file.item.title ?? '') });
         if (!picked) return;
         await kit.changeEach([file], async () => {
-          await host.api().deleteParent(file.item.id, picked.id);
+          if (picked.id === here) {
+            // "Remove from this folder": the folder's side of the link (children), checked first, since the row may be stale.
+            if (!(await host.api().hasChild(here, file.item.id))) {
+              void vs.window.showInformationMessage(t('“{0}” is no longer in that folder.', file.item.title ?? ''));
+            } else {
+              await host.api().deleteChild(here, file.item.id);
+            }
+          } else {
+            await host.api().deleteParent(file.item.id, picked.id);
+          }
           return host.api().getFile(file.item.id);
         }, { refresh: [file.parent] });
       }, { action: t('Could not remove the file from a folder'), retry: true }),
