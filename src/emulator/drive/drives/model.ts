@@ -243,7 +243,7 @@ export class DrivesModel implements DriveDirectory {
     drive.members = [...drive.members.filter((candidate) => candidate.id !== member.id), grant];
     drive.version += 1;
     this.drives.set(drive.id, drive);
-    this.announceMembership(drive, user, before);
+    this.announceMembership(drive, before);
   }
 
   removeMember(user: EmulatorUser, driveId: string, permissionId: string, access: DriveAccess = {}): void {
@@ -255,7 +255,7 @@ export class DrivesModel implements DriveDirectory {
     drive.members = drive.members.filter((candidate) => candidate.id !== permissionId);
     drive.version += 1;
     this.drives.set(drive.id, drive);
-    this.announceMembership(drive, user, before);
+    this.announceMembership(drive, before);
   }
 
   // ---- internals ----
@@ -300,11 +300,14 @@ export class DrivesModel implements DriveDirectory {
     for (const user of users) this.files.feed.record(user.id, drive.id, false, { changeType: 'drive', driveId: drive.id });
   }
 
-  /** Members who joined, changed role or left (and the organizer who did it) hear of the drive; those who left, that it is gone. */
-  private announceMembership(drive: StoredDrive, actor: EmulatorUser, before: readonly EmulatorUser[]): void {
+  /**
+   * Members hear of a change of membership; those who left, that the drive is gone. Only members: an administrator
+   * who manages a drive without being in it (useDomainAdminAccess) gets nothing in her own feed.
+   */
+  private announceMembership(drive: StoredDrive, before: readonly EmulatorUser[]): void {
     const after = this.memberUsers(drive);
     const left = before.filter((user) => !after.some((member) => member.id === user.id));
-    this.announce(drive, [actor, ...after.filter((user) => user.id !== actor.id)]);
+    this.announce(drive, after);
     for (const user of left) this.files.feed.record(user.id, drive.id, true, { changeType: 'drive', driveId: drive.id });
   }
 }

@@ -233,6 +233,7 @@ describe('Drive v2 emulator: shared drives', function () {
     // Bob's drive, and alice (the domain's administrator) is no member of it.
     const drive = await newDrive(BOB, 'Orphaned team');
     const admin = `${ALL}&useDomainAdminAccess=true`;
+    const aliceStart = await startToken(ALICE);
     await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`), 404, 'notFound');
     const members = permissionListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${admin}`)).json);
     assert.deepEqual(members.items.map((member) => [member.emailAddress, member.role]), [[BOB, 'organizer']]);
@@ -249,8 +250,10 @@ describe('Drive v2 emulator: shared drives', function () {
     await expectGoogleError(call(BOB, 'GET', `/drive/v2/drives/${drive.id}`), 404, 'notFound');
     // The last-organizer rule holds for an administrator too.
     await expectGoogleError(call(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${carol.id}?${admin}`), 403, 'cannotDeletePermission');
-    // She did not become a member by managing it.
+    // She did not become a member by managing it, and her own change feed does not carry the drive.
     await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`), 404, 'notFound');
+    const alices = changeListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/changes?pageToken=${aliceStart}&includeItemsFromAllDrives=true&${ALL}`)).json);
+    assert.deepEqual(alices.items.filter((change) => change.driveId === drive.id), []);
 
     // Anyone else asking as an administrator is refused, member or not.
     await expectGoogleError(call(CAROL, 'GET', `/drive/v2/files/${drive.id}/permissions?${admin}`), 403, 'noManageTeamDriveAdministratorPrivilege');
