@@ -140,7 +140,7 @@ export class EmulatorHttpServer {
     const { route } = match;
     let user: EmulatorUser | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url, effectiveMethod);
+      user = this.authenticate(request, url, effectiveMethod, route.id);
       await this.injectFaults();
     }
 
@@ -168,7 +168,7 @@ export class EmulatorHttpServer {
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
-  private authenticate(request: http.IncomingMessage, url: URL, method: string): EmulatorUser {
+  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): EmulatorUser {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -186,7 +186,7 @@ export class EmulatorHttpServer {
     const record = this.deps.tokens.describe(token);
     const user = record ? findUser(record.userId) : undefined;
     if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    requireScopes(record.scopes, method, url.pathname, url.searchParams);
+    requireScopes(record.scopes, routeId, method, url.searchParams);
     return user;
   }
 

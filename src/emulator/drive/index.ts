@@ -13,7 +13,7 @@ export const driveModule: ServiceModule = {
   register(router, deps) {
     const service = driveServiceFor(deps);
     registerDriveRoutes(router, service);
-    registerRouteTables(router, service.ready, [channelRoutes(service, driveChannelsFor(service, deps))]);
+    registerRouteTables(router, service, [channelRoutes(service, driveChannelsFor(service, deps))]);
   },
   async seedDemo(deps) {
     await seedDriveDemo(driveServiceFor(deps), deps);

@@ -21,5 +21,5 @@ import type { DriveService } from './service';
  */
 export function registerDriveRoutes(router: Router, service: DriveService): void {
   const kit = driveRouteKit(service);
-  registerRouteTables(router, service.ready, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), revisionRoutes(kit), labelRoutes(kit), driveRoutes(kit), teamDriveRoutes(kit), driveDevRoutes]);
+  registerRouteTables(router, service, [appRoutes(kit), changeRoutes(kit), fileRoutes(kit), contentRoutes(kit), permissionRoutes(kit), commentRoutes(kit), propertyRoutes(kit), revisionRoutes(kit), labelRoutes(kit), driveRoutes(kit), teamDriveRoutes(kit), driveDevRoutes]);
 }

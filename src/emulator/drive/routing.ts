@@ -9,6 +9,7 @@ import type { Handler, HttpMethod, Reply, RequestContext, RouteOptions, Router }
 import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
 import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
+import { withinScopeLimits } from './scopeLimits';
 
 /** One row of a route table: method, Google's path, the named handler, and options (`auth: false`). */
 export type DriveRoute = readonly [method: HttpMethod, pattern: string, handler: Handler, options?: RouteOptions];
@@ -27,10 +28,15 @@ export interface DriveRouteKit {
   freeBlobs(blobIds: readonly string[]): Promise<void>;
 }
 
+/** The request's bearer token (header, or the access_token parameter), if any. */
+export function tokenOf(context: RequestContext): string | undefined {
+  const authorization = header(context, 'authorization');
+  return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
+}
+
 /** The OAuth client the request's token was issued to (Drive's "app"), if any. */
 export function appIdOf(service: DriveService, context: RequestContext): string | undefined {
-  const authorization = header(context, 'authorization');
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
+  const token = tokenOf(context);
   return token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
 }
 
@@ -66,17 +72,18 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
 }
 
 /**
- * Registers route tables; every Drive route first waits until the users' root folders are durable: their ids are
- * visible to clients from the first GET, and a GET is not followed by the server's flush.
+ * Registers route tables; every Drive route first waits until the users' root folders are durable (their ids are
+ * visible to clients from the first GET, and a GET is not followed by the server's flush), then runs within what
+ * the token's drive.file or drive.appdata scope reaches.
  */
-export function registerRouteTables(router: Router, ready: Promise<void>, tables: readonly (readonly DriveRoute[])[]): void {
+export function registerRouteTables(router: Router, service: DriveService, tables: readonly (readonly DriveRoute[])[]): void {
   for (const table of tables) {
     for (const [method, pattern, handler, options] of table) {
       router.add({
         id: `unnamed.${method} ${pattern}`, method, path: pattern,
         handle: async (context) => {
-          await ready;
-          return handler(context);
+          await service.ready;
+          return withinScopeLimits(service, context, handler);
         },
         ...(options?.auth !== undefined ? { auth: options.auth } : {}),
       });
