@@ -30,6 +30,8 @@ class BearerHttp(httplib2.Http):
     def __init__(self, token):
         super().__init__()
         self.token = token
+        # As googleapiclient's own build_http(): 308 is resumable upload's "resume incomplete", not a redirect.
+        self.redirect_codes = self.redirect_codes - {308}
 
     def request(self, uri, method='GET', body=None, headers=None, **kwargs):
         headers = dict(headers or {})

@@ -9,8 +9,8 @@ import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulato
 import { Router } from '../../../../src/emulator/core/router';
 
 const APIS = [['tasks', 'v1'], ['books', 'v1'], ['drive', 'v2'], ['calendar', 'v3'], ['admin', 'directory_v1']] as const;
-/** Route ids that are not Google API methods: the emulator's own routes, OAuth, and this service. */
-const OWN_ROUTE = /^(emulator|oauth|discovery)\./;
+/** Route ids outside the five documents: the emulator's own routes, OAuth, this service, and the Drive Labels API. */
+const OWN_ROUTE = /^(emulator|oauth|discovery|drivelabels)\./;
 
 /** A URL the way discovery-based clients expand a method's path template (`{name}` and reserved `{+name}`). */
 function expand(template: string): string {

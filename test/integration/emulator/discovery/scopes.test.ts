@@ -135,7 +135,8 @@ describe('emulator: scopes per method, from the discovery documents', function (
     it('drive.appdata reaches only the application data folder: no file, share, comment or shared drive of the user', async () => {
       const app = tokenWith([`${AUTH}drive.appdata`], 'appdata.apps.emulator');
       assert.equal((await call(app, 'GET', `/drive/v2/files/${othersFile}`)).status, 404);
-      assert.equal((await call(app, 'POST', `/drive/v2/files/${othersFile}/permissions`, { role: 'reader', type: 'anyone' })).status, 404);
+      assert.equal((await call(app, 'GET', `/drive/v2/files/${othersFile}/revisions`)).status, 404);
+      assert.ok(denied(await call(app, 'POST', `/drive/v2/files/${othersFile}/permissions`, { role: 'reader', type: 'anyone' })));
       assert.ok(denied(await call(app, 'GET', `/drive/v2/files/${othersFile}/comments`)));
       assert.ok(denied(await call(app, 'GET', '/drive/v2/drives')));
       const spaces = await call(app, 'GET', '/drive/v2/files');
