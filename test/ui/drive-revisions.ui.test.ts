@@ -1,5 +1,5 @@
 // Revision history as a user meets it: another client saves two newer versions of a file; the file's context menu
-// (Versions › Revision History…) lists the versions, and "Compare with Current" shows the oldest beside the current
+// (Versions › Show Version History…) lists the versions, and "Compare with Current" shows the oldest beside the current
 // content in VS Code's diff editor.
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
@@ -37,7 +37,7 @@ describe('Drive revision history (UI)', function () {
     await treeRow(page, 'ideas.txt').click({ button: 'right' });
     const versions = page.locator('.context-view .action-label', { hasText: 'Versions' }).first();
     await versions.hover();
-    const history = page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first();
+    const history = page.locator('.context-view .action-label', { hasText: 'Show Version History…' }).first();
     await history.waitFor({ state: 'visible', timeout: 10000 });
     // As a hand does: straight right into the submenu, then up to its entry (a diagonal would cross "Labels").
     const from = await versions.boundingBox();

@@ -46,7 +46,6 @@ export class TaskCommands {
       'desk.tasks.refresh': row((node) => this.refresh(node)),
       'desk.tasks.createList': () => lists.createList(),
       'desk.tasks.renameList': row((node) => lists.renameList(node)),
-      'desk.tasks.editList': row((node) => lists.editList(node)),
       'desk.tasks.deleteList': row((node) => lists.deleteList(node)),
       'desk.tasks.clearCompleted': row((node) => lists.clearCompleted(node)),
       'desk.tasks.addTask': row((node) => tasks.addTask(node)),
