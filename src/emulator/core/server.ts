@@ -137,6 +137,7 @@ export class EmulatorHttpServer {
       throw notFound(`Not Found: ${url.pathname}`);
     }
 
+    const { route } = match;
     let user: EmulatorUser | undefined;
     if (match.auth) {
       user = this.authenticate(request, url, effectiveMethod);
@@ -151,6 +152,7 @@ export class EmulatorHttpServer {
     };
     const context: RequestContext = {
       method: effectiveMethod as HttpMethod,
+      routeId: route.id,
       params: match.params,
       query: new QueryParams(url.searchParams),
       headers: request.headers,
@@ -160,7 +162,7 @@ export class EmulatorHttpServer {
       text: readText,
       json: async () => parseJson(await readText()),
     };
-    const reply = await match.handler(context);
+    const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
     return reply;
   }

@@ -19,10 +19,8 @@ import {
 import type { FoundTodo } from './todoScan';
 import type { TodoTracking } from './todoTasks';
 import type { TodoWorkspace, WorkspaceTodo } from './todoView';
+import { TODO_COMMAND } from '../../../config/commandIds';
 
-export const TRACK_COMMAND = 'desk.todo.track';
-export const GO_TO_SOURCE_COMMAND = 'desk.todo.goToSource';
-export const CLEAN_UP_COMMAND = 'desk.todo.cleanUp';
 
 /** What Unlink answers: undefined when cancelled. */
 export interface UnlinkResult {
@@ -46,11 +44,11 @@ export class TodoCommands {
 
   register(): vscode.Disposable[] {
     return registerCommands(this.desk, {
-      'desk.todo.refresh': () => this.workspace.refresh(),
-      [TRACK_COMMAND]: (node?: unknown, selection?: unknown) => this.track(node, selection),
-      [GO_TO_SOURCE_COMMAND]: (node?: unknown) => this.goToSource(node),
-      'desk.todo.unlink': (where?: unknown, line?: unknown) => this.unlink(where, line),
-      [CLEAN_UP_COMMAND]: () => this.cleanUp(),
+      [TODO_COMMAND.refresh]: () => this.workspace.refresh(),
+      [TODO_COMMAND.track]: (node?: unknown, selection?: unknown) => this.track(node, selection),
+      [TODO_COMMAND.goToSource]: (node?: unknown) => this.goToSource(node),
+      [TODO_COMMAND.unlink]: (where?: unknown, line?: unknown) => this.unlink(where, line),
+      [TODO_COMMAND.cleanUp]: () => this.cleanUp(),
     });
   }
 
