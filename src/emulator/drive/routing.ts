@@ -72,10 +72,14 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
 export function registerRouteTables(router: Router, ready: Promise<void>, tables: readonly (readonly DriveRoute[])[]): void {
   for (const table of tables) {
     for (const [method, pattern, handler, options] of table) {
-      router.add(method, pattern, async (context) => {
-        await ready;
-        return handler(context);
-      }, options);
+      router.add({
+        id: `unnamed.${method} ${pattern}`, method, path: pattern,
+        handle: async (context) => {
+          await ready;
+          return handler(context);
+        },
+        ...(options?.auth !== undefined ? { auth: options.auth } : {}),
+      });
     }
   }
 }

@@ -18,8 +18,8 @@ import type { DriveNode, FileNode, MessageNode } from '../tree/treeModel';
 import { excerpt, quoteOf } from './anchors';
 import { authorName, commentLabel, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
 import type { CommentStore } from './store';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
-export const OPEN_COMMENT_COMMAND = 'desk.drive.openComment';
 
 export interface CommentsTreeOptions {
   readonly store: CommentStore;
@@ -106,7 +106,7 @@ export class DriveCommentsTree extends Disposable implements DriveTreeComments {
     item.iconPath = new vs.ThemeIcon(isResolved(comment) ? 'pass' : 'comment');
     item.contextValue = commentRowContextValue(node);
     item.tooltip = new vs.MarkdownString(tooltipOf(comment, t));
-    item.command = { command: OPEN_COMMENT_COMMAND, title: t('Open at Comment'), arguments: [node] };
+    item.command = { command: DRIVE_COMMAND.openComment, title: t('Open at Comment'), arguments: [node] };
     return item;
   }
 

@@ -11,6 +11,7 @@ import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
 import { driveTooltipLines, driveTrashContextValue, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 export const DRIVE_VIEW_ID = 'desk.drive';
 export const DRIVE_TREE_MIME = 'application/vnd.code.tree.desk.drive';
@@ -121,7 +122,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.id = node.id;
         item.iconPath = new ThemeIcon('ellipsis');
         item.contextValue = contextValueFor(node);
-        item.command = { command: 'desk.drive.loadMore', title: vs.l10n.t('Load more'), arguments: [node] };
+        item.command = { command: DRIVE_COMMAND.loadMore, title: vs.l10n.t('Load more'), arguments: [node] };
         return item;
       }
       case 'message': {
@@ -148,7 +149,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
         if (isSharedDriveRow(node) && file.labels?.hidden) item.description = vs.l10n.t('hidden');
         item.contextValue = contextValueFor(node);
-        if (!isFolder(file)) item.command = { command: 'desk.drive.open', title: vs.l10n.t('Open'), arguments: [node] };
+        if (!isFolder(file)) item.command = { command: DRIVE_COMMAND.open, title: vs.l10n.t('Open'), arguments: [node] };
         return item;
       }
     }

@@ -9,6 +9,7 @@ import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
 import { sourceOf } from '../todo/todoParser';
 import { messageTreeItem } from '../../../core/treeMessage';
+import { TASKS_COMMAND } from '../../../config/commandIds';
 
 
 export interface TasksTreeOptions {
@@ -165,7 +166,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.accessibilityInformation = { label: `${taskLabel(task, vs.l10n.t)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${vs.l10n.t('due {0}', description)}` : ''}` };
       return item;
     }
-    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: 'desk.tasks.refresh', retryArguments: [element.parent] });
+    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: TASKS_COMMAND.refresh, retryArguments: [element.parent] });
     item.id = element.id;
     item.contextValue = element.severity === 'error' ? 'message-error' : 'message';
     return item;
