@@ -56,6 +56,9 @@ export function parseDueInput(input: string, today: Date, t: Translate = english
     const ahead = ((weekday - today.getDay() + 7) % 7) || 7;
     return { kind: 'date', date: formatDate(addDays(today, ahead)) };
   }
+  // "tomorrow 15:00" or "tomorrow 32:99": a task's due date has no time, so say that rather than "not a date".
+  const time = /\b\d{1,2}(?:[:.]\d{1,2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{1,2}\b/.exec(text);
+  if (time) return { kind: 'invalid', message: t('A task\'s due date is a day without a time: remove "{0}". {1}', time[0], t(DUE_INPUT_HELP)) };
   return { kind: 'invalid', message: t('"{0}" is not a date Desk understands. {1}', input.trim(), t(DUE_INPUT_HELP)) };
 }
 
@@ -77,6 +80,12 @@ export function describeDueDate(date: string, today: Date, t: Translate = englis
   if (date === formatDate(addDays(today, 1))) return t('tomorrow');
   if (date === formatDate(addDays(today, -1))) return t('yesterday');
   return date;
+}
+
+/** A date as the user reads it before confirming it: "Fri 27 Nov 2026" (in their locale). */
+export function describeDay(date: string, locale = 'en-GB'): string {
+  // A UTC noon, formatted in UTC: no zone can move the calendar date.
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
 }
 
 export function isOverdue(date: string, today: Date): boolean {

@@ -10,6 +10,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { TaskNode } from '../tree/nodes';
 import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
+import { describeDay } from '../../../core/dates';
 import { byFile, TodoTreeNode, unlinkedTodosOf } from './todoIndex';
 import {
   doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment,
@@ -105,7 +106,7 @@ export class TodoCommands {
       ignoreFocusOut: true,
       validateInput: (text) => {
         const parsed = parseNaturalDue(text, new Date(), this.vs.l10n.t);
-        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', parsed.date), severity: vs.InputBoxValidationSeverity.Info } : undefined;
+        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', describeDay(parsed.date, vs.env.language)), severity: vs.InputBoxValidationSeverity.Info } : undefined;
       },
     });
     if (answer === undefined) return undefined;
