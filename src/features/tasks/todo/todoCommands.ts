@@ -10,6 +10,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { TaskNode } from '../tree/nodes';
 import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
+import { describeDay } from '../../../core/dates';
 import { byFile, TodoTreeNode, unlinkedTodosOf } from './todoIndex';
 import {
   doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment,
@@ -105,7 +106,7 @@ export class TodoCommands {
       ignoreFocusOut: true,
       validateInput: (text) => {
         const parsed = parseNaturalDue(text, new Date(), this.vs.l10n.t);
-        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', parsed.date), severity: vs.InputBoxValidationSeverity.Info } : undefined;
+        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', describeDay(parsed.date, vs.env.language)), severity: vs.InputBoxValidationSeverity.Info } : undefined;
       },
     });
     if (answer === undefined) return undefined;
@@ -186,7 +187,7 @@ export class TodoCommands {
       return undefined;
     }
     if (hits.length > 1) {
-      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to Source'), placeHolder: this.t('The marker is in more than one place') });
+      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to TODO Comment'), placeHolder: this.t('The marker is in more than one place') });
       hit = picked?.item;
     }
     if (!hit) return undefined;
@@ -215,7 +216,7 @@ export class TodoCommands {
       return { task: row.task, listId: row.listId };
     }
     if (!taskId) {
-      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to Source" on a task in the Tasks view.'));
+      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to TODO Comment" on a task in the Tasks view.'));
       return undefined;
     }
     const lookup = await this.tracking.lookup(taskId);
