@@ -16,8 +16,8 @@ const repoRoot = path.resolve(__dirname, '..');
 const OUT_DIR = path.join(repoRoot, 'src', 'emulator', 'discovery', 'documents');
 const SOURCES = ['tasks.v1', 'books.v1', 'drive.v2', 'calendar.v3', 'admin.directory_v1'];
 
-/** The emulator's route table: every module registered on one router, as the server does, without listening. */
-async function emulatorRoutes() {
+/** The emulator's route table (every module registered on one router, as the server does, without listening) and its pruning. */
+async function emulatorModules() {
   const bundle = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'desk-discovery-')), 'routes.js');
   await esbuild.build({
     stdin: {
@@ -27,6 +27,7 @@ async function emulatorRoutes() {
         import { MemoryStore } from './src/emulator/store/store';
         import { TokenService } from './src/emulator/auth/tokens';
         import { DEFAULT_OPTIONS } from './src/emulator/core/server';
+        export { prunedDocument } from './src/emulator/discovery/prune';
         export function routes() {
           const store = new MemoryStore();
           const now = () => Date.now();
@@ -48,53 +49,13 @@ async function emulatorRoutes() {
     format: 'cjs',
     logLevel: 'silent',
   });
-  return require(bundle).routes();
+  return require(bundle);
 }
 
-/** Every method of a document (resources nested), with the object that holds it, so it can be removed. */
+/** Every method of a document, nested resources included. */
 function* methodsOf(node) {
-  for (const [name, method] of Object.entries(node.methods ?? {})) yield { name, method, holder: node };
+  for (const method of Object.values(node.methods ?? {})) yield method;
   for (const resource of Object.values(node.resources ?? {})) yield* methodsOf(resource);
-}
-
-/** Drops methods without a route, then resources left empty. */
-function pruneMethods(node, implemented) {
-  for (const [name, method] of Object.entries(node.methods ?? {})) {
-    if (!implemented.has(method.id)) delete node.methods[name];
-  }
-  if (node.methods && Object.keys(node.methods).length === 0) delete node.methods;
-  for (const [name, resource] of Object.entries(node.resources ?? {})) {
-    pruneMethods(resource, implemented);
-    if (!resource.methods && !resource.resources) delete node.resources[name];
-  }
-  if (node.resources && Object.keys(node.resources).length === 0) delete node.resources;
-}
-
-/** Schema names a value refers to (`$ref`), at any depth. */
-function* refsIn(value) {
-  if (Array.isArray(value)) {
-    for (const item of value) yield* refsIn(item);
-  } else if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string') yield inner;
-      else yield* refsIn(inner);
-    }
-  }
-}
-
-/** Keeps only the schemas the remaining methods reach (requests, responses, and what those refer to). */
-function pruneSchemas(document) {
-  const reached = new Set();
-  const pending = [...refsIn({ resources: document.resources, parameters: document.parameters })];
-  while (pending.length > 0) {
-    const name = pending.pop();
-    if (reached.has(name) || !document.schemas?.[name]) continue;
-    reached.add(name);
-    pending.push(...refsIn(document.schemas[name]));
-  }
-  for (const name of Object.keys(document.schemas ?? {})) {
-    if (!reached.has(name)) delete document.schemas[name];
-  }
 }
 
 /** The document without its prose below the top level (the API's own description stays). */
@@ -111,24 +72,24 @@ function withoutProse(value, depth = 0) {
 
 async function main() {
   const sourceDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference'));
-  const { named, answers } = await emulatorRoutes();
+  const { routes, prunedDocument } = await emulatorModules();
+  const { named, answers } = routes();
   const implemented = new Set(named);
   const fullyNamed = named.length > 0 && !named.some((id) => id.startsWith('unnamed.'));
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const rows = [];
-  for (const source of SOURCES) {
-    const document = JSON.parse(fs.readFileSync(path.join(sourceDir, `${source}.discovery.json`), 'utf8'));
-    const before = [...methodsOf(document)].length;
+  for (const name of SOURCES) {
+    const original = JSON.parse(fs.readFileSync(path.join(sourceDir, `${name}.discovery.json`), 'utf8'));
+    const before = [...methodsOf(original)].length;
     if (!fullyNamed) {
-      for (const { method } of methodsOf(document)) if (answers(method.httpMethod, `${document.servicePath}${method.path}`)) implemented.add(method.id);
+      for (const method of methodsOf(original)) if (answers(method.httpMethod, `${original.servicePath}${method.path}`)) implemented.add(method.id);
     }
-    pruneMethods(document, implemented);
-    pruneSchemas(document);
+    const document = prunedDocument(original, implemented);
     const kept = [...methodsOf(document)].length;
     const text = `${JSON.stringify(withoutProse(document))}\n`;
-    fs.writeFileSync(path.join(OUT_DIR, `${source}.json`), text);
+    fs.writeFileSync(path.join(OUT_DIR, `${name}.json`), text);
     rows.push(`| ${document.id} | ${document.revision} | ${kept} of ${before} | ${Object.keys(document.schemas ?? {}).length} | ${(text.length / 1024).toFixed(1)} KiB |`);
-    console.log(`${source}: revision ${document.revision}, ${kept} of ${before} methods, ${(text.length / 1024).toFixed(1)} KiB`);
+    console.log(`${name}: revision ${document.revision}, ${kept} of ${before} methods, ${(text.length / 1024).toFixed(1)} KiB`);
   }
   fs.writeFileSync(path.join(OUT_DIR, 'README.md'), [
     '# Discovery documents the emulator serves',

@@ -6,57 +6,18 @@
 import { notFound } from '../core/errors';
 import type { RequestContext, Route, Router } from '../core/router';
 import type { ServiceModule } from '../core/server';
-import { DiscoveryDocument, DiscoveryResource, DISCOVERY_DOCUMENTS, JsonSchema } from './documents';
+import { DiscoveryDocument, DISCOVERY_DOCUMENTS } from './documents';
+import { prunedDocument } from './prune';
 
 const DIRECTORY_PATH = '/discovery/v1/apis';
 
 /** The document as served from `rootUrl` (`http://127.0.0.1:PORT/`): only `implemented` methods, only the schemas they reach. */
 export function servedDocument(source: DiscoveryDocument, rootUrl: string, implemented: ReadonlySet<string>): DiscoveryDocument {
-  const document = structuredClone(source);
-  pruneMethods(document, implemented);
-  pruneSchemas(document);
+  const document = prunedDocument(source, implemented);
   document.rootUrl = rootUrl;
   document.mtlsRootUrl = rootUrl;
   document.baseUrl = `${rootUrl}${document.servicePath}`;
   return document;
-}
-
-function pruneMethods(node: DiscoveryResource, implemented: ReadonlySet<string>): void {
-  for (const [name, method] of Object.entries(node.methods ?? {})) {
-    if (!implemented.has(method.id)) delete node.methods?.[name];
-  }
-  if (node.methods && Object.keys(node.methods).length === 0) delete node.methods;
-  for (const [name, resource] of Object.entries(node.resources ?? {})) {
-    pruneMethods(resource, implemented);
-    if (!resource.methods && !resource.resources) delete node.resources?.[name];
-  }
-  if (node.resources && Object.keys(node.resources).length === 0) delete node.resources;
-}
-
-function* refsIn(value: unknown): Generator<string> {
-  if (Array.isArray(value)) {
-    for (const item of value) yield* refsIn(item);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string') yield inner;
-      else yield* refsIn(inner);
-    }
-  }
-}
-
-/** Drops the schemas no remaining method reaches, directly or through another schema. */
-function pruneSchemas(document: DiscoveryDocument): void {
-  const schemas: Record<string, JsonSchema> = document.schemas ?? {};
-  const reached = new Set<string>();
-  const pending = [...refsIn({ resources: document.resources, parameters: document.parameters })];
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (reached.has(name) || !schemas[name]) continue;
-    reached.add(name);
-    pending.push(...refsIn(schemas[name]));
-  }
-  for (const name of Object.keys(schemas)) {
-    if (!reached.has(name)) delete schemas[name];
-  }
 }
 
 /** The directory entry Google lists for an API (`discovery#directoryItem`). */

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { DISCOVERY_DOCUMENTS, methodsOf, scopesOfDocument } from '../../../../src/emulator/discovery/documents';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
 import { findUser } from '../../../../src/emulator/auth/users';
+import { scopesFor } from '../../../../src/emulator/core/scopes';
 
 const AUTH = 'https://www.googleapis.com/auth/';
 
@@ -72,6 +73,13 @@ describe('emulator: scopes per method, from the discovery documents', function (
         });
       }
     }
+  });
+
+  it('gives every authenticated route a scope a token can hold (a route without a discovery id would refuse everyone)', () => {
+    const unreachable = emulator.routes()
+      .filter((route) => route.auth !== false && scopesFor(route.id, route.method, new URLSearchParams())?.length === 0)
+      .map((route) => `${route.id} (${route.method} ${route.path})`);
+    assert.deepEqual(unreachable, []);
   });
 
   describe('the cases the security review found', () => {
