@@ -2,15 +2,19 @@
  * Which OAuth scopes each API call needs: the `scopes` Google's discovery document lists for the method the matched
  * route serves (its id). A call is allowed when its token carries any one of them, and answered Google's 403
  * `insufficientPermissions` (ACCESS_TOKEN_SCOPE_INSUFFICIENT) otherwise. The emulator's own routes, OAuth and
- * discovery need none. What drive.file and drive.appdata reach within Drive is Drive's to check (drive/scopeLimits.ts).
+ * discovery need none (a test checks that every other route's id is in the documents). What drive.file and
+ * drive.appdata reach within Drive is Drive's to check (drive/scopeLimits.ts).
  */
 import { discoveryMethod } from '../discovery/documents';
 import { ApiError } from './errors';
 
 const AUTH = 'https://www.googleapis.com/auth/';
 
-/** Route ids outside Google's five documents that need no scope: the emulator's own routes, OAuth, discovery. */
-const SCOPE_FREE = /^(emulator|oauth|discovery)\./;
+/**
+ * Routes that serve a Google method under an emulator id, and the method whose scopes they take: a revision's export
+ * link reads content as files.export does.
+ */
+const SAME_SCOPES_AS: Readonly<Record<string, string>> = { 'emulator.drive.revisions.export': 'drive.files.export' };
 
 /** APIs the emulator serves beside the five documents: the Drive Labels API (label definitions), by its discovery ids. */
 const OTHER_APIS: readonly { prefix: string; read: readonly string[]; write: readonly string[] }[] = [
@@ -25,12 +29,11 @@ const OTHER_APIS: readonly { prefix: string; read: readonly string[]; write: rea
 const METADATA_ONLY = new Set(['drive.metadata', 'drive.metadata.readonly'].map((name) => `${AUTH}${name}`));
 
 /**
- * The scopes that allow the call served by route `routeId` (any one of them), or undefined when it needs none.
- * An API route with no discovery entry needs a scope nobody has: a new route must name its method.
+ * The scopes that allow the call served by route `routeId` (any one of them), or undefined when it needs none: routes
+ * outside Google's APIs (the emulator's own `emulator.*`, OAuth, discovery).
  */
 export function scopesFor(routeId: string, method: string, query: URLSearchParams): readonly string[] | undefined {
-  if (SCOPE_FREE.test(routeId) || routeId.startsWith('unnamed.')) return undefined; // TEMP until every route is named
-  const located = discoveryMethod(routeId);
+  const located = discoveryMethod(SAME_SCOPES_AS[routeId] ?? routeId);
   if (located) {
     const listed = located.method.scopes ?? [];
     if (located.method.supportsMediaDownload && query.get('alt') === 'media') return listed.filter((scope) => !METADATA_ONLY.has(scope));
@@ -38,7 +41,7 @@ export function scopesFor(routeId: string, method: string, query: URLSearchParam
   }
   const other = OTHER_APIS.find((api) => routeId.startsWith(api.prefix));
   if (other) return method === 'GET' ? other.read : other.write;
-  return [];
+  return undefined;
 }
 
 /** The granted scopes that allow this call, or undefined when it needs none. Throws Google's 403 when none does. */

@@ -75,11 +75,11 @@ describe('emulator: scopes per method, from the discovery documents', function (
     }
   });
 
-  it('gives every authenticated route a scope a token can hold (a route without a discovery id would refuse everyone)', () => {
-    const unreachable = emulator.routes()
-      .filter((route) => route.auth !== false && scopesFor(route.id, route.method, new URLSearchParams())?.length === 0)
+  it('asks a scope of every authenticated route but the emulator\'s own and OAuth\'s (an id missing from the documents would need none)', () => {
+    const unchecked = emulator.routes()
+      .filter((route) => route.auth !== false && !/^(emulator|oauth)\./.test(route.id) && !scopesFor(route.id, route.method, new URLSearchParams())?.length)
       .map((route) => `${route.id} (${route.method} ${route.path})`);
-    assert.deepEqual(unreachable, []);
+    assert.deepEqual(unchecked, []);
   });
 
   describe('the cases the security review found', () => {
