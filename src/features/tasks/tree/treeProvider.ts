@@ -128,16 +128,16 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       const { task } = element;
       const item = new vs.TreeItem(taskLabel(task, vs.l10n.t), element.hasChildren ? vs.TreeItemCollapsibleState.Expanded : vs.TreeItemCollapsibleState.None);
       item.id = element.id;
-      // "from-todo": created from a TODO comment (its notes say `Source: …`), so "Go to Source" is offered.
+      // "from-todo": created from a TODO comment (its notes say `Source: …`), so "Go to TODO Comment" is offered.
       item.contextValue = `${task.status === 'completed' ? 'task-completed' : 'task-open'}${sourceOf(task.notes) ? ' from-todo' : ''}`;
       const completed = task.status === 'completed';
       item.checkboxState = {
         state: completed ? vs.TreeItemCheckboxState.Checked : vs.TreeItemCheckboxState.Unchecked,
         tooltip: completed ? vs.l10n.t('Reopen this task') : vs.l10n.t('Complete this task'),
       };
-      const description = taskDescription(task, this.today, vs.l10n.t);
+      const description = taskDescription(task, this.today, vs.l10n.t, vs.env.language);
       if (description) item.description = description;
-      item.accessibilityInformation = { label: `${taskLabel(task, vs.l10n.t)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${description}` : ''}` };
+      item.accessibilityInformation = { label: `${taskLabel(task, vs.l10n.t)}, ${completed ? vs.l10n.t('completed') : vs.l10n.t('open')}${description ? `, ${vs.l10n.t('due {0}', description)}` : ''}` };
       return item;
     }
     const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: TASKS_COMMAND.refresh, retryArguments: [element.parent] });
