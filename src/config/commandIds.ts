@@ -23,7 +23,6 @@ export const TASKS_COMMAND = {
   refresh: 'desk.tasks.refresh',
   createList: 'desk.tasks.createList',
   renameList: 'desk.tasks.renameList',
-  editList: 'desk.tasks.editList',
   deleteList: 'desk.tasks.deleteList',
   addTask: 'desk.tasks.addTask',
   addSubtask: 'desk.tasks.addSubtask',

@@ -82,6 +82,27 @@ export function describeDueDate(date: string, today: Date, t: Translate = englis
   return date;
 }
 
+/**
+ * The shortest words for a due date in a narrow tree row, the date first: "today", "tomorrow", "yesterday", a
+ * weekday within the coming or past week ("Fri 27 Nov"), the day and month this year ("27 Nov"), else with the year
+ * ("27 Nov 2027"), in the user's `locale` (its own order and names: "Fri, Nov 27" in American English).
+ */
+export function shortDueDate(date: string, today: Date, t: Translate = english, locale?: string): string {
+  const relative = describeDueDate(date, today, t);
+  if (relative !== date) return relative;
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const when = new Date(Date.UTC(year, month - 1, day));
+  const days = Math.round((when.getTime() - Date.UTC(today.getFullYear(), today.getMonth(), today.getDate())) / 86_400_000);
+  const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC' };
+  if (Math.abs(days) < 7) options.weekday = 'short';
+  if (year !== today.getFullYear()) options.year = 'numeric';
+  try {
+    return new Intl.DateTimeFormat(locale, options).format(when);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options).format(when);
+  }
+}
+
 /** A date as the user reads it before confirming it: "Fri 27 Nov 2026" (in their locale). */
 export function describeDay(date: string, locale = 'en-GB'): string {
   // A UTC noon, formatted in UTC: no zone can move the calendar date.

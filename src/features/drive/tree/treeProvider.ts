@@ -55,7 +55,12 @@ export interface DriveTreeOptions {
 
 /** What the tree asks of the comments feature: whether a file expands to its comments, the rows, how they look. */
 export interface DriveTreeComments {
+  /** Whether the file is known to have comments (then it expands to them). */
   expandable(node: FileNode): boolean;
+  /** "2 comments", or nothing while none are known. */
+  describe(node: FileNode): string | undefined;
+  /** Learns the file's comments lazily (on hover), without a request per row. */
+  prime(node: FileNode): void;
   children(node: FileNode | CommentsNode): Promise<DriveNode[]>;
   treeItem(node: CommentsNode | CommentNode): vscode.TreeItem;
   /** Reloads a file's comments (Refresh on a comment row). */
@@ -139,7 +144,8 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.iconPath = new ThemeIcon(isSharedDriveRow(node) ? 'library' : iconIdFor(file));
         // In Shared with me, whose file it is matters most.
         const owner = sectionOf(node) === 'shared' && file.ownedByMe === false ? file.owners?.[0]?.displayName ?? file.ownerNames?.[0] : undefined;
-        const description = [owner, descriptionFor(file, vs.l10n.t)].filter(Boolean).join(' · ') || undefined;
+        const comments = container ? undefined : this.options.comments?.describe(node);
+        const description = [owner, descriptionFor(file, vs.l10n.t), comments].filter(Boolean).join(' · ') || undefined;
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
         if (isSharedDriveRow(node) && file.labels?.hidden) item.description = vs.l10n.t('hidden');
         item.contextValue = contextValueFor(node);
@@ -155,6 +161,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       item.tooltip = new this.vs.MarkdownString([`**${escapeMarkdown(node.item.title ?? node.item.id)}**`, '', ...driveTooltipLines(node.item, this.vs.l10n.t).map(escapeMarkdown)].join('  \n'));
       return item;
     }
+    if (!this.model.isContainer(node)) this.options.comments?.prime(node);
     const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
     item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item, this.vs.l10n.t), ...access.map(escapeMarkdown)].join('  \n'));
     return item;

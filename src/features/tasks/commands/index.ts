@@ -47,7 +47,6 @@ export class TaskCommands {
       [TASKS_COMMAND.refresh]: row((node) => this.refresh(node)),
       [TASKS_COMMAND.createList]: () => lists.createList(),
       [TASKS_COMMAND.renameList]: row((node) => lists.renameList(node)),
-      [TASKS_COMMAND.editList]: row((node) => lists.editList(node)),
       [TASKS_COMMAND.deleteList]: row((node) => lists.deleteList(node)),
       [TASKS_COMMAND.clearCompleted]: row((node) => lists.clearCompleted(node)),
       [TASKS_COMMAND.addTask]: row((node) => tasks.addTask(node)),

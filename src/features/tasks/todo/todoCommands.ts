@@ -187,7 +187,7 @@ export class TodoCommands {
       return undefined;
     }
     if (hits.length > 1) {
-      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to Source'), placeHolder: this.t('The marker is in more than one place') });
+      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to TODO Comment'), placeHolder: this.t('The marker is in more than one place') });
       hit = picked?.item;
     }
     if (!hit) return undefined;
@@ -216,7 +216,7 @@ export class TodoCommands {
       return { task: row.task, listId: row.listId };
     }
     if (!taskId) {
-      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to Source" on a task in the Tasks view.'));
+      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to TODO Comment" on a task in the Tasks view.'));
       return undefined;
     }
     const lookup = await this.tracking.lookup(taskId);
