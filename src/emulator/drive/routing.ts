@@ -5,7 +5,7 @@ import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
 import type { EmulatorUser } from '../auth/users';
 import { header, requireUser } from '../core/context';
-import { badRequest, invalid, notFound, forbidden } from '../core/errors';
+import { ApiError, badRequest, invalid, notFound, forbidden } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
 import type { Reply, RequestContext, Route } from '../core/router';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
@@ -153,6 +153,18 @@ export function updateParamsFrom(read: (name: string) => string | undefined): Up
   if (read('newRevision') === 'false') options.newRevision = false;
   if (read('pinned') === 'true') options.pinned = true;
   return options;
+}
+
+/**
+ * files.insert with `If-None-Match: *` (metadata or any upload type) is Drive v2's 412, as recorded against real v2:
+ * the condition "no representation exists" fails on the collection the file would join. Any other If-None-Match
+ * on an insert names no etag of anything that exists, so the insert goes ahead.
+ */
+export function refuseInsertIfNoneMatchAny(context: RequestContext): void {
+  const ifNoneMatch = header(context, 'if-none-match');
+  if (ifNoneMatch === undefined || ifNoneMatch.trim() !== '*') return;
+  context.request.resume();
+  throw new ApiError(412, 'conditionNotMet', 'Precondition Failed', { location: 'If-None-Match', locationType: 'header' });
 }
 
 /** Metadata arrives as JSON; anything else on the non-upload paths is media in the wrong place. */

@@ -12,6 +12,7 @@ import {
   readMetadata,
   rejectMediaOnMetadataPath,
   updateParams,
+  refuseInsertIfNoneMatchAny,
 } from '../routing';
 import { header, requireUser } from '../../core/context';
 import { forbidden, notFound } from '../../core/errors';
@@ -90,6 +91,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
 
   async function insertFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
+    refuseInsertIfNoneMatchAny(context);
     rejectMediaOnMetadataPath(context);
     const input = await readMetadata(context);
     insertParams(context.query);
