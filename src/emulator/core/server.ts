@@ -7,7 +7,8 @@ import { TokenService } from '../auth/tokens';
 import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { ApiError, authError, badRequest, notFound } from './errors';
-import { logLine, redactSecrets } from './log';
+import { parseJsonBody, stringifyJson } from './json';
+import { logLine, redactSecrets, redactTarget } from './log';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
@@ -121,7 +122,7 @@ export class EmulatorHttpServer {
       }
     }
     // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
-    if (!this.deps.options.quiet) logLine(`[emulator] ${request.method ?? '?'} ${request.url ?? ''} -> ${status}`);
+    if (!this.deps.options.quiet) logLine(`[emulator] ${request.method ?? '?'} ${redactTarget(request.url ?? '')} -> ${status}`);
   }
 
   private async dispatch(request: http.IncomingMessage): Promise<Reply> {
@@ -158,7 +159,7 @@ export class EmulatorHttpServer {
       baseUrl: this.origin,
       request,
       text: readText,
-      json: async () => parseJson(await readText()),
+      json: async () => parseJsonBody(await readText()),
     };
     const reply = await match.handler(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
@@ -224,16 +225,6 @@ function linkHost(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : 'malformed';
-    throw new ApiError(400, 'parseError', `Invalid JSON payload received. ${detail}`);
-  }
-}
-
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -252,7 +243,7 @@ async function drain(request: http.IncomingMessage): Promise<void> {
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
-    const body = JSON.stringify(reply.json);
+    const body = stringifyJson(reply.json);
     headers['Content-Type'] = 'application/json; charset=UTF-8';
     headers['Content-Length'] = String(Buffer.byteLength(body));
     response.writeHead(reply.status ?? 200, headers);
