@@ -129,3 +129,107 @@ describe('reliability: the --verbose log', () => {
     }
   });
 });
+
+describe('reliability: recurrence', () => {
+  let emulator: RunningEmulator;
+  let call: ReturnType<typeof emulatorHttp>;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+    call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+  });
+  after(() => emulator.close());
+
+  const series = (recurrence: string[], day = '2026-01-05'): Record<string, unknown> => ({
+    summary: 'series', start: { dateTime: `${day}T09:00:00`, timeZone: 'UTC' }, end: { dateTime: `${day}T09:30:00`, timeZone: 'UTC' }, recurrence,
+  });
+
+  it('answers BYSETPOS out of range (and the other out-of-range values) with 400 "Invalid recurrence rule.", never 500', async () => {
+    for (const rule of ['RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=367', 'RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=0', 'RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=-999', 'RRULE:FREQ=SECONDLY;BYSECOND=61', 'RRULE:FREQ=DAILY;BYHOUR=24', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=0', 'RRULE:FREQ=YEARLY;BYMONTH=0']) {
+      for (const path of ['/calendar/v3/calendars/primary/events', '/calendar/v3/calendars/primary/events/import']) {
+        const body = path.endsWith('import') ? { ...series([rule]), iCalUID: `${rule}@x` } : series([rule]);
+        const error = await expectGoogleError(call('POST', path, { json: body }), 400, 'invalid');
+        assert.equal(error.message, 'Invalid recurrence rule.', rule);
+      }
+    }
+  });
+
+  it('keeps answering others while it expands rules that never match, and refuses rather than hangs on a window to year 9999', async () => {
+    // 100 lines that never match (Feb 30, Feb 31 by the minute…): each took rrule 8–12 s to year 9999 before.
+    const lines = Array.from({ length: 100 }, (_unused, index) => (index % 2 === 0 ? 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30' : 'RRULE:FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=31'));
+    const created = await call('POST', '/calendar/v3/calendars/primary/events', { json: series(lines) });
+    assert.equal(created.status, 200, created.text);
+    let listingDone = false;
+    const listing = call('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&timeMin=2026-01-01T00:00:00Z&timeMax=9999-12-31T00:00:00Z').finally(() => {
+      listingDone = true;
+    });
+    // The server answers its health check while the listing is still being worked on.
+    const health = await fetch(`${emulator.url}/emulator/v1/health`);
+    assert.equal(health.status, 200);
+    const healthBeforeListing = !listingDone;
+    const answer = await listing;
+    assert.ok(answer.status === 200 || answer.status === 400, answer.text.slice(0, 300));
+    if (answer.status === 400) assert.equal((answer.json as { error: { errors: { reason: string }[] } }).error.errors[0]?.reason, 'timeRangeTooLong');
+    assert.ok(healthBeforeListing, 'the health check waited for the whole expansion');
+    // A usual window over the same series answers its one instance.
+    const week = await call('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&timeMin=2026-01-01T00:00:00Z&timeMax=2026-03-31T00:00:00Z&q=series');
+    assert.equal(week.status, 200, week.text.slice(0, 300));
+    assert.equal((week.json as { items: unknown[] }).items.length, 1);
+  });
+
+  it('pages through every instance of a daily series ending in 2080 (more than 20,000) with nextPageToken, dropping none', async function () {
+    this.timeout(60_000);
+    const calendar = (await call('POST', '/calendar/v3/calendars', { json: { summary: 'long' } })).json as { id: string };
+    const path = `/calendar/v3/calendars/${encodeURIComponent(calendar.id)}/events`;
+    assert.equal((await call('POST', path, { json: series(['RRULE:FREQ=DAILY;UNTIL=20801231T235959Z']) })).status, 200);
+    const expected = (Date.UTC(2080, 11, 31) - Date.UTC(2026, 0, 5)) / 86_400_000 + 1;
+    const seen = new Set<string>();
+    let pageToken: string | undefined;
+    let pages = 0;
+    let last: { nextSyncToken?: string; nextPageToken?: string } = {};
+    do {
+      const answer = await call('GET', `${path}?singleEvents=true&orderBy=startTime&maxResults=2500${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+      assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      last = answer.json as { items: { id: string }[]; nextPageToken?: string; nextSyncToken?: string };
+      for (const item of (answer.json as { items: { id: string }[] }).items) seen.add(item.id);
+      pageToken = last.nextPageToken;
+      pages++;
+    } while (pageToken !== undefined && pages < 100);
+    assert.ok(expected > 20_000);
+    assert.equal(seen.size, expected, `${seen.size} of ${expected} instances in ${pages} pages`);
+    assert.ok(last.nextSyncToken, 'the last page ends with a sync token');
+    assert.ok([...seen].some((id) => id.endsWith('_20801231T090000Z')), 'the last instance is listed');
+  });
+});
+
+describe('reliability: recurrence stored by an older emulator', () => {
+  it('starts and lists promptly when the data directory holds rules it would now refuse', async function () {
+    this.timeout(30_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-rrule-'));
+    try {
+      let emulator = await startEmulator({ port: 0, dataDir });
+      let call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const created = await call('POST', '/calendar/v3/calendars/primary/events', {
+        json: { summary: 'old rule', start: { dateTime: '2026-03-02T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2026-03-02T10:00:00', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] },
+      });
+      const eventId = (created.json as { id: string }).id;
+      // What an older emulator accepted with 200: the rule that froze every listing of the day, even after a restart.
+      const events = emulator.deps.store.collection<{ id: string; body: Record<string, unknown> }>('calendar.events');
+      const key = [...events.keys()].find((candidate) => events.get(candidate)?.id === eventId) as string;
+      const stored = events.get(key) as { id: string; body: Record<string, unknown> };
+      events.set(key, { ...stored, body: { ...stored.body, recurrence: ['RRULE:FREQ=SECONDLY;BYSECOND=61', 'RRULE:FREQ=HOURLY;BYHOUR=24'] } });
+      await emulator.deps.store.flush();
+      await emulator.close();
+
+      emulator = await startEmulator({ port: 0, dataDir });
+      call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const day = await call('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&timeMin=2026-03-02T00:00:00Z&timeMax=2026-03-03T00:00:00Z');
+      assert.equal(day.status, 200, day.text.slice(0, 300));
+      // The series keeps its first instance; nothing it cannot expand is invented.
+      assert.deepEqual((day.json as { items: { summary: string }[] }).items.map((item) => item.summary), ['old rule']);
+      assert.equal((await call('GET', `/calendar/v3/calendars/primary/events/${eventId}/instances`)).status, 200);
+      await emulator.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -9,7 +9,7 @@ import type { StoredCalendar } from '../calendars/model';
 import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } from '../http';
 import type { CalendarService } from '../service';
 import { isValidTimeZone, parseTimestampParameter } from '../time';
-import { EventListOptions, EventListResult, listEvents, listInstances } from './listing';
+import { EventListOptions, EventListResult, listEvents, listInstances, prepareListing } from './listing';
 import { EventRenderContext, renderEvent, renderEventJson } from './render';
 import type { EventView } from './timeline';
 
@@ -77,7 +77,7 @@ export function registerEventRoutes(router: Router, service: CalendarService): v
     return { contentType: JSON_CONTENT_TYPE, body: Buffer.from(`${head.slice(0, -2)}${items}]}`, 'utf8') };
   };
 
-  router.get(EVENTS, (context) => {
+  router.get(EVENTS, async (context) => {
     const timestamp = (name: string): number | undefined => parseTimestampParameter(name, param(context, name));
     const options: EventListOptions = {
       maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
@@ -100,6 +100,7 @@ export function registerEventRoutes(router: Router, service: CalendarService): v
     for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
     context.query.boolean('showHiddenInvitations', false);
     context.query.boolean('alwaysIncludeEmail', false);
+    await prepareListing(service, userOf(context), context.params.calendarId as string, options);
     return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options));
   });
 
@@ -141,11 +142,12 @@ export function registerEventRoutes(router: Router, service: CalendarService): v
     return { status: 204, empty: true };
   });
 
-  router.get(`${EVENTS}/:eventId/instances`, (context) => {
+  router.get(`${EVENTS}/:eventId/instances`, async (context) => {
     const timeMin = parseTimestampParameter('timeMin', param(context, 'timeMin'));
     const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
     const pageToken = param(context, 'pageToken');
     const originalStart = param(context, 'originalStart');
+    await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
     const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
       maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
       showDeleted: context.query.boolean('showDeleted', false),

@@ -8,6 +8,7 @@ import type { CalendarService } from '../service';
 export function registerFreeBusyRoutes(router: Router, service: CalendarService): void {
   router.post(`${BASE}/freeBusy`, async (context) => {
     const request = parseBody(freeBusyRequestInputSchema, await context.json());
+    await service.freeBusy.prepare(userOf(context), request);
     return { json: service.freeBusy.query(userOf(context), request) };
   });
 }
