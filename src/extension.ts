@@ -114,11 +114,11 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     openUrl: (url) => (authUrlOpener ? authUrlOpener(url) : openInBrowser(vs, url)),
   });
   context.subscriptions.push(provider, vs.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vs.l10n.t(AUTH_PROVIDER_LABEL), provider, { supportsMultipleAccounts: true }));
-  registerAuthCommands(vs, context, provider);
 
   const session = new DeskSession(vs, provider);
   context.subscriptions.push(session);
   const desk = createDeskContext(vs, context, backend, provider, session, log);
+  registerAuthCommands(desk, provider);
   registerDeskCommands(desk);
 
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation

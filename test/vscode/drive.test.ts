@@ -149,12 +149,28 @@ describe('Drive view in VS Code', function () {
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'tea\n');
-    await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'bread\n' });
+    // As long as the user's text: VS Code's own "newer file" check compares sizes, Desk's stat must still refuse.
+    await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'jam\n' });
     stubs.stub('showWarningMessage', async () => 'Compare');
     assert.equal(await document.save(), false);
     const remote = await eventually('the remote side of the diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-drive' && doc.uri.query === 'remote'));
-    assert.equal(remote.getText(), 'bread\n');
+    assert.equal(remote.getText(), 'jam\n');
     assert.equal(document.getText(), 'tea\n');
+    assert.equal(document.isDirty, true, 'the typed text is still unsaved, nothing to revert');
+    assert.equal(await contentOf(file.id), 'jam\n');
+
+    // The user merges in the diff and saves again: asked again, and Overwrite saves the merged text.
+    await replaceText(document, 'jam\ntea\n');
+    stubs.restore();
+    const asked: unknown[] = [];
+    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+      asked.push(args);
+      return 'Overwrite';
+    });
+    assert.equal(await document.save(), true);
+    assert.equal(asked.length, 1);
+    assert.equal(await contentOf(file.id), 'jam\ntea\n');
+    assert.equal(document.isDirty, false);
   });
 
   it('opens a native document as a read-only text export', async () => {

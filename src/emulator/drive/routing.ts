@@ -3,7 +3,7 @@ import * as z from '../../shared/schemas/zod';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
 import type { EmulatorUser } from '../auth/users';
 import { header, requireUser } from '../core/context';
-import { badRequest, invalid, notFound } from '../core/errors';
+import { ApiError, badRequest, invalid, notFound } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
 import type { Handler, HttpMethod, Reply, RequestContext, RouteOptions, Router } from '../core/router';
 import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
@@ -72,10 +72,14 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
 export function registerRouteTables(router: Router, ready: Promise<void>, tables: readonly (readonly DriveRoute[])[]): void {
   for (const table of tables) {
     for (const [method, pattern, handler, options] of table) {
-      router.add(method, pattern, async (context) => {
-        await ready;
-        return handler(context);
-      }, options);
+      router.add({
+        id: `unnamed.${method} ${pattern}`, method, path: pattern,
+        handle: async (context) => {
+          await ready;
+          return handler(context);
+        },
+        ...(options?.auth !== undefined ? { auth: options.auth } : {}),
+      });
     }
   }
 }
@@ -156,6 +160,18 @@ export function updateParamsFrom(read: (name: string) => string | undefined): Up
   if (read('newRevision') === 'false') options.newRevision = false;
   if (read('pinned') === 'true') options.pinned = true;
   return options;
+}
+
+/**
+ * files.insert with `If-None-Match: *` (metadata or any upload type) is Drive v2's 412, as recorded against real v2:
+ * the condition "no representation exists" fails on the collection the file would join. Any other If-None-Match
+ * on an insert names no etag of anything that exists, so the insert goes ahead.
+ */
+export function refuseInsertIfNoneMatchAny(context: RequestContext): void {
+  const ifNoneMatch = header(context, 'if-none-match');
+  if (ifNoneMatch === undefined || ifNoneMatch.trim() !== '*') return;
+  context.request.resume();
+  throw new ApiError(412, 'conditionNotMet', 'Precondition Failed', { location: 'If-None-Match', locationType: 'header' });
 }
 
 /** Metadata arrives as JSON; anything else on the non-upload paths is media in the wrong place. */

@@ -11,6 +11,7 @@ import { attempt, registerCommands } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { DESK_SCOPES } from '../../config/scopes';
+import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
 import type { SearchHit, SearchSource } from './model';
 import { EverythingPicker } from './picker';
 import { BooksSearchSource } from './sources/books';
@@ -18,7 +19,6 @@ import { CalendarSearchSource } from './sources/calendar';
 import { DriveSearchSource } from './sources/drive';
 import { TasksSearchSource } from './sources/tasks';
 
-export const SEARCH_COMMAND = 'desk.search.everything';
 /** globalState key of the last text searched, put back in the box next time. */
 export const LAST_QUERY_KEY = 'desk.search.lastQuery';
 
@@ -42,7 +42,7 @@ class SearchFeature extends Disposable implements SearchSlice {
 
   constructor(private readonly desk: DeskContext) {
     super();
-    for (const disposable of registerCommands(desk, { [SEARCH_COMMAND]: () => this.run() })) this._register(disposable);
+    for (const disposable of registerCommands(desk, { [SEARCH_COMMAND.everything]: () => this.run() })) this._register(disposable);
   }
 
   get picker(): EverythingPicker | undefined {
@@ -54,7 +54,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     if (!(await this.desk.session.isSignedIn())) {
       const signIn = vs.l10n.t('Sign In');
       const choice = await vs.window.showInformationMessage(vs.l10n.t('Desk: sign in to search your tasks, Drive, calendars and books.'), signIn);
-      if (choice === signIn) await vs.commands.executeCommand('desk.signIn');
+      if (choice === signIn) await vs.commands.executeCommand(DESK_COMMAND.signIn);
       return undefined;
     }
     this.current?.dispose();
@@ -80,16 +80,16 @@ class SearchFeature extends Disposable implements SearchSlice {
     const target = hit.target;
     switch (target.kind) {
       case 'task':
-        await commands.executeCommand('desk.tasks.revealTask', target.listId, target.taskId, { open: true });
+        await commands.executeCommand(TASKS_COMMAND.revealTask, target.listId, target.taskId, { open: true });
         return;
       case 'file':
-        await commands.executeCommand('desk.drive.revealFile', target.fileId, { open: !target.folder });
+        await commands.executeCommand(DRIVE_COMMAND.revealFile, target.fileId, { open: !target.folder });
         return;
       case 'event':
-        await commands.executeCommand('desk.calendar.openEvent', undefined, { calendarId: target.calendarId, event: target.event });
+        await commands.executeCommand(CALENDAR_COMMAND.openEvent, undefined, { calendarId: target.calendarId, event: target.event });
         return;
       case 'volume':
-        await commands.executeCommand('desk.books.openVolume', target.volumeId);
+        await commands.executeCommand(BOOKS_COMMAND.openVolume, target.volumeId);
         return;
     }
   }

@@ -14,7 +14,8 @@ import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
-import { REVEAL_TASK_COMMAND, revealTask } from './reveal';
+import { revealTask } from './reveal';
+import { TASKS_COMMAND } from '../../config/commandIds';
 import { registerCommands } from '../../core/commands';
 
 /** The Tasks slice as activate() returns it to tests. */
@@ -72,7 +73,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     commands = new TaskCommands(desk, this.api, this.tree, this.view);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
-    for (const disposable of registerCommands(desk, { [REVEAL_TASK_COMMAND]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options) })) this._register(disposable);
+    for (const disposable of registerCommands(desk, { [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options) })) this._register(disposable);
 
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.

@@ -1,13 +1,11 @@
 /**
  * Showing one task in the Tasks view: focus the view, find the task's row (loading the whole list when it is beyond the
  * first page), select it, and optionally open its details. Used by TODO markers, the Desk search and the Calendar's due
- * tasks (`desk.tasks.revealTask`).
+ * tasks (TASKS_COMMAND.revealTask).
  */
 import type * as vscode from 'vscode';
 import { TASKS_VIEW_ID, TaskNode, TasksNode } from './tree/nodes';
 import type { TasksTreeProvider } from './tree/treeProvider';
-
-export const REVEAL_TASK_COMMAND = 'desk.tasks.revealTask';
 
 export interface RevealHost {
   readonly vs: typeof vscode;

@@ -12,8 +12,8 @@ import { QueryParams } from '../../core/params';
 import type { Reply, RequestContext } from '../../core/router';
 import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
 import { renderFile } from '../render';
-import { DriveRoute, DriveRouteKit, insertParams, MODIFIED_DATE_BEHAVIORS, readMetadata, updateParamsFrom } from '../routing';
-import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, importTarget } from './convert';
+import { DriveRoute, DriveRouteKit, insertParams, MODIFIED_DATE_BEHAVIORS, readMetadata, refuseInsertIfNoneMatchAny, updateParamsFrom } from '../routing';
+import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, notExportable, importTarget } from './convert';
 import { ReceivedMedia, UploadSession } from './uploads';
 import { hideDriveItems, supportsAllDrives, supportsAllDrivesIn } from '../files/allDrives';
 
@@ -43,7 +43,7 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
     const target = context.query.string('mimeType', 255);
     if (target === undefined || target === '') throw required('mimeType');
     const file = model.get(user, context.params.fileId as string);
-    if (!EXPORT_FORMATS[file.mimeType]) throw new ApiError(403, 'fileNotExportable', 'Export only supports Docs Editors files.');
+    if (!EXPORT_FORMATS[file.mimeType]) throw notExportable();
     const text = file.blobId ? (await blobs.readAll(file.blobId, EXPORT_LIMIT_BYTES)).toString('utf8') : '';
     const exported = exportContent(file.mimeType, file.title, text, target);
     return { body: exported.body, contentType: exported.contentType };
@@ -106,6 +106,7 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
     if (sessionId !== undefined) return resumableChunk(context, user, sessionId, fileId);
     // files.update's upload path takes PUT only; Google answers any other method there with its 404.
     if (method === 'POST' && fileId !== undefined) throw notFound(`Not Found: POST /upload/drive/v2/files/${fileId}`);
+    if (fileId === undefined) refuseInsertIfNoneMatchAny(context);
     const uploadType = context.query.enumValue('uploadType', ['media', 'multipart', 'resumable'] as const);
     if (uploadType === undefined) throw required('uploadType');
     hideDriveItems(model, supportsAllDrives(context.query), [fileId]);

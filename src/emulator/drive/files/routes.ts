@@ -23,6 +23,7 @@ import {
   insertParams,
   listPageSize,
   readMetadata,
+  refuseInsertIfNoneMatchAny,
   rejectMediaOnMetadataPath,
   updateParams,
 } from '../routing';
@@ -92,6 +93,7 @@ export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
 
   async function insertFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
+    refuseInsertIfNoneMatchAny(context);
     rejectMediaOnMetadataPath(context);
     const input = await readMetadata(context);
     insertParams(context.query);

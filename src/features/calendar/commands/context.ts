@@ -47,8 +47,8 @@ export class CalendarPrompts {
     return picked?.map((item) => item.value);
   }
 
-  /** An input box that keeps asking while `validate` answers a message. */
-  async ask(title: string, prompt: string, value: string, validate?: (text: string) => string | undefined, placeHolder?: string): Promise<string | undefined> {
+  /** An input box that keeps asking while `validate` answers a message (an Info one only informs: "Fri 27 Nov, 15:00"). */
+  async ask(title: string, prompt: string, value: string, validate?: (text: string) => string | vscode.InputBoxValidationMessage | undefined, placeHolder?: string): Promise<string | undefined> {
     const answer = await this.vs.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, ...(placeHolder ? { placeHolder } : {}), ...(validate ? { validateInput: (text: string) => validate(text) } : {}) });
     return answer === undefined ? undefined : answer.trim();
   }
