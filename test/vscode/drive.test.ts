@@ -196,18 +196,8 @@ describe('Drive view in VS Code', function () {
     assert.ok(!(await api.drive.provider.getChildren(notes)).some((node) => label(node) === 'groceries.txt'), 'the source folder no longer does');
   });
 
-  /** Commands report failures with showErrorMessage: collect them so a test sees them. */
-  function collectErrors(): string[] {
-    const errors: string[] = [];
-    stubs.stub('showErrorMessage', async (message: unknown) => {
-      errors.push(String(message));
-      return undefined;
-    });
-    return errors;
-  }
-
   it('creates a folder, uploads a large file into it (resumable) and downloads it again, byte for byte', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     stubs.stub('showInputBox', async () => 'Uploads from VS Code');
     await vscode.commands.executeCommand('desk.drive.newFolder', root);
@@ -232,7 +222,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('exports a native document in a format the service offers', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const projects = await child(await myDrive(), 'Projects');
     const budget = await child(projects, 'Budget');
     const offered: string[] = [];
@@ -250,7 +240,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('renames, stars, trashes and restores; deleting forever needs a modal confirmation', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const ideas = await child(root, 'ideas.txt');
     stubs.stub('showInputBox', async () => 'ideas-renamed.txt');
@@ -288,7 +278,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('uploads a folder tree, copies a file, and adds/removes a second parent', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-tree-'));
     const project = path.join(dir, 'site');
@@ -316,7 +306,7 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual(withTwo.parents?.map((parent) => parent.id).sort(), [site.item.id, photos.item.id].sort());
 
     stubs.restore();
-    const errorsAfter = collectErrors();
+    const errorsAfter = stubs.collect('showErrorMessage');
     stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[]).find((item) => item.id === photos.item.id));
     await vscode.commands.executeCommand('desk.drive.removeParent', index);
     const withOne = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
@@ -334,7 +324,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('shows a file\'s properties as a read-only JSON document, and the account in "about"', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const photos = await child(await myDrive(), 'Photos');
     const pixel = await child(photos, 'pixel.png');
     await vscode.commands.executeCommand('desk.drive.properties', pixel);
@@ -367,7 +357,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('adds an existing file to a folder from a title search (children.insert), and lists installed Drive apps', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const notes = await child(root, 'Notes');
     const made = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title: "Bob's addable.txt", mimeType: 'text/plain' });
@@ -401,7 +391,7 @@ describe('Drive view in VS Code', function () {
     api.drive.provider.refresh(notes);
 
     stubs.restore();
-    const appErrors = collectErrors();
+    const appErrors = stubs.collect('showErrorMessage');
     let appNames: string[] = [];
     stubs.stub('showQuickPick', async (items: unknown) => {
       const choices = (await items) as { label: string; app: { id: string } }[];
