@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run test:ui — Playwright tests against the real workbench (test/ui/**/*.test.ts, compiled to out/test/ui),
 // run by plain mocha; each test file opens its own VS Code through test/ui/workbench.ts. Build and compile first.
-// Screenshots land in test-results/ui/. Options after "--" go to mocha (e.g. --grep).
+// Screenshots land in test-results/ui/. Options after "--" go to mocha (e.g. --grep); compiled test files given
+// there (out/test/ui/drive.ui.test.js …) run instead of the whole suite.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -31,7 +32,7 @@ function main() {
     // One retry per test, as Playwright suites usually have: a real browser's timing varies on a loaded
     // 2-core machine. A real regression fails both attempts; a test that needed its retry is logged.
     '--retries', '1',
-    'out/test/ui/**/*.test.js',
+    ...(process.argv.slice(2).some((arg) => arg.endsWith('.test.js')) ? [] : ['out/test/ui/**/*.test.js']),
     ...process.argv.slice(2),
   ];
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', detached: true });

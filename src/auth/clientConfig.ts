@@ -6,7 +6,6 @@ import type { SecretStorageLike } from './sessionStore';
 
 /** Where `desk.auth.configureClient` keeps the Google OAuth client (id and secret) of the user. */
 export const CLIENT_CONFIG_SECRET_KEY = 'desk.google.oauthClient';
-export const CONFIGURE_CLIENT_COMMAND = 'desk.auth.configureClient';
 
 /** The stored value, checked by hand (read at activation, before the schema library is loaded). */
 function parseClientConfig(value: unknown): ClientConfig | undefined {

@@ -1,20 +1,19 @@
 /** The authentication provider's commands (sign out, OAuth client configuration) and the signed-in context key. */
-import type * as vscode from 'vscode';
-import { CONFIGURE_CLIENT_COMMAND, readStoredClientConfig, storeClientConfig } from './clientConfig';
-import { DeskAuthenticationProvider } from './provider';
+import { AUTH_COMMAND } from '../config/commandIds';
+import { registerCommands } from '../core/commands';
+import type { DeskContext } from '../core/deskContext';
+import { readStoredClientConfig, storeClientConfig } from './clientConfig';
+import type { DeskAuthenticationProvider } from './provider';
 
-export const SIGN_OUT_COMMAND = 'desk.auth.signOut';
 /** Context key for `when` clauses (views' welcome content, menus). */
 export const SIGNED_IN_CONTEXT_KEY = 'desk:signedIn';
 
-/** Registers the provider's own commands: sign out (revoking the grant) and configure the Google OAuth client. */
-export function registerAuthCommands(
-  vs: typeof vscode,
-  context: Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets'>,
-  provider: DeskAuthenticationProvider,
-): void {
-  context.subscriptions.push(
-    vs.commands.registerCommand(SIGN_OUT_COMMAND, async () => {
+/** Registers the provider's own commands, behind the one wrapper: sign out (revoking the grant) and configure the Google OAuth client. */
+export function registerAuthCommands(desk: DeskContext, provider: DeskAuthenticationProvider): void {
+  const { vs } = desk;
+  const secrets = desk.extensionContext.secrets;
+  const commands = registerCommands(desk, {
+    [AUTH_COMMAND.signOut]: async () => {
       const sessions = await provider.listSessions();
       if (sessions.length === 0) {
         void vs.window.showInformationMessage(vs.l10n.t('Desk: not signed in.'));
@@ -35,10 +34,10 @@ export function registerAuthCommands(
       if (!chosen) return;
       for (const session of sessions) if (session.account.id === chosen.id) await provider.removeSession(session.id);
       void vs.window.showInformationMessage(vs.l10n.t('Desk: signed out {0}.', chosen.label));
-    }),
+    },
 
-    vs.commands.registerCommand(CONFIGURE_CLIENT_COMMAND, async () => {
-      const current = await readStoredClientConfig(context.secrets);
+    [AUTH_COMMAND.configureClient]: async () => {
+      const current = await readStoredClientConfig(secrets);
       const clientId = await vs.window.showInputBox({
         title: vs.l10n.t('Google OAuth client (Desktop app)'),
         prompt: vs.l10n.t('Client ID from Google Cloud Console → APIs & Services → Credentials'),
@@ -54,8 +53,9 @@ export function registerAuthCommands(
         ignoreFocusOut: true,
       });
       if (clientSecret === undefined) return;
-      await storeClientConfig(context.secrets, { clientId: clientId.trim(), clientSecret: clientSecret.trim() || undefined });
+      await storeClientConfig(secrets, { clientId: clientId.trim(), clientSecret: clientSecret.trim() || undefined });
       void vs.window.showInformationMessage(vs.l10n.t('Desk: Google OAuth client saved. Run "Desk: Sign In" to connect your account.'));
-    }),
-  );
+    },
+  });
+  for (const command of commands) desk.register(command);
 }

@@ -5,6 +5,7 @@
  * commands can chain on them.
  */
 import type * as vscode from 'vscode';
+import type { CommandId } from '../config/commandIds';
 import { hasMark } from '../shared/crossBundle';
 import type { DeskContext } from './deskContext';
 
@@ -40,8 +41,8 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
 /** A command's body: gets the arguments VS Code passes (a tree node, the selection, a URI…). */
 export type CommandHandler = (...args: never[]) => unknown;
 
-/** Registers a table of `desk.<svc>.<verb>` → handler, each behind `attempt`. */
-export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'>, table: Readonly<Record<string, CommandHandler>>): vscode.Disposable[] {
+/** Registers a table of command id (config/commandIds.ts) → handler, each behind `attempt`. */
+export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'>, table: Readonly<Partial<Record<CommandId, CommandHandler>>>): vscode.Disposable[] {
   return Object.entries(table).map(([id, handler]) =>
     desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => (handler as (...values: unknown[]) => unknown)(...args))),
   );

@@ -56,6 +56,9 @@ export function parseDueInput(input: string, today: Date, t: Translate = english
     const ahead = ((weekday - today.getDay() + 7) % 7) || 7;
     return { kind: 'date', date: formatDate(addDays(today, ahead)) };
   }
+  // "tomorrow 15:00" or "tomorrow 32:99": a task's due date has no time, so say that rather than "not a date".
+  const time = /\b\d{1,2}(?:[:.]\d{1,2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{1,2}\b/.exec(text);
+  if (time) return { kind: 'invalid', message: t('A task\'s due date is a day without a time: remove "{0}". {1}', time[0], t(DUE_INPUT_HELP)) };
   return { kind: 'invalid', message: t('"{0}" is not a date Desk understands. {1}', input.trim(), t(DUE_INPUT_HELP)) };
 }
 
@@ -77,6 +80,33 @@ export function describeDueDate(date: string, today: Date, t: Translate = englis
   if (date === formatDate(addDays(today, 1))) return t('tomorrow');
   if (date === formatDate(addDays(today, -1))) return t('yesterday');
   return date;
+}
+
+/**
+ * The shortest words for a due date in a narrow tree row, the date first: "today", "tomorrow", "yesterday", a
+ * weekday within the coming or past week ("Fri 27 Nov"), the day and month this year ("27 Nov"), else with the year
+ * ("27 Nov 2027"), in the user's `locale` (its own order and names: "Fri, Nov 27" in American English).
+ */
+export function shortDueDate(date: string, today: Date, t: Translate = english, locale?: string): string {
+  const relative = describeDueDate(date, today, t);
+  if (relative !== date) return relative;
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const when = new Date(Date.UTC(year, month - 1, day));
+  const days = Math.round((when.getTime() - Date.UTC(today.getFullYear(), today.getMonth(), today.getDate())) / 86_400_000);
+  const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC' };
+  if (Math.abs(days) < 7) options.weekday = 'short';
+  if (year !== today.getFullYear()) options.year = 'numeric';
+  try {
+    return new Intl.DateTimeFormat(locale, options).format(when);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options).format(when);
+  }
+}
+
+/** A date as the user reads it before confirming it: "Fri 27 Nov 2026" (in their locale). */
+export function describeDay(date: string, locale = 'en-GB'): string {
+  // A UTC noon, formatted in UTC: no zone can move the calendar date.
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
 }
 
 export function isOverdue(date: string, today: Date): boolean {

@@ -1,10 +1,10 @@
 /** Desk's own commands, shared by every view's welcome content: sign in and out, and which backend to use. */
 import type * as vscode from 'vscode';
-import { SIGN_OUT_COMMAND } from '../auth/commands';
-import { CONFIGURE_CLIENT_COMMAND, MissingClientConfigError, readClientConfig } from '../auth/clientConfig';
+import { MissingClientConfigError, readClientConfig } from '../auth/clientConfig';
 import { GOOGLE_ENDPOINTS } from '../config/endpoints';
 import { registerCommands } from './commands';
 import type { DeskContext } from './deskContext';
+import { AUTH_COMMAND, DESK_COMMAND } from '../config/commandIds';
 
 /** Backend and sign-in commands shared by every view's welcome content. */
 export function registerDeskCommands(desk: DeskContext): void {
@@ -18,21 +18,21 @@ export function registerDeskCommands(desk: DeskContext): void {
     void vs.window.showInformationMessage(vs.l10n.t('Desk: signed in as {0}.', account));
   };
   const commands = registerCommands(desk, {
-    'desk.signIn': signIn,
-    'desk.signOut': async () => {
-      await vs.commands.executeCommand(SIGN_OUT_COMMAND);
+    [DESK_COMMAND.signIn]: signIn,
+    [DESK_COMMAND.signOut]: async () => {
+      await vs.commands.executeCommand(AUTH_COMMAND.signOut);
       await session.check();
     },
-    'desk.useEmulator': async () => {
+    [DESK_COMMAND.useEmulator]: async () => {
       const title = backend.current ? vs.l10n.t('Desk: connecting to the emulator…') : vs.l10n.t('Desk: starting the local emulator…');
       await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title }, () => backend.useEmulator());
       await session.check();
       if (!session.signedIn) await signIn();
     },
-    'desk.useGoogle': async () => {
+    [DESK_COMMAND.useGoogle]: async () => {
       // Google needs the user's own OAuth client: ask for it first, and stay on the current backend if they cancel.
       if (!(await hasGoogleClient(desk))) {
-        await vs.commands.executeCommand(CONFIGURE_CLIENT_COMMAND);
+        await vs.commands.executeCommand(AUTH_COMMAND.configureClient);
         if (!(await hasGoogleClient(desk))) return;
       }
       await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);

@@ -59,7 +59,7 @@ describe('Calendar view (UI)', function () {
 
   it('opens the free/busy webview from the palette and moves between busy blocks with the keyboard', async () => {
     const { page } = opened();
-    await runCommand(page, 'Desk: Show Free/Busy');
+    await runCommand(page, 'Desk Calendar: Show Free/Busy');
     const input = page.locator('.quick-input-widget input.input');
     // First pick: the calendars (the Agenda's are ticked already); then the range.
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Team' }).first().waitFor({ state: 'visible', timeout: 15000 });

@@ -49,18 +49,18 @@ describe('Channels view (UI)', function () {
     await showOnlyViews(page, ['Channels']);
     await signInThroughConsent(workbench, { within: pane(page) });
 
-    await runCommand(page, 'Desk: Start the Built-in Notification Receiver');
+    await runCommand(page, 'Desk Channels: Start Notification Receiver');
     // Desk's own channel for Drive's live changes comes with the receiver (desk.drive.pushChanges is on by default).
     const deskOwn = row(page, 'Desk\'s live Drive changes');
     await deskOwn.waitFor({ state: 'visible', timeout: 30000 });
 
-    await runCommand(page, 'Desk: Watch a Calendar\'s Events');
+    await runCommand(page, 'Desk Channels: Watch a Calendar\'s Events');
     await answer(page, 'calendar whose events');
     await answer(page, 'HTTPS address');
     await answer(page, 'token', 'calendar-token');
     await row(page, 'Events of calendar primary').waitFor({ state: 'visible', timeout: 30000 });
 
-    await runCommand(page, 'Desk: Watch All Drive Changes');
+    await runCommand(page, 'Desk Channels: Watch All Drive Changes');
     await answer(page, 'HTTPS address');
     await answer(page, 'token', 'drive-token');
     const userDrive = row(page, 'All Drive changes');

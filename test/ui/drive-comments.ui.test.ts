@@ -1,5 +1,6 @@
 // Drive comments as a user meets them: the seeded design.md (bob asked a question, alice answered; alice's own note
-// is resolved) shows "Comments (2)" under it in the tree, and opens with its discussion as threads in the editor.
+// is resolved) looks like a file until Desk knows it has comments (hovering it is enough), then shows "2 comments" and
+// "Comments (2)" under it in the tree, and opens with its discussion as threads in the editor.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { collapseView, openDeskContainer, signInThroughConsent, treeRows, useWorkbench } from './workbench';
@@ -22,6 +23,12 @@ describe('Drive comments (UI)', function () {
     await row(page, 'Desk').click();
     const design = row(page, 'design.md');
     await design.waitFor({ state: 'visible', timeout: 15000 });
+    // Drive tells no comment count in a listing: until the row is hovered it has no expand arrow, like any file.
+    assert.doesNotMatch(await design.locator('.monaco-tl-twistie').getAttribute('class') ?? '', /\bcollapsible\b/);
+    await design.hover();
+    await design.locator('.monaco-tl-twistie.collapsible').waitFor({ state: 'visible', timeout: 15000 });
+    assert.match(await design.innerText(), /2 comments/);
+    await page.keyboard.press('Escape');
     // A file's row opens it on click; its twistie shows the comments.
     await design.locator('.monaco-tl-twistie').click();
     await row(page, 'Comments (2)').waitFor({ state: 'visible', timeout: 15000 });

@@ -1,5 +1,5 @@
 // Revision history as a user meets it: another client saves two newer versions of a file; the file's context menu
-// (Versions › Revision History…) lists the versions, and "Compare with Current" shows the oldest beside the current
+// (Versions › Show Version History…) lists the versions, and "Compare with Current" shows the oldest beside the current
 // content in VS Code's diff editor.
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
@@ -35,10 +35,21 @@ describe('Drive revision history (UI)', function () {
 
     await treeRow(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
     await treeRow(page, 'ideas.txt').click({ button: 'right' });
+    // Grouped as VS Code's explorer groups its menu: open, transfer, copy/move, share, modify; the rare ones in submenus.
+    const topMenu = page.locator('.context-view .monaco-menu').first();
+    await topMenu.locator('.action-label', { hasText: 'Rename…' }).waitFor({ state: 'visible', timeout: 15000 });
+    const entries = (await topMenu.locator('.action-label').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
+    assert.deepEqual(entries, ['Open File', 'Show Comments…', 'Download…', 'Make a Copy', 'Move to Folder…', 'Share…', 'Unstar', 'Rename…', 'Move to Trash', 'Delete Forever…', 'Versions', 'Labels', 'More Actions']);
+    await opened().screenshot('drive-file-menu', { keepPointer: true });
     const versions = page.locator('.context-view .action-label', { hasText: 'Versions' }).first();
     await versions.hover();
-    const history = page.locator('.context-view .action-label', { hasText: 'Revision History…' }).first();
+    const history = page.locator('.context-view .action-label', { hasText: 'Show Version History…' }).first();
     await history.waitFor({ state: 'visible', timeout: 10000 });
+    // A plain text file has bytes to pin, but only Google documents can be published; no entry repeats "Drive:".
+    const submenu = (await page.locator('.context-view .monaco-submenu .action-label').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
+    assert.ok(submenu.includes('Pin a Version (Keep Forever)…'), submenu.join(' | '));
+    assert.ok(!submenu.some((text) => /Publish/.test(text) || /^Drive:/.test(text)), submenu.join(' | '));
+    await opened().screenshot('drive-file-versions-menu', { keepPointer: true });
     // As a hand does: straight right into the submenu, then up to its entry (a diagonal would cross "Labels").
     const from = await versions.boundingBox();
     const to = await history.boundingBox();

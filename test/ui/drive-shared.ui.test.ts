@@ -38,7 +38,7 @@ describe('Drive shared drives (UI)', function () {
     const { page } = opened();
     await treeRow(page, 'Team Desk').click({ button: 'right' });
     const menu = page.locator('.context-view');
-    for (const command of ['Shared Drive Members…', 'Rename Shared Drive…', 'Hide Shared Drive', 'Delete Shared Drive…']) {
+    for (const command of ['Manage Shared Drive Members…', 'Rename Shared Drive…', 'Hide Shared Drive', 'Delete Shared Drive…']) {
       await menu.locator('.action-label', { hasText: command }).first().waitFor({ state: 'visible', timeout: 15000 });
     }
     assert.equal(await menu.locator('.action-label', { hasText: 'Move to Trash' }).count(), 0, 'a drive is not trashed like a file');

@@ -38,7 +38,7 @@ describe('Drive sharing (UI)', function () {
     await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
     await treeRow(page, 'Team notes').click({ button: 'right' });
     // As a hand does: onto the entry first, then click (a menu ignores a click that lands before it settles).
-    const share = page.locator('.context-view .action-label', { hasText: 'Share Drive File…' }).first();
+    const share = page.locator('.context-view .action-label', { hasText: 'Share…' }).first();
     await share.hover();
     await share.click();
     const pick = page.locator('.quick-input-widget');

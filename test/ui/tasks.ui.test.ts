@@ -89,7 +89,7 @@ describe('Tasks view (UI)', function () {
   it('adds a task from the command palette: picks the list, then asks for the title', async () => {
     const workbench = opened();
     const { page } = workbench;
-    await runCommand(page, 'Desk: Add Task…');
+    await runCommand(page, 'Desk Tasks: Add Task…');
     const quickInput = page.locator('.quick-input-widget');
     await quickInput.locator('.monaco-list-row', { hasText: 'Groceries' }).first().waitFor({ state: 'visible', timeout: 15000 });
     await quickInput.locator('input.input').fill('Groceries');

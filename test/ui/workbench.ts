@@ -98,7 +98,7 @@ export async function extensionsActivated(page: Page): Promise<void> {
   await page.locator('.part.statusbar .statusbar-item', { hasText: 'Activating Extensions' }).waitFor({ state: 'hidden', timeout: 30000 });
 }
 
-/** Runs a command from the palette by its title as shown there (e.g. "Desk: Refresh Task Lists"). */
+/** Runs a command from the palette by its title as shown there (e.g. "Desk Tasks: Add Task…": category, then title). */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');

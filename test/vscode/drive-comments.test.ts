@@ -60,14 +60,14 @@ describe('Drive comments in VS Code', function () {
     return eventually(`the thread of ${commentId}`, () => api.drive.comments.threadOf(document, commentId));
   }
 
-  async function fileRow(): Promise<FileNode> {
+  async function fileRow(target: ApiFile = file): Promise<FileNode> {
     const roots = await api.drive.provider.getChildren();
     const myDrive = roots.find((root) => root.kind === 'section' && root.section === 'myDrive');
     assert.ok(myDrive);
     api.drive.provider.refresh(myDrive as Extract<DriveNode, { kind: 'section' }>);
     const rows = await api.drive.provider.getChildren(myDrive);
-    const row = rows.find((node): node is FileNode => node.kind === 'file' && node.item.id === file.id);
-    assert.ok(row, `no ${file.title} in My Drive`);
+    const row = rows.find((node): node is FileNode => node.kind === 'file' && node.item.id === target.id);
+    assert.ok(row, `no ${target.title} in My Drive`);
     return row;
   }
 
@@ -83,6 +83,30 @@ describe('Drive comments in VS Code', function () {
   afterEach(async () => {
     stubs.restore();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('draws a file row as a file (no expand arrow) until it is known to have comments, learnt when hovered', async () => {
+    const quiet = await newFile(`quiet-${randomBytes(3).toString('hex')}.md`, TEXT);
+    const talked = await newFile(`talked-${randomBytes(3).toString('hex')}.md`, TEXT);
+    await comment(talked.id, { content: 'One remark.' });
+    for (const target of [quiet, talked]) {
+      const row = await fileRow(target);
+      const item = api.drive.provider.getTreeItem(row);
+      assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.None, `${target.title} expands before anything is known`);
+      await api.drive.provider.resolveTreeItem(item, row);
+    }
+    const talkedRow = await eventually('the commented file to expand', async () => {
+      const row = await fileRow(talked);
+      return api.drive.provider.getTreeItem(row).collapsibleState === vscode.TreeItemCollapsibleState.Collapsed ? row : undefined;
+    });
+    assert.match(String(api.drive.provider.getTreeItem(talkedRow).description), /1 comment$/);
+    const [group] = await api.drive.provider.getChildren(talkedRow);
+    assert.equal(labelText(api.drive.provider.getTreeItem(group as CommentsNode)), 'Comments (1)');
+    // The file without comments was asked about too, and stays a plain row.
+    await eventually('the quiet file\'s comments', () => (api.drive.comments.store.cached(quiet.id) ? true : undefined));
+    const quietItem = api.drive.provider.getTreeItem(await fileRow(quiet));
+    assert.equal(quietItem.collapsibleState, vscode.TreeItemCollapsibleState.None);
+    assert.doesNotMatch(String(quietItem.description), /comment/);
   });
 
   it('shows the comments of a Drive file as threads at their anchor, their quoted text, or the top', async () => {

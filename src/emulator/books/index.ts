@@ -4,7 +4,7 @@ import { perStore } from '../core/perStore';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Catalogue, loadCatalogue } from './catalogue';
 import { BookshelvesModel } from './model';
-import { registerBooksRoutes } from './routes';
+import { booksRoutes } from './routes';
 import { VolumeSearchIndex } from './search';
 import { seedBooksDemo } from './seed';
 
@@ -66,7 +66,7 @@ export const booksModule: ServiceModule = {
   name: 'books',
   register(router, deps) {
     // Loaded here, not lazily: a bad --books file must stop the emulator at start with the line it failed on.
-    registerBooksRoutes(router, booksServiceFor(deps), deps.store);
+    router.addAll(booksRoutes(booksServiceFor(deps), deps.store));
   },
   seedDemo(deps) {
     seedBooksDemo(booksServiceFor(deps));

@@ -5,27 +5,12 @@ import { ApiError, required } from '../core/errors';
 import { requireUser } from '../core/context';
 import { escapeHtml } from '../core/html';
 import type { QueryParams } from '../core/params';
-import type { HttpMethod, Reply, RequestContext, Router } from '../core/router';
+import type { Handler, Reply, RequestContext, Route } from '../core/router';
 import type { Store } from '../store/store';
 import type { BooksService } from './index';
 import type { StoredShelf } from './model';
 import { renderBookshelf, renderVolume, renderVolumes } from './render';
 import { parseQuery, textSnippet } from './search';
-
-interface BooksRoute {
-  /** The discovery method id without the `books.` prefix, or `emulator.*` for dev routes. */
-  readonly name: string;
-  readonly method: HttpMethod;
-  readonly path: string;
-  /**
-   * Volumes and another user's public shelves are public data on Google (an API key is enough), so they need no
-   * token here; everything under mylibrary is the signed-in user's.
-   */
-  readonly auth: boolean;
-  /** A GET that may create the user's predefined shelves: the store is flushed before answering. */
-  readonly createsShelves?: boolean;
-  readonly handle: (context: RequestContext) => Reply | Promise<Reply>;
-}
 
 const BASE = '/books/v1';
 const MY_SHELF = `${BASE}/mylibrary/bookshelves/:shelf`;
@@ -36,62 +21,72 @@ const SHELF_PAGE = { default: SEARCH_DEFAULT_MAX_RESULTS, min: 0, max: 2 ** 31 -
 const SEARCH_PAGE = { default: SEARCH_DEFAULT_MAX_RESULTS, min: 0, max: SEARCH_MAX_RESULTS };
 const START_INDEX = { default: 0, min: 0, max: 2 ** 31 - 1 };
 
-export function booksRoutes(service: BooksService): readonly BooksRoute[] {
+/**
+ * The Books routes. Volumes and another user's public shelves are public data on Google (an API key is enough),
+ * so they need no token here (`auth: false`); everything under mylibrary is the signed-in user's.
+ */
+export function booksRoutes(service: BooksService, store: Store): readonly Route[] {
   const { model } = service;
+  /** A GET that may create the user's predefined shelves (lazily, as Google does): durable before the answer names them. */
+  const createsShelves = (handle: Handler): Handler => async (context) => {
+    const reply = await handle(context);
+    await store.flush();
+    return reply;
+  };
   const shelfOf = (context: RequestContext): string => context.params.shelf as string;
 
   return [
     {
-      name: 'volumes.list', method: 'GET', path: `${BASE}/volumes`, auth: false,
+      id: 'books.volumes.list', method: 'GET', path: `${BASE}/volumes`, auth: false,
       handle: (context) => searchVolumes(service, context),
     },
     {
-      name: 'volumes.get', method: 'GET', path: `${BASE}/volumes/:volumeId`, auth: false,
+      id: 'books.volumes.get', method: 'GET', path: `${BASE}/volumes/:volumeId`, auth: false,
       handle: (context) => ({ json: renderVolume(model.volume(context.params.volumeId as string), { baseUrl: context.baseUrl, projection: projectionOf(context.query) }) }),
     },
     {
-      name: 'bookshelves.list', method: 'GET', path: `${BASE}/users/:userId/bookshelves`, auth: false, createsShelves: true,
-      handle: (context) => {
+      id: 'books.bookshelves.list', method: 'GET', path: `${BASE}/users/:userId/bookshelves`, auth: false,
+      handle: createsShelves((context) => {
         const userId = context.params.userId as string;
         return { json: { kind: 'books#bookshelves', items: model.listPublic(userId).map((shelf) => shelfJson(service, shelf, userShelfLink(context, userId, shelf.id))) } };
-      },
+      }),
     },
     {
-      name: 'bookshelves.get', method: 'GET', path: USER_SHELF, auth: false, createsShelves: true,
-      handle: (context) => {
+      id: 'books.bookshelves.get', method: 'GET', path: USER_SHELF, auth: false,
+      handle: createsShelves((context) => {
         const userId = context.params.userId as string;
         const shelf = model.getPublic(userId, shelfOf(context));
         return { json: shelfJson(service, shelf, userShelfLink(context, userId, shelf.id)) };
-      },
+      }),
     },
     {
-      name: 'bookshelves.volumes.list', method: 'GET', path: `${USER_SHELF}/volumes`, auth: false, createsShelves: true,
-      handle: (context) => {
+      id: 'books.bookshelves.volumes.list', method: 'GET', path: `${USER_SHELF}/volumes`, auth: false,
+      handle: createsShelves((context) => {
         context.query.boolean('showPreorders', false);
         return shelfVolumes(service, context, model.getPublic(context.params.userId as string, shelfOf(context)), 'full', undefined);
-      },
+      }),
     },
     {
-      name: 'mylibrary.bookshelves.list', method: 'GET', path: `${BASE}/mylibrary/bookshelves`, auth: true, createsShelves: true,
-      handle: (context) => ({ json: { kind: 'books#bookshelves', items: model.listMine(requireUser(context).id).map((shelf) => shelfJson(service, shelf, myShelfLink(context, shelf.id))) } }),
+      id: 'books.mylibrary.bookshelves.list', method: 'GET', path: `${BASE}/mylibrary/bookshelves`,
+      handle: createsShelves((context) => ({ json: { kind: 'books#bookshelves', items: model.listMine(requireUser(context).id).map((shelf) => shelfJson(service, shelf, myShelfLink(context, shelf.id))) } })),
     },
     {
-      name: 'mylibrary.bookshelves.get', method: 'GET', path: MY_SHELF, auth: true, createsShelves: true,
-      handle: (context) => {
+      id: 'books.mylibrary.bookshelves.get', method: 'GET', path: MY_SHELF,
+      handle: createsShelves((context) => {
         const shelf = model.getMine(requireUser(context).id, shelfOf(context));
         return { json: shelfJson(service, shelf, myShelfLink(context, shelf.id)) };
-      },
+      }),
     },
     {
-      name: 'mylibrary.bookshelves.volumes.list', method: 'GET', path: `${MY_SHELF}/volumes`, auth: true, createsShelves: true,
-      handle: (context) => {
+      id: 'books.mylibrary.bookshelves.volumes.list', method: 'GET', path: `${MY_SHELF}/volumes`,
+      handle: createsShelves((context) => {
         context.query.boolean('showPreorders', false);
         const shelf = model.getMine(requireUser(context).id, shelfOf(context));
         return shelfVolumes(service, context, shelf, projectionOf(context.query), context.query.string('q', 2048));
-      },
+      }),
     },
     {
-      name: 'mylibrary.bookshelves.addVolume', method: 'POST', path: `${MY_SHELF}/addVolume`, auth: true,
+      id: 'books.mylibrary.bookshelves.addVolume', method: 'POST', path: `${MY_SHELF}/addVolume`,
       handle: (context) => {
         // `reason` (IOS_PREX, IOS_SEARCH, ONBOARDING) is analytics on Google: accepted, validated, not stored.
         context.query.enumValue('reason', ['IOS_PREX', 'IOS_SEARCH', 'ONBOARDING']);
@@ -100,7 +95,7 @@ export function booksRoutes(service: BooksService): readonly BooksRoute[] {
       },
     },
     {
-      name: 'mylibrary.bookshelves.removeVolume', method: 'POST', path: `${MY_SHELF}/removeVolume`, auth: true,
+      id: 'books.mylibrary.bookshelves.removeVolume', method: 'POST', path: `${MY_SHELF}/removeVolume`,
       handle: (context) => {
         context.query.enumValue('reason', ['ONBOARDING']);
         model.removeVolume(requireUser(context).id, shelfOf(context), requiredString(context.query, 'volumeId'));
@@ -108,14 +103,14 @@ export function booksRoutes(service: BooksService): readonly BooksRoute[] {
       },
     },
     {
-      name: 'mylibrary.bookshelves.clearVolumes', method: 'POST', path: `${MY_SHELF}/clearVolumes`, auth: true,
+      id: 'books.mylibrary.bookshelves.clearVolumes', method: 'POST', path: `${MY_SHELF}/clearVolumes`,
       handle: (context) => {
         model.clearVolumes(requireUser(context).id, shelfOf(context));
         return noContent();
       },
     },
     {
-      name: 'mylibrary.bookshelves.moveVolume', method: 'POST', path: `${MY_SHELF}/moveVolume`, auth: true,
+      id: 'books.mylibrary.bookshelves.moveVolume', method: 'POST', path: `${MY_SHELF}/moveVolume`,
       handle: (context) => {
         const volumeId = requiredString(context.query, 'volumeId');
         if (!context.query.has('volumePosition') || context.query.string('volumePosition') === '') throw required('volumePosition');
@@ -127,12 +122,12 @@ export function booksRoutes(service: BooksService): readonly BooksRoute[] {
     // ---- dev routes
     {
       // The Books user id of each demo account, so tests, scripts and the extension can name another user's shelves.
-      name: 'emulator.books.users', method: 'GET', path: '/emulator/v1/books/users', auth: false,
+      id: 'emulator.books.users', method: 'GET', path: '/emulator/v1/books/users', auth: false,
       handle: () => ({ json: { users: DEMO_USERS.map((user) => ({ email: user.email, name: user.name, booksUserId: user.id })) } }),
     },
     {
       // Where infoLink, previewLink and the other browser links of a volume lead: the catalogue entry as a page.
-      name: 'emulator.books.volumePage', method: 'GET', path: '/emulator/v1/books/volumes/:volumeId', auth: false,
+      id: 'emulator.books.volumePage', method: 'GET', path: '/emulator/v1/books/volumes/:volumeId', auth: false,
       handle: (context) => {
         const { record } = model.volume(context.params.volumeId as string);
         const byline = `${record.authors.join(', ')}${record.publisher ? ` · ${record.publisher}` : ''} · ${record.publishedDate}`;
@@ -143,20 +138,6 @@ export function booksRoutes(service: BooksService): readonly BooksRoute[] {
       },
     },
   ];
-}
-
-export function registerBooksRoutes(router: Router, service: BooksService, store: Store): void {
-  for (const route of booksRoutes(service)) {
-    const handler = route.createsShelves
-      ? async (context: RequestContext): Promise<Reply> => {
-          const reply = await route.handle(context);
-          // A read can create the user's shelves (lazily, as Google does): durable before the answer names them.
-          await store.flush();
-          return reply;
-        }
-      : route.handle;
-    router.add(route.method, route.path, handler, { auth: route.auth });
-  }
 }
 
 // ---- handlers shared by several routes

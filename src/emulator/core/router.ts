@@ -1,4 +1,4 @@
-/** Maps method + path pattern to handlers, preferring literal segments over parameters across all methods. */
+/** The emulator's one route type, and the router that maps method + path to routes, preferring literal segments over parameters across all methods. */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { EmulatorUser } from '../auth/users';
@@ -8,6 +8,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestContext {
   readonly method: HttpMethod;
+  /** The id of the route serving the request ('drive.files.get', 'emulator.…'): what scope checks and logs name it by. */
+  readonly routeId: string;
   /** Decoded path parameters named in the route pattern (`:tasklist` → params.tasklist). */
   readonly params: Readonly<Record<string, string>>;
   readonly query: QueryParams;
@@ -31,41 +33,62 @@ export type Reply =
 
 export type Handler = (context: RequestContext) => Promise<Reply> | Reply;
 
-export interface RouteOptions {
+/**
+ * One emulator route: which discovery operation it serves, at which method and path, and its handler. Every
+ * service declares its routes as a table of these; discovery, scope checks and batch look routes up by `id`.
+ */
+export interface Route {
+  /**
+   * The discovery method id it serves, exactly as in the discovery documents' "id" fields ('tasks.tasks.list',
+   * 'drive.files.insert', 'calendar.events.list', 'books.mylibrary.bookshelves.list', 'directory.users.watch'); or
+   * 'emulator.<name>' for the emulator's own routes and 'oauth.<name>' for OAuth endpoints. A method's upload
+   * paths (and any other address the spec gives the same operation) carry the same id.
+   */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Google's path with `:name` parameter segments, e.g. '/tasks/v1/lists/:tasklist/tasks'. */
+  readonly path: string;
   /** Whether the route needs a bearer token (default true). */
-  auth?: boolean;
+  readonly auth?: boolean;
+  readonly handle: Handler;
 }
 
-interface Route {
-  method: HttpMethod;
-  segments: string[];
-  handler: Handler;
-  auth: boolean;
+interface RouteEntry {
+  readonly route: Route;
+  readonly segments: readonly string[];
   /** Static segments outrank parameters, so `/files/trash` beats `/files/:fileId`. */
-  score: number;
+  readonly score: number;
 }
 
 export interface RouteMatch {
-  handler: Handler;
-  params: Record<string, string>;
-  auth: boolean;
+  readonly route: Route;
+  readonly params: Record<string, string>;
+  /** `route.auth` with its default applied. */
+  readonly auth: boolean;
 }
 
-/** Maps method + path pattern to handlers. Patterns use `:name` segments and match whole segments. */
+/** Maps method + path pattern to routes. Patterns use `:name` segments and match whole segments. */
 export class Router {
-  private readonly routes: Route[] = [];
+  private readonly entries: RouteEntry[] = [];
 
-  get(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('GET', pattern, handler, options); }
-  post(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('POST', pattern, handler, options); }
-  put(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('PUT', pattern, handler, options); }
-  patch(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('PATCH', pattern, handler, options); }
-  delete(pattern: string, handler: Handler, options?: RouteOptions): void { this.add('DELETE', pattern, handler, options); }
-
-  add(method: HttpMethod, pattern: string, handler: Handler, options: RouteOptions = {}): void {
-    const segments = pattern.split('/').filter(Boolean);
+  /** Adds a route; a second route on the same method and path (whatever its parameter names) is a programming error. */
+  add(route: Route): void {
+    const segments = route.path.split('/').filter(Boolean);
+    const shape = shapeOf(segments);
+    const clash = this.entries.find((entry) => entry.route.method === route.method && shapeOf(entry.segments) === shape);
+    if (clash) throw new Error(`route ${route.id} (${route.method} ${route.path}) clashes with ${clash.route.id} (${clash.route.path})`);
     const score = segments.reduce((total, segment, index) => total + (segment.startsWith(':') ? 0 : 2 ** (32 - index)), 0);
-    this.routes.push({ method, segments, handler, auth: options.auth ?? true, score });
-    this.routes.sort((a, b) => b.score - a.score);
+    this.entries.push({ route, segments, score });
+    this.entries.sort((a, b) => b.score - a.score);
+  }
+
+  addAll(routes: readonly Route[]): void {
+    for (const route of routes) this.add(route);
+  }
+
+  /** Every route added, in no particular order. */
+  routes(): readonly Route[] {
+    return this.entries.map((entry) => entry.route);
   }
 
   /**
@@ -77,19 +100,24 @@ export class Router {
   match(method: string, pathname: string): { match?: RouteMatch; pathExists: boolean } {
     const parts = pathname.split('/').filter(Boolean);
     let best: number | undefined;
-    // Routes are sorted by score, highest first: the first matching pattern fixes the score that may answer.
-    for (const route of this.routes) {
-      if (best !== undefined && route.score < best) break;
-      const params = matchSegments(route.segments, parts);
+    // Entries are sorted by score, highest first: the first matching pattern fixes the score that may answer.
+    for (const entry of this.entries) {
+      if (best !== undefined && entry.score < best) break;
+      const params = matchSegments(entry.segments, parts);
       if (!params) continue;
-      best = route.score;
-      if (route.method === method) return { match: { handler: route.handler, params, auth: route.auth }, pathExists: true };
+      best = entry.score;
+      if (entry.route.method === method) return { match: { route: entry.route, params, auth: entry.route.auth ?? true }, pathExists: true };
     }
     return { pathExists: best !== undefined };
   }
 }
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+/** A path with its parameter names erased: two routes of one method and shape would shadow each other. */
+function shapeOf(segments: readonly string[]): string {
+  return segments.map((segment) => (segment.startsWith(':') ? ':' : segment)).join('/');
+}
+
+function matchSegments(pattern: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
   if (pattern.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let index = 0; index < pattern.length; index++) {

@@ -6,9 +6,11 @@ import { pipeline } from 'node:stream/promises';
 import { TokenService } from '../auth/tokens';
 import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
+import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { ApiError, authError, badRequest, notFound } from './errors';
 import { parseJsonBody, stringifyJson } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
+import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
@@ -107,27 +109,51 @@ export class EmulatorHttpServer {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    let status: number;
+    const { reply } = await this.process(request, false);
     try {
-      const reply = await this.dispatch(request);
-      status = reply.status ?? 200;
       await send(response, reply);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : internalError(error, this.deps.options.quiet);
-      status = apiError.code;
       if (!response.headersSent) {
         await send(response, { status: apiError.code, headers: apiError.headers, json: apiError.toBody() }).catch(() => undefined);
       } else {
         response.destroy();
       }
     }
-    // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
-    if (!this.deps.options.quiet) logLine(`[emulator] ${request.method ?? '?'} ${redactTarget(request.url ?? '')} -> ${status}`);
   }
 
-  private async dispatch(request: http.IncomingMessage): Promise<Reply> {
+  /**
+   * One request through the whole pipeline (routing, auth, faults, handler, durability), errors turned into
+   * Google's replies. Every HTTP request comes through here, and so does each part of a batch.
+   */
+  private async process(request: http.IncomingMessage, inBatch: boolean): Promise<{ status: number; reply: Reply }> {
+    let reply: Reply;
+    try {
+      reply = await this.dispatch(request, inBatch);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : internalError(error, this.deps.options.quiet);
+      reply = { status: apiError.code, headers: apiError.headers, json: apiError.toBody() };
+    }
+    const status = reply.status ?? 200;
+    // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
+    if (!this.deps.options.quiet) logLine(`[emulator] ${inBatch ? 'batch part ' : ''}${request.method ?? '?'} ${redactTarget(request.url ?? '')} -> ${status}`);
+    return { status, reply };
+  }
+
+  /** A batch part through `process`, its reply buffered to be written inside the multipart answer. */
+  private async processPart(part: http.IncomingMessage): Promise<PartAnswer> {
+    const { status, reply } = await this.process(part, true);
+    return { status, ...(await bufferReply(reply)) };
+  }
+
+  private async dispatch(request: http.IncomingMessage, inBatch: boolean): Promise<Reply> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = requestUrl(request.url ?? '/', this.origin);
+    const batch = method === 'POST' && !inBatch ? batchTargetFor(url.pathname) : undefined;
+    if (batch) {
+      await this.addLatency();
+      return serveBatch(request, batch, (part) => this.processPart(part));
+    }
     // Google accepts a method override header on POST (used by some clients for PATCH).
     const override = request.headers['x-http-method-override'];
     const effectiveMethod = method === 'POST' && typeof override === 'string' ? override.toUpperCase() : method;
@@ -138,10 +164,15 @@ export class EmulatorHttpServer {
       throw notFound(`Not Found: ${url.pathname}`);
     }
 
+    const { route } = match;
+    const pageTokenContinuesQuery = continuesQuery(route);
+    if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
     if (match.auth) {
       user = this.authenticate(request, url, effectiveMethod);
-      await this.injectFaults();
+      // A batch pays the added latency once, as one round trip; each of its calls may still fail alone.
+      if (!inBatch) await this.addLatency();
+      this.injectFaults();
     }
 
     let bodyRead = false;
@@ -152,6 +183,7 @@ export class EmulatorHttpServer {
     };
     const context: RequestContext = {
       method: effectiveMethod as HttpMethod,
+      routeId: route.id,
       params: match.params,
       query: new QueryParams(url.searchParams),
       headers: request.headers,
@@ -161,9 +193,9 @@ export class EmulatorHttpServer {
       text: readText,
       json: async () => parseJsonBody(await readText()),
     };
-    const reply = await match.handler(context);
+    const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
-    return reply;
+    return pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
@@ -189,9 +221,13 @@ export class EmulatorHttpServer {
     return user;
   }
 
-  private async injectFaults(): Promise<void> {
-    const { latencyMs, faultRate } = this.deps.options;
+  private async addLatency(): Promise<void> {
+    const { latencyMs } = this.deps.options;
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+  }
+
+  private injectFaults(): void {
+    const { faultRate } = this.deps.options;
     if (faultRate > 0 && Math.random() < faultRate) {
       if (Math.random() < 0.5) {
         throw new ApiError(429, 'rateLimitExceeded', 'Rate Limit Exceeded', { domain: 'usageLimits' }, { 'Retry-After': '1' });
@@ -238,6 +274,21 @@ async function readBody(request: http.IncomingMessage, limit: number): Promise<s
 
 async function drain(request: http.IncomingMessage): Promise<void> {
   request.resume();
+}
+
+/** A reply as status headers and bytes (a streamed body read to its end), for a batch part. */
+async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
+  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  if ('json' in reply) {
+    headers['Content-Type'] = 'application/json; charset=UTF-8';
+    return { headers, body: Buffer.from(stringifyJson(reply.json), 'utf8') };
+  }
+  if ('empty' in reply) return { headers, body: Buffer.alloc(0) };
+  headers['Content-Type'] = reply.contentType;
+  if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) return { headers, body: Buffer.from(reply.body) };
+  const chunks: Buffer[] = [];
+  for await (const chunk of reply.body as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
+  return { headers, body: Buffer.concat(chunks) };
 }
 
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {

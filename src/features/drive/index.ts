@@ -2,14 +2,14 @@
 import type * as vscode from 'vscode';
 import { DriveClient } from '../../api/drive';
 import { errorMessage } from '../../api/errors';
-import { ChangeEntry, ChangeLog } from './changes/changeLog';
+import { ChangeEntry, ChangeLog, fileChangedBy } from './changes/changeLog';
 import type { TokenStore } from '../../core/sync/poller';
 import { ChangePoller, PollOutcome } from './changes/poller';
-import { ChangesStatusBar, SHOW_CHANGES_COMMAND } from './changes/statusBar';
+import { ChangesStatusBar } from './changes/statusBar';
 import { DrivePushLink, PUSH_CHANGES_SETTING } from './changes/push';
 import { APP_DETAILS_SCHEME, appDocument, executeDropPlan, PROPERTIES_SCHEME, propertiesDocument, registerDriveCommands } from './commands/index';
 import type { ServiceEndpoints } from '../../config/endpoints';
-import { attempt } from '../../core/commands';
+import { attempt, registerCommands } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { DESK_SCOPES } from '../../config/scopes';
@@ -26,6 +26,7 @@ import { RevisionDocuments } from './revisions/documents';
 import { REVISION_SCHEME } from './revisions/history';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
+import { DRIVE_COMMAND } from '../../config/commandIds';
 
 const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
 
@@ -141,8 +142,10 @@ export class DriveFeature extends Disposable {
     }));
 
     this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry)));
-    this._register(vs.commands.registerCommand(SHOW_CHANGES_COMMAND, () => this.statusBar.showQuickPick()));
-    this._register(vs.commands.registerCommand('desk.drive.changesState', () => this.changesState()));
+    for (const disposable of registerCommands(desk, {
+      [DRIVE_COMMAND.showChanges]: () => this.statusBar.showQuickPick(),
+      [DRIVE_COMMAND.changesState]: () => this.changesState(),
+    })) this._register(disposable);
 
     this.pushLink = this._register(new DrivePushLink(desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(PUSH_CHANGES_SETTING) !== false));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
@@ -175,7 +178,11 @@ export class DriveFeature extends Disposable {
 
   api(): DriveApi {
     if (!this.apiValue) {
-      this.client = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES));
+      // Every change Desk asks Drive for is remembered, so the change poller does not announce it as someone else's.
+      this.client = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES, (request) => {
+        const fileId = fileChangedBy(request.method, request.path);
+        if (fileId) this.changeLog.noteOwnAction(fileId);
+      }));
       this.apiValue = adaptDriveClient(this.client);
     }
     return this.apiValue;

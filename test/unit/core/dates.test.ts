@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeDueDate, dueDateOf, isOverdue, parseDueInput, toDueTimestamp } from '../../../src/core/dates';
+import { describeDay, describeDueDate, dueDateOf, isOverdue, parseDueInput, toDueTimestamp } from '../../../src/core/dates';
 
 // Wednesday 2026-11-25, local time.
 const WEDNESDAY = new Date(2026, 10, 25, 15, 30);
@@ -37,6 +37,18 @@ describe('due date input', () => {
       assert.equal(result.kind, 'invalid', text);
       if (result.kind === 'invalid') assert.match(result.message, /YYYY-MM-DD/);
     }
+  });
+});
+
+describe('due date input with a time', () => {
+  it('refuses a time (a task is due on a day) and names it, and shows the day a word resolves to', () => {
+    const today = new Date(2026, 10, 26);
+    for (const [text, time] of [['tomorrow 32:99', '32:99'], ['tomorrow 15:00', '15:00'], ['friday 3pm', '3pm']]) {
+      const parsed = parseDueInput(text as string, today);
+      assert.equal(parsed.kind, 'invalid', text);
+      assert.match(parsed.kind === 'invalid' ? parsed.message : '', new RegExp(`day without a time: remove "${time}"`), text);
+    }
+    assert.equal(describeDay('2026-11-27'), 'Fri, 27 Nov 2026');
   });
 });
 

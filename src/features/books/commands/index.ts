@@ -12,6 +12,7 @@ import { BooksCommandContext, BooksPrompts } from './context';
 import { SearchCommands } from './search';
 import { ShelfCommands } from './shelves';
 import { VolumeCommands } from './volumes';
+import { BOOKS_COMMAND } from '../../../config/commandIds';
 
 export type { BooksCommandContext } from './context';
 export type { SearchOutcome } from './search';
@@ -43,18 +44,18 @@ export class BooksCommands {
       (node?: unknown, ...rest: A) => run(isBooksNode(node) ? node : undefined, ...rest);
     const findVolume = async () => (await search.findVolume())?.volume;
     return registerCommands(this.context.desk, {
-      'desk.books.refresh': row((node) => shelves.refresh(node)),
-      'desk.books.loadMore': row((node) => shelves.loadMore(node)),
-      'desk.books.search': row((node, query?: unknown) => search.search(node, query)),
-      'desk.books.addVolume': row((node) => (node?.kind === 'shelf' ? search.search(node) : volumes.addToShelf(node, undefined, findVolume))),
-      'desk.books.addToShelf': row((node) => volumes.addToShelf(node, undefined, findVolume)),
-      'desk.books.removeVolume': row((node) => volumes.removeFromShelf(node)),
-      'desk.books.moveVolume': row((node, position?: unknown) => volumes.moveWithinShelf(node, position)),
-      'desk.books.clearShelf': row((node) => shelves.clearShelf(node)),
-      'desk.books.openVolume': (target?: unknown) => volumes.openVolume(isBooksNode(target) || typeof target === 'string' ? target : undefined),
-      'desk.books.shelfDetails': row((node) => shelves.shelfDetails(node)),
-      'desk.books.addPublicLibrary': (userId?: unknown) => shelves.addPublicLibrary(userId),
-      'desk.books.removePublicLibrary': row((node) => shelves.removePublicLibrary(node)),
+      [BOOKS_COMMAND.refresh]: row((node) => shelves.refresh(node)),
+      [BOOKS_COMMAND.loadMore]: row((node) => shelves.loadMore(node)),
+      [BOOKS_COMMAND.search]: row((node, query?: unknown) => search.search(node, query)),
+      [BOOKS_COMMAND.addVolume]: row((node) => (node?.kind === 'shelf' ? search.search(node) : volumes.addToShelf(node, undefined, findVolume))),
+      [BOOKS_COMMAND.addToShelf]: row((node) => volumes.addToShelf(node, undefined, findVolume)),
+      [BOOKS_COMMAND.removeVolume]: row((node) => volumes.removeFromShelf(node)),
+      [BOOKS_COMMAND.moveVolume]: row((node, position?: unknown) => volumes.moveWithinShelf(node, position)),
+      [BOOKS_COMMAND.clearShelf]: row((node) => shelves.clearShelf(node)),
+      [BOOKS_COMMAND.openVolume]: (target?: unknown) => volumes.openVolume(isBooksNode(target) || typeof target === 'string' ? target : undefined),
+      [BOOKS_COMMAND.shelfDetails]: row((node) => shelves.shelfDetails(node)),
+      [BOOKS_COMMAND.addPublicLibrary]: (userId?: unknown) => shelves.addPublicLibrary(userId),
+      [BOOKS_COMMAND.removePublicLibrary]: row((node) => shelves.removePublicLibrary(node)),
     });
   }
 

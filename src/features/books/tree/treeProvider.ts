@@ -9,6 +9,7 @@ import { NotSignedInError } from '../../../core/session';
 import { BooksNode, BooksTreeModel, LibraryNode, MessageNode, ShelfNode } from './model';
 import { contextValueFor, shelfDescription, shelfLabel, shelfTooltip, Translate, volumeDescription, volumeLabel, volumeTooltip } from './presentation';
 import { messageTreeItem } from '../../../core/treeMessage';
+import { BOOKS_COMMAND } from '../../../config/commandIds';
 
 export const BOOKS_VIEW_ID = 'desk.books';
 
@@ -109,17 +110,17 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
         item = new vs.TreeItem(volumeLabel(node.volume, t), State.None);
         item.iconPath = new ThemeIcon('book');
         item.description = volumeDescription(node.volume, t);
-        item.command = { command: 'desk.books.openVolume', title: t('Open Volume Details'), arguments: [node] };
+        item.command = { command: BOOKS_COMMAND.openVolume, title: t('Open Volume Details'), arguments: [node] };
         item.accessibilityInformation = { label: [volumeLabel(node.volume, t), item.description].filter(Boolean).join(', ') };
         break;
       }
       case 'loadMore':
         item = new vs.TreeItem(t('Load more…'), State.None);
         item.iconPath = new ThemeIcon('ellipsis');
-        item.command = { command: 'desk.books.loadMore', title: t('Load more'), arguments: [node] };
+        item.command = { command: BOOKS_COMMAND.loadMore, title: t('Load more'), arguments: [node] };
         break;
       case 'message':
-        item = messageTreeItem(vs, { label: this.messageText(node), error: node.key === 'error', retryCommand: 'desk.books.refresh', retryArguments: [node.parent] });
+        item = messageTreeItem(vs, { label: this.messageText(node), error: node.key === 'error', retryCommand: BOOKS_COMMAND.refresh, retryArguments: [node.parent] });
         break;
     }
     item.id = node.id;

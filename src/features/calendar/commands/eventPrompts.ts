@@ -4,7 +4,7 @@ import { occurrenceOf } from '../tree/model';
 import { eventTitle, timeRange } from '../tree/presentation';
 import { dateKey, MINUTE_MS } from '../time';
 import type { CalendarCommandContext } from './context';
-import { eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices, When, WHEN_HELP } from './when';
+import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices, When, WHEN_HELP } from './when';
 
 export type EditField = 'title' | 'time' | 'location' | 'description' | 'attendees' | 'reminders' | 'recurrence';
 
@@ -18,9 +18,12 @@ export class EventPrompts {
   async askWhen(title: string, value: string): Promise<Exclude<When, { kind: 'invalid' }> | undefined> {
     const zone = await this.context.timeZone();
     const now = this.context.now();
+    const vs = this.context.desk.vs;
+    const today = dateKey(now, zone);
     const answer = await this.context.prompts.ask(title, this.t('When? ({0})', this.t(WHEN_HELP)), value, (text) => {
-      const when = parseWhen(text, now, zone, this.context.desk.vs.l10n.t);
-      return when.kind === 'invalid' ? when.message : undefined;
+      const when = parseWhen(text, now, zone, vs.l10n.t);
+      // What the words resolve to, in the Calendar zone, so "fri 3" is seen to be 03:00 before it is saved.
+      return when.kind === 'invalid' ? when.message : { message: describeWhen(when, today, vs.l10n.t, vs.env.language), severity: vs.InputBoxValidationSeverity.Info };
     });
     if (answer === undefined) return undefined;
     const when = parseWhen(answer, now, zone, this.context.desk.vs.l10n.t);

@@ -9,11 +9,12 @@ import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { CalendarListCommands } from './calendars';
-import type { CalendarCommandContext } from './context';
+import type { CalendarCommandContext, EventTarget } from './context';
 import { DocumentCommands } from './documents';
 import { EditField, EventCommands } from './events';
 import { SharingCommands } from './sharing';
 import { FreeBusyPanels } from '../freeBusy/panel';
+import { CALENDAR_COMMAND } from '../../../config/commandIds';
 
 export { EVENT_DETAILS_SCHEME } from './events';
 export { CALENDAR_INFO_SCHEME } from './documents';
@@ -39,32 +40,38 @@ export class CalendarCommands {
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: CalendarTreeNode, ...rest: unknown[]) => unknown) => (node?: unknown, ...rest: unknown[]) => run(isCalendarNode(node) ? node : undefined, ...rest);
     const disposables = registerCommands(this.context.desk, {
-      'desk.calendar.refresh': row((node) => this.hooks.refresh(node)),
-      'desk.calendar.showHidden': () => this.hooks.setShowHidden(true),
-      'desk.calendar.hideHidden': () => this.hooks.setShowHidden(false),
-      'desk.calendar.createEvent': row((node) => events.createEvent(node)),
-      'desk.calendar.quickAdd': row((node, text) => events.quickAdd(node, typeof text === 'string' ? text : undefined)),
-      'desk.calendar.editEvent': row((node, field) => events.editEvent(node, typeof field === 'string' ? field as EditField : undefined)),
-      'desk.calendar.deleteEvent': row((node) => events.deleteEvent(node)),
-      'desk.calendar.moveEvent': row((node) => events.moveEvent(node)),
-      'desk.calendar.showInstances': row((node) => events.showInstances(node)),
-      'desk.calendar.openEvent': row((node) => events.openEvent(node)),
-      'desk.calendar.joinEvent': row((node) => events.joinEvent(node)),
-      'desk.calendar.importIcs': row((node, file) => documents.importIcs(node, file)),
-      'desk.calendar.createCalendar': () => calendars.createCalendar(),
-      'desk.calendar.renameCalendar': row((node) => calendars.renameCalendar(node)),
-      'desk.calendar.deleteCalendar': row((node) => calendars.deleteCalendar(node)),
-      'desk.calendar.clearCalendar': row((node) => calendars.clearCalendar(node)),
-      'desk.calendar.addCalendar': (id?: unknown) => calendars.addCalendar(typeof id === 'string' ? id : undefined),
-      'desk.calendar.removeCalendar': row((node) => calendars.removeCalendar(node)),
-      'desk.calendar.calendarSettings': row((node, choice, value) => calendars.calendarSettings(node, typeof choice === 'string' ? choice as never : undefined, typeof value === 'string' ? value : undefined)),
-      'desk.calendar.share': row((node, request) => sharing.share(node, isShareRequest(request) ? request : undefined)),
-      'desk.calendar.showSettings': () => documents.showSettings(),
-      'desk.calendar.openNextEvent': () => this.hooks.openNextEvent(),
-      'desk.calendar.freeBusy': row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
+      [CALENDAR_COMMAND.refresh]: row((node) => this.hooks.refresh(node)),
+      [CALENDAR_COMMAND.showHidden]: () => this.hooks.setShowHidden(true),
+      [CALENDAR_COMMAND.hideHidden]: () => this.hooks.setShowHidden(false),
+      [CALENDAR_COMMAND.createEvent]: row((node) => events.createEvent(node)),
+      [CALENDAR_COMMAND.quickAdd]: row((node, text) => events.quickAdd(node, typeof text === 'string' ? text : undefined)),
+      [CALENDAR_COMMAND.editEvent]: row((node, field) => events.editEvent(node, typeof field === 'string' ? field as EditField : undefined)),
+      [CALENDAR_COMMAND.deleteEvent]: row((node) => events.deleteEvent(node)),
+      [CALENDAR_COMMAND.moveEvent]: row((node) => events.moveEvent(node)),
+      [CALENDAR_COMMAND.showInstances]: row((node) => events.showInstances(node)),
+      [CALENDAR_COMMAND.openEvent]: row((node, given) => events.openEvent(node, isEventTarget(given) ? given : undefined)),
+      [CALENDAR_COMMAND.joinEvent]: row((node) => events.joinEvent(node)),
+      [CALENDAR_COMMAND.importIcs]: row((node, file) => documents.importIcs(node, file)),
+      [CALENDAR_COMMAND.createCalendar]: () => calendars.createCalendar(),
+      [CALENDAR_COMMAND.renameCalendar]: row((node) => calendars.renameCalendar(node)),
+      [CALENDAR_COMMAND.deleteCalendar]: row((node) => calendars.deleteCalendar(node)),
+      [CALENDAR_COMMAND.clearCalendar]: row((node) => calendars.clearCalendar(node)),
+      [CALENDAR_COMMAND.addCalendar]: (id?: unknown) => calendars.addCalendar(typeof id === 'string' ? id : undefined),
+      [CALENDAR_COMMAND.removeCalendar]: row((node) => calendars.removeCalendar(node)),
+      [CALENDAR_COMMAND.calendarSettings]: row((node, choice, value) => calendars.calendarSettings(node, typeof choice === 'string' ? choice as never : undefined, typeof value === 'string' ? value : undefined)),
+      [CALENDAR_COMMAND.share]: row((node, request) => sharing.share(node, isShareRequest(request) ? request : undefined)),
+      [CALENDAR_COMMAND.showSettings]: () => documents.showSettings(),
+      [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
+      [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     });
     return [...disposables, { dispose: () => freeBusy.dispose() }];
   }
+}
+
+/** `{ calendarId, event }` from another feature (the Desk search) instead of a row. */
+function isEventTarget(value: unknown): value is EventTarget {
+  const candidate = value as { calendarId?: unknown; event?: { id?: unknown } } | undefined;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.calendarId === 'string' && typeof candidate.event?.id === 'string';
 }
 
 function isShareRequest(value: unknown): value is { email: string; role: 'freeBusyReader' | 'reader' | 'writer' | 'owner' | 'none' } {

@@ -28,10 +28,27 @@ export function parseWhen(input: string, now: number, timeZone: string, t: Trans
   const reference = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
   const [result] = chrono.parse(text, reference, { forwardDate: true });
   if (!result) return { kind: 'invalid', message: t('"{0}" is not a time Desk understands ({1}).', text, t(WHEN_HELP)) };
+  // chrono reads what it can and skips the rest: "tomorrow 32:99" would be "tomorrow", an all-day event nobody asked for.
+  const unread = `${text.slice(0, result.index)} ${text.slice(result.index + result.text.length)}`.trim();
+  if (unread !== '') {
+    return {
+      kind: 'invalid',
+      message: /\d/.test(unread)
+        ? t('"{0}" is not a time of day: hours go from 0 to 23 and minutes from 0 to 59 ({1}).', unread, t(WHEN_HELP))
+        : t('Desk does not understand "{0}" in "{1}" ({2}).', unread, text, t(WHEN_HELP)),
+    };
+  }
   const start = result.start;
   const date = `${String(start.get('year')).padStart(4, '0')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
   if (!start.isCertain('hour')) return { kind: 'allDay', date };
   return { kind: 'timed', date, hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0 };
+}
+
+/** What a time resolves to, for the user to check before confirming: "Fri 27 Nov, 15:00" or "Fri 27 Nov, all day". */
+export function describeWhen(when: Exclude<When, { kind: 'invalid' }>, today: string, t: Translate = english, locale = 'en-GB'): string {
+  // The date is already the user's wall date: format it as a UTC noon so no zone can move it.
+  const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: when.date.slice(0, 4) === today.slice(0, 4) ? undefined : 'numeric', timeZone: 'UTC' }).format(new Date(`${when.date}T12:00:00Z`));
+  return when.kind === 'allDay' ? t('{0}, all day', day) : `${day}, ${pad(when.hour)}:${pad(when.minute)}`;
 }
 
 /** Minutes from "45", "45m", "1h", "1h30", "1:30", "1.5h", "2 hours". Undefined when it is not a length. */

@@ -7,8 +7,9 @@ import { calendarName, CalendarTreeNode } from '../tree/model';
 import { dayLabel } from '../tree/presentation';
 import { addDays, dateKey, startOfDay } from '../time';
 import { freeBusyHtml, FreeBusyView } from './html';
+import { CALENDAR_COMMAND } from '../../../config/commandIds';
 
-export const FREE_BUSY_VIEW_TYPE = 'desk.calendar.freeBusy';
+export const FREE_BUSY_VIEW_TYPE = CALENDAR_COMMAND.freeBusy;
 
 export interface FreeBusyRequestArgs {
   /** Calendar ids; without them a pick (the Agenda's calendars preselected). */

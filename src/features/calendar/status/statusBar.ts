@@ -11,6 +11,7 @@ import { joinLinkOf, Occurrence } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
 import { clockTime, MINUTE_MS } from '../time';
 import { countdownText, dueReminders, nextOccurrence } from './upcoming';
+import { CALENDAR_COMMAND } from '../../../config/commandIds';
 
 export interface NextEventSource {
   occurrences(): Occurrence[];
@@ -38,7 +39,7 @@ export class NextEventStatus extends Disposable {
     super();
     this.item = this._register(vs.window.createStatusBarItem('desk.calendar.next', vs.StatusBarAlignment.Left, 50));
     this.item.name = vs.l10n.t('Desk: Next Event');
-    this.item.command = 'desk.calendar.openNextEvent';
+    this.item.command = CALENDAR_COMMAND.openNextEvent;
     this._register({ dispose: () => this.stop() });
   }
 

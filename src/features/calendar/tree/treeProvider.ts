@@ -13,6 +13,7 @@ import type { EventStore } from '../sync/eventStore';
 import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
 import { messageTreeItem } from '../../../core/treeMessage';
+import { CALENDAR_COMMAND } from '../../../config/commandIds';
 
 export interface CalendarTreeOptions {
   readonly api: () => Pick<CalendarApi, 'allCalendarListEntries'>;
@@ -163,10 +164,10 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.iconPath = vs.Uri.parse(swatchDataUri(entry?.backgroundColor, 'dot'));
       item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t);
       item.accessibilityInformation = { label: `${eventTitle(element.event, vs.l10n.t)}, ${item.description}` };
-      item.command = { command: 'desk.calendar.openEvent', title: vs.l10n.t('Open Event Details'), arguments: [element] };
+      item.command = { command: CALENDAR_COMMAND.openEvent, title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;
     }
-    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: 'desk.calendar.refresh', retryArguments: [element.parent] });
+    const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: CALENDAR_COMMAND.refresh, retryArguments: [element.parent] });
     item.id = element.id;
     item.contextValue = contextValueFor(element);
     return item;

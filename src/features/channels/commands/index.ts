@@ -12,6 +12,7 @@ import type { ChannelOperations } from '../operations';
 import { channelLabel } from '../tree/presentation';
 import type { ChannelsNode, ChannelsTreeProvider } from '../tree/treeProvider';
 import { addressProblem, tokenProblem, Translate } from '../validation';
+import { CHANNELS_COMMAND } from '../../../config/commandIds';
 
 /** Arguments a command may be given instead of asking (other commands, tests). */
 export interface WatchOptions {
@@ -70,16 +71,16 @@ export class ChannelsCommands {
 
   register(): vscode.Disposable[] {
     return registerCommands(this.context.desk, {
-      'desk.channels.watchDriveChanges': (options?: unknown) => this.watchDriveChanges(options),
-      'desk.channels.watchDriveFile': (target?: unknown) => this.watchDriveFile(target),
-      'desk.channels.watchCalendarEvents': (options?: unknown) => this.watchCalendarEvents(options),
-      'desk.channels.watchCalendar': (options?: unknown) => this.watchCalendar(options),
-      'desk.channels.watchDirectoryUsers': (options?: unknown) => this.watchDirectoryUsers(options),
-      'desk.channels.stop': (node?: unknown) => this.stop(node),
-      'desk.channels.renew': (node?: unknown) => this.renew(node),
-      'desk.channels.refresh': () => this.context.tree.refresh(),
-      'desk.channels.startReceiver': () => this.context.startReceiver(),
-      'desk.channels.stopReceiver': () => this.context.stopReceiver(),
+      [CHANNELS_COMMAND.watchDriveChanges]: (options?: unknown) => this.watchDriveChanges(options),
+      [CHANNELS_COMMAND.watchDriveFile]: (target?: unknown) => this.watchDriveFile(target),
+      [CHANNELS_COMMAND.watchCalendarEvents]: (options?: unknown) => this.watchCalendarEvents(options),
+      [CHANNELS_COMMAND.watchCalendar]: (options?: unknown) => this.watchCalendar(options),
+      [CHANNELS_COMMAND.watchDirectoryUsers]: (options?: unknown) => this.watchDirectoryUsers(options),
+      [CHANNELS_COMMAND.stop]: (node?: unknown) => this.stop(node),
+      [CHANNELS_COMMAND.renew]: (node?: unknown) => this.renew(node),
+      [CHANNELS_COMMAND.refresh]: () => this.context.tree.refresh(),
+      [CHANNELS_COMMAND.startReceiver]: () => this.context.startReceiver(),
+      [CHANNELS_COMMAND.stopReceiver]: () => this.context.stopReceiver(),
     });
   }
 

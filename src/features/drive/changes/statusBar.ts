@@ -3,8 +3,8 @@ import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import { english, Translate } from '../../../shared/l10n';
 import { ChangeEntry, ChangeLog, describeKind } from './changeLog';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
-export const SHOW_CHANGES_COMMAND = 'desk.drive.showChanges';
 
 function iconFor(entry: ChangeEntry): string {
   switch (entry.kind) {
@@ -45,7 +45,7 @@ export class ChangesStatusBar extends Disposable {
     super();
     this.item = this._register(vs.window.createStatusBarItem('desk.drive.changes', vs.StatusBarAlignment.Left, 50));
     this.item.name = vs.l10n.t('Desk: Drive changes');
-    this.item.command = SHOW_CHANGES_COMMAND;
+    this.item.command = DRIVE_COMMAND.showChanges;
     this.update();
   }
 

@@ -10,6 +10,7 @@ import type { DriveItem } from '../port';
 import { kindLabel } from '../tree/presentation';
 import type { ContainerNode, DriveNode } from '../tree/treeModel';
 import type { DriveCommandKit } from './kit';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 const EXTENSION_TYPES: Record<string, string> = {
   '.txt': 'text/plain', '.md': 'text/markdown', '.json': 'application/json', '.js': 'application/javascript',
@@ -136,7 +137,7 @@ export function contentCommands(kit: DriveCommandKit) {
           return;
         }
         if (isNative(file.item)) {
-          await vs.commands.executeCommand('desk.drive.export', file);
+          await vs.commands.executeCommand(DRIVE_COMMAND.export, file);
           return;
         }
         const base = vs.workspace.workspaceFolders?.[0]?.uri;

@@ -24,6 +24,7 @@ export class CommentStore {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<readonly DriveComment[]>>();
   private readonly listeners = new Set<(fileId: string) => void>();
+  private readonly loadListeners = new Set<(fileId: string) => void>();
   /** Bumped by reset(), so a load that started before it does not fill the cache afterwards. */
   private generation = 0;
 
@@ -33,6 +34,12 @@ export class CommentStore {
   onDidChange(listener: (fileId: string) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** Calls `listener` with the file id after each list Drive answered (changed or not): counts may now be known. */
+  onDidLoad(listener: (fileId: string) => void): { dispose(): void } {
+    this.loadListeners.add(listener);
+    return { dispose: () => void this.loadListeners.delete(listener) };
   }
 
   cached(fileId: string): readonly DriveComment[] | undefined {
@@ -49,7 +56,10 @@ export class CommentStore {
       loading = this.fetchAll(fileId).then((comments) => {
         // Whoever asked renders the answer; others hear of it only when it differs from what they showed.
         const before = this.entries.get(fileId)?.comments;
-        if (generation === this.generation) this.set(fileId, comments, before !== undefined && JSON.stringify(before) !== JSON.stringify(comments));
+        if (generation === this.generation) {
+          this.set(fileId, comments, before !== undefined && JSON.stringify(before) !== JSON.stringify(comments));
+          for (const listener of [...this.loadListeners]) listener(fileId);
+        }
         return comments;
       }).finally(() => this.pending.delete(fileId));
       this.pending.set(fileId, loading);

@@ -1,6 +1,10 @@
 /**
- * The Drive tree's comment rows: a file expands to "Comments (N)" (loaded when expanded), which lists its comments
- * (author, excerpt, resolved or not); clicking one opens the file at the comment. Rows follow the CommentStore.
+ * The Drive tree's comment rows: a file known to have comments expands to "Comments (N)", which lists them (author,
+ * excerpt, resolved or not); clicking one opens the file at the comment. Rows follow the CommentStore.
+ *
+ * Drive's file resource carries no comment count and has no batch listing, so counts are learnt lazily, one file at a
+ * time: when its row is hovered, when it is opened in an editor, or by Show Comments…. Until then a file row looks
+ * like a file (no expand arrow); once it is known to have comments it gets the arrow and "N comments".
  */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
@@ -14,8 +18,8 @@ import type { DriveNode, FileNode, MessageNode } from '../tree/treeModel';
 import { excerpt, quoteOf } from './anchors';
 import { authorName, commentLabel, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
 import type { CommentStore } from './store';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
-export const OPEN_COMMENT_COMMAND = 'desk.drive.openComment';
 
 export interface CommentsTreeOptions {
   readonly store: CommentStore;
@@ -26,15 +30,44 @@ export interface CommentsTreeOptions {
 }
 
 export class DriveCommentsTree extends Disposable implements DriveTreeComments {
+  /** The comment count each file's rows were last drawn with, so a load re-renders them only when it changed. */
+  private readonly drawnCounts = new Map<string, number>();
+
   constructor(private readonly vs: typeof vscode, private readonly options: CommentsTreeOptions) {
     super();
-    this._register(options.store.onDidChange((fileId) => {
+    const rerender = (fileId: string): void => {
       for (const node of options.nodesForFile(fileId)) options.rerender(node);
+    };
+    this._register(options.store.onDidChange(rerender));
+    this._register(options.store.onDidLoad((fileId) => {
+      if ((this.drawnCounts.get(fileId) ?? 0) !== this.count(fileId)) rerender(fileId);
     }));
   }
 
+  /** Only a file known to have comments expands: the rest look like the files they are. */
   expandable(node: FileNode): boolean {
-    return hasCommentsRow(node);
+    const count = hasCommentsRow(node) ? this.count(node.item.id) : 0;
+    this.drawnCounts.set(node.item.id, count);
+    return count > 0;
+  }
+
+  /** "2 comments" beside a file known to have some. */
+  describe(node: FileNode): string | undefined {
+    const count = hasCommentsRow(node) ? this.count(node.item.id) : 0;
+    if (count === 0) return undefined;
+    return count === 1 ? this.vs.l10n.t('1 comment') : this.vs.l10n.t('{0} comments', count);
+  }
+
+  /** Learns a file's comments in the background (its row was hovered); the row follows when it has some. */
+  prime(node: FileNode): void {
+    if (!hasCommentsRow(node) || this.options.store.cached(node.item.id) !== undefined) return;
+    this.options.store.load(node.item.id).catch((error: unknown) => {
+      if (!(error instanceof NotSignedInError)) this.options.log(`Drive: could not load the comments of ${node.item.title ?? node.item.id}: ${errorMessage(error)}`);
+    });
+  }
+
+  private count(fileId: string): number {
+    return this.options.store.cached(fileId)?.length ?? 0;
   }
 
   async children(node: FileNode | CommentsNode): Promise<DriveNode[]> {
@@ -73,7 +106,7 @@ export class DriveCommentsTree extends Disposable implements DriveTreeComments {
     item.iconPath = new vs.ThemeIcon(isResolved(comment) ? 'pass' : 'comment');
     item.contextValue = commentRowContextValue(node);
     item.tooltip = new vs.MarkdownString(tooltipOf(comment, t));
-    item.command = { command: OPEN_COMMENT_COMMAND, title: t('Open at Comment'), arguments: [node] };
+    item.command = { command: DRIVE_COMMAND.openComment, title: t('Open at Comment'), arguments: [node] };
     return item;
   }
 

@@ -11,6 +11,7 @@ import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
 import { driveTooltipLines, driveTrashContextValue, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
+import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 export const DRIVE_VIEW_ID = 'desk.drive';
 export const DRIVE_TREE_MIME = 'application/vnd.code.tree.desk.drive';
@@ -54,7 +55,12 @@ export interface DriveTreeOptions {
 
 /** What the tree asks of the comments feature: whether a file expands to its comments, the rows, how they look. */
 export interface DriveTreeComments {
+  /** Whether the file is known to have comments (then it expands to them). */
   expandable(node: FileNode): boolean;
+  /** "2 comments", or nothing while none are known. */
+  describe(node: FileNode): string | undefined;
+  /** Learns the file's comments lazily (on hover), without a request per row. */
+  prime(node: FileNode): void;
   children(node: FileNode | CommentsNode): Promise<DriveNode[]>;
   treeItem(node: CommentsNode | CommentNode): vscode.TreeItem;
   /** Reloads a file's comments (Refresh on a comment row). */
@@ -116,7 +122,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.id = node.id;
         item.iconPath = new ThemeIcon('ellipsis');
         item.contextValue = contextValueFor(node);
-        item.command = { command: 'desk.drive.loadMore', title: vs.l10n.t('Load more'), arguments: [node] };
+        item.command = { command: DRIVE_COMMAND.loadMore, title: vs.l10n.t('Load more'), arguments: [node] };
         return item;
       }
       case 'message': {
@@ -138,11 +144,12 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.iconPath = new ThemeIcon(isSharedDriveRow(node) ? 'library' : iconIdFor(file));
         // In Shared with me, whose file it is matters most.
         const owner = sectionOf(node) === 'shared' && file.ownedByMe === false ? file.owners?.[0]?.displayName ?? file.ownerNames?.[0] : undefined;
-        const description = [owner, descriptionFor(file, vs.l10n.t)].filter(Boolean).join(' · ') || undefined;
+        const comments = container ? undefined : this.options.comments?.describe(node);
+        const description = [owner, descriptionFor(file, vs.l10n.t), comments].filter(Boolean).join(' · ') || undefined;
         item.description = file.labels?.starred ? `★${description ? ` ${description}` : ''}` : description;
         if (isSharedDriveRow(node) && file.labels?.hidden) item.description = vs.l10n.t('hidden');
         item.contextValue = contextValueFor(node);
-        if (!isFolder(file)) item.command = { command: 'desk.drive.open', title: vs.l10n.t('Open'), arguments: [node] };
+        if (!isFolder(file)) item.command = { command: DRIVE_COMMAND.open, title: vs.l10n.t('Open'), arguments: [node] };
         return item;
       }
     }
@@ -154,6 +161,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       item.tooltip = new this.vs.MarkdownString([`**${escapeMarkdown(node.item.title ?? node.item.id)}**`, '', ...driveTooltipLines(node.item, this.vs.l10n.t).map(escapeMarkdown)].join('  \n'));
       return item;
     }
+    if (!this.model.isContainer(node)) this.options.comments?.prime(node);
     const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
     item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item, this.vs.l10n.t), ...access.map(escapeMarkdown)].join('  \n'));
     return item;

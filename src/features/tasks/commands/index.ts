@@ -17,6 +17,7 @@ import type { TaskDraft } from './context';
 import { TaskListCommands } from './lists';
 import { TaskPrompts } from './prompts';
 import { TaskItemCommands } from './tasks';
+import { TASKS_COMMAND } from '../../../config/commandIds';
 
 export { TASK_DETAILS_SCHEME } from './tasks';
 export const SHOW_COMPLETED_CONTEXT_KEY = 'desk:tasks.showCompleted';
@@ -43,23 +44,22 @@ export class TaskCommands {
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: TasksNode) => unknown) => (node?: unknown) => run(isTasksNode(node) ? node : undefined);
     return registerCommands(this.desk, {
-      'desk.tasks.refresh': row((node) => this.refresh(node)),
-      'desk.tasks.createList': () => lists.createList(),
-      'desk.tasks.renameList': row((node) => lists.renameList(node)),
-      'desk.tasks.editList': row((node) => lists.editList(node)),
-      'desk.tasks.deleteList': row((node) => lists.deleteList(node)),
-      'desk.tasks.clearCompleted': row((node) => lists.clearCompleted(node)),
-      'desk.tasks.addTask': row((node) => tasks.addTask(node)),
-      'desk.tasks.addSubtask': row((node) => tasks.addSubtask(node)),
-      'desk.tasks.editTask': row((node) => tasks.editTask(node)),
-      'desk.tasks.editNotes': row((node) => tasks.editNotes(node)),
-      'desk.tasks.completeTask': row((node) => tasks.setCompleted(node, true)),
-      'desk.tasks.reopenTask': row((node) => tasks.setCompleted(node, false)),
-      'desk.tasks.deleteTask': row((node) => tasks.deleteTask(node)),
-      'desk.tasks.moveTask': row((node) => tasks.moveTask(node)),
-      'desk.tasks.getTask': row((node) => tasks.openDetails(node)),
-      'desk.tasks.showCompleted': () => this.setShowCompleted(true),
-      'desk.tasks.hideCompleted': () => this.setShowCompleted(false),
+      [TASKS_COMMAND.refresh]: row((node) => this.refresh(node)),
+      [TASKS_COMMAND.createList]: () => lists.createList(),
+      [TASKS_COMMAND.renameList]: row((node) => lists.renameList(node)),
+      [TASKS_COMMAND.deleteList]: row((node) => lists.deleteList(node)),
+      [TASKS_COMMAND.clearCompleted]: row((node) => lists.clearCompleted(node)),
+      [TASKS_COMMAND.addTask]: row((node) => tasks.addTask(node)),
+      [TASKS_COMMAND.addSubtask]: row((node) => tasks.addSubtask(node)),
+      [TASKS_COMMAND.editTask]: row((node) => tasks.editTask(node)),
+      [TASKS_COMMAND.editNotes]: row((node) => tasks.editNotes(node)),
+      [TASKS_COMMAND.completeTask]: row((node) => tasks.setCompleted(node, true)),
+      [TASKS_COMMAND.reopenTask]: row((node) => tasks.setCompleted(node, false)),
+      [TASKS_COMMAND.deleteTask]: row((node) => tasks.deleteTask(node)),
+      [TASKS_COMMAND.moveTask]: row((node) => tasks.moveTask(node)),
+      [TASKS_COMMAND.getTask]: row((node) => tasks.openDetails(node)),
+      [TASKS_COMMAND.showCompleted]: () => this.setShowCompleted(true),
+      [TASKS_COMMAND.hideCompleted]: () => this.setShowCompleted(false),
     });
   }
 

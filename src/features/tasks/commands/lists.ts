@@ -23,23 +23,17 @@ export class TaskListCommands {
     return this.change(this.t('Could not create the task list'), () => this.context.api.insertTaskList(title));
   }
 
-  /** Rename = tasklists.patch: only the title is sent. */
+  /**
+   * Rename = tasklists.get for the current version (a rename made elsewhere is the starting text), then
+   * tasklists.update: a list's title is all it has, so renaming and editing it are one action.
+   */
   async renameList(node?: TasksNode): Promise<TaskList | undefined> {
-    const list = await this.context.prompts.resolveList(node, this.t('Rename which task list?'));
-    if (!list) return undefined;
-    const title = await this.context.prompts.askTitle(this.t('Rename task list'), this.t('New name of "{0}"', list.title), list.title);
-    if (title === undefined || title === list.title) return undefined;
-    return this.change(this.t('Could not rename the task list'), () => this.context.api.patchTaskList(list.id, { title }));
-  }
-
-  /** Edit = tasklists.get for the current version, then tasklists.update (full replacement). */
-  async editList(node?: TasksNode): Promise<TaskList | undefined> {
-    const picked = await this.context.prompts.resolveList(node, this.t('Edit which task list?'));
+    const picked = await this.context.prompts.resolveList(node, this.t('Rename which task list?'));
     if (!picked) return undefined;
     const current = await this.context.api.getTaskList(picked.id);
-    const title = await this.context.prompts.askTitle(this.t('Edit task list'), this.t('Title of the list (last updated {0})', current.updated.slice(0, 10)), current.title);
-    if (title === undefined) return undefined;
-    return this.change(this.t('Could not save the task list'), () => this.context.api.updateTaskList(current.id, { title }));
+    const title = await this.context.prompts.askTitle(this.t('Rename task list'), this.t('New name of "{0}" (last changed {1})', current.title, current.updated.slice(0, 10)), current.title);
+    if (title === undefined || title === current.title) return undefined;
+    return this.change(this.t('Could not rename the task list'), () => this.context.api.updateTaskList(current.id, { title }));
   }
 
   async deleteList(node?: TasksNode): Promise<boolean> {

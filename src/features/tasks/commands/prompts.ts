@@ -1,6 +1,6 @@
 /** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
 import type * as vscode from 'vscode';
-import { DUE_INPUT_HELP, dueDateOf, parseDueInput } from '../../../core/dates';
+import { describeDay, DUE_INPUT_HELP, dueDateOf, parseDueInput } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
@@ -63,9 +63,12 @@ export class TaskPrompts {
 
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
   async askDue(title: string, value: string): Promise<string | null | undefined> {
-    const validate = (text: string): string | undefined => {
+    const validate = (text: string): string | vscode.InputBoxValidationMessage | undefined => {
       const parsed = parseDueInput(text, new Date(), this.vs.l10n.t);
-      return parsed.kind === 'invalid' ? parsed.message : undefined;
+      if (parsed.kind === 'invalid') return parsed.message;
+      // What "fri" resolves to, seen before confirming.
+      const message = parsed.kind === 'date' ? this.t('Due {0}', describeDay(parsed.date, this.vs.env.language)) : this.t('No due date');
+      return { message, severity: this.vs.InputBoxValidationSeverity.Info };
     };
     const answer = await this.vs.window.showInputBox({ title, prompt: this.t(DUE_INPUT_HELP), value, ignoreFocusOut: true, validateInput: validate });
     if (answer === undefined) return undefined;

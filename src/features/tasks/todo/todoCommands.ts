@@ -10,6 +10,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { TaskNode } from '../tree/nodes';
 import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
+import { describeDay } from '../../../core/dates';
 import { byFile, TodoTreeNode, unlinkedTodosOf } from './todoIndex';
 import {
   doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment,
@@ -18,10 +19,8 @@ import {
 import type { FoundTodo } from './todoScan';
 import type { TodoTracking } from './todoTasks';
 import type { TodoWorkspace, WorkspaceTodo } from './todoView';
+import { TODO_COMMAND } from '../../../config/commandIds';
 
-export const TRACK_COMMAND = 'desk.todo.track';
-export const GO_TO_SOURCE_COMMAND = 'desk.todo.goToSource';
-export const CLEAN_UP_COMMAND = 'desk.todo.cleanUp';
 
 /** What Unlink answers: undefined when cancelled. */
 export interface UnlinkResult {
@@ -45,11 +44,11 @@ export class TodoCommands {
 
   register(): vscode.Disposable[] {
     return registerCommands(this.desk, {
-      'desk.todo.refresh': () => this.workspace.refresh(),
-      [TRACK_COMMAND]: (node?: unknown, selection?: unknown) => this.track(node, selection),
-      [GO_TO_SOURCE_COMMAND]: (node?: unknown) => this.goToSource(node),
-      'desk.todo.unlink': (where?: unknown, line?: unknown) => this.unlink(where, line),
-      [CLEAN_UP_COMMAND]: () => this.cleanUp(),
+      [TODO_COMMAND.refresh]: () => this.workspace.refresh(),
+      [TODO_COMMAND.track]: (node?: unknown, selection?: unknown) => this.track(node, selection),
+      [TODO_COMMAND.goToSource]: (node?: unknown) => this.goToSource(node),
+      [TODO_COMMAND.unlink]: (where?: unknown, line?: unknown) => this.unlink(where, line),
+      [TODO_COMMAND.cleanUp]: () => this.cleanUp(),
     });
   }
 
@@ -107,7 +106,7 @@ export class TodoCommands {
       ignoreFocusOut: true,
       validateInput: (text) => {
         const parsed = parseNaturalDue(text, new Date(), this.vs.l10n.t);
-        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', parsed.date), severity: vs.InputBoxValidationSeverity.Info } : undefined;
+        return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', describeDay(parsed.date, vs.env.language)), severity: vs.InputBoxValidationSeverity.Info } : undefined;
       },
     });
     if (answer === undefined) return undefined;
@@ -188,7 +187,7 @@ export class TodoCommands {
       return undefined;
     }
     if (hits.length > 1) {
-      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to Source'), placeHolder: this.t('The marker is in more than one place') });
+      const picked = await vs.window.showQuickPick(hits.map((item) => ({ label: `${item.file}:${item.line + 1}`, description: item.todo.text, item })), { title: this.t('Go to TODO Comment'), placeHolder: this.t('The marker is in more than one place') });
       hit = picked?.item;
     }
     if (!hit) return undefined;
@@ -217,7 +216,7 @@ export class TodoCommands {
       return { task: row.task, listId: row.listId };
     }
     if (!taskId) {
-      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to Source" on a task in the Tasks view.'));
+      void this.vs.window.showInformationMessage(this.t('Desk: run "Go to TODO Comment" on a task in the Tasks view.'));
       return undefined;
     }
     const lookup = await this.tracking.lookup(taskId);

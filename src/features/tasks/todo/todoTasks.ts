@@ -6,18 +6,16 @@ import { Disposable, toDisposable } from '../../../core/disposable';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
-import { TASKS_VIEW_ID } from '../tree/nodes';
+import { revealTask } from '../reveal';
 import { taskTooltip } from '../tree/presentation';
 import type { TasksApi } from '../port';
 import { dueDateOf, isOverdue } from '../../../core/dates';
 import { TodoCommands } from './todoCommands';
 import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, sourceNotes, taskTitleFor, TodoComment } from './todoParser';
 import { TodoWorkspace } from './todoView';
+import { TASKS_COMMAND, TODO_COMMAND } from '../../../config/commandIds';
+import { registerCommands } from '../../../core/commands';
 
-export const LINK_TODO_COMMAND = 'desk.tasks.linkTodo';
-export const COMPLETE_FROM_TODO_COMMAND = 'desk.tasks.completeFromTodo';
-export const OPEN_TODO_TASK_COMMAND = 'desk.tasks.openTodoTask';
-export const UNLINK_TODO_COMMAND = 'desk.todo.unlink';
 export const KEYWORDS_SETTING = 'desk.todo.keywords';
 
 /** How long a fetched task answers hovers and decorations before it is asked for again. */
@@ -78,19 +76,13 @@ export class TodoTracking extends Disposable {
     this._register(vs.languages.registerHoverProvider(selector, {
       provideHover: (document, position) => this.hover(document, position),
     }));
-    const command = (id: string, run: (target: TodoTarget | undefined) => Promise<unknown>): void => {
-      this._register(vs.commands.registerCommand(id, async (where?: unknown, line?: unknown) => {
-        try {
-          return await run(await this.target(where, line));
-        } catch (error) {
-          void desk.showError(error);
-          return undefined;
-        }
-      }));
-    };
-    command(LINK_TODO_COMMAND, (target) => this.link(target));
-    command(COMPLETE_FROM_TODO_COMMAND, (target) => this.complete(target));
-    command(OPEN_TODO_TASK_COMMAND, (target) => this.open(target));
+    // The quick fix's and the hover's commands get (document uri, line); behind the one wrapper like every command.
+    const onTarget = (run: (target: TodoTarget | undefined) => Promise<unknown>) => async (where?: unknown, line?: unknown) => run(await this.target(where, line));
+    for (const disposable of registerCommands(desk, {
+      [TASKS_COMMAND.linkTodo]: onTarget((target) => this.link(target)),
+      [TASKS_COMMAND.completeFromTodo]: onTarget((target) => this.complete(target)),
+      [TASKS_COMMAND.openTodoTask]: onTarget((target) => this.open(target)),
+    })) this._register(disposable);
 
     // Decorations follow what is on screen; all of these are user or data events, none fires at activation.
     this._register(vs.window.onDidChangeVisibleTextEditors(() => this.scheduleDecorations()));
@@ -150,13 +142,13 @@ export class TodoTracking extends Disposable {
       const args = [document.uri, line];
       if (!todo.taskId) {
         const action = new vs.CodeAction(this.t('Create task from {0}', todo.keyword), vs.CodeActionKind.QuickFix);
-        action.command = { command: LINK_TODO_COMMAND, title: action.title, arguments: args };
+        action.command = { command: TASKS_COMMAND.linkTodo, title: action.title, arguments: args };
         actions.push(action);
       } else {
         const complete = new vs.CodeAction(this.t('Complete the linked task'), vs.CodeActionKind.QuickFix);
-        complete.command = { command: COMPLETE_FROM_TODO_COMMAND, title: complete.title, arguments: args };
+        complete.command = { command: TASKS_COMMAND.completeFromTodo, title: complete.title, arguments: args };
         const open = new vs.CodeAction(this.t('Show the linked task in the Tasks view'), vs.CodeActionKind.QuickFix);
-        open.command = { command: OPEN_TODO_TASK_COMMAND, title: open.title, arguments: args };
+        open.command = { command: TASKS_COMMAND.openTodoTask, title: open.title, arguments: args };
         actions.push(complete, open);
       }
     }
@@ -312,20 +304,7 @@ export class TodoTracking extends Disposable {
     }
     const slice = this.tasks;
     if (!slice) return false;
-    await vs.commands.executeCommand(`${TASKS_VIEW_ID}.focus`);
-    await slice.tree.getChildren(); // the list rows must exist before one of their tasks can be found
-    let node = await slice.tree.findTaskNode(lookup.listId, taskId);
-    if (!node) {
-      // Beyond the first page, or hidden by "hide completed": wait for the whole list once.
-      await slice.tree.allTasks(lookup.listId).catch(() => undefined);
-      node = await slice.tree.findTaskNode(lookup.listId, taskId);
-    }
-    if (!node) {
-      void vs.window.showInformationMessage(this.t('Desk: "{0}" is not shown in the Tasks view (completed tasks may be hidden).', lookup.task.title));
-      return false;
-    }
-    await slice.view.reveal(node, { select: true, focus: true, expand: true });
-    return true;
+    return (await revealTask({ vs, tree: slice.tree, view: slice.view }, lookup.listId, taskId, lookup.task.title)) !== undefined;
   }
 
   // ---- hover
@@ -349,12 +328,12 @@ export class TodoTracking extends Disposable {
     const listTitle = lists.find((list) => list.id === lookup.listId)?.title ?? '';
     const args = encodeURIComponent(JSON.stringify([document.uri.toString(), position.line]));
     const actions: string[] = [];
-    if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${COMPLETE_FROM_TODO_COMMAND}?${args})`);
-    if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${OPEN_TODO_TASK_COMMAND}?${args})`);
-    actions.push(`[${this.t('Unlink…')}](command:${UNLINK_TODO_COMMAND}?${args})`);
+    if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${TASKS_COMMAND.completeFromTodo}?${args})`);
+    if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${TASKS_COMMAND.openTodoTask}?${args})`);
+    actions.push(`[${this.t('Unlink…')}](command:${TODO_COMMAND.unlink}?${args})`);
     const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date(), vs.l10n.t)}\n\n---\n\n${actions.join(' · ')}`);
     // Only our own commands may run from this hover; the task's text is escaped by taskTooltip.
-    markdown.isTrusted = { enabledCommands: [COMPLETE_FROM_TODO_COMMAND, OPEN_TODO_TASK_COMMAND, UNLINK_TODO_COMMAND] };
+    markdown.isTrusted = { enabledCommands: [TASKS_COMMAND.completeFromTodo, TASKS_COMMAND.openTodoTask, TODO_COMMAND.unlink] };
     return new vs.Hover(markdown, range);
   }
 

@@ -1,10 +1,16 @@
-import type { Task } from '../../../shared/schemas/tasks';
-
 /**
- * From the flat task list the API returns (any order, pages) to the nested tree the view shows. Pure, so
- * the rules are unit-tested: siblings in `position` order, subtasks under their parent, deleted and hidden
- * tasks left out.
+ * The Tasks tree's model, without vscode: the pure ordering of a list's tasks (siblings in `position` order, subtasks
+ * under their parent, deleted and hidden tasks left out) and the TasksTreeModel that loads lists and pages of tasks
+ * into nodes for the provider to render.
  */
+import { errorMessage } from '../../../api/errors';
+import { NotSignedInError } from '../../../core/session';
+import { english, Translate } from '../../../shared/l10n';
+import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
+import type { TasksApi } from '../port';
+import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
+
+/** From the flat task list the API returns (any order, pages) to the nested tree the view shows. */
 export interface TaskTreeEntry {
   readonly task: Task;
   readonly children: readonly TaskTreeEntry[];
@@ -76,4 +82,233 @@ export function flattenTree(entries: readonly TaskTreeEntry[]): Array<{ task: Ta
   };
   visit(entries, 0);
   return result;
+}
+
+/** Every page of a list's tasks, lazily: the first one renders before the others are fetched. */
+export async function* taskPages(api: TasksApi, listId: string, options: { showCompleted: boolean; maxResults: number }): AsyncGenerator<TasksPage> {
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  do {
+    const page = await api.listTasks(listId, { showCompleted: options.showCompleted, showHidden: false, maxResults: options.maxResults, pageToken });
+    yield page;
+    pageToken = page.nextPageToken || undefined;
+    if (pageToken && seen.has(pageToken)) return; // a server repeating a token would loop forever
+    if (pageToken) seen.add(pageToken);
+  } while (pageToken);
+}
+
+export interface TasksTreeModelOptions {
+  readonly api: TasksApi;
+  readonly showCompleted: () => boolean;
+  readonly pageSize: () => number;
+  /** Shows progress on the view while `work` runs. */
+  readonly withProgress: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly log: (message: string) => void;
+  /** A list's loading ended after its first page (the last page came, or a later one failed): its row can redraw. */
+  readonly onListLoaded: (listId: string) => void;
+  readonly t?: Translate;
+}
+
+/** What is loaded of one list: the first page is awaited, the rest arrives in the background. */
+interface ListState {
+  readonly tasks: Task[];
+  complete: boolean;
+  error: unknown;
+  firstPage: Promise<void>;
+  readonly rest: Promise<void>;
+}
+
+/**
+ * The Tasks tree's data, without vscode: task lists → tasks → subtasks as nodes with stable ids and parents. Nothing
+ * loads until asked; a list loads when first expanded, gives its first page at once and fills in the rest in the
+ * background; invalidating touches only the list that changed. The provider (treeProvider.ts) only renders.
+ */
+export class TasksTreeModel {
+  private lists: Promise<TaskList[]> | undefined;
+  private readonly listStates = new Map<string, ListState>();
+  private readonly listNodes = new Map<string, TaskListNode>();
+  /** Children of task rows, from the last build of their list. */
+  private readonly childNodes = new Map<string, TaskNode[]>();
+  private readonly taskNodes = new Map<string, TaskNode>();
+  private readonly t: Translate;
+
+  constructor(private readonly options: TasksTreeModelOptions) {
+    this.t = options.t ?? english;
+  }
+
+  /** Forget everything (sign-in, backend change, "Refresh"). */
+  reset(): void {
+    this.lists = undefined;
+    this.listStates.clear();
+    this.childNodes.clear();
+    this.taskNodes.clear();
+  }
+
+  /** The tasks of one list load again; its row (and expansion) stays. */
+  invalidateList(listId: string): void {
+    this.listStates.delete(listId);
+  }
+
+  /** The list set changed (created, renamed, deleted): the lists load again, loaded tasks stay. */
+  invalidateLists(): void {
+    this.lists = undefined;
+  }
+
+  async taskLists(): Promise<TaskList[]> {
+    this.lists ??= this.loadLists();
+    return this.lists;
+  }
+
+  listNode(listId: string): TaskListNode | undefined {
+    return this.listNodes.get(listId);
+  }
+
+  taskNode(listId: string, taskId: string): TaskNode | undefined {
+    return this.taskNodes.get(`task/${listId}/${taskId}`);
+  }
+
+  /** Every task of a list, all pages, as a tree (for pickers). */
+  async allTasks(listId: string): Promise<TaskTreeEntry[]> {
+    const state = this.stateOf(listId);
+    await state.firstPage;
+    await state.rest;
+    if (state.error) throw state.error;
+    return buildTaskTree(state.tasks, { complete: true });
+  }
+
+  /** Open tasks of a list once its loading ended (its row's "N open"); undefined until then. */
+  openCount(listId: string): number | undefined {
+    const state = this.listStates.get(listId);
+    return state?.complete ? openCount(state.tasks) : undefined;
+  }
+
+  /** The last load of a list failed (some or all of its tasks are missing). */
+  loadFailed(listId: string): boolean {
+    return Boolean(this.listStates.get(listId)?.error);
+  }
+
+  /** The list rows, or one error row. */
+  async roots(): Promise<TasksNode[]> {
+    try {
+      const lists = await this.taskLists();
+      return lists.map((list) => {
+        const node = new TaskListNode(list);
+        this.listNodes.set(list.id, node);
+        return node;
+      });
+    } catch (error) {
+      this.lists = undefined;
+      if (error instanceof NotSignedInError) return [];
+      this.options.log(`Could not load the task lists: ${errorMessage(error)}`);
+      return [new MessageNode(undefined, 'error', this.t('Could not load the task lists: {0}', errorMessage(error, this.t)), 'error')];
+    }
+  }
+
+  /** A list's rows as loaded so far: its tasks, then "Loading more tasks…", "No tasks" or an error row. */
+  async listChildren(listNode: TaskListNode): Promise<TasksNode[]> {
+    const state = this.stateOf(listNode.listId);
+    await state.firstPage;
+    if (state.error && state.tasks.length === 0) {
+      if (state.error instanceof NotSignedInError) return [];
+      // Forget the failed load so the retry row (or the next expansion) tries again.
+      if (this.listStates.get(listNode.listId) === state) this.listStates.delete(listNode.listId);
+      return [new MessageNode(listNode, 'error', this.t('Could not load the tasks: {0}', errorMessage(state.error, this.t)), 'error')];
+    }
+    const entries = buildTaskTree(state.tasks, { complete: state.complete });
+    const rows: TasksNode[] = this.toNodes(listNode, listNode, entries);
+    if (state.error) {
+      if (this.listStates.get(listNode.listId) === state) this.listStates.delete(listNode.listId);
+      rows.push(new MessageNode(listNode, 'error', this.t('Some tasks could not be loaded: {0}', errorMessage(state.error, this.t)), 'error'));
+    } else if (!state.complete) rows.push(new MessageNode(listNode, 'loading', this.t('Loading more tasks…')));
+    else if (rows.length === 0) rows.push(new MessageNode(listNode, 'empty', this.options.showCompleted() ? this.t('No tasks') : this.t('No open tasks')));
+    return rows;
+  }
+
+  /** The subtasks of a task row, from the last build of its list. */
+  taskChildren(node: TaskNode): TaskNode[] {
+    return this.childNodes.get(node.id) ?? [];
+  }
+
+  private loadLists(): Promise<TaskList[]> {
+    return this.options.withProgress(async () => {
+      const lists: TaskList[] = [];
+      for await (const list of this.options.api.allTaskLists()) lists.push(list);
+      return lists;
+    });
+  }
+
+  private stateOf(listId: string): ListState {
+    let state = this.listStates.get(listId);
+    if (!state) {
+      state = this.startLoading(listId);
+      this.listStates.set(listId, state);
+    }
+    return state;
+  }
+
+  private startLoading(listId: string): ListState {
+    const pages = taskPages(this.options.api, listId, { showCompleted: this.options.showCompleted(), maxResults: this.options.pageSize() });
+    const tasks: Task[] = [];
+    let resolveRest: () => void = () => undefined;
+    const state: ListState = {
+      tasks,
+      complete: false,
+      error: undefined,
+      firstPage: Promise.resolve(),
+      rest: new Promise<void>((resolve) => {
+        resolveRest = resolve;
+      }),
+    };
+    const isCurrent = (): boolean => this.listStates.get(listId) === state;
+    const fail = (error: unknown): void => {
+      state.error = error;
+      state.complete = true;
+      this.options.log(`Could not load the tasks of list ${listId}: ${errorMessage(error)}`);
+    };
+    const firstPage = this.options.withProgress(async () => {
+      try {
+        const first = await pages.next();
+        if (!first.done) tasks.push(...(first.value.items ?? []));
+        if (first.done || !first.value.nextPageToken) state.complete = true;
+      } catch (error) {
+        fail(error);
+      }
+    });
+    state.firstPage = firstPage;
+    void firstPage.then(async () => {
+      if (state.complete) {
+        resolveRest();
+        // The list row's "N open" needs the loaded tasks.
+        if (isCurrent() && !state.error) this.options.onListLoaded(listId);
+        return;
+      }
+      try {
+        // The remaining pages load behind the first; the rows update once all are in.
+        for await (const page of pages) {
+          if (!isCurrent()) return;
+          tasks.push(...(page.items ?? []));
+        }
+        state.complete = true;
+      } catch (error) {
+        fail(error);
+      } finally {
+        resolveRest();
+        if (isCurrent()) this.options.onListLoaded(listId);
+      }
+    });
+    return state;
+  }
+
+  private toNodes(listNode: TaskListNode, parent: TaskListNode | TaskNode, entries: readonly TaskTreeEntry[]): TaskNode[] {
+    return entries.map((entry) => {
+      const node = new TaskNode(listNode.listId, entry.task, parent, entry.children.length > 0);
+      this.taskNodes.set(node.id, node);
+      this.childNodes.set(node.id, this.toNodes(listNode, node, entry.children));
+      return node;
+    });
+  }
+}
+
+function openCount(tasks: readonly Task[]): number {
+  return tasks.filter((task) => task.status !== 'completed' && !task.hidden && !task.deleted).length;
 }

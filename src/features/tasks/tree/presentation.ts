@@ -1,4 +1,4 @@
-import { describeDueDate, dueDateOf, isOverdue } from '../../../core/dates';
+import { describeDueDate, dueDateOf, isOverdue, shortDueDate } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
 import { english, Translate } from '../../../shared/l10n';
@@ -13,13 +13,30 @@ export function taskLabel(task: Task, t: Translate = english): string {
   return task.title.trim() === '' ? t('(untitled task)') : task.title;
 }
 
-/** The row's description: the due date in words, flagged when an open task is overdue. */
-export function taskDescription(task: Task, today: Date, t: Translate = english): string | undefined {
+/**
+ * The row's description: the due date first and short ("Fri 27 Nov", "tomorrow"), so the default side-bar width
+ * shows it whole, then "overdue" for an open task past it.
+ */
+export function taskDescription(task: Task, today: Date, t: Translate = english, locale?: string): string | undefined {
   const due = dueDateOf(task.due);
   if (!due) return undefined;
-  const words = describeDueDate(due, today, t);
-  if (task.status !== 'completed' && isOverdue(due, today)) return t('overdue · {0}', words);
-  return t('due {0}', words);
+  const words = shortDueDate(due, today, t, locale);
+  if (task.status !== 'completed' && isOverdue(due, today)) return t('{0} · overdue', words);
+  return words;
+}
+
+/**
+ * A task's notes as markdown (bold, lists, links to web pages render), but nothing that could act: no HTML, and a
+ * `command:` link shows as text. Line breaks stay line breaks, as in Google Tasks.
+ */
+export function notesMarkdown(notes: string): string {
+  return notes
+    .replace(/\]\(\s*(?:<\s*)?command:/gi, '\\]\\(command:')
+    .replace(/^(\s*)\[([^\]\n]*)\]:(\s*<?\s*command:)/gim, '$1\\[$2\\]:$3')
+    .replace(/</g, '\\<')
+    .split('\n')
+    .map((line) => `${line}  `)
+    .join('\n');
 }
 
 /** The hover of a task: title, status, due date and notes. */
@@ -34,7 +51,7 @@ export function taskTooltip(task: Task, listTitle: string, today: Date, t: Trans
     const words = describeDueDate(due, today, t);
     lines.push('', due === words ? t('Due {0}', words) : t('Due {0} ({1})', words, due));
   }
-  if (task.notes?.trim()) lines.push('', '---', '', ...task.notes.split('\n').map((line) => `${escapeMarkdown(line)}  `));
+  if (task.notes?.trim()) lines.push('', '---', '', notesMarkdown(task.notes));
   return lines.join('\n');
 }
 

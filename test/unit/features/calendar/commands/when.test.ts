@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices } from '../../../../../src/features/calendar/commands/when';
+import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices } from '../../../../../src/features/calendar/commands/when';
 import { readIcs } from '../../../../../src/features/calendar/ics';
 
 // Monday 23 November 2026, 23:30 in Berlin (already Tuesday in Tokyo).
@@ -12,6 +12,27 @@ describe('Calendar input', () => {
     assert.deepEqual(parseWhen('2026-12-01', NOW, 'Europe/Berlin'), { kind: 'allDay', date: '2026-12-01' });
     assert.deepEqual(parseWhen('2026-12-01 09:30', NOW, 'Europe/Berlin'), { kind: 'timed', date: '2026-12-01', hour: 9, minute: 30 });
     assert.equal(parseWhen('whenever', NOW, 'Europe/Berlin').kind, 'invalid');
+  });
+
+  it('refuses a phrase whose time part does not parse instead of making it all day, and says why', () => {
+    for (const text of ['tomorrow 32:99', 'tomorrow 25:00', 'fri 12:61']) {
+      const when = parseWhen(text, NOW, 'Europe/Berlin');
+      assert.equal(when.kind, 'invalid', text);
+      assert.match(when.kind === 'invalid' ? when.message : '', /is not a time of day: hours go from 0 to 23/, text);
+    }
+    const words = parseWhen('tomorrow blah', NOW, 'Europe/Berlin');
+    assert.match(words.kind === 'invalid' ? words.message : '', /does not understand "blah"/);
+    assert.equal(parseWhen('next monday', NOW, 'Europe/Berlin').kind, 'allDay');
+    assert.equal(parseWhen('tomorrow at 3pm', NOW, 'Europe/Berlin').kind, 'timed');
+  });
+
+  it('describes what a phrase resolves to, in the Calendar zone, before the user confirms', () => {
+    const timed = parseWhen('tomorrow 15:00', NOW, 'Asia/Tokyo');
+    assert.ok(timed.kind === 'timed');
+    assert.equal(describeWhen(timed, '2026-11-24'), 'Wed 25 Nov, 15:00');
+    const allDay = parseWhen('2027-01-04', NOW, 'Europe/Berlin');
+    assert.ok(allDay.kind === 'allDay');
+    assert.equal(describeWhen(allDay, '2026-11-23'), 'Mon, 4 Jan 2027, all day');
   });
 
   it('reads lengths and reminders, and writes wall-clock times with the zone', () => {

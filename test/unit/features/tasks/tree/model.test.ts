@@ -1,6 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
-import { buildTaskTree, comparePositions, flattenTree, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
+import { GoogleApiError } from '../../../../../src/api/errors';
+import type { TasksApi } from '../../../../../src/features/tasks/port';
+import { buildTaskTree, comparePositions, flattenTree, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
+import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
+import { FakeTasksApi, list } from '../../../../support/fakes/tasks';
 
 function task(id: string, position: string, extra: Partial<Task> = {}): Task {
   return {
@@ -53,5 +57,98 @@ describe('task tree model', () => {
   it('flattens depth first with depths for pickers', () => {
     const tasks = [task('a', '1'), task('a1', '1', { parent: 'a' }), task('b', '2')];
     assert.deepEqual(flattenTree(buildTaskTree(tasks, { complete: true })).map((entry) => `${entry.task.id}:${entry.depth}`), ['a:0', 'a1:1', 'b:0']);
+  });
+});
+
+describe('Tasks tree model (no vscode)', () => {
+  function model(api: FakeTasksApi, showCompleted = true): { model: TasksTreeModel; loaded: string[] } {
+    const loaded: string[] = [];
+    const built = new TasksTreeModel({
+      api: api as unknown as TasksApi,
+      showCompleted: () => showCompleted,
+      pageSize: () => 2,
+      withProgress: (work) => work(),
+      log: () => undefined,
+      onListLoaded: (listId) => loaded.push(listId),
+    });
+    return { model: built, loaded };
+  }
+  const ids = (nodes: readonly TasksNode[]): string[] => nodes.map((node) => node.id);
+
+  it('gives list rows with stable ids, then a list\'s first page with a loading row, then all of it once the rest arrived', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], {
+      L: [[task('a', '1'), task('b', '2')], [task('b1', '1', { parent: 'b' }), task('c', '3')]],
+    });
+    let release: () => void = () => undefined;
+    api.gate = new Promise<void>((resolve) => { release = resolve; });
+    const { model: tree, loaded } = model(api);
+    const roots = await tree.roots();
+    assert.deepEqual(ids(roots), ['list/L', 'list/M']);
+    const home = tree.listNode('L');
+    assert.ok(home && home === roots[0]);
+
+    assert.deepEqual(ids(await tree.listChildren(home)), ['task/L/a', 'task/L/b', 'message/L/loading']);
+    assert.equal(tree.openCount('L'), undefined, 'counted before the last page');
+    release();
+    const all = await tree.allTasks('L');
+    assert.deepEqual(all.map((entry) => entry.task.id), ['a', 'b', 'c']);
+    assert.deepEqual(loaded, ['L']);
+    assert.equal(tree.openCount('L'), 4);
+
+    const rows = await tree.listChildren(home);
+    assert.deepEqual(ids(rows), ['task/L/a', 'task/L/b', 'task/L/c']);
+    const b = tree.taskNode('L', 'b');
+    assert.ok(b && b === rows[1] && b.hasChildren);
+    const [b1] = tree.taskChildren(b);
+    assert.equal(b1?.id, 'task/L/b1');
+    assert.equal(b1?.parent, b);
+    assert.deepEqual(b1?.ancestors, ['b']);
+    assert.ok(api.calls.every((call) => call.list === 'L'), 'a list nobody asked for was loaded');
+  });
+
+  it('invalidating a list reloads only that list; resetting forgets the lists too', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]], M: [[task('m', '1')]] });
+    const { model: tree } = model(api);
+    const [home, work] = await tree.roots();
+    assert.ok(home?.kind === 'list' && work?.kind === 'list');
+    await tree.listChildren(home);
+    await tree.listChildren(work);
+    api.calls.length = 0;
+    tree.invalidateList('L');
+    await tree.listChildren(home);
+    await tree.listChildren(work);
+    assert.deepEqual(api.calls.map((call) => call.list), ['L']);
+
+    api.lists.push(list('N', 'New'));
+    assert.deepEqual(ids(await tree.roots()), ['list/L', 'list/M'], 'the lists are kept until invalidated');
+    tree.invalidateLists();
+    assert.deepEqual(ids(await tree.roots()), ['list/L', 'list/M', 'list/N']);
+    tree.reset();
+    assert.equal(tree.openCount('L'), undefined);
+  });
+
+  it('turns a failed load into an error row (in English by default) and loads again when asked next', async () => {
+    const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('a', '1')]] });
+    api.failLists.set('L', new GoogleApiError(503, 'Backend Error', 'backendError', [], undefined));
+    const { model: tree } = model(api);
+    const [home] = await tree.roots();
+    assert.ok(home?.kind === 'list');
+    const [row] = await tree.listChildren(home);
+    assert.ok(row?.kind === 'message' && row.severity === 'error');
+    assert.match(row.label, /^Could not load the tasks: Service error: Backend Error/);
+    api.failLists.clear();
+    assert.deepEqual(ids(await tree.listChildren(home)), ['task/L/a']);
+  });
+
+  it('says a list is empty according to the show-completed setting', async () => {
+    for (const [showCompleted, wording] of [[false, 'No open tasks'], [true, 'No tasks']] as const) {
+      const { model: tree } = model(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), showCompleted);
+      const [home] = await tree.roots();
+      assert.ok(home?.kind === 'list');
+      const [row] = await tree.listChildren(home);
+      assert.ok(row?.kind === 'message');
+      assert.equal(row.label, wording);
+      assert.equal(tree.openCount('L'), 0);
+    }
   });
 });

@@ -10,19 +10,28 @@ function task(extra: Partial<Task> = {}): Task {
 }
 
 describe('task presentation', () => {
-  it('escapes user text so a title or note can never become a link or command in a hover', () => {
-    const hover = taskTooltip(task({ title: '[click](command:evil)', notes: '*bold* <b>x</b>' }), 'Home', TODAY);
-    assert.ok(!hover.includes('](command:'), hover);
+  it('escapes the title, and renders the notes\' markdown in the hover without any link or HTML that could act', () => {
+    const hover = taskTooltip(task({ title: '[click](command:evil)', notes: 'Take the **trains**\n- tickets\n[x](command:evil) [y]( <command:evil> ) <b>x</b>\n[z]: command:evil' }), 'Home', TODAY);
     assert.ok(hover.includes('\\[click\\]\\(command:evil\\)'));
-    assert.ok(hover.includes('\\*bold\\* \\<b\\>x\\</b\\>'));
+    assert.ok(hover.includes('Take the **trains**  \n- tickets  \n'), hover);
+    assert.ok(!/[^\\]\]\(\s*<?\s*command:/.test(hover), hover);
+    assert.ok(!/^\s*\[[^\]]*\]:\s*command:/m.test(hover), hover);
+    assert.ok(hover.includes('\\<b>x\\</b>'), hover);
     assert.equal(escapeMarkdown('a_b|c'), 'a\\_b\\|c');
   });
 
-  it('describes due dates and flags overdue open tasks only', () => {
-    assert.equal(taskDescription(task({ due: '2026-11-26T00:00:00.000Z' }), TODAY), 'due tomorrow');
-    assert.equal(taskDescription(task({ due: '2026-11-01T00:00:00.000Z' }), TODAY), 'overdue · 2026-11-01');
-    assert.equal(taskDescription(task({ due: '2026-11-01T00:00:00.000Z', status: 'completed' }), TODAY), 'due 2026-11-01');
+  it('describes due dates date first and short, and flags overdue open tasks only', () => {
+    assert.equal(taskDescription(task({ due: '2026-11-26T00:00:00.000Z' }), TODAY, undefined, 'en-GB'), 'tomorrow');
+    assert.equal(taskDescription(task({ due: '2026-11-27T00:00:00.000Z' }), TODAY, undefined, 'en-GB'), 'Fri 27 Nov');
+    assert.equal(taskDescription(task({ due: '2026-12-24T00:00:00.000Z' }), TODAY, undefined, 'en-GB'), '24 Dec');
+    assert.equal(taskDescription(task({ due: '2027-01-05T00:00:00.000Z' }), TODAY, undefined, 'en-GB'), '5 Jan 2027');
+    assert.equal(taskDescription(task({ due: '2026-11-01T00:00:00.000Z' }), TODAY, undefined, 'en-GB'), '1 Nov · overdue');
+    assert.equal(taskDescription(task({ due: '2026-11-01T00:00:00.000Z', status: 'completed' }), TODAY, undefined, 'en-GB'), '1 Nov');
     assert.equal(taskDescription(task(), TODAY), undefined);
+    // The locale orders and names the parts; the words stay short in any of them.
+    assert.equal(taskDescription(task({ due: '2026-11-27T00:00:00.000Z' }), TODAY, undefined, 'en-US'), 'Fri, Nov 27');
+    // What fits the default side bar beside a task title: a dozen characters at most.
+    for (const due of ['2026-11-28', '2026-12-31', '2027-09-30']) assert.ok((taskDescription(task({ due: `${due}T00:00:00.000Z` }), TODAY, undefined, 'en-GB') ?? '').length <= 12, due);
   });
 
   it('names untitled tasks and puts notes and dates into the details page', () => {

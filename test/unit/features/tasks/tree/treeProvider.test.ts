@@ -114,6 +114,6 @@ describe('Tasks tree provider', () => {
     assert.equal(api.calls[0]?.showCompleted, false);
     assert.deepEqual(tree.getTreeItem(done).checkboxState, { state: 1, tooltip: 'Reopen this task' });
     assert.equal(tree.getTreeItem(done).contextValue, 'task-completed');
-    assert.equal(tree.getTreeItem(open).description, 'overdue · yesterday');
+    assert.equal(tree.getTreeItem(open).description, 'yesterday · overdue');
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * Google's HTTP batch endpoint: one `multipart/mixed` request carrying many calls, each part an `application/http`
+ * request, answered as `multipart/mixed` with one `application/http` response per part, in request order. Parts
+ * are dispatched one after another through the server's own pipeline (`dispatchPart`), so each behaves exactly as
+ * the same call made alone.
+ */
+import { IncomingMessage, STATUS_CODES } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { ApiError, badRequest } from './errors';
+import type { Reply } from './router';
+import { BatchPart, mixedBoundary, readHttpMessage, readMultipart, writeMultipart } from '../../shared/httpBatch';
+
+/** What a batch path accepts: the API prefixes its parts may target and Google's limits on the number of calls. */
+export interface BatchTarget {
+  readonly path: string;
+  /** Path prefixes of the API this batch path serves (undefined: the legacy `/batch`, any API of the emulator). */
+  readonly prefixes: readonly string[] | undefined;
+  readonly name: string;
+  /**
+   * Calls past this many in one batch are answered, each, with Drive's 403 "Exceeds allowed inner batch requests
+   * soft limit" (Drive documents 100 calls per batch; the per-part 403 is what a client recorded against real
+   * Drive, googleapis/google-api-python-client#2201). Undefined: only the hard limit applies.
+   */
+  readonly softLimit?: number;
+}
+
+/** Every batch API documents at most 1000 calls per batch request; more is refused whole. */
+export const MAX_BATCH_CALLS = 1000;
+/** The batch body is held in memory while its parts run: bounded like the JSON bodies, with room for 1000 calls. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+
+/** The batch paths the five discovery documents name (`batchPath`), plus the legacy `/batch` three of them keep. */
+export const BATCH_TARGETS: readonly BatchTarget[] = [
+  { path: '/batch/calendar/v3', name: 'calendar v3', prefixes: ['/calendar/v3/'] },
+  { path: '/batch/drive/v2', name: 'drive v2', prefixes: ['/drive/v2/'], softLimit: 100 },
+  { path: '/batch/tasks/v1', name: 'tasks v1', prefixes: ['/tasks/v1/'] },
+  { path: '/batch/books/v1', name: 'books v1', prefixes: ['/books/v1/'] },
+  { path: '/batch/admin/directory_v1', name: 'admin directory_v1', prefixes: ['/admin/directory/', '/admin/directory_v1/'] },
+  // tasks v1, books v1 and admin directory_v1 give `batchPath: "batch"`: the root batch, for any API served here.
+  { path: '/batch', name: 'batch', prefixes: undefined },
+];
+
+export function batchTargetFor(pathname: string): BatchTarget | undefined {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return BATCH_TARGETS.find((target) => target.path === trimmed);
+}
+
+/** One part's answer, fully buffered so it can be written inside the multipart response. */
+export interface PartAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Runs one part through the server's pipeline and answers it (never throws: errors are Google's error replies). */
+export type DispatchPart = (part: IncomingMessage) => Promise<PartAnswer>;
+
+interface ParsedPart {
+  readonly contentId: string | undefined;
+  /** The inner request, or the error that part alone is answered with. */
+  readonly request: InnerRequest | ApiError;
+}
+
+interface InnerRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/** Answers a batch request: checks the envelope, runs each part in order, and writes the multipart answer. */
+export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart): Promise<Reply> {
+  const boundary = mixedBoundary(request.headers['content-type']);
+  if (!boundary) {
+    request.resume();
+    throw badRequest("A batch request needs Content-Type 'multipart/mixed; boundary=…'");
+  }
+  const body = await readBatchBody(request);
+  let parts: ParsedPart[];
+  try {
+    parts = readMultipart(body, boundary).map(parsePart);
+  } catch (error) {
+    throw error instanceof ApiError ? error : badRequest(`Malformed batch body: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (parts.length === 0) throw badRequest('The batch request has no parts');
+  if (parts.length > MAX_BATCH_CALLS) throw badRequest(`A batch request holds at most ${MAX_BATCH_CALLS} calls; this one has ${parts.length}. Split it into several batch requests.`);
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (part.contentId === undefined) continue;
+    if (seen.has(part.contentId)) throw badRequest(`Duplicate Request ID in Batch Request: ${part.contentId}`);
+    seen.add(part.contentId);
+  }
+
+  const outerAuthorization = request.headers.authorization;
+  const answers: PartAnswer[] = [];
+  for (const [index, part] of parts.entries()) {
+    const inner = part.request;
+    // A malformed part, or one Google refuses inside a batch, is answered alone; the other parts still run.
+    const refusal = inner instanceof ApiError ? inner : refuse(inner, target, index);
+    if (refusal !== undefined || inner instanceof ApiError) {
+      answers.push(errorAnswer(refusal ?? badRequest('Malformed batch part')));
+      continue;
+    }
+    const headers = { ...inner.headers };
+    // The outer Authorization applies to every part that does not carry its own.
+    if (headers.authorization === undefined && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
+    answers.push(await dispatchPart(partMessage(request, { ...inner, headers })));
+  }
+
+  const responseBoundary = `batch_${randomBytes(12).toString('base64url')}`;
+  return { status: 200, contentType: `multipart/mixed; boundary=${responseBoundary}`, body: writeAnswers(responseBoundary, parts, answers) };
+}
+
+/** The reason a well-formed part is not run: another API, a nested batch, a media upload, or Drive's soft limit. */
+function refuse(inner: InnerRequest, target: BatchTarget, index: number): ApiError | undefined {
+  const path = inner.target.split('?')[0] ?? '';
+  if (batchTargetFor(path)) return badRequest('Nested batch requests are not allowed: a batch part cannot itself be a batch request.');
+  if (path.startsWith('/upload/')) return badRequest('Media uploads are not supported in a batch request; send them as separate requests.');
+  if (target.prefixes && !target.prefixes.some((prefix) => path.startsWith(prefix))) {
+    return badRequest(`Every call in a batch request to ${target.path} must go to the ${target.name} API; ${path} does not.`);
+  }
+  if (target.softLimit !== undefined && index >= target.softLimit) {
+    return new ApiError(403, 'forbidden', 'Exceeds allowed inner batch requests soft limit. Please retry.');
+  }
+  return undefined;
+}
+
+function errorAnswer(error: ApiError): PartAnswer {
+  const body = Buffer.from(JSON.stringify(error.toBody()), 'utf8');
+  return { status: error.code, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body };
+}
+
+/** The part as the request the server would have received alone; it shares the outer socket (client gone = part gone). */
+function partMessage(outer: IncomingMessage, inner: InnerRequest): IncomingMessage {
+  const message = new IncomingMessage(outer.socket);
+  message.method = inner.method;
+  message.url = inner.target;
+  message.httpVersion = '1.1';
+  message.headers = { ...inner.headers, 'content-length': String(inner.body.length) };
+  message.rawHeaders = Object.entries(message.headers).flatMap(([name, value]) => [name, String(value)]);
+  if (inner.body.length > 0) message.push(inner.body);
+  message.push(null);
+  message.complete = true;
+  return message;
+}
+
+async function readBatchBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BATCH_BYTES) {
+      request.resume();
+      throw new ApiError(413, 'badRequest', `Batch request body larger than ${MAX_BATCH_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parsePart(part: BatchPart): ParsedPart {
+  const contentType = part.headers['content-type'];
+  if (!contentType || !/^application\/http\b/i.test(contentType)) {
+    throw badRequest("Malformed batch body: each part must have 'Content-Type: application/http'");
+  }
+  return { contentId: part.headers['content-id'], request: parseInnerRequest(part.message) };
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/** `METHOD target [HTTP/1.1]`, headers, blank line, body. The target may be a path or a full URL (its path is used). */
+function parseInnerRequest(text: string): InnerRequest | ApiError {
+  const message = readHttpMessage(text);
+  if (!message) return badRequest('Malformed batch part: a malformed header line');
+  const found = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(message.startLine);
+  if (!found || !METHODS.has((found[1] as string).toUpperCase())) {
+    return badRequest(`Malformed batch part: the request line '${message.startLine.slice(0, 80)}' is not 'METHOD /path HTTP/1.1'`);
+  }
+  let target = found[2] as string;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      target = `${url.pathname}${url.search}`;
+    } catch {
+      return badRequest(`Malformed batch part: '${target.slice(0, 80)}' is not a URL`);
+    }
+  }
+  if (!target.startsWith('/')) return badRequest(`Malformed batch part: '${target.slice(0, 80)}' is not an absolute path`);
+  const { host: _host, 'content-length': _length, ...headers } = message.headers;
+  return { method: (found[1] as string).toUpperCase(), target, headers, body: message.body };
+}
+
+/** `<id>` answers `<response-id>`, `id` answers `response-id`, as Google echoes Content-IDs. */
+function responseContentId(contentId: string): string {
+  const bracketed = /^<(.*)>$/.exec(contentId);
+  return bracketed ? `<response-${bracketed[1] as string}>` : `response-${contentId}`;
+}
+
+function writeAnswers(boundary: string, parts: readonly ParsedPart[], answers: readonly PartAnswer[]): Buffer {
+  return writeMultipart(boundary, answers.map((answer, index) => {
+    const contentId = parts[index]?.contentId;
+    return {
+      headers: { 'Content-Type': 'application/http', ...(contentId !== undefined ? { 'Content-ID': responseContentId(contentId) } : {}) },
+      startLine: `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trim(),
+      messageHeaders: answer.headers,
+      body: answer.body,
+    };
+  }));
+}

@@ -1,0 +1,100 @@
+/**
+ * The wire format of Google's batch requests, shared by Desk's client (writes requests, reads answers) and the
+ * emulator (reads requests, writes answers): a `multipart/mixed` body whose parts are `application/http` messages.
+ * Written by hand rather than with a MIME library: clients built on Python's email package (Google's own Python
+ * client) end lines with a bare LF, which Google accepts and dicer does not. Bytes travel as latin1 strings, so
+ * nothing is re-encoded.
+ */
+
+/** One part: its envelope headers (Content-Type, Content-ID) and the HTTP message it carries. */
+export interface BatchPart {
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP message: start line, headers, blank line, body (latin1). */
+  readonly message: string;
+}
+
+/** A message split into its start line, its headers (lower-case names) and its body. */
+export interface HttpMessage {
+  readonly startLine: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/** The boundary of a `multipart/mixed` Content-Type, or undefined for anything else. */
+export function mixedBoundary(contentType: string | null | undefined): string | undefined {
+  if (!contentType || !/^\s*multipart\/mixed\s*(;|$)/i.test(contentType)) return undefined;
+  const found = /;\s*boundary=(?:"([^"]{1,200})"|([^\s;]{1,200}))/i.exec(contentType);
+  return found ? (found[1] ?? found[2]) : undefined;
+}
+
+/** The parts between the delimiter lines; throws an Error naming what is malformed. */
+export function readMultipart(body: Buffer, boundary: string): BatchPart[] {
+  const text = `\n${body.toString('latin1')}`;
+  const escaped = boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const delimiter = new RegExp(`\\r?\\n--${escaped}(--)?[ \\t]*(?=\\r?\\n|$)`, 'g');
+  const found: { index: number; end: number; closing: boolean }[] = [];
+  for (let match = delimiter.exec(text); match; match = delimiter.exec(text)) {
+    found.push({ index: match.index, end: match.index + match[0].length, closing: match[1] !== undefined });
+  }
+  const first = found[0];
+  if (!first || first.closing) throw new Error(`no part starts with the boundary '--${boundary}'`);
+  const closing = found.findIndex((at) => at.closing);
+  if (closing === -1) throw new Error(`the closing boundary '--${boundary}--' is missing`);
+  const parts: BatchPart[] = [];
+  for (let index = 0; index < closing; index++) {
+    const from = (found[index] as { end: number }).end;
+    const to = (found[index + 1] as { index: number }).index;
+    // The delimiter line's own line break belongs to it, not to the part.
+    const envelope = splitHeaders(text.slice(from, to).replace(/^\r?\n/, ''));
+    if (!envelope) throw new Error('a part has a malformed header line');
+    parts.push({ headers: envelope.headers, message: envelope.body });
+  }
+  return parts;
+}
+
+/** An HTTP message (request or response) read from a part; undefined when its header lines are malformed. */
+export function readHttpMessage(message: string): HttpMessage | undefined {
+  const lineEnd = /\r?\n|$/.exec(message) as RegExpExecArray;
+  const rest = splitHeaders(message.slice(lineEnd.index + lineEnd[0].length));
+  if (!rest) return undefined;
+  return { startLine: message.slice(0, lineEnd.index).trim(), headers: rest.headers, body: Buffer.from(rest.body, 'latin1') };
+}
+
+/** A multipart body from parts given as envelope headers and an HTTP message (start line, headers, body). */
+export function writeMultipart(boundary: string, parts: readonly { headers: Readonly<Record<string, string>>; startLine: string; messageHeaders: Readonly<Record<string, string>>; body: Buffer }[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\n`;
+    for (const [name, value] of Object.entries(part.headers)) head += `${name}: ${value}\r\n`;
+    head += `\r\n${part.startLine}\r\n`;
+    for (const [name, value] of Object.entries(part.messageHeaders)) {
+      if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
+    }
+    if (part.body.length > 0 || /^HTTP\//.test(part.startLine)) head += `Content-Length: ${part.body.length}\r\n`;
+    head += '\r\n';
+    chunks.push(Buffer.from(head, 'latin1'), part.body, Buffer.from('\r\n', 'latin1'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
+  return Buffer.concat(chunks);
+}
+
+/** Headers, a blank line, the rest; lines end with CRLF or LF; repeated headers are joined with commas. */
+function splitHeaders(text: string): { headers: Record<string, string>; body: string } | undefined {
+  const noHeaders = /^\r?\n/.exec(text);
+  if (noHeaders) return { headers: {}, body: text.slice(noHeaders[0].length) };
+  const blank = /\r?\n\r?\n/.exec(text);
+  // Headers only, with or without their final line break (a part that is all headers).
+  const headerText = blank ? text.slice(0, blank.index) : text;
+  const body = blank ? text.slice(blank.index + blank[0].length) : '';
+  const headers: Record<string, string> = {};
+  for (const line of headerText.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return undefined;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { headers, body };
+}
