@@ -9,6 +9,7 @@ import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { ApiError, authError, badRequest, notFound } from './errors';
 import { logLine, redactSecrets } from './log';
+import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
@@ -163,6 +164,8 @@ export class EmulatorHttpServer {
     }
 
     const { route } = match;
+    const pageTokenContinuesQuery = continuesQuery(route);
+    if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
     if (match.auth) {
       user = this.authenticate(request, url, effectiveMethod);
@@ -191,7 +194,7 @@ export class EmulatorHttpServer {
     };
     const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
-    return reply;
+    return pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */

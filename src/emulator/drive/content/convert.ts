@@ -47,10 +47,19 @@ export function importContent(sourceMimeType: string, bytes: Buffer, target: str
   return text;
 }
 
+/**
+ * Exporting a file that is not a Docs Editors document. Drive v3 answers 403 `fileNotExportable`; v2, whose
+ * discovery document describes export for Google Workspace documents only, answers it as a bad request: 400
+ * `badRequest`, as a suite recorded against real v2.
+ */
+export function notExportable(): ApiError {
+  return new ApiError(400, 'badRequest', 'Export only supports Docs Editors files.', { location: 'fileId', locationType: 'parameter' });
+}
+
 /** Renders a native document's stored text as `target`; unsupported targets are 400 as on Google. */
 export function exportContent(nativeMimeType: string, title: string, text: string, target: string): { body: Buffer; contentType: string } {
   const formats = EXPORT_FORMATS[nativeMimeType];
-  if (!formats) throw new ApiError(403, 'fileNotExportable', 'Export only supports Docs Editors files.');
+  if (!formats) throw notExportable();
   const wanted = baseMimeType(target);
   if (!formats.includes(wanted)) {
     throw new ApiError(400, 'badRequest', `The requested conversion is not supported. Export formats for ${nativeMimeType}: ${formats.join(', ')}`, { location: 'mimeType', locationType: 'parameter' });
