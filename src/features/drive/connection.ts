@@ -6,6 +6,7 @@ import { DriveClient } from '../../api/drive';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { adaptDriveClient, changeSourceFor } from './driveAdapter';
+import { fileChangedBy } from './changes/changeLog';
 import type { ChangeSource } from './changes/poller';
 import { sanitizeTitle } from './fs/drivePath';
 import type { DriveAboutInfo, DriveApi, DriveItem } from './port';
@@ -15,12 +16,16 @@ export class DriveConnection {
   private apiValue: DriveApi | undefined;
   private aboutValue: Promise<DriveAboutInfo> | undefined;
 
-  constructor(private readonly desk: Pick<DeskContext, 'httpClient'>) {}
+  /** `onFileRequest`: a request Desk sends that changes a file (changes/changeLog.ts's fileChangedBy), as it goes out. */
+  constructor(private readonly desk: Pick<DeskContext, 'httpClient'>, private readonly onFileRequest: (fileId: string) => void = () => undefined) {}
 
   /** The port the feature works through. */
   api(): DriveApi {
     if (!this.apiValue) {
-      this.clientValue = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES));
+      this.clientValue = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES, (request) => {
+        const fileId = fileChangedBy(request.method, request.path);
+        if (fileId) this.onFileRequest(fileId);
+      }));
       this.apiValue = adaptDriveClient(this.clientValue);
     }
     return this.apiValue;

@@ -6,6 +6,7 @@ import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { isFolder } from '../../shared/schemas/drive';
 import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
+import type { ChangeLog } from './changes/changeLog';
 import { executeDropPlan, registerDriveCommands, registerInfoDocuments } from './commands/index';
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
@@ -29,6 +30,8 @@ export interface DriveSlice {
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
+  /** What changed on Drive that the user has not seen (the status bar's count). */
+  readonly changeLog: ChangeLog;
   /** Comment threads in the editor and the tree's Comments rows, over one store. */
   readonly comments: DriveComments;
   api(): DriveApi;
@@ -65,7 +68,8 @@ class DriveFeature extends Disposable implements DriveSlice {
   constructor(private readonly desk: DeskContext) {
     super();
     const vs = desk.vs;
-    this.connection = new DriveConnection(desk);
+    // Every change Desk asks Drive for is remembered, so the change feed does not announce it as someone else's.
+    this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
     this.modelValue = this.newTreeModel();
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
@@ -135,6 +139,10 @@ class DriveFeature extends Disposable implements DriveSlice {
       void this.changes.ensureStarted();
     }));
     void this.changes.ensureStarted();
+  }
+
+  get changeLog(): ChangeLog {
+    return this.changes.changeLog;
   }
 
   api(): DriveApi {

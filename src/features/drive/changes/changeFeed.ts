@@ -96,6 +96,11 @@ export class DriveChangeFeed extends Disposable {
     this.changeLog.noteOwnWrite(fileId, etag);
   }
 
+  /** Desk itself is changing this file (a request on its way): its next change is not news. */
+  noteOwnAction(fileId: string): void {
+    this.changeLog.noteOwnAction(fileId);
+  }
+
   /** The account or backend changed: what was unseen is forgotten. */
   reset(): void {
     this.changeLog.markSeen();
