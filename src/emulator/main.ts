@@ -22,6 +22,10 @@ Options:
   --fault-rate R        share 0..1 of API calls answered 429 or 503 (fault injection)
   --trust-ca FILE        also trust receiver certificates issued by this CA (PEM; repeatable), beside
                         the emulator's own CA and the system store
+  --allow-watch-network CIDR
+                        let channels deliver to this private range (repeatable); private, link-local,
+                        shared, unique-local, unspecified and metadata addresses are refused otherwise
+  --no-loopback-watch   refuse receivers on loopback too (for an emulator shared on a network)
   --verbose             log each request and internal errors (tokens, codes and secrets redacted)
 
 token: prints a bearer token for a demo user of a running emulator (no browser needed).
@@ -87,6 +91,8 @@ async function main(): Promise<void> {
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
       'trust-ca': { type: 'string', multiple: true },
+      'allow-watch-network': { type: 'string', multiple: true },
+      'no-loopback-watch': { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -106,6 +112,8 @@ async function main(): Promise<void> {
     faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
     quiet: !values.verbose,
     trustCaFiles: values['trust-ca'] ?? [],
+    allowWatchNetworks: values['allow-watch-network'] ?? [],
+    loopbackWatch: !values['no-loopback-watch'],
     ...(values.books ? { booksCatalogue: values.books } : {}),
   });
   // The first line is machine-read by the extension and the test harness: keep its shape.
