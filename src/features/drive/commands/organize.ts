@@ -19,12 +19,12 @@ export function organizeCommands(kit: DriveCommandKit) {
         const target = await kit.pickFolder(t('Move to which folder?'), new Set(files.map((file) => file.item.id)));
         if (!target) return;
         const rootId = await host.model().rootId();
-        await kit.changeEach(files, (file) => {
+        // One batch request for the whole selection; the files that could not move are named, the others stay moved.
+        await kit.changeAll(files, (targets) => host.api().moveFiles(targets.map((file) => {
           const from = folderIdOf(file.parent, rootId);
           const current = (file.item.parents ?? []).map((parent) => parent.id);
-          const removeParents = from && current.includes(from) ? [from] : [];
-          return host.api().patchFile(file.item.id, {}, { addParents: [target.id], removeParents });
-        }, { refresh: files.map((file) => file.parent) });
+          return { fileId: file.item.id, addParents: [target.id], removeParents: from && current.includes(from) ? [from] : [] };
+        })), (moved) => moved.map((file) => file.parent));
       }, { action: t('Could not move'), retry: true }),
 
     addParent: (node?: DriveNode) =>
