@@ -2,7 +2,8 @@
 // npm run bench — builds and compiles, then runs every benchmark module in out/bench/*.js (compiled from
 // bench/*.ts) one after another; each exports `run(): Promise<void>` and prints its own figures. Benchmarks
 // print numbers, they do not pass or fail on speed; a benchmark that throws is reported and makes the exit
-// code non-zero. Options: names to run only some (e.g. `npm run bench -- bundle-size activation`).
+// code non-zero. Options: names to run only some (e.g. `npm run bench -- bundle-size activation`); `--flag value`
+// pairs are left to the benchmarks, which read process.argv (e.g. `npm run bench -- search --latency 100`).
 'use strict';
 
 const { spawnSync } = require('node:child_process');
@@ -24,7 +25,7 @@ async function main() {
   step('build', ['esbuild.js']);
   step('compile', [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
   const benchDir = path.join(repoRoot, 'out', 'bench');
-  const wanted = process.argv.slice(2);
+  const wanted = process.argv.slice(2).filter((arg, index, all) => !arg.startsWith('--') && !all[index - 1]?.startsWith('--'));
   const modules = fs
     .readdirSync(benchDir)
     .filter((name) => name.endsWith('.js'))

@@ -14,6 +14,7 @@ import type { DriveFeature } from './features/drive';
 import type { BooksSlice } from './features/books';
 import type { CalendarSlice } from './features/calendar';
 import type { ChannelsSlice } from './features/channels';
+import type { SearchSlice } from './features/search';
 
 /**
  * The features, each in its own bundle (dist/features/<name>.js, see esbuild.js), loaded after activation or
@@ -55,6 +56,12 @@ const FEATURES = {
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/channels')>('channels').registerChannels(desk),
   } satisfies LazyFeatureSpec<ChannelsSlice>,
+  search: {
+    name: 'search',
+    commandPrefixes: ['desk.search.'],
+    fileSystems: [],
+    load: (desk: DeskContext) => featureModule<typeof import('./features/search')>('search').registerSearch(desk),
+  } satisfies LazyFeatureSpec<SearchSlice>,
 };
 
 /** What activate() returns: for the extension-host tests (and other extensions, if ever). */
@@ -66,6 +73,7 @@ export interface DeskApi {
   readonly books: BooksSlice;
   readonly calendar: CalendarSlice;
   readonly channels: ChannelsSlice;
+  readonly search: SearchSlice;
   readonly todo: TasksSlice['todo'];
   /** Replaces how the sign-in URL is opened (tests complete consent programmatically); undefined restores the browser. */
   setAuthUrlOpener(opener: ((url: string) => Promise<boolean>) | undefined): void;
@@ -133,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     get books() { return features.ensure<BooksSlice>('books'); },
     get calendar() { return features.ensure<CalendarSlice>('calendar'); },
     get channels() { return features.ensure<ChannelsSlice>('channels'); },
+    get search() { return features.ensure<SearchSlice>('search'); },
     get todo() { return features.ensure<TasksSlice>('tasks').todo; },
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;

@@ -56,6 +56,8 @@ export interface HttpClientOptions {
   /** Told of every retry and reconciliation (benchmarks count them; nothing in the extension needs them). */
   onRetry?: (event: RetryEvent) => void;
   onReconcile?: (event: ReconcileEvent) => void;
+  /** Told of every request before it is sent (Drive notes which files Desk itself changes: its own changes are no news). */
+  onRequest?: (request: RequestOptions) => void;
 }
 
 export interface RequestOptions {
@@ -145,6 +147,7 @@ export class HttpClient {
 
   /** The attempt loop behind every request: see the class comment for which failures are repeated. */
   private async execute<T>(request: RequestOptions, acceptStatus: (status: number) => boolean, read: (response: Response) => Promise<T>, recovery: Recovery<T>): Promise<T> {
+    this.options.onRequest?.(request);
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method);
     // Streams cannot be replayed: a request with a stream body is sent once.
     const replayable = !(request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body));

@@ -39,6 +39,7 @@ export const TASKS_COMMAND = {
   linkTodo: 'desk.tasks.linkTodo',
   completeFromTodo: 'desk.tasks.completeFromTodo',
   openTodoTask: 'desk.tasks.openTodoTask',
+  revealTask: 'desk.tasks.revealTask',
 } as const;
 
 /** Commands of the TODOs view (features/tasks/todo). */
@@ -186,10 +187,15 @@ export const CHANNELS_COMMAND = {
   stopReceiver: 'desk.channels.stopReceiver',
 } as const;
 
+/** Desk: Search… (features/search), over every service. */
+export const SEARCH_COMMAND = {
+  everything: 'desk.search.everything',
+} as const;
+
 /** Registered but not contributed: the provider's own sign-out, reached through `desk.signOut`. */
 export const NOT_CONTRIBUTED: readonly string[] = ['desk.auth.signOut'];
 
-const ALL = [DESK_COMMAND, AUTH_COMMAND, TASKS_COMMAND, TODO_COMMAND, DRIVE_COMMAND, BOOKS_COMMAND, CALENDAR_COMMAND, CHANNELS_COMMAND] as const;
+const ALL = [DESK_COMMAND, AUTH_COMMAND, TASKS_COMMAND, TODO_COMMAND, DRIVE_COMMAND, BOOKS_COMMAND, CALENDAR_COMMAND, CHANNELS_COMMAND, SEARCH_COMMAND] as const;
 
 /** Any command id of Desk. */
 export type CommandId = { [K in keyof typeof ALL]: (typeof ALL)[K][keyof (typeof ALL)[K]] }[number];

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { HttpClient, TokenSource } from '../api/http';
+import type { HttpClient, RequestOptions, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
@@ -33,7 +33,7 @@ export interface DeskContext {
   settings(): DeskSettings;
   tokenSource(scopes?: readonly string[]): TokenSource;
   /** A client for one service: `rootOf` picks the service's root from the current endpoints. */
-  httpClient(rootOf: (endpoints: ServiceEndpoints) => string, scopes?: readonly string[]): HttpClient;
+  httpClient(rootOf: (endpoints: ServiceEndpoints) => string, scopes?: readonly string[], onRequest?: (request: RequestOptions) => void): HttpClient;
   /** A clear notification for any error the API layer throws (never a token, never a stack). */
   showError(error: unknown, options?: ShowErrorOptions): Promise<void>;
   /** Keeps a disposable until deactivation. */
@@ -58,10 +58,11 @@ export function createDeskContext(
     push: new PushHub(),
     settings: () => readDeskSettings(vs.workspace.getConfiguration()),
     tokenSource: (scopes) => session.tokenSource(scopes),
-    httpClient(rootOf, scopes) {
+    httpClient(rootOf, scopes, onRequest) {
       const tokens = session.tokenSource(scopes);
       const { HttpClient } = network();
       return new HttpClient({
+        ...(onRequest ? { onRequest } : {}),
         // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
         // embedded emulator is running by the time rootUrl() is read.
         token: async (options) => {

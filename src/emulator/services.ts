@@ -1,4 +1,5 @@
-import { emulatorAdminModule } from './auth/devToken';
+/** The list of service modules the emulator registers. */
+import { emulatorAdminModule } from './auth/devRoutes';
 import { oauthModule } from './auth/oauthRoutes';
 import { booksModule } from './books';
 import { calendarModule } from './calendar';

@@ -1,24 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { drive, drive_v2 } from '@googleapis/drive';
-import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
-import { officialClientOptions, rejectsWith } from '../support/officialClient';
+import type { drive_v2 } from '@googleapis/drive';
+import { officialDriveUsers } from '../support/driveUsers';
+import { rejectsWith } from '../support/officialClient';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 
 describe('official @googleapis/drive v2 client: permissions, comments and replies against the emulator', function () {
   this.timeout(20000);
-  let emulator: RunningEmulator;
+  const users = officialDriveUsers();
   let alice: drive_v2.Drive;
   let bob: drive_v2.Drive;
   let carol: drive_v2.Drive;
-
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-    alice = drive({ version: 'v2', ...officialClientOptions(emulator, 'alice@example.com') });
-    bob = drive({ version: 'v2', ...officialClientOptions(emulator, 'bob@example.com') });
-    carol = drive({ version: 'v2', ...officialClientOptions(emulator, 'carol@example.com') });
-  });
-  after(() => emulator.close());
+  before(() => ({ alice, bob, carol } = users));
 
   async function everything(api: drive_v2.Drive, q?: string): Promise<drive_v2.Schema$File[]> {
     const files: drive_v2.Schema$File[] = [];

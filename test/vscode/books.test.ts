@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { SearchPickItem, VolumeSearchPicker } from '../../src/features/books/search/searchPicker';
 import type { BooksNode, LibraryNode, ShelfNode, VolumeNode } from '../../src/features/books/tree/model';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually } from './support';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually, FIRST_ACTION } from './support';
 
 interface ApiVolume { id: string; volumeInfo: { title?: string } }
 interface ApiShelf { id: number; title: string; volumeCount?: number }
@@ -20,36 +20,6 @@ async function shelfTitles(shelfId: number): Promise<string[]> {
 }
 
 const stubs = new WindowStubs();
-
-/** Answers quick picks with the item whose label matches, recording what each offered. */
-function pickByLabel(...labels: RegExp[]): string[][] {
-  const offered: string[][] = [];
-  stubs.stub('showQuickPick', async (items) => {
-    const choices = (await items) as Array<{ label: string }>;
-    offered.push(choices.map((choice) => choice.label));
-    const wanted = labels.shift();
-    return wanted ? choices.find((choice) => wanted.test(choice.label)) : undefined;
-  });
-  return offered;
-}
-
-function confirmWith(answer: 'accept' | 'cancel'): string[] {
-  const messages: string[] = [];
-  stubs.stub('showWarningMessage', async (message, _options, ...actions) => {
-    messages.push(String(message));
-    return answer === 'accept' ? actions[0] : undefined;
-  });
-  return messages;
-}
-
-function collectErrors(): string[] {
-  const errors: string[] = [];
-  stubs.stub('showErrorMessage', async (message) => {
-    errors.push(String(message));
-    return undefined;
-  });
-  return errors;
-}
 
 describe('Bookshelves view in VS Code', function () {
   this.timeout(30000);
@@ -183,7 +153,7 @@ describe('Bookshelves view in VS Code', function () {
   });
 
   it('adds a search result to a shelf through the result\'s "Add to Shelf…" button (only writable shelves offered)', async () => {
-    const offered = pickByLabel(/^Favorites$/);
+    const offered = stubs.pickByLabel(/^Favorites$/);
     const { picker, result } = await openSearch();
     const items = await typeAndWait(picker, 'intitle:dune');
     const dune = items.find((item) => item.label === 'Dune');
@@ -198,7 +168,7 @@ describe('Bookshelves view in VS Code', function () {
   });
 
   it('opens a search result\'s details (volumes.get) as a read-only markdown document', async () => {
-    pickByLabel(/Open Details/);
+    stubs.pickByLabel(/Open Details/);
     const { picker, result } = await openSearch();
     const items = await typeAndWait(picker, 'frankenstein');
     const frankenstein = items.find((item) => item.label === 'Frankenstein');
@@ -260,7 +230,7 @@ describe('Bookshelves view in VS Code', function () {
   });
 
   it('adds a volume from one shelf to another with "Add to Shelf…", skipping the shelf it is on', async () => {
-    const offered = pickByLabel(/^Reading now$/);
+    const offered = stubs.pickByLabel(/^Reading now$/);
     const middlemarch = await volume('To read', 'Middlemarch');
     const added = await vscode.commands.executeCommand<{ shelfId: number }>('desk.books.addToShelf', middlemarch);
     assert.equal(added?.shelfId, 3);
@@ -270,11 +240,11 @@ describe('Bookshelves view in VS Code', function () {
 
   it('removes a volume only after confirmation', async () => {
     const middlemarch = await volume('Reading now', 'Middlemarch');
-    confirmWith('cancel');
+    stubs.confirmWith(undefined);
     assert.equal(await vscode.commands.executeCommand('desk.books.removeVolume', middlemarch), false);
     assert.ok((await shelfTitles(3)).includes('Middlemarch'));
     stubs.restore();
-    const messages = confirmWith('accept');
+    const messages = stubs.confirmWith(FIRST_ACTION);
     assert.equal(await vscode.commands.executeCommand('desk.books.removeVolume', middlemarch), true);
     assert.match(messages[0] ?? '', /Remove "Middlemarch" from "Reading now"\?/);
     assert.ok(!(await shelfTitles(3)).includes('Middlemarch'));
@@ -283,7 +253,7 @@ describe('Bookshelves view in VS Code', function () {
 
   it('clears a shelf after a modal confirmation; a read-only shelf offers no clearing', async () => {
     const haveRead = await shelf('Have read');
-    const messages = confirmWith('accept');
+    const messages = stubs.confirmWith(FIRST_ACTION);
     assert.equal(await vscode.commands.executeCommand('desk.books.clearShelf', haveRead), true);
     assert.match(messages[0] ?? '', /Remove all 3 volumes from "Have read"\?/);
     assert.deepEqual(await shelfTitles(4), []);
@@ -293,13 +263,13 @@ describe('Bookshelves view in VS Code', function () {
   });
 
   it('reports a refused change clearly through the wrapper (Google\'s shelves cannot be changed)', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     // From the palette the picker offers writable shelves only; a stale row of a read-only shelf still gets a clear answer.
     const purchased = await shelf('Purchased');
     const forged = { ...purchased, writable: true };
     const dune = (await tree().getChildren(await shelf('To read'))).find((row) => row.kind === 'volume' && label(row) === 'Dune');
     assert.ok(dune?.kind === 'volume');
-    pickByLabel();
+    stubs.pickByLabel();
     const added = await api.books.commands.volumes.addToShelf(forged, dune.volume);
     assert.equal(added, undefined);
     assert.match(errors[0] ?? '', /Could not add "Dune" to "Purchased".*Not allowed/s);
@@ -338,7 +308,7 @@ describe('Bookshelves view in VS Code', function () {
   });
 
   it('says clearly when a library or shelf cannot be read (404), and keeps the typed user id for the retry', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     stubs.stub('showInputBox', async () => '999999');
     assert.equal(await vscode.commands.executeCommand('desk.books.addPublicLibrary'), undefined);
     assert.match(errors[0] ?? '', /Could not open the public library of user 999999.*Not found/s);
@@ -356,7 +326,7 @@ describe('Bookshelves view in VS Code', function () {
     const privateShelf = await emulatorRequest('GET', `/books/v1/users/${BOB}/bookshelves/1001`);
     assert.equal(privateShelf.status, 404);
     stubs.restore();
-    const detailErrors = collectErrors();
+    const detailErrors = stubs.collect('showErrorMessage');
     const text = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'desk-book', path: `/shelves/${BOB}/1001/Gift ideas.md` }))).getText();
     assert.match(text, /Could not load the details[\s\S]*Not found/);
     await eventually('the error notification', () => (detailErrors.length > 0 ? true : undefined), 10000);

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
 import { addDays, dateKey } from '../../src/features/calendar/time';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs } from './support';
+import { activateAndSignIn, byLabel, emulatorRequest, labelText, WindowStubs } from './support';
 
 interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
 interface ApiEntry { id: string; summary?: string; primary?: boolean; colorId?: string; hidden?: boolean; accessRole?: string }
@@ -31,39 +31,6 @@ async function listOnEmulator(): Promise<ApiEntry[]> {
 }
 
 const stubs = new WindowStubs();
-
-function answerInputs(...answers: Array<string | undefined>): vscode.InputBoxOptions[] {
-  const seen: vscode.InputBoxOptions[] = [];
-  stubs.stub('showInputBox', async (options) => {
-    seen.push(options as vscode.InputBoxOptions);
-    return answers.shift();
-  });
-  return seen;
-}
-
-type Item = vscode.QuickPickItem & { value?: unknown };
-
-/** Answers quick picks in order: each chooser gets the items and returns the one to pick (or undefined). */
-function answerPicks(...choosers: Array<(items: Item[]) => Item | Item[] | undefined>): Item[][] {
-  const seen: Item[][] = [];
-  stubs.stub('showQuickPick', async (items) => {
-    const list = (await items) as Item[];
-    seen.push(list);
-    return choosers.shift()?.(list);
-  });
-  return seen;
-}
-
-const byLabel = (pattern: RegExp) => (items: Item[]) => items.find((item) => pattern.test(item.label));
-
-function confirmWith(answer: string | undefined): string[] {
-  const asked: string[] = [];
-  stubs.stub('showWarningMessage', async (message) => {
-    asked.push(String(message));
-    return answer;
-  });
-  return asked;
-}
 
 describe('Calendar view in VS Code', function () {
   this.timeout(40000);
@@ -133,7 +100,7 @@ describe('Calendar view in VS Code', function () {
   });
 
   it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
-    const seen = answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
+    const seen = stubs.answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
     const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
     assert.equal(created?.summary, 'Desk sync');
     assert.ok(seen[1]?.validateInput && await seen[1].validateInput('next blue moon'), 'an unreadable time is refused');
@@ -147,7 +114,7 @@ describe('Calendar view in VS Code', function () {
     // From a day row of a calendar: that calendar, and that day filled in.
     const dayRow = (await api.calendar.tree.getChildren(await primary())).find((row): row is DayNode => row.kind === 'day' && row.group.key === tomorrow());
     assert.ok(dayRow);
-    const asked = answerInputs('Day-row event', `${tomorrow()} 18:00`, '30m', '');
+    const asked = stubs.answerInputs('Day-row event', `${tomorrow()} 18:00`, '30m', '');
     const fromDay = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', dayRow);
     assert.equal(asked[1]?.value, `${tomorrow()} 09:00`);
     assert.equal((await eventOnEmulator(ALICE, fromDay?.id ?? '')).body.summary, 'Day-row event');
@@ -159,7 +126,7 @@ describe('Calendar view in VS Code', function () {
 
   it('edits with the etag, and asks Reload / Overwrite / Cancel when the event changed elsewhere', async () => {
     let node = await eventNode(await primary(), 'Desk sync');
-    answerInputs('Desk sync (moved)');
+    stubs.answerInputs('Desk sync (moved)');
     const renamed = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.editEvent', node, 'title');
     assert.equal(renamed?.summary, 'Desk sync (moved)');
     assert.equal((await eventOnEmulator(ALICE, node.event.id)).body.summary, 'Desk sync (moved)');
@@ -167,8 +134,8 @@ describe('Calendar view in VS Code', function () {
     node = await eventNode(await primary(), 'Desk sync (moved)');
     // Another client changes it; Desk's copy is now stale.
     await emulatorRequest('PATCH', `/calendar/v3/calendars/${enc(ALICE)}/events/${enc(node.event.id)}`, { location: 'Changed elsewhere' });
-    answerInputs('Room 9');
-    let asked = confirmWith('Reload');
+    stubs.answerInputs('Room 9');
+    let asked = stubs.confirmWith('Reload');
     assert.equal(await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'location'), undefined);
     assert.match(asked[0] ?? '', /changed elsewhere/);
     assert.equal((await eventOnEmulator(ALICE, node.event.id)).body.location, 'Changed elsewhere', 'Reload never overwrites');
@@ -176,23 +143,23 @@ describe('Calendar view in VS Code', function () {
 
     // Changed elsewhere again: this time Overwrite.
     await emulatorRequest('PATCH', `/calendar/v3/calendars/${enc(ALICE)}/events/${enc(node.event.id)}`, { location: 'Changed elsewhere again' });
-    answerInputs('Room 9');
-    asked = confirmWith('Overwrite');
+    stubs.answerInputs('Room 9');
+    asked = stubs.confirmWith('Overwrite');
     const overwritten = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.editEvent', node, 'location');
     assert.equal(asked.length, 1);
     assert.equal(overwritten?.location, 'Room 9');
 
     // Attendees, reminders and recurrence.
     node = await eventNode(await primary(), 'Desk sync (moved)');
-    answerInputs('bob@example.com, carol@example.com');
+    stubs.answerInputs('bob@example.com, carol@example.com');
     await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'attendees');
     assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body.attendees?.map((attendee) => attendee.email), ['bob@example.com', 'carol@example.com']);
     node = await eventNode(await primary(), 'Desk sync (moved)');
-    answerInputs('5, 30');
+    stubs.answerInputs('5, 30');
     await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'reminders');
     assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body, { ...(await eventOnEmulator(ALICE, node.event.id)).body, reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 5 }, { method: 'popup', minutes: 30 }] } });
     node = await eventNode(await primary(), 'Desk sync (moved)');
-    answerPicks(byLabel(/^Every day$/));
+    stubs.answerPicks(byLabel(/^Every day$/));
     await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'recurrence');
     assert.deepEqual((await eventOnEmulator(ALICE, node.event.id)).body, { ...(await eventOnEmulator(ALICE, node.event.id)).body, recurrence: ['RRULE:FREQ=DAILY'] });
   });
@@ -200,12 +167,12 @@ describe('Calendar view in VS Code', function () {
   it('shows the dates of a repeating event, deletes one date only, then the whole series', async () => {
     const node = await eventNode(await primary(), 'Desk sync (moved)');
     assert.ok(node.event.recurringEventId, 'the daily event shows as instances');
-    const picks = answerPicks(() => undefined);
+    const picks = stubs.answerPicks(() => undefined);
     await vscode.commands.executeCommand('desk.calendar.showInstances', node);
     assert.ok((picks[0]?.length ?? 0) >= 5, 'the instances are listed');
 
-    answerPicks(byLabel(/only this event/i));
-    confirmWith('Delete Event');
+    stubs.answerPicks(byLabel(/only this event/i));
+    stubs.confirmWith('Delete Event');
     const errors: string[] = [];
     stubs.stub('showErrorMessage', async (message) => { errors.push(String(message)); return undefined; });
     assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteEvent', node), true, errors.join('\n'));
@@ -214,8 +181,8 @@ describe('Calendar view in VS Code', function () {
     assert.equal((await eventOnEmulator(ALICE, node.event.recurringEventId)).body.status, 'confirmed', 'the series stays');
 
     const next = await eventNode(await primary(), 'Desk sync (moved)');
-    answerPicks(byLabel(/all events in the series/i));
-    confirmWith('Delete Series');
+    stubs.answerPicks(byLabel(/all events in the series/i));
+    stubs.confirmWith('Delete Series');
     assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteEvent', next), true);
     const series = await eventOnEmulator(ALICE, node.event.recurringEventId);
     assert.ok(series.status === 410 || series.body.status === 'cancelled', 'the series is deleted');
@@ -224,7 +191,7 @@ describe('Calendar view in VS Code', function () {
   it('moves an event to another calendar', async () => {
     const node = await eventNode(await primary(), 'Coffee with Ann');
     const teamNode = await team();
-    answerPicks((items) => items.find((item) => (item.value as ApiEntry).id === teamNode.calendarId));
+    stubs.answerPicks((items) => items.find((item) => (item.value as ApiEntry).id === teamNode.calendarId));
     const moved = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.moveEvent', node);
     assert.ok(moved);
     assert.ok((await eventsOnEmulator(teamNode.calendarId)).some((event) => event.id === node.event.id), 'not in Team');
@@ -252,34 +219,34 @@ describe('Calendar view in VS Code', function () {
   it('shares a calendar: add with a role, change the role, stop sharing', async () => {
     const teamNode = await team();
     const acl = async () => (await emulatorRequest<{ items?: Array<{ id: string; role: string; scope: { value?: string } }> }>('GET', `/calendar/v3/calendars/${enc(teamNode.calendarId)}/acl`)).body.items ?? [];
-    const roles = answerPicks(byLabel(/Share with someone/), (items) => items.find((item) => item.value === 'writer'));
-    answerInputs('carol@example.com');
+    const roles = stubs.answerPicks(byLabel(/Share with someone/), (items) => items.find((item) => item.value === 'writer'));
+    stubs.answerInputs('carol@example.com');
     await vscode.commands.executeCommand('desk.calendar.share', teamNode);
     assert.ok(roles[1]?.some((item) => item.value === 'freeBusyReader' && /free\/busy/i.test(item.label)), 'roles are explained');
     assert.equal((await acl()).find((rule) => rule.scope.value === 'carol@example.com')?.role, 'writer');
 
-    answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Change what/), (items) => items.find((item) => item.value === 'reader'));
+    stubs.answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Change what/), (items) => items.find((item) => item.value === 'reader'));
     await vscode.commands.executeCommand('desk.calendar.share', teamNode);
     assert.equal((await acl()).find((rule) => rule.scope.value === 'carol@example.com')?.role, 'reader');
 
-    answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Stop sharing/));
-    confirmWith('Stop Sharing');
+    stubs.answerPicks((items) => items.find((item) => item.label === 'carol@example.com'), byLabel(/Stop sharing/));
+    stubs.confirmWith('Stop Sharing');
     await vscode.commands.executeCommand('desk.calendar.share', teamNode);
     assert.ok(!(await acl()).some((rule) => rule.scope.value === 'carol@example.com'));
   });
 
   it('creates, renames, sets up, clears and deletes a calendar; the primary cannot be deleted', async () => {
-    answerInputs('Side project');
+    stubs.answerInputs('Side project');
     const created = await vscode.commands.executeCommand<ApiEntry | undefined>('desk.calendar.createCalendar');
     assert.ok(created?.id);
     assert.ok((await listOnEmulator()).some((entry) => entry.id === created.id));
     let node = await calendarNode((candidate) => candidate.calendarId === created.id);
-    answerInputs('Side project (2026)');
+    stubs.answerInputs('Side project (2026)');
     await vscode.commands.executeCommand('desk.calendar.renameCalendar', node);
     assert.equal((await emulatorRequest<ApiEntry>('GET', `/calendar/v3/calendars/${enc(created.id)}`)).body.summary, 'Side project (2026)');
 
     node = await calendarNode((candidate) => candidate.calendarId === created.id);
-    const colors = answerPicks((items) => items.find((item) => item.description === '' && item.iconPath !== undefined));
+    const colors = stubs.answerPicks((items) => items.find((item) => item.description === '' && item.iconPath !== undefined));
     await vscode.commands.executeCommand('desk.calendar.calendarSettings', node, 'color');
     const picked = colors[0]?.find((item) => item.description === '' && item.iconPath !== undefined);
     assert.equal((await listOnEmulator()).find((entry) => entry.id === created.id)?.colorId, picked?.value, 'colour from colors.get');
@@ -294,11 +261,11 @@ describe('Calendar view in VS Code', function () {
     await vscode.commands.executeCommand('desk.calendar.hideHidden');
 
     await emulatorRequest('POST', `/calendar/v3/calendars/${enc(created.id)}/events`, { summary: 'To clear', start: { date: tomorrow() }, end: { date: addDays(tomorrow(), 1) } });
-    confirmWith('Clear Calendar');
+    stubs.confirmWith('Clear Calendar');
     assert.equal(await vscode.commands.executeCommand('desk.calendar.clearCalendar', node), true);
     assert.equal((await eventsOnEmulator(created.id)).filter((event) => event.status !== 'cancelled').length, 0);
 
-    const asked = confirmWith('Delete Calendar');
+    const asked = stubs.confirmWith('Delete Calendar');
     assert.equal(await vscode.commands.executeCommand('desk.calendar.deleteCalendar', node), true);
     assert.match(asked[0] ?? '', /Side project/);
     assert.ok(!(await listOnEmulator()).some((entry) => entry.id === created.id));
@@ -312,12 +279,12 @@ describe('Calendar view in VS Code', function () {
   it('adds a calendar someone shared by its id, and removes it from the list', async () => {
     const bobs = await emulatorRequest<ApiEntry>('POST', '/calendar/v3/calendars', { summary: "Bob's trips" }, 'bob@example.com');
     await emulatorRequest('POST', `/calendar/v3/calendars/${enc(bobs.body.id)}/acl`, { role: 'reader', scope: { type: 'user', value: ALICE } }, 'bob@example.com');
-    answerInputs(bobs.body.id);
+    stubs.answerInputs(bobs.body.id);
     const added = await vscode.commands.executeCommand<ApiEntry | undefined>('desk.calendar.addCalendar');
     assert.equal(added?.id, bobs.body.id);
     const node = await calendarNode((candidate) => candidate.calendarId === bobs.body.id);
     assert.match(String(api.calendar.tree.getTreeItem(node).description), /read-only/);
-    confirmWith('Remove');
+    stubs.confirmWith('Remove');
     assert.equal(await vscode.commands.executeCommand('desk.calendar.removeCalendar', node), true);
     assert.ok(!(await listOnEmulator()).some((entry) => entry.id === bobs.body.id));
   });
@@ -345,7 +312,7 @@ describe('Calendar view in VS Code', function () {
     assert.match(html, /class="busy[a-z ]*" id="b0" tabindex="0" role="img"[^>]*aria-label="[^"]*busy/);
     result.panel.dispose();
     // From the palette: the calendars and the range are picked.
-    answerPicks((items) => items.filter((item) => item.picked), byLabel(/^Today$/));
+    stubs.answerPicks((items) => items.filter((item) => item.picked), byLabel(/^Today$/));
     const picked = await vscode.commands.executeCommand<{ view: { days: unknown[] }; panel: vscode.WebviewPanel } | undefined>('desk.calendar.freeBusy');
     assert.equal(picked?.view.days.length, 1);
     picked?.panel.dispose();

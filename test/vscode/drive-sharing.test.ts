@@ -127,6 +127,31 @@ describe('Drive sharing and properties in VS Code', function () {
     assert.match(await tooltipOf(file), /Who has access: Alice Demo \(Owner\)\s+Not shared/);
   });
 
+  it('a file shared from Desk is not announced as "changed on Drive by another app or person"', async () => {
+    const file = await newFile('shared-by-me');
+    const id = file.item.id;
+    // Its creation by another client is news; seen, then forgotten.
+    await eventually('the creation to arrive', () => {
+      api.drive.pollChangesNow();
+      return api.drive.changesState().entries.some((entry) => entry.fileId === id) ? true : undefined;
+    });
+    api.drive.changeLog.markSeen();
+
+    script([{ pick: /Add people/ }, { type: BOB }, { pick: /^Viewer$/ }, { pick: /Do not notify/ }]);
+    await vscode.commands.executeCommand('desk.drive.share', file);
+    assert.deepEqual([...problems, ...errors], []);
+    assert.ok((await sharedWithBob()).includes(id));
+
+    // A change by another client after the share: once it has arrived, so has the share's.
+    const marker = await newFile('after-the-share');
+    const state = await eventually('the later change to arrive', () => {
+      api.drive.pollChangesNow();
+      const current = api.drive.changesState();
+      return current.entries.some((entry) => entry.fileId === marker.item.id) ? current : undefined;
+    });
+    assert.deepEqual(state.entries.filter((entry) => entry.fileId === id), [], 'Desk\'s own share is not news');
+  });
+
   it('transfers ownership only after the modal confirmation', async () => {
     const file = await newFile('give-away');
     const id = file.item.id;

@@ -149,12 +149,28 @@ describe('Drive view in VS Code', function () {
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'tea\n');
-    await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'bread\n' });
+    // As long as the user's text: VS Code's own "newer file" check compares sizes, Desk's stat must still refuse.
+    await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'jam\n' });
     stubs.stub('showWarningMessage', async () => 'Compare');
     assert.equal(await document.save(), false);
     const remote = await eventually('the remote side of the diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-drive' && doc.uri.query === 'remote'));
-    assert.equal(remote.getText(), 'bread\n');
+    assert.equal(remote.getText(), 'jam\n');
     assert.equal(document.getText(), 'tea\n');
+    assert.equal(document.isDirty, true, 'the typed text is still unsaved, nothing to revert');
+    assert.equal(await contentOf(file.id), 'jam\n');
+
+    // The user merges in the diff and saves again: asked again, and Overwrite saves the merged text.
+    await replaceText(document, 'jam\ntea\n');
+    stubs.restore();
+    const asked: unknown[] = [];
+    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+      asked.push(args);
+      return 'Overwrite';
+    });
+    assert.equal(await document.save(), true);
+    assert.equal(asked.length, 1);
+    assert.equal(await contentOf(file.id), 'jam\ntea\n');
+    assert.equal(document.isDirty, false);
   });
 
   it('opens a native document as a read-only text export', async () => {
@@ -180,18 +196,8 @@ describe('Drive view in VS Code', function () {
     assert.ok(!(await api.drive.provider.getChildren(notes)).some((node) => label(node) === 'groceries.txt'), 'the source folder no longer does');
   });
 
-  /** Commands report failures with showErrorMessage: collect them so a test sees them. */
-  function collectErrors(): string[] {
-    const errors: string[] = [];
-    stubs.stub('showErrorMessage', async (message: unknown) => {
-      errors.push(String(message));
-      return undefined;
-    });
-    return errors;
-  }
-
   it('creates a folder, uploads a large file into it (resumable) and downloads it again, byte for byte', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     stubs.stub('showInputBox', async () => 'Uploads from VS Code');
     await vscode.commands.executeCommand('desk.drive.newFolder', root);
@@ -216,7 +222,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('exports a native document in a format the service offers', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const projects = await child(await myDrive(), 'Projects');
     const budget = await child(projects, 'Budget');
     const offered: string[] = [];
@@ -234,7 +240,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('renames, stars, trashes and restores; deleting forever needs a modal confirmation', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const ideas = await child(root, 'ideas.txt');
     stubs.stub('showInputBox', async () => 'ideas-renamed.txt');
@@ -272,7 +278,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('uploads a folder tree, copies a file, and adds/removes a second parent', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-tree-'));
     const project = path.join(dir, 'site');
@@ -300,7 +306,7 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual(withTwo.parents?.map((parent) => parent.id).sort(), [site.item.id, photos.item.id].sort());
 
     stubs.restore();
-    const errorsAfter = collectErrors();
+    const errorsAfter = stubs.collect('showErrorMessage');
     stubs.stub('showQuickPick', async (items: unknown) => ((await items) as { label: string; id: string }[]).find((item) => item.id === photos.item.id));
     await vscode.commands.executeCommand('desk.drive.removeParent', index);
     const withOne = JSON.parse((await http('GET', `/drive/v2/files/${index.item.id}`)).text) as ApiFile;
@@ -318,7 +324,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('shows a file\'s properties as a read-only JSON document, and the account in "about"', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const photos = await child(await myDrive(), 'Photos');
     const pixel = await child(photos, 'pixel.png');
     await vscode.commands.executeCommand('desk.drive.properties', pixel);
@@ -351,7 +357,7 @@ describe('Drive view in VS Code', function () {
   });
 
   it('adds an existing file to a folder from a title search (children.insert), and lists installed Drive apps', async () => {
-    const errors = collectErrors();
+    const errors = stubs.collect('showErrorMessage');
     const root = await myDrive();
     const notes = await child(root, 'Notes');
     const made = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title: "Bob's addable.txt", mimeType: 'text/plain' });
@@ -385,7 +391,7 @@ describe('Drive view in VS Code', function () {
     api.drive.provider.refresh(notes);
 
     stubs.restore();
-    const appErrors = collectErrors();
+    const appErrors = stubs.collect('showErrorMessage');
     let appNames: string[] = [];
     stubs.stub('showQuickPick', async (items: unknown) => {
       const choices = (await items) as { label: string; app: { id: string } }[];

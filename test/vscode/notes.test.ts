@@ -111,6 +111,8 @@ describe('Task notes as a document', function () {
     assert.equal(await document.save(), false);
     const remote = await eventually('the other version in a diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-tasks' && doc.uri.query.includes('remote')));
     assert.equal(remote.getText(), 'Passport\nSunscreen');
+    assert.equal(document.isDirty, true, 'after Compare the typed text is still unsaved, nothing to revert');
+    assert.equal(document.getText(), 'Passport\nTickets\n');
 
     stubs.restore();
     stubs.stub('showWarningMessage', async () => 'Overwrite');

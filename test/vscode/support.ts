@@ -47,65 +47,7 @@ export async function activateAndSignIn(account = 'alice@example.com'): Promise<
   return api;
 }
 
-/** Replaces vscode.window functions for a test; `restore()` puts every original back. */
-export class WindowStubs {
-  private readonly restores: Array<() => void> = [];
-
-  stub(name: 'showInputBox' | 'showQuickPick' | 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage' | 'showOpenDialog' | 'showSaveDialog', implementation: (...args: unknown[]) => unknown): void {
-    const window = vscode.window as unknown as Record<string, unknown>;
-    const original = window[name];
-    window[name] = implementation;
-    this.restores.push(() => {
-      window[name] = original;
-    });
-  }
-
-  restore(): void {
-    for (const restore of this.restores.splice(0).reverse()) restore();
-  }
-}
-
-/** One scripted answer: a quick pick chooses the item whose label matches, an input box types the value. */
-export type DialogStep = { readonly pick: RegExp } | { readonly type: string; readonly rejects?: readonly string[] };
-
-/**
- * Answers quick picks and input boxes with `steps`, in order; once they are used up, every further question is
- * dismissed (Escape). What goes wrong inside a stub lands in `problems` (an assertion there would only become an
- * error message): the wrong kind of dialog, no matching item, an input box accepting a value in `rejects` or
- * refusing the typed one. `asked`, when given, records each question.
- */
-export function scriptDialogs(stubs: WindowStubs, steps: readonly DialogStep[], problems: string[], asked?: string[]): void {
-  const queue = [...steps];
-  stubs.stub('showQuickPick', async (items: unknown, options: unknown) => {
-    const list = (await items) as vscode.QuickPickItem[];
-    const pickOptions = options as vscode.QuickPickOptions | undefined;
-    asked?.push(`pick: ${pickOptions?.title ?? ''} | ${pickOptions?.placeHolder ?? ''}`);
-    const step = queue.shift();
-    if (!step) return undefined;
-    if (!('pick' in step)) {
-      problems.push(`expected an input box for "${step.type}", got a quick pick: ${list.map((item) => item.label).join(', ')}`);
-      return undefined;
-    }
-    const found = list.find((item) => item.kind !== vscode.QuickPickItemKind.Separator && step.pick.test(item.label));
-    if (!found) problems.push(`no item matching ${step.pick} among ${list.map((item) => item.label).join(', ')}`);
-    return found;
-  });
-  stubs.stub('showInputBox', async (options: unknown) => {
-    const box = (options ?? {}) as vscode.InputBoxOptions;
-    asked?.push(`input: ${box.prompt ?? ''}`);
-    const step = queue.shift();
-    if (!step) return undefined;
-    if (!('type' in step)) {
-      problems.push(`expected a quick pick for ${step.pick}, got an input box: ${box.prompt ?? ''}`);
-      return undefined;
-    }
-    for (const bad of step.rejects ?? []) {
-      if (!(await box.validateInput?.(bad))) problems.push(`the input box "${box.prompt ?? ''}" accepted "${bad}"`);
-    }
-    if (await box.validateInput?.(step.type)) problems.push(`the input box "${box.prompt ?? ''}" refused "${step.type}"`);
-    return step.type;
-  });
-}
+export { byLabel, DialogStep, FIRST_ACTION, scriptDialogs, WindowStubs } from '../support/quickInput';
 
 /** A tree item's label as text, whether the provider gave a string or a TreeItemLabel. */
 export function labelText(item: vscode.TreeItem): string {

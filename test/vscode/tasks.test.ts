@@ -35,16 +35,6 @@ async function waitFor(condition: () => boolean): Promise<void> {
 /** Stubbed vscode.window functions, put back after every test. */
 const stubs = new WindowStubs();
 
-/** Answers input boxes in order, recording what each was opened with. */
-function answerInputs(...answers: Array<string | undefined>): vscode.InputBoxOptions[] {
-  const seen: vscode.InputBoxOptions[] = [];
-  stubs.stub('showInputBox', async (options) => {
-    seen.push(options as vscode.InputBoxOptions);
-    return answers.shift();
-  });
-  return seen;
-}
-
 describe('Tasks view in VS Code', function () {
   this.timeout(30000);
   let api: DeskApi;
@@ -96,13 +86,13 @@ describe('Tasks view in VS Code', function () {
   });
 
   it('creates a list and a task through the commands, and the emulator has them', async () => {
-    answerInputs('Errands from VS Code');
+    stubs.answerInputs('Errands from VS Code');
     const list = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.createList');
     assert.equal(list?.title, 'Errands from VS Code');
     assert.ok((await listsOnEmulator()).some((item) => item.id === list.id && item.title === 'Errands from VS Code'));
 
     const node = await listNode('Errands from VS Code');
-    answerInputs('Buy stamps');
+    stubs.answerInputs('Buy stamps');
     const task = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.addTask', node);
     assert.equal(task?.title, 'Buy stamps');
     assert.deepEqual((await tasksOnEmulator(list.id)).map((item) => item.title), ['Buy stamps']);
@@ -126,7 +116,7 @@ describe('Tasks view in VS Code', function () {
 
   it('edits a task (title, notes, due date) and refuses an empty title or a date it cannot read', async () => {
     const node = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps');
-    const seen = answerInputs('Buy stamps and envelopes', 'At the post office', '2031-05-17');
+    const seen = stubs.answerInputs('Buy stamps and envelopes', 'At the post office', '2031-05-17');
     const saved = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.editTask', node);
     assert.equal(saved?.title, 'Buy stamps and envelopes');
     const validateTitle = seen[0]?.validateInput;
@@ -144,7 +134,7 @@ describe('Tasks view in VS Code', function () {
 
   it('adds a subtask and moves it to another list with the Move command', async () => {
     const parent = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps and envelopes');
-    answerInputs('Find the post office');
+    stubs.answerInputs('Find the post office');
     const subtask = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.addSubtask', parent);
     assert.equal(subtask?.parent, parent.task.id);
     const child = await taskNode(await taskNode(await listNode('Errands from VS Code'), 'Buy stamps and envelopes'), 'Find the post office');
@@ -171,12 +161,12 @@ describe('Tasks view in VS Code', function () {
       errors.push(String(message));
       return undefined;
     });
-    answerInputs(tooLong);
+    stubs.answerInputs(tooLong);
     const created = await vscode.commands.executeCommand('desk.tasks.addTask', node);
     assert.equal(created, undefined);
     assert.equal(errors.length, 1);
     assert.match(errors[0] ?? '', /Could not add the task.*Invalid request/s);
-    const seen = answerInputs(undefined);
+    const seen = stubs.answerInputs(undefined);
     await vscode.commands.executeCommand('desk.tasks.addTask', node);
     assert.equal(seen[0]?.value, tooLong, 'the typed title was not offered again');
   });
@@ -218,7 +208,7 @@ describe('Tasks view in VS Code', function () {
   it('renames a list from its current version (get, then update), starting from a title changed elsewhere', async () => {
     const launch = await listNode('Desk launch');
     await emulatorRequest('PATCH', `/tasks/v1/users/@me/lists/${encodeURIComponent(launch.list.id)}`, { title: 'Desk launch (renamed elsewhere)' });
-    const seen = answerInputs('Desk launch week');
+    const seen = stubs.answerInputs('Desk launch week');
     const renamed = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.renameList', launch);
     assert.equal(seen[0]?.value, 'Desk launch (renamed elsewhere)', 'the rename did not start from the current title');
     assert.equal(renamed?.title, 'Desk launch week');

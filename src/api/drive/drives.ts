@@ -10,6 +10,7 @@ import { SharedDrive, SharedDriveInput, SharedDriveList, sharedDriveListSchema, 
 import { path } from '../http';
 import { windowStart } from '../reconcile';
 import type { DriveContext } from './context';
+import { quoteQuery } from './query';
 
 export interface ListDrivesOptions {
   /** Google's shared-drive search (`name contains 'x'`, `hidden = true`, …). */
@@ -64,7 +65,7 @@ export function insertDrive(drive: DriveContext, input: SharedDriveInput & { nam
     idempotent: true,
     alreadyApplied: async (error) => {
       if (error.status !== 409 || error.reason !== 'teamDriveAlreadyExists') return undefined;
-      const page = await listDrives(drive, { q: `name = ${quote(input.name)} and createdTime >= ${quote(windowStart(startedAt))}`, maxResults: 100, signal: options.signal });
+      const page = await listDrives(drive, { q: `name = ${quoteQuery(input.name)} and createdTime >= ${quoteQuery(windowStart(startedAt))}`, maxResults: 100, signal: options.signal });
       return [...page.items].sort((a, b) => Date.parse(b.createdDate ?? '') - Date.parse(a.createdDate ?? ''))[0];
     },
     operation: 'drive.drives.insert',
@@ -94,8 +95,4 @@ export function hideDrive(drive: DriveContext, driveId: string, signal?: AbortSi
 
 export function unhideDrive(drive: DriveContext, driveId: string, signal?: AbortSignal): Promise<SharedDrive> {
   return drive.http.json(sharedDriveSchema, { method: 'POST', path: path`/drive/v2/drives/${driveId}/unhide`, signal, idempotent: true, operation: 'drive.drives.unhide' });
-}
-
-function quote(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

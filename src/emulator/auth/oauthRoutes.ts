@@ -1,6 +1,7 @@
+/** The emulator's OAuth 2.0 authorization server (consent page, codes with PKCE, tokens, revocation) and userinfo endpoints. */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as z from '../../shared/schemas/zod';
-import { RequestContext, Reply } from '../core/router';
+import type { Reply, RequestContext, Route } from '../core/router';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
 import { ClientRegistry } from './clients';
@@ -70,21 +71,28 @@ class OAuthFailure extends Error {
 /** A form or JSON body of the token and revocation endpoints, as string fields. */
 const formFieldsSchema = z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String)));
 
+/** The OAuth 2.0 endpoints (authorization with its consent page, token, revocation) and the userinfo endpoints. */
+export function oauthRoutes(deps: ServiceDeps): readonly Route[] {
+  const pending = deps.store.collection<PendingAuthorization>('oauth.pendingAuthorizations');
+  const codes = deps.store.collection<AuthorizationCodeRecord>('oauth.codes');
+  const grants = deps.store.collection<GrantRecord>('oauth.grants');
+  const state = { pending, codes, grants, deps, clients: new ClientRegistry(deps.store, deps.now) };
+  return [
+    { id: 'oauth.authorize', method: 'GET', path: AUTHORIZATION_PATH, auth: false, handle: (context) => authorize(state, context) },
+    { id: 'oauth.approve', method: 'POST', path: APPROVAL_PATH, auth: false, handle: (context) => approve(state, context) },
+    { id: 'oauth.token', method: 'POST', path: '/token', auth: false, handle: (context) => oauthJson(() => token(state, context)) },
+    { id: 'oauth.revoke', method: 'POST', path: '/revoke', auth: false, handle: (context) => oauthJson(() => revoke(state, context)) },
+    // OpenID Connect's userinfo, at both of Google's addresses for it; then the older OAuth2 v2 form.
+    { id: 'oauth.userinfo', method: 'GET', path: '/v1/userinfo', handle: (context) => ({ json: openIdUserInfo(deps, context) }) },
+    { id: 'oauth.userinfo', method: 'GET', path: '/oauth2/v3/userinfo', handle: (context) => ({ json: openIdUserInfo(deps, context) }) },
+    { id: 'oauth.userinfo.v2', method: 'GET', path: '/oauth2/v2/userinfo', handle: (context) => ({ json: legacyUserInfo(deps, context) }) },
+  ];
+}
+
 export const oauthModule: ServiceModule = {
   name: 'oauth',
   register(router, deps) {
-    const pending = deps.store.collection<PendingAuthorization>('oauth.pendingAuthorizations');
-    const codes = deps.store.collection<AuthorizationCodeRecord>('oauth.codes');
-    const grants = deps.store.collection<GrantRecord>('oauth.grants');
-    const state = { pending, codes, grants, deps, clients: new ClientRegistry(deps.store, deps.now) };
-
-    router.get(AUTHORIZATION_PATH, (context) => authorize(state, context), { auth: false });
-    router.post(APPROVAL_PATH, (context) => approve(state, context), { auth: false });
-    router.post('/token', (context) => oauthJson(() => token(state, context)), { auth: false });
-    router.post('/revoke', (context) => oauthJson(() => revoke(state, context)), { auth: false });
-    router.get('/v1/userinfo', (context) => ({ json: openIdUserInfo(deps, context) }));
-    router.get('/oauth2/v3/userinfo', (context) => ({ json: openIdUserInfo(deps, context) }));
-    router.get('/oauth2/v2/userinfo', (context) => ({ json: legacyUserInfo(deps, context) }));
+    router.addAll(oauthRoutes(deps));
   },
 };
 

@@ -1,13 +1,13 @@
 /** Google Calendar API v3 under /calendar/v3: the service module, its route table, and its demo data. */
 import type { ServiceModule } from '../core/server';
-import { registerAclRoutes } from './acl/routes';
-import { registerCalendarListRoutes } from './calendarList/routes';
-import { registerCalendarRoutes } from './calendars/routes';
-import { registerEventRoutes } from './events/routes';
-import { registerFreeBusyRoutes } from './freeBusy/routes';
+import { aclRoutes } from './acl/routes';
+import { calendarListRoutes } from './calendarList/routes';
+import { calendarRoutes } from './calendars/routes';
+import { eventRoutes } from './events/routes';
+import { freeBusyRoutes } from './freeBusy/routes';
 import { seedCalendarDemo } from './seed';
 import { calendarServiceFor } from './service';
-import { registerSettingsRoutes } from './settings/routes';
+import { settingsRoutes } from './settings/routes';
 
 export { calendarServiceFor } from './service';
 
@@ -15,12 +15,10 @@ export const calendarModule: ServiceModule = {
   name: 'calendar',
   register(router, deps) {
     const service = calendarServiceFor(deps);
-    registerCalendarRoutes(router, service);
-    registerCalendarListRoutes(router, service);
-    registerAclRoutes(router, service);
-    registerEventRoutes(router, service);
-    registerFreeBusyRoutes(router, service);
-    registerSettingsRoutes(router, service);
+    router.addAll([
+      ...calendarRoutes(service), ...calendarListRoutes(service), ...aclRoutes(service), ...eventRoutes(service),
+      ...freeBusyRoutes(service), ...settingsRoutes(service),
+    ]);
   },
   seedDemo(deps) {
     seedCalendarDemo(calendarServiceFor(deps), deps.now());

@@ -42,7 +42,7 @@ export interface Route {
    * The discovery method id it serves, exactly as in the discovery documents' "id" fields ('tasks.tasks.list',
    * 'drive.files.insert', 'calendar.events.list', 'books.mylibrary.bookshelves.list', 'directory.users.watch'); or
    * 'emulator.<name>' for the emulator's own routes and 'oauth.<name>' for OAuth endpoints. A method's upload
-   * paths carry the same id.
+   * paths (and any other address the spec gives the same operation) carry the same id.
    */
   readonly id: string;
   readonly method: HttpMethod;
@@ -51,11 +51,6 @@ export interface Route {
   /** Whether the route needs a bearer token (default true). */
   readonly auth?: boolean;
   readonly handle: Handler;
-}
-
-/** @deprecated Only for the router.get/post… helpers that are being replaced by route tables. */
-export interface RouteOptions {
-  auth?: boolean;
 }
 
 interface RouteEntry {
@@ -75,21 +70,6 @@ export interface RouteMatch {
 /** Maps method + path pattern to routes. Patterns use `:name` segments and match whole segments. */
 export class Router {
   private readonly entries: RouteEntry[] = [];
-
-  /** @deprecated Use add() with a named Route. */
-  get(pattern: string, handler: Handler, options?: RouteOptions): void { this.legacy('GET', pattern, handler, options); }
-  /** @deprecated Use add() with a named Route. */
-  post(pattern: string, handler: Handler, options?: RouteOptions): void { this.legacy('POST', pattern, handler, options); }
-  /** @deprecated Use add() with a named Route. */
-  put(pattern: string, handler: Handler, options?: RouteOptions): void { this.legacy('PUT', pattern, handler, options); }
-  /** @deprecated Use add() with a named Route. */
-  patch(pattern: string, handler: Handler, options?: RouteOptions): void { this.legacy('PATCH', pattern, handler, options); }
-  /** @deprecated Use add() with a named Route. */
-  delete(pattern: string, handler: Handler, options?: RouteOptions): void { this.legacy('DELETE', pattern, handler, options); }
-
-  private legacy(method: HttpMethod, path: string, handle: Handler, options: RouteOptions = {}): void {
-    this.add({ id: `unnamed.${method} ${path}`, method, path, handle, ...(options.auth !== undefined ? { auth: options.auth } : {}) });
-  }
 
   /** Adds a route; a second route on the same method and path (whatever its parameter names) is a programming error. */
   add(route: Route): void {

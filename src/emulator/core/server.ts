@@ -8,7 +8,8 @@ import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { ApiError, authError, badRequest, notFound } from './errors';
-import { logLine, redactSecrets } from './log';
+import { parseJsonBody, stringifyJson } from './json';
+import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
@@ -135,7 +136,7 @@ export class EmulatorHttpServer {
     }
     const status = reply.status ?? 200;
     // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
-    if (!this.deps.options.quiet) logLine(`[emulator] ${inBatch ? 'batch part ' : ''}${request.method ?? '?'} ${request.url ?? ''} -> ${status}`);
+    if (!this.deps.options.quiet) logLine(`[emulator] ${inBatch ? 'batch part ' : ''}${request.method ?? '?'} ${redactTarget(request.url ?? '')} -> ${status}`);
     return { status, reply };
   }
 
@@ -190,7 +191,7 @@ export class EmulatorHttpServer {
       baseUrl: this.origin,
       request,
       text: readText,
-      json: async () => parseJson(await readText()),
+      json: async () => parseJsonBody(await readText()),
     };
     const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
@@ -260,16 +261,6 @@ function linkHost(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : 'malformed';
-    throw new ApiError(400, 'parseError', `Invalid JSON payload received. ${detail}`);
-  }
-}
-
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -290,7 +281,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
     headers['Content-Type'] = 'application/json; charset=UTF-8';
-    return { headers, body: Buffer.from(JSON.stringify(reply.json), 'utf8') };
+    return { headers, body: Buffer.from(stringifyJson(reply.json), 'utf8') };
   }
   if ('empty' in reply) return { headers, body: Buffer.alloc(0) };
   headers['Content-Type'] = reply.contentType;
@@ -303,7 +294,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
-    const body = JSON.stringify(reply.json);
+    const body = stringifyJson(reply.json);
     headers['Content-Type'] = 'application/json; charset=UTF-8';
     headers['Content-Length'] = String(Buffer.byteLength(body));
     response.writeHead(reply.status ?? 200, headers);

@@ -37,3 +37,13 @@ export function renderUser(user: StoredDirectoryUser, view: ViewType): Record<st
     ...(user.deletionTime !== undefined ? { deletionTime: new Date(user.deletionTime).toISOString() } : {}),
   };
 }
+
+/** A page of users.list. */
+export function renderUsers(page: { readonly users: readonly StoredDirectoryUser[]; readonly nextPageToken?: string | undefined }, view: ViewType): Record<string, unknown> {
+  return {
+    kind: 'admin#directory#users',
+    etag: `"users-${page.users.map((entry) => `${entry.id}.${entry.version}`).join(',').length}-${page.users.length}"`,
+    users: page.users.map((entry) => renderUser(entry, view)),
+    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+  };
+}

@@ -6,12 +6,11 @@
 import { findUser } from '../auth/users';
 import { ChannelRegistry, channelRegistryFor, WatchedResource } from '../core/channels';
 import { requireUser } from '../core/context';
-import type { Reply, RequestContext } from '../core/router';
+import type { Reply, RequestContext, Route } from '../core/router';
 import type { Store } from '../store/store';
 import { driveFeedKey } from './changes/model';
 import type { ChangeRecord, StoredFile } from './files/model';
 import { supportsAllDrives } from './files/allDrives';
-import { DriveRoute } from './routing';
 import type { DriveService } from './service';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -88,12 +87,12 @@ export function driveChannelsFor(service: DriveService, deps: { store: Store; no
 }
 
 /** files.watch, changes.watch and channels.stop under /drive/v2. */
-export function channelRoutes(service: DriveService, hook: DriveChannels): DriveRoute[] {
+export function channelRoutes(service: DriveService, hook: DriveChannels): Route[] {
   const { registry } = hook;
   return [
-    ['POST', '/drive/v2/files/:fileId/watch', watchFile],
-    ['POST', '/drive/v2/changes/watch', watchChanges],
-    ['POST', '/drive/v2/channels/stop', stopChannel],
+    { id: 'drive.files.watch', method: 'POST', path: '/drive/v2/files/:fileId/watch', handle: watchFile },
+    { id: 'drive.changes.watch', method: 'POST', path: '/drive/v2/changes/watch', handle: watchChanges },
+    { id: 'drive.channels.stop', method: 'POST', path: '/drive/v2/channels/stop', handle: stopChannel },
   ];
 
   async function watchFile(context: RequestContext): Promise<Reply> {

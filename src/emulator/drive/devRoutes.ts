@@ -1,12 +1,11 @@
 /** The emulator's own Drive pages under /emulator/v1/drive: the alternateLink page and iconLink icons (no user data, so no sign-in). */
 import { FOLDER_MIME_TYPE } from '../../shared/schemas/drive';
 import { escapeHtml } from '../core/html';
-import type { Reply, RequestContext } from '../core/router';
-import type { DriveRoute } from './routing';
+import type { Reply, RequestContext, Route } from '../core/router';
 
-export const driveDevRoutes: readonly DriveRoute[] = [
-  ['GET', '/emulator/v1/drive/open/:fileId', openPage, { auth: false }],
-  ['GET', '/emulator/v1/drive/icons/:mimeType', icon, { auth: false }],
+export const driveDevRoutes: readonly Route[] = [
+  { id: 'emulator.drive.openPage', method: 'GET', path: '/emulator/v1/drive/open/:fileId', handle: openPage, auth: false },
+  { id: 'emulator.drive.icon', method: 'GET', path: '/emulator/v1/drive/icons/:mimeType', handle: icon, auth: false },
 ];
 
 /** A page for alternateLink (the emulator has no Drive web UI): it names no file details. */

@@ -1,17 +1,15 @@
-/** What the Drive route files share: the flat route table type, the service's reply helpers and the parameter checks several resources make. */
-import * as z from '../../shared/schemas/zod';
-import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
-import type { EmulatorUser } from '../auth/users';
-import { header, requireUser } from '../core/context';
-import { ApiError, badRequest, invalid, notFound } from '../core/errors';
-import { parseBody, QueryParams } from '../core/params';
-import type { Handler, HttpMethod, Reply, RequestContext, RouteOptions, Router } from '../core/router';
+/** What the Drive route files share: the wait for durable roots, the service's reply helpers and the parameter checks several resources make. */
+import type { DriveAccess } from './drives/model';
 import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
 import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
-
-/** One row of a route table: method, Google's path, the named handler, and options (`auth: false`). */
-export type DriveRoute = readonly [method: HttpMethod, pattern: string, handler: Handler, options?: RouteOptions];
+import type { EmulatorUser } from '../auth/users';
+import { header, requireUser } from '../core/context';
+import { ApiError, badRequest, invalid, notFound, forbidden } from '../core/errors';
+import { parseBody, QueryParams } from '../core/params';
+import type { Reply, RequestContext, Route } from '../core/router';
+import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
+import * as z from '../../shared/schemas/zod';
 
 /** The service plus the reply helpers every Drive handler uses. */
 export interface DriveRouteKit {
@@ -66,22 +64,17 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
 }
 
 /**
- * Registers route tables; every Drive route first waits until the users' root folders are durable: their ids are
- * visible to clients from the first GET, and a GET is not followed by the server's flush.
+ * The routes, each first waiting until the users' root folders are durable: their ids are visible to clients from
+ * the first GET, and a GET is not followed by the server's flush.
  */
-export function registerRouteTables(router: Router, ready: Promise<void>, tables: readonly (readonly DriveRoute[])[]): void {
-  for (const table of tables) {
-    for (const [method, pattern, handler, options] of table) {
-      router.add({
-        id: `unnamed.${method} ${pattern}`, method, path: pattern,
-        handle: async (context) => {
-          await ready;
-          return handler(context);
-        },
-        ...(options?.auth !== undefined ? { auth: options.auth } : {}),
-      });
-    }
-  }
+export function afterReady(ready: Promise<void>, routes: readonly Route[]): Route[] {
+  return routes.map((route) => ({
+    ...route,
+    handle: async (context) => {
+      await ready;
+      return route.handle(context);
+    },
+  }));
 }
 
 export const MODIFIED_DATE_BEHAVIORS = ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const;
@@ -188,4 +181,14 @@ export function rejectMediaOnMetadataPath(context: RequestContext): void {
 export async function readMetadata(context: RequestContext): Promise<FileMetadataInput> {
   const body = await context.json();
   return parseBody(fileMetadataInputSchema as z.ZodMiniType<FileMetadataInput>, body);
+}
+
+/**
+ * `useDomainAdminAccess=true` is honoured for the domain's administrators only (Directory's isAdmin); anyone else
+ * asking with it is refused, as Drive does. The drives routes and the permissions routes (on a drive's id) use it.
+ */
+export function domainAdminAccess(service: Pick<DriveService, 'isDomainAdmin'>, context: RequestContext, user: EmulatorUser, reason: string): DriveAccess {
+  if (!context.query.boolean('useDomainAdminAccess', false)) return {};
+  if (!service.isDomainAdmin(user)) throw forbidden('The user is not a domain administrator: useDomainAdminAccess needs an administrator.', reason);
+  return { admin: true };
 }

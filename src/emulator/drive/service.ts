@@ -1,21 +1,21 @@
 /** The Drive emulator's parts for one running emulator (model, blobs, uploads), built once per emulator. */
-import { DEMO_USERS } from '../auth/users';
-import { ServiceDeps } from '../core/server';
-import { BlobStore } from './content/blobs';
-import { DriveModel, StoredFile } from './files/model';
-import type { DriveFile } from '../../shared/schemas/drive';
-import type { EmulatorUser } from '../auth/users';
-import { Uploads } from './content/uploads';
-import { PermissionsModel } from './permissions/model';
 import { CommentsModel } from './comments/model';
-import { PropertiesModel } from './properties/model';
-import type { TokenService } from '../auth/tokens';
-import type { RequestContext } from '../core/router';
-import { RevisionsModel } from './revisions/model';
-import { LabelsModel } from './labels/model';
-import { labelInfoDecorator } from './labels/routes';
+import { BlobStore } from './content/blobs';
+import { Uploads } from './content/uploads';
 import { DrivesModel } from './drives/model';
+import { DriveModel, StoredFile } from './files/model';
+import { LabelsModel } from './labels/model';
+import { labelInfoDecorator } from './labels/render';
+import { PermissionsModel } from './permissions/model';
+import { PropertiesModel } from './properties/model';
+import { RevisionsModel } from './revisions/model';
+import type { TokenService } from '../auth/tokens';
+import { DEMO_USERS } from '../auth/users';
+import type { EmulatorUser } from '../auth/users';
+import type { RequestContext } from '../core/router';
+import { ServiceDeps } from '../core/server';
 import { directoryModelFor } from '../directory';
+import type { DriveFile } from '../../shared/schemas/drive';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {

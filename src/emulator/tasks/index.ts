@@ -1,7 +1,8 @@
+/** Google Tasks API v1 in the emulator: the ServiceModule, and one model per store. */
 import { perStore } from '../core/perStore';
 import { ServiceModule } from '../core/server';
 import { TasksModel } from './model';
-import { registerTaskRoutes } from './routes';
+import { taskRoutes } from './routes';
 import { seedTasksDemo } from './seed';
 
 /** One model per store: routes and the demo seed must share its in-memory indexes. */
@@ -11,7 +12,7 @@ export const tasksModelFor = perStore((deps) => new TasksModel(deps.store, deps.
 export const tasksModule: ServiceModule = {
   name: 'tasks',
   register(router, deps) {
-    registerTaskRoutes(router, tasksModelFor(deps), deps.store);
+    router.addAll(taskRoutes(tasksModelFor(deps), deps.store));
   },
   seedDemo(deps) {
     seedTasksDemo(tasksModelFor(deps), deps.now());

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { combinedEtag, newEtag } from '../core/etag';
 import { decodePageToken, encodePageToken, invalidPageToken } from '../core/paging';
-import { TaskBody, TaskListBody, TaskStatus } from '../../shared/schemas/tasks';
+import { TaskInput, TaskListInput, TaskStatus } from '../../shared/schemas/tasks';
 import { ApiError, badRequest, invalid, notFound, required } from '../core/errors';
 import { Collection, Store } from '../store/store';
 import { compare, ListIndex, newListIndex, TaskTree, TOP, TreeEntry, upperBound } from './tree';
@@ -141,7 +141,7 @@ export class TasksModel {
     return this.ownList(userId, listId);
   }
 
-  insertTaskList(userId: string, body: TaskListBody): StoredTaskList {
+  insertTaskList(userId: string, body: TaskListInput): StoredTaskList {
     this.ensureUser(userId);
     if (body.title === undefined || body.title === null || body.title === '') throw required('title', 'body');
     const count = this.listsByUser.get(userId)?.length ?? 0;
@@ -150,7 +150,7 @@ export class TasksModel {
   }
 
   /** `update` replaces (title is required), `patch` merges (only the fields sent change). */
-  updateTaskList(userId: string, listId: string, body: TaskListBody, mode: 'update' | 'patch'): StoredTaskList {
+  updateTaskList(userId: string, listId: string, body: TaskListInput, mode: 'update' | 'patch'): StoredTaskList {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
     if (mode === 'update' && (body.title === undefined || body.title === null || body.title === '')) throw required('title', 'body');
@@ -214,7 +214,7 @@ export class TasksModel {
 
   // ---------------------------------------------------------------- tasks: writing
 
-  insertTask(userId: string, listId: string, body: TaskBody, placement: Placement): StoredTask {
+  insertTask(userId: string, listId: string, body: TaskInput, placement: Placement): StoredTask {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
     const index = this.indexOf(list.id);
@@ -251,7 +251,7 @@ export class TasksModel {
    * `update` replaces the writable fields (omitted ones are cleared), `patch` changes only those sent.
    * All or nothing: every check runs before the first change, so a 400 leaves the task (and the journal) as it was.
    */
-  updateTask(userId: string, listId: string, taskId: string, body: TaskBody, mode: 'update' | 'patch'): StoredTask {
+  updateTask(userId: string, listId: string, taskId: string, body: TaskInput, mode: 'update' | 'patch'): StoredTask {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
     const task = this.taskIn(list.id, taskId);

@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import { DriveClient } from '../../api/drive';
 import { errorMessage } from '../../api/errors';
-import { ChangeEntry, ChangeLog } from './changes/changeLog';
+import { ChangeEntry, ChangeLog, fileChangedBy } from './changes/changeLog';
 import type { TokenStore } from '../../core/sync/poller';
 import { ChangePoller, PollOutcome } from './changes/poller';
 import { ChangesStatusBar } from './changes/statusBar';
@@ -178,7 +178,11 @@ export class DriveFeature extends Disposable {
 
   api(): DriveApi {
     if (!this.apiValue) {
-      this.client = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES));
+      // Every change Desk asks Drive for is remembered, so the change poller does not announce it as someone else's.
+      this.client = new DriveClient(this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES, (request) => {
+        const fileId = fileChangedBy(request.method, request.path);
+        if (fileId) this.changeLog.noteOwnAction(fileId);
+      }));
       this.apiValue = adaptDriveClient(this.client);
     }
     return this.apiValue;

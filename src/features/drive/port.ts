@@ -9,6 +9,7 @@
  */
 import type { BatchResult } from '../../api/batch';
 import type { Readable } from 'node:stream';
+import { quoteQuery } from '../../api/drive/query';
 import type { DriveFile, ParentReference } from '../../shared/schemas/drive';
 
 export type DriveItem = DriveFile;
@@ -113,7 +114,5 @@ export function titleSearchQuery(text: string): string {
   return `title contains ${quoteQuery(text)} and trashed = false`;
 }
 
-/** Drive v2 query strings quote with single quotes; backslash-escape quotes and backslashes. */
-export function quoteQuery(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
+/** Drive v2 query strings quote with single quotes (api/drive/query.ts). */
+export { quoteQuery };

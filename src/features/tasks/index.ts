@@ -14,6 +14,9 @@ import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
+import { revealTask } from './reveal';
+import { TASKS_COMMAND } from '../../config/commandIds';
+import { registerCommands } from '../../core/commands';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -70,6 +73,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     commands = new TaskCommands(desk, this.api, this.tree, this.view);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
+    for (const disposable of registerCommands(desk, { [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options) })) this._register(disposable);
 
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
@@ -109,6 +113,14 @@ class TasksFeature extends Disposable implements TasksSlice {
       if ((node.task.status === 'completed') === completed) return;
       await this.commands.patchStatus(node.listId, node.task, completed);
     }));
+  }
+
+  /** `desk.tasks.revealTask(listId, taskId, { open })`: the task's row in the view, and its details when asked. */
+  async revealTask(listId: unknown, taskId: unknown, options: { open?: boolean } = {}): Promise<boolean> {
+    if (typeof listId !== 'string' || typeof taskId !== 'string') return false;
+    const node = await revealTask({ vs: this.desk.vs, tree: this.tree, view: this.view }, listId, taskId);
+    if (node && options.open) await this.commands.tasks.openDetails(node);
+    return node !== undefined;
   }
 
   /** desk-task:/<list>/<task>.md → tasks.get, rendered as markdown. */

@@ -98,13 +98,13 @@ const echoedReadOnly = {
   selfLink: z.optional(z.nullable(z.string())),
 };
 
-export const taskListBodySchema = z.object({
+export const taskListInputSchema = z.object({
   ...echoedReadOnly,
   title: z.optional(z.nullable(z.string().check(z.maxLength(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`)))),
 });
-export type TaskListBody = z.infer<typeof taskListBodySchema>;
+export type TaskListInput = z.infer<typeof taskListInputSchema>;
 
-export const taskBodySchema = z.object({
+export const taskInputSchema = z.object({
   ...echoedReadOnly,
   title: z.optional(z.nullable(z.string().check(z.maxLength(TITLE_MAX_LENGTH, `must be at most ${TITLE_MAX_LENGTH} characters`)))),
   notes: z.optional(z.nullable(z.string().check(z.maxLength(NOTES_MAX_LENGTH, `must be at most ${NOTES_MAX_LENGTH} characters`)))),
@@ -119,7 +119,7 @@ export const taskBodySchema = z.object({
   webViewLink: z.optional(z.nullable(z.string())),
   assignmentInfo: z.optional(z.nullable(assignmentInfoSchema)),
 });
-export type TaskBody = z.infer<typeof taskBodySchema>;
+export type TaskInput = z.infer<typeof taskInputSchema>;
 
 /** What Desk itself writes on tasks.insert / update / patch. */
 export interface TaskWrite {

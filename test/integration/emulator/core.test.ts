@@ -5,7 +5,7 @@ import { setLogSink } from '../../../src/emulator/core/log';
 import * as z from '../../../src/shared/schemas/zod';
 import { googleErrorBodySchema } from '../../../src/shared/schemas/errors';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
-import { emulatorAdminModule } from '../../../src/emulator/auth/devToken';
+import { emulatorAdminModule } from '../../../src/emulator/auth/devRoutes';
 import { oauthModule } from '../../../src/emulator/auth/oauthRoutes';
 import { ServiceModule } from '../../../src/emulator/core/server';
 import { parseBody } from '../../../src/emulator/core/params';
@@ -17,23 +17,35 @@ const probeModule: ServiceModule = {
   name: 'probe',
   register(router, deps) {
     const notes = deps.store.collection<{ text: string; owner: string }>('probe.notes');
-    router.post('/probe/v1/notes', async (context) => {
-      const body = parseBody(z.strictObject({ text: z.string().check(z.maxLength(10)) }), await context.json());
-      const id = String(notes.size + 1);
-      notes.set(id, { text: body.text, owner: context.user?.id ?? '' });
-      return { json: { id, ...body } };
-    });
-    router.get('/probe/v1/notes', (context) => ({
-      json: { items: [...notes.values()].filter((note) => note.owner === context.user?.id).map((note) => note.text) },
-    }));
-    router.get('/probe/v1/limit', (context) => ({ json: { n: context.query.integer('n', { min: 1, max: 5, default: 2 }) } }));
-    // A link and a Location built from the request context, as selfLinks and resumable uploads build them.
-    router.post('/probe/v1/link', (context) => ({ headers: { Location: `${context.baseUrl}/probe/v1/session?upload_id=1` }, json: { selfLink: `${context.baseUrl}/probe/v1/link` } }));
-    router.get('/probe/v1/things/:thing', (context) => ({ json: { thing: context.params.thing } }));
-    router.post('/probe/v1/things/watch', () => ({ json: { watching: true } }));
-    router.get('/probe/v1/crash', () => {
-      throw new Error('internal detail that must not leak');
-    });
+    router.addAll([
+      {
+        id: 'probe.notes.insert', method: 'POST', path: '/probe/v1/notes',
+        handle: async (context) => {
+          const body = parseBody(z.strictObject({ text: z.string().check(z.maxLength(10)) }), await context.json());
+          const id = String(notes.size + 1);
+          notes.set(id, { text: body.text, owner: context.user?.id ?? '' });
+          return { json: { id, ...body } };
+        },
+      },
+      {
+        id: 'probe.notes.list', method: 'GET', path: '/probe/v1/notes',
+        handle: (context) => ({ json: { items: [...notes.values()].filter((note) => note.owner === context.user?.id).map((note) => note.text) } }),
+      },
+      { id: 'probe.limit', method: 'GET', path: '/probe/v1/limit', handle: (context) => ({ json: { n: context.query.integer('n', { min: 1, max: 5, default: 2 }) } }) },
+      // A link and a Location built from the request context, as selfLinks and resumable uploads build them.
+      {
+        id: 'probe.link', method: 'POST', path: '/probe/v1/link',
+        handle: (context) => ({ headers: { Location: `${context.baseUrl}/probe/v1/session?upload_id=1` }, json: { selfLink: `${context.baseUrl}/probe/v1/link` } }),
+      },
+      { id: 'probe.things.get', method: 'GET', path: '/probe/v1/things/:thing', handle: (context) => ({ json: { thing: context.params.thing } }) },
+      { id: 'probe.things.watch', method: 'POST', path: '/probe/v1/things/watch', handle: () => ({ json: { watching: true } }) },
+      {
+        id: 'probe.crash', method: 'GET', path: '/probe/v1/crash',
+        handle: () => {
+          throw new Error('internal detail that must not leak');
+        },
+      },
+    ]);
   },
 };
 

@@ -22,6 +22,16 @@ export class FakeTasksApi {
     yield* this.lists;
   }
 
+  /** Every task of a list, page after page (as the client's allTasks follows page tokens). */
+  async *allTasks(listId: string, options: Omit<ListTasksOptions, 'pageToken'> = {}): AsyncGenerator<Task> {
+    let pageToken: string | undefined;
+    do {
+      const page = await this.listTasks(listId, { ...options, ...(pageToken ? { pageToken } : {}) });
+      yield* page.items ?? [];
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
   async listTasks(listId: string, options: ListTasksOptions = {}): Promise<TasksPage> {
     this.calls.push({ list: listId, pageToken: options.pageToken, showCompleted: options.showCompleted });
     const failure = this.failLists.get(listId);

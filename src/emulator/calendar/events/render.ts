@@ -3,6 +3,8 @@
  * fields (`recurringEventId`, `originalStartTime`), and for viewers who may only see free/busy (or a private event
  * without writer access) the reduced form Google sends: times and identity, no details.
  */
+import { escapeHtml } from '../../core/html';
+import { stringifyJson } from '../../core/json';
 import type { EmulatorUser } from '../../auth/users';
 import { formatDate, formatDateTime } from '../time';
 import type { EventView, StoredEvent } from './timeline';
@@ -73,7 +75,7 @@ export function renderEventJson(view: EventView, context: EventRenderContext): s
   } else {
     renders.set(event, (cached = []));
   }
-  const json = JSON.stringify(renderUncached(view, context, details));
+  const json = stringifyJson(renderUncached(view, context, details));
   if (cached.length >= RENDERS_PER_EVENT) cached.shift();
   cached.push({ etag: event.etag, calendarId: event.calendarId, instanceId, details, context: key, json });
   return json;
@@ -164,4 +166,9 @@ function renderUncached(view: EventView, context: EventRenderContext, details: b
   if (body.workingLocationProperties) out.workingLocationProperties = body.workingLocationProperties;
   if (body.birthdayProperties) out.birthdayProperties = body.birthdayProperties;
   return out;
+}
+
+/** The target of htmlLink. A browser carries no token, so the page shows no event content. */
+export function renderEventPage(eid: string): string {
+  return `<!doctype html><title>Desk emulator event</title><p>Event <code>${escapeHtml(eid)}</code> lives in the Desk emulator. Open it from Desk in VS Code.</p>`;
 }

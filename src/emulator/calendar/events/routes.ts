@@ -1,16 +1,15 @@
-/** HTTP ↔ model for the eleven events.* operations, and the page an event's htmlLink opens. */
+/** HTTP ↔ model for the eleven events.* operations, and the page an event's htmlLink opens, as one table of named routes. */
 import { EVENTS_PAGE, eventInputSchema } from '../../../shared/schemas/calendar';
 import { invalid } from '../../core/errors';
 import { ifNoneMatchHits } from '../../core/etag';
-import { escapeHtml } from '../../core/html';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext, Router } from '../../core/router';
+import type { Handler, Reply, RequestContext, Route } from '../../core/router';
 import type { StoredCalendar } from '../calendars/model';
-import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } from '../http';
+import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } from '../routing';
 import type { CalendarService } from '../service';
 import { isValidTimeZone, parseTimestampParameter } from '../time';
-import { EventListOptions, EventListResult, listEvents, listInstances } from './listing';
-import { EventRenderContext, renderEvent, renderEventJson } from './render';
+import { EventListOptions, EventListResult, listEvents, listInstances, prepareListing } from './listing';
+import { EventRenderContext, renderEvent, renderEventJson, renderEventPage } from './render';
 import type { EventView } from './timeline';
 
 const EVENTS = `${BASE}/calendars/:calendarId/events`;
@@ -34,9 +33,8 @@ function writeOptions(context: RequestContext): { conferenceDataVersion: number 
   return { conferenceDataVersion: context.query.integer('conferenceDataVersion', { min: 0, max: 1, default: 0 }) as number };
 }
 
-export function registerEventRoutes(router: Router, service: CalendarService): void {
+export function eventRoutes(service: CalendarService): readonly Route[] {
   const { events } = service;
-
   const renderContext = (context: RequestContext, calendar: StoredCalendar, role: EventListResult['role']): EventRenderContext => {
     const maxAttendees = context.query.integer('maxAttendees', { min: 1 });
     return {
@@ -76,110 +74,129 @@ export function registerEventRoutes(router: Router, service: CalendarService): v
     // As bytes: the server then neither measures nor encodes the text again.
     return { contentType: JSON_CONTENT_TYPE, body: Buffer.from(`${head.slice(0, -2)}${items}]}`, 'utf8') };
   };
-
-  router.get(EVENTS, (context) => {
-    const timestamp = (name: string): number | undefined => parseTimestampParameter(name, param(context, name));
-    const options: EventListOptions = {
-      maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
-      showDeleted: context.query.boolean('showDeleted', false),
-      singleEvents: context.query.boolean('singleEvents', false),
-      eventTypes: context.query.all('eventTypes'),
-      privateExtendedProperty: context.query.all('privateExtendedProperty'),
-      sharedExtendedProperty: context.query.all('sharedExtendedProperty'),
-    };
-    const optional = {
-      pageToken: param(context, 'pageToken'),
-      syncToken: param(context, 'syncToken'),
-      timeMin: timestamp('timeMin'),
-      timeMax: timestamp('timeMax'),
-      updatedMin: timestamp('updatedMin'),
-      q: param(context, 'q'),
-      iCalUID: param(context, 'iCalUID'),
-      orderBy: context.query.enumValue('orderBy', ORDERINGS),
-    };
-    for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
-    context.query.boolean('showHiddenInvitations', false);
-    context.query.boolean('alwaysIncludeEmail', false);
-    return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options));
-  });
-
-  router.get(`${EVENTS}/:eventId`, (context) => {
-    const { view, calendar, role } = events.get(userOf(context), context.params.calendarId as string, context.params.eventId as string);
-    if (ifNoneMatchHits(view.event.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
-    context.query.boolean('alwaysIncludeEmail', false);
-    return { json: renderEvent(view, renderContext(context, calendar, role)) };
-  });
-
-  router.post(EVENTS, async (context) => {
+  const updateEvent = (mode: 'update' | 'patch'): Handler => async (context) => {
     const options = writeOptions(context);
     const body = parseBody(eventInputSchema, await context.json());
-    const event = events.insert(userOf(context), context.params.calendarId as string, body, options);
+    const event = events.update(userOf(context), context.params.calendarId as string, context.params.eventId as string, body, mode, { ...options, ifMatch: ifMatchOf(context) });
     return { json: renderOne(context, event.calendarId, { event }) };
-  });
-
-  router.post(`${EVENTS}/import`, async (context) => {
-    const options = writeOptions(context);
-    const body = parseBody(eventInputSchema, await context.json());
-    const event = events.import(userOf(context), context.params.calendarId as string, body, options);
-    return { json: renderOne(context, event.calendarId, { event }) };
-  });
-
-  for (const mode of ['update', 'patch'] as const) {
-    const handler = async (context: RequestContext): Promise<{ json: unknown }> => {
-      const options = writeOptions(context);
-      const body = parseBody(eventInputSchema, await context.json());
-      const event = events.update(userOf(context), context.params.calendarId as string, context.params.eventId as string, body, mode, { ...options, ifMatch: ifMatchOf(context) });
-      return { json: renderOne(context, event.calendarId, { event }) };
-    };
-    router[mode === 'update' ? 'put' : 'patch'](`${EVENTS}/:eventId`, handler);
-  }
-
-  router.delete(`${EVENTS}/:eventId`, (context) => {
-    context.query.enumValue('sendUpdates', SEND_UPDATES);
-    context.query.boolean('sendNotifications', false);
-    events.delete(userOf(context), context.params.calendarId as string, context.params.eventId as string, ifMatchOf(context));
-    return { status: 204, empty: true };
-  });
-
-  router.get(`${EVENTS}/:eventId/instances`, (context) => {
-    const timeMin = parseTimestampParameter('timeMin', param(context, 'timeMin'));
-    const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
-    const pageToken = param(context, 'pageToken');
-    const originalStart = param(context, 'originalStart');
-    const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
-      maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
-      showDeleted: context.query.boolean('showDeleted', false),
-      ...(timeMin !== undefined ? { timeMin } : {}),
-      ...(timeMax !== undefined ? { timeMax } : {}),
-      ...(pageToken !== undefined ? { pageToken } : {}),
-      ...(originalStart !== undefined ? { originalStart } : {}),
-    });
-    return envelope(context, result);
-  });
-
-  router.post(`${EVENTS}/:eventId/move`, (context) => {
-    context.query.enumValue('sendUpdates', SEND_UPDATES);
-    const event = events.move(userOf(context), context.params.calendarId as string, context.params.eventId as string, param(context, 'destination'));
-    return { json: renderOne(context, event.calendarId, { event }) };
-  });
-
-  router.post(`${EVENTS}/quickAdd`, (context) => {
-    context.query.enumValue('sendUpdates', SEND_UPDATES);
-    const event = events.quickAdd(userOf(context), context.params.calendarId as string, context.query.string('text'));
-    return { json: renderOne(context, event.calendarId, { event }) };
-  });
-
-  router.post(`${EVENTS}/watch`, async (context) => {
-    const user = userOf(context);
-    const { calendar } = events.open(user, context.params.calendarId as string, 'freeBusyReader');
-    return { json: await service.channels.watchFrom(context, watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
-  });
-
-  // The target of htmlLink. A browser carries no token, so the page shows no event content.
-  router.get('/emulator/v1/calendar/event', (context) => ({
-    contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><title>Desk emulator event</title><p>Event <code>${escapeHtml(context.query.string('eid') ?? '')}</code> lives in the Desk emulator. Open it from Desk in VS Code.</p>`,
-  }), { auth: false });
+  };
+  return [
+    {
+      id: 'calendar.events.list', method: 'GET', path: EVENTS,
+      handle: async (context) => {
+        const timestamp = (name: string): number | undefined => parseTimestampParameter(name, param(context, name));
+        const options: EventListOptions = {
+          maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
+          showDeleted: context.query.boolean('showDeleted', false),
+          singleEvents: context.query.boolean('singleEvents', false),
+          eventTypes: context.query.all('eventTypes'),
+          privateExtendedProperty: context.query.all('privateExtendedProperty'),
+          sharedExtendedProperty: context.query.all('sharedExtendedProperty'),
+        };
+        const optional = {
+          pageToken: param(context, 'pageToken'),
+          syncToken: param(context, 'syncToken'),
+          timeMin: timestamp('timeMin'),
+          timeMax: timestamp('timeMax'),
+          updatedMin: timestamp('updatedMin'),
+          q: param(context, 'q'),
+          iCalUID: param(context, 'iCalUID'),
+          orderBy: context.query.enumValue('orderBy', ORDERINGS),
+        };
+        for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
+        context.query.boolean('showHiddenInvitations', false);
+        context.query.boolean('alwaysIncludeEmail', false);
+        await prepareListing(service, userOf(context), context.params.calendarId as string, options);
+        return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options));
+      },
+    },
+    {
+      id: 'calendar.events.get', method: 'GET', path: `${EVENTS}/:eventId`,
+      handle: (context) => {
+        const { view, calendar, role } = events.get(userOf(context), context.params.calendarId as string, context.params.eventId as string);
+        if (ifNoneMatchHits(view.event.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
+        context.query.boolean('alwaysIncludeEmail', false);
+        return { json: renderEvent(view, renderContext(context, calendar, role)) };
+      },
+    },
+    {
+      id: 'calendar.events.insert', method: 'POST', path: EVENTS,
+      handle: async (context) => {
+        const options = writeOptions(context);
+        const body = parseBody(eventInputSchema, await context.json());
+        const event = events.insert(userOf(context), context.params.calendarId as string, body, options);
+        return { json: renderOne(context, event.calendarId, { event }) };
+      },
+    },
+    {
+      id: 'calendar.events.import', method: 'POST', path: `${EVENTS}/import`,
+      handle: async (context) => {
+        const options = writeOptions(context);
+        const body = parseBody(eventInputSchema, await context.json());
+        const event = events.import(userOf(context), context.params.calendarId as string, body, options);
+        return { json: renderOne(context, event.calendarId, { event }) };
+      },
+    },
+    { id: 'calendar.events.update', method: 'PUT', path: `${EVENTS}/:eventId`, handle: updateEvent('update') },
+    { id: 'calendar.events.patch', method: 'PATCH', path: `${EVENTS}/:eventId`, handle: updateEvent('patch') },
+    {
+      id: 'calendar.events.delete', method: 'DELETE', path: `${EVENTS}/:eventId`,
+      handle: (context) => {
+        context.query.enumValue('sendUpdates', SEND_UPDATES);
+        context.query.boolean('sendNotifications', false);
+        events.delete(userOf(context), context.params.calendarId as string, context.params.eventId as string, ifMatchOf(context));
+        return { status: 204, empty: true };
+      },
+    },
+    {
+      id: 'calendar.events.instances', method: 'GET', path: `${EVENTS}/:eventId/instances`,
+      handle: async (context) => {
+        const timeMin = parseTimestampParameter('timeMin', param(context, 'timeMin'));
+        const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
+        const pageToken = param(context, 'pageToken');
+        const originalStart = param(context, 'originalStart');
+        await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
+        const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
+          maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
+          showDeleted: context.query.boolean('showDeleted', false),
+          ...(timeMin !== undefined ? { timeMin } : {}),
+          ...(timeMax !== undefined ? { timeMax } : {}),
+          ...(pageToken !== undefined ? { pageToken } : {}),
+          ...(originalStart !== undefined ? { originalStart } : {}),
+        });
+        return envelope(context, result);
+      },
+    },
+    {
+      id: 'calendar.events.move', method: 'POST', path: `${EVENTS}/:eventId/move`,
+      handle: (context) => {
+        context.query.enumValue('sendUpdates', SEND_UPDATES);
+        const event = events.move(userOf(context), context.params.calendarId as string, context.params.eventId as string, param(context, 'destination'));
+        return { json: renderOne(context, event.calendarId, { event }) };
+      },
+    },
+    {
+      id: 'calendar.events.quickAdd', method: 'POST', path: `${EVENTS}/quickAdd`,
+      handle: (context) => {
+        context.query.enumValue('sendUpdates', SEND_UPDATES);
+        const event = events.quickAdd(userOf(context), context.params.calendarId as string, context.query.string('text'));
+        return { json: renderOne(context, event.calendarId, { event }) };
+      },
+    },
+    {
+      id: 'calendar.events.watch', method: 'POST', path: `${EVENTS}/watch`,
+      handle: async (context) => {
+        const user = userOf(context);
+        const { calendar } = events.open(user, context.params.calendarId as string, 'freeBusyReader');
+        return { json: await service.channels.watchFrom(context, watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
+      },
+    },
+    // ---- dev routes
+    {
+      id: 'emulator.calendar.eventPage', method: 'GET', path: '/emulator/v1/calendar/event', auth: false,
+      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderEventPage(context.query.string('eid') ?? '') }),
+    },
+  ];
 }
 
 function tryEntry(service: CalendarService, context: RequestContext, calendarId: string): { defaultReminders: unknown[] } | undefined {

@@ -2,22 +2,22 @@
 import type { About, AppList } from '../../../shared/schemas/drive';
 import { requireUser } from '../../core/context';
 import { notFound } from '../../core/errors';
-import type { RequestContext } from '../../core/router';
+import type { RequestContext, Route } from '../../core/router';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../content/convert';
 import { MAX_UPLOAD_BYTES } from '../content/uploads';
-import type { DriveRoute, DriveRouteKit } from '../routing';
+import type { DriveRouteKit } from '../routing';
 import { DEMO_APPS, findApp } from './model';
 import { DRIVE_THEMES } from '../drives/model';
 import { themeBackground } from '../drives/render';
 
 const QUOTA_TOTAL = 15 * 1024 ** 3;
 
-export function appRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function appRoutes(kit: DriveRouteKit): Route[] {
   const { model } = kit.service;
   return [
-    ['GET', '/drive/v2/about', getAbout],
-    ['GET', '/drive/v2/apps', listApps],
-    ['GET', '/drive/v2/apps/:appId', getApp],
+    { id: 'drive.about.get', method: 'GET', path: '/drive/v2/about', handle: getAbout },
+    { id: 'drive.apps.list', method: 'GET', path: '/drive/v2/apps', handle: listApps },
+    { id: 'drive.apps.get', method: 'GET', path: '/drive/v2/apps/:appId', handle: getApp },
   ];
 
   function getAbout(context: RequestContext) {

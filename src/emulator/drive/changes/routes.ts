@@ -4,11 +4,11 @@ import type { EmulatorUser } from '../../auth/users';
 import { header, requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import type { QueryParams } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
+import type { Reply, RequestContext, Route } from '../../core/router';
 import { renderDrive, renderDriveChange } from '../drives/render';
 import { supportsAllDrives } from '../files/allDrives';
 import { renderChange, RenderContext } from '../render';
-import { commaList, DriveRoute, DriveRouteKit, MAX_PAGE, safeGet } from '../routing';
+import { commaList, DriveRouteKit, MAX_PAGE, safeGet } from '../routing';
 import { ChangeRecord, driveFeedKey } from './model';
 
 const CHANGE_SPACES = ['drive', 'appDataFolder', 'photos'] as const;
@@ -26,14 +26,14 @@ interface FeedChoice {
  * `X-Desk-Long-Poll: 1` on changes.list / getStartPageToken answers and `deskLongPoll: true` in about.get,
  * and the Desk client only sends the header after seeing the announcement (Google never sends it).
  */
-export function changeRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function changeRoutes(kit: DriveRouteKit): Route[] {
   const { service } = kit;
   const { model, drives } = service;
   const renderContext = kit.renderContext;
   return [
-    ['GET', '/drive/v2/changes/startPageToken', getStartPageToken],
-    ['GET', '/drive/v2/changes', listChanges],
-    ['GET', '/drive/v2/changes/:changeId', getChange],
+    { id: 'drive.changes.getStartPageToken', method: 'GET', path: '/drive/v2/changes/startPageToken', handle: getStartPageToken },
+    { id: 'drive.changes.list', method: 'GET', path: '/drive/v2/changes', handle: listChanges },
+    { id: 'drive.changes.get', method: 'GET', path: '/drive/v2/changes/:changeId', handle: getChange },
   ];
 
   /** driveId (teamDriveId): that drive's feed, for its members; otherwise the user's feed. */

@@ -1,39 +1,28 @@
-/** Drive's comments and replies routes (six operations each), with their typed rendering. */
-import {
-  CommentList,
-  commentInputSchema,
-  CommentReply,
-  CommentReplyList,
-  commentReplyInputSchema,
-  DriveComment,
-} from '../../../shared/schemas/drive/comments';
-import { DEMO_USERS } from '../../auth/users';
+/** Drive's comments and replies routes (six operations each). */
+import { commentUrl, renderComment, renderReply } from './render';
+import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
-import { escapeHtml } from '../../core/html';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import type { StoredFile } from '../files/model';
-import { driveUser, fileUrl, iso, RenderContext } from '../render';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import type { StoredComment, StoredReply } from './model';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { CommentList, commentInputSchema, CommentReplyList, commentReplyInputSchema } from '../../../shared/schemas/drive/comments';
 
 const BASE = '/drive/v2/files/:fileId/comments';
 
-export function commentRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function commentRoutes(kit: DriveRouteKit): Route[] {
   const { comments } = kit.service;
   return [
-    ['GET', BASE, listComments],
-    ['POST', BASE, insertComment],
-    ['GET', `${BASE}/:commentId`, getComment],
-    ['PUT', `${BASE}/:commentId`, updateComment],
-    ['PATCH', `${BASE}/:commentId`, patchComment],
-    ['DELETE', `${BASE}/:commentId`, deleteComment],
-    ['GET', `${BASE}/:commentId/replies`, listReplies],
-    ['POST', `${BASE}/:commentId/replies`, insertReply],
-    ['GET', `${BASE}/:commentId/replies/:replyId`, getReply],
-    ['PUT', `${BASE}/:commentId/replies/:replyId`, updateReply],
-    ['PATCH', `${BASE}/:commentId/replies/:replyId`, patchReply],
-    ['DELETE', `${BASE}/:commentId/replies/:replyId`, deleteReply],
+    { id: 'drive.comments.list', method: 'GET', path: BASE, handle: listComments },
+    { id: 'drive.comments.insert', method: 'POST', path: BASE, handle: insertComment },
+    { id: 'drive.comments.get', method: 'GET', path: `${BASE}/:commentId`, handle: getComment },
+    { id: 'drive.comments.update', method: 'PUT', path: `${BASE}/:commentId`, handle: updateComment },
+    { id: 'drive.comments.patch', method: 'PATCH', path: `${BASE}/:commentId`, handle: patchComment },
+    { id: 'drive.comments.delete', method: 'DELETE', path: `${BASE}/:commentId`, handle: deleteComment },
+    { id: 'drive.replies.list', method: 'GET', path: `${BASE}/:commentId/replies`, handle: listReplies },
+    { id: 'drive.replies.insert', method: 'POST', path: `${BASE}/:commentId/replies`, handle: insertReply },
+    { id: 'drive.replies.get', method: 'GET', path: `${BASE}/:commentId/replies/:replyId`, handle: getReply },
+    { id: 'drive.replies.update', method: 'PUT', path: `${BASE}/:commentId/replies/:replyId`, handle: updateReply },
+    { id: 'drive.replies.patch', method: 'PATCH', path: `${BASE}/:commentId/replies/:replyId`, handle: patchReply },
+    { id: 'drive.replies.delete', method: 'DELETE', path: `${BASE}/:commentId/replies/:replyId`, handle: deleteReply },
   ];
 
   function ids(context: RequestContext): { fileId: string; commentId: string; replyId: string } {
@@ -142,47 +131,3 @@ export function commentRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-function commentUrl(context: RenderContext, fileId: string, commentId: string): string {
-  return `${fileUrl(context, fileId)}/comments/${encodeURIComponent(commentId)}`;
-}
-
-/** Plain text as the HTML Drive shows: escaped, line breaks kept. */
-export function htmlOf(content: string): string {
-  return escapeHtml(content).replace(/\r?\n/g, '<br>');
-}
-
-export function renderReply(context: RenderContext, reply: StoredReply): CommentReply {
-  const resource: CommentReply = {
-    kind: 'drive#commentReply',
-    replyId: reply.id,
-    createdDate: iso(reply.createdDate),
-    modifiedDate: iso(reply.modifiedDate),
-    author: driveUser(DEMO_USERS.find((user) => user.id === reply.authorId), context.user),
-    content: reply.content,
-    htmlContent: htmlOf(reply.content),
-    deleted: reply.deleted,
-  };
-  if (reply.verb !== undefined) resource.verb = reply.verb;
-  return resource;
-}
-
-export function renderComment(context: RenderContext, file: StoredFile | undefined, comment: StoredComment, includeDeleted: boolean): DriveComment {
-  const resource: DriveComment = {
-    kind: 'drive#comment',
-    commentId: comment.id,
-    selfLink: commentUrl(context, comment.fileId, comment.id),
-    fileId: comment.fileId,
-    createdDate: iso(comment.createdDate),
-    modifiedDate: iso(comment.modifiedDate),
-    author: driveUser(DEMO_USERS.find((user) => user.id === comment.authorId), context.user),
-    content: comment.content,
-    htmlContent: htmlOf(comment.content),
-    status: comment.status,
-    deleted: comment.deleted,
-    replies: comment.replies.filter((reply) => includeDeleted || !reply.deleted).map((reply) => renderReply(context, reply)),
-  };
-  if (file) resource.fileTitle = file.title;
-  if (comment.anchor !== undefined) resource.anchor = comment.anchor;
-  if (comment.context !== undefined) resource.context = { ...comment.context };
-  return resource;
-}

@@ -1,33 +1,34 @@
 /** Drive's content routes: uploads (media, multipart, resumable sessions), downloads (alt=media, ranges) and exports. */
-import {
-  FileMetadataInput,
-  FOLDER_MIME_TYPE,
-  GOOGLE_APPS_MIME_PREFIX,
-  isGoogleAppsType,
-} from '../../../shared/schemas/drive';
-import type { EmulatorUser } from '../../auth/users';
-import { header, requireUser } from '../../core/context';
-import { ApiError, badRequest, invalid, notFound, required } from '../../core/errors';
-import { QueryParams } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
-import { renderFile } from '../render';
-import { DriveRoute, DriveRouteKit, insertParams, MODIFIED_DATE_BEHAVIORS, readMetadata, refuseInsertIfNoneMatchAny, updateParamsFrom } from '../routing';
-import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, notExportable, importTarget } from './convert';
+import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, importTarget, notExportable } from './convert';
 import { ReceivedMedia, UploadSession } from './uploads';
 import { hideDriveItems, supportsAllDrives, supportsAllDrivesIn } from '../files/allDrives';
+import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
+import {
+  DriveRouteKit,
+  insertParams,
+  MODIFIED_DATE_BEHAVIORS,
+  readMetadata,
+  updateParamsFrom,
+  refuseInsertIfNoneMatchAny,
+} from '../routing';
+import type { EmulatorUser } from '../../auth/users';
+import { header, requireUser } from '../../core/context';
+import { badRequest, invalid, notFound, required } from '../../core/errors';
+import { QueryParams } from '../../core/params';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { FileMetadataInput, FOLDER_MIME_TYPE, GOOGLE_APPS_MIME_PREFIX, isGoogleAppsType } from '../../../shared/schemas/drive';
 
 /** Native types that hold editable text in the emulator (content can be imported into them). */
 const TEXT_NATIVE_TYPES: ReadonlySet<string> = new Set(Object.keys(EXPORT_FORMATS));
 
-export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function contentRoutes(kit: DriveRouteKit): Route[] {
   const { model, uploads, blobs } = kit.service;
   return [
-    ['GET', '/drive/v2/files/:fileId/export', exportFile],
-    ['POST', '/upload/drive/v2/files', uploadPost],
-    ['PUT', '/upload/drive/v2/files', uploadPut],
-    ['PUT', '/upload/drive/v2/files/:fileId', uploadPut],
-    ['POST', '/upload/drive/v2/files/:fileId', uploadPost],
+    { id: 'drive.files.export', method: 'GET', path: '/drive/v2/files/:fileId/export', handle: exportFile },
+    { id: 'drive.files.insert', method: 'POST', path: '/upload/drive/v2/files', handle: uploadPost },
+    { id: 'drive.files.insert', method: 'PUT', path: '/upload/drive/v2/files', handle: uploadPut },
+    { id: 'drive.files.update', method: 'PUT', path: '/upload/drive/v2/files/:fileId', handle: uploadPut },
+    { id: 'drive.files.update', method: 'POST', path: '/upload/drive/v2/files/:fileId', handle: uploadPost },
   ];
 
   function uploadPost(context: RequestContext): Promise<Reply> {
@@ -162,30 +163,6 @@ export function contentRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-/** A file's bytes for `alt=media` (whole, or the Range asked for); folders and native documents are 403. */
-export async function downloadReply(kit: DriveRouteKit, context: RequestContext, file: StoredFile): Promise<Reply> {
-  const { blobs } = kit.service;
-  if (file.mimeType === FOLDER_MIME_TYPE || isGoogleAppsType(file.mimeType) || !file.blobId) {
-    if (!isGoogleAppsType(file.mimeType) && file.mimeType !== FOLDER_MIME_TYPE && !file.blobId) {
-      // A file created without content has zero bytes.
-      return { body: Buffer.alloc(0), contentType: file.mimeType, headers: { ETag: renderFile(kit.renderContext(context), file).etag ?? '' } };
-    }
-    throw new ApiError(403, 'fileNotDownloadable', 'Only files with binary content can be downloaded. Use Export with Docs Editors files.', { location: 'alt', locationType: 'parameter' });
-  }
-  const size = file.fileSize ?? 0;
-  const etag = renderFile(kit.renderContext(context), file).etag ?? '';
-  const headers: Record<string, string> = { ETag: etag, 'Accept-Ranges': 'bytes' };
-  if (file.md5) headers['X-Goog-Hash'] = `md5=${Buffer.from(file.md5, 'hex').toString('base64')}`;
-  const range = parseRange(header(context, 'range'), size);
-  if (range === 'unsatisfiable') return { status: 416, headers: { 'Content-Range': `bytes */${size}` }, empty: true };
-  if (range) {
-    headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
-    headers['Content-Length'] = String(range.end - range.start + 1);
-    return { status: 206, headers, body: blobs.read(file.blobId, range), contentType: file.mimeType };
-  }
-  headers['Content-Length'] = String(size);
-  return { status: 200, headers, body: size === 0 ? Buffer.alloc(0) : blobs.read(file.blobId), contentType: file.mimeType };
-}
 function validateUploadParams(query: QueryParams, isUpdate: boolean): void {
   insertParams(query);
   if (isUpdate) {
@@ -194,24 +171,6 @@ function validateUploadParams(query: QueryParams, isUpdate: boolean): void {
     query.boolean('newRevision', true);
     query.boolean('updateViewedDate', true);
   }
-}
-
-function parseRange(value: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  if (value === undefined) return undefined;
-  const found = /^bytes=(\d*)-(\d*)$/.exec(value.trim());
-  if (!found || (found[1] === '' && found[2] === '')) return undefined;
-  let start: number;
-  let end: number;
-  if (found[1] === '') {
-    const suffix = Number(found[2]);
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(found[1]);
-    end = found[2] === '' ? size - 1 : Math.min(Number(found[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
 }
 
 /** Content worth indexing for fullText: text files, JSON/XML, and the emulator's native documents. */

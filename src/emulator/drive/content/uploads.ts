@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../../shared/schemas/drive';
 import { EmulatorUser } from '../../auth/users';
 import { ApiError, badRequest, invalid, notFound } from '../../core/errors';
+import { parseJsonBody } from '../../core/json';
 import { parseBody } from '../../core/params';
 import { Collection, Store } from '../../store/store';
 import { BlobStore, StoredBlob } from './blobs';
@@ -103,13 +104,7 @@ export class Uploads {
       /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
       const parseMetadata = (): FileMetadataInput => {
         if (metadataTooLarge) throw badRequest('The metadata part is too large');
-        let parsed: unknown;
-        try {
-          parsed = metadataText.trim() === '' ? {} : JSON.parse(metadataText);
-        } catch {
-          throw new ApiError(400, 'parseError', 'The metadata part is not valid JSON');
-        }
-        return parseBody(fileMetadataInputSchema, parsed);
+        return parseBody(fileMetadataInputSchema, parseJsonBody(metadataText));
       };
       dicer.on('part', (part) => {
         const index = partIndex++;

@@ -1,10 +1,11 @@
 /** Typed rendering of shared drives as Drive v2 `drive#drive` resources, and of their `changeType: drive` changes. */
-import type { Change } from '../../../shared/schemas/drive';
-import type { SharedDrive } from '../../../shared/schemas/drive/drives';
+import type { StoredDrive } from './model';
 import type { ChangeRecord } from '../changes/model';
 import { rank, Role } from '../permissions/access';
 import { iso } from '../render';
-import type { StoredDrive } from './model';
+import type { Change } from '../../../shared/schemas/drive';
+import type { SharedDrive } from '../../../shared/schemas/drive/drives';
+import { TeamDrive } from '../../../shared/schemas/drive/drives';
 
 /** How the viewer relates to a drive: their member role (an administrator without one manages it as an organizer). */
 export interface DriveViewer {
@@ -79,4 +80,33 @@ export function renderDriveChange(baseUrl: string, record: ChangeRecord, drive: 
   };
   if (drive && !record.deleted) change.drive = drive;
   return change;
+}
+
+/** The old capability names, where they differ from the `drives` ones. */
+const RENAMED_CAPABILITIES: Readonly<Record<string, string>> = {
+  canChangeDriveBackground: 'canChangeTeamDriveBackground',
+  canChangeDriveMembersOnlyRestriction: 'canChangeTeamMembersOnlyRestriction',
+  canDeleteDrive: 'canDeleteTeamDrive',
+  canRenameDrive: 'canRenameTeamDrive',
+  canResetDriveRestrictions: 'canResetTeamDriveRestrictions',
+};
+
+export function renderTeamDrive(drive: StoredDrive, role: Parameters<typeof driveCapabilities>[0]): TeamDrive {
+  const modern = renderDrive(drive, { role, hidden: false });
+  const capabilities: Record<string, boolean> = {};
+  for (const [name, allowed] of Object.entries(driveCapabilities(role, drive))) capabilities[RENAMED_CAPABILITIES[name] ?? name] = allowed;
+  // Moving items out was its own capability on team drives: organizers only, as for drives.
+  capabilities.canRemoveChildren = capabilities.canDeleteChildren ?? false;
+  const { driveMembersOnly, ...restrictions } = drive.restrictions;
+  return {
+    kind: 'drive#teamDrive',
+    id: drive.id,
+    name: drive.name,
+    createdDate: modern.createdDate ?? '',
+    themeId: drive.themeId,
+    colorRgb: drive.colorRgb,
+    backgroundImageLink: modern.backgroundImageLink ?? '',
+    capabilities,
+    restrictions: { ...restrictions, teamMembersOnly: driveMembersOnly },
+  };
 }

@@ -1,36 +1,26 @@
 /** Drive's drives routes (shared drives): list, insert, get, update, delete, hide and unhide. */
-import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, SharedDriveList, sharedDriveInputSchema } from '../../../shared/schemas/drive/drives';
-import type { EmulatorUser } from '../../auth/users';
-import { requireUser } from '../../core/context';
-import { forbidden, invalid } from '../../core/errors';
-import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import type { DriveService } from '../service';
 import type { DriveAccess, StoredDrive } from './model';
 import { renderDrive } from './render';
+import type { DriveRouteKit } from '../routing';
+import { domainAdminAccess } from '../routing';
+import type { EmulatorUser } from '../../auth/users';
+import { requireUser } from '../../core/context';
+import { invalid } from '../../core/errors';
+import { parseBody } from '../../core/params';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, SharedDriveList, sharedDriveInputSchema } from '../../../shared/schemas/drive/drives';
 
-/**
- * `useDomainAdminAccess=true` is honoured for the domain's administrators only (Directory's isAdmin); anyone else
- * asking with it is refused, as Drive does. The drives routes and the permissions routes (on a drive's id) use it.
- */
-export function domainAdminAccess(service: Pick<DriveService, 'isDomainAdmin'>, context: RequestContext, user: EmulatorUser, reason: string): DriveAccess {
-  if (!context.query.boolean('useDomainAdminAccess', false)) return {};
-  if (!service.isDomainAdmin(user)) throw forbidden('The user is not a domain administrator: useDomainAdminAccess needs an administrator.', reason);
-  return { admin: true };
-}
-
-export function driveRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function driveRoutes(kit: DriveRouteKit): Route[] {
   const { service } = kit;
   const { drives } = service;
   return [
-    ['GET', '/drive/v2/drives', listDrives],
-    ['POST', '/drive/v2/drives', insertDrive],
-    ['GET', '/drive/v2/drives/:driveId', getDrive],
-    ['PUT', '/drive/v2/drives/:driveId', updateDrive],
-    ['DELETE', '/drive/v2/drives/:driveId', deleteDrive],
-    ['POST', '/drive/v2/drives/:driveId/hide', hideDrive],
-    ['POST', '/drive/v2/drives/:driveId/unhide', unhideDrive],
+    { id: 'drive.drives.list', method: 'GET', path: '/drive/v2/drives', handle: listDrives },
+    { id: 'drive.drives.insert', method: 'POST', path: '/drive/v2/drives', handle: insertDrive },
+    { id: 'drive.drives.get', method: 'GET', path: '/drive/v2/drives/:driveId', handle: getDrive },
+    { id: 'drive.drives.update', method: 'PUT', path: '/drive/v2/drives/:driveId', handle: updateDrive },
+    { id: 'drive.drives.delete', method: 'DELETE', path: '/drive/v2/drives/:driveId', handle: deleteDrive },
+    { id: 'drive.drives.hide', method: 'POST', path: '/drive/v2/drives/:driveId/hide', handle: hideDrive },
+    { id: 'drive.drives.unhide', method: 'POST', path: '/drive/v2/drives/:driveId/unhide', handle: unhideDrive },
   ];
 
   function adminAccess(context: RequestContext, user: EmulatorUser, reason: string): DriveAccess {

@@ -2,44 +2,23 @@
  * Drive v2's deprecated `teamdrives` resource (insert, get, list, update, delete): the same shared drives as `drives`,
  * under their old names. Clients written before 2019 still call it; Google keeps it working, so the emulator does too.
  */
-import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, SharedDriveInput, TeamDrive, TeamDriveInput, teamDriveInputSchema, TeamDriveList } from '../../../shared/schemas/drive/drives';
+import type { StoredDrive } from './model';
+import { renderTeamDrive } from './render';
+import type { DriveRouteKit } from '../routing';
+import { domainAdminAccess } from '../routing';
 import type { EmulatorUser } from '../../auth/users';
 import { requireUser } from '../../core/context';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import type { StoredDrive } from './model';
-import { driveCapabilities, renderDrive } from './render';
-import { domainAdminAccess } from './routes';
-
-/** The old capability names, where they differ from the `drives` ones. */
-const RENAMED_CAPABILITIES: Readonly<Record<string, string>> = {
-  canChangeDriveBackground: 'canChangeTeamDriveBackground',
-  canChangeDriveMembersOnlyRestriction: 'canChangeTeamMembersOnlyRestriction',
-  canDeleteDrive: 'canDeleteTeamDrive',
-  canRenameDrive: 'canRenameTeamDrive',
-  canResetDriveRestrictions: 'canResetTeamDriveRestrictions',
-};
-
-export function renderTeamDrive(drive: StoredDrive, role: Parameters<typeof driveCapabilities>[0]): TeamDrive {
-  const modern = renderDrive(drive, { role, hidden: false });
-  const capabilities: Record<string, boolean> = {};
-  for (const [name, allowed] of Object.entries(driveCapabilities(role, drive))) capabilities[RENAMED_CAPABILITIES[name] ?? name] = allowed;
-  // Moving items out was its own capability on team drives: organizers only, as for drives.
-  capabilities.canRemoveChildren = capabilities.canDeleteChildren ?? false;
-  const { driveMembersOnly, ...restrictions } = drive.restrictions;
-  return {
-    kind: 'drive#teamDrive',
-    id: drive.id,
-    name: drive.name,
-    createdDate: modern.createdDate ?? '',
-    themeId: drive.themeId,
-    colorRgb: drive.colorRgb,
-    backgroundImageLink: modern.backgroundImageLink ?? '',
-    capabilities,
-    restrictions: { ...restrictions, teamMembersOnly: driveMembersOnly },
-  };
-}
+import type { Reply, RequestContext, Route } from '../../core/router';
+import {
+  DRIVES_PAGE_DEFAULT,
+  DRIVES_PAGE_MAX,
+  SharedDriveInput,
+  TeamDrive,
+  TeamDriveInput,
+  teamDriveInputSchema,
+  TeamDriveList,
+} from '../../../shared/schemas/drive/drives';
 
 /** A teamdrives body as the drives model takes it. */
 function asDriveInput(input: TeamDriveInput): SharedDriveInput {
@@ -49,15 +28,15 @@ function asDriveInput(input: TeamDriveInput): SharedDriveInput {
   return { ...rest, restrictions: { ...others, ...(teamMembersOnly !== undefined ? { driveMembersOnly: teamMembersOnly } : {}) } };
 }
 
-export function teamDriveRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function teamDriveRoutes(kit: DriveRouteKit): Route[] {
   const { service } = kit;
   const { drives } = service;
   return [
-    ['GET', '/drive/v2/teamdrives', listTeamDrives],
-    ['POST', '/drive/v2/teamdrives', insertTeamDrive],
-    ['GET', '/drive/v2/teamdrives/:teamDriveId', getTeamDrive],
-    ['PUT', '/drive/v2/teamdrives/:teamDriveId', updateTeamDrive],
-    ['DELETE', '/drive/v2/teamdrives/:teamDriveId', deleteTeamDrive],
+    { id: 'drive.teamdrives.list', method: 'GET', path: '/drive/v2/teamdrives', handle: listTeamDrives },
+    { id: 'drive.teamdrives.insert', method: 'POST', path: '/drive/v2/teamdrives', handle: insertTeamDrive },
+    { id: 'drive.teamdrives.get', method: 'GET', path: '/drive/v2/teamdrives/:teamDriveId', handle: getTeamDrive },
+    { id: 'drive.teamdrives.update', method: 'PUT', path: '/drive/v2/teamdrives/:teamDriveId', handle: updateTeamDrive },
+    { id: 'drive.teamdrives.delete', method: 'DELETE', path: '/drive/v2/teamdrives/:teamDriveId', handle: deleteTeamDrive },
   ];
 
   function render(user: EmulatorUser, drive: StoredDrive): TeamDrive {

@@ -1,4 +1,24 @@
 /** Drive's files, children and parents routes (metadata only: content goes through ../content/routes.ts). */
+import { hideDriveItems, listScope, supportsAllDrives } from './allDrives';
+import { etagOf, newFileId, StoredFile } from './model';
+import { downloadReply, revisionDownloadReply } from '../content/download';
+import { renderChild, renderFile, renderParent } from '../render';
+import {
+  appIdOf,
+  commaList,
+  DriveRouteKit,
+  insertParams,
+  listPageSize,
+  readMetadata,
+  rejectMediaOnMetadataPath,
+  updateParams,
+  refuseInsertIfNoneMatchAny,
+} from '../routing';
+import { header, requireUser } from '../../core/context';
+import { forbidden, notFound } from '../../core/errors';
+import { ifNoneMatchHits } from '../../core/etag';
+import { parseBody } from '../../core/params';
+import type { Reply, RequestContext, Route } from '../../core/router';
 import {
   ChildList,
   childReferenceInputSchema,
@@ -7,57 +27,35 @@ import {
   ParentList,
   parentReferenceInputSchema,
 } from '../../../shared/schemas/drive';
-import { header, requireUser } from '../../core/context';
-import { ifNoneMatchHits } from '../../core/etag';
-import { forbidden, notFound } from '../../core/errors';
-import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import { downloadReply } from '../content/routes';
-import { revisionDownloadReply } from '../revisions/routes';
-import { renderChild, renderFile, renderParent } from '../render';
-import {
-  appIdOf,
-  commaList,
-  DriveRoute,
-  DriveRouteKit,
-  insertParams,
-  listPageSize,
-  readMetadata,
-  refuseInsertIfNoneMatchAny,
-  rejectMediaOnMetadataPath,
-  updateParams,
-} from '../routing';
-import { hideDriveItems, listScope, supportsAllDrives } from './allDrives';
-import { etagOf, newFileId, StoredFile } from './model';
 
 const CORPORA = ['default', 'user', 'domain', 'drive', 'allDrives'] as const;
 const FILE_SPACES = ['drive', 'appDataFolder'] as const;
 
-export function fileRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function fileRoutes(kit: DriveRouteKit): Route[] {
   const { model, blobs, drives } = kit.service;
   /** Drive's 404 for shared-drive items when the request lacks supportsAllDrives. */
   const guard = (context: RequestContext, ...ids: (string | undefined)[]): void => hideDriveItems(model, supportsAllDrives(context.query), ids);
   return [
-    ['GET', '/drive/v2/files', listFiles],
-    ['POST', '/drive/v2/files', insertFile],
-    ['GET', '/drive/v2/files/generateIds', generateIds],
-    ['DELETE', '/drive/v2/files/trash', emptyTrash],
-    ['GET', '/drive/v2/files/:fileId', getFile],
-    ['PUT', '/drive/v2/files/:fileId', updateFile],
-    ['PATCH', '/drive/v2/files/:fileId', patchFile],
-    ['DELETE', '/drive/v2/files/:fileId', deleteFile],
-    ['POST', '/drive/v2/files/:fileId/copy', copyFile],
-    ['POST', '/drive/v2/files/:fileId/touch', touchFile],
-    ['POST', '/drive/v2/files/:fileId/trash', trashFile],
-    ['POST', '/drive/v2/files/:fileId/untrash', untrashFile],
-    ['GET', '/drive/v2/files/:folderId/children', listChildren],
-    ['GET', '/drive/v2/files/:folderId/children/:childId', getChild],
-    ['POST', '/drive/v2/files/:folderId/children', insertChild],
-    ['DELETE', '/drive/v2/files/:folderId/children/:childId', deleteChild],
-    ['GET', '/drive/v2/files/:fileId/parents', listParents],
-    ['GET', '/drive/v2/files/:fileId/parents/:parentId', getParent],
-    ['POST', '/drive/v2/files/:fileId/parents', insertParent],
-    ['DELETE', '/drive/v2/files/:fileId/parents/:parentId', deleteParent],
+    { id: 'drive.files.list', method: 'GET', path: '/drive/v2/files', handle: listFiles },
+    { id: 'drive.files.insert', method: 'POST', path: '/drive/v2/files', handle: insertFile },
+    { id: 'drive.files.generateIds', method: 'GET', path: '/drive/v2/files/generateIds', handle: generateIds },
+    { id: 'drive.files.emptyTrash', method: 'DELETE', path: '/drive/v2/files/trash', handle: emptyTrash },
+    { id: 'drive.files.get', method: 'GET', path: '/drive/v2/files/:fileId', handle: getFile },
+    { id: 'drive.files.update', method: 'PUT', path: '/drive/v2/files/:fileId', handle: updateFile },
+    { id: 'drive.files.patch', method: 'PATCH', path: '/drive/v2/files/:fileId', handle: patchFile },
+    { id: 'drive.files.delete', method: 'DELETE', path: '/drive/v2/files/:fileId', handle: deleteFile },
+    { id: 'drive.files.copy', method: 'POST', path: '/drive/v2/files/:fileId/copy', handle: copyFile },
+    { id: 'drive.files.touch', method: 'POST', path: '/drive/v2/files/:fileId/touch', handle: touchFile },
+    { id: 'drive.files.trash', method: 'POST', path: '/drive/v2/files/:fileId/trash', handle: trashFile },
+    { id: 'drive.files.untrash', method: 'POST', path: '/drive/v2/files/:fileId/untrash', handle: untrashFile },
+    { id: 'drive.children.list', method: 'GET', path: '/drive/v2/files/:folderId/children', handle: listChildren },
+    { id: 'drive.children.get', method: 'GET', path: '/drive/v2/files/:folderId/children/:childId', handle: getChild },
+    { id: 'drive.children.insert', method: 'POST', path: '/drive/v2/files/:folderId/children', handle: insertChild },
+    { id: 'drive.children.delete', method: 'DELETE', path: '/drive/v2/files/:folderId/children/:childId', handle: deleteChild },
+    { id: 'drive.parents.list', method: 'GET', path: '/drive/v2/files/:fileId/parents', handle: listParents },
+    { id: 'drive.parents.get', method: 'GET', path: '/drive/v2/files/:fileId/parents/:parentId', handle: getParent },
+    { id: 'drive.parents.insert', method: 'POST', path: '/drive/v2/files/:fileId/parents', handle: insertParent },
+    { id: 'drive.parents.delete', method: 'DELETE', path: '/drive/v2/files/:fileId/parents/:parentId', handle: deleteParent },
   ];
 
   function listFiles(context: RequestContext): Reply {

@@ -1,29 +1,25 @@
 /**
- * Drive's label routes: files.listLabels and files.modifyLabels, `labelInfo` on files asked for with includeLabels,
+ * Drive's label routes: files.listLabels and files.modifyLabels (labelInfo on files is labels/render.ts's decorator),
  * and the label definitions (the Drive Labels API v2's labels.list / labels.get, which the emulator serves on its
  * one root) that say which fields each label has.
  */
-import type { DriveFile } from '../../../shared/schemas/drive';
-import { DriveLabel, DriveLabelField, LabelDefinition, LabelDefinitionList, LabelList, ModifyLabelsResponse, modifyLabelsRequestSchema } from '../../../shared/schemas/drive/labels';
-import { DEMO_USERS, EmulatorUser } from '../../auth/users';
+import { findLabelDefinition, LABEL_DEFINITIONS } from './definitions';
+import { copyDefinition, renderLabel } from './render';
+import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { ApiError } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import type { StoredFile } from '../files/model';
-import { driveUser } from '../render';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import { findLabelDefinition, LABEL_DEFINITIONS } from './definitions';
-import type { LabelsModel, StoredLabel } from './model';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { LabelDefinitionList, LabelList, ModifyLabelsResponse, modifyLabelsRequestSchema } from '../../../shared/schemas/drive/labels';
 
-export function labelRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function labelRoutes(kit: DriveRouteKit): Route[] {
   const { labels } = kit.service;
   return [
-    ['GET', '/drive/v2/files/:fileId/listLabels', listLabels],
-    ['POST', '/drive/v2/files/:fileId/modifyLabels', modifyLabels],
-    ['GET', '/v2/labels', listDefinitions],
-    ['GET', '/v2/labels/:labelId', getDefinition],
+    { id: 'drive.files.listLabels', method: 'GET', path: '/drive/v2/files/:fileId/listLabels', handle: listLabels },
+    { id: 'drive.files.modifyLabels', method: 'POST', path: '/drive/v2/files/:fileId/modifyLabels', handle: modifyLabels },
+    { id: 'drivelabels.labels.list', method: 'GET', path: '/v2/labels', handle: listDefinitions },
+    { id: 'drivelabels.labels.get', method: 'GET', path: '/v2/labels/:labelId', handle: getDefinition },
   ];
 
   function listLabels(context: RequestContext): Reply {
@@ -67,34 +63,3 @@ export function labelRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-/** Adds `labelInfo` to a rendered file when the request names labels with includeLabels (none by default). */
-export function labelInfoDecorator(labels: LabelsModel): (file: StoredFile, resource: DriveFile, user: EmulatorUser, context: RequestContext) => void {
-  return (file, resource, user, context) => {
-    const wanted = (context.query.string('includeLabels', 4096) ?? '').split(',').map((id) => id.trim()).filter(Boolean);
-    if (wanted.length === 0) return;
-    resource.labelInfo = { labels: labels.labelsOf(file).filter((applied) => wanted.includes(applied.labelId)).map((applied) => renderLabel(applied, user)) };
-  };
-}
-
-export function renderLabel(applied: StoredLabel, viewer: EmulatorUser): DriveLabel {
-  const fields: Record<string, DriveLabelField> = {};
-  for (const [fieldId, stored] of Object.entries(applied.fields)) {
-    const field: DriveLabelField = { kind: 'drive#labelField', id: fieldId, valueType: stored.valueType };
-    switch (stored.valueType) {
-      case 'text': field.text = [...stored.values]; break;
-      case 'integer': field.integer = [...stored.values]; break;
-      case 'dateString': field.dateString = [...stored.values]; break;
-      case 'selection': field.selection = [...stored.values]; break;
-      case 'user': field.user = stored.values.map((email) => {
-        const known = DEMO_USERS.find((candidate) => candidate.email === email);
-        return known ? driveUser(known, viewer) : { kind: 'drive#user', displayName: email, emailAddress: email, isAuthenticatedUser: false };
-      }); break;
-    }
-    fields[fieldId] = field;
-  }
-  return { kind: 'drive#label', id: applied.labelId, revisionId: applied.revisionId, fields };
-}
-
-function copyDefinition(definition: LabelDefinition): LabelDefinition {
-  return JSON.parse(JSON.stringify(definition)) as LabelDefinition;
-}

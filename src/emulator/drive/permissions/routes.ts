@@ -1,18 +1,18 @@
 /** Drive's permissions routes: list, get, insert, update, patch and delete a file's grants, and getIdForEmail. */
-import { permissionInputSchema, PermissionList } from '../../../shared/schemas/drive/permissions';
-import { requireUser } from '../../core/context';
-import { parseBody } from '../../core/params';
-import { offsetPage } from '../../core/paging';
-import type { Reply, RequestContext } from '../../core/router';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
-import type { EmulatorUser } from '../../auth/users';
-import { domainAdminAccess } from '../drives/routes';
-import type { DriveAccess } from '../files/drives';
 import { permissionIdForEmail } from './model';
 import { renderPermission } from './render';
+import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
+import type { DriveAccess } from '../files/drives';
+import type { DriveRouteKit } from '../routing';
+import { domainAdminAccess } from '../routing';
+import type { EmulatorUser } from '../../auth/users';
+import { requireUser } from '../../core/context';
+import { offsetPage } from '../../core/paging';
+import { parseBody } from '../../core/params';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { permissionInputSchema, PermissionList } from '../../../shared/schemas/drive/permissions';
 
-export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function permissionRoutes(kit: DriveRouteKit): Route[] {
   const { model, permissions } = kit.service;
 
   /**
@@ -24,13 +24,13 @@ export function permissionRoutes(kit: DriveRouteKit): DriveRoute[] {
     return domainAdminAccess(kit.service, context, user, 'noManageTeamDriveAdministratorPrivilege');
   }
   return [
-    ['GET', '/drive/v2/files/:fileId/permissions', listPermissions],
-    ['POST', '/drive/v2/files/:fileId/permissions', insertPermission],
-    ['GET', '/drive/v2/files/:fileId/permissions/:permissionId', getPermission],
-    ['PUT', '/drive/v2/files/:fileId/permissions/:permissionId', updatePermission],
-    ['PATCH', '/drive/v2/files/:fileId/permissions/:permissionId', patchPermission],
-    ['DELETE', '/drive/v2/files/:fileId/permissions/:permissionId', deletePermission],
-    ['GET', '/drive/v2/permissionIds/:email', getIdForEmail],
+    { id: 'drive.permissions.list', method: 'GET', path: '/drive/v2/files/:fileId/permissions', handle: listPermissions },
+    { id: 'drive.permissions.insert', method: 'POST', path: '/drive/v2/files/:fileId/permissions', handle: insertPermission },
+    { id: 'drive.permissions.get', method: 'GET', path: '/drive/v2/files/:fileId/permissions/:permissionId', handle: getPermission },
+    { id: 'drive.permissions.update', method: 'PUT', path: '/drive/v2/files/:fileId/permissions/:permissionId', handle: updatePermission },
+    { id: 'drive.permissions.patch', method: 'PATCH', path: '/drive/v2/files/:fileId/permissions/:permissionId', handle: patchPermission },
+    { id: 'drive.permissions.delete', method: 'DELETE', path: '/drive/v2/files/:fileId/permissions/:permissionId', handle: deletePermission },
+    { id: 'drive.permissions.getIdForEmail', method: 'GET', path: '/drive/v2/permissionIds/:email', handle: getIdForEmail },
   ];
 
   function listPermissions(context: RequestContext): Reply {

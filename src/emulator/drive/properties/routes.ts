@@ -1,26 +1,25 @@
 /** Drive's properties routes: list, get, insert (or change), update, patch and delete a file's key/value pairs. */
-import type { DriveProperty, PropertyVisibility } from '../../../shared/schemas/drive';
-import { propertyChangeSchema, propertyInputSchema, PropertyList } from '../../../shared/schemas/drive/properties';
+import { renderProperty } from './render';
+import { fileUrl } from '../render';
+import { appIdOf, DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import type { StoredFile } from '../files/model';
-import { fileUrl, RenderContext } from '../render';
-import { appIdOf, DriveRoute, DriveRouteKit } from '../routing';
-import type { StoredProperty } from './model';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import type { PropertyVisibility } from '../../../shared/schemas/drive';
+import { propertyChangeSchema, propertyInputSchema, PropertyList } from '../../../shared/schemas/drive/properties';
 
 const BASE = '/drive/v2/files/:fileId/properties';
 
-export function propertyRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function propertyRoutes(kit: DriveRouteKit): Route[] {
   const { properties } = kit.service;
   return [
-    ['GET', BASE, listProperties],
-    ['POST', BASE, insertProperty],
-    ['GET', `${BASE}/:propertyKey`, getProperty],
-    ['PUT', `${BASE}/:propertyKey`, updateProperty],
-    ['PATCH', `${BASE}/:propertyKey`, patchProperty],
-    ['DELETE', `${BASE}/:propertyKey`, deleteProperty],
+    { id: 'drive.properties.list', method: 'GET', path: BASE, handle: listProperties },
+    { id: 'drive.properties.insert', method: 'POST', path: BASE, handle: insertProperty },
+    { id: 'drive.properties.get', method: 'GET', path: `${BASE}/:propertyKey`, handle: getProperty },
+    { id: 'drive.properties.update', method: 'PUT', path: `${BASE}/:propertyKey`, handle: updateProperty },
+    { id: 'drive.properties.patch', method: 'PATCH', path: `${BASE}/:propertyKey`, handle: patchProperty },
+    { id: 'drive.properties.delete', method: 'DELETE', path: `${BASE}/:propertyKey`, handle: deleteProperty },
   ];
 
   /** The `visibility` query parameter: 'private' by default, as the discovery document says (either case accepted). */
@@ -76,13 +75,3 @@ export function propertyRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-export function renderProperty(context: RenderContext, file: StoredFile, property: StoredProperty): DriveProperty {
-  return {
-    kind: 'drive#property',
-    etag: `"${property.key}.${property.visibility}.${file.version}"`,
-    selfLink: `${fileUrl(context, file.id)}/properties/${encodeURIComponent(property.key)}?visibility=${property.visibility}`,
-    key: property.key,
-    value: property.value,
-    visibility: property.visibility,
-  };
-}

@@ -1,29 +1,26 @@
-/** Drive's revisions routes (delete/get/list/patch/update), an old version's bytes and exports, and their typed rendering. */
-import { createHash } from 'node:crypto';
-import { DriveRevision, revisionInputSchema, RevisionList, REVISIONS_DEFAULT_PAGE, REVISIONS_MAX_PAGE } from '../../../shared/schemas/drive/revisions';
-import { DEMO_USERS } from '../../auth/users';
+/** Drive's revisions routes (delete/get/list/patch/update) and an old version's exports. */
+import { renderRevision } from './render';
+import { EXPORT_LIMIT_BYTES, exportContent } from '../content/convert';
+import { asFile, downloadReply } from '../content/download';
+import { fileUrl } from '../render';
+import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { required } from '../../core/errors';
 import { parseBody } from '../../core/params';
-import type { Reply, RequestContext } from '../../core/router';
-import { EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent } from '../content/convert';
-import { downloadReply } from '../content/routes';
-import type { StoredFile } from '../files/model';
-import { driveUser, fileUrl, iso, RenderContext } from '../render';
-import type { DriveRoute, DriveRouteKit } from '../routing';
-import { isDocsEditorsFile, StoredRevision } from './model';
+import type { Reply, RequestContext, Route } from '../../core/router';
+import { revisionInputSchema, RevisionList, REVISIONS_DEFAULT_PAGE, REVISIONS_MAX_PAGE } from '../../../shared/schemas/drive/revisions';
 
 const BASE = '/drive/v2/files/:fileId/revisions';
 
-export function revisionRoutes(kit: DriveRouteKit): DriveRoute[] {
+export function revisionRoutes(kit: DriveRouteKit): Route[] {
   const { revisions } = kit.service;
   return [
-    ['GET', BASE, listRevisions],
-    ['GET', `${BASE}/:revisionId`, getRevision],
-    ['PUT', `${BASE}/:revisionId`, updateRevision],
-    ['PATCH', `${BASE}/:revisionId`, updateRevision],
-    ['DELETE', `${BASE}/:revisionId`, deleteRevision],
-    ['GET', `${BASE}/:revisionId/export`, exportRevision],
+    { id: 'drive.revisions.list', method: 'GET', path: BASE, handle: listRevisions },
+    { id: 'drive.revisions.get', method: 'GET', path: `${BASE}/:revisionId`, handle: getRevision },
+    { id: 'drive.revisions.update', method: 'PUT', path: `${BASE}/:revisionId`, handle: updateRevision },
+    { id: 'drive.revisions.patch', method: 'PATCH', path: `${BASE}/:revisionId`, handle: updateRevision },
+    { id: 'drive.revisions.delete', method: 'DELETE', path: `${BASE}/:revisionId`, handle: deleteRevision },
+    { id: 'emulator.drive.revisions.export', method: 'GET', path: `${BASE}/:revisionId/export`, handle: exportRevision },
   ];
 
   function ids(context: RequestContext): { fileId: string; revisionId: string } {
@@ -80,49 +77,3 @@ export function revisionRoutes(kit: DriveRouteKit): DriveRoute[] {
   }
 }
 
-/** files.get with `alt=media&revisionId=…`: that version's bytes (the head's are the file's). */
-export async function revisionDownloadReply(kit: DriveRouteKit, context: RequestContext, fileId: string, revisionId: string): Promise<Reply> {
-  const { file, revision } = kit.service.revisions.get(requireUser(context), fileId, revisionId);
-  return downloadReply(kit, context, asFile(file, revision));
-}
-
-/** The file as it was at a revision, for the download path (which reads blob, size, md5 and type from a file). */
-function asFile(file: StoredFile, revision: StoredRevision): StoredFile {
-  const view: StoredFile = { ...file, mimeType: revision.mimeType, fileSize: revision.fileSize };
-  if (revision.blobId !== undefined) view.blobId = revision.blobId;
-  else delete view.blobId;
-  if (revision.md5 !== undefined) view.md5 = revision.md5;
-  else delete view.md5;
-  return view;
-}
-
-export function renderRevision(context: RenderContext, file: StoredFile, revision: StoredRevision): DriveRevision {
-  const self = fileUrl(context, file.id);
-  const enc = encodeURIComponent;
-  const modifier = DEMO_USERS.find((user) => user.id === revision.userId);
-  const resource: DriveRevision = {
-    kind: 'drive#revision',
-    etag: `"${createHash('sha1').update(`${file.id}:${revision.id}:${revision.version}`).digest('base64url').slice(0, 27)}"`,
-    id: revision.id,
-    selfLink: `${self}/revisions/${enc(revision.id)}`,
-    mimeType: revision.mimeType,
-    modifiedDate: iso(revision.modifiedDate),
-    lastModifyingUser: driveUser(modifier, context.user),
-    lastModifyingUserName: modifier?.name ?? 'Unknown user',
-  };
-  if (isDocsEditorsFile(revision)) {
-    resource.published = revision.published;
-    resource.publishAuto = revision.publishAuto;
-    resource.publishedOutsideDomain = revision.publishedOutsideDomain;
-    if (revision.published) resource.publishedLink = `${context.baseUrl}/emulator/v1/drive/open/${enc(file.id)}?revision=${enc(revision.id)}&published=true`;
-    const formats = EXPORT_FORMATS[revision.mimeType] ?? [];
-    if (formats.length > 0) resource.exportLinks = Object.fromEntries(formats.map((format) => [format, `${self}/revisions/${enc(revision.id)}/export?mimeType=${enc(format)}`]));
-    return resource;
-  }
-  resource.pinned = revision.pinned;
-  resource.fileSize = String(revision.fileSize);
-  if (revision.md5 !== undefined) resource.md5Checksum = revision.md5;
-  if (revision.originalFilename !== undefined) resource.originalFilename = revision.originalFilename;
-  resource.downloadUrl = `${self}?alt=media&revisionId=${enc(revision.id)}`;
-  return resource;
-}

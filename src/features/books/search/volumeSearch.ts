@@ -6,6 +6,7 @@
 import { CancelledError } from '../../../api/errors';
 import type { Volume } from '../../../shared/schemas/books';
 import type { BooksApi } from '../port';
+import { nodeTimers, Timers } from '../../../core/timers';
 
 export interface SearchState {
   /** The text the results belong to (trimmed); empty before the first search. */
@@ -20,10 +21,8 @@ export interface SearchState {
   readonly hasMore: boolean;
 }
 
-export interface SearchTimers {
-  set(run: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
+/** The debounce's timers (core/timers.ts; tests pass their own). */
+export type SearchTimers = Timers;
 
 export interface VolumeSearchOptions {
   readonly api: Pick<BooksApi, 'searchVolumes'>;
@@ -40,10 +39,6 @@ export const SEARCH_PAGE_SIZE = 20;
 /** Google serves a search no further than about this many results, whatever totalItems says. */
 const MAX_START_INDEX = 1000;
 
-const nodeTimers: SearchTimers = {
-  set: (run, ms) => setTimeout(run, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export class VolumeSearch {
   private state: SearchState = { query: '', volumes: [], totalItems: 0, loading: false, error: undefined, hasMore: false };

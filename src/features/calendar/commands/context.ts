@@ -4,7 +4,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import type { CalendarListEntry, CalendarEvent } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
-import { calendarName, CalendarTreeNode, EventNode, isWritable, occurrenceOf } from '../tree/model';
+import { calendarName, CalendarTreeNode, EventNode, isWritable, Occurrence, occurrenceOf } from '../tree/model';
 import { eventTitle, timeRange } from '../tree/presentation';
 import type { CalendarTreeProvider } from '../tree/treeProvider';
 import { dateKey } from '../time';
@@ -85,7 +85,12 @@ export class CalendarPrompts {
     return this.resolveCalendar(node, this.t('Add the event to which calendar?'), isWritable);
   }
 
-  async resolveEvent(node: CalendarTreeNode | undefined, placeHolder: string, filter: (target: EventTarget) => boolean = () => true): Promise<EventTarget | undefined> {
+  /**
+   * The row's event, or one picked from the coming ones that pass `filter`. When some are coming but none
+   * passes, `noneFits` says why in words about the next one ("the next event has no call link"), never
+   * "No upcoming events" while the status bar shows one.
+   */
+  async resolveEvent(node: CalendarTreeNode | undefined, placeHolder: string, filter: (target: EventTarget) => boolean = () => true, noneFits?: (next: Occurrence, zone: string) => string): Promise<EventTarget | undefined> {
     if (node?.kind === 'event') {
       const eventNode: EventNode = node;
       return { calendarId: eventNode.calendarId, event: this.store.find(eventNode.calendarId, eventNode.event.id) ?? eventNode.event };
@@ -94,13 +99,14 @@ export class CalendarPrompts {
     const calendars = await this.tree.agendaCalendars();
     await Promise.allSettled(calendars.map((entry) => this.store.ensureLoaded(entry.id)));
     const now = this.now();
-    const occurrences = calendars
+    const upcoming = calendars
       .flatMap((entry) => this.store.events(entry.id).flatMap((event) => occurrenceOf(entry.id, event, zone) ?? []))
-      .filter((occurrence) => occurrence.end >= now && filter({ calendarId: occurrence.calendarId, event: occurrence.event }))
-      .sort((a, b) => a.start - b.start)
-      .slice(0, 200);
+      .filter((occurrence) => occurrence.end >= now)
+      .sort((a, b) => a.start - b.start);
+    const occurrences = upcoming.filter((occurrence) => filter({ calendarId: occurrence.calendarId, event: occurrence.event })).slice(0, 200);
     if (occurrences.length === 0) {
-      void this.vs.window.showInformationMessage(this.t('No upcoming events.'));
+      const next = upcoming[0];
+      void this.vs.window.showInformationMessage(next && noneFits ? noneFits(next, zone) : next ? this.t('None of the upcoming events fits.') : this.t('No upcoming events.'));
       return undefined;
     }
     return this.pick(occurrences.map((occurrence) => {

@@ -90,7 +90,7 @@ export class EventCommands {
   }
 
   async editEvent(node?: CalendarTreeNode, field?: EditField): Promise<CalendarEvent | undefined> {
-    const target = await this.context.prompts.resolveEvent(node, this.t('Edit which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    const target = await this.context.prompts.resolveEvent(node, this.t('Edit which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)), () => this.t('No upcoming event is on a calendar you can change.'));
     if (!target) return undefined;
     const chosen = field ?? await this.context.prompts.pick<EditField>([
       { label: `$(edit) ${this.t('Title')}`, description: eventTitle(target.event, this.vs.l10n.t), value: 'title' },
@@ -144,7 +144,7 @@ export class EventCommands {
   }
 
   async deleteEvent(node?: CalendarTreeNode): Promise<boolean> {
-    const target = await this.context.prompts.resolveEvent(node, this.t('Delete which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    const target = await this.context.prompts.resolveEvent(node, this.t('Delete which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)), () => this.t('No upcoming event is on a calendar you can change.'));
     if (!target) return false;
     const eventId = await this.scopeOf(target, 'delete');
     if (!eventId) return false;
@@ -188,7 +188,7 @@ export class EventCommands {
 
   /** events.move; an instance moves with its whole series (Google moves series, not single instances). */
   async moveEvent(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
-    const target = await this.context.prompts.resolveEvent(node, this.t('Move which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)));
+    const target = await this.context.prompts.resolveEvent(node, this.t('Move which event?'), (candidate) => isWritable(this.context.tree.entry(candidate.calendarId)), () => this.t('No upcoming event is on a calendar you can change.'));
     if (!target) return undefined;
     const destination = await this.context.prompts.pickCalendar(this.t('Move "{0}" to which calendar?', eventTitle(target.event, this.vs.l10n.t)), (entry) => entry.id !== target.calendarId && isWritable(entry));
     if (!destination) return undefined;
@@ -201,7 +201,7 @@ export class EventCommands {
 
   /** events.instances of the series, upcoming first, in a quick pick; the chosen one opens its details. */
   async showInstances(node?: CalendarTreeNode): Promise<CalendarEvent | undefined> {
-    const target = await this.context.prompts.resolveEvent(node, this.t('Show the dates of which repeating event?'), (candidate) => Boolean(candidate.event.recurringEventId || candidate.event.recurrence?.length));
+    const target = await this.context.prompts.resolveEvent(node, this.t('Show the dates of which repeating event?'), (candidate) => Boolean(candidate.event.recurringEventId || candidate.event.recurrence?.length), () => this.t('No upcoming event repeats.'));
     if (!target) return undefined;
     const seriesId = target.event.recurringEventId ?? target.event.id;
     if (!target.event.recurringEventId && !target.event.recurrence?.length) {
@@ -239,7 +239,8 @@ export class EventCommands {
 
   /** Opens the Meet link (or the first video entry point). */
   async joinEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<boolean> {
-    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Join which event?'), (candidate) => Boolean(joinLinkOf(candidate.event)));
+    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Join which event?'), (candidate) => Boolean(joinLinkOf(candidate.event)), (next, zone) =>
+      this.t('The next event, “{0}” ({1}), has no call link, nor does any later one.', eventTitle(next.event, this.context.desk.vs.l10n.t), `${dateKey(next.start, zone)} ${timeRange(next, zone, undefined, this.context.desk.vs.l10n.t)}`));
     if (!target) return false;
     const link = joinLinkOf(target.event);
     if (!link) {

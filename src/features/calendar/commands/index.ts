@@ -9,7 +9,7 @@ import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { CalendarListCommands } from './calendars';
-import type { CalendarCommandContext } from './context';
+import type { CalendarCommandContext, EventTarget } from './context';
 import { DocumentCommands } from './documents';
 import { EditField, EventCommands } from './events';
 import { SharingCommands } from './sharing';
@@ -49,7 +49,7 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.deleteEvent]: row((node) => events.deleteEvent(node)),
       [CALENDAR_COMMAND.moveEvent]: row((node) => events.moveEvent(node)),
       [CALENDAR_COMMAND.showInstances]: row((node) => events.showInstances(node)),
-      [CALENDAR_COMMAND.openEvent]: row((node) => events.openEvent(node)),
+      [CALENDAR_COMMAND.openEvent]: row((node, given) => events.openEvent(node, isEventTarget(given) ? given : undefined)),
       [CALENDAR_COMMAND.joinEvent]: row((node) => events.joinEvent(node)),
       [CALENDAR_COMMAND.importIcs]: row((node, file) => documents.importIcs(node, file)),
       [CALENDAR_COMMAND.createCalendar]: () => calendars.createCalendar(),
@@ -66,6 +66,12 @@ export class CalendarCommands {
     });
     return [...disposables, { dispose: () => freeBusy.dispose() }];
   }
+}
+
+/** `{ calendarId, event }` from another feature (the Desk search) instead of a row. */
+function isEventTarget(value: unknown): value is EventTarget {
+  const candidate = value as { calendarId?: unknown; event?: { id?: unknown } } | undefined;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.calendarId === 'string' && typeof candidate.event?.id === 'string';
 }
 
 function isShareRequest(value: unknown): value is { email: string; role: 'freeBusyReader' | 'reader' | 'writer' | 'owner' | 'none' } {

@@ -35,20 +35,48 @@ export function describeKind(kind: ChangeKind, t: Translate = english): string {
   }
 }
 
+/** After Desk itself acts on a file (shares it, stars it, labels it…), the changes of that file this soon are its own. */
+export const OWN_ACTION_WINDOW_MS = 30_000;
+
+/** The file a request of Desk's changes (`POST /drive/v2/files/{id}/permissions`, `PATCH …/files/{id}`), if any. */
+export function fileChangedBy(method: string, path: string): string | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  const match = /^\/(?:upload\/)?drive\/v2\/files\/([^/?]+)(\/[^?]*)?/.exec(path);
+  // Watching a file changes nothing in it; emptying the trash is on no one file.
+  if (!match?.[1] || match[1] === 'trash' || match[2] === '/watch') return undefined;
+  return decodeURIComponent(match[1]);
+}
+
 /**
  * The unseen changes behind the status-bar item: one entry per file (its latest change), newest first.
- * Writes Desk made itself are not news to the user: they are suppressed by the etag the write returned.
+ * Writes Desk made itself are not news to the user: they are suppressed by the etag the write returned, and
+ * any change of a file Desk acted on moments before (see OWN_ACTION_WINDOW_MS).
  */
 export class ChangeLog {
   private readonly unseen = new Map<string, ChangeEntry>();
   private readonly titles = new Map<string, string>();
   private readonly ownWrites = new Map<string, string>();
+  /** When Desk last acted on each file (sharing, properties, labels: actions that answer no file etag). */
+  private readonly ownActions = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 200) {}
 
   /** Records a file version this client wrote; a change carrying the same etag is not shown. */
   noteOwnWrite(fileId: string, etag: string | undefined): void {
     if (etag) this.ownWrites.set(fileId, etag);
+  }
+
+  /** Records that this Desk session just changed a file: its changes in the next moments are not news. */
+  noteOwnAction(fileId: string): void {
+    this.ownActions.set(fileId, this.now());
+  }
+
+  private isOwnAction(fileId: string): boolean {
+    const at = this.ownActions.get(fileId);
+    if (at === undefined) return false;
+    if (this.now() - at <= OWN_ACTION_WINDOW_MS) return true;
+    this.ownActions.delete(fileId);
+    return false;
   }
 
   /** Adds the changes of one poll; returns the entries that are news to the user. */
@@ -60,6 +88,8 @@ export class ChangeLog {
       if (change.file?.title) this.titles.set(fileId, change.file.title);
       const own = this.ownWrites.get(fileId);
       if (own !== undefined && change.file?.etag === own) continue;
+      // A share or a label answers no file etag; its change is Desk's own all the same, not "another app or person".
+      if (this.isOwnAction(fileId)) continue;
       const parsed = Date.parse(change.modificationDate ?? change.file?.modifiedDate ?? '');
       const entry: ChangeEntry = {
         fileId,

@@ -96,6 +96,6 @@ export function fileCommands(kit: DriveCommandKit) {
         await vs.env.openExternal(vs.Uri.parse(endpoints.driveWebUrl(file.item.id)));
       }, { action: t('Could not open in the browser'), retry: true }),
 
-    revealFile: (fileId: string) => attempt(desk, () => host.revealFile(fileId, { open: false }), { action: t('Could not show the file'), retry: true }),
+    revealFile: (fileId: string, options?: { open?: boolean }) => attempt(desk, () => host.revealFile(fileId, { open: options?.open === true }), { action: t('Could not show the file'), retry: true }),
   };
 }

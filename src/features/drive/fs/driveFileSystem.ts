@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
+import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -40,6 +41,11 @@ export function fileIdOf(uri: vscode.Uri): string | undefined {
   return segments.length <= 2 && segments[0] !== 'root' && segments[0] !== MY_DRIVE_SEGMENT && segments[0] !== SHARED_DRIVES_SEGMENT ? segments[0] : undefined;
 }
 
+/** A Drive item's modification time and size as a FileStat reports them. */
+function statTimes(item: DriveItem): { mtime: number; size: number } {
+  return { mtime: Date.parse(item.modifiedDate ?? '') || 0, size: Number(item.fileSize ?? 0) || 0 };
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -58,17 +64,22 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   /** The version each open file was read at: stat reports it and saves are conditional on it. */
   private readonly pinned = new Map<string, DriveItem>();
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
+  /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
+  private readonly approved = new Map<string, string>();
+  private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<vscode.FileChangeEvent[]>());
     this.onDidChangeFile = this.changeEmitter.event;
+    this.saves = this._register(new SavesUnderWay(vs, DRIVE_SCHEME));
   }
 
   /** Forget everything (backend or account change). */
   reset(): void {
     this.pinned.clear();
     this.metadata.clear();
+    this.approved.clear();
   }
 
   /**
@@ -95,15 +106,40 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (resolved.kind === 'root') return { type: FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
     const remote = isRemoteVersion(uri);
-    const item = remote ? resolved.item : (this.pinned.get(resolved.item.id) ?? resolved.item);
+    const pinned = remote ? undefined : this.pinned.get(resolved.item.id);
+    const item = pinned ?? resolved.item;
     const stat: vscode.FileStat = {
       type: isFolder(item) ? FileType.Directory : FileType.File,
       ctime: Date.parse(item.createdDate ?? '') || 0,
-      mtime: Date.parse(item.modifiedDate ?? '') || 0,
-      size: Number(item.fileSize ?? 0) || 0,
+      ...statTimes(item),
     };
     if (remote || isReadOnlyItem(item)) stat.permissions = FilePermission.Readonly;
+    // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
+    if (pinned && !isReadOnlyItem(pinned) && this.saves.take(uri)) return { ...stat, ...(await this.settleBeforeSave(uri, pinned)) };
     return stat;
+  }
+
+  /**
+   * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
+   * Overwrite (or a change of metadata only) lets the save through against the current version; Compare and
+   * Cancel answer a stat VS Code refuses the save on, keeping the editor dirty (see core/saveConflict.ts).
+   */
+  private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
+    const opened = statTimes(pinned);
+    const current = await this.guard(uri, () => this.options.api().getFile(pinned.id));
+    this.remember(current);
+    if (current.etag === pinned.etag || current.etag === undefined) return opened;
+    if (pinned.md5Checksum !== undefined && current.md5Checksum === pinned.md5Checksum) {
+      this.approved.set(pinned.id, current.etag);
+      return opened;
+    }
+    const choice = await this.askConflict(uri, current);
+    if (choice === 'overwrite') {
+      this.approved.set(pinned.id, current.etag);
+      return opened;
+    }
+    if (choice === 'compare') await this.openComparison(uri, current);
+    return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -177,7 +213,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (isFolder(item)) throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (isReadOnlyItem(item)) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” is read-only here', item.title ?? item.id));
     if (!options.overwrite) throw this.vs.FileSystemError.FileExists(uri);
-    const expected = this.pinned.get(item.id)?.etag;
+    const expected = this.approved.get(item.id) ?? this.pinned.get(item.id)?.etag;
+    this.approved.delete(item.id);
     let saved: DriveItem;
     try {
       saved = await api.updateContent(item.id, bytes, { ifMatch: expected, mimeType: item.mimeType });
@@ -192,6 +229,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
         this.afterWrite(saved, bytes.length);
         return;
       }
+      // Changed between the stat before this save and the write (or a save VS Code did not announce): ask here.
       const choice = await this.askConflict(uri, item);
       if (choice === 'compare') {
         await this.openComparison(uri, item);

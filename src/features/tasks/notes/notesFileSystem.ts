@@ -2,9 +2,15 @@
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
+import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import type { Task } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
-import { isRemoteNotes, notesTargetOf, NotesTarget, planSave, remoteNotesQuery } from './notesPath';
+import { isRemoteNotes, NOTES_SCHEME, notesTargetOf, NotesTarget, planSave, remoteNotesQuery } from './notesPath';
+
+/** A task's notes' update time and size as a FileStat reports them. */
+function notesStatTimes(task: Task): { mtime: number; size: number } {
+  return { mtime: Date.parse(task.updated) || 0, size: Buffer.byteLength(task.notes ?? '') };
+}
 
 export type NotesConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
@@ -26,16 +32,21 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
   /** The version of each task whose notes an editor holds, by task id. */
   private readonly pinned = new Map<string, Task>();
+  /** Tasks whose newer notes the user chose to overwrite in the stat before the save (see core/saveConflict.ts). */
+  private readonly approved = new Map<string, string>();
+  private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: NotesFsOptions) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<vscode.FileChangeEvent[]>());
     this.onDidChangeFile = this.changeEmitter.event;
+    this.saves = this._register(new SavesUnderWay(vs, NOTES_SCHEME));
   }
 
   /** Forget the pinned versions (backend or account change). */
   reset(): void {
     this.pinned.clear();
+    this.approved.clear();
   }
 
   watch(): vscode.Disposable {
@@ -49,15 +60,28 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const target = this.target(uri);
     const remote = isRemoteNotes(uri);
     // The pinned version, so VS Code's own "file is newer" check passes and the conflict is ours to explain.
-    const task = (!remote && this.pinned.get(target.taskId)) || (await this.fetch(uri, target));
-    const stat: vscode.FileStat = {
-      type: this.vs.FileType.File,
-      ctime: 0,
-      mtime: Date.parse(task.updated) || 0,
-      size: Buffer.byteLength(task.notes ?? ''),
-    };
+    const pinned = remote ? undefined : this.pinned.get(target.taskId);
+    const task = pinned ?? (await this.fetch(uri, target));
+    const stat: vscode.FileStat = { type: this.vs.FileType.File, ctime: 0, ...notesStatTimes(task) };
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
+    // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
+    if (pinned && !pinned.deleted && this.saves.take(uri)) return { ...stat, ...(await this.settleBeforeSave(uri, target, pinned)) };
     return stat;
+  }
+
+  /** Before VS Code writes: notes changed elsewhere since the editor opened them are the user's to decide. */
+  private async settleBeforeSave(uri: vscode.Uri, target: NotesTarget, pinned: Task): Promise<{ mtime: number; size: number }> {
+    const opened = notesStatTimes(pinned);
+    const current = await this.fetch(uri, target);
+    // Deleted meanwhile: writeFile says so.
+    if (current.deleted || planSave('', pinned, current).kind !== 'conflict') return opened;
+    const choice = await this.askConflict(uri, current);
+    if (choice === 'overwrite') {
+      this.approved.set(target.taskId, current.etag ?? '');
+      return opened;
+    }
+    if (choice === 'compare') await this.openComparison(uri, current);
+    return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
   }
 
   readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
@@ -89,7 +113,10 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
       // Unavailable, not NoPermissions: VS Code then shows this message as it is, without a "retry as admin".
       throw FileSystemError.Unavailable(l10n.t('Notes can be at most {0} characters; these have {1}. Nothing was saved: shorten them and save again.', plan.max, plan.length));
     }
-    if (plan.kind === 'conflict') {
+    const approved = this.approved.get(target.taskId);
+    this.approved.delete(target.taskId);
+    // Changed between the stat before this save and now (or a save VS Code did not announce): ask here.
+    if (plan.kind === 'conflict' && approved !== (current.etag ?? '')) {
       const choice = await this.askConflict(uri, current);
       if (choice === 'compare') {
         await this.openComparison(uri, current);

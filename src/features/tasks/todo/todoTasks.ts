@@ -6,7 +6,7 @@ import { Disposable, toDisposable } from '../../../core/disposable';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
-import { TASKS_VIEW_ID } from '../tree/nodes';
+import { revealTask } from '../reveal';
 import { taskTooltip } from '../tree/presentation';
 import type { TasksApi } from '../port';
 import { dueDateOf, isOverdue } from '../../../core/dates';
@@ -304,20 +304,7 @@ export class TodoTracking extends Disposable {
     }
     const slice = this.tasks;
     if (!slice) return false;
-    await vs.commands.executeCommand(`${TASKS_VIEW_ID}.focus`);
-    await slice.tree.getChildren(); // the list rows must exist before one of their tasks can be found
-    let node = await slice.tree.findTaskNode(lookup.listId, taskId);
-    if (!node) {
-      // Beyond the first page, or hidden by "hide completed": wait for the whole list once.
-      await slice.tree.allTasks(lookup.listId).catch(() => undefined);
-      node = await slice.tree.findTaskNode(lookup.listId, taskId);
-    }
-    if (!node) {
-      void vs.window.showInformationMessage(this.t('Desk: "{0}" is not shown in the Tasks view (completed tasks may be hidden).', lookup.task.title));
-      return false;
-    }
-    await slice.view.reveal(node, { select: true, focus: true, expand: true });
-    return true;
+    return (await revealTask({ vs, tree: slice.tree, view: slice.view }, lookup.listId, taskId, lookup.task.title)) !== undefined;
   }
 
   // ---- hover

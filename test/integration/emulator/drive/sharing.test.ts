@@ -1,34 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
-import { changeListSchema, DriveFile, driveFileSchema, fileListSchema, FOLDER_MIME_TYPE } from '../../../../src/shared/schemas/drive';
+import { changeListSchema, DriveFile, fileListSchema, FOLDER_MIME_TYPE } from '../../../../src/shared/schemas/drive';
 import { commentListSchema, commentSchema, commentReplySchema } from '../../../../src/shared/schemas/drive/comments';
 import { permissionListSchema, permissionSchema } from '../../../../src/shared/schemas/drive/permissions';
-import { EmulatorCall, emulatorHttp, expectGoogleError, HttpCallOptions } from '../../../support/emulatorHttp';
+import { ALICE, BOB, CAROL, driveUsers } from '../../../support/driveUsers';
+import { expectGoogleError } from '../../../support/emulatorHttp';
 
-const ALICE = 'alice@example.com';
-const BOB = 'bob@example.com';
-const CAROL = 'carol@example.com';
 
 describe('Drive v2 emulator: sharing (permissions) and comments across demo users', function () {
   this.timeout(20000);
-  let emulator: RunningEmulator;
-  let raw: EmulatorCall;
-  const tokens = new Map<string, string>();
-
-  before(async () => {
-    emulator = await startEmulator({ port: 0 });
-    for (const email of [ALICE, BOB, CAROL]) tokens.set(email, emulator.tokenFor(email).accessToken);
-    raw = emulatorHttp(emulator, () => tokens.get(ALICE) as string);
-  });
-  after(() => emulator.close());
-
-  const call = (as: string, method: string, path: string, options: HttpCallOptions = {}) => raw(method, path, { ...options, token: tokens.get(as) as string });
-  const ok = async (as: string, method: string, path: string, options: HttpCallOptions = {}) => {
-    const answer = await call(as, method, path, options);
-    assert.ok(answer.status >= 200 && answer.status < 300, `${as} ${method} ${path} → ${answer.status} ${answer.text}`);
-    return answer;
-  };
-  const fileOf = (answer: { json: unknown }): DriveFile => driveFileSchema.parse(answer.json);
+  const { call, ok, fileOf } = driveUsers();
   const newFile = async (as: string, title: string, parentId?: string, mimeType = 'text/plain'): Promise<DriveFile> =>
     fileOf(await ok(as, 'POST', '/drive/v2/files', { json: { title, mimeType, ...(parentId ? { parents: [{ id: parentId }] } : {}) } }));
   const share = (as: string, fileId: string, body: Record<string, unknown>, query = '') => call(as, 'POST', `/drive/v2/files/${fileId}/permissions${query}`, { json: body });

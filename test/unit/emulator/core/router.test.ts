@@ -5,10 +5,10 @@ describe('emulator router', () => {
   const router = new Router();
   const fileHandler = () => ({ json: 'file' });
   const trashHandler = () => ({ json: 'trash' });
-  router.get('/drive/v2/files/:fileId', fileHandler);
-  router.delete('/drive/v2/files/trash', trashHandler);
-  router.delete('/drive/v2/files/:fileId', fileHandler);
-  router.get('/tasks/v1/users/@me/lists/:tasklist', fileHandler, { auth: false });
+  router.add({ id: 'drive.files.get', method: 'GET', path: '/drive/v2/files/:fileId', handle: fileHandler });
+  router.add({ id: 'drive.files.emptyTrash', method: 'DELETE', path: '/drive/v2/files/trash', handle: trashHandler });
+  router.add({ id: 'drive.files.delete', method: 'DELETE', path: '/drive/v2/files/:fileId', handle: fileHandler });
+  router.add({ id: 'tasks.tasklists.get', method: 'GET', path: '/tasks/v1/users/@me/lists/:tasklist', handle: fileHandler, auth: false });
 
   it('prefers a static segment over a parameter (emptyTrash is not files.delete of "trash")', () => {
     assert.equal(router.match('DELETE', '/drive/v2/files/trash').match?.route.handle, trashHandler);
@@ -34,8 +34,8 @@ describe('emulator router', () => {
     const literal = new Router();
     const getChange = () => ({ json: 'change' });
     const watch = () => ({ json: 'watch' });
-    literal.get('/drive/v2/changes/:changeId', getChange);
-    literal.post('/drive/v2/changes/watch', watch);
+    literal.add({ id: 'drive.changes.get', method: 'GET', path: '/drive/v2/changes/:changeId', handle: getChange });
+    literal.add({ id: 'drive.changes.watch', method: 'POST', path: '/drive/v2/changes/watch', handle: watch });
     assert.equal(literal.match('POST', '/drive/v2/changes/watch').match?.route.handle, watch);
     assert.equal(literal.match('GET', '/drive/v2/changes/42').match?.route.handle, getChange);
     assert.deepEqual(literal.match('GET', '/drive/v2/changes/watch'), { pathExists: true });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../../src/emulator/core/errors';
 import { DEFAULT_LIST_TITLE, LIMITS, StoredTask, TaskFilters, TasksModel, truncateDue } from '../../../../src/emulator/tasks/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';
-import { TaskBody } from '../../../../src/shared/schemas/tasks';
+import { TaskInput } from '../../../../src/shared/schemas/tasks';
 
 const ALICE = 'alice-id';
 const BOB = 'bob-id';
@@ -31,7 +31,7 @@ describe('tasks model', () => {
 
   const titles = (filters: TaskFilters = DEFAULTS, listId = list): string[] =>
     model.listTasks(ALICE, listId, filters).items.map((task) => task.title);
-  const insert = (title: string, placement: { parent?: string; previous?: string } = {}, extra: TaskBody = {}): StoredTask =>
+  const insert = (title: string, placement: { parent?: string; previous?: string } = {}, extra: TaskInput = {}): StoredTask =>
     model.insertTask(ALICE, list, { title, ...extra }, placement);
 
   beforeEach(() => {

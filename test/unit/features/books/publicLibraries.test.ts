@@ -1,16 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { parseDetailsPath, shelfDetailsPath, volumeDetailsPath } from '../../../../src/features/books/details';
 import { isBooksUserId, PublicLibraries } from '../../../../src/features/books/publicLibraries';
-
-class MapMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
+import { MapMemento } from '../../../support/memento';
 
 describe('Books public libraries and details paths', () => {
   it('remembers public libraries per backend and account', async () => {

@@ -9,18 +9,8 @@ import { checkNotification, sameToken } from '../../../../src/features/channels/
 import { countdownIntervalMs, formatDuration, planRenewals, renewalLeadMs } from '../../../../src/features/channels/renewal';
 import { channelDescription } from '../../../../src/features/channels/tree/presentation';
 import { addressProblem, channelIdProblem, checkedWatchInput, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
-
-const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
-
-class MapMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
+import { MapMemento } from '../../../support/memento';
+import { english as t } from '../../../../src/shared/l10n';
 
 function record(overrides: Partial<ChannelRecord> = {}): ChannelRecord {
   return { id: 'c1', resourceId: 'r1', target: { kind: 'driveChanges' }, address: 'https://127.0.0.1/x', expiration: 1_000_000 + 3_600_000, created: 1_000_000, messages: 0, ...overrides };

@@ -8,18 +8,8 @@ import { ChannelBook } from '../../../../src/features/channels/model';
 import { ChannelOperations } from '../../../../src/features/channels/operations';
 import type { ChannelsApi } from '../../../../src/features/channels/port';
 import { DRIVE_CHANGES_FEED } from '../../../../src/features/drive/changes/push';
-
-const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
-
-class MapMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
+import { MapMemento } from '../../../support/memento';
+import { english as t } from '../../../../src/shared/l10n';
 
 function setup() {
   let now = 1_000_000;

@@ -1,28 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { SearchState, SearchTimers, VolumeSearch } from '../../../../../src/features/books/search/volumeSearch';
+import { SearchState, VolumeSearch } from '../../../../../src/features/books/search/volumeSearch';
+import { ManualTimers } from '../../../../support/manualTimers';
 import { FakeBooks, fakeVolume } from '../../../../support/fakes/books';
-
-/** Timers the test fires by hand. */
-class ManualTimers implements SearchTimers {
-  private readonly due = new Map<number, { run: () => void; ms: number }>();
-  private next = 1;
-  set(run: () => void, ms: number): unknown {
-    const id = this.next++;
-    this.due.set(id, { run, ms });
-    return id;
-  }
-  clear(handle: unknown): void {
-    this.due.delete(handle as number);
-  }
-  get pending(): number[] {
-    return [...this.due.values()].map((entry) => entry.ms);
-  }
-  fire(): void {
-    const entries = [...this.due.values()];
-    this.due.clear();
-    for (const entry of entries) entry.run();
-  }
-}
 
 describe('Books live search', () => {
   function setUp(pageSize = 2) {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ChangeLog, classifyChange } from '../../../../../src/features/drive/changes/changeLog';
+import { ChangeLog, classifyChange, fileChangedBy, OWN_ACTION_WINDOW_MS } from '../../../../../src/features/drive/changes/changeLog';
 
 const created = '2026-11-22T10:00:00.000Z';
 
@@ -43,5 +43,27 @@ describe('ChangeLog (status bar model)', () => {
     log.noteOwnWrite('a', '"v2"');
     assert.deepEqual(log.add([{ fileId: 'a', file: { id: 'a', title: 'mine', etag: '"v2"' } }]), []);
     assert.equal(log.add([{ fileId: 'a', file: { id: 'a', title: 'mine', etag: '"v3"' } }]).length, 1, 'a later edit by someone else is news');
+  });
+
+  it('does not report a change of a file Desk itself just shared, starred or labelled (no file etag comes back)', () => {
+    let now = 1_000_000;
+    const log = new ChangeLog(() => now);
+    const shared = fileChangedBy('POST', '/drive/v2/files/ideas%2B1/permissions');
+    assert.equal(shared, 'ideas+1');
+    log.noteOwnAction(shared);
+    const change = { fileId: 'ideas+1', file: { id: 'ideas+1', title: 'ideas.txt', etag: '"v9"', lastModifyingUserName: 'Alice Demo' } };
+    assert.deepEqual(log.add([change]), [], 'not "changed on Drive by another app or person"');
+    now += OWN_ACTION_WINDOW_MS + 1;
+    assert.equal(log.add([change]).length, 1, 'a change long after is news again');
+  });
+
+  it('tells which file a request of Desk changes', () => {
+    assert.equal(fileChangedBy('GET', '/drive/v2/files/a'), undefined);
+    assert.equal(fileChangedBy('PATCH', '/drive/v2/files/a'), 'a');
+    assert.equal(fileChangedBy('PUT', '/upload/drive/v2/files/a'), 'a');
+    assert.equal(fileChangedBy('POST', '/drive/v2/files/a/modifyLabels'), 'a');
+    assert.equal(fileChangedBy('POST', '/drive/v2/files/a/watch'), undefined);
+    assert.equal(fileChangedBy('DELETE', '/drive/v2/files/trash'), undefined);
+    assert.equal(fileChangedBy('POST', '/drive/v2/changes/watch'), undefined);
   });
 });

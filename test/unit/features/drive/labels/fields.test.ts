@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { displayValues, inputProblem, labelSummary, parseInput, setModification, unsetModification } from '../../../../../src/features/drive/labels/fields';
 import type { LabelDefinition } from '../../../../../src/shared/schemas/drive/labels';
-
-const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+import { english as t } from '../../../../../src/shared/l10n';
 
 const definition: LabelDefinition = {
   id: 'project',

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { countProblem, keyProblem, MAX_PROPERTY_BYTES, sortProperties, utf8Length, valueProblem, visibilityOf } from '../../../../../src/features/drive/properties/limits';
-
-const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+import { english as t } from '../../../../../src/shared/l10n';
 
 describe('Drive custom property limits', () => {
   it('counts key and value together, in UTF-8 bytes, against 124', () => {

@@ -3,8 +3,7 @@ import { AccessTooltips } from '../../../../../src/features/drive/sharing/access
 import type { SharingApi } from '../../../../../src/features/drive/sharing/port';
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import type { PermissionList } from '../../../../../src/shared/schemas/drive/permissions';
-
-const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+import { english as t } from '../../../../../src/shared/l10n';
 
 /** A permissions.list that counts its calls and answers what the test sets. */
 function fakeApi(answer: () => PermissionList | Error): { api: Pick<SharingApi, 'listPermissions'>; calls: string[] } {

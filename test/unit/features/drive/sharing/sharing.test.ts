@@ -5,8 +5,7 @@ import { emailsProblem, isEmailAddress, parseEmails } from '../../../../../src/f
 import { explainSharingError } from '../../../../../src/features/drive/sharing/errors';
 import { linkRoleOptions, roleInput, roleOf, roleOptions } from '../../../../../src/features/drive/sharing/roles';
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, type DrivePermission } from '../../../../../src/shared/schemas/drive';
-
-const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+import { english as t } from '../../../../../src/shared/l10n';
 
 const owner: DrivePermission = { id: '1', type: 'user', role: 'owner', name: 'Alice', emailAddress: 'alice@example.com' };
 const person = (name: string, role: string, extra: Partial<DrivePermission> = {}): DrivePermission => ({ id: name, type: 'user', role, name, emailAddress: `${name.toLowerCase()}@example.com`, ...extra });

@@ -1,4 +1,4 @@
-/** What every Calendar route file shares: the base path, and the request values they all read the same way. */
+/** What every Calendar route file shares: the base path, and the request values they all read the same way (the Calendar counterpart of drive/routing.ts). */
 import { requireUser, header } from '../core/context';
 import type { RequestContext } from '../core/router';
 import type { EmulatorUser } from '../auth/users';

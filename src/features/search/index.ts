@@ -1,0 +1,114 @@
+/**
+ * "Desk: Search…": one quick pick over every service (picker.ts over model.ts and one source per service), each hit
+ * opened where it lives through the other features' own commands (reveal in its tree, then its editor or details).
+ * The clients are built on first use; each pick gets fresh sources, so what they cache lives as long as the pick.
+ */
+import { BooksClient } from '../../api/books';
+import { CalendarClient } from '../../api/calendar';
+import { DriveClient } from '../../api/drive';
+import { TasksClient } from '../../api/tasks';
+import { attempt, registerCommands } from '../../core/commands';
+import type { DeskContext } from '../../core/deskContext';
+import { Disposable } from '../../core/disposable';
+import { DESK_SCOPES } from '../../config/scopes';
+import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
+import type { SearchHit, SearchSource } from './model';
+import { EverythingPicker } from './picker';
+import { BooksSearchSource } from './sources/books';
+import { CalendarSearchSource } from './sources/calendar';
+import { DriveSearchSource } from './sources/drive';
+import { TasksSearchSource } from './sources/tasks';
+
+/** globalState key of the last text searched, put back in the box next time. */
+export const LAST_QUERY_KEY = 'desk.search.lastQuery';
+
+/** The Search feature as activate() returns it to tests. */
+export interface SearchSlice {
+  /** Opens the pick (what the command does) and resolves with the hit chosen, after opening it; undefined if closed. */
+  run(options?: { debounceMs?: number }): Promise<SearchHit | undefined>;
+  /** The pick on screen, if any (tests type into it and accept rows). */
+  readonly picker: EverythingPicker | undefined;
+  /** Opens a hit where it lives (what Enter does). */
+  open(hit: SearchHit): Promise<void>;
+}
+
+export function registerSearch(desk: DeskContext): SearchSlice {
+  return desk.register(new SearchFeature(desk));
+}
+
+class SearchFeature extends Disposable implements SearchSlice {
+  private clients: { tasks: TasksClient; drive: DriveClient; calendar: CalendarClient; books: BooksClient } | undefined;
+  private current: EverythingPicker | undefined;
+
+  constructor(private readonly desk: DeskContext) {
+    super();
+    for (const disposable of registerCommands(desk, { [SEARCH_COMMAND.everything]: () => this.run() })) this._register(disposable);
+  }
+
+  get picker(): EverythingPicker | undefined {
+    return this.current;
+  }
+
+  async run(options: { debounceMs?: number } = {}): Promise<SearchHit | undefined> {
+    const vs = this.desk.vs;
+    if (!(await this.desk.session.isSignedIn())) {
+      const signIn = vs.l10n.t('Sign In');
+      const choice = await vs.window.showInformationMessage(vs.l10n.t('Desk: sign in to search your tasks, Drive, calendars and books.'), signIn);
+      if (choice === signIn) await vs.commands.executeCommand(DESK_COMMAND.signIn);
+      return undefined;
+    }
+    this.current?.dispose();
+    const sources = this.sources();
+    const memento = this.desk.extensionContext.globalState;
+    const picker = new EverythingPicker(vs, sources, {
+      initialQuery: memento.get<string>(LAST_QUERY_KEY, ''),
+      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      onSearch: (query) => void memento.update(LAST_QUERY_KEY, query),
+    });
+    this.current = picker;
+    picker.show();
+    const hit = await picker.done;
+    picker.dispose();
+    for (const source of sources) source.dispose?.();
+    if (this.current === picker) this.current = undefined;
+    if (hit) await attempt(this.desk, () => this.open(hit), { action: vs.l10n.t('Could not open "{0}"', hit.title) });
+    return hit;
+  }
+
+  async open(hit: SearchHit): Promise<void> {
+    const commands = this.desk.vs.commands;
+    const target = hit.target;
+    switch (target.kind) {
+      case 'task':
+        await commands.executeCommand(TASKS_COMMAND.revealTask, target.listId, target.taskId, { open: true });
+        return;
+      case 'file':
+        await commands.executeCommand(DRIVE_COMMAND.revealFile, target.fileId, { open: !target.folder });
+        return;
+      case 'event':
+        await commands.executeCommand(CALENDAR_COMMAND.openEvent, undefined, { calendarId: target.calendarId, event: target.event });
+        return;
+      case 'volume':
+        await commands.executeCommand(BOOKS_COMMAND.openVolume, target.volumeId);
+        return;
+    }
+  }
+
+  private sources(): SearchSource[] {
+    const desk = this.desk;
+    const t = desk.vs.l10n.t;
+    this.clients ??= {
+      tasks: new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES)),
+      drive: new DriveClient(desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES)),
+      calendar: new CalendarClient(desk.httpClient((endpoints) => endpoints.calendar, DESK_SCOPES)),
+      books: new BooksClient(desk.httpClient((endpoints) => endpoints.books, DESK_SCOPES)),
+    };
+    const { tasks, drive, calendar, books } = this.clients;
+    return [
+      new TasksSearchSource(tasks, t),
+      new DriveSearchSource(drive, t),
+      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language }),
+      new BooksSearchSource(books, t),
+    ];
+  }
+}

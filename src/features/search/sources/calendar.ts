@@ -1,0 +1,102 @@
+/**
+ * Calendar events for the search: events.list with `q` on every calendar of the user's list that is not hidden, in a
+ * window around today (a year back, a year ahead), each hit with its date and calendar. Coming events come first,
+ * nearest first, then past ones, latest first; a repeating event is one hit, its next date (or its latest past one).
+ * One calendar that cannot be searched does not hide the others' hits.
+ */
+import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
+import { english, Translate } from '../../../shared/l10n';
+import { SearchHit, SearchSource, untilAborted } from '../model';
+import type { SearchCalendarApi } from '../port';
+
+const DAY_MS = 86_400_000;
+export const SEARCH_WINDOW_DAYS = { before: 365, after: 365 };
+const MAX_HITS = 20;
+/** Per calendar: enough to fill the group, few enough to answer fast. */
+const PER_CALENDAR = 10;
+
+export interface CalendarSearchOptions {
+  readonly t?: Translate;
+  readonly now?: () => number;
+  readonly locale?: string;
+}
+
+export class CalendarSearchSource implements SearchSource {
+  readonly service = 'calendar' as const;
+  private calendars: Promise<readonly CalendarListEntry[]> | undefined;
+  private readonly t: Translate;
+  private readonly now: () => number;
+
+  constructor(private readonly api: SearchCalendarApi, private readonly options: CalendarSearchOptions = {}) {
+    this.t = options.t ?? english;
+    this.now = options.now ?? Date.now;
+  }
+
+  async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
+    const calendars = await untilAborted(this.calendarList(), signal);
+    const now = this.now();
+    const window = { timeMin: new Date(now - SEARCH_WINDOW_DAYS.before * DAY_MS).toISOString(), timeMax: new Date(now + SEARCH_WINDOW_DAYS.after * DAY_MS).toISOString() };
+    const answers = await Promise.allSettled(calendars.map(async (calendar) => {
+      const page = await this.api.listEvents(calendar.id, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal });
+      return (page.items ?? []).filter((event) => event.status !== 'cancelled').map((event) => ({ calendar, event, start: startOf(event) }));
+    }));
+    const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
+    const found = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
+    if (failed && answers.every((answer) => answer.status === 'rejected')) throw failed.reason;
+    const coming = found.filter((hit) => hit.start >= startOfToday(now)).sort((a, b) => a.start - b.start);
+    const past = found.filter((hit) => hit.start < startOfToday(now)).sort((a, b) => b.start - a.start);
+    // Each calendar contributes its nearest events, so a busy calendar cannot crowd out the others.
+    const perCalendar = new Map<string, number>();
+    const series = new Set<string>();
+    const hits: SearchHit[] = [];
+    for (const { calendar, event } of [...coming, ...past]) {
+      const seriesKey = `${calendar.id}/${event.recurringEventId ?? event.id}`;
+      if (series.has(seriesKey)) continue;
+      series.add(seriesKey);
+      const count = perCalendar.get(calendar.id) ?? 0;
+      if (count >= PER_CALENDAR) continue;
+      perCalendar.set(calendar.id, count + 1);
+      hits.push({ title: event.summary || this.t('(no title)'), context: `${event.recurringEventId ? this.t('{0}, repeats', this.when(event, calendar)) : this.when(event, calendar)} · ${calendar.summaryOverride ?? calendar.summary ?? calendar.id}`, target: { kind: 'event', calendarId: calendar.id, event } });
+      if (hits.length >= MAX_HITS) break;
+    }
+    return hits;
+  }
+
+  private calendarList(): Promise<readonly CalendarListEntry[]> {
+    this.calendars ??= (async () => {
+      const entries: CalendarListEntry[] = [];
+      for await (const entry of this.api.allCalendarListEntries({ maxResults: 250 })) if (!entry.hidden && !entry.deleted) entries.push(entry);
+      return entries;
+    })().catch((error: unknown) => {
+      this.calendars = undefined;
+      throw error;
+    });
+    return this.calendars;
+  }
+
+  /** "Tue, Dec 1, 2026, 15:00" in the calendar's time zone; all-day events by their date only. */
+  private when(event: CalendarEvent, calendar: CalendarListEntry): string {
+    const date = event.start?.date;
+    if (date) {
+      const [year, month, day] = date.split('-').map(Number);
+      return new Intl.DateTimeFormat(this.options.locale, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }).format(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+    }
+    const timeZone = event.start?.timeZone ?? calendar.timeZone;
+    const options: Intl.DateTimeFormatOptions = { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+    try {
+      return new Intl.DateTimeFormat(this.options.locale, { ...options, ...(timeZone ? { timeZone } : {}) }).format(startOf(event));
+    } catch {
+      return new Intl.DateTimeFormat(this.options.locale, options).format(startOf(event));
+    }
+  }
+}
+
+function startOf(event: CalendarEvent): number {
+  const start = event.start?.dateTime ?? (event.start?.date ? `${event.start.date}T00:00:00Z` : undefined);
+  const ms = start ? Date.parse(start) : Number.NaN;
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+function startOfToday(now: number): number {
+  return now - (now % DAY_MS);
+}

@@ -1,0 +1,77 @@
+/**
+ * Drive files for the search: Drive's own search (`fullText contains` or `title contains`, not in the trash, shared
+ * drives included), each hit with its owner and its folder path. Folder titles are fetched once per quick pick.
+ */
+import { quoteQuery } from '../../../api/drive/query';
+import { DriveFile, isFolder } from '../../../shared/schemas/drive';
+import { english, Translate } from '../../../shared/l10n';
+import type { SearchHit, SearchSource } from '../model';
+import type { SearchDriveApi } from '../port';
+
+const MAX_HITS = 20;
+/** A folder path deeper than this is shortened with "…" (each level is one files.get the first time). */
+const MAX_DEPTH = 8;
+
+interface FolderStep {
+  readonly title: string;
+  readonly parentId: string | undefined;
+  readonly parentIsRoot: boolean;
+  readonly sharedDriveRoot: boolean;
+}
+
+/** files.list `q` for a typed text: every word in the title or the full text, trashed files left out. */
+export function driveSearchQuery(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  const clauses = words.map((word) => `(fullText contains ${quoteQuery(word)} or title contains ${quoteQuery(word)})`);
+  return [...clauses, 'trashed = false'].join(' and ');
+}
+
+export class DriveSearchSource implements SearchSource {
+  readonly service = 'drive' as const;
+  private readonly folders = new Map<string, Promise<FolderStep | undefined>>();
+
+  constructor(private readonly api: SearchDriveApi, private readonly t: Translate = english) {}
+
+  async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
+    const page = await this.api.listFiles({ q: driveSearchQuery(query), maxResults: MAX_HITS, corpora: 'allDrives', includeItemsFromAllDrives: true, signal });
+    return Promise.all((page.items ?? []).map(async (file) => this.hit(file, await this.folderPath(file))));
+  }
+
+  private hit(file: DriveFile, folderPath: string): SearchHit {
+    const owner = file.ownerNames?.[0] ?? file.owners?.[0]?.displayName;
+    const context = [folderPath, owner ? this.t('owner {0}', owner) : undefined].filter(Boolean).join(' · ');
+    return { title: file.title ?? file.id, context, target: { kind: 'file', fileId: file.id, folder: isFolder(file) } };
+  }
+
+  /** "My Drive › Projects", "Shared drives › Team › Plans", or "Shared with me" when the folders are not the user's. */
+  private async folderPath(file: DriveFile): Promise<string> {
+    const t = this.t;
+    const titles: string[] = [];
+    let parent = file.parents?.[0];
+    for (let depth = 0; parent; depth++) {
+      if (parent.isRoot) return [t('My Drive'), ...titles.reverse()].join(' › ');
+      if (depth >= MAX_DEPTH) return ['…', ...titles.reverse()].join(' › ');
+      const step = parent.id ? await this.folder(parent.id) : undefined;
+      if (!step) break;
+      titles.push(step.title);
+      if (step.sharedDriveRoot) return [t('Shared drives'), ...titles.reverse()].join(' › ');
+      parent = step.parentId ? { id: step.parentId, isRoot: step.parentIsRoot } : undefined;
+    }
+    return [t('Shared with me'), ...titles.reverse()].join(' › ');
+  }
+
+  /** One folder's title and parent; a folder the user cannot read ends the path (not the search). */
+  private folder(folderId: string): Promise<FolderStep | undefined> {
+    let step = this.folders.get(folderId);
+    if (!step) {
+      step = this.api.getFile(folderId).then((folder) => ({
+        title: folder.title ?? folderId,
+        parentId: folder.parents?.[0]?.id,
+        parentIsRoot: folder.parents?.[0]?.isRoot ?? false,
+        sharedDriveRoot: folder.driveId !== undefined && folder.driveId === folder.id,
+      }), () => undefined);
+      this.folders.set(folderId, step);
+    }
+    return step;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Tasks for the search: the Tasks API has no search, so every list and every task (completed and hidden ones too) is
+ * loaded once for the quick pick's life and filtered here on title and notes.
+ */
+import { setMaxListeners } from 'node:events';
+import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import { english, Translate } from '../../../shared/l10n';
+import { matchesWords, SearchHit, SearchSource, untilAborted } from '../model';
+import type { SearchTasksApi } from '../port';
+
+interface LoadedList {
+  readonly list: TaskList;
+  readonly tasks: readonly Task[];
+}
+
+/** At most this many task hits are shown: the rest are one more word away. */
+const MAX_HITS = 20;
+
+export class TasksSearchSource implements SearchSource {
+  readonly service = 'tasks' as const;
+  private loaded: Promise<readonly LoadedList[]> | undefined;
+  private readonly life = new AbortController();
+
+  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english) {
+    // One list and one page of tasks per request, all on this signal: more than Node's default 10 listeners.
+    setMaxListeners(0, this.life.signal);
+  }
+
+  async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
+    const lists = await untilAborted(this.load(), signal);
+    const hits: SearchHit[] = [];
+    for (const { list, tasks } of lists) {
+      for (const task of tasks) {
+        if (task.deleted || !matchesWords(query, task.title, task.notes)) continue;
+        hits.push(this.hit(list, task));
+      }
+    }
+    // Open tasks first: what is still to do is more likely what is looked for.
+    return hits.sort((a, b) => Number(a.completed ?? false) - Number(b.completed ?? false)).slice(0, MAX_HITS);
+  }
+
+  /** Stops a load still under way (the quick pick closed). */
+  dispose(): void {
+    this.life.abort();
+  }
+
+  private load(): Promise<readonly LoadedList[]> {
+    this.loaded ??= this.fetchAll().catch((error: unknown) => {
+      // A failed load is not kept: the next search (or Enter on the failure row) tries again.
+      this.loaded = undefined;
+      throw error;
+    });
+    return this.loaded;
+  }
+
+  private async fetchAll(): Promise<readonly LoadedList[]> {
+    const signal = this.life.signal;
+    const lists: TaskList[] = [];
+    for await (const list of this.api.allTaskLists({ maxResults: 100, signal })) lists.push(list);
+    return Promise.all(lists.map(async (list) => {
+      const tasks: Task[] = [];
+      for await (const task of this.api.allTasks(list.id, { showCompleted: true, showHidden: true, maxResults: 100, signal })) tasks.push(task);
+      return { list, tasks };
+    }));
+  }
+
+  private hit(list: TaskList, task: Task): SearchHit {
+    const t = this.t;
+    const completed = task.status === 'completed';
+    const parts = [list.title];
+    if (task.due) parts.push(t('due {0}', task.due.slice(0, 10)));
+    if (completed) parts.push(t('✓ completed'));
+    const notes = task.notes?.replace(/\s+/g, ' ').trim();
+    if (notes) parts.push(notes.length > 80 ? `${notes.slice(0, 79).trimEnd()}…` : notes);
+    return { title: task.title || t('(untitled task)'), context: parts.join(' · '), completed, target: { kind: 'task', listId: list.id, taskId: task.id } };
+  }
+}
