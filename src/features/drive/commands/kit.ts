@@ -85,17 +85,18 @@ export async function changeEach<T>(
  * write, the listings refreshed for what changed; the targets that failed are named in one BulkFailure, whose Retry
  * sends only those again.
  */
-export async function changeAll<T extends FileNode, R extends DriveItem | void>(
+export async function changeAll<T, R extends DriveItem | void>(
   host: ListingHost & Pick<DriveCommandHost, 'noteOwnWrite' | 'desk'>,
   targets: readonly T[],
   run: (targets: readonly T[]) => Promise<readonly BatchResult<R>[]>,
   refresh: readonly ContainerNode[] | ((done: readonly T[]) => readonly ContainerNode[]),
+  nameOf: (target: T) => string,
 ): Promise<{ item: T; value: R }[]> {
   const t = host.desk.vs.l10n.t;
   return settleAll({
     items: targets,
     run,
-    nameOf: (target) => target.item.title ?? target.item.id,
+    nameOf,
     describe: (error) => errorMessage(error, t),
     t,
     onDone: async (done) => {
@@ -164,7 +165,7 @@ export function commandKit(host: DriveCommandHost): DriveCommandKit {
     },
     refreshFor: (items, extra) => refreshFor(host, items, extra),
     changeEach: (targets, call, show) => changeEach(host, targets, call, show),
-    changeAll: (targets, run, refresh) => changeAll(host, targets, run, refresh),
+    changeAll: (targets, run, refresh) => changeAll(host, targets, run, refresh, (target) => target.item.title ?? target.item.id),
     async pickFolder(placeHolder, exclude = new Set()) {
       const rootId = await host.model().rootId();
       const folders: { id: string; title: string }[] = [{ id: rootId, title: t('My Drive') }];
