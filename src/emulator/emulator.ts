@@ -26,7 +26,8 @@ export async function startEmulator(
   overrides: Partial<EmulatorOptions> = {},
   modules: readonly ServiceModule[] = SERVICE_MODULES,
 ): Promise<RunningEmulator> {
-  const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides };
+  // Its own set: the run-time route changes it, and emulators in one process must not share it.
+  const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides, disabledApis: new Set(overrides.disabledApis ?? []) };
   const store: Store = options.dataDir ? await FileStore.open(options.dataDir) : new MemoryStore();
   const now = (): number => Date.now();
   const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);

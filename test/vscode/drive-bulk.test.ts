@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
+import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
 import { activateAndSignIn, emulatorToken, emulatorUrl, eventually, labelText, WindowStubs } from './support';
 
 interface ApiFile { id: string; title: string; labels?: { trashed?: boolean } }

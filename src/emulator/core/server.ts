@@ -13,6 +13,7 @@ import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
+import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
 export interface EmulatorOptions {
@@ -29,6 +30,8 @@ export interface EmulatorOptions {
   quiet: boolean;
   /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
   trustCaFiles: readonly string[];
+  /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
+  disabledApis: Set<EmulatedApiName>;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -41,6 +44,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   faultRate: 0,
   quiet: true,
   trustCaFiles: [],
+  disabledApis: new Set(),
 };
 
 /** What every service module gets when it registers its routes. */
@@ -170,6 +174,12 @@ export class EmulatorHttpServer {
     let user: EmulatorUser | undefined;
     if (match.auth) {
       user = this.authenticate(request, url, effectiveMethod);
+      // As Google: a valid token for a project that has not enabled the API is refused before anything else.
+      const api = apiOfPath(url.pathname);
+      if (api && this.deps.options.disabledApis.has(api)) {
+        await drain(request);
+        throw serviceDisabledError(api);
+      }
       // A batch pays the added latency once, as one round trip; each of its calls may still fail alone.
       if (!inBatch) await this.addLatency();
       this.injectFaults();

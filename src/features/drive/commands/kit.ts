@@ -1,16 +1,20 @@
 /** What every Drive command file shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
 import type * as vscode from 'vscode';
 import type { BatchResult } from '../../../api/batch';
-import type { DriveClient } from '../../../api/drive';
 import { errorMessage } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
 import type { DriveComments } from '../comments/controller';
+import type { LabelsApi } from '../labels/port';
+import type { PropertiesApi } from '../properties/port';
+import type { RevisionsApi } from '../revisions/port';
+import type { SharedDrivesApi } from '../sharedDrives/port';
+import type { SharingApi } from '../sharing/port';
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
 import type { DriveAboutInfo, DriveApi, DriveItem } from '../port';
-import { folderIdOf } from '../tree/dnd';
-import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/treeModel';
+import { folderIdOf } from '../tree/dragAndDrop';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/model';
 import type { DriveTreeProvider } from '../tree/treeProvider';
 
 /** What the commands need from the Drive feature (index.ts builds it). */
@@ -28,13 +32,16 @@ export interface DriveCommandHost {
   pollChangesNow(): void;
   /** Reveals (and for files, opens) a file by id. */
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
-  /** The Drive client itself, for resources the narrow port leaves out (permissions, properties); callers narrow it to a Pick. */
-  client(): DriveClient;
+  /** The resources the narrow port leaves out (permissions, properties, revisions, shared drives, labels), each its own Pick of the client. */
+  resources(): DriveResourcesApi;
   /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
   comments(): DriveComments;
 }
+
+/** What the command files reach beyond DriveApi: the union of the resource ports, not the whole client. */
+export type DriveResourcesApi = SharingApi & PropertiesApi & RevisionsApi & SharedDrivesApi & LabelsApi;
 
 type ListingHost = Pick<DriveCommandHost, 'model' | 'provider'>;
 

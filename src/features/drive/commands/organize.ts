@@ -2,9 +2,9 @@
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import { titleSearchQuery } from '../port';
-import { DropPlan, folderIdOf } from '../tree/dnd';
+import { DropPlan, folderIdOf } from '../tree/dragAndDrop';
 import { kindLabel } from '../tree/presentation';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import { changeAll, DriveCommandHost, DriveCommandKit } from './kit';
 
 export function organizeCommands(kit: DriveCommandKit) {

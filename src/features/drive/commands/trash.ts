@@ -4,7 +4,7 @@ import { confirmModal } from '../../../core/confirm';
 import type { DriveItem } from '../port';
 import { driveAsItem } from '../sharedDrives/port';
 import { myDriveRole } from '../sharedDrives/nodes';
-import type { DriveNode, SectionNode } from '../tree/treeModel';
+import type { DriveNode, SectionNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 export function trashCommands(kit: DriveCommandKit) {
@@ -18,7 +18,7 @@ export function trashCommands(kit: DriveCommandKit) {
   async function pickTrash(): Promise<SectionNode | undefined> {
     const model = host.model();
     const organized: DriveItem[] = [];
-    for await (const drive of host.client().allDrives({})) {
+    for await (const drive of host.resources().allDrives({})) {
       const item = driveAsItem(drive);
       if (myDriveRole(item) === 'organizer') organized.push(item);
     }
