@@ -2,7 +2,7 @@ import { IssuedTokens, TokenService } from './auth/tokens';
 import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
 import { findUser } from './auth/users';
 import { readTrustedCaFiles } from './core/certificates';
-import { closeChannels, configureChannelTrust } from './core/channels';
+import { closeChannels, configureChannelTrust, configureWatchNetwork } from './core/channels';
 import { Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
 import { SERVICE_MODULES } from './services';
@@ -33,6 +33,7 @@ export async function startEmulator(
   const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);
   const deps: ServiceDeps = { store, tokens, now, options };
   configureChannelTrust(store, readTrustedCaFiles(options.trustCaFiles));
+  configureWatchNetwork(store, { allowedNetworks: options.allowWatchNetworks, allowLoopback: options.loopbackWatch });
   const router = new Router();
   for (const module of modules) module.register(router, deps);
 

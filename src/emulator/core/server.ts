@@ -30,6 +30,10 @@ export interface EmulatorOptions {
   quiet: boolean;
   /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
   trustCaFiles: readonly string[];
+  /** CIDR ranges channel receivers may be in although they are not public (`--allow-watch-network`). */
+  allowWatchNetworks: readonly string[];
+  /** Whether channel receivers may be on loopback (`--no-loopback-watch` turns it off for an emulator shared on a network). */
+  loopbackWatch: boolean;
   /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
   disabledApis: Set<EmulatedApiName>;
 }
@@ -44,6 +48,8 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   faultRate: 0,
   quiet: true,
   trustCaFiles: [],
+  allowWatchNetworks: [],
+  loopbackWatch: true,
   disabledApis: new Set(),
 };
 
