@@ -26,6 +26,10 @@ Options:
                         calendar, admin
   --trust-ca FILE        also trust receiver certificates issued by this CA (PEM; repeatable), beside
                         the emulator's own CA and the system store
+  --allow-watch-network CIDR
+                        let channels deliver to this private range (repeatable); private, link-local,
+                        shared, unique-local, unspecified and metadata addresses are refused otherwise
+  --no-loopback-watch   refuse receivers on loopback too (for an emulator shared on a network)
   --verbose             log each request and internal errors (tokens, codes and secrets redacted)
 
 token: prints a bearer token for a demo user of a running emulator (no browser needed).
@@ -91,6 +95,8 @@ async function main(): Promise<void> {
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
       'trust-ca': { type: 'string', multiple: true },
+      'allow-watch-network': { type: 'string', multiple: true },
+      'no-loopback-watch': { type: 'boolean' },
       'disable-api': { type: 'string', multiple: true },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -115,6 +121,8 @@ async function main(): Promise<void> {
     faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
     quiet: !values.verbose,
     trustCaFiles: values['trust-ca'] ?? [],
+    allowWatchNetworks: values['allow-watch-network'] ?? [],
+    loopbackWatch: !values['no-loopback-watch'],
     ...(values.books ? { booksCatalogue: values.books } : {}),
   });
   // The first line is machine-read by the extension and the test harness: keep its shape.
