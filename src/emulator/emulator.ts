@@ -3,7 +3,7 @@ import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
 import { findUser } from './auth/users';
 import { readTrustedCaFiles } from './core/certificates';
 import { closeChannels, configureChannelTrust, configureWatchNetwork } from './core/channels';
-import { Router } from './core/router';
+import { Route, Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
 import { SERVICE_MODULES } from './services';
 import { FileStore } from './store/fileStore';
@@ -14,6 +14,8 @@ export interface RunningEmulator {
   readonly url: string;
   readonly port: number;
   readonly deps: ServiceDeps;
+  /** Every route the emulator serves (discovery and scope tests check them against Google's documents). */
+  routes(): readonly Route[];
   /** A token for a demo user without the browser flow (tests, scripts). */
   tokenFor(emailOrId: string): IssuedTokens;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export async function startEmulator(
     url,
     port,
     deps,
+    routes: () => router.routes(),
     tokenFor(emailOrId: string): IssuedTokens {
       const user = findUser(emailOrId);
       if (!user) throw new Error(`no demo user ${emailOrId}`);

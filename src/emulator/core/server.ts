@@ -179,7 +179,7 @@ export class EmulatorHttpServer {
     if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url, effectiveMethod);
+      user = this.authenticate(request, url, effectiveMethod, route.id);
       // As Google: a valid token for a project that has not enabled the API is refused before anything else.
       const api = apiOfPath(url.pathname);
       if (api && this.deps.options.disabledApis.has(api)) {
@@ -215,7 +215,7 @@ export class EmulatorHttpServer {
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
-  private authenticate(request: http.IncomingMessage, url: URL, method: string): EmulatorUser {
+  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): EmulatorUser {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -233,7 +233,7 @@ export class EmulatorHttpServer {
     const record = this.deps.tokens.describe(token);
     const user = record ? findUser(record.userId) : undefined;
     if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    requireScopes(record.scopes, method, url.pathname, url.searchParams);
+    requireScopes(record.scopes, routeId, method, url.searchParams);
     return user;
   }
 
