@@ -10,12 +10,18 @@ const noVscode = { name: 'vscode', message: 'This layer runs without VS Code: ta
 const noFeatures = { regex: '(^|/)features(/|$)', message: 'Cross-cutting layers must not depend on a feature.' };
 const noEmulator = { regex: '(^|/)emulator(/|$)', message: 'Only the emulator (and tests) may import the emulator; the extension starts it as a process.' };
 
-/** A feature reaches another only through that feature's index. */
-const otherFeatureInsides = (self) =>
+/**
+ * A feature reaches another only through that feature's index. The pattern depends on the importing file's depth
+ * (`depth` folders below src/features/<self>/), so that a feature's own subfolder that shares another feature's name
+ * (books/search beside the search feature) is not mistaken for it.
+ */
+const otherFeatureInsides = (self, depth) =>
   features.filter((name) => name !== self).map((name) => ({
-    regex: `^(\\.\\./)+(features/)?${name}/(?!index$).+`,
+    regex: `^((\\.\\./){${depth + 1}}|(\\.\\./)+features/)${name}/(?!index$).+`,
     message: `Import the ${name} feature through its index only.`,
   }));
+/** How deep below a feature's folder its files go, for the import rule above. */
+const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.desk-data/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
@@ -48,10 +54,10 @@ export default tseslint.config(
     files: ['src/core/**/*.ts', 'src/auth/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noFeatures, noEmulator] }] },
   },
-  ...features.map((name) => ({
-    files: [`src/features/${name}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name)] }] },
-  })),
+  ...features.flatMap((name) => FEATURE_DEPTHS.map((depth) => ({
+    files: [`src/features/${name}/${'*/'.repeat(depth)}*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
+  }))),
   {
     // Tests and benchmarks reach everything, and load the harness scripts (plain CommonJS beside out/) at run time.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

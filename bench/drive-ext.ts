@@ -20,7 +20,7 @@ import { findUser } from '../src/emulator/auth/users';
 import { startEmulator, RunningEmulator } from '../src/emulator/emulator';
 import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../src/features/drive/driveAdapter';
-import { DriveTreeModel, FileNode } from '../src/features/drive/tree/treeModel';
+import { DriveTreeModel, FileNode } from '../src/features/drive/tree/model';
 import { ms as milliseconds, percentiles, runWhenMain } from './support/stats';
 
 const ms = (value: number): string => milliseconds(value, 1);

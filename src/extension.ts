@@ -10,7 +10,7 @@ import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
 import { LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
 import type { TasksSlice } from './features/tasks';
-import type { DriveFeature } from './features/drive';
+import type { DriveSlice } from './features/drive';
 import type { BooksSlice } from './features/books';
 import type { CalendarSlice } from './features/calendar';
 import type { ChannelsSlice } from './features/channels';
@@ -37,7 +37,7 @@ const FEATURES = {
     commandPrefixes: ['desk.drive.'],
     fileSystems: [{ scheme: 'desk-drive', options: { isCaseSensitive: true } }],
     load: (desk: DeskContext) => featureModule<typeof import('./features/drive')>('drive').registerDrive(desk),
-  } satisfies LazyFeatureSpec<DriveFeature>,
+  } satisfies LazyFeatureSpec<DriveSlice>,
   calendar: {
     name: 'calendar',
     commandPrefixes: ['desk.calendar.'],
@@ -69,7 +69,7 @@ export interface DeskApi {
   readonly activationTimeMs: number;
   readonly desk: DeskContext;
   readonly tasks: TasksSlice;
-  readonly drive: DriveFeature;
+  readonly drive: DriveSlice;
   readonly books: BooksSlice;
   readonly calendar: CalendarSlice;
   readonly channels: ChannelsSlice;
@@ -137,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     desk,
     // A test (or another extension) that asks for a feature gets it loaded.
     get tasks() { return features.ensure<TasksSlice>('tasks'); },
-    get drive() { return features.ensure<DriveFeature>('drive'); },
+    get drive() { return features.ensure<DriveSlice>('drive'); },
     get books() { return features.ensure<BooksSlice>('books'); },
     get calendar() { return features.ensure<CalendarSlice>('calendar'); },
     get channels() { return features.ensure<ChannelsSlice>('channels'); },

@@ -10,7 +10,7 @@ import { lineAnchor, parseAnchor } from '../../src/features/drive/comments/ancho
 import type { CommentNode, CommentsNode } from '../../src/features/drive/comments/nodes';
 import type { DriveCommentEntry } from '../../src/features/drive/comments/threads';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
-import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
+import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
 import type { DriveComment } from '../../src/shared/schemas/drive/comments';
 import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, eventually, labelText, WindowStubs } from './support';
 

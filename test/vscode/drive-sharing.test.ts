@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
+import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
 import { activateAndSignIn, emulatorRequest, eventually, labelText, WindowStubs, DialogStep, scriptDialogs } from './support';
 
 const BOB = 'bob@example.com';

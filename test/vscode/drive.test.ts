@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/features/drive/tree/treeProvider';
-import type { DriveNode, FileNode } from '../../src/features/drive/tree/treeModel';
+import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
 import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }

@@ -251,17 +251,22 @@ export class VolumeSearchIndex {
       for (let position = 0; position < kept.length; position++) kept[position] = position;
     }
     const { scores, docs } = matches;
+    const levels = graded(matches.levels, kept);
     const { dateRank } = this;
-    // Relevance: score, then match order. Newest: date, then the relevance order (as a stable sort of it would give).
+    // Relevance: how closely every word matched (exact, then prefix, then typo), then score, then match order.
+    // Newest: date, then the relevance order (as a stable sort of it would give).
+    const byScore = (a: number, b: number): boolean => (scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b);
+    const relevance = levels
+      ? (a: number, b: number): boolean => (levels[a] !== levels[b] ? (levels[a] as number) > (levels[b] as number) : byScore(a, b))
+      : byScore;
     const before =
       request.orderBy === 'newest'
         ? (a: number, b: number): boolean => {
             const dateA = dateRank[docs[a] as number] as number;
             const dateB = dateRank[docs[b] as number] as number;
-            if (dateA !== dateB) return dateA > dateB;
-            return scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b;
+            return dateA !== dateB ? dateA > dateB : relevance(a, b);
           }
-        : (a: number, b: number): boolean => (scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b);
+        : relevance;
     const page = firstInOrder(kept, request.startIndex + request.maxResults, before).slice(request.startIndex);
     return {
       totalItems: kept.length,
@@ -271,6 +276,14 @@ export class VolumeSearchIndex {
       }),
     };
   }
+}
+
+/** The match levels when the kept matches differ in level; undefined when they are all alike (levels then order nothing). */
+function graded(levels: Uint8Array | undefined, kept: Int32Array): Uint8Array | undefined {
+  if (!levels || kept.length === 0) return undefined;
+  const first = levels[kept[0] as number];
+  for (let index = 1; index < kept.length; index++) if (levels[kept[index] as number] !== first) return levels;
+  return undefined;
 }
 
 /** The first `count` items in the order `before` defines (a strict total order), without sorting all of them. */

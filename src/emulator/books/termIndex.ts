@@ -5,6 +5,11 @@
  * it. Why not MiniSearch.search itself: it builds, filters and sorts a result object per match (about 1 µs each), and
  * a common word matches 5–15 % of a 100,000-volume catalogue while a page shows ten; here a match costs a few array
  * reads, and the caller sorts only the page it shows. The postings also take a tenth of MiniSearch's Maps of Maps.
+ *
+ * Beyond MiniSearch, each match carries how closely it matched (MatchLevel): a document that has every query word
+ * itself ranks before one reached through a longer word, which ranks before one reached only through a typo, so "pride"
+ * finds Pride and Prejudice and the books that say "pride" before The Bride of Lammermoor (MiniSearch's scores alone
+ * let a fuzzy title match beat an exact word in a description).
  */
 import SearchableMap from 'minisearch/SearchableMap';
 
@@ -36,11 +41,16 @@ export interface AndQuery {
 
 export type QueryNode = TermQuery | AndQuery;
 
+/** How a document matched a query term: the term itself, a longer word it starts (prefix), or a typo away (fuzzy). */
+export const MatchLevel = { fuzzy: 0, prefix: 1, exact: 2 } as const;
+
 /** An indexed term a query term reached, with the weight of the way it got there. */
 interface DerivedTerm {
   readonly term: string;
   readonly id: number;
   readonly weight: number;
+  /** MatchLevel of the way. */
+  readonly level: number;
 }
 
 interface CompiledTerm {
@@ -68,6 +78,11 @@ export interface CompiledQuery {
 export interface Matches {
   readonly docs: Int32Array;
   readonly scores: Float64Array;
+  /**
+   * Per match, the loosest MatchLevel among its query terms (an AND is as close as its loosest part); undefined when
+   * every match is exact (exact-only terms, the common case of field clauses), which spares the bookkeeping.
+   */
+  readonly levels: Uint8Array | undefined;
 }
 
 /** Documents whose every contribution is multiplied by `factor` (MiniSearch's boostDocument). */
@@ -118,6 +133,7 @@ export class TermIndex {
   private readonly seen: Int32Array;
   private readonly running: Float64Array;
   private readonly order: Int32Array;
+  private readonly runningLevel: Uint8Array;
   private pass = 0;
 
   constructor(source: TermIndexSource) {
@@ -177,6 +193,7 @@ export class TermIndex {
     this.seen = new Int32Array(count);
     this.running = new Float64Array(count);
     this.order = new Int32Array(count);
+    this.runningLevel = new Uint8Array(count);
   }
 
   get termCount(): number {
@@ -191,7 +208,7 @@ export class TermIndex {
       terms.add(node.term);
       const derived: DerivedTerm[] = [];
       const exact = this.vocabulary.get(node.term);
-      if (exact !== undefined) derived.push({ term: node.term, id: exact, weight: 1 });
+      if (exact !== undefined) derived.push({ term: node.term, id: exact, weight: 1, level: MatchLevel.exact });
       const fuzzy = node.fuzzy > 0 ? this.vocabulary.fuzzyGet(node.term, node.fuzzy) : undefined;
       if (node.prefix) {
         for (const [term, id] of this.vocabulary.atPrefix(node.term)) {
@@ -199,13 +216,13 @@ export class TermIndex {
           if (!distance) continue;
           // A term both a prefix and a fuzzy match counts as a prefix match only.
           fuzzy?.delete(term);
-          derived.push({ term, id, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance) });
+          derived.push({ term, id, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance), level: MatchLevel.prefix });
         }
       }
       if (fuzzy) {
         for (const [term, [id, distance]] of fuzzy) {
           if (!distance) continue;
-          derived.push({ term, id, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance) });
+          derived.push({ term, id, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance), level: MatchLevel.fuzzy });
         }
       }
       return { kind: 'term', query: node, derived };
@@ -263,7 +280,7 @@ export class TermIndex {
 
   private evaluate(node: CompiledNode, boost: DocumentBoost | undefined): Matches {
     if (node.kind === 'term') return this.termMatches(node, boost);
-    if (node.queries.length === 0) return { docs: new Int32Array(0), scores: new Float64Array(0) };
+    if (node.queries.length === 0) return { docs: new Int32Array(0), scores: new Float64Array(0), levels: undefined };
     let result = this.evaluate(node.queries[0] as CompiledNode, boost);
     for (let index = 1; index < node.queries.length; index++) result = this.and(result, this.evaluate(node.queries[index] as CompiledNode, boost));
     return result;
@@ -272,23 +289,39 @@ export class TermIndex {
   /** MiniSearch's AND: the documents of both, in the order of the second, scores added (first + second). */
   private and(first: Matches, second: Matches): Matches {
     const pass = this.nextPass();
-    const { seen, running } = this;
+    const { seen, running, runningLevel } = this;
+    const firstLevels = first.levels;
+    const secondLevels = second.levels;
     for (let index = 0; index < first.docs.length; index++) {
       const doc = first.docs[index] as number;
       seen[doc] = pass;
       running[doc] = first.scores[index] as number;
+      if (firstLevels) runningLevel[doc] = firstLevels[index] as number;
     }
     const size = Math.min(first.docs.length, second.docs.length);
     const docs = new Int32Array(size);
     const scores = new Float64Array(size);
+    const levels = firstLevels || secondLevels ? new Uint8Array(size) : undefined;
     let length = 0;
-    for (let index = 0; index < second.docs.length; index++) {
-      const doc = second.docs[index] as number;
-      if (seen[doc] !== pass) continue;
-      docs[length] = doc;
-      scores[length++] = (running[doc] as number) + (second.scores[index] as number);
+    if (!levels) {
+      for (let index = 0; index < second.docs.length; index++) {
+        const doc = second.docs[index] as number;
+        if (seen[doc] !== pass) continue;
+        docs[length] = doc;
+        scores[length++] = (running[doc] as number) + (second.scores[index] as number);
+      }
+    } else {
+      for (let index = 0; index < second.docs.length; index++) {
+        const doc = second.docs[index] as number;
+        if (seen[doc] !== pass) continue;
+        const firstLevel = firstLevels ? (runningLevel[doc] as number) : MatchLevel.exact;
+        const secondLevel = secondLevels ? (secondLevels[index] as number) : MatchLevel.exact;
+        docs[length] = doc;
+        levels[length] = firstLevel < secondLevel ? firstLevel : secondLevel;
+        scores[length++] = (running[doc] as number) + (second.scores[index] as number);
+      }
     }
-    return { docs: docs.subarray(0, length), scores: scores.subarray(0, length) };
+    return { docs: docs.subarray(0, length), scores: scores.subarray(0, length), levels: levels?.subarray(0, length) };
   }
 
   /** MiniSearch's termResults over every derived term and field, accumulated per document in the same order. */
@@ -299,8 +332,13 @@ export class TermIndex {
     const boosted = boost?.docs;
     const factor = boost?.factor ?? 1;
     const termBoost = 1;
+    const graded = node.derived.some((derived) => derived.level !== MatchLevel.exact);
+    // Derived terms come exact first, then prefix, then fuzzy, so the documents first reached through one level sit
+    // together in `order`: where each level's run ends is all it takes to know every match's level.
+    const levelEnds: number[] = [];
     let length = 0;
     for (const derived of node.derived) {
+      if (graded) levelEnds[derived.level] = length;
       for (let position = 0; position < node.query.fields.length; position++) {
         const field = node.query.fields[position] as number;
         const fieldBoost = node.query.boosts[position] as number;
@@ -327,10 +365,21 @@ export class TermIndex {
           }
         }
       }
+      if (graded) levelEnds[derived.level] = length;
     }
     const docs = order.slice(0, length);
     const scores = new Float64Array(length);
     for (let index = 0; index < length; index++) scores[index] = running[docs[index] as number] as number;
-    return { docs, scores };
+    let levels: Uint8Array | undefined;
+    if (graded) {
+      levels = new Uint8Array(length);
+      let from = 0;
+      for (const level of [MatchLevel.exact, MatchLevel.prefix, MatchLevel.fuzzy]) {
+        const to = levelEnds[level] ?? from;
+        levels.fill(level, from, to);
+        from = Math.max(from, to);
+      }
+    }
+    return { docs, scores, levels };
   }
 }

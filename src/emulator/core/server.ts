@@ -8,10 +8,12 @@ import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { ApiError, authError, badRequest, notFound } from './errors';
-import { logLine, redactSecrets } from './log';
+import { parseJsonBody, stringifyJson } from './json';
+import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
+import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
 export interface EmulatorOptions {
@@ -28,6 +30,12 @@ export interface EmulatorOptions {
   quiet: boolean;
   /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
   trustCaFiles: readonly string[];
+  /** CIDR ranges channel receivers may be in although they are not public (`--allow-watch-network`). */
+  allowWatchNetworks: readonly string[];
+  /** Whether channel receivers may be on loopback (`--no-loopback-watch` turns it off for an emulator shared on a network). */
+  loopbackWatch: boolean;
+  /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
+  disabledApis: Set<EmulatedApiName>;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -40,6 +48,9 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   faultRate: 0,
   quiet: true,
   trustCaFiles: [],
+  allowWatchNetworks: [],
+  loopbackWatch: true,
+  disabledApis: new Set(),
 };
 
 /** What every service module gets when it registers its routes. */
@@ -135,7 +146,7 @@ export class EmulatorHttpServer {
     }
     const status = reply.status ?? 200;
     // One line per request with --verbose; request targets carry tokens and codes, which logLine redacts.
-    if (!this.deps.options.quiet) logLine(`[emulator] ${inBatch ? 'batch part ' : ''}${request.method ?? '?'} ${request.url ?? ''} -> ${status}`);
+    if (!this.deps.options.quiet) logLine(`[emulator] ${inBatch ? 'batch part ' : ''}${request.method ?? '?'} ${redactTarget(request.url ?? '')} -> ${status}`);
     return { status, reply };
   }
 
@@ -168,7 +179,13 @@ export class EmulatorHttpServer {
     if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url, effectiveMethod);
+      user = this.authenticate(request, url, effectiveMethod, route.id);
+      // As Google: a valid token for a project that has not enabled the API is refused before anything else.
+      const api = apiOfPath(url.pathname);
+      if (api && this.deps.options.disabledApis.has(api)) {
+        await drain(request);
+        throw serviceDisabledError(api);
+      }
       // A batch pays the added latency once, as one round trip; each of its calls may still fail alone.
       if (!inBatch) await this.addLatency();
       this.injectFaults();
@@ -190,7 +207,7 @@ export class EmulatorHttpServer {
       baseUrl: this.origin,
       request,
       text: readText,
-      json: async () => parseJson(await readText()),
+      json: async () => parseJsonBody(await readText()),
     };
     const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
@@ -198,7 +215,7 @@ export class EmulatorHttpServer {
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
-  private authenticate(request: http.IncomingMessage, url: URL, method: string): EmulatorUser {
+  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): EmulatorUser {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -216,7 +233,7 @@ export class EmulatorHttpServer {
     const record = this.deps.tokens.describe(token);
     const user = record ? findUser(record.userId) : undefined;
     if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    requireScopes(record.scopes, method, url.pathname, url.searchParams);
+    requireScopes(record.scopes, routeId, method, url.searchParams);
     return user;
   }
 
@@ -260,16 +277,6 @@ function linkHost(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : 'malformed';
-    throw new ApiError(400, 'parseError', `Invalid JSON payload received. ${detail}`);
-  }
-}
-
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -290,7 +297,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
     headers['Content-Type'] = 'application/json; charset=UTF-8';
-    return { headers, body: Buffer.from(JSON.stringify(reply.json), 'utf8') };
+    return { headers, body: Buffer.from(stringifyJson(reply.json), 'utf8') };
   }
   if ('empty' in reply) return { headers, body: Buffer.alloc(0) };
   headers['Content-Type'] = reply.contentType;
@@ -303,7 +310,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
-    const body = JSON.stringify(reply.json);
+    const body = stringifyJson(reply.json);
     headers['Content-Type'] = 'application/json; charset=UTF-8';
     headers['Content-Length'] = String(Buffer.byteLength(body));
     response.writeHead(reply.status ?? 200, headers);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
+import { stringifyJson } from '../core/json';
 import { logLine } from '../core/log';
 import { Collection, JournalEntry, MemoryCollection, Store } from './store';
 
@@ -104,7 +105,7 @@ export class FileStore implements Store {
   }
 
   private record(entry: JournalEntry): void {
-    this.pending.push(JSON.stringify(entry));
+    this.pending.push(stringifyJson(entry));
   }
 
   private async writePending(): Promise<void> {
@@ -302,7 +303,7 @@ async function writeSnapshot(stream: fs.WriteStream, collections: Map<string, Me
   let count = 0;
   for (const [name, collection] of collections) {
     for (const [key, value] of collection.entries()) {
-      await push(JSON.stringify({ c: name, k: key, v: value }));
+      await push(stringifyJson({ c: name, k: key, v: value }));
       count++;
     }
   }

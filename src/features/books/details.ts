@@ -39,10 +39,10 @@ export function parseDetailsPath(path: string): DetailsTarget | undefined {
 }
 
 /** The markdown of a details document; a failure becomes a page that says what went wrong (and is reported). */
-export async function detailsDocument(api: BooksApi, path: string, t: Translate = english): Promise<string> {
+export async function detailsDocument(api: BooksApi, path: string, t: Translate = english, locale?: string): Promise<string> {
   const target = parseDetailsPath(path);
   if (!target) return `# ${t('Unknown book details')}\n`;
-  if (target.kind === 'volume') return volumeDetailsMarkdown(await api.getVolume(target.volumeId), t);
+  if (target.kind === 'volume') return volumeDetailsMarkdown(await api.getVolume(target.volumeId), t, locale);
   const mine = target.owner === MY_LIBRARY;
   const shelf = mine ? await api.getMyBookshelf(target.shelfId) : await api.getUserBookshelf(target.owner, target.shelfId);
   return shelfDetailsMarkdown(shelf, { mine, writable: mine && isWritableShelf(shelf), owner: target.owner }, t);

@@ -8,7 +8,7 @@ import { ChangePoller, PollOutcome } from '../../../src/features/drive/changes/p
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { textExportType } from '../../../src/features/drive/fs/drivePath';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../../../src/features/drive/driveAdapter';
-import { DriveNode, DriveTreeModel, FileNode } from '../../../src/features/drive/tree/treeModel';
+import { DriveNode, DriveTreeModel, FileNode } from '../../../src/features/drive/tree/model';
 
 function clientFor(emulator: RunningEmulator, email: string): DriveClient {
   const token = emulator.tokenFor(email).accessToken;

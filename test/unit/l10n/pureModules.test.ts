@@ -7,7 +7,7 @@ import { errorMessage, GoogleApiError, NetworkError, ResponseValidationError } f
 import { parseJson } from '../../../src/api/upload';
 import { authorName, commentLabel, commentsNode } from '../../../src/features/drive/comments/nodes';
 import { revisionDetail, revisionViews } from '../../../src/features/drive/revisions/history';
-import type { FileNode } from '../../../src/features/drive/tree/treeModel';
+import type { FileNode } from '../../../src/features/drive/tree/model';
 import { freeBusyHtml } from '../../../src/features/calendar/freeBusy/html';
 import { readIcs } from '../../../src/features/calendar/ics';
 import { english, type Translate } from '../../../src/shared/l10n';

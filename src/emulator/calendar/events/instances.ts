@@ -3,6 +3,7 @@
  * generated instances of a series within a window, and where exceptions (modified or cancelled instances) replace
  * them. Exceptions are stored events of their own; these functions only decide which instance is which.
  */
+import { ApiError } from '../../core/errors';
 import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
 import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, lowerBound, StoredEvent, VirtualInstance } from './timeline';
 
@@ -26,6 +27,22 @@ export function spanOf(startMs: number, endMs: number, allDay: boolean, calendar
   return { start: wallToUtc(calendarZone, startMs), end: wallToUtc(calendarZone, endMs) };
 }
 
+/**
+ * A window that holds more of one series than the emulator expands (a series of every second over years, or a
+ * rule that matches almost never, listed to year 9999). Refused rather than cut short: a listing never drops
+ * instances silently. Google documents no such limit for events.list; the reason and wording are the ones Google
+ * gives freebusy.query for a window it will not compute, `timeRangeTooLong`.
+ */
+export function recurrenceTooLarge(): ApiError {
+  return new ApiError(400, 'timeRangeTooLong', 'The requested time range is too long for the recurring events in it. Narrow timeMin and timeMax.', { domain: 'calendar', location: 'timeMax', locationType: 'parameter' });
+}
+
+/** Where an instance listing of a series stops when nothing bounds it: an endless series at the horizon past now. */
+export function listingHorizon(series: StoredEvent, calendarZone: string, query: Pick<InstanceQuery, 'toUtc' | 'now'>): number {
+  const seriesStart = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone).start;
+  return query.toUtc ?? Math.max(query.now, seriesStart) + DEFAULT_HORIZON_MS;
+}
+
 export interface InstanceQuery {
   fromUtc?: number;
   toUtc?: number;
@@ -36,7 +53,8 @@ export interface InstanceQuery {
 /** The series' instance starting originally at `originalStart`, generated from the series; undefined if it has none. */
 export function generatedInstance(events: CalendarEvents, series: StoredEvent, calendarZone: string, originalStart: number): VirtualInstance | undefined {
   const horizon = (series.timing.allDay ? wallToUtc(calendarZone, originalStart) : originalStart) + DAY_MS;
-  const { starts } = events.originalStarts(series, calendarZone, horizon);
+  const { starts, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon);
+  if (coveredUntilUtc < originalStart) throw recurrenceTooLarge();
   const index = lowerBound(starts, (start) => start < originalStart);
   if (starts[index] !== originalStart) return undefined;
   return virtual(series, originalStart);
@@ -52,12 +70,12 @@ function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
  * possibly moved, times). Cancelled exceptions only with `showDeleted`. In start order.
  */
 export function instancesOf(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery & { showDeleted: boolean; withExceptions: boolean }): EventView[] {
-  const seriesStart = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone).start;
-  const horizon = query.toUtc ?? Math.max(query.now, seriesStart) + DEFAULT_HORIZON_MS;
+  const horizon = listingHorizon(series, calendarZone, query);
   const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
-  const { starts, complete } = events.originalStarts(series, calendarZone, horizon);
+  const { starts, bounded, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon);
   // A series that ends is listed to its end; only an endless one stops at the horizon.
-  const until = query.toUtc ?? (complete ? Number.POSITIVE_INFINITY : horizon);
+  const until = query.toUtc ?? (bounded ? Number.POSITIVE_INFINITY : horizon);
+  if (until > coveredUntilUtc) throw recurrenceTooLarge();
   const duration = series.timing.endMs - series.timing.startMs;
   const exceptions = events.exceptions.get(series.id);
   const views: { at: number; view: EventView }[] = [];

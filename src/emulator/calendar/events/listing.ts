@@ -9,7 +9,7 @@ import { ApiError, invalid } from '../../core/errors';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
 import { decodeSyncToken, syncedPage } from '../sync';
-import { instancesOf, seriesBounds, spanOf } from './instances';
+import { instancesOf, listingHorizon, seriesBounds, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
 
 export interface EventListOptions {
@@ -72,6 +72,18 @@ function matchesProperties(values: Record<string, string> | null | undefined, co
     if (separator <= 0) throw invalid(`Invalid extended property constraint: '${constraint}'. Use propertyName=value.`, 'privateExtendedProperty');
     return values?.[constraint.slice(0, separator)] === constraint.slice(separator + 1);
   });
+}
+
+/**
+ * Expands, ahead of a listing, the recurring series of the calendar up to where the listing will read them, yielding
+ * to other requests while it works; the listing then finds them expanded. Access is checked as the listing checks it.
+ */
+export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMax?: number; eventId?: string }): Promise<void> {
+  const { calendar, events } = service.events.open(user, calendarId, 'freeBusyReader');
+  const now = service.now();
+  const zone = calendar.timeZone;
+  const horizon = (series: StoredEvent): number => listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) });
+  await events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series);
 }
 
 export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions): EventListResult {

@@ -6,9 +6,10 @@
  * RDATE and EXDATE values are converted into the event's zone first, and each occurrence is converted to an instant
  * afterwards. That is how a weekly 09:00 Berlin meeting stays at 09:00 local across both DST changes.
  */
-import { Options, RRule, RRuleSet } from 'rrule';
-import { invalid } from '../../core/errors';
+import { Options, RRule } from 'rrule';
+import { ApiError, invalid } from '../../core/errors';
 import { DAY_MS, isValidTimeZone, utcToWall, wallToUtc } from '../time';
+import { candidatesPerPeriod, expandSync, ParsedOptions } from './expansion';
 
 /** The series a recurrence describes: its first start as a wall time, whether it is all-day, and its zone. */
 export interface SeriesStart {
@@ -19,7 +20,14 @@ export interface SeriesStart {
 }
 
 export interface ParsedRecurrence {
-  set: RRuleSet;
+  /** The RRULE lines as rrule's parsed options (every BY part explicit), on wall times. */
+  rules: ParsedOptions[];
+  /** The EXRULE lines, the same way. */
+  exrules: ParsedOptions[];
+  /** The series start and the RDATE walls, in order. */
+  rdates: number[];
+  /** EXDATE walls. */
+  exdates: Set<number>;
   /** Dates (wall midnights) excluded whole, from `EXDATE;VALUE=DATE` on a timed series. */
   excludedDays: Set<number>;
   /** Whether the series ends (every RRULE has COUNT or UNTIL). */
@@ -45,8 +53,108 @@ const VALUE_PATTERNS: Readonly<Record<string, RegExp>> = {
   WKST: /^(MO|TU|WE|TH|FR|SA|SU)$/,
 };
 
+/**
+ * Google's answer to any recurrence it cannot read: 400 `invalid` "Invalid recurrence rule." (the message Google's
+ * Calendar API gives for an out-of-range or malformed RRULE, as clients report it). The line and the reason are not
+ * part of Google's message; they are kept in the error's cause for the emulator's own debugging.
+ */
 function invalidRecurrence(line: string, why: string): never {
-  throw invalid(`Invalid recurrence rule: ${line.slice(0, 200)} (${why})`, 'recurrence', 'body');
+  throw Object.assign(invalid('Invalid recurrence rule.', 'recurrence', 'body'), { cause: `${line.slice(0, 200)}: ${why}` });
+}
+
+/** The inclusive ranges of each numeric BY part (RFC 5545 section 3.3.10); 0 is never a valid ordinal. */
+const RANGES: Readonly<Record<string, { min: number; max: number; signed: boolean }>> = {
+  BYSECOND: { min: 0, max: 60, signed: false },
+  BYMINUTE: { min: 0, max: 59, signed: false },
+  BYHOUR: { min: 0, max: 23, signed: false },
+  BYMONTHDAY: { min: 1, max: 31, signed: true },
+  BYYEARDAY: { min: 1, max: 366, signed: true },
+  BYWEEKNO: { min: 1, max: 53, signed: true },
+  BYMONTH: { min: 1, max: 12, signed: false },
+  BYSETPOS: { min: 1, max: 366, signed: true },
+};
+
+/** Whether every number of a BY part is within its range (signed parts: ±min..max, never 0). */
+function inRange(key: string, value: string): boolean {
+  const range = RANGES[key];
+  if (!range) return true;
+  return value.split(',').every((part) => {
+    const number = Number(part);
+    const size = range.signed ? Math.abs(number) : number;
+    return Number.isInteger(number) && size >= range.min && size <= range.max;
+  });
+}
+
+/** BYDAY ordinals (`-1SU`, `53MO`): never 0, at most 53 either way. */
+function weekdaysInRange(value: string): boolean {
+  return value.split(',').every((part) => {
+    const ordinal = /^([+-]?\d{1,2})?[A-Z]{2}$/.exec(part)?.[1];
+    if (ordinal === undefined) return true;
+    const size = Math.abs(Number(ordinal));
+    return size >= 1 && size <= 53;
+  });
+}
+
+/** A real date (and time) in UNTIL: 20261399 or 20260230 is no date. */
+function validUntil(text: string): boolean {
+  const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z?)?$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  return match[4] === undefined || (Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 60);
+}
+
+/** The most candidate date-times one period of a rule may hold (days in the period × times a day): beyond it one period is too much work. */
+export const MAX_PERIOD_CANDIDATES = 50_000;
+
+/**
+ * Whether a sub-daily rule's counter can ever stand on an allowed hour/minute/second. rrule steps the counter by
+ * INTERVAL units and loops until BYHOUR/BYMINUTE/BYSECOND all match, so `FREQ=HOURLY;INTERVAL=24;BYHOUR=5` from
+ * 10:00 (or `FREQ=SECONDLY;BYSECOND=60`) would never return: the counter's time of day only takes the values
+ * start + k × gcd(INTERVAL, units a day).
+ */
+export function subDailyReachable(options: ParsedOptions): boolean {
+  if (options.freq <= RRule.DAILY) return true;
+  const unitSeconds = options.freq === RRule.HOURLY ? 3600 : options.freq === RRule.MINUTELY ? 60 : 1;
+  const unitsPerDay = 86_400 / unitSeconds;
+  const step = gcd(unitsPerDay, options.interval % unitsPerDay);
+  const start = options.dtstart;
+  const startUnit = Math.floor((start.getUTCHours() * 3600 + start.getUTCMinutes() * 60 + start.getUTCSeconds()) / unitSeconds);
+  const allows = (values: readonly number[] | null, value: number): boolean => !values || values.length === 0 || values.includes(value);
+  for (let unit = startUnit % step; unit < unitsPerDay; unit += step) {
+    const seconds = unit * unitSeconds;
+    const hour = Math.floor(seconds / 3600);
+    const minute = Math.floor((seconds % 3600) / 60);
+    const second = seconds % 60;
+    if (!allows(options.byhour, hour)) continue;
+    if (options.freq >= RRule.MINUTELY && !allows(options.byminute, minute)) continue;
+    if (options.freq === RRule.SECONDLY && !allows(options.bysecond, second)) continue;
+    return true;
+  }
+  return false;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/**
+ * An RRULE or EXRULE line as rrule's parsed options on wall times. rrule's own checks (it throws on some values) run
+ * inside the guard, so they are 400s too; so are rules rrule could only loop on, and rules whose single period holds
+ * more candidates than the emulator builds at once.
+ */
+function parsedRule(line: string, body: string, series: SeriesStart): ParsedOptions {
+  let options: ParsedOptions;
+  try {
+    options = new RRule(ruleOptions(line, body, series), true).options;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    invalidRecurrence(line, error instanceof Error ? error.message : 'rejected by the expander');
+  }
+  if (!subDailyReachable(options)) invalidRecurrence(line, 'no time of day this rule can reach matches its BYHOUR/BYMINUTE/BYSECOND');
+  if (candidatesPerPeriod(options) > MAX_PERIOD_CANDIDATES) invalidRecurrence(line, 'too many times in one period');
+  return options;
 }
 
 /** Parses the value of an RRULE or EXRULE line into rrule options on wall times. */
@@ -59,6 +167,7 @@ function ruleOptions(line: string, body: string, series: SeriesStart): Partial<O
     if (seen.has(key)) invalidRecurrence(line, `${key} given twice`);
     seen.add(key);
     if (key === 'FREQ' ? !FREQUENCIES.has(value) : !(VALUE_PATTERNS[key] as RegExp).test(value)) invalidRecurrence(line, `bad value for ${key}`);
+    if (!inRange(key, value) || (key === 'BYDAY' && !weekdaysInRange(value)) || (key === 'UNTIL' && !validUntil(value))) invalidRecurrence(line, `${key} out of range`);
   }
   if (!seen.has('FREQ')) invalidRecurrence(line, 'FREQ is required');
   if (seen.has('UNTIL') && seen.has('COUNT')) invalidRecurrence(line, 'UNTIL and COUNT cannot both be given');
@@ -114,15 +223,11 @@ function dateList(line: string, params: string, values: string, series: SeriesSt
   return { walls, days };
 }
 
-/** Validates the lines and builds the rrule set for them; any defect is a 400 naming the line. */
+/** Validates the lines and gathers what the expander needs; any defect is a 400 "Invalid recurrence rule.". */
 export function parseRecurrence(lines: readonly string[], series: SeriesStart): ParsedRecurrence {
-  const set = new RRuleSet();
-  const excludedDays = new Set<number>();
-  let rules = 0;
-  let bounded = true;
+  const parsed: ParsedRecurrence = { rules: [], exrules: [], rdates: [series.startWall], exdates: new Set(), excludedDays: new Set(), bounded: true };
   if (lines.length > 100) throw invalid('Too many recurrence lines', 'recurrence', 'body');
   // The start is the first instance, as in RFC 5545, even where it does not match the rule.
-  set.rdate(new Date(series.startWall));
   for (const raw of lines) {
     const line = raw.trim();
     const colon = line.indexOf(':');
@@ -133,39 +238,41 @@ export function parseRecurrence(lines: readonly string[], series: SeriesStart): 
     const body = line.slice(colon + 1).toUpperCase();
     if (name === 'RRULE' || name === 'EXRULE') {
       if (params) invalidRecurrence(line, `${name} takes no parameters`);
-      const rule = new RRule(ruleOptions(line, body, series), true);
+      const rule = parsedRule(line, body, series);
       if (name === 'RRULE') {
-        rules++;
-        if (!/(?:^|;)(UNTIL|COUNT)=/.test(body)) bounded = false;
-        set.rrule(rule);
-      } else set.exrule(rule);
+        if (!/(?:^|;)(UNTIL|COUNT)=/.test(body)) parsed.bounded = false;
+        parsed.rules.push(rule);
+      } else parsed.exrules.push(rule);
     } else if (name === 'RDATE') {
-      for (const wall of dateList(line, params, body, series).walls) set.rdate(new Date(wall));
+      parsed.rdates.push(...dateList(line, params, body, series).walls);
     } else if (name === 'EXDATE') {
       const { walls, days } = dateList(line, params, body, series);
-      for (const wall of walls) set.exdate(new Date(wall));
-      for (const day of days) excludedDays.add(day);
+      for (const wall of walls) parsed.exdates.add(wall);
+      for (const day of days) parsed.excludedDays.add(day);
     } else {
       invalidRecurrence(line, `only RRULE, EXRULE, RDATE and EXDATE lines are allowed, not ${name ?? ''}`);
     }
   }
-  if (rules === 0 && lines.length > 0 && !lines.some((line) => line.trim().toUpperCase().startsWith('RDATE'))) {
+  if (parsed.rules.length === 0 && lines.length > 0 && !lines.some((line) => line.trim().toUpperCase().startsWith('RDATE'))) {
     invalidRecurrence(lines[0] ?? '', 'a recurrence needs an RRULE or RDATE line');
   }
-  return { set, excludedDays, bounded };
+  parsed.rdates.sort((a, b) => a - b);
+  return parsed;
 }
 
-/** The cap on instances of one series: protects the emulator from FREQ=SECONDLY with no end. */
-export const MAX_OCCURRENCES = 20_000;
+/**
+ * The recurrence of a stored series, for expansion. A rule stored before the emulator refused it (an older data
+ * directory) must not stop listings: such a series keeps its first instance and its RDATEs only.
+ */
+export function storedRecurrence(lines: readonly string[], series: SeriesStart): ParsedRecurrence {
+  try {
+    return parseRecurrence(lines, series);
+  } catch {
+    return { rules: [], exrules: [], rdates: [series.startWall], exdates: new Set(), excludedDays: new Set(), bounded: true };
+  }
+}
 
-/** Occurrence start wall times from the series start up to and including `untilWall`, in order. */
+/** Occurrence start wall times from the series start up to and including `untilWall`, in order (bounded work: see expansion.ts). */
 export function expandWalls(parsed: ParsedRecurrence, series: SeriesStart, untilWall: number): number[] {
-  const walls: number[] = [];
-  parsed.set.between(new Date(series.startWall - 1), new Date(untilWall), true, (date) => {
-    const wall = date.getTime();
-    if (parsed.excludedDays.size === 0 || !parsed.excludedDays.has(Math.floor(wall / DAY_MS) * DAY_MS)) walls.push(wall);
-    return walls.length < MAX_OCCURRENCES;
-  });
-  // rrule hands RDATEs over out of order (and may repeat one that the rule also yields).
-  return [...new Set(walls)].sort((a, b) => a - b);
+  return expandSync(parsed, series, untilWall).walls;
 }

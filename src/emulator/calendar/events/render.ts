@@ -4,6 +4,7 @@
  * without writer access) the reduced form Google sends: times and identity, no details.
  */
 import { escapeHtml } from '../../core/html';
+import { stringifyJson } from '../../core/json';
 import type { EmulatorUser } from '../../auth/users';
 import { formatDate, formatDateTime } from '../time';
 import type { EventView, StoredEvent } from './timeline';
@@ -74,7 +75,7 @@ export function renderEventJson(view: EventView, context: EventRenderContext): s
   } else {
     renders.set(event, (cached = []));
   }
-  const json = JSON.stringify(renderUncached(view, context, details));
+  const json = stringifyJson(renderUncached(view, context, details));
   if (cached.length >= RENDERS_PER_EVENT) cached.shift();
   cached.push({ etag: event.etag, calendarId: event.calendarId, instanceId, details, context: key, json });
   return json;

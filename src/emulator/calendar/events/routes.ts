@@ -8,7 +8,7 @@ import type { StoredCalendar } from '../calendars/model';
 import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } from '../routing';
 import type { CalendarService } from '../service';
 import { isValidTimeZone, parseTimestampParameter } from '../time';
-import { EventListOptions, EventListResult, listEvents, listInstances } from './listing';
+import { EventListOptions, EventListResult, listEvents, listInstances, prepareListing } from './listing';
 import { EventRenderContext, renderEvent, renderEventJson, renderEventPage } from './render';
 import type { EventView } from './timeline';
 
@@ -83,7 +83,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
   return [
     {
       id: 'calendar.events.list', method: 'GET', path: EVENTS,
-      handle: (context) => {
+      handle: async (context) => {
         const timestamp = (name: string): number | undefined => parseTimestampParameter(name, param(context, name));
         const options: EventListOptions = {
           maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
@@ -106,6 +106,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
         context.query.boolean('showHiddenInvitations', false);
         context.query.boolean('alwaysIncludeEmail', false);
+        await prepareListing(service, userOf(context), context.params.calendarId as string, options);
         return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options));
       },
     },
@@ -149,11 +150,12 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
     },
     {
       id: 'calendar.events.instances', method: 'GET', path: `${EVENTS}/:eventId/instances`,
-      handle: (context) => {
+      handle: async (context) => {
         const timeMin = parseTimestampParameter('timeMin', param(context, 'timeMin'));
         const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
         const pageToken = param(context, 'pageToken');
         const originalStart = param(context, 'originalStart');
+        await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
         const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
           maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
           showDeleted: context.query.boolean('showDeleted', false),

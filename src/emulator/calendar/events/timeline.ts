@@ -6,7 +6,8 @@
 import type { EventType } from '../../../shared/schemas/calendar';
 import { ChangeLog } from '../sync';
 import { DAY_MS, HOUR_MS, utcToWall, wallToUtc } from '../time';
-import { expandWalls, parseRecurrence, SeriesStart } from './recurrence';
+import { REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudget } from './expansion';
+import { SeriesStart, storedRecurrence } from './recurrence';
 import type { EventBody, EventTiming } from './rules';
 
 export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';
@@ -51,19 +52,32 @@ export interface EventView {
 const ZONE_SLACK_MS = 14 * HOUR_MS;
 /** How far an endless series is expanded when nothing bounds the request. */
 export const DEFAULT_HORIZON_MS = 5 * 365 * DAY_MS;
-const EXPANSION_HEADROOM_MS = 365 * DAY_MS;
+/** An endless series is expanded this far beyond what was asked, so requests that creep forward hit the cache. */
+const EXPANSION_HEADROOM_MS = 31 * DAY_MS;
 
 export function isRecurring(event: StoredEvent): boolean {
   return (event.body.recurrence?.length ?? 0) > 0 && event.recurringEventId === undefined;
 }
 
-interface Expansion {
-  etag: string;
-  zone: string;
-  coveredUntilWall: number;
-  complete: boolean;
+/** What a listing may rely on of a series' instances. */
+export interface Expansion {
   /** Original starts in order: instants for timed series, wall midnights for all-day ones. */
   starts: number[];
+  /** Every original start before this instant is in `starts` (Infinity when the series is fully known). */
+  coveredUntilUtc: number;
+  complete: boolean;
+  /** Whether the series ends (COUNT or UNTIL on every rule): such a series is listed to its end. */
+  bounded: boolean;
+}
+
+interface CachedExpansion {
+  etag: string;
+  zone: string;
+  series: SeriesStart;
+  growing: SeriesExpansion;
+  bounded: boolean;
+  result?: Expansion;
+  resultCovered?: number;
 }
 
 interface TimelineEntry {
@@ -95,7 +109,7 @@ export class CalendarEvents {
   lastPurgeCheck = 0;
   private timeline: TimelineEntry[] = [];
   private readonly keys = new Map<string, number>();
-  private readonly expansions = new Map<string, Expansion>();
+  private readonly expansions = new Map<string, CachedExpansion>();
   private maxSpanMs = DAY_MS;
 
   /** Files an event under its current times (call `remove` first when an indexed event changes). */
@@ -160,33 +174,60 @@ export class CalendarEvents {
   }
 
   /**
-   * Original starts of a series up to `untilUtc` (at least), cached per etag. An endless series is expanded to the
-   * horizon asked for; a bounded one completely, once.
+   * Original starts of a series up to `untilUtc` (at least; a series that ends, to its end), cached per etag and grown
+   * on demand. Work is bounded (see expansion.ts): what could not be expanded shows in `coveredUntilUtc`.
    */
-  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number): Expansion {
+  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number, budget: WorkBudget = { candidates: SYNC_BUDGET }): Expansion {
+    const cached = this.cachedExpansion(master, calendarZone);
+    const target = this.targetWall(cached, untilUtc);
+    const state = cached.growing.current.covered > target ? cached.growing.current : cached.growing.extendSync(target, budget);
+    return this.resultOf(cached, state);
+  }
+
+  /**
+   * Grows the expansions of the given series (every series by default) to cover `untilUtc` ahead of a listing,
+   * yielding to other requests while it works; the listing then finds them expanded. One budget for them all.
+   */
+  async prepare(calendarZone: string, untilUtc: (series: StoredEvent) => number, ids: Iterable<string> = this.series, budget: WorkBudget = { candidates: REQUEST_BUDGET }): Promise<void> {
+    for (const id of [...ids]) {
+      const master = this.byId.get(id);
+      if (!master || !isRecurring(master)) continue;
+      const cached = this.cachedExpansion(master, calendarZone);
+      const target = this.targetWall(cached, untilUtc(master));
+      if (cached.growing.current.covered <= target) await cached.growing.extend(target, budget);
+    }
+  }
+
+  private cachedExpansion(master: StoredEvent, calendarZone: string): CachedExpansion {
     const zone = master.timing.zone ?? calendarZone;
+    const cached = this.expansions.get(master.id);
+    if (cached && cached.etag === master.etag && cached.zone === zone) return cached;
     const series: SeriesStart = {
       allDay: master.timing.allDay,
       zone,
       startWall: master.timing.allDay ? master.timing.startMs : utcToWall(zone, master.timing.startMs),
     };
-    const untilWall = utcToWall(zone, untilUtc) + DAY_MS;
-    const cached = this.expansions.get(master.id);
-    if (cached && cached.etag === master.etag && cached.zone === zone && (cached.complete || cached.coveredUntilWall >= untilWall)) return cached;
-    const parsed = parseRecurrence(master.body.recurrence ?? [], series);
-    // An endless series is expanded a year beyond what was asked, so requests that creep forward (now + a day,
-    // the next week) hit the cache instead of re-running rrule.
-    const limit = parsed.bounded ? Number.MAX_SAFE_INTEGER / 2 : Math.max(untilWall, series.startWall) + EXPANSION_HEADROOM_MS;
-    const walls = expandWalls(parsed, series, limit);
-    const expansion: Expansion = {
-      etag: master.etag,
-      zone,
-      coveredUntilWall: limit,
-      complete: parsed.bounded,
-      starts: series.allDay ? walls : walls.map((wall) => wallToUtc(zone, wall)),
-    };
-    this.expansions.set(master.id, expansion);
-    return expansion;
+    const parsed = storedRecurrence(master.body.recurrence ?? [], series);
+    const fresh: CachedExpansion = { etag: master.etag, zone, series, growing: new SeriesExpansion(parsed, series), bounded: parsed.bounded };
+    this.expansions.set(master.id, fresh);
+    return fresh;
+  }
+
+  /** How far to expand for `untilUtc`: a bounded series to its end, an endless one a little beyond what was asked. */
+  private targetWall(cached: CachedExpansion, untilUtc: number): number {
+    if (cached.bounded) return Number.MAX_SAFE_INTEGER;
+    return Math.max(utcToWall(cached.zone, Math.min(untilUtc, 253402300799000)) + DAY_MS, cached.series.startWall) + EXPANSION_HEADROOM_MS;
+  }
+
+  private resultOf(cached: CachedExpansion, state: { walls: number[]; covered: number; complete: boolean }): Expansion {
+    if (cached.result && cached.resultCovered === state.covered) return cached.result;
+    const { zone, series } = cached;
+    const starts = series.allDay ? state.walls : state.walls.map((wall) => wallToUtc(zone, wall));
+    // A wall time is within a day of its instant, whatever the zone: a day less is a safe bound.
+    const coveredUntilUtc = Number.isFinite(state.covered) ? state.covered - DAY_MS : Number.POSITIVE_INFINITY;
+    cached.result = { starts, coveredUntilUtc, complete: state.complete, bounded: cached.bounded };
+    cached.resultCovered = state.covered;
+    return cached.result;
   }
 }
 

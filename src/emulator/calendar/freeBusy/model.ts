@@ -9,6 +9,7 @@ import type { EmulatorUser } from '../../auth/users';
 import { ApiError, invalid, required } from '../../core/errors';
 import { atLeast } from '../access';
 import { DEMO_GROUPS } from '../acl/model';
+import { REQUEST_BUDGET } from '../events/expansion';
 import { instancesOf, spanOf } from '../events/instances';
 import type { CalendarService } from '../service';
 import { DAY_MS, formatDateTime, isValidTimeZone, parseDateTime } from '../time';
@@ -85,18 +86,48 @@ export class FreeBusyModel {
       }
       answered++;
       const busy = this.busyOf(user, id, from, to);
-      result.calendars[id] = busy === undefined
-        ? { busy: [], errors: [{ domain: 'global', reason: 'notFound' }] }
+      result.calendars[id] = busy === undefined || busy === 'internalError'
+        ? { busy: [], errors: [{ domain: 'global', reason: busy ?? 'notFound' }] }
         : { busy: busy.map(([start, end]) => ({ start: formatDateTime(start, zone), end: formatDateTime(end, zone) })) };
     }
     return result;
   }
 
-  /** Merged busy intervals of one calendar within [from, to), or undefined when the caller may not see it. */
-  busyOf(user: EmulatorUser, calendarId: string, from: number, to: number): [number, number][] | undefined {
+  /**
+   * Expands, ahead of `query`, the recurring events of every calendar it will read, yielding to other requests while
+   * it works (50 calendars of series over 90 days must not hold the server). A request `query` will refuse is left
+   * for it to refuse.
+   */
+  async prepare(user: EmulatorUser, request: FreeBusyRequestInput): Promise<void> {
+    let to: number;
+    try {
+      timestamp('timeMin', request.timeMin);
+      to = timestamp('timeMax', request.timeMax);
+    } catch {
+      return;
+    }
+    const budget = { candidates: REQUEST_BUDGET };
+    const ids = new Set<string>();
+    for (const item of request.items ?? []) {
+      if (!item.id) continue;
+      for (const id of DEMO_GROUPS[item.id.toLowerCase()] ?? [item.id]) ids.add(id);
+    }
+    for (const id of [...ids].slice(0, FREEBUSY_LIMITS.calendarExpansionMax + FREEBUSY_LIMITS.groupExpansionMax)) {
+      const calendar = this.visibleCalendar(user, id);
+      if (calendar) await this.service.events.of(calendar.id).prepare(calendar.timeZone, () => to, undefined, budget);
+    }
+  }
+
+  private visibleCalendar(user: EmulatorUser, calendarId: string): ReturnType<CalendarService['calendars']['find']> {
     this.service.calendars.ensurePrimary(user);
     const calendar = this.service.calendars.find(this.service.calendars.resolveId(user, calendarId));
-    if (!calendar || !atLeast(this.service.acl.roleOf(user, calendar), 'freeBusyReader')) return undefined;
+    return calendar && atLeast(this.service.acl.roleOf(user, calendar), 'freeBusyReader') ? calendar : undefined;
+  }
+
+  /** Merged busy intervals of one calendar within [from, to), or undefined when the caller may not see it. */
+  busyOf(user: EmulatorUser, calendarId: string, from: number, to: number): [number, number][] | 'internalError' | undefined {
+    const calendar = this.visibleCalendar(user, calendarId);
+    if (!calendar) return undefined;
     const events = this.service.events.of(calendar.id);
     const zone = calendar.timeZone;
     const intervals: [number, number][] = [];
@@ -111,7 +142,15 @@ export class FreeBusyModel {
     for (const id of events.series) {
       const series = events.byId.get(id);
       if (!series || !blocks(series)) continue;
-      for (const view of instancesOf(events, series, zone, { now: this.service.now(), fromUtc: from, toUtc: to, showDeleted: false, withExceptions: false })) {
+      let views: ReturnType<typeof instancesOf>;
+      try {
+        views = instancesOf(events, series, zone, { now: this.service.now(), fromUtc: from, toUtc: to, showDeleted: false, withExceptions: false });
+      } catch (error) {
+        // More instances in the window than the emulator expands: this calendar answers Google's per-calendar error.
+        if (error instanceof ApiError && error.reason === 'timeRangeTooLong') return 'internalError';
+        throw error;
+      }
+      for (const view of views) {
         const instance = view.instance;
         if (!instance) continue;
         const span = spanOf(instance.startMs, instance.endMs, series.timing.allDay, zone);

@@ -119,10 +119,69 @@ export function volumeDescription(volume: Volume, t: Translate = english): strin
   return [authorsText(info.authors, t), yearOf(info.publishedDate), pagesText(info.pageCount, t)].filter(Boolean).join(' · ');
 }
 
-function identifierRows(volume: Volume): string[] {
+function identifierRows(volume: Volume, t: Translate = english): string[] {
   return (volume.volumeInfo.industryIdentifiers ?? [])
     .filter((entry) => entry.identifier)
-    .map((entry) => `${escapeMarkdown((entry.type ?? 'ID').replace(/_/g, '-'))}: ${escapeMarkdown(entry.identifier ?? '')}`);
+    .map((entry) => `${escapeMarkdown(identifierKind(entry.type, t))}: ${escapeMarkdown(entry.identifier ?? '')}`);
+}
+
+/**
+ * What an identifier is, in words: ISBN-13, ISBN-10, ISSN; Google's OTHER is a library's or a scan's own catalogue
+ * number ("UOM:39015…" for a Michigan scan), which is what a reader is told.
+ */
+export function identifierKind(type: string | undefined, t: Translate = english): string {
+  switch (type) {
+    case 'ISBN_13': return 'ISBN-13';
+    case 'ISBN_10': return 'ISBN-10';
+    case 'ISSN': return 'ISSN';
+    case 'OTHER': case undefined: return t('Catalogue number');
+    default: return type.replace(/_/g, '-');
+  }
+}
+
+/** Google's print type in words: a book or a magazine. */
+export function printTypeWords(printType: string | undefined, t: Translate = english): string | undefined {
+  switch (printType) {
+    case undefined: return undefined;
+    case 'BOOK': return t('Book');
+    case 'MAGAZINE': return t('Magazine');
+    default: return printType;
+  }
+}
+
+/** How much of the book Google lets one read (accessInfo.viewability). */
+export function viewabilityWords(viewability: string | undefined, t: Translate = english): string | undefined {
+  switch (viewability) {
+    case undefined: case 'UNKNOWN': return undefined;
+    case 'ALL_PAGES': return t('Full view: every page can be read');
+    case 'PARTIAL': return t('Preview: some pages can be read');
+    case 'NO_PAGES': return t('No preview');
+    default: return viewability;
+  }
+}
+
+/** Whether and how Google sells it (saleInfo.saleability). */
+export function saleabilityWords(saleability: string | undefined, t: Translate = english): string | undefined {
+  switch (saleability) {
+    case undefined: return undefined;
+    case 'FOR_SALE': return t('For sale');
+    case 'FREE': return t('Free');
+    case 'NOT_FOR_SALE': return t('Not for sale');
+    case 'FOR_PREORDER': return t('Available to pre-order');
+    case 'FOR_SALE_AND_RENTAL': return t('For sale or rent');
+    case 'FOR_RENTAL_ONLY': return t('For rent only');
+    default: return saleability;
+  }
+}
+
+/** A language code ("en", "fr") as its name in the reader's language ("English", "French"). */
+export function languageWords(code: string | undefined, locale?: string): string | undefined {
+  if (!code) return undefined;
+  try {
+    return new Intl.DisplayNames(locale ? [locale, 'en'] : undefined, { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** The hover of a volume row (built lazily in resolveTreeItem): the essentials and the start of the description. */
@@ -136,7 +195,7 @@ export function volumeTooltip(volume: Volume, t: Translate = english): string {
   const pages = pagesText(info.pageCount, t);
   if (pages) lines.push(pages);
   if (info.categories?.length) lines.push(escapeMarkdown(info.categories.join(' · ')));
-  lines.push(...identifierRows(volume));
+  lines.push(...identifierRows(volume, t));
   if (info.description) {
     const text = htmlToText(info.description);
     lines.push('', escapeMarkdown(text.length > 400 ? `${text.slice(0, 399).trimEnd()}…` : text));
@@ -145,7 +204,7 @@ export function volumeTooltip(volume: Volume, t: Translate = english): string {
 }
 
 /** "Volume details" (volumes.get) as a read-only markdown page: description, identifiers, categories, publisher, date, links. */
-export function volumeDetailsMarkdown(volume: Volume, t: Translate = english): string {
+export function volumeDetailsMarkdown(volume: Volume, t: Translate = english, locale?: string): string {
   const info = volume.volumeInfo;
   const lines = [`# ${escapeMarkdown(volumeLabel(volume, t))}`, ''];
   if (info.subtitle) lines.push(`_${escapeMarkdown(info.subtitle)}_`, '');
@@ -156,17 +215,17 @@ export function volumeDetailsMarkdown(volume: Volume, t: Translate = english): s
     [t('Publisher'), info.publisher],
     [t('Published'), info.publishedDate],
     [t('Pages'), info.pageCount !== undefined ? String(info.pageCount) : undefined],
-    [t('Language'), info.language],
-    [t('Print type'), info.printType],
+    [t('Language'), languageWords(info.language, locale)],
+    [t('Kind'), printTypeWords(info.printType, t)],
     [t('Categories'), info.categories?.join(' · ')],
     [t('Rating'), info.averageRating !== undefined ? t('{0} / 5 ({1} ratings)', info.averageRating, info.ratingsCount ?? 0) : undefined],
     [t('eBook'), sale?.isEbook === undefined ? undefined : sale.isEbook ? t('yes') : t('no')],
-    [t('Sale'), [sale?.saleability, price?.amount !== undefined ? `${price.amount} ${price.currencyCode ?? ''}`.trim() : undefined].filter(Boolean).join(', ') || undefined],
-    [t('Viewability'), volume.accessInfo?.viewability],
-    [t('Volume id'), volume.id],
+    [t('Sale'), [saleabilityWords(sale?.saleability, t), price?.amount !== undefined ? priceWords(price.amount, price.currencyCode, locale) : undefined].filter(Boolean).join(', ') || undefined],
+    [t('Reading'), viewabilityWords(volume.accessInfo?.viewability, t)],
+    [t('Google Books id'), volume.id],
   ];
   lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value ? escapeMarkdown(value) : '—'} |`), '');
-  const identifiers = identifierRows(volume);
+  const identifiers = identifierRows(volume, t);
   lines.push(`## ${t('Identifiers')}`, '', ...(identifiers.length ? identifiers.map((row) => `- ${row}`) : [`_${t('None given.')}_`]), '');
   lines.push(`## ${t('Description')}`, '');
   lines.push(info.description ? htmlToText(info.description).split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : `_${t('No description.')}_`, '');
@@ -179,6 +238,16 @@ export function volumeDetailsMarkdown(volume: Volume, t: Translate = english): s
   const shown = links.filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (shown.length > 0) lines.push(`## ${t('Links')}`, '', ...shown.map(([title, url]) => `- [${escapeMarkdown(title)}](${url})`), '');
   return lines.join('\n');
+}
+
+/** A price as the reader's locale writes it ("£4.99"), or the bare figures when the currency is unknown. */
+function priceWords(amount: number, currencyCode: string | undefined, locale?: string): string {
+  if (!currencyCode) return String(amount);
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: currencyCode }).format(amount);
+  } catch {
+    return `${amount} ${currencyCode}`;
+  }
 }
 
 // ---- menus

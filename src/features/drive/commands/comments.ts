@@ -12,7 +12,7 @@ import type { DriveComments } from '../comments/controller';
 import { authorName, commentLabel, CommentNode, fileOfCommentRow, isMine, isResolved } from '../comments/nodes';
 import { CommentTarget, DriveCommentEntry } from '../comments/threads';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
-import { DriveNode, folderTitles } from '../tree/treeModel';
+import { DriveNode, folderTitles } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 /** The file a command acts on, and how to open it. */

@@ -8,7 +8,7 @@ import { attempt } from '../../../core/commands';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { kindLabel } from '../tree/presentation';
-import type { ContainerNode, DriveNode } from '../tree/treeModel';
+import type { ContainerNode, DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 

@@ -2,8 +2,8 @@
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import { driveUri } from '../fs/driveFileSystem';
-import { folderIdOf } from '../tree/dnd';
-import { folderTitles, type DriveNode, type FileNode, type LoadMoreNode } from '../tree/treeModel';
+import { folderIdOf } from '../tree/dragAndDrop';
+import { folderTitles, type DriveNode, type FileNode, type LoadMoreNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 export function fileCommands(kit: DriveCommandKit) {

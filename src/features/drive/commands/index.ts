@@ -1,7 +1,7 @@
 /** The Drive commands: one id → handler table over the per-resource command files, registered behind the one wrapper. */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
-import type { ContainerNode } from '../tree/treeModel';
+import type { ContainerNode } from '../tree/model';
 import { commentCommands } from './comments';
 import { contentCommands } from './content';
 import { fileCommands } from './files';
@@ -16,7 +16,7 @@ import { sharedDriveCommands } from './sharedDrives';
 import { trashCommands } from './trash';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 
-export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument } from './info';
+export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument, registerInfoDocuments } from './info';
 export type { DriveCommandHost } from './kit';
 export { executeDropPlan } from './organize';
 

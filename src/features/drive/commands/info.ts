@@ -1,13 +1,33 @@
 /** The Drive commands that show information: a file's properties, the installed apps, the account and its quota. */
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveApi } from '../port';
 import { formatBytes } from '../tree/presentation';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
+
+/** The read-only properties and app-details documents these commands open; a failure reads as a comment line. */
+export function registerInfoDocuments(vs: typeof vscode, api: () => DriveApi): vscode.Disposable[] {
+  const firstPathPart = (uri: vscode.Uri): string => uri.path.split('/').filter(Boolean)[0] ?? '';
+  const document = (render: (uri: vscode.Uri) => Promise<string>): vscode.TextDocumentContentProvider => ({
+    provideTextDocumentContent: async (uri) => {
+      try {
+        return await render(uri);
+      } catch (error) {
+        return `// ${errorMessage(error, vs.l10n.t)}\n`;
+      }
+    },
+  });
+  return [
+    vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, document((uri) => propertiesDocument(api(), firstPathPart(uri), vs.l10n.t('My Drive')))),
+    vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, document((uri) => appDocument(api(), firstPathPart(uri)))),
+  ];
+}
 
 /**
  * The properties document: the file resource, the folders it is in (parents.list, titled where readable) and,

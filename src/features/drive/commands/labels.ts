@@ -10,7 +10,7 @@ import { confirmModal } from '../../../core/confirm';
 import { LabelCatalog } from '../labels/catalog';
 import { displayValues, fieldName, fieldPrompt, inputProblem, labelSummary, labelTitle, parseInput, rawValues, setModification, unsetModification } from '../labels/fields';
 import type { DriveItem } from '../port';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 import { targetFile } from './target';
 
@@ -19,7 +19,7 @@ type EditorItem = vscode.QuickPickItem & { run?: () => Promise<void> };
 export function labelCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
   const catalog = new LabelCatalog(host.desk);
-  const api = () => host.client();
+  const api = () => host.resources();
   const titleOf = (file: DriveItem): string => file.title ?? file.id;
 
   async function applied(file: DriveItem): Promise<DriveLabel[]> {

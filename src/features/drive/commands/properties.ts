@@ -10,7 +10,7 @@ import type { DriveProperty, PropertyVisibility } from '../../../shared/schemas/
 import type { DriveItem } from '../port';
 import { countProblem, keyProblem, sortProperties, valueProblem, visibilityLabel, visibilityOf } from '../properties/limits';
 import { explainPropertiesError } from '../sharing/errors';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 import { targetFile } from './target';
 
@@ -20,7 +20,7 @@ type EditorItem = vscode.QuickPickItem & { action?: Action; property?: DriveProp
 export function propertyCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
   const desk = host.desk;
-  const api = () => host.client();
+  const api = () => host.resources();
   const titleOf = (file: DriveItem): string => file.title ?? file.id;
   const labelOf = (property: DriveProperty): string => `${property.key} = ${property.value ?? ''}`;
 

@@ -25,7 +25,7 @@ import {
   versionedTitle,
 } from '../revisions/history';
 import type { RevisionsApi } from '../revisions/port';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 import { targetFile } from './target';
 
@@ -42,7 +42,7 @@ type Action = 'open' | 'compare' | 'compareOther' | 'restore' | 'pin' | 'unpin' 
 
 export function revisionCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
-  const api = (): RevisionsApi => host.client();
+  const api = (): RevisionsApi => host.resources();
   const titleOf = (file: DriveItem): string => file.title ?? file.id;
   const versionLabel = (view: RevisionView): string => t('version {0}', view.number);
   const dateFormat = new Intl.DateTimeFormat(vs.env.language, { dateStyle: 'medium', timeStyle: 'short' });

@@ -13,7 +13,7 @@ import type { DriveItem } from '../port';
 import { driveAsItem, SharedDrivesApi } from '../sharedDrives/port';
 import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
 import { emailsProblem, parseEmails } from '../sharing/emails';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 /** The context key behind the "show hidden shared drives" toggle. */
@@ -24,7 +24,7 @@ type MemberItem = vscode.QuickPickItem & { member?: DrivePermission; add?: true 
 export function sharedDriveCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
   const desk = host.desk;
-  const api = (): SharedDrivesApi => host.client();
+  const api = (): SharedDrivesApi => host.resources();
   const nameOf = (drive: DriveItem): string => drive.title ?? drive.id;
   const refreshDrives = (): void => host.provider.refresh(host.model().section('sharedDrives'));
 

@@ -13,7 +13,7 @@ import { displayName, isInheritedOnly, linkPermissionOf, linkSentence, peopleOf,
 import { emailsProblem, isEmailAddress, parseEmails } from '../sharing/emails';
 import { explainSharingError } from '../sharing/errors';
 import { linkRoleOptions, roleDetail, roleInput, roleLabel, roleOf, roleOptions, ShareRole } from '../sharing/roles';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 import { targetFile } from './target';
 
@@ -29,7 +29,7 @@ type FlowItem = vscode.QuickPickItem & { action?: Action; permission?: DrivePerm
 export function sharingCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
   const desk = host.desk;
-  const sharing = () => host.client();
+  const sharing = () => host.resources();
   const titleOf = (file: DriveItem): string => file.title ?? file.id;
 
   async function load(fileId: string): Promise<Access> {

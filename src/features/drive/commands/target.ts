@@ -1,7 +1,7 @@
 /** The one file a sharing or properties command acts on: the row clicked, the view's selection, or the Drive file in the editor. */
 import { fileIdOf } from '../fs/driveFileSystem';
 import type { DriveItem } from '../port';
-import type { DriveNode } from '../tree/treeModel';
+import type { DriveNode } from '../tree/model';
 import type { DriveCommandKit } from './kit';
 
 /**

@@ -5,8 +5,8 @@
 import { english, type Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
-import type { FileNode } from '../tree/treeModel';
-import { sectionOf } from '../tree/treeModel';
+import type { FileNode } from '../tree/model';
+import { sectionOf } from '../tree/model';
 import { excerpt } from './anchors';
 
 export interface CommentsNode {

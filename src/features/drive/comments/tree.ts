@@ -14,7 +14,7 @@ import { NotSignedInError } from '../../../core/session';
 import { Disposable } from '../../../core/disposable';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import type { DriveTreeComments } from '../tree/treeProvider';
-import type { DriveNode, FileNode, MessageNode } from '../tree/treeModel';
+import type { DriveNode, FileNode, MessageNode } from '../tree/model';
 import { excerpt, quoteOf } from './anchors';
 import { authorName, commentLabel, CommentNode, commentNodes, commentRowContextValue, CommentsNode, commentsNode, fileOfCommentRow, hasCommentsRow, isResolved } from './nodes';
 import type { CommentStore } from './store';

@@ -4,7 +4,7 @@ import { DRIVE_MEMBER_ROLES, DriveMemberRole } from '../../../shared/schemas/dri
 import type { PermissionInput } from '../../../shared/schemas/drive/permissions';
 import type { DriveItem } from '../port';
 import type { Translate } from '../../../shared/l10n';
-import type { DriveNode, FileNode } from '../tree/treeModel';
+import type { DriveNode, FileNode } from '../tree/model';
 
 /** Whether a row is a drive of the "Shared drives" section (its top folder). */
 export function isSharedDriveRow(node: DriveNode | undefined): boolean {

@@ -6,11 +6,11 @@ import { escapeMarkdown } from '../../../core/markdown';
 import { NotSignedInError } from '../../../core/session';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
-import { DropPlan, planDrop } from './dnd';
+import { DropPlan, planDrop } from './dragAndDrop';
 import { descriptionFor, iconIdFor, tooltipMarkdown } from './presentation';
 import { commentRowContextValue, type CommentNode, type CommentsNode } from '../comments/nodes';
 import { driveTooltipLines, driveTrashContextValue, isSharedDriveRow, sharedDriveContextValue } from '../sharedDrives/nodes';
-import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './treeModel';
+import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './model';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 export const DRIVE_VIEW_ID = 'desk.drive';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { OrderBy, PrintType, VolumeFilter } from '../../../../src/shared/schemas/books';
-import { Catalogue, parseCatalogue } from '../../../../src/emulator/books/catalogue';
+import { Catalogue, CatalogueRecord, parseCatalogue } from '../../../../src/emulator/books/catalogue';
 import { parseQuery, SearchPage, textSnippet, VolumeSearchIndex } from '../../../../src/emulator/books/search';
-import { fixtureCatalogueText, isbn10, isbn13 } from '../../../support/booksCatalogue';
+import { FIXTURE_RECORDS, fixtureCatalogueText, isbn10, isbn13 } from '../../../support/booksCatalogue';
 
 interface Ask {
   startIndex?: number;
@@ -41,6 +41,23 @@ describe('books search index', () => {
       assert.equal(found[0], 'Dune');
       assert.ok(found.indexOf('Dune Messiah') < found.indexOf('Desert Worlds'), `title matches outrank a description mention: ${found.join(', ')}`);
       assert.ok(found.includes('Desert Worlds'), 'a description mention still matches');
+    });
+
+    it('ranks books holding the very word before books reached through a typo, however strong the typo\'s field', () => {
+      // "pride" is one edit from "bride" and "prime": those titles used to outrank a book that says "pride" itself.
+      const novel = (title: string, description: string): CatalogueRecord => ({ title, authors: ['Anon'], publisher: 'Fixture Press', publishedDate: '1816', language: 'en', categories: ['Fiction / Classics'], pageCount: 300, description, publicDomain: true });
+      const withPride = parseCatalogue(fixtureCatalogueText([
+        ...FIXTURE_RECORDS,
+        novel('The Bride of Lammermoor', 'A feud, a bride and a prophecy on the Scottish coast.'),
+        novel('The Prime of Miss Jean Brodie', 'A teacher in her prime shapes six girls in Edinburgh.'),
+        novel('Mansfield Park', 'Fanny Price keeps her quiet principles while the Crawfords wound the pride of Mansfield.'),
+      ]), 'fixture with pride');
+      const prideIndex = new VolumeSearchIndex(withPride);
+      const found = prideIndex.search({ query: parseQuery('pride'), startIndex: 0, maxResults: 40, orderBy: 'relevance', printType: 'all' }).hits.map((hit) => hit.volume.record.title);
+      assert.equal(found[0], 'Pride and Prejudice');
+      const exact = found.indexOf('Mansfield Park');
+      const fuzzy = ['The Bride of Lammermoor', 'The Prime of Miss Jean Brodie'].map((title) => found.indexOf(title));
+      assert.ok(exact > 0 && fuzzy.every((position) => position > exact), found.join(' | '));
     });
 
     it('ranks a title match above an author match above nothing', () => {

@@ -5,10 +5,12 @@ import { normalizeText, parseQuery, QueryClause, VolumeSearchIndex, wordsOf } fr
 import { fixtureCatalogueText } from '../../../support/booksCatalogue';
 
 /**
- * The volume search scores on its own postings (termIndex.ts) but must rank exactly as MiniSearch.search did with
- * the same options: same matches, same order (ties included), same scores, same matched terms. The oracle below is
- * the MiniSearch set-up the emulator used, field weights and exact-title boost included (phrases and filters are
- * checks on these matches, the same code either way, and have their own tests in search.test.ts).
+ * The volume search scores on its own postings (termIndex.ts) but must rank as MiniSearch.search did with the same
+ * options: same matches, same scores, same matched terms, and MiniSearch's order (ties included) within each level of
+ * closeness: documents holding every query word itself first, then those reached through a longer word (prefix), then
+ * through a typo. The oracle below is the MiniSearch set-up the emulator used, field weights and exact-title boost
+ * included, its results stably sorted by that level (phrases and filters are checks on these matches, the same code
+ * either way, and have their own tests in search.test.ts).
  */
 const FIELDS = ['title', 'subtitle', 'authors', 'publisher', 'categories', 'description', 'isbn'] as const;
 type Field = (typeof FIELDS)[number];
@@ -52,13 +54,27 @@ function oracle(catalogue: Catalogue): (q: string) => SearchResult[] {
       fuzzy: forgiving ? (term: string) => (term.length >= 7 ? 2 : term.length >= 5 ? 1 : false) : false,
     };
   };
+  /** 2: the document has every query word itself; 1: some only as the start of a longer word; 0: some only through a typo. */
+  const level = (clauses: readonly QueryClause[], result: SearchResult): number => {
+    let loosest = 2;
+    for (const clause of clauses) {
+      if (clause.field !== 'any' || clause.phrase) continue;
+      for (const word of clause.words) {
+        if (result.terms.includes(word)) continue;
+        loosest = Math.min(loosest, word.length >= 3 && result.terms.some((term) => term.startsWith(word)) ? 1 : 0);
+      }
+    }
+    return loosest;
+  };
   return (q) => {
     const { clauses, freeText } = parseQuery(q);
     const exact = titles.get(freeText);
-    return index.search(
+    const results = index.search(
       { combineWith: 'AND', queries: clauses.map(clauseQuery) },
       { boost: BOOST, ...(exact ? { boostDocument: (id: string) => (exact.has(id) ? 3 : 1) } : {}) },
     );
+    // Array.prototype.sort is stable: MiniSearch's order stays within a level.
+    return results.map((result) => ({ result, level: level(clauses, result) })).sort((a, b) => b.level - a.level).map(({ result }) => result);
   };
 }
 

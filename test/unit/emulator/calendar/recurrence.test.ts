@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { findUser, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { RRule } from 'rrule';
+import { expandSync } from '../../../../src/emulator/calendar/events/expansion';
 import { expandWalls, parseRecurrence } from '../../../../src/emulator/calendar/events/recurrence';
 import { instanceId, parseInstanceId } from '../../../../src/emulator/calendar/events/instances';
 import { listEvents, listInstances } from '../../../../src/emulator/calendar/events/listing';
@@ -148,5 +150,82 @@ describe('calendar exceptions', () => {
     const rest = listInstances(calendar, alice, 'primary', series.id, { maxResults: 2500, showDeleted: false, pageToken: first.nextPageToken as string });
     assert.equal(rest.views.length, 1150);
     assert.equal(rest.nextPageToken, undefined);
+  });
+});
+
+describe('calendar recurrence that cannot freeze the emulator', () => {
+  const timedBody = (recurrence: string[]): Parameters<CalendarService['events']['insert']>[2] => ({
+    summary: 'r', start: { dateTime: '2026-01-05T10:00:00', timeZone: 'UTC' }, end: { dateTime: '2026-01-05T11:00:00', timeZone: 'UTC' }, recurrence,
+  });
+  const refusedRule = (error: unknown): boolean => error instanceof ApiError && error.code === 400 && error.reason === 'invalid' && error.message === 'Invalid recurrence rule.';
+  const OUT_OF_RANGE = [
+    'RRULE:FREQ=SECONDLY;BYSECOND=61', 'RRULE:FREQ=HOURLY;BYHOUR=24', 'RRULE:FREQ=DAILY;BYMINUTE=60', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=0',
+    'RRULE:FREQ=MONTHLY;BYMONTHDAY=32', 'RRULE:FREQ=YEARLY;BYMONTH=0', 'RRULE:FREQ=YEARLY;BYMONTH=13', 'RRULE:FREQ=YEARLY;BYYEARDAY=0',
+    'RRULE:FREQ=YEARLY;BYYEARDAY=-367', 'RRULE:FREQ=YEARLY;BYWEEKNO=54', 'RRULE:FREQ=MONTHLY;BYDAY=0MO', 'RRULE:FREQ=YEARLY;BYDAY=54MO',
+    'RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=0', 'RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=367', 'RRULE:FREQ=MONTHLY;BYDAY=MO;BYSETPOS=-999',
+    'RRULE:FREQ=DAILY;UNTIL=20261399', 'RRULE:FREQ=DAILY;UNTIL=20260230T000000Z', 'EXRULE:FREQ=MINUTELY;BYMINUTE=99',
+    // Valid numbers that rrule's counter can never reach: it would loop forever looking for them.
+    'RRULE:FREQ=HOURLY;INTERVAL=24;BYHOUR=5', 'RRULE:FREQ=SECONDLY;BYSECOND=60', 'RRULE:FREQ=MINUTELY;INTERVAL=2;BYMINUTE=1',
+    // One period with more candidate times than the emulator builds at once.
+    'RRULE:FREQ=YEARLY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,10,20,30,40,50',
+  ];
+
+  it('refuses out-of-range and unreachable rule values with Google\'s 400 "Invalid recurrence rule." at insert, import, update and patch', () => {
+    const calendar = service();
+    const existing = calendar.events.insert(alice, 'primary', timedBody(['RRULE:FREQ=DAILY;COUNT=3']), { conferenceDataVersion: 0 });
+    for (const line of OUT_OF_RANGE) {
+      const lines = line.startsWith('EXRULE') ? ['RRULE:FREQ=DAILY', line] : [line];
+      assert.throws(() => calendar.events.insert(alice, 'primary', timedBody(lines), { conferenceDataVersion: 0 }), refusedRule, `insert ${line}`);
+      assert.throws(() => calendar.events.import(alice, 'primary', { ...timedBody(lines), iCalUID: `u-${line}` }, { conferenceDataVersion: 0 }), refusedRule, `import ${line}`);
+      assert.throws(() => calendar.events.update(alice, 'primary', existing.id, timedBody(lines), 'update', { conferenceDataVersion: 0 }), refusedRule, `update ${line}`);
+      assert.throws(() => calendar.events.update(alice, 'primary', existing.id, { recurrence: lines }, 'patch', { conferenceDataVersion: 0 }), refusedRule, `patch ${line}`);
+    }
+    // The edges of each range are still rules.
+    for (const line of ['RRULE:FREQ=DAILY;BYSECOND=0,59;COUNT=2', 'RRULE:FREQ=DAILY;BYHOUR=0,23;COUNT=2', 'RRULE:FREQ=MONTHLY;BYMONTHDAY=-31,31;COUNT=2', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=-1,366;COUNT=2', 'RRULE:FREQ=HOURLY;INTERVAL=24;BYHOUR=10;COUNT=2']) {
+      assert.doesNotThrow(() => calendar.events.insert(alice, 'primary', timedBody([line]), { conferenceDataVersion: 0 }), line);
+    }
+  });
+
+  it('expands a rule that never matches with bounded work, and knows how far it got', () => {
+    const series = { startWall: Date.UTC(2026, 0, 5, 10), allDay: false, zone: 'UTC' };
+    const parsed = parseRecurrence(['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'RRULE:FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=31', 'RRULE:FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29'], series);
+    // Over five years: no instance but the start, and the expansion knows it covered the whole window.
+    const fiveYears = expandSync(parsed, series, Date.UTC(2031, 0, 1));
+    assert.deepEqual(fiveYears.walls, [series.startWall]);
+    assert.ok(fiveYears.covered > Date.UTC(2031, 0, 1));
+    // To year 9999 (8 s of rrule's work before): the budget stops it, and it says where, instead of pretending it is done.
+    const toTheEnd = expandSync(parsed, series, Date.UTC(9999, 0, 1));
+    assert.equal(toTheEnd.complete, false);
+    assert.ok(toTheEnd.covered < Date.UTC(9999, 0, 1) && toTheEnd.covered > Date.UTC(2031, 0, 1));
+  });
+
+  it('expands by slices exactly what one rrule run gives, for every frequency and its period boundaries', () => {
+    const series = { startWall: Date.UTC(2026, 0, 7, 9, 30, 15), allDay: false, zone: 'UTC' };
+    const rules = [
+      'FREQ=YEARLY;BYMONTH=1,7;BYDAY=-1FR;COUNT=40', 'FREQ=MONTHLY;INTERVAL=3;BYDAY=MO,TU;BYSETPOS=2,-1;COUNT=300', 'FREQ=WEEKLY;INTERVAL=2;WKST=SU;BYDAY=SU,WE;COUNT=900',
+      'FREQ=DAILY;INTERVAL=3;BYHOUR=8,20;COUNT=5000', 'FREQ=HOURLY;INTERVAL=5;BYMONTHDAY=1,15;COUNT=3000', 'FREQ=MONTHLY;BYMONTHDAY=31;UNTIL=20400101T000000Z',
+    ];
+    for (const rule of rules) {
+      const sliced = expandSync(parseRecurrence([`RRULE:${rule}`], series), series, Date.UTC(2100, 0, 1)).walls;
+      const whole = new RRule({ ...RRule.parseString(rule), dtstart: new Date(series.startWall) }).all().map((date) => date.getTime());
+      assert.deepEqual(sliced, [...new Set([series.startWall, ...whole])].sort((a, b) => a - b), rule);
+    }
+  });
+
+  it('walks sub-daily rules on their grid of INTERVAL steps from the start, limited by the BY parts (RFC 5545)', () => {
+    const series = { startWall: Date.UTC(2026, 0, 7, 9, 30, 15), allDay: false, zone: 'UTC' };
+    // rule, step in seconds, which grid points count, how many
+    const cases: Array<[string, number, (date: Date) => boolean, number]> = [
+      ['FREQ=MINUTELY;INTERVAL=7;BYHOUR=9;COUNT=3000', 7 * 60, (date) => date.getUTCHours() === 9, 3000],
+      ['FREQ=SECONDLY;INTERVAL=13;BYMINUTE=0;BYDAY=MO;COUNT=400', 13, (date) => date.getUTCMinutes() === 0 && date.getUTCDay() === 1, 400],
+      ['FREQ=HOURLY;INTERVAL=5;BYHOUR=1,2,3;BYMONTH=3;COUNT=500', 5 * 3600, (date) => [1, 2, 3].includes(date.getUTCHours()) && date.getUTCMonth() === 2, 500],
+    ];
+    for (const [rule, stepSeconds, counts, total] of cases) {
+      const expected: number[] = [];
+      // Minutely and hourly instances keep the start's seconds (and minutes), as BYSECOND/BYMINUTE default to them.
+      for (let wall = series.startWall; expected.length < total; wall += stepSeconds * 1000) if (counts(new Date(wall))) expected.push(wall);
+      const sliced = expandSync(parseRecurrence([`RRULE:${rule}`], series), series, Date.UTC(2100, 0, 1)).walls;
+      assert.deepEqual(sliced, [...new Set([series.startWall, ...expected])].sort((a, b) => a - b), rule);
+    }
   });
 });

@@ -48,6 +48,15 @@ describe('Books presentation', () => {
     assert.equal(safeLink('https://x/a b(c)'), 'https://x/a%20b%28c%29');
   });
 
+  it('says in words what Google\'s values mean (kind, reading, sale, language, a scan\'s catalogue number)', () => {
+    const volume = fakeVolume('v2', 'Persuasion', { printType: 'BOOK', language: 'en', industryIdentifiers: [{ type: 'OTHER', identifier: 'DESK:v2' }] });
+    const markdown = volumeDetailsMarkdown({ ...volume, accessInfo: { viewability: 'ALL_PAGES' }, saleInfo: { saleability: 'FOR_SALE', isEbook: true, retailPrice: { amount: 4.99, currencyCode: 'GBP' } } }, undefined, 'en-GB');
+    for (const expected of ['| Kind | Book |', '| Language | English |', '| Reading | Full view: every page can be read |', '| Sale | For sale, £4\\.99 |', '- Catalogue number: DESK:v2']) {
+      assert.ok(markdown.includes(expected), `missing ${expected} in\n${markdown}`);
+    }
+    for (const raw of ['BOOK', 'ALL_PAGES', 'FOR_SALE', 'OTHER']) assert.ok(!markdown.includes(raw), `${raw} shown raw in\n${markdown}`);
+  });
+
   it('renders shelf details', () => {
     const markdown = shelfDetailsMarkdown({ kind: 'books#bookshelf', id: 1001, title: 'Book club', description: 'Next reads', access: 'PUBLIC', volumeCount: 2, created: '2026-01-01T00:00:00.000Z' }, { mine: false, writable: false, owner: '42' });
     assert.ok(markdown.startsWith('# Book club'));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { contextValueFor } from '../../../../../src/features/drive/tree/treeProvider';
-import { planDrop } from '../../../../../src/features/drive/tree/dnd';
-import { DriveNode, DriveTreeModel, FileNode, folderTitles } from '../../../../../src/features/drive/tree/treeModel';
+import { planDrop } from '../../../../../src/features/drive/tree/dragAndDrop';
+import { DriveNode, DriveTreeModel, FileNode, folderTitles } from '../../../../../src/features/drive/tree/model';
 import { driveAsItem, SharedDriveSource } from '../../../../../src/features/drive/sharedDrives/port';
 import { memberRoleInput, memberRoleOf, myDriveRole, sortMembers } from '../../../../../src/features/drive/sharedDrives/nodes';
 import { resolveDrivePath } from '../../../../../src/features/drive/fs/drivePath';

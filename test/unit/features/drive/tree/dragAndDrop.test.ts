@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { planDrop } from '../../../../../src/features/drive/tree/dnd';
-import { DriveNode, DriveTreeModel, FileNode } from '../../../../../src/features/drive/tree/treeModel';
+import { planDrop } from '../../../../../src/features/drive/tree/dragAndDrop';
+import { DriveNode, DriveTreeModel, FileNode } from '../../../../../src/features/drive/tree/model';
 import { FakeDrive } from '../../../../support/fakes/drive';
 
 async function child(model: DriveTreeModel, parent: Parameters<DriveTreeModel['children']>[0], title: string): Promise<FileNode> {

@@ -2,7 +2,7 @@
 import { english, Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import { isSharedDriveRow } from '../sharedDrives/nodes';
-import { ContainerNode, DriveNode, FileNode, listingOf, sectionOf } from './treeModel';
+import { ContainerNode, DriveNode, FileNode, listingOf, sectionOf } from './model';
 
 /** What one dropped file turns into: a parents change (files.patch addParents/removeParents) or a trash. */
 export type DropAction =

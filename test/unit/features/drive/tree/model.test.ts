@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DriveNode, DriveTreeModel, FileNode, SECTION_IDS } from '../../../../../src/features/drive/tree/treeModel';
+import { DriveNode, DriveTreeModel, FileNode, SECTION_IDS } from '../../../../../src/features/drive/tree/model';
 import { FakeDrive } from '../../../../support/fakes/drive';
 
 function titles(nodes: DriveNode[]): string[] {
