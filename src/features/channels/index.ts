@@ -8,7 +8,7 @@ import { ChannelsClient } from '../../api/channels';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { ADMIN_SCOPES, ensureAdminScope } from './adminScope';
+import { DIRECTORY_SCOPES, ensureDirectoryScope } from './directoryScope';
 import { ChannelsCommands } from './commands';
 import { LivePush } from './livePush';
 import { ChannelBook } from './model';
@@ -73,7 +73,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
       receiverAddress: () => this.receiverAddress(),
       startReceiver: () => this.receiver.start(),
       stopReceiver: () => this.receiver.stop(),
-      ensureAdminScope: () => ensureAdminScope(desk),
+      ensureDirectoryScope: () => ensureDirectoryScope(desk),
     });
     for (const disposable of this.commands.register()) this._register(disposable);
     this.timers = this._register(new ChannelTimers({ desk, book: this.book, operations: this.operations, tree: this.tree, view: this.view }));
@@ -105,8 +105,8 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.client ??= new ChannelsClient({
       drive: this.desk.httpClient((endpoints) => endpoints.drive, DESK_SCOPES),
       calendar: this.desk.httpClient((endpoints) => endpoints.calendar, DESK_SCOPES),
-      // Directory watches need an administrator's scope, which sign-in never asks for (see adminScope.ts).
-      admin: this.desk.httpClient((endpoints) => endpoints.admin, ADMIN_SCOPES),
+      // Directory watches need an administrator's scope, which sign-in never asks for (see directoryScope.ts).
+      directory: this.desk.httpClient((endpoints) => endpoints.directory, DIRECTORY_SCOPES),
     });
     return this.client;
   }

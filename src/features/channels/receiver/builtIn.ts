@@ -66,7 +66,7 @@ export class BuiltInReceiver extends Disposable {
     await desk.backend.ensure();
     const endpoints = desk.backend.current;
     if (!endpoints) throw new Error(this.t('The local emulator is not running.'));
-    const issued = await emulatorReceiverCertificate(endpoints.admin, ['127.0.0.1']);
+    const issued = await emulatorReceiverCertificate(endpoints.directory, ['127.0.0.1']);
     const receiver = new ChannelReceiver({
       cert: issued.cert,
       key: issued.key,

@@ -21,9 +21,9 @@ function discoveryIdOf(operation: string): { id: string; media: boolean } {
   return { id, media };
 }
 
-/** The scopes Desk holds when it makes a call of this API: sign-in's, plus the admin or labels scope asked for on first use. */
+/** The scopes Desk holds when it makes a call of this API: sign-in's, plus the directory or labels scope asked for on first use. */
 function scopesDeskAsksFor(id: string): readonly string[] {
-  if (/^(directory|admin)\./.test(id)) return [...DESK_SCOPES, ...SCOPES.admin];
+  if (/^(directory|admin)\./.test(id)) return [...DESK_SCOPES, ...SCOPES.directory];
   if (id.startsWith('drivelabels.')) return [...DESK_SCOPES, ...SCOPES.driveLabels];
   return DESK_SCOPES;
 }

@@ -2,12 +2,12 @@
 import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 
-export const ADMIN_SCOPES: readonly string[] = [...DESK_SCOPES, ...SCOPES.admin];
+export const DIRECTORY_SCOPES: readonly string[] = [...DESK_SCOPES, ...SCOPES.directory];
 
 /** A session with the admin scope, asked for only when none has it; false when the user declines. */
-export async function ensureAdminScope(desk: Pick<DeskContext, 'auth' | 'vs'>): Promise<boolean> {
+export async function ensureDirectoryScope(desk: Pick<DeskContext, 'auth' | 'vs'>): Promise<boolean> {
   const sessions = await desk.auth.listSessions();
-  if (sessions.some((session) => ADMIN_SCOPES.every((scope) => session.scopes.includes(scope)))) return true;
+  if (sessions.some((session) => DIRECTORY_SCOPES.every((scope) => session.scopes.includes(scope)))) return true;
   const t = desk.vs.l10n.t;
   const grant = t('Grant Access');
   const answer = await desk.vs.window.showWarningMessage(
@@ -16,6 +16,6 @@ export async function ensureAdminScope(desk: Pick<DeskContext, 'auth' | 'vs'>): 
     grant,
   );
   if (answer !== grant) return false;
-  await desk.auth.createSession([...ADMIN_SCOPES]);
+  await desk.auth.createSession([...DIRECTORY_SCOPES]);
   return true;
 }
