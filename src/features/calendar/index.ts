@@ -154,6 +154,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.zone ??= this.api.getSetting('timezone').then((setting) => {
       const zone = isValidTimeZone(setting.value) ? setting.value : systemTimeZone();
       this.knownZone = zone;
+      this.desk.clock.setTimeZone(zone);
       return zone;
     }, (error: unknown) => {
       this.zone = undefined;

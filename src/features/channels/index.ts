@@ -74,7 +74,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.onDidReceive = this.receiveEmitter.event;
     this.book = new ChannelBook(desk.extensionContext.globalState);
     this.book.use(desk.backend.expected.kind, undefined);
-    this.tree = this._register(new ChannelsTreeProvider(vs, this.book));
+    this.tree = this._register(new ChannelsTreeProvider(vs, this.book, desk.clock));
     this.view = this._register(vs.window.createTreeView(CHANNELS_VIEW_ID, { treeDataProvider: this.tree }));
     this.operations = new ChannelOperations({ api: () => this.api(), book: this.book, t: this.t, log: (message) => desk.log.warn(message) });
     this.commands = new ChannelsCommands({
@@ -236,7 +236,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
       this.statusItem.hide();
       return;
     }
-    this.statusItem.text = `$(bell) ${this.received}`;
+    this.statusItem.text = `$(radio-tower) ${this.received}`;
     this.statusItem.tooltip = this.t('Desk channels: {0} notifications received at {1}', this.received, this.receiver.address ?? '');
     this.statusItem.show();
   }
