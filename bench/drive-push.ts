@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
           },
         });
         const address = await receiver.start();
-        await new ChannelsClient({ drive: http, calendar: http, admin: http }).watchDriveChanges({ id: channelId, type: 'web_hook', address, token: 'bench-token' });
+        await new ChannelsClient({ drive: http, calendar: http, directory: http }).watchDriveChanges({ id: channelId, type: 'web_hook', address, token: 'bench-token' });
       }
       poller.setSignedIn(true);
       poller.start();

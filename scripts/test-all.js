@@ -4,7 +4,7 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration vscode package ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration python vscode package ui.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -61,12 +61,20 @@ const STAGES = [
   },
   mochaStage('unit', ['unit'], [], 300),
   mochaStage('integration', ['integration', 'conformance'], ['--timeout', '20000'], 900),
+  // Google's Python client (Debian's python3-googleapi) built from the emulator's discovery documents, against the
+  // built dist/emulator.js; its runner ends with mocha's "N passing / N failing" lines, counted like the others.
+  { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']] },
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).
   { name: 'package', timeoutSeconds: 300, needsBuild: true, command: () => [node, ['scripts/package.js', '--out', PACKAGED_VSIX]] },
   { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX } },
 ];
+
+/** Debian's python3, whose dist-packages hold python3-googleapi (a python3 earlier on PATH, such as pyenv's, may not see them). */
+function pythonWithDebianModules() {
+  return fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+}
 
 /** Mocha's closing summary: the last "N passing" and the pending/failing lines right after it. */
 function mochaCounts(output) {

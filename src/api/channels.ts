@@ -29,7 +29,7 @@ export type { Channel, ChannelInput, ChannelStopInput, DirectoryUserEvent, Recei
 export interface ChannelHttpClients {
   readonly drive: HttpClient;
   readonly calendar: HttpClient;
-  readonly admin: HttpClient;
+  readonly directory: HttpClient;
 }
 
 export interface CallOptions {
@@ -114,7 +114,7 @@ export class ChannelsClient {
   watchDirectoryUsers(target: DirectoryTarget, event: DirectoryUserEvent | undefined, input: ChannelInput, options: CallOptions = {}): Promise<Channel> {
     const byDomain = 'domain' in target;
     return this.watch(
-      this.http.admin,
+      this.http.directory,
       byDomain ? '/admin/directory/v1/users/watch' : '/admin/directory/users/v1/watch',
       byDomain ? { domain: target.domain, event } : { customer: target.customer, event },
       input,
@@ -125,7 +125,7 @@ export class ChannelsClient {
 
   /** directory.channels.stop. */
   stopDirectoryChannel(channel: ChannelStopInput, options: CallOptions = {}): Promise<void> {
-    return this.stop(this.http.admin, '/admin/directory_v1/channels/stop', channel, 'directory.channels.stop', options);
+    return this.stop(this.http.directory, '/admin/directory_v1/channels/stop', channel, 'directory.channels.stop', options);
   }
 
   private watch(http: HttpClient, watchPath: string, query: Record<string, string | undefined>, input: ChannelInput, operation: string, options: CallOptions): Promise<Channel> {

@@ -8,6 +8,33 @@ import { english, Translate } from '../shared/l10n';
  */
 export type Wording = (t: Translate) => string;
 
+/** An API the OAuth client's Cloud project has not enabled (Google's 403 accessNotConfigured / SERVICE_DISABLED). */
+export interface DisabledService {
+  /** e.g. calendar-json.googleapis.com */
+  readonly service: string;
+  /** e.g. Google Calendar API */
+  readonly title: string;
+  /** The Cloud console page that enables it for the project. */
+  readonly activationUrl: string;
+}
+
+/** The disabled API an error body names: its ErrorInfo (reason SERVICE_DISABLED), else the link in an accessNotConfigured message. */
+export function disabledServiceOf(reason: string | undefined, message: string, details: readonly Record<string, unknown>[]): DisabledService | undefined {
+  for (const detail of details) {
+    const metadata = detail.metadata;
+    if (detail.reason !== 'SERVICE_DISABLED' || typeof metadata !== 'object' || metadata === null) continue;
+    const { service, serviceTitle, activationUrl } = metadata as Record<string, unknown>;
+    if (typeof service !== 'string') continue;
+    const url = typeof activationUrl === 'string' && activationUrl.startsWith('https://') ? activationUrl : `https://console.cloud.google.com/apis/library/${service}`;
+    return { service, title: typeof serviceTitle === 'string' ? serviceTitle : service, activationUrl: url };
+  }
+  if (reason !== 'accessNotConfigured') return undefined;
+  const link = /https:\/\/console\.(?:developers|cloud)\.google\.com\/apis\/api\/([a-z0-9.-]+)\/\S*?(?=\s|$)/.exec(message);
+  const title = /^(?:Access Not Configured\. )?(.+?) has not been used in project/.exec(message)?.[1];
+  if (!link?.[1]) return undefined;
+  return { service: link[1], title: title ?? link[1], activationUrl: link[0] };
+}
+
 /** A Google API error answer, typed, with a message fit for a notification. */
 export class GoogleApiError extends Error {
   /** Holds across feature bundles (see shared/crossBundle.ts). */
@@ -17,6 +44,8 @@ export class GoogleApiError extends Error {
 
   /** Set when the message is Desk's (a broken answer, an upload that stalled), not the service's. */
   readonly wording: Wording | undefined;
+  /** Set when the API is not enabled in the OAuth client's Cloud project: the message says which, the link enables it. */
+  disabledService: DisabledService | undefined;
 
   /** `message`: the service's own text, or Desk's words for what went wrong. */
   constructor(
@@ -54,6 +83,12 @@ export class GoogleApiError extends Error {
     if (result.success) {
       const { error } = result.data;
       const errors = error.errors ?? [];
+      const disabled = disabledServiceOf(errors[0]?.reason, error.message, error.details ?? []);
+      if (disabled) {
+        const apiError = new GoogleApiError(status, (t) => t('{0} is not enabled in the Google Cloud project of your OAuth client. Enable it there, wait a minute, then try again.', disabled.title), errors[0]?.reason, errors, retryAfterMs);
+        apiError.disabledService = disabled;
+        return apiError;
+      }
       return new GoogleApiError(status, error.message, errors[0]?.reason, errors, retryAfterMs);
     }
     const snippet = bodyText.trim().slice(0, 200);
@@ -130,12 +165,17 @@ function describeStatus(status: number, t: Translate = english): string {
   }
 }
 
+/** The API to enable when the error is Google's "not enabled in your project" (works across bundles: a plain property). */
+export function disabledServiceOfError(error: unknown): DisabledService | undefined {
+  return error instanceof GoogleApiError ? error.disabledService : undefined;
+}
+
 /** A message for any error the API layer can throw, for notifications; `t` (vscode.l10n.t) words the status. */
 export function errorMessage(error: unknown, t: Translate = english): string {
   if (error instanceof GoogleApiError) {
     const text = error.wording ? error.wording(t) : error.message;
-    // Status 0: Desk could not read a successful answer, there is no HTTP failure to name.
-    return error.status === 0 ? text : t('{0}: {1}', describeStatus(error.status, t), text);
+    // Status 0: Desk could not read a successful answer, there is no HTTP failure to name; a disabled API is said in full.
+    return error.status === 0 || error.disabledService ? text : t('{0}: {1}', describeStatus(error.status, t), text);
   }
   const wording = wordingOf(error);
   if (wording) return wording(t);

@@ -99,7 +99,7 @@ export interface Recovery<T> {
 
 export type JsonRequestOptions<T> = RequestOptions & Recovery<T>;
 
-const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
+export const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 /** Network failures that happen before a request leaves: nothing reached the server. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
@@ -131,21 +131,7 @@ export class HttpClient {
 
   /** Sends a request and parses the JSON answer with `schema`; `reconcile`/`alreadyApplied` make a write safe to repeat. */
   async json<T>(schema: z.ZodMiniType<T>, request: JsonRequestOptions<T>): Promise<T> {
-    return this.execute(request, isSuccess, async (response) => {
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = text === '' ? {} : JSON.parse(text);
-      } catch {
-        throw new ResponseValidationError(request.operation, (t) => t('the body is not JSON'));
-      }
-      const result = schema.safeParse(parsed);
-      if (!result.success) {
-        const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-        throw new ResponseValidationError(request.operation, issues);
-      }
-      return result.data;
-    }, request);
+    return this.execute(request, isSuccess, async (response) => readJsonAnswer(schema, await response.text(), request.operation), request);
   }
 
   /** Sends a request whose success has no body (204), e.g. deletes. */
@@ -297,14 +283,17 @@ export class HttpClient {
 
   private url(request: RequestOptions): string {
     const root = this.options.rootUrl().replace(/\/+$/, '');
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value === undefined) continue;
-      if (Array.isArray(value)) for (const item of value as readonly string[]) search.append(key, item);
-      else search.append(key, String(value));
-    }
-    const query = search.toString();
-    return `${root}${request.path}${query ? `?${query}` : ''}`;
+    return `${root}${pathWithQuery(request)}`;
+  }
+
+  /** Waits as the retry policy waits before attempt `attempt + 1` (batch parts refused by the server are sent again). */
+  async pauseBeforeRetry(attempt: number, retryAfterMs: number | undefined, signal?: AbortSignal): Promise<void> {
+    await this.sleep(this.waitBefore(attempt, retryAfterMs), signal);
+  }
+
+  /** How many times a request is sent at most, the first included. */
+  get maxAttempts(): number {
+    return this.retry.maxAttempts;
   }
 
   private init(request: RequestOptions, token: string): RequestInit {
@@ -332,7 +321,35 @@ export class HttpClient {
   }
 }
 
-function isSuccess(status: number): boolean {
+/** A JSON answer checked against its schema (an empty body reads as `{}`); anything else is a ResponseValidationError. */
+export function readJsonAnswer<T>(schema: z.ZodMiniType<T>, text: string, operation: string): T {
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(operation, (t) => t('the body is not JSON'));
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new ResponseValidationError(operation, issues);
+  }
+  return result.data;
+}
+
+/** A request's path and encoded query string, as sent (also the request line of a batch part). */
+export function pathWithQuery(request: Pick<RequestOptions, 'path' | 'query'>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value as readonly string[]) search.append(key, item);
+    else search.append(key, String(value));
+  }
+  const query = search.toString();
+  return `${request.path}${query ? `?${query}` : ''}`;
+}
+
+export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
@@ -342,7 +359,7 @@ function isNotSent(error: unknown): boolean {
   return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
-function isRateLimitReason(reason: string | undefined): boolean {
+export function isRateLimitReason(reason: string | undefined): boolean {
   return reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded';
 }
 

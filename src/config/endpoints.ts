@@ -23,7 +23,7 @@ export interface ServiceEndpoints {
   /** Root for `/calendar/v3/...`. */
   readonly calendar: string;
   /** Root for `/admin/directory/v1/...`. */
-  readonly admin: string;
+  readonly directory: string;
   readonly oauth: OAuthEndpoints;
   /** A browser address for a Drive file (native documents open there). */
   readonly driveWebUrl: (fileId: string) => string;
@@ -35,7 +35,7 @@ export const GOOGLE_ENDPOINTS: ServiceEndpoints = {
   books: 'https://www.googleapis.com',
   drive: 'https://www.googleapis.com',
   calendar: 'https://www.googleapis.com',
-  admin: 'https://admin.googleapis.com',
+  directory: 'https://admin.googleapis.com',
   oauth: {
     authorization: 'https://accounts.google.com/o/oauth2/v2/auth',
     token: 'https://oauth2.googleapis.com/token',
@@ -59,7 +59,7 @@ export function emulatorEndpoints(rootUrl: string): ServiceEndpoints {
     books: root,
     drive: root,
     calendar: root,
-    admin: root,
+    directory: root,
     oauth: {
       authorization: `${root}/o/oauth2/v2/auth`,
       token: `${root}/token`,

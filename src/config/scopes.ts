@@ -5,10 +5,11 @@ export const SCOPES = {
   identity: ['openid', 'email', 'profile'],
   tasks: ['https://www.googleapis.com/auth/tasks'],
   books: ['https://www.googleapis.com/auth/books'],
-  drive: ['https://www.googleapis.com/auth/drive'],
+  /** drive.apps.readonly: apps.list (the Apps picker) is allowed by no other scope. */
+  drive: ['https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/drive.apps.readonly'],
   calendar: ['https://www.googleapis.com/auth/calendar'],
   /** Directory users (watching them): an administrator's scope, asked for only when the user watches directory users, never at sign-in. */
-  admin: ['https://www.googleapis.com/auth/admin.directory.user'],
+  directory: ['https://www.googleapis.com/auth/admin.directory.user'],
   /** Drive label definitions (the Drive Labels API): asked for only when the user first applies or edits a label. */
   driveLabels: ['https://www.googleapis.com/auth/drive.labels.readonly'],
 } as const;

@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import type { CommandId } from '../config/commandIds';
 import { hasMark } from '../shared/crossBundle';
+import { retryOfFailed } from './bulk';
 import type { DeskContext } from './deskContext';
 
 /** `error instanceof CancelledError` (api/errors.ts) without loading the API layer, and zod, at activation. */
@@ -30,7 +31,12 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
     result = await work();
   } catch (error) {
     if (isCancelled(error)) return undefined;
-    const retry = options.retry ? async (): Promise<void> => void (await attempt(desk, work, options)) : undefined;
+    // Some items of a bulk command failed: Retry repeats those only, never the ones that succeeded.
+    const failedOnly = retryOfFailed(error);
+    const action = options.action ? { action: options.action } : {};
+    const retry = failedOnly
+      ? async (): Promise<void> => void (await attempt(desk, failedOnly, action))
+      : options.retry ? async (): Promise<void> => void (await attempt(desk, work, options)) : undefined;
     void desk.showError(error, { ...(options.action ? { action: options.action } : {}), ...(retry ? { retry } : {}) });
     return undefined;
   }

@@ -86,14 +86,18 @@ export function createDeskContext(
       });
     },
     async showError(error, options = {}) {
-      const { CancelledError, errorMessage } = network();
+      const { CancelledError, disabledServiceOfError, errorMessage } = network();
       if (error instanceof CancelledError) return;
       const message = error instanceof NotSignedInError ? error.message : errorMessage(error, vs.l10n.t);
       const text = options.action ? vs.l10n.t('{0}. {1}', options.action, message) : message;
       log.error(text);
       const retry = vs.l10n.t('Retry');
-      const actions = options.retry ? [retry] : [];
+      // An API the Cloud project has not enabled: the one thing to do is enable it, one click away.
+      const disabled = disabledServiceOfError(error);
+      const enable = disabled ? vs.l10n.t('Enable {0}', disabled.title) : undefined;
+      const actions = [...(enable ? [enable] : []), ...(options.retry ? [retry] : [])];
       const choice = await vs.window.showErrorMessage(text, ...actions);
+      if (choice === enable && disabled) await vs.env.openExternal(vs.Uri.parse(disabled.activationUrl));
       if (choice === retry && options.retry) await options.retry();
     },
     register(disposable) {

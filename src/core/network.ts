@@ -5,7 +5,7 @@
  * (dist/network.js), so dist/extension.js stays small.
  */
 export { HttpClient } from '../api/http';
-export { CancelledError, errorMessage } from '../api/errors';
+export { CancelledError, disabledServiceOfError, errorMessage } from '../api/errors';
 export * from '../auth/oauthFlow';
 export { EmulatorLauncher } from './emulatorLauncher';
 

@@ -2,8 +2,8 @@ import { IssuedTokens, TokenService } from './auth/tokens';
 import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
 import { findUser } from './auth/users';
 import { readTrustedCaFiles } from './core/certificates';
-import { closeChannels, configureChannelTrust } from './core/channels';
-import { Router } from './core/router';
+import { closeChannels, configureChannelTrust, configureWatchNetwork } from './core/channels';
+import { Route, Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
 import { SERVICE_MODULES } from './services';
 import { FileStore } from './store/fileStore';
@@ -14,6 +14,8 @@ export interface RunningEmulator {
   readonly url: string;
   readonly port: number;
   readonly deps: ServiceDeps;
+  /** Every route the emulator serves (discovery and scope tests check them against Google's documents). */
+  routes(): readonly Route[];
   /** A token for a demo user without the browser flow (tests, scripts). */
   tokenFor(emailOrId: string): IssuedTokens;
   close(): Promise<void>;
@@ -26,12 +28,14 @@ export async function startEmulator(
   overrides: Partial<EmulatorOptions> = {},
   modules: readonly ServiceModule[] = SERVICE_MODULES,
 ): Promise<RunningEmulator> {
-  const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides };
+  // Its own set: the run-time route changes it, and emulators in one process must not share it.
+  const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides, disabledApis: new Set(overrides.disabledApis ?? []) };
   const store: Store = options.dataDir ? await FileStore.open(options.dataDir) : new MemoryStore();
   const now = (): number => Date.now();
   const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);
   const deps: ServiceDeps = { store, tokens, now, options };
   configureChannelTrust(store, readTrustedCaFiles(options.trustCaFiles));
+  configureWatchNetwork(store, { allowedNetworks: options.allowWatchNetworks, allowLoopback: options.loopbackWatch });
   const router = new Router();
   for (const module of modules) module.register(router, deps);
 
@@ -50,6 +54,7 @@ export async function startEmulator(
     url,
     port,
     deps,
+    routes: () => router.routes(),
     tokenFor(emailOrId: string): IssuedTokens {
       const user = findUser(emailOrId);
       if (!user) throw new Error(`no demo user ${emailOrId}`);

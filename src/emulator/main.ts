@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CA_CERT_FILE, CertificateAuthority } from './core/certificates';
+import { EMULATED_APIS, isEmulatedApiName } from './core/disabledApis';
 import { logLine } from './core/log';
 import { startEmulator } from './emulator';
 
@@ -20,8 +21,15 @@ Options:
   --token-lifetime S    access-token lifetime in seconds (default 3600)
   --latency MS          added latency per API call (fault injection)
   --fault-rate R        share 0..1 of API calls answered 429 or 503 (fault injection)
+  --disable-api NAME    answer every call to this API as Google does when the client's Cloud project has not
+                        enabled it (403 SERVICE_DISABLED; repeatable): tasks, books, drive, drivelabels,
+                        calendar, admin
   --trust-ca FILE        also trust receiver certificates issued by this CA (PEM; repeatable), beside
                         the emulator's own CA and the system store
+  --allow-watch-network CIDR
+                        let channels deliver to this private range (repeatable); private, link-local,
+                        shared, unique-local, unspecified and metadata addresses are refused otherwise
+  --no-loopback-watch   refuse receivers on loopback too (for an emulator shared on a network)
   --verbose             log each request and internal errors (tokens, codes and secrets redacted)
 
 token: prints a bearer token for a demo user of a running emulator (no browser needed).
@@ -87,6 +95,9 @@ async function main(): Promise<void> {
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
       'trust-ca': { type: 'string', multiple: true },
+      'allow-watch-network': { type: 'string', multiple: true },
+      'no-loopback-watch': { type: 'boolean' },
+      'disable-api': { type: 'string', multiple: true },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -97,7 +108,11 @@ async function main(): Promise<void> {
   }
   const seed = values.seed ?? 'none';
   if (seed !== 'demo' && seed !== 'none') throw new Error('--seed must be demo or none');
+  const disabledApis = values['disable-api'] ?? [];
+  const unknownApi = disabledApis.find((name) => !isEmulatedApiName(name));
+  if (unknownApi !== undefined) throw new Error(`--disable-api: unknown API ${unknownApi} (known: ${Object.keys(EMULATED_APIS).join(', ')})`);
   const emulator = await startEmulator({
+    disabledApis: new Set(disabledApis.filter(isEmulatedApiName)),
     port: numberOption('port', values.port, 8089, 0, 65535),
     dataDir: values.memory ? undefined : values['data-dir'],
     seed,
@@ -106,6 +121,8 @@ async function main(): Promise<void> {
     faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
     quiet: !values.verbose,
     trustCaFiles: values['trust-ca'] ?? [],
+    allowWatchNetworks: values['allow-watch-network'] ?? [],
+    loopbackWatch: !values['no-loopback-watch'],
     ...(values.books ? { booksCatalogue: values.books } : {}),
   });
   // The first line is machine-read by the extension and the test harness: keep its shape.

@@ -5,6 +5,7 @@ import { booksModule } from './books';
 import { calendarModule } from './calendar';
 import { ServiceModule } from './core/server';
 import { directoryModule } from './directory';
+import { discoveryModule } from './discovery';
 import { driveModule } from './drive';
 import { tasksModule } from './tasks';
 
@@ -17,4 +18,5 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   booksModule,
   calendarModule,
   directoryModule,
+  discoveryModule,
 ];

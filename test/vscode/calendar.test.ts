@@ -99,6 +99,26 @@ describe('Calendar view in VS Code', function () {
     }
   });
 
+  it('an API not enabled in the Cloud project is one message naming it, with a button that enables it', async () => {
+    // The emulator answers Calendar calls as Google does for a project that has not enabled the Calendar API.
+    assert.equal((await emulatorRequest('PUT', '/emulator/v1/disabled-apis', { apis: ['calendar'] })).status, 200);
+    try {
+      const shown: unknown[][] = [];
+      stubs.stub('showInputBox', async () => 'Holidays');
+      stubs.stub('showErrorMessage', async (...args: unknown[]) => {
+        shown.push(args);
+        return undefined;
+      });
+      await vscode.commands.executeCommand('desk.calendar.createCalendar');
+      assert.equal(shown.length, 1, JSON.stringify(shown));
+      assert.match(String(shown[0]?.[0]), /Google Calendar API is not enabled in the Google Cloud project of your OAuth client\. Enable it there/);
+      assert.doesNotMatch(String(shown[0]?.[0]), /has not been used in project|Not allowed/);
+      assert.deepEqual(shown[0]?.slice(1), ['Enable Google Calendar API']);
+    } finally {
+      await emulatorRequest('PUT', '/emulator/v1/disabled-apis', { apis: [] });
+    }
+  });
+
   it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
     const seen = stubs.answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
     const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());

@@ -125,7 +125,11 @@ describe('Tasks view in VS Code', function () {
     assert.ok(await validateTitle(' '), 'an empty title is accepted');
     assert.equal(await validateTitle('ok'), undefined);
     assert.match(String(await validateDue('next blue moon')), /YYYY-MM-DD/);
-    assert.equal(await validateDue('tomorrow'), undefined);
+    // A phrase that reads is accepted, and the step says which day it means before the user confirms.
+    const tomorrow = await validateDue('tomorrow');
+    assert.ok(typeof tomorrow === 'object' && tomorrow !== null, 'tomorrow is accepted with the day it means');
+    assert.equal(tomorrow.severity, vscode.InputBoxValidationSeverity.Info);
+    assert.match(tomorrow.message, /^Due /);
     const onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
     assert.equal(onEmulator?.title, 'Buy stamps and envelopes');
     assert.equal(onEmulator?.notes, 'At the post office');

@@ -9,6 +9,7 @@ import {
   generatedIdsSchema,
 } from '../../shared/schemas/drive';
 import { GoogleApiError } from '../errors';
+import { BATCH_ENDPOINTS, BatchCall, BatchResult, sendBatch } from '../batch';
 import { path, QueryValue } from '../http';
 import { parseJson } from '../upload';
 import { ALL_DRIVES, DriveContext, ifMatchHeader } from './context';
@@ -164,18 +165,59 @@ export async function copyFile(drive: DriveContext, fileId: string, metadata: Fi
   });
 }
 
-/** Deletes for good (a folder with its descendants), skipping the trash. */
+/** files.delete: for good (a folder with its descendants), skipping the trash. */
+function deleteCall(fileId: string, ifMatch?: string): BatchCall<void> {
+  return { method: 'DELETE', path: path`/drive/v2/files/${fileId}`, query: ALL_DRIVES, headers: ifMatchHeader(ifMatch), operation: 'drive.files.delete' };
+}
+
+/** files.trash. Trashing twice leaves the same state, so a retry after a lost answer is safe. */
+function trashCall(fileId: string, ifMatch?: string): BatchCall<DriveFile> & { schema: typeof driveFileSchema } {
+  return { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, query: ALL_DRIVES, headers: ifMatchHeader(ifMatch), schema: driveFileSchema, idempotent: true, operation: 'drive.files.trash' };
+}
+
+function untrashCall(fileId: string): BatchCall<DriveFile> & { schema: typeof driveFileSchema } {
+  return { method: 'POST', path: path`/drive/v2/files/${fileId}/untrash`, query: ALL_DRIVES, schema: driveFileSchema, idempotent: true, operation: 'drive.files.untrash' };
+}
+
 export function deleteFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<void> {
-  return drive.http.empty({ method: 'DELETE', path: path`/drive/v2/files/${fileId}`, query: ALL_DRIVES, headers: ifMatchHeader(options.ifMatch), signal: options.signal, operation: 'drive.files.delete' });
+  return drive.http.empty({ ...deleteCall(fileId, options.ifMatch), signal: options.signal });
 }
 
 export function trashFile(drive: DriveContext, fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> {
-  // Trashing twice leaves the same state, so a retry after a lost answer is safe.
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/trash`, query: ALL_DRIVES, headers: ifMatchHeader(options.ifMatch), signal: options.signal, idempotent: true, operation: 'drive.files.trash' });
+  const { schema, ...request } = trashCall(fileId, options.ifMatch);
+  return drive.http.json(schema, { ...request, signal: options.signal });
 }
 
 export function untrashFile(drive: DriveContext, fileId: string, signal?: AbortSignal): Promise<DriveFile> {
-  return drive.http.json(driveFileSchema, { method: 'POST', path: path`/drive/v2/files/${fileId}/untrash`, query: ALL_DRIVES, signal, idempotent: true, operation: 'drive.files.untrash' });
+  const { schema, ...request } = untrashCall(fileId);
+  return drive.http.json(schema, { ...request, signal });
+}
+
+/** Several files deleted for good in one batch request (or a few); a result per file, in order. */
+export function deleteFiles(drive: DriveContext, fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<void>[]> {
+  return sendBatch(drive.http, BATCH_ENDPOINTS.drive, fileIds.map((fileId) => deleteCall(fileId)), signal);
+}
+
+export function trashFiles(drive: DriveContext, fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> {
+  return sendBatch(drive.http, BATCH_ENDPOINTS.drive, fileIds.map((fileId) => trashCall(fileId)), signal);
+}
+
+export function untrashFiles(drive: DriveContext, fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> {
+  return sendBatch(drive.http, BATCH_ENDPOINTS.drive, fileIds.map((fileId) => untrashCall(fileId)), signal);
+}
+
+/** Moves (files.patch with addParents/removeParents, no metadata) of several files in one batch request. */
+export function moveFiles(drive: DriveContext, moves: readonly { fileId: string; addParents: readonly string[]; removeParents: readonly string[] }[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> {
+  return sendBatch(drive.http, BATCH_ENDPOINTS.drive, moves.map((move): BatchCall<DriveFile> => ({
+    method: 'PATCH',
+    path: path`/drive/v2/files/${move.fileId}`,
+    query: updateQuery({ addParents: [...move.addParents], removeParents: [...move.removeParents] }),
+    json: {},
+    schema: driveFileSchema,
+    // Adding a parent a file has, or removing one it lacks, changes nothing: the same move twice is one move.
+    idempotent: true,
+    operation: 'drive.files.patch',
+  })), signal);
 }
 
 /** The user's trash, or with `driveId` a shared drive's (its organizers). */

@@ -25,6 +25,7 @@ import type { CommentInput, CommentList, CommentReply, CommentReplyInput, Commen
 import type { DriveRevision, RevisionInput, RevisionList } from '../../shared/schemas/drive/revisions';
 import type { LabelList, ModifyLabelsRequest, ModifyLabelsResponse } from '../../shared/schemas/drive/labels';
 import type { HttpClient } from '../http';
+import type { BatchResult } from '../batch';
 import * as aboutApps from './about';
 import * as changes from './changes';
 import * as children from './children';
@@ -85,6 +86,11 @@ export class DriveClient {
   deleteFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<void> { return files.deleteFile(this.drive, fileId, options); }
   trashFile(fileId: string, options: { ifMatch?: string; signal?: AbortSignal } = {}): Promise<DriveFile> { return files.trashFile(this.drive, fileId, options); }
   untrashFile(fileId: string, signal?: AbortSignal): Promise<DriveFile> { return files.untrashFile(this.drive, fileId, signal); }
+  /** Batched: one request per 100 files, a result per file. */
+  deleteFiles(fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<void>[]> { return files.deleteFiles(this.drive, fileIds, signal); }
+  trashFiles(fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> { return files.trashFiles(this.drive, fileIds, signal); }
+  untrashFiles(fileIds: readonly string[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> { return files.untrashFiles(this.drive, fileIds, signal); }
+  moveFiles(moves: readonly { fileId: string; addParents: readonly string[]; removeParents: readonly string[] }[], signal?: AbortSignal): Promise<BatchResult<DriveFile>[]> { return files.moveFiles(this.drive, moves, signal); }
   emptyTrash(signal?: AbortSignal): Promise<void> { return files.emptyTrash(this.drive, signal); }
   /** Deletes a shared drive's trashed items for good (its organizers). */
   emptyDriveTrash(driveId: string, signal?: AbortSignal): Promise<void> { return files.emptyTrash(this.drive, signal, driveId); }

@@ -1,5 +1,6 @@
 /** Emulator-only endpoints under `/emulator/v1`: health, demo accounts, a token without a browser, and confidential OAuth clients. */
 import * as z from '../../shared/schemas/zod';
+import { EMULATED_APIS, isEmulatedApiName } from '../core/disabledApis';
 import { ApiError, notFound } from '../core/errors';
 import { parseBody } from '../core/params';
 import type { Route } from '../core/router';
@@ -41,6 +42,18 @@ export function emulatorAdminRoutes(deps: ServiceDeps): readonly Route[] {
             user: { id: user.id, email: user.email },
           },
         };
+      },
+    },
+    {
+      // Simulates APIs not enabled in the client's Cloud project (as `--disable-api`): their calls answer Google's 403 SERVICE_DISABLED.
+      id: 'emulator.disabledApis', method: 'PUT', path: '/emulator/v1/disabled-apis', auth: false,
+      handle: async (context) => {
+        const body = parseBody(z.strictObject({ apis: z.array(z.string()) }), await context.json());
+        const unknown = body.apis.find((name) => !isEmulatedApiName(name));
+        if (unknown !== undefined) throw new ApiError(400, 'invalid', `Unknown API '${unknown}'. Known: ${Object.keys(EMULATED_APIS).join(', ')}`, { location: 'apis' });
+        deps.options.disabledApis.clear();
+        for (const name of body.apis) if (isEmulatedApiName(name)) deps.options.disabledApis.add(name);
+        return { json: { apis: [...deps.options.disabledApis] } };
       },
     },
     {

@@ -6,6 +6,7 @@ export const ALL_SCOPES = [
   'https://www.googleapis.com/auth/tasks',
   'https://www.googleapis.com/auth/books',
   'https://www.googleapis.com/auth/drive',
+  'https://www.googleapis.com/auth/drive.apps.readonly',
   'https://www.googleapis.com/auth/calendar',
   'https://www.googleapis.com/auth/admin.directory.user',
   'https://www.googleapis.com/auth/drive.labels.readonly',

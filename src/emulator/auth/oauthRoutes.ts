@@ -516,6 +516,7 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
   'https://www.googleapis.com/auth/tasks': 'Create, edit, organize and delete all your tasks',
   'https://www.googleapis.com/auth/books': 'Manage your books',
   'https://www.googleapis.com/auth/drive': 'See, edit, create and delete all of your Google Drive files',
+  'https://www.googleapis.com/auth/drive.apps.readonly': 'View your Google Drive apps',
   'https://www.googleapis.com/auth/calendar': 'See, edit, share and permanently delete all the calendars you can access',
   'https://www.googleapis.com/auth/admin.directory.user': 'View and manage the provisioning of users on your domain',
 };

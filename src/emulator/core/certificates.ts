@@ -192,9 +192,10 @@ function certificateProblem(error: NodeJS.ErrnoException): string {
 
 /**
  * Connects to the address over TLS and checks its certificate as delivery will: chain to a trusted CA, validity
- * dates, host name. Resolves when the certificate is valid; otherwise a 400 naming the problem.
+ * dates, host name. Resolves when the certificate is valid; otherwise a 400 naming the problem. `connectTo` is the
+ * IP address the watch network check resolved the host to: the connection goes there, and nowhere else.
  */
-export function checkReceiverCertificate(address: URL, trust: tls.SecureContext, timeoutMs = 5000): Promise<void> {
+export function checkReceiverCertificate(address: URL, trust: tls.SecureContext, timeoutMs = 5000, connectTo?: string): Promise<void> {
   const host = address.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = address.port === '' ? 443 : Number(address.port);
   return new Promise((resolve, reject) => {
@@ -207,7 +208,8 @@ export function checkReceiverCertificate(address: URL, trust: tls.SecureContext,
       reject(new ApiError(400, 'invalid', `Invalid WebHook address ${address.href}: ${certificateProblem(error)}.`, { location: 'address', locationType: 'body' }));
     };
     const socket = tls.connect({
-      host,
+      // The address the network check passed (a name is not resolved again here); the certificate is checked for `host`.
+      host: connectTo ?? host,
       port,
       secureContext: trust,
       rejectUnauthorized: true,

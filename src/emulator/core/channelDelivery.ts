@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import * as https from 'node:https';
+import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Collection, Store } from '../store/store';
 import type { StoredChannel } from './channels';
+import { REFUSED_CODE, type WatchNetworkPolicy } from './watchNetwork';
 
 /** A message waiting for its channel's receiver. */
 export interface QueuedMessage {
@@ -87,6 +89,7 @@ export class ChannelDelivery {
     private readonly store: Store,
     private readonly channelOf: (id: string) => StoredChannel | undefined,
     private readonly trusted: () => tls.SecureContext,
+    private readonly network?: WatchNetworkPolicy,
   ) {
     this.outbox = store.collection<QueuedMessage>('channels.outbox');
     this.meta = store.collection<{ value: number }>('channels.meta');
@@ -280,9 +283,16 @@ export class ChannelDelivery {
         settled = true;
         resolve(outcome);
       };
+      // Checked again at each delivery: an address literal here, a host name through the lookup (it may have been
+      // re-pointed at a private address since the watch). A refused address fails the message without connecting.
+      const host = new URL(channel.address).hostname.replace(/^\[(.*)\]$/, '$1');
+      if (this.network && isIP(host) !== 0 && !this.network.allows(host)) {
+        finish('failed');
+        return;
+      }
       let request: ReturnType<typeof https.request>;
       try {
-        request = https.request(channel.address, { method: 'POST', headers, agent: this.agentFor(), timeout: this.options.timeoutMs });
+        request = https.request(channel.address, { method: 'POST', headers, agent: this.agentFor(), timeout: this.options.timeoutMs, ...(this.network ? { lookup: this.network.deliveryLookup() } : {}) });
       } catch {
         finish('failed');
         return;
@@ -299,7 +309,7 @@ export class ChannelDelivery {
         finish(outcomeOf(response.statusCode ?? 0));
       });
       request.on('timeout', () => request.destroy(Object.assign(new Error('receiver timed out'), { code: 'ETIMEDOUT' })));
-      request.on('error', (error: NodeJS.ErrnoException) => finish(CERTIFICATE_ERRORS.test(error.code ?? '') ? 'failed' : 'retry'));
+      request.on('error', (error: NodeJS.ErrnoException) => finish(CERTIFICATE_ERRORS.test(error.code ?? '') || error.code === REFUSED_CODE ? 'failed' : 'retry'));
       request.end(body);
     });
   }

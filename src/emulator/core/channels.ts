@@ -14,6 +14,7 @@ import { CertificateAuthority, checkReceiverCertificate, trustContext, trustedCe
 import { ChannelDelivery, DeliveryOptions } from './channelDelivery';
 import { header } from './context';
 import { ApiError, invalid, notFound, required } from './errors';
+import { DEFAULT_WATCH_NETWORK, WatchNetworkOptions, WatchNetworkPolicy } from './watchNetwork';
 import { parseBody } from './params';
 import type { RequestContext } from './router';
 
@@ -119,13 +120,16 @@ export class ChannelRegistry {
   private authority: CertificateAuthority | undefined;
   private trust: SecureContext | undefined;
   readonly delivery: ChannelDelivery;
+  /** Which networks receivers may be on (the resolver is replaceable, for tests). */
+  readonly network: WatchNetworkPolicy;
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly store: Store, private readonly now: () => number, private readonly extraTrust: readonly string[] = []) {
+  constructor(private readonly store: Store, private readonly now: () => number, private readonly extraTrust: readonly string[] = [], networkOptions: WatchNetworkOptions = DEFAULT_WATCH_NETWORK) {
+    this.network = new WatchNetworkPolicy(networkOptions);
     this.channels = store.collection<StoredChannel>('channels');
     // The same durable token table the server authenticates with: only read here, for the caller's client id.
     this.tokens = new TokenService(store, 3600, now);
-    this.delivery = new ChannelDelivery(store, (id) => this.live(id), () => this.trustedContext());
+    this.delivery = new ChannelDelivery(store, (id) => this.live(id), () => this.trustedContext(), this.network);
     for (const channel of [...this.channels.values()]) {
       if (channel.expiration <= now()) this.end(channel.id);
       else this.index(channel);
@@ -189,7 +193,10 @@ export class ChannelRegistry {
 
     const now = this.now();
     const expiration = expirationOf(request.expiration, request.params?.ttl, resource, now);
-    await checkReceiverCertificate(address, this.trustedContext());
+    // Where the address leads is checked before anything connects there; the certificate check then connects only
+    // to the address that passed.
+    const [connectTo] = await this.network.addressesOf(address);
+    await checkReceiverCertificate(address, this.trustedContext(), undefined, connectTo);
     // The check took a while: another watch may have taken the id meanwhile.
     this.assertUnique(request.id);
     const stored: StoredChannel = {
@@ -375,6 +382,7 @@ export function renderChannel(channel: StoredChannel): ChannelResource {
 
 /** Extra CAs (`--trust-ca`) per store, set by the emulator before any service asks for the registry. */
 const extraTrustByStore = new WeakMap<Store, readonly string[]>();
+const watchNetworkByStore = new WeakMap<Store, WatchNetworkOptions>();
 const registries = new WeakMap<Store, ChannelRegistry>();
 
 /** Sets the `--trust-ca` certificates of an emulator's store; call before the first `channelRegistryFor`. */
@@ -382,11 +390,17 @@ export function configureChannelTrust(store: Store, extraCertificates: readonly 
   extraTrustByStore.set(store, extraCertificates);
 }
 
+/** Sets the networks an emulator's receivers may be on (`--allow-watch-network`, `--no-loopback-watch`); call before the first `channelRegistryFor`. */
+export function configureWatchNetwork(store: Store, options: WatchNetworkOptions): void {
+  new WatchNetworkPolicy(options); // a malformed range fails here, at startup
+  watchNetworkByStore.set(store, options);
+}
+
 /** One registry per store, as each service model is one per store. */
 export function channelRegistryFor(deps: { store: Store; now: () => number }): ChannelRegistry {
   let registry = registries.get(deps.store);
   if (!registry) {
-    registry = new ChannelRegistry(deps.store, deps.now, extraTrustByStore.get(deps.store) ?? []);
+    registry = new ChannelRegistry(deps.store, deps.now, extraTrustByStore.get(deps.store) ?? [], watchNetworkByStore.get(deps.store) ?? DEFAULT_WATCH_NETWORK);
     registries.set(deps.store, registry);
   }
   return registry;

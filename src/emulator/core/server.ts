@@ -13,6 +13,7 @@ import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
+import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
 export interface EmulatorOptions {
@@ -29,6 +30,12 @@ export interface EmulatorOptions {
   quiet: boolean;
   /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
   trustCaFiles: readonly string[];
+  /** CIDR ranges channel receivers may be in although they are not public (`--allow-watch-network`). */
+  allowWatchNetworks: readonly string[];
+  /** Whether channel receivers may be on loopback (`--no-loopback-watch` turns it off for an emulator shared on a network). */
+  loopbackWatch: boolean;
+  /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
+  disabledApis: Set<EmulatedApiName>;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -41,6 +48,9 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   faultRate: 0,
   quiet: true,
   trustCaFiles: [],
+  allowWatchNetworks: [],
+  loopbackWatch: true,
+  disabledApis: new Set(),
 };
 
 /** What every service module gets when it registers its routes. */
@@ -169,7 +179,13 @@ export class EmulatorHttpServer {
     if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url, effectiveMethod);
+      user = this.authenticate(request, url, effectiveMethod, route.id);
+      // As Google: a valid token for a project that has not enabled the API is refused before anything else.
+      const api = apiOfPath(url.pathname);
+      if (api && this.deps.options.disabledApis.has(api)) {
+        await drain(request);
+        throw serviceDisabledError(api);
+      }
       // A batch pays the added latency once, as one round trip; each of its calls may still fail alone.
       if (!inBatch) await this.addLatency();
       this.injectFaults();
@@ -199,7 +215,7 @@ export class EmulatorHttpServer {
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
-  private authenticate(request: http.IncomingMessage, url: URL, method: string): EmulatorUser {
+  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): EmulatorUser {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -217,7 +233,7 @@ export class EmulatorHttpServer {
     const record = this.deps.tokens.describe(token);
     const user = record ? findUser(record.userId) : undefined;
     if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    requireScopes(record.scopes, method, url.pathname, url.searchParams);
+    requireScopes(record.scopes, routeId, method, url.searchParams);
     return user;
   }
 

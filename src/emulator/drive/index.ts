@@ -27,7 +27,7 @@ export const driveModule: ServiceModule = {
   register(router, deps) {
     const service = driveServiceFor(deps);
     const kit = driveRouteKit(service);
-    router.addAll(afterReady(service.ready, [
+    router.addAll(afterReady(service, [
       ...appRoutes(kit), ...changeRoutes(kit), ...fileRoutes(kit), ...contentRoutes(kit), ...permissionRoutes(kit),
       ...commentRoutes(kit), ...propertyRoutes(kit), ...revisionRoutes(kit), ...labelRoutes(kit), ...driveRoutes(kit),
       ...teamDriveRoutes(kit), ...channelRoutes(service, driveChannelsFor(service, deps)), ...driveDevRoutes,

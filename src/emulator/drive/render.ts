@@ -195,7 +195,6 @@ export function renderChange(context: RenderContext, record: ChangeRecord, file:
     fileId: record.fileId,
     deleted: record.deleted || !file,
     modificationDate: iso(record.time),
-    time: iso(record.time),
     changeType: 'file',
     type: 'file',
   };

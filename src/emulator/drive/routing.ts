@@ -3,6 +3,7 @@ import type { DriveAccess } from './drives/model';
 import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/model';
 import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
+import { withinScopeLimits } from './scopeLimits';
 import type { EmulatorUser } from '../auth/users';
 import { header, requireUser } from '../core/context';
 import { ApiError, badRequest, invalid, notFound, forbidden } from '../core/errors';
@@ -25,10 +26,15 @@ export interface DriveRouteKit {
   freeBlobs(blobIds: readonly string[]): Promise<void>;
 }
 
+/** The request's bearer token (header, or the access_token parameter), if any. */
+export function tokenOf(context: RequestContext): string | undefined {
+  const authorization = header(context, 'authorization');
+  return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
+}
+
 /** The OAuth client the request's token was issued to (Drive's "app"), if any. */
 export function appIdOf(service: DriveService, context: RequestContext): string | undefined {
-  const authorization = header(context, 'authorization');
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
+  const token = tokenOf(context);
   return token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
 }
 
@@ -64,15 +70,16 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
 }
 
 /**
- * The routes, each first waiting until the users' root folders are durable: their ids are visible to clients from
- * the first GET, and a GET is not followed by the server's flush.
+ * The routes, each first waiting until the users' root folders are durable (their ids are visible to clients from
+ * the first GET, and a GET is not followed by the server's flush), then run within what the token's drive.file or
+ * drive.appdata scope reaches.
  */
-export function afterReady(ready: Promise<void>, routes: readonly Route[]): Route[] {
+export function afterReady(service: DriveService, routes: readonly Route[]): Route[] {
   return routes.map((route) => ({
     ...route,
     handle: async (context) => {
-      await ready;
-      return route.handle(context);
+      await service.ready;
+      return withinScopeLimits(service, context, route.handle);
     },
   }));
 }

@@ -16,6 +16,7 @@ import type { RequestContext } from '../core/router';
 import { ServiceDeps } from '../core/server';
 import { directoryModelFor } from '../directory';
 import type { DriveFile } from '../../shared/schemas/drive';
+import { AppFiles } from './scopeLimits';
 
 /** The Drive emulator's parts for one running emulator: semantics, content storage, upload sessions. */
 export interface DriveService {
@@ -32,6 +33,8 @@ export interface DriveService {
   isDomainAdmin(user: EmulatorUser): boolean;
   /** Fields other resources add to every rendered file (labelInfo). */
   readonly decorators: ((file: StoredFile, resource: DriveFile, user: EmulatorUser, context: RequestContext) => void)[];
+  /** The files each app (OAuth client) created: what a drive.file token reaches. */
+  readonly appFiles: AppFiles;
   /** To learn a request's app (OAuth client), whose PRIVATE properties it alone sees. */
   readonly tokens: TokenService;
   /** Resolves once every demo user's root folder is durable. */
@@ -56,7 +59,7 @@ export function driveServiceFor(deps: ServiceDeps): DriveService {
     const revisions = new RevisionsModel(deps.store, model, deps.now);
     const labels = new LabelsModel(deps.store, model);
     const drives = new DrivesModel(deps.store, model, deps.now);
-    service = { drives, isDomainAdmin: (user) => directoryModelFor(deps).isAdmin(user), model, blobs, permissions, comments, properties: new PropertiesModel(model), revisions, labels, decorators: [labelInfoDecorator(labels)], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
+    service = { appFiles: new AppFiles(deps.store), drives, isDomainAdmin: (user) => directoryModelFor(deps).isAdmin(user), model, blobs, permissions, comments, properties: new PropertiesModel(model), revisions, labels, decorators: [labelInfoDecorator(labels)], tokens: deps.tokens, uploads: new Uploads(deps.store, blobs, deps.now), ready: deps.store.flush(), flush: () => deps.store.flush() };
     services.set(deps, service);
     // Only a durable store can hold orphans from an earlier run; this runs before the server listens.
     // Old revisions' blobs are referenced too (revisions/model.ts).

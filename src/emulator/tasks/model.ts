@@ -1,178 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { combinedEtag, newEtag } from '../core/etag';
-import { decodePageToken, encodePageToken, invalidPageToken } from '../core/paging';
-import { TaskInput, TaskListInput, TaskStatus } from '../../shared/schemas/tasks';
-import { ApiError, badRequest, invalid, notFound, required } from '../core/errors';
-import { Collection, Store } from '../store/store';
-import { compare, ListIndex, newListIndex, TaskTree, TOP, TreeEntry, upperBound } from './tree';
-
 /**
  * The Google Tasks semantics, free of HTTP: task lists per user, tasks in a tree ordered by `position`,
  * move/clear/delete rules, filters and paging. Documents live in Store collections; the per-list
  * indexes (children in position order, a cached tree-order listing, counters) live in memory and are
  * rebuilt from the store on first use, so every operation stays cheap as a list grows to 20,000 tasks.
  */
+import { newEtag } from '../core/etag';
+import { decodePageToken, encodePageToken, invalidPageToken } from '../core/paging';
+import { TaskInput, TaskStatus } from '../../shared/schemas/tasks';
+import { invalid } from '../core/errors';
+import { TaskListsModel } from './lists';
+import { countsOf, LIMITS, limitExceeded, matches, newId, Page, Placement, StoredTask, TaskFilters, truncateDue } from './records';
+import { TOP, TreeEntry, upperBound } from './tree';
 
-export const LIMITS = {
-  listsPerUser: 2000,
-  visibleTasksPerList: 20_000,
-  tasksPerUser: 100_000,
-  subtasksPerTask: 2000,
-} as const;
+export { DEFAULT_LIST_TITLE, LIMITS, newId, truncateDue } from './records';
+export type { Page, Placement, StoredTask, StoredTaskList, TaskFilters } from './records';
 
-export const DEFAULT_LIST_TITLE = 'My Tasks';
-
-export interface StoredTaskList {
-  id: string;
-  userId: string;
-  title: string;
-  /** Epoch ms; also bumped when a task of the list changes, like Google's. */
-  updated: number;
-  /** Creation order, for a stable listing. */
-  created: number;
-  etag: string;
-}
-
-export interface StoredTask {
-  id: string;
-  listId: string;
-  userId: string;
-  title: string;
-  notes?: string;
-  status: TaskStatus;
-  /** `YYYY-MM-DDT00:00:00.000Z` */
-  due?: string;
-  /** Epoch ms, only when completed. */
-  completed?: number;
-  deleted: boolean;
-  hidden: boolean;
-  parent?: string;
-  /** 20-digit zero-padded decimal; unique among siblings. */
-  position: string;
-  updated: number;
-  etag: string;
-}
-
-interface StoredUser {
-  defaultListId: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextPageToken?: string;
-  etag: string;
-}
-
-export interface TaskFilters {
-  showCompleted: boolean;
-  showHidden: boolean;
-  showDeleted: boolean;
-  updatedMin?: number;
-  dueMin?: number;
-  dueMax?: number;
-  completedMin?: number;
-  completedMax?: number;
-  maxResults: number;
-  pageToken?: string;
-}
-
-export interface Placement {
-  parent?: string;
-  previous?: string;
-}
-
-
-export function newId(): string {
-  return randomBytes(12).toString('base64url');
-}
-
-/** Google keeps only the date of `due`: the date as written, at midnight UTC. */
-export function truncateDue(value: string): string {
-  return `${value.slice(0, 10)}T00:00:00.000Z`;
-}
-
-export class TasksModel {
-  private readonly lists: Collection<StoredTaskList>;
-  private readonly tasks: Collection<StoredTask>;
-  /** Where each task sits: sibling order and the cached tree-order listing. */
-  private readonly tree: TaskTree;
-  private readonly users: Collection<StoredUser>;
-  private loaded = false;
-  private readonly listsByUser = new Map<string, string[]>();
-  private readonly indexes = new Map<string, ListIndex>();
-  /** Keeps `updated` from going backwards if the clock does, so updatedMin syncs miss nothing. */
-  private lastStamp = 0;
-  private lastCreated = 0;
-
-  constructor(store: Store, private readonly now: () => number) {
-    this.lists = store.collection<StoredTaskList>('tasks.lists');
-    this.tasks = store.collection<StoredTask>('tasks.tasks');
-    this.tree = new TaskTree(this.tasks);
-    this.users = store.collection<StoredUser>('tasks.users');
-  }
-
-  // ---------------------------------------------------------------- task lists
-
-  listTaskLists(userId: string, options: { maxResults: number; pageToken?: string }): Page<StoredTaskList> {
-    this.ensureUser(userId);
-    const ids = this.listsByUser.get(userId) ?? [];
-    let start = 0;
-    if (options.pageToken !== undefined) {
-      // The cursor is the creation stamp of the last list sent, so deletions between pages skip nothing.
-      const after = decodePageToken(options.pageToken, `lists:${userId}`);
-      if (typeof after !== 'number' || !Number.isSafeInteger(after)) throw invalidPageToken(options.pageToken);
-      let high = ids.length;
-      while (start < high) {
-        const middle = (start + high) >>> 1;
-        if ((this.lists.get(ids[middle] as string)?.created ?? 0) <= after) start = middle + 1;
-        else high = middle;
-      }
-    }
-    const items = ids.slice(start, start + options.maxResults).map((id) => this.lists.get(id) as StoredTaskList);
-    const end = start + items.length;
-    const page: Page<StoredTaskList> = { items, etag: combinedEtag(ids.map((id) => this.lists.get(id)?.etag ?? '')) };
-    const last = items[items.length - 1];
-    if (end < ids.length && last) page.nextPageToken = encodePageToken(`lists:${userId}`, last.created);
-    return page;
-  }
-
-  getTaskList(userId: string, listId: string): StoredTaskList {
-    this.ensureUser(userId);
-    return this.ownList(userId, listId);
-  }
-
-  insertTaskList(userId: string, body: TaskListInput): StoredTaskList {
-    this.ensureUser(userId);
-    if (body.title === undefined || body.title === null || body.title === '') throw required('title', 'body');
-    const count = this.listsByUser.get(userId)?.length ?? 0;
-    if (count >= LIMITS.listsPerUser) throw limitExceeded(`A user can have at most ${LIMITS.listsPerUser} task lists.`);
-    return this.createList(userId, body.title);
-  }
-
-  /** `update` replaces (title is required), `patch` merges (only the fields sent change). */
-  updateTaskList(userId: string, listId: string, body: TaskListInput, mode: 'update' | 'patch'): StoredTaskList {
-    this.ensureUser(userId);
-    const list = this.ownList(userId, listId);
-    if (mode === 'update' && (body.title === undefined || body.title === null || body.title === '')) throw required('title', 'body');
-    if (body.title === '' || body.title === null) throw invalid('Invalid value for title: a task list needs a title', 'title', 'body');
-    if (body.title !== undefined) list.title = body.title;
-    this.touchList(list);
-    return list;
-  }
-
-  deleteTaskList(userId: string, listId: string): void {
-    const user = this.ensureUser(userId);
-    const list = this.ownList(userId, listId);
-    if (list.id === user.defaultListId) throw badRequest('Invalid Value: the default task list cannot be deleted.');
-    for (const task of this.tasksOf(list.id)) this.tasks.delete(task.id);
-    this.indexes.delete(list.id);
-    this.lists.delete(list.id);
-    const ids = this.listsByUser.get(userId) ?? [];
-    ids.splice(ids.indexOf(list.id), 1);
-  }
-
-  // ---------------------------------------------------------------- tasks: reading
-
+/** Tasks: listing with filters in tree order, get, insert, update/patch, delete, clear and move, on top of the lists. */
+export class TasksModel extends TaskListsModel {
   listTasks(userId: string, listId: string, filters: TaskFilters): Page<StoredTask> {
     this.ensureUser(userId);
     const list = this.ownList(userId, listId);
@@ -211,8 +55,6 @@ export class TasksModel {
     const list = this.ownList(userId, listId);
     return this.taskIn(list.id, taskId);
   }
-
-  // ---------------------------------------------------------------- tasks: writing
 
   insertTask(userId: string, listId: string, body: TaskInput, placement: Placement): StoredTask {
     this.ensureUser(userId);
@@ -378,114 +220,6 @@ export class TasksModel {
     return task;
   }
 
-  /** The default list id of a user (created on first use, as Google does). */
-  defaultListId(userId: string): string {
-    return this.ensureUser(userId).defaultListId;
-  }
-
-  /** Creates a list with a given title regardless of request validation (demo data). */
-  createListForSeed(userId: string, title: string): StoredTaskList {
-    this.ensureUser(userId);
-    const ids = this.listsByUser.get(userId) ?? [];
-    const first = ids[0] ? this.lists.get(ids[0]) : undefined;
-    // The seed renames the lazily created default list instead of adding a second "My Tasks".
-    if (first && title === DEFAULT_LIST_TITLE) return first;
-    return this.createList(userId, title);
-  }
-
-  // ---------------------------------------------------------------- internals: users, lists, lookups
-
-  private ensureUser(userId: string): StoredUser {
-    this.load();
-    const existing = this.users.get(userId);
-    if (existing) return existing;
-    const list = this.createList(userId, DEFAULT_LIST_TITLE);
-    const user: StoredUser = { defaultListId: list.id };
-    this.users.set(userId, user);
-    return user;
-  }
-
-  private createList(userId: string, title: string): StoredTaskList {
-    const stamp = this.stamp();
-    // Strictly increasing, so lists keep their creation order across restarts and page tokens.
-    this.lastCreated = Math.max(stamp, this.lastCreated + 1);
-    const list: StoredTaskList = { id: newId(), userId, title, updated: stamp, created: this.lastCreated, etag: newEtag() };
-    this.lists.set(list.id, list);
-    const ids = this.listsByUser.get(userId) ?? [];
-    ids.push(list.id);
-    this.listsByUser.set(userId, ids);
-    this.indexes.set(list.id, newListIndex());
-    return list;
-  }
-
-  /** Another user's list is indistinguishable from a missing one. `@default` names the default list. */
-  private ownList(userId: string, listId: string): StoredTaskList {
-    const id = listId === '@default' ? (this.users.get(userId)?.defaultListId ?? '') : listId;
-    const list = this.lists.get(id);
-    if (!list || list.userId !== userId) throw notFound('Task list not found.');
-    return list;
-  }
-
-  private taskIn(listId: string, taskId: string): StoredTask {
-    const task = this.tasks.get(taskId);
-    if (!task || task.listId !== listId) throw notFound('Task not found.');
-    return task;
-  }
-
-  private touchList(list: StoredTaskList): void {
-    list.updated = this.stamp();
-    list.etag = newEtag();
-    this.lists.set(list.id, list);
-  }
-
-  private stamp(): number {
-    this.lastStamp = Math.max(this.now(), this.lastStamp);
-    return this.lastStamp;
-  }
-
-  private load(): void {
-    if (this.loaded) return;
-    this.loaded = true;
-    const lists = [...this.lists.values()].sort((a, b) => a.created - b.created);
-    for (const list of lists) {
-      const ids = this.listsByUser.get(list.userId) ?? [];
-      ids.push(list.id);
-      this.listsByUser.set(list.userId, ids);
-      this.indexes.set(list.id, newListIndex());
-      this.lastStamp = Math.max(this.lastStamp, list.updated);
-      this.lastCreated = Math.max(this.lastCreated, list.created);
-    }
-    for (const task of this.tasks.values()) {
-      const index = this.indexes.get(task.listId);
-      if (!index) continue;
-      const key = task.parent ?? TOP;
-      const siblings = index.children.get(key) ?? [];
-      siblings.push(task.id);
-      index.children.set(key, siblings);
-      const counts = countsOf(task);
-      index.visible += counts.visible;
-      index.live += counts.live;
-      this.lastStamp = Math.max(this.lastStamp, task.updated);
-    }
-    for (const index of this.indexes.values()) {
-      for (const siblings of index.children.values()) {
-        siblings.sort((a, b) => compare(this.tree.positionOf(a), this.tree.positionOf(b)));
-      }
-    }
-  }
-
-  private indexOf(listId: string): ListIndex {
-    const index = this.indexes.get(listId);
-    if (!index) throw new Error(`no index for list ${listId}`);
-    return index;
-  }
-
-  private *tasksOf(listId: string): Generator<StoredTask> {
-    for (const entry of this.tree.treeOf(this.indexOf(listId))) yield this.tasks.get(entry.id) as StoredTask;
-  }
-
-  // ---------------------------------------------------------------- internals: validation
-
   /** The parent key for a placement: must exist in the list, be neither hidden nor deleted, and not lie inside the moving task. */
   private validParent(listId: string, parentId: string | undefined, moving: StoredTask | undefined): string {
     if (parentId === undefined || parentId === '') return TOP;
@@ -566,31 +300,4 @@ export class TasksModel {
     if (!task.deleted) index.visible += hidden ? -1 : 1;
     task.hidden = hidden;
   }
-}
-
-function countsOf(task: StoredTask): { visible: number; live: number } {
-  return { visible: !task.deleted && !task.hidden ? 1 : 0, live: task.deleted ? 0 : 1 };
-}
-
-function matches(task: StoredTask, filters: TaskFilters): boolean {
-  if (task.deleted && !filters.showDeleted) return false;
-  if (task.hidden && !filters.showHidden) return false;
-  if (task.status === 'completed' && !filters.showCompleted) return false;
-  if (filters.updatedMin !== undefined && task.updated < filters.updatedMin) return false;
-  if (filters.dueMin !== undefined || filters.dueMax !== undefined) {
-    if (task.due === undefined) return false;
-    const due = Date.parse(task.due);
-    if (filters.dueMin !== undefined && due < filters.dueMin) return false;
-    if (filters.dueMax !== undefined && due > filters.dueMax) return false;
-  }
-  if (filters.completedMin !== undefined || filters.completedMax !== undefined) {
-    if (task.completed === undefined) return false;
-    if (filters.completedMin !== undefined && task.completed < filters.completedMin) return false;
-    if (filters.completedMax !== undefined && task.completed > filters.completedMax) return false;
-  }
-  return true;
-}
-
-function limitExceeded(message: string): ApiError {
-  return new ApiError(403, 'limitExceeded', message, { domain: 'usageLimits' });
 }

@@ -1,6 +1,6 @@
 /** Tasks v1 resources as the API returns them: task lists, tasks and their pages. */
 import { escapeHtml } from '../core/html';
-import type { Page, StoredTask, StoredTaskList } from './model';
+import type { Page, StoredTask, StoredTaskList } from './records';
 
 /** A page as Google answers it: `nextPageToken` only when there is more, and no `items` at all on an empty page. */
 export function renderPage<T>(kind: string, page: Page<T>, render: (item: T) => unknown): Record<string, unknown> {

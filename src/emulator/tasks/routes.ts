@@ -4,7 +4,8 @@ import { requireUser } from '../core/context';
 import { parseBody, QueryParams } from '../core/params';
 import type { Handler, RequestContext, Route } from '../core/router';
 import type { Store } from '../store/store';
-import type { TaskFilters, TasksModel } from './model';
+import type { TasksModel } from './model';
+import type { TaskFilters } from './records';
 import { renderPage, renderTask, renderTaskList, renderTaskPage } from './render';
 
 const LISTS = '/tasks/v1/users/@me/lists';

@@ -5,7 +5,7 @@
  */
 import { newEtag } from '../core/etag';
 import type { Collection } from '../store/store';
-import type { StoredTask } from './model';
+import type { StoredTask } from './records';
 
 /** One line of the cached tree-order listing: `key` is the path of sibling positions from the root. */
 export interface TreeEntry {

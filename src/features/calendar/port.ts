@@ -4,6 +4,6 @@ import type { CalendarClient } from '../../api/calendar';
 export type CalendarApi = Pick<CalendarClient,
   | 'allCalendarListEntries' | 'getCalendarListEntry' | 'insertCalendarListEntry' | 'patchCalendarListEntry' | 'deleteCalendarListEntry'
   | 'getCalendar' | 'insertCalendar' | 'patchCalendar' | 'deleteCalendar' | 'clearCalendar'
-  | 'listEvents' | 'getEvent' | 'insertEvent' | 'importEvent' | 'patchEvent' | 'deleteEvent' | 'allInstances' | 'moveEvent' | 'quickAddEvent'
+  | 'listEvents' | 'getEvent' | 'insertEvent' | 'importEvent' | 'patchEvent' | 'deleteEvent' | 'deleteEvents' | 'allInstances' | 'moveEvent' | 'quickAddEvent'
   | 'allAclRules' | 'insertAclRule' | 'patchAclRule' | 'deleteAclRule'
   | 'getColors' | 'queryFreeBusy' | 'allSettings' | 'getSetting'>;

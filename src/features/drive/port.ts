@@ -7,6 +7,7 @@
  * the views show, `children.list` reduced to ids, `parents.list` to references, apps with their details — and
  * the fakes stay small because they implement this narrow surface, not every option of the client.
  */
+import type { BatchResult } from '../../api/batch';
 import type { Readable } from 'node:stream';
 import { quoteQuery } from '../../api/drive/query';
 import type { DriveFile, ParentReference } from '../../shared/schemas/drive';
@@ -56,6 +57,12 @@ export interface DriveAppInfo {
   readonly details: Readonly<Record<string, unknown>>;
 }
 
+export interface DriveMove {
+  readonly fileId: string;
+  readonly addParents: readonly string[];
+  readonly removeParents: readonly string[];
+}
+
 export interface DriveApi {
   about(): Promise<DriveAboutInfo>;
   getFile(fileId: string): Promise<DriveItem>;
@@ -73,6 +80,12 @@ export interface DriveApi {
   deleteFile(fileId: string): Promise<void>;
   trashFile(fileId: string): Promise<DriveItem>;
   untrashFile(fileId: string): Promise<DriveItem>;
+  /** Several files at once (one batch request per 100): a result per file, in order. */
+  trashFiles(fileIds: readonly string[]): Promise<readonly BatchResult<DriveItem>[]>;
+  untrashFiles(fileIds: readonly string[]): Promise<readonly BatchResult<DriveItem>[]>;
+  deleteFiles(fileIds: readonly string[]): Promise<readonly BatchResult<void>[]>;
+  /** Each file leaves `removeParents` for `addParents` (files.patch), batched. */
+  moveFiles(moves: readonly DriveMove[]): Promise<readonly BatchResult<DriveItem>[]>;
   /** The user's trash, or with `driveId` a shared drive's (its organizers only). */
   emptyTrash(driveId?: string): Promise<void>;
   touchFile(fileId: string): Promise<DriveItem>;

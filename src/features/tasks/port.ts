@@ -4,4 +4,4 @@ import type { TasksClient } from '../../api/tasks';
 /** The part of TasksClient the view and its commands use (a fake in unit tests). */
 export type TasksApi = Pick<TasksClient,
   | 'allTaskLists' | 'getTaskList' | 'insertTaskList' | 'updateTaskList' | 'patchTaskList' | 'deleteTaskList'
-  | 'listTasks' | 'getTask' | 'insertTask' | 'updateTask' | 'patchTask' | 'deleteTask' | 'clearTasks' | 'moveTask'>;
+  | 'listTasks' | 'getTask' | 'insertTask' | 'insertTasks' | 'updateTask' | 'patchTask' | 'deleteTask' | 'clearTasks' | 'moveTask'>;

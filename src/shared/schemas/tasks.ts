@@ -1,8 +1,10 @@
 import * as z from './zod';
 
 /**
- * Google Tasks API v1 resources and request bodies, shared by the client (src/api/tasks.ts) and the
- * emulator. Response schemas tolerate extra fields (zod strips them) and mark optional what Google omits.
+ * Google Tasks API v1 resources and request bodies (see reference/tasks.v1.discovery.json), shared by the client
+ * (src/api/tasks.ts) and the emulator (src/emulator/tasks). Response schemas are tolerant: everything Google may omit
+ * is optional and unknown fields are stripped. Request schemas (`*InputSchema`) are strict about types, since the
+ * emulator answers bad input with a 400 naming the field.
  */
 
 export const TITLE_MAX_LENGTH = 1024;
@@ -84,7 +86,7 @@ export const tasksPageSchema = z.object({
 });
 export type TasksPage = z.infer<typeof tasksPageSchema>;
 
-// ---- Request bodies (what the emulator accepts; a client sends the writable subset) ----
+// ---- Request bodies (`*InputSchema`: what the emulator accepts; a client sends the writable subset) ----
 
 /**
  * Read-only fields a client may echo back (the official client sends whole resources on update); they are

@@ -5,10 +5,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
+import tls = require('node:tls');
+import { channelRegistryFor } from '../../../src/emulator/core/channels';
 import { setLogSink } from '../../../src/emulator/core/log';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { emulatorHttp, expectGoogleError, HttpCallOptions } from '../../support/emulatorHttp';
+import { Receiver } from './channels/receiver';
 
 /** `levels` nested objects around a string, as text (JSON.stringify of such a value would itself overflow). */
 function nestedObjects(levels: number, key = 'a'): string {
@@ -233,3 +237,111 @@ describe('reliability: recurrence stored by an older emulator', () => {
     }
   });
 });
+
+describe('reliability: watch addresses', () => {
+  /**
+   * Every host the emulator (in this process) opens a TLS connection to. A non-loopback address is refused here,
+   * never dialled; a host name is let through, since it is resolved by the emulator's own checked lookup.
+   */
+  const dialled: string[] = [];
+  const realConnect = tls.connect;
+  before(() => {
+    (tls as { connect: typeof tls.connect }).connect = ((...args: Parameters<typeof tls.connect>) => {
+      const options = args[0] as tls.ConnectionOptions;
+      const host = String(options.host ?? '');
+      dialled.push(host);
+      if (isIP(host) !== 0 && !/^(127\.|::1$)/.test(host)) throw new Error(`test guard: the emulator tried to connect to ${host}`);
+      return realConnect(...args);
+    }) as typeof tls.connect;
+  });
+  after(() => {
+    (tls as { connect: typeof tls.connect }).connect = realConnect;
+  });
+
+  const watchBody = (id: string, address: string): HttpCallOptions => ({ json: { id, type: 'web_hook', address } });
+
+  it('refuses private, link-local, shared, unique-local, unspecified and metadata addresses in every service, in one wording, without connecting', async () => {
+    const emulator = await startEmulator({ port: 0, seed: 'demo' });
+    try {
+      const registry = channelRegistryFor(emulator.deps);
+      const asked: string[] = [];
+      registry.network.resolver = (host) => {
+        asked.push(host);
+        return Promise.resolve(host === 'intranet.example' ? ['10.20.30.40'] : []);
+      };
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const file = (await call('POST', '/drive/v2/files', { json: { title: 'watched' } })).json as { id: string };
+      const watchPaths = ['/calendar/v3/calendars/primary/events/watch', '/calendar/v3/users/me/calendarList/watch', `/drive/v2/files/${file.id}/watch`, '/drive/v2/changes/watch', '/admin/directory/v1/users/watch?domain=example.com&event=add'];
+      const addresses = ['https://10.0.0.1/', 'https://192.168.1.1:8443/', 'https://172.16.0.1/', 'https://169.254.169.254/computeMetadata/v1/', 'https://100.64.0.1/', 'https://[fd00::1]/', 'https://0.0.0.0:443/', 'https://[::]/', 'https://metadata.google.internal/', 'https://intranet.example/hook'];
+      const messages = new Set<string>();
+      let index = 0;
+      for (const address of addresses) {
+        const path = watchPaths[index % watchPaths.length] as string;
+        const error = await expectGoogleError(call('POST', path, watchBody(`private-${index++}`, address)), 400, 'invalid');
+        messages.add(error.message.replace(new URL(address).href, '<address>'));
+      }
+      assert.equal(messages.size, 1, [...messages].join('\n'));
+      assert.deepEqual(dialled.filter((host) => !host.startsWith('127.')), [], 'no connection was attempted');
+      assert.deepEqual(asked, ['intranet.example'], 'only the host name was resolved; the metadata name never');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('refuses loopback receivers when started with --no-loopback-watch, and accepts a range the operator allows', async () => {
+    const emulator = await startEmulator({ port: 0, loopbackWatch: false, allowWatchNetworks: ['127.0.0.2/32'] });
+    try {
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const before = dialled.length;
+      await expectGoogleError(call('POST', '/calendar/v3/calendars/primary/events/watch', watchBody('loop-1', 'https://127.0.0.1:9/')), 400, 'invalid');
+      await expectGoogleError(call('POST', '/calendar/v3/calendars/primary/events/watch', watchBody('loop-2', 'https://[::1]:9/')), 400, 'invalid');
+      assert.equal(dialled.length, before, 'refused before connecting');
+      // 127.0.0.2 is allowed by the range: the certificate check goes on (nothing listens there, so it says so).
+      const allowed = await expectGoogleError(call('POST', '/calendar/v3/calendars/primary/events/watch', watchBody('loop-3', 'https://127.0.0.2:9/')), 400, 'invalid');
+      assert.doesNotMatch(allowed.message, /does not deliver to private/);
+      assert.deepEqual(dialled.slice(before), ['127.0.0.2']);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('checks the address again at delivery: a name re-pointed at a private network after the watch gets nothing', async function () {
+    this.timeout(30_000);
+    const emulator = await startEmulator({ port: 0 });
+    let receiver: Receiver | undefined;
+    try {
+      const registry = channelRegistryFor(emulator.deps);
+      registry.configureDelivery({ initialDelayMs: 10, maxDelayMs: 20, maxAttempts: 2 });
+      const answers: Record<string, string[]> = { 'receiver.example': ['127.0.0.1'] };
+      registry.network.resolver = (host) => Promise.resolve(answers[host] ?? []);
+      receiver = await Receiver.start(registry.certificateAuthority().issue({ hosts: ['receiver.example'] }));
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const dialledAtWatch = dialled.length;
+      const watch = await call('POST', '/calendar/v3/calendars/primary/events/watch', watchBody('rebind', `https://receiver.example:${receiver.port}/notify`));
+      assert.equal(watch.status, 200, watch.text);
+      await receiver.waitForChannel('rebind', 1);
+      assert.equal(dialled[dialledAtWatch], '127.0.0.1', 'the certificate check connected to the address that passed the check');
+      // The name now points into a private network; new connections resolve it again.
+      answers['receiver.example'] = ['10.9.9.9'];
+      registry.configureDelivery({});
+      const dialledBefore = dialled.length;
+      assert.equal((await call('POST', '/calendar/v3/calendars/primary/events', { json: { summary: 'after rebinding', ...timed } })).status, 200);
+      await waitUntil(() => registry.delivery.pending('rebind') === 0);
+      assert.equal(receiver.forChannel('rebind').length, 1, 'only the sync arrived');
+      // Delivery went through the name (resolved by the checked lookup, which refused 10.9.9.9), never to an address.
+      assert.ok(dialled.slice(dialledBefore).every((host) => host === 'receiver.example'), dialled.slice(dialledBefore).join(', '));
+    } finally {
+      await receiver?.close();
+      await emulator.close();
+    }
+  });
+});
+
+/** Polls a condition on state (not a duration) until it holds, for up to `timeoutMs`. */
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import type { DriveApi, DriveItem, DriveMetadataPatch } from '../../../src/features/drive/port';
+import type { BatchResult } from '../../../src/api/batch';
+import type { DriveApi, DriveItem, DriveMetadataPatch, DriveMove } from '../../../src/features/drive/port';
 import { FOLDER_MIME_TYPE as FOLDER_MIME } from '../../../src/shared/schemas/drive';
 
 type MutableItem = { -readonly [K in keyof DriveItem]: DriveItem[K] } & { content?: Buffer; sharedWithMe?: boolean };
@@ -71,6 +72,13 @@ export class FakeDrive implements DriveApi {
     return this.patchFile(fileId, { labels: { trashed: true } });
   }
 
+  trashFiles(fileIds: readonly string[]): Promise<BatchResult<DriveItem>[]> { return settleEach(fileIds, (id) => this.trashFile(id)); }
+  untrashFiles(fileIds: readonly string[]): Promise<BatchResult<DriveItem>[]> { return settleEach(fileIds, (id) => this.untrashFile(id)); }
+  deleteFiles(fileIds: readonly string[]): Promise<BatchResult<void>[]> { return settleEach(fileIds, (id) => this.deleteFile(id)); }
+  moveFiles(moves: readonly DriveMove[]): Promise<BatchResult<DriveItem>[]> {
+    return settleEach(moves, (move) => this.patchFile(move.fileId, {}, { addParents: [...move.addParents], removeParents: [...move.removeParents] }));
+  }
+
   async untrashFile(fileId: string): Promise<DriveItem> {
     return this.patchFile(fileId, { labels: { trashed: false } });
   }
@@ -122,4 +130,17 @@ export class FakeDrive implements DriveApi {
   }
   async listApps(): Promise<never[]> { return []; }
   async getApp(): Promise<never> { throw new Error('not used'); }
+}
+
+/** The batch API's per-item results, from one call per item (the fake has no batch endpoint). */
+async function settleEach<I, T>(items: readonly I[], call: (item: I) => Promise<T>): Promise<BatchResult<T>[]> {
+  const results: BatchResult<T>[] = [];
+  for (const item of items) {
+    try {
+      results.push({ ok: true, value: await call(item) });
+    } catch (error) {
+      results.push({ ok: false, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+  return results;
 }

@@ -10,6 +10,7 @@ import { parseJsonBody } from '../../core/json';
 import { parseBody } from '../../core/params';
 import { Collection, Store } from '../../store/store';
 import { BlobStore, StoredBlob } from './blobs';
+import { crlfMultipartBody } from './lfMultipart';
 
 /** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */
 export const MAX_UPLOAD_BYTES = 5_497_558_138_880;
@@ -89,10 +90,11 @@ export class Uploads {
       let metadataDone: Promise<void> = Promise.resolve();
       let failed = false;
       let mediaPart: Readable | undefined;
+      let body: Readable | undefined;
       const fail = (error: unknown): void => {
         if (failed) return;
         failed = true;
-        request.unpipe(dicer);
+        body?.unpipe(dicer);
         request.resume();
         // End a half-written media part and answer only once its bytes are gone from the blob store. A media part
         // that is already complete (a further part has begun) is left to finish writing: destroying it would drop
@@ -158,7 +160,11 @@ export class Uploads {
         })().catch(fail);
       });
       request.on('aborted', () => fail(badRequest('The upload was interrupted')));
-      request.pipe(dicer);
+      // Google also reads parts delimited by bare LF lines (Python's client writes them); dicer needs CRLF.
+      crlfMultipartBody(request, boundary).then((source) => {
+        body = source;
+        if (!failed) source.pipe(dicer);
+      }, fail);
     });
   }
 

@@ -76,7 +76,6 @@ export function renderDriveChange(baseUrl: string, record: ChangeRecord, drive: 
     teamDriveId: driveId,
     deleted: record.deleted || !drive,
     modificationDate: iso(record.time),
-    time: iso(record.time),
   };
   if (drive && !record.deleted) change.drive = drive;
   return change;

@@ -3,7 +3,8 @@
  * calendar cannot be deleted), add an existing calendar to the list by its id, remove one from the list, and the
  * list entry's own settings (colour from colors.get, hidden, shown in the Agenda, default reminders, display name).
  */
-import { GoogleApiError } from '../../../api/errors';
+import { errorMessage, GoogleApiError } from '../../../api/errors';
+import { settleAll } from '../../../core/bulk';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { Calendar, CalendarListEntry, CalendarListEntryWrite } from '../../../shared/schemas/calendar';
@@ -73,27 +74,33 @@ export class CalendarListCommands {
     if (!entry) return false;
     if (!(await confirmModal(this.vs, this.t('Delete every event of "{0}"?', calendarName(entry)), this.t('The calendar stays, empty. This cannot be undone.'), this.t('Clear Calendar')))) return false;
     const api = this.context.api();
-    if (entry.primary) {
-      await api.clearCalendar(entry.id);
-    } else {
-      await this.vs.window.withProgress({ location: this.vs.ProgressLocation.Notification, title: this.t('Clearing {0}…', calendarName(entry)) }, async () => {
-        const ids = new Set<string>();
-        let pageToken: string | undefined;
-        do {
-          const page = await api.listEvents(entry.id, { maxResults: 2500, ...(pageToken ? { pageToken } : {}) });
-          for (const event of page.items) if (event.status !== 'cancelled' && !event.recurringEventId) ids.add(event.id);
-          pageToken = page.nextPageToken;
-        } while (pageToken);
-        for (const id of ids) {
-          try {
-            await api.deleteEvent(entry.id, id);
-          } catch (error) {
-            if (!(error instanceof GoogleApiError && (error.status === 410 || error.status === 404))) throw error;
-          }
-        }
-      });
+    try {
+      if (entry.primary) {
+        await api.clearCalendar(entry.id);
+      } else {
+        await this.vs.window.withProgress({ location: this.vs.ProgressLocation.Notification, title: this.t('Clearing {0}…', calendarName(entry)) }, async () => {
+          const events = new Map<string, string>();
+          let pageToken: string | undefined;
+          do {
+            const page = await api.listEvents(entry.id, { maxResults: 2500, ...(pageToken ? { pageToken } : {}) });
+            for (const event of page.items) if (event.status !== 'cancelled' && !event.recurringEventId) events.set(event.id, event.summary ?? event.id);
+            pageToken = page.nextPageToken;
+          } while (pageToken);
+          // Batched deletes (50 per request); an event already gone counts as deleted; the others that fail are named.
+          await settleAll({
+            items: [...events.keys()],
+            run: async (ids) => (await api.deleteEvents(entry.id, ids)).map((result) => (!result.ok && result.error instanceof GoogleApiError && (result.error.status === 410 || result.error.status === 404) ? { ok: true, value: undefined } : result)),
+            nameOf: (id) => events.get(id) ?? id,
+            describe: (error) => errorMessage(error, this.vs.l10n.t),
+            t: this.vs.l10n.t,
+            onDone: () => undefined,
+          });
+        });
+      }
+    } finally {
+      // What was deleted disappears from the view, also when some events could not be.
+      await this.context.store.sync(entry.id).catch(() => this.context.store.fullLoad(entry.id));
     }
-    await this.context.store.sync(entry.id).catch(() => this.context.store.fullLoad(entry.id));
     return true;
   }
 

@@ -32,7 +32,7 @@ export interface ChannelsCommandContext {
   startReceiver(): Promise<string>;
   stopReceiver(): Promise<void>;
   /** Asks for the Directory's admin scope when no session has it; false when the user declines. */
-  ensureAdminScope(): Promise<boolean>;
+  ensureDirectoryScope(): Promise<boolean>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -171,7 +171,7 @@ export class ChannelsCommands {
     const perEvent: Array<DirectoryUserEvent | undefined> = events.length === 0 || events.length === DIRECTORY_USER_EVENTS.length ? [undefined] : events;
     const request = await this.askRequest(options);
     if (!request) return undefined;
-    if (!(await this.context.ensureAdminScope())) return undefined;
+    if (!(await this.context.ensureDirectoryScope())) return undefined;
     const records: ChannelRecord[] = [];
     for (const event of perEvent) {
       const target: WatchTarget = { kind: 'directoryUsers', ...(customer !== undefined ? { customer } : { domain: domain ?? '' }), ...(event ? { event } : {}) };

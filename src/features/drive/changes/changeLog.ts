@@ -79,6 +79,13 @@ export class ChangeLog {
     return false;
   }
 
+  /** Whether a change is a version this client wrote itself (the etag its write answered): open editors have it already. */
+  isOwnWrite(change: PolledChange): boolean {
+    const fileId = change.fileId ?? change.file?.id;
+    const own = fileId !== undefined ? this.ownWrites.get(fileId) : undefined;
+    return own !== undefined && change.file?.etag === own;
+  }
+
   /** Adds the changes of one poll; returns the entries that are news to the user. */
   add(changes: readonly PolledChange[]): ChangeEntry[] {
     const added: ChangeEntry[] = [];
@@ -86,8 +93,7 @@ export class ChangeLog {
       const fileId = change.fileId ?? change.file?.id;
       if (!fileId) continue;
       if (change.file?.title) this.titles.set(fileId, change.file.title);
-      const own = this.ownWrites.get(fileId);
-      if (own !== undefined && change.file?.etag === own) continue;
+      if (this.isOwnWrite(change)) continue;
       // A share or a label answers no file etag; its change is Desk's own all the same, not "another app or person".
       if (this.isOwnAction(fileId)) continue;
       const parsed = Date.parse(change.modificationDate ?? change.file?.modifiedDate ?? '');

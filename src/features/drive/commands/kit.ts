@@ -1,5 +1,8 @@
 /** What every Drive command file shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
 import type * as vscode from 'vscode';
+import type { BatchResult } from '../../../api/batch';
+import { errorMessage } from '../../../api/errors';
+import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
 import type { DriveComments } from '../comments/controller';
@@ -84,6 +87,37 @@ export async function changeEach<T>(
   return changed;
 }
 
+/**
+ * The batched mutation: one call to Drive for all the targets (a batch request), each success recorded as Desk's own
+ * write, the listings refreshed for what changed; the targets that failed are named in one BulkFailure, whose Retry
+ * sends only those again.
+ */
+export async function changeAll<T, R extends DriveItem | void>(
+  host: ListingHost & Pick<DriveCommandHost, 'noteOwnWrite' | 'desk'>,
+  targets: readonly T[],
+  run: (targets: readonly T[]) => Promise<readonly BatchResult<R>[]>,
+  refresh: readonly ContainerNode[] | ((done: readonly T[]) => readonly ContainerNode[]),
+  nameOf: (target: T) => string,
+): Promise<{ item: T; value: R }[]> {
+  const t = host.desk.vs.l10n.t;
+  return settleAll({
+    items: targets,
+    run,
+    nameOf,
+    describe: (error) => errorMessage(error, t),
+    t,
+    onDone: async (done) => {
+      const items = done.flatMap(({ value }) => (isItem(value) ? [value] : []));
+      items.forEach((item) => host.noteOwnWrite(item));
+      await refreshFor(host, items, typeof refresh === 'function' ? refresh(done.map(({ item }) => item)) : refresh);
+    },
+  });
+}
+
+function isItem(value: DriveItem | void): value is DriveItem {
+  return typeof value === 'object' && value !== null;
+}
+
 /** The helpers each command file gets, bound to the feature's host. */
 export interface DriveCommandKit {
   readonly host: DriveCommandHost;
@@ -98,6 +132,8 @@ export interface DriveCommandKit {
   folderIdFor(container: ContainerNode): Promise<string>;
   refreshFor(items: readonly DriveItem[], extra?: readonly ContainerNode[]): Promise<void>;
   changeEach<T>(targets: readonly T[], call: (target: T) => Promise<DriveItem | undefined>, show: ShowChanges): Promise<DriveItem[]>;
+  /** The batched mutation (changeAll above) over file rows. */
+  changeAll<R extends DriveItem | void>(targets: readonly FileNode[], run: (targets: readonly FileNode[]) => Promise<readonly BatchResult<R>[]>, refresh: readonly ContainerNode[] | ((done: readonly FileNode[]) => readonly ContainerNode[])): Promise<{ item: FileNode; value: R }[]>;
   /** A quick pick over My Drive and every folder (up to 5000), minus `exclude`. */
   pickFolder(placeHolder: string, exclude?: ReadonlySet<string>): Promise<{ id: string; title: string } | undefined>;
 }
@@ -136,6 +172,7 @@ export function commandKit(host: DriveCommandHost): DriveCommandKit {
     },
     refreshFor: (items, extra) => refreshFor(host, items, extra),
     changeEach: (targets, call, show) => changeEach(host, targets, call, show),
+    changeAll: (targets, run, refresh) => changeAll(host, targets, run, refresh, (target) => target.item.title ?? target.item.id),
     async pickFolder(placeHolder, exclude = new Set()) {
       const rootId = await host.model().rootId();
       const folders: { id: string; title: string }[] = [{ id: rootId, title: t('My Drive') }];

@@ -5,7 +5,7 @@ import { titleSearchQuery } from '../port';
 import { DropPlan, folderIdOf } from '../tree/dragAndDrop';
 import { kindLabel } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import { changeEach, DriveCommandHost, DriveCommandKit } from './kit';
+import { changeAll, DriveCommandHost, DriveCommandKit } from './kit';
 
 export function organizeCommands(kit: DriveCommandKit) {
   const { host, vs, t } = kit;
@@ -19,12 +19,12 @@ export function organizeCommands(kit: DriveCommandKit) {
         const target = await kit.pickFolder(t('Move to which folder?'), new Set(files.map((file) => file.item.id)));
         if (!target) return;
         const rootId = await host.model().rootId();
-        await kit.changeEach(files, (file) => {
+        // One batch request for the whole selection; the files that could not move are named, the others stay moved.
+        await kit.changeAll(files, (targets) => host.api().moveFiles(targets.map((file) => {
           const from = folderIdOf(file.parent, rootId);
           const current = (file.item.parents ?? []).map((parent) => parent.id);
-          const removeParents = from && current.includes(from) ? [from] : [];
-          return host.api().patchFile(file.item.id, {}, { addParents: [target.id], removeParents });
-        }, { refresh: files.map((file) => file.parent) });
+          return { fileId: file.item.id, addParents: [target.id], removeParents: from && current.includes(from) ? [from] : [] };
+        })), (moved) => moved.map((file) => file.parent));
       }, { action: t('Could not move'), retry: true }),
 
     addParent: (node?: DriveNode) =>
@@ -105,10 +105,14 @@ export function organizeCommands(kit: DriveCommandKit) {
 export async function executeDropPlan(host: Pick<DriveCommandHost, 'desk' | 'api' | 'model' | 'provider' | 'noteOwnWrite'>, plan: DropPlan): Promise<void> {
   const vs = host.desk.vs;
   const refresh = plan.actions.some((action) => action.kind === 'trash') ? [host.model().section('trash')] : [];
-  await attempt(host.desk, () => changeEach(host, plan.actions, (action) => action.kind === 'trash'
-    ? host.api().trashFile(action.fileId)
-    : host.api().patchFile(action.fileId, {}, { addParents: action.addParents, removeParents: action.removeParents }), { refresh, refreshOnFailure: true }),
-  { action: vs.l10n.t('Could not move') });
+  // The dropped files go in batch requests (trashes and moves apart); those that fail are named, Retry sends only those.
+  await attempt(host.desk, () => changeAll(host, plan.actions, async (actions) => {
+    const trashes = actions.filter((action) => action.kind === 'trash');
+    const moves = actions.flatMap((action) => (action.kind === 'move' ? [action] : []));
+    const trashed = trashes.length > 0 ? [...await host.api().trashFiles(trashes.map((action) => action.fileId))] : [];
+    const moved = moves.length > 0 ? [...await host.api().moveFiles(moves)] : [];
+    return actions.map((action) => ((action.kind === 'trash' ? trashed.shift() : moved.shift()) ?? { ok: false, error: new Error(vs.l10n.t('no answer')) }));
+  }, refresh, (action) => action.title), { action: vs.l10n.t('Could not move') });
   if (plan.skipped.length > 0) {
     const first = plan.skipped[0];
     if (first) void vs.window.showInformationMessage(vs.l10n.t('“{0}” was not moved: {1}.', first.title, first.reason));

@@ -36,14 +36,11 @@ export function trashCommands(kit: DriveCommandKit) {
         if (!files) return;
         // A shared drive's item goes to that drive's Trash, anything else to the user's.
         const shownIn = () => [...files.map((file) => file.parent), ...files.flatMap((file) => host.model().trashFor(file.item))];
-        const trashed = await kit.changeEach(files, (file) => host.api().trashFile(file.item.id), { refresh: shownIn() });
+        // One batch request for the selection: the files that could not be trashed are named, Retry sends only those.
+        const trashed = await kit.changeAll(files, (targets) => host.api().trashFiles(targets.map((file) => file.item.id)), shownIn());
         const undo = t('Undo');
         const choice = await vs.window.showInformationMessage(t('Moved {0} item(s) to the trash.', trashed.length), undo);
-        if (choice === undo) {
-          const restored = await Promise.all(trashed.map((item) => host.api().untrashFile(item.id)));
-          restored.forEach((item) => host.noteOwnWrite(item));
-          await kit.refreshFor(restored, shownIn());
-        }
+        if (choice === undo) await kit.changeAll(trashed.map(({ item }) => item), (targets) => host.api().untrashFiles(targets.map((file) => file.item.id)), shownIn());
       }, { action: t('Could not move to the trash'), retry: true }),
 
     untrash: (node?: DriveNode, nodes?: DriveNode[]) =>
@@ -52,7 +49,7 @@ export function trashCommands(kit: DriveCommandKit) {
         if (!files) return;
         // Back where it was: My Drive, or the shared drive's row (which reloads its folders and its Trash).
         const driveRows = files.flatMap((file) => (file.parent.kind === 'section' && file.parent.parent ? [file.parent.parent] : []));
-        await kit.changeEach(files, (file) => host.api().untrashFile(file.item.id), { refresh: [host.model().section('trash'), host.model().section('myDrive'), ...driveRows] });
+        await kit.changeAll(files, (targets) => host.api().untrashFiles(targets.map((file) => file.item.id)), [host.model().section('trash'), host.model().section('myDrive'), ...driveRows]);
       }, { action: t('Could not restore from the trash'), retry: true }),
 
     delete: (node?: DriveNode, nodes?: DriveNode[]) =>
@@ -62,8 +59,7 @@ export function trashCommands(kit: DriveCommandKit) {
         const names = files.length === 1 ? `“${files[0]?.item.title ?? ''}”` : t('{0} items', files.length);
         const detail = t('This skips the trash and cannot be undone. Folders are deleted with everything in them.');
         if (!(await confirmModal(vs, t('Delete {0} forever?', names), detail, t('Delete Forever')))) return;
-        for (const file of files) await host.api().deleteFile(file.item.id);
-        for (const file of files) host.provider.refresh(file.parent);
+        await kit.changeAll(files, (targets) => host.api().deleteFiles(targets.map((file) => file.item.id)), (deleted) => deleted.map((file) => file.parent));
       }, { action: t('Could not delete'), retry: true }),
 
     emptyTrash: (node?: DriveNode) =>

@@ -5,9 +5,11 @@
  * TODOs (remove or mark DONE the comments of completed tasks, shown in the refactor preview first).
  */
 import type * as vscode from 'vscode';
-import { registerCommands } from '../../../core/commands';
+import { errorMessage } from '../../../api/errors';
+import { settleAll } from '../../../core/bulk';
+import { attempt, registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
-import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import type { Task, TaskList, TaskWrite } from '../../../shared/schemas/tasks';
 import { TaskNode } from '../tree/nodes';
 import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
 import { describeDay } from '../../../core/dates';
@@ -118,55 +120,80 @@ export class TodoCommands {
     return parsed.kind === 'date' ? parsed.date : null;
   }
 
+  /**
+   * Creates the tasks in one batch request (api/batch.ts), then marks each TODO whose task exists: one WorkspaceEdit
+   * per file. The TODOs whose task could not be created are named in one message, and Retry creates only those.
+   */
   private async createAndMark(targets: readonly FoundTodo[], list: TaskList, due: string | null): Promise<Task[]> {
     const vs = this.vs;
     const keywords = this.tracking.keywords();
     const created: Task[] = [];
     let unmarked = 0;
-    await vs.window.withProgress({ location: targets.length > 3 ? vs.ProgressLocation.Notification : vs.ProgressLocation.Window, title: this.t('Desk: tracking TODOs as tasks') }, async (progress) => {
-      for (const [file, items] of byFile(targets)) {
-        const uri = this.workspace.uriOf(file);
-        if (!uri) continue;
-        // The document as it is now (open or not): the TODO may have moved since the scan.
-        const document = await vs.workspace.openTextDocument(uri);
-        const marks: Array<{ line: number; taskId: string }> = [];
-        for (const item of items) {
-          const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, item.line, (todo) => !todo.taskId && todo.text === item.todo.text && todo.keyword === item.todo.keyword, keywords);
-          if (line === undefined) {
-            unmarked++;
-            continue;
-          }
-          const link = uri.with({ fragment: `L${line + 1}` }).toString();
-          const task = await this.tracking.api.insertTask(list.id, {
-            title: taskTitleFor(item.todo, `${file}:${line + 1}`, undefined, this.vs.l10n.t),
-            notes: sourceNotes(file, link),
-            ...(due ? { due: `${due}T00:00:00.000Z` } : {}),
-          });
-          await this.tracking.known(task, list.id);
-          created.push(task);
-          marks.push({ line, taskId: task.id });
-          progress.report({ message: `${created.length}/${targets.length}`, increment: 100 / targets.length });
-        }
-        if (marks.length === 0) continue;
-        // One WorkspaceEdit per file: one undo step in that file.
-        const edit = new vs.WorkspaceEdit();
-        for (const mark of marks) {
-          const before = document.lineAt(mark.line).text;
-          const change = minimalEdit(before, linkLine(before, mark.taskId, keywords));
-          edit.replace(uri, new vs.Range(mark.line, change.start, mark.line, change.end), change.text);
-        }
-        if (!(await vs.workspace.applyEdit(edit, { isRefactoring: true }))) unmarked += marks.length;
+    const located: Array<{ file: string; uri: vscode.Uri; item: FoundTodo; line: number }> = [];
+    for (const [file, items] of byFile(targets)) {
+      const uri = this.workspace.uriOf(file);
+      if (!uri) continue;
+      // The document as it is now (open or not): the TODO may have moved since the scan.
+      const document = await vs.workspace.openTextDocument(uri);
+      for (const item of items) {
+        const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, item.line, (todo) => !todo.taskId && todo.text === item.todo.text && todo.keyword === item.todo.keyword, keywords);
+        if (line === undefined) unmarked++;
+        else located.push({ file, uri, item, line });
       }
+    }
+    const bodyOf = (todo: (typeof located)[number]): TaskWrite => ({
+      title: taskTitleFor(todo.item.todo, `${todo.file}:${todo.line + 1}`, undefined, this.vs.l10n.t),
+      notes: sourceNotes(todo.file, todo.uri.with({ fragment: `L${todo.line + 1}` }).toString()),
+      ...(due ? { due: `${due}T00:00:00.000Z` } : {}),
     });
-    if (created.length > 0) {
+    const markAll = async (done: readonly { item: (typeof located)[number]; value: Task }[]): Promise<void> => {
+      for (const { value } of done) await this.tracking.known(value, list.id);
+      created.push(...done.map(({ value }) => value));
+      unmarked += await this.writeMarkers(done.map(({ item, value }) => ({ file: item.file, uri: item.uri, item: item.item, taskId: value.id })), keywords);
+      if (done.length === 0) return;
       await this.tracking.usedList(list.id);
       this.tracking.tasks?.tree.refreshList(list.id);
       this.tracking.scheduleDecorations();
-      await this.workspace.updateFiles([...byFile(targets).keys()].map((file) => this.workspace.uriOf(file)).filter((uri): uri is vscode.Uri => uri !== undefined));
-    }
+      await this.workspace.updateFiles([...new Set(done.map(({ item }) => item.uri.toString()))].map((uri) => vs.Uri.parse(uri)));
+    };
+    await vs.window.withProgress({ location: targets.length > 3 ? vs.ProgressLocation.Notification : vs.ProgressLocation.Window, title: this.t('Desk: tracking TODOs as tasks') }, () =>
+      attempt(this.desk, () => settleAll({
+        items: located,
+        run: (todos) => this.tracking.api.insertTasks(list.id, todos.map(bodyOf)),
+        nameOf: (todo) => `${todo.item.todo.text || todo.item.todo.keyword} (${todo.file}:${todo.line + 1})`,
+        describe: (error) => errorMessage(error, this.vs.l10n.t),
+        t: this.vs.l10n.t,
+        onDone: markAll,
+      }), { action: this.t('Desk: some TODOs could not be tracked as tasks') }));
     if (unmarked > 0) void vs.window.showWarningMessage(this.t('Desk: {0} TODO(s) changed before they could be marked; check them in the TODOs view.', unmarked));
     else if (created.length > 0) vs.window.setStatusBarMessage(this.t('Desk: {0} task(s) created in {1}.', created.length, list.title), 4000);
     return created;
+  }
+
+  /** Writes `TODO(task:…)` markers, one WorkspaceEdit (one undo step) per file; answers how many TODOs moved away meanwhile. */
+  private async writeMarkers(marks: readonly { file: string; uri: vscode.Uri; item: FoundTodo; taskId: string }[], keywords: ReturnType<TodoTracking['keywords']>): Promise<number> {
+    const vs = this.vs;
+    let unmarked = 0;
+    for (const [, items] of byFile(marks.map((mark) => ({ ...mark.item, mark })))) {
+      const uri = items[0]?.mark.uri;
+      if (!uri) continue;
+      const document = await vs.workspace.openTextDocument(uri);
+      const edit = new vs.WorkspaceEdit();
+      let count = 0;
+      for (const { mark } of items) {
+        const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, mark.item.line, (todo) => !todo.taskId && todo.text === mark.item.todo.text && todo.keyword === mark.item.todo.keyword, keywords);
+        if (line === undefined) {
+          unmarked++;
+          continue;
+        }
+        const before = document.lineAt(line).text;
+        const change = minimalEdit(before, linkLine(before, mark.taskId, keywords));
+        edit.replace(uri, new vs.Range(line, change.start, line, change.end), change.text);
+        count++;
+      }
+      if (count > 0 && !(await vs.workspace.applyEdit(edit, { isRefactoring: true }))) unmarked += count;
+    }
+    return unmarked;
   }
 
   // ---- Go to Source

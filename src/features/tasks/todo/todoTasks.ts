@@ -26,7 +26,7 @@ const LAST_LIST_KEY = 'desk.todo.lastList';
 /** taskId → listId, so a hover finds its task with one request instead of trying every list. */
 const TASK_LISTS_KEY = 'desk.todo.taskLists';
 
-export type TodoApi = Pick<TasksApi, 'allTaskLists' | 'getTask' | 'insertTask' | 'patchTask' | 'deleteTask'>;
+export type TodoApi = Pick<TasksApi, 'allTaskLists' | 'getTask' | 'insertTask' | 'insertTasks' | 'patchTask' | 'deleteTask'>;
 
 /** A linked task as last fetched: found in a list, or known to be gone. */
 export type Lookup = { readonly found: true; readonly task: Task; readonly listId: string } | { readonly found: false };

@@ -1,6 +1,6 @@
 /** Drive v2 comments and replies: responses tolerant, inputs strict, shared by the client and the emulator. */
 import * as z from '../zod';
-import { driveUserSchema } from '../drive';
+import { driveUserSchema } from './files';
 
 export const COMMENT_STATUSES = ['open', 'resolved'] as const;
 export const REPLY_VERBS = ['resolve', 'reopen'] as const;

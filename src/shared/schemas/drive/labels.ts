@@ -4,7 +4,7 @@
  * `labels.list`, which says what fields a label has and of which type). Responses tolerant, inputs strict.
  */
 import * as z from '../zod';
-import { driveUserSchema } from '../drive';
+import { driveUserSchema } from './files';
 
 /** The value types a label field can hold (Drive's `valueType` names). */
 export const LABEL_VALUE_TYPES = ['text', 'integer', 'dateString', 'selection', 'user'] as const;

@@ -1,9 +1,9 @@
 /** Drive v2 permissions (sharing): responses tolerant, inputs strict, shared by the client and the emulator. */
 import * as z from '../zod';
-import { permissionSchema } from '../drive';
+import { permissionSchema } from './files';
 
-export { permissionSchema } from '../drive';
-export type { DrivePermission, PermissionDetail } from '../drive';
+export { permissionSchema } from './files';
+export type { DrivePermission, PermissionDetail } from './files';
 
 /** Roles a request may name; v2 also spells commenter as reader + additionalRoles ['commenter']. */
 export const PERMISSION_ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] as const;

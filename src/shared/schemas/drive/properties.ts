@@ -1,9 +1,9 @@
 /** Drive v2 properties (key/value pairs on a file, PUBLIC or private to one app): shared by the client and the emulator. */
 import * as z from '../zod';
-import { propertySchema } from '../drive';
+import { propertySchema } from './files';
 
-export { PROPERTY_VISIBILITIES, propertyInputSchema, propertySchema } from '../drive';
-export type { DriveProperty, PropertyInput, PropertyVisibility } from '../drive';
+export { PROPERTY_VISIBILITIES, propertyInputSchema, propertySchema } from './files';
+export type { DriveProperty, PropertyInput, PropertyVisibility } from './files';
 
 export const propertyListSchema = z.object({
   kind: z.optional(z.string()),

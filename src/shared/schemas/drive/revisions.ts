@@ -1,6 +1,6 @@
 /** Drive v2 revisions (a file's versions): responses tolerant, inputs strict, shared by the client and the emulator. */
 import * as z from '../zod';
-import { driveUserSchema } from '../drive';
+import { driveUserSchema } from './files';
 
 export const revisionSchema = z.object({
   kind: z.optional(z.string()),

@@ -32,6 +32,26 @@ describe('Drive multipart uploads that are malformed', function () {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('reads parts delimited by bare LF lines, as Python\'s client writes them, keeping the content byte for byte', async () => {
+    // googleapiclient's email generator: LF line ends, a quoted boundary with '=' in it, MIME-Version headers.
+    const boundary = '===============8472118545431377424==';
+    const media = 'line one\r\nline two\nbinary \u0000\u00ff end';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\nContent-Type: application/json\nMIME-Version: 1.0\n\n{"title":"from-python.txt"}\n--${boundary}\nContent-Type: text/plain\nMIME-Version: 1.0\nContent-Transfer-Encoding: binary\n\n`),
+      Buffer.from(media, 'latin1'),
+      Buffer.from(`\n--${boundary}--\n`),
+    ]);
+    const answer = await call('POST', '/upload/drive/v2/files?uploadType=multipart', { body, contentType: `multipart/related; boundary="${boundary}"` });
+    assert.equal(answer.status, 200, answer.text);
+    const file = answer.json as { id: string; title: string; mimeType: string; fileSize: string };
+    assert.equal(file.title, 'from-python.txt');
+    assert.equal(file.mimeType, 'text/plain');
+    const content = await call('GET', `/drive/v2/files/${file.id}?alt=media`);
+    assert.deepEqual(content.bytes, Buffer.from(media, 'latin1'));
+    const cut = await call('POST', '/upload/drive/v2/files?uploadType=multipart', { body: body.subarray(0, body.length - boundary.length - 6), contentType: `multipart/related; boundary="${boundary}"` });
+    assert.equal(cut.status, 400, 'a body without its closing delimiter is still refused');
+  });
+
   it('answers a body of three parts with a 400, small or large, and keeps none of its bytes', async () => {
     const before = storedFiles(dataDir);
     for (const media of ['hello', 'x'.repeat(300_000)]) {

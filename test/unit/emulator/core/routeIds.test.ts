@@ -35,9 +35,10 @@ const DOCUMENTS: Record<string, string> = {
 
 /**
  * APIs the emulator serves a little of without a stored discovery document: the Drive Labels API v2 (label
- * definitions, `drivelabels.labels.*`), whose ids and paths follow its published document.
+ * definitions, `drivelabels.labels.*`), whose ids and paths follow its published document, and the Discovery Service
+ * itself (`discovery.apis.list`, `discovery.apis.getRest`).
  */
-const UNDOCUMENTED_APIS: ReadonlySet<string> = new Set(['drivelabels']);
+const UNDOCUMENTED_APIS: ReadonlySet<string> = new Set(['drivelabels', 'discovery']);
 
 /**
  * Addresses of a documented operation that its discovery document does not list: the Directory watch's customer

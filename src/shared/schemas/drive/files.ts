@@ -1,5 +1,5 @@
-import * as z from './zod';
-import { sharedDriveSchema } from './drive/drives';
+import * as z from '../zod';
+import { sharedDriveSchema } from './drives';
 
 /**
  * Drive v2 resources (see reference/drive.v2.discovery.json), shared by the client (src/api/drive.ts) and the

@@ -1,0 +1,91 @@
+/**
+ * What a Drive call reaches when the only scopes allowing it are `drive.file` (the files this app created) and
+ * `drive.appdata` (the application data folder, which this emulator keeps empty): other files are "not found",
+ * listings show only the app's files, and the app's creations are remembered per OAuth client.
+ */
+import { ApiError } from '../core/errors';
+import type { Handler, Reply, RequestContext } from '../core/router';
+import { scopesFor } from '../core/scopes';
+import type { Collection, Store } from '../store/store';
+import { tokenOf } from './routing';
+import type { DriveService } from './service';
+
+const AUTH = 'https://www.googleapis.com/auth/';
+const DRIVE_FILE = `${AUTH}drive.file`;
+const DRIVE_APPDATA = `${AUTH}drive.appdata`;
+
+/** Path parameters that name a file or folder. */
+const FILE_PARAMS = ['fileId', 'folderId', 'childId'] as const;
+/** Methods that create a file: the file becomes the creating app's. */
+const CREATING: ReadonlySet<string> = new Set(['drive.files.insert', 'drive.files.copy']);
+/** Listings a limited token sees filtered, and the field of each item that names its file. */
+const LISTINGS: Readonly<Record<string, 'id' | 'fileId'>> = { 'drive.files.list': 'id', 'drive.children.list': 'id', 'drive.changes.list': 'fileId' };
+/** Listings that take `spaces`: with drive.appdata alone only `appDataFolder` may be asked for. */
+const SPACED: ReadonlySet<string> = new Set(['drive.files.list', 'drive.changes.list']);
+
+/** The files each OAuth client (Drive's "app") created, durable in the store. */
+export class AppFiles {
+  private readonly records: Collection<{ appId: string; fileId: string }>;
+
+  constructor(store: Store) {
+    this.records = store.collection('drive.appFiles');
+  }
+
+  add(appId: string, fileId: string): void {
+    this.records.set(`${appId}\n${fileId}`, { appId, fileId });
+  }
+
+  has(appId: string, fileId: string): boolean {
+    return this.records.has(`${appId}\n${fileId}`);
+  }
+}
+
+interface ScopeLimit {
+  readonly appId: string;
+  /** drive.file allows the call: the app's own files are reachable (drive.appdata alone reaches none here). */
+  readonly appFiles: boolean;
+}
+
+/** The limit on this call, or undefined when a scope that reaches every file (drive, drive.readonly…) allows it. */
+function limitOf(service: DriveService, context: RequestContext): ScopeLimit | undefined {
+  const token = tokenOf(context);
+  const record = token !== undefined ? service.tokens.describe(token) : undefined;
+  const needed = record ? scopesFor(context.routeId, context.method, new URLSearchParams()) : undefined;
+  if (!record || !needed) return undefined;
+  const allowing = needed.filter((scope) => record.scopes.includes(scope));
+  if (allowing.length === 0 || allowing.some((scope) => scope !== DRIVE_FILE && scope !== DRIVE_APPDATA)) return undefined;
+  return { appId: record.clientId, appFiles: allowing.includes(DRIVE_FILE) };
+}
+
+function fileNotFound(id: string): ApiError {
+  return new ApiError(404, 'notFound', `File not found: ${id}`, { location: 'file', locationType: 'other' });
+}
+
+/** Runs a Drive handler within the limits of the token's scopes, and remembers the files an app creates. */
+export async function withinScopeLimits(service: DriveService, context: RequestContext, handler: Handler): Promise<Reply> {
+  const limit = context.user ? limitOf(service, context) : undefined;
+  if (limit) {
+    const rootId = context.user ? service.model.rootOf(context.user).id : undefined;
+    for (const name of FILE_PARAMS) {
+      const id = context.params[name];
+      if (id === undefined) continue;
+      const isRoot = id === 'root' || id === rootId;
+      if (!limit.appFiles || !(isRoot || service.appFiles.has(limit.appId, id))) throw fileNotFound(id);
+    }
+    if (!limit.appFiles && (CREATING.has(context.routeId) || (SPACED.has(context.routeId) && (context.query.string('spaces') ?? 'drive').split(',').some((space) => space.trim() !== 'appDataFolder')))) {
+      throw new ApiError(403, 'insufficientScopes', 'The granted scopes do not give access to all of the requested spaces.');
+    }
+  }
+  const reply = await handler(context);
+  if (!('json' in reply) || typeof reply.json !== 'object' || reply.json === null) return reply;
+  const token = tokenOf(context);
+  const appId = token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
+  const created = (reply.json as { id?: unknown }).id;
+  if (appId !== undefined && CREATING.has(context.routeId) && typeof created === 'string') service.appFiles.add(appId, created);
+  const field = LISTINGS[context.routeId];
+  if (!limit || field === undefined) return reply;
+  const listing = reply.json as { items?: Record<string, unknown>[] };
+  if (!listing.items) return reply;
+  const items = listing.items.filter((item) => limit.appFiles && typeof item[field] === 'string' && service.appFiles.has(limit.appId, item[field] as string));
+  return { ...reply, json: { ...listing, items } };
+}
