@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { SearchPickItem, VolumeSearchPicker } from '../../src/features/books/search/searchPicker';
 import type { BooksNode, LibraryNode, ShelfNode, VolumeNode } from '../../src/features/books/tree/model';
-import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually, FIRST_ACTION } from './support';
+import { activateAndSignIn, emulatorRequest, labelText, WindowStubs, eventually, FIRST_ACTION, detailsTab } from './support';
 
 interface ApiVolume { id: string; volumeInfo: { title?: string } }
 interface ApiShelf { id: number; title: string; volumeCount?: number }
@@ -188,6 +188,9 @@ describe('Bookshelves view in VS Code', function () {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('desk.books.openVolume', dune);
     assert.equal(uri.scheme, 'desk-book');
     assert.match(uri.path, /\/Dune\.md$/);
+    const tabs = await detailsTab('Dune');
+    assert.deepEqual(tabs.filter((tab) => tab.label === 'Dune').map((tab) => tab.input instanceof vscode.TabInputWebview), [true], `one tab named after the book: ${tabs.map((tab) => tab.label).join(', ')}`);
+    assert.ok(!tabs.some((tab) => tab.label === 'Preview Dune.md' || tab.label === 'Dune.md'));
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     for (const expected of [/^# Dune/, /\| Publisher \| .+ \|/, /\| Published \| 1965/, /\| Categories \|/, /\[More about this book\]\(http/]) assert.match(text, expected);
   });

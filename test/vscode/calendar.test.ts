@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
 import { addDays, dateKey } from '../../src/features/calendar/time';
-import { activateAndSignIn, byLabel, emulatorRequest, labelText, WindowStubs } from './support';
+import { activateAndSignIn, byLabel, emulatorRequest, labelText, WindowStubs, detailsTab } from './support';
 
 interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
 interface ApiEntry { id: string; summary?: string; primary?: boolean; colorId?: string; hidden?: boolean; accessRole?: string }
@@ -319,6 +319,11 @@ describe('Calendar view in VS Code', function () {
     await vscode.commands.executeCommand('desk.calendar.openEvent', retro);
     const details = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-event');
     assert.match(details?.getText() ?? '', /# Sprint retro/);
+    // One read-only tab named after the event, not the document and its preview named after an opaque id.
+    const tabs = await detailsTab('Sprint retro');
+    assert.deepEqual(tabs.filter((tab) => tab.label === 'Sprint retro').map((tab) => tab.input instanceof vscode.TabInputWebview), [true], tabs.map((tab) => tab.label).join(', '));
+    assert.deepEqual(tabs.filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'desk-calendar-event').map((tab) => tab.label), []);
+    assert.ok(!tabs.some((tab) => /\.md$/.test(tab.label) || tab.label.startsWith('Preview ')), tabs.map((tab) => tab.label).join(', '));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

@@ -72,3 +72,10 @@ export async function replaceText(document: vscode.TextDocument, text: string): 
   edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
   assert.equal(await vscode.workspace.applyEdit(edit), true, 'the edit applies');
 }
+
+/** The details tab named `label` once the workbench lists it (tab groups update a moment after a panel opens). */
+export async function detailsTab(label: string): Promise<vscode.Tab[]> {
+  const all = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+  await eventually(`a tab "${label}" among ${all().map((tab) => tab.label).join(', ')}`, () => (all().some((tab) => tab.label === label) ? true : undefined));
+  return all();
+}

@@ -6,7 +6,7 @@ import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { TaskListNode, TaskNode, TasksNode } from '../../src/features/tasks/tree/nodes';
-import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, WindowStubs, detailsTab } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
 interface ApiList { id: string; title: string }
@@ -130,6 +130,7 @@ describe('Tasks view in VS Code', function () {
     assert.ok(typeof tomorrow === 'object' && tomorrow !== null, 'tomorrow is accepted with the day it means');
     assert.equal(tomorrow.severity, vscode.InputBoxValidationSeverity.Info);
     assert.match(tomorrow.message, /^Due /);
+    assert.match(String(await validateDue('tomorrow 32:99')), /day without a time: remove "32:99"/);
     const onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
     assert.equal(onEmulator?.title, 'Buy stamps and envelopes');
     assert.equal(onEmulator?.notes, 'At the post office');
@@ -234,8 +235,10 @@ describe('Tasks view in VS Code', function () {
     });
     await vscode.commands.executeCommand('desk.tasks.getTask', passport);
     assert.deepEqual(errors, []);
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
-    assert.ok(tabs.some((tab) => /Renew passport|Preview/.test(tab) || tab.includes(passport.task.id)), `no details tab among ${tabs.join(', ')}`);
+    // One read-only tab named after the task, not "<id>.md" and its preview.
+    const tabs = await detailsTab('Renew passport');
+    assert.deepEqual(tabs.filter((tab) => tab.label === 'Renew passport').map((tab) => tab.input instanceof vscode.TabInputWebview), [true], `tabs: ${tabs.map((tab) => tab.label).join(', ')}`);
+    assert.ok(!tabs.some((tab) => tab.label.includes(passport.task.id)), `tabs: ${tabs.map((tab) => tab.label).join(', ')}`);
   });
 
   it('deletes a task only after the user confirms', async () => {

@@ -3,7 +3,7 @@
  * www.googleapis.com/discovery/v1 serves them, pointing at the emulator's own address and listing only the methods
  * the emulator has a route for, so a discovery-based client (Google's Python client, gapi) builds against it unchanged.
  */
-import { notFound } from '../core/errors';
+import { badRequest, notFound } from '../core/errors';
 import type { RequestContext, Route, Router } from '../core/router';
 import type { ServiceModule } from '../core/server';
 import { DiscoveryDocument, DISCOVERY_DOCUMENTS } from './documents';
@@ -67,6 +67,20 @@ export const discoveryModule: ServiceModule = {
         handle: (context) => {
           const document = DISCOVERY_DOCUMENTS.find((candidate) => candidate.name === context.params.api && candidate.version === context.params.version);
           if (!document) throw notFound(`Discovery document not found for API service: ${context.params.api} format: rest version: ${context.params.version}`);
+          return { body: restDescription(context, document), contentType: 'application/json; charset=UTF-8' };
+        },
+      },
+      {
+        // Google's per-API form (`https://calendar.googleapis.com/$discovery/rest?version=v3`): here every API shares
+        // one host, so the version names the API where only one has it; Tasks and Books (both v1) are told apart by `api`.
+        id: 'discovery.apis.getRestByVersion', method: 'GET', path: '/$discovery/rest', auth: false,
+        handle: (context) => {
+          const version = context.query.string('version', 64);
+          const api = context.query.string('api', 64);
+          const matches = DISCOVERY_DOCUMENTS.filter((candidate) => candidate.version === version && (api === undefined || candidate.name === api));
+          const document = matches[0];
+          if (matches.length > 1) throw badRequest(`Several APIs have version ${version ?? ''} here (${matches.map((match) => match.name).join(', ')}): ask ${DIRECTORY_PATH}/{api}/${version ?? ''}/rest`);
+          if (!document) throw notFound(`Discovery document not found for version: ${version ?? '(none)'}`);
           return { body: restDescription(context, document), contentType: 'application/json; charset=UTF-8' };
         },
       },

@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
+import { showDetails } from '../../../core/detailsView';
 import type { Bookshelf } from '../../../shared/schemas/books';
 import { BOOK_DETAILS_SCHEME } from '../details';
 import type { BooksApi } from '../port';
@@ -95,12 +96,8 @@ export class BooksPrompts {
   async openDetails(path: string): Promise<vscode.Uri> {
     const vs = this.vs;
     const uri = vs.Uri.from({ scheme: BOOK_DETAILS_SCHEME, path });
-    const document = await vs.workspace.openTextDocument(uri);
-    if ((await vs.commands.getCommands(true)).includes('markdown.showPreview')) {
-      await vs.commands.executeCommand('markdown.showPreview', uri);
-    } else {
-      await vs.window.showTextDocument(document, { preview: true });
-    }
+    // One read-only tab titled with the book or shelf: the path's last part, without its ".md" (see core/detailsView.ts).
+    await showDetails(vs, uri, decodeURIComponent(path.split('/').pop() ?? path).replace(/\.md$/, ''));
     return uri;
   }
 

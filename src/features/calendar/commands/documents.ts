@@ -1,6 +1,7 @@
 /** Import of .ics files (ical.js → events.import) and the read-only documents: user settings and colours, event details. */
 import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
+import { showDetails } from '../../../core/detailsView';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import { readIcs } from '../ics';
 import { calendarName, CalendarTreeNode, isWritable } from '../tree/model';
@@ -55,8 +56,6 @@ export class DocumentCommands {
   async showSettings(): Promise<void> {
     const vs = this.context.desk.vs;
     const uri = vs.Uri.from({ scheme: CALENDAR_INFO_SCHEME, path: '/Calendar Settings.md' });
-    const document = await vs.workspace.openTextDocument(uri);
-    await vs.window.showTextDocument(document, { preview: true });
-    if ((await vs.commands.getCommands(true)).includes('markdown.showPreview')) await vs.commands.executeCommand('markdown.showPreview', uri);
+    await showDetails(vs, uri, vs.l10n.t('Calendar settings'));
   }
 }

@@ -5,6 +5,7 @@
  */
 import { GoogleApiError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
+import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
@@ -232,9 +233,8 @@ export class EventCommands {
     const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Show which event?'));
     if (!target) return;
     const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
-    const document = await this.vs.workspace.openTextDocument(uri);
-    await this.vs.window.showTextDocument(document, { preview: true });
-    if ((await this.vs.commands.getCommands(true)).includes('markdown.showPreview')) await this.vs.commands.executeCommand('markdown.showPreview', uri);
+    // One read-only tab titled with the event (see core/detailsView.ts).
+    await showDetails(this.vs, uri, eventTitle(target.event, this.vs.l10n.t));
   }
 
   /** Opens the Meet link (or the first video entry point). */

@@ -1,5 +1,6 @@
 /** Task commands: add (task, subtask), edit (and its notes in an editor), complete/reopen, delete, move (command and drag and drop), details. */
 import { attempt } from '../../../core/commands';
+import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
 import { dueDateOf, toDueTimestamp } from '../../../core/dates';
 import type { Task, TaskWrite } from '../../../shared/schemas/tasks';
@@ -171,12 +172,8 @@ export class TaskItemCommands {
     const target = await this.prompts.resolveTask(node, this.t('Show which task?'));
     if (!target) return;
     const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
-    // A content provider's document is read-only; rendered by the markdown preview where that is installed.
-    const document = await this.vs.workspace.openTextDocument(uri);
-    await this.vs.window.showTextDocument(document, { preview: true });
-    if ((await this.vs.commands.getCommands(true)).includes('markdown.showPreview')) {
-      await this.vs.commands.executeCommand('markdown.showPreview', uri);
-    }
+    // One read-only tab titled with the task (see core/detailsView.ts).
+    await showDetails(this.vs, uri, taskLabel(target.task, this.vs.l10n.t));
   }
 
     private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {

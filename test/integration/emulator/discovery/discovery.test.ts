@@ -73,6 +73,17 @@ describe('emulator: discovery documents', function () {
     }
   });
 
+  it('serves Google\'s per-API form /$discovery/rest?version=, where the version names one API here', async () => {
+    const calendar = await getJson(`${emulator.url}/$discovery/rest?version=v3`);
+    assert.equal(calendar.status, 200);
+    assert.equal(calendar.json.id, 'calendar:v3');
+    assert.equal(calendar.json.rootUrl, `${emulator.url}/`);
+    assert.equal((await getJson(`${emulator.url}/$discovery/rest?version=directory_v1`)).json.id, 'admin:directory_v1');
+    assert.equal((await getJson(`${emulator.url}/$discovery/rest?version=v1`)).status, 400, 'Tasks and Books are both v1 on this one host');
+    assert.equal((await getJson(`${emulator.url}/$discovery/rest?version=v1&api=books`)).json.id, 'books:v1');
+    assert.equal((await getJson(`${emulator.url}/$discovery/rest?version=v9`)).status, 404);
+  });
+
   it('answers Google\'s 404 for an API or version it does not serve', async () => {
     const { status, json } = await getJson(`${emulator.url}/discovery/v1/apis/drive/v3/rest`);
     assert.equal(status, 404);
