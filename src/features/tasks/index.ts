@@ -16,6 +16,7 @@ import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { revealTask } from './reveal';
 import { TASKS_COMMAND } from '../../config/commandIds';
+import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { registerCommands } from '../../core/commands';
 
 /** The Tasks slice as activate() returns it to tests. */
@@ -58,6 +59,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work)),
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
+      onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
     }));
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
