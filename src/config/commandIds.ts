@@ -171,6 +171,7 @@ export const CALENDAR_COMMAND = {
   showSettings: 'desk.calendar.showSettings',
   freeBusy: 'desk.calendar.freeBusy',
   openNextEvent: 'desk.calendar.openNextEvent',
+  showTaskInTasks: 'desk.calendar.showTaskInTasks',
 } as const;
 
 /** Commands of the Channels view (features/channels). */

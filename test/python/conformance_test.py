@@ -315,6 +315,11 @@ class Directory(unittest.TestCase):
         self.assertIn('python.user@example.com', [user['primaryEmail'] for user in users])
         self.assertEqual(pages, len(users))
 
+    def test_channels_stop(self):
+        with self.assertRaises(HttpError) as stopped:
+            self.api.channels().stop(body={'id': 'no-such-channel', 'resourceId': 'none'}).execute()
+        self.assertEqual(stopped.exception.resp.status, 404)
+
     def test_batch(self):
         listed = self.api.users().list(customer='my_customer').execute()['users']
         answers = run_batch(self.api, [self.api.users().get(userKey=user['id']) for user in listed[:3]])

@@ -6,6 +6,9 @@
  */
 import type { DisposableLike } from '../disposable';
 
+/** Tasks changed through the Tasks view (a refresh of its data): the Calendar's Agenda, which shows due tasks, reads them again. */
+export const TASKS_CHANGED_FEED = 'tasks.changed';
+
 export type PushEvent =
   /** A notification for the feed arrived: fetch now. */
   | { readonly kind: 'notified' }

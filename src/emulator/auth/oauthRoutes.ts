@@ -6,9 +6,9 @@ import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
 import { ClientRegistry } from './clients';
 import { DEV_CLIENT_ID } from './devToken';
-import { DEMO_USERS, EmulatorUser, findUser } from './users';
+import { EmulatorUser, findUser } from './users';
 import { requireUser } from '../core/context';
-import { escapeHtml } from '../core/html';
+import { consentBody, errorPage, htmlPage } from './render';
 
 /**
  * Google's OAuth 2.0 endpoints for installed apps, as the emulator serves them: the authorization endpoint
@@ -132,7 +132,7 @@ async function authorize(state: OAuthState, context: RequestContext): Promise<Re
   pruneExpired(state.pending, state.deps.now());
   // GET requests are not flushed by the server; the consent page must survive a restart like a code does.
   await state.deps.store.flush();
-  return htmlPage(200, 'Sign in – Desk emulator', consentBody(id, request));
+  return htmlPage(200, 'Sign in – Desk emulator', consentBody(id, request, RELATIVE_APPROVAL_PATH));
 }
 
 type ParsedAuthorization =
@@ -504,90 +504,4 @@ function legacyUserInfo(deps: ServiceDeps, context: RequestContext): Record<stri
 function familyName(user: EmulatorUser): string | undefined {
   const rest = user.name.slice(user.givenName.length).trim();
   return rest || undefined;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// HTML
-
-const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  openid: 'Associate you with your personal info',
-  email: 'See your primary email address',
-  profile: 'See your personal info, including any personal info you made publicly available',
-  'https://www.googleapis.com/auth/tasks': 'Create, edit, organize and delete all your tasks',
-  'https://www.googleapis.com/auth/books': 'Manage your books',
-  'https://www.googleapis.com/auth/drive': 'See, edit, create and delete all of your Google Drive files',
-  'https://www.googleapis.com/auth/drive.apps.readonly': 'View your Google Drive apps',
-  'https://www.googleapis.com/auth/calendar': 'See, edit, share and permanently delete all the calendars you can access',
-  'https://www.googleapis.com/auth/admin.directory.user': 'View and manage the provisioning of users on your domain',
-};
-
-
-function consentBody(requestId: string, request: AuthorizationRequest): string {
-  const hinted = request.loginHint ? findUser(request.loginHint) : undefined;
-  const accounts = hinted ? [hinted, ...DEMO_USERS.filter((user) => user.id !== hinted.id)] : [...DEMO_USERS];
-  const accountButtons = accounts
-    .map((user) => {
-      const focus = user === hinted ? ' autofocus class="account hinted"' : ' class="account"';
-      return `<li><button type="submit" name="account" value="${escapeHtml(user.email)}"${focus}><strong>${escapeHtml(user.name)}</strong><span>${escapeHtml(user.email)}</span></button></li>`;
-    })
-    .join('\n');
-  const scopeItems = request.scopes
-    .map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope] ?? scope)}<br><code>${escapeHtml(scope)}</code></li>`)
-    .join('\n');
-  const offline = request.accessType === 'offline' ? '<p class="note">The app keeps this access when you are not using it (offline access).</p>' : '';
-  return `<main>
-<h1>Choose an account</h1>
-<p>to continue to <strong>${escapeHtml(request.clientId)}</strong></p>
-<form method="post" action="${escapeHtml(RELATIVE_APPROVAL_PATH)}">
-<input type="hidden" name="request" value="${escapeHtml(requestId)}">
-<ul class="accounts">
-${accountButtons}
-</ul>
-<h2>This app wants to</h2>
-<ul class="scopes">
-${scopeItems}
-</ul>
-${offline}
-<button type="submit" name="action" value="cancel" class="cancel">Cancel</button>
-</form>
-<p class="note">Desk emulator: demo accounts only. Nothing leaves this machine.</p>
-</main>`;
-}
-
-function errorPage(status: number, error: string, description: string): Reply {
-  return htmlPage(status, `Error ${status}: ${error}`, `<main>
-<h1>Access blocked: authorization error</h1>
-<p>${escapeHtml(description)}</p>
-<p class="error">Error ${status}: ${escapeHtml(error)}</p>
-</main>`);
-}
-
-function htmlPage(status: number, title: string, body: string): Reply {
-  const html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;background:#f1f3f4;color:#202124;margin:0;padding:2rem}
-main{max-width:28rem;margin:0 auto;background:#fff;border-radius:8px;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.2)}
-h1{font-size:1.4rem;font-weight:500}h2{font-size:1rem;font-weight:500;margin-top:1.5rem}
-ul{list-style:none;padding:0}.scopes li{margin:.5rem 0}.scopes code{font-size:.75rem;color:#5f6368}
-.account{display:flex;flex-direction:column;align-items:flex-start;width:100%;padding:.75rem 1rem;margin:.25rem 0;border:1px solid #dadce0;border-radius:6px;background:#fff;cursor:pointer;font:inherit;text-align:left}
-.account:hover,.account:focus{background:#e8f0fe}.account.hinted{border-color:#1a73e8}.account span{color:#5f6368;font-size:.85rem}
-.cancel{padding:.5rem 1.25rem;border:1px solid #dadce0;border-radius:4px;background:#fff;font:inherit;cursor:pointer}
-.note{color:#5f6368;font-size:.8rem}.error{color:#d93025;font-weight:500}
-</style></head><body>
-${body}
-</body></html>`;
-  return {
-    status,
-    headers: {
-      'Cache-Control': 'no-store',
-      'X-Frame-Options': 'DENY',
-      // No form-action here: browsers apply it to the redirect after the form post, which goes to the app's loopback port.
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'Referrer-Policy': 'no-referrer',
-    },
-    body: html,
-    contentType: 'text/html; charset=utf-8',
-  };
 }

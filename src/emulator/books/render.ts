@@ -1,5 +1,6 @@
 /** Turns catalogue volumes and stored shelves into the Books v1 JSON resources (typed by the shared schemas; links use the client's base URL). */
-import type { AccessInfo, Bookshelf, IndustryIdentifier, Projection, SaleInfo, Volume, VolumeInfo, Volumes } from '../../shared/schemas/books';
+import type { AccessInfo, Bookshelf, Bookshelves, IndustryIdentifier, Projection, SaleInfo, Volume, VolumeInfo, Volumes } from '../../shared/schemas/books';
+import { escapeHtml } from '../core/html';
 import type { CatalogueVolume } from './catalogue';
 import type { StoredShelf } from './model';
 
@@ -136,4 +137,14 @@ export function renderBookshelf(shelf: StoredShelf, selfLink: string, volumeCoun
     volumeCount,
     volumesLastUpdated: new Date(shelf.volumesLastUpdated).toISOString(),
   };
+}
+
+export function renderBookshelves(items: readonly Bookshelf[]): Bookshelves {
+  return { kind: 'books#bookshelves', items: [...items] };
+}
+
+/** Where infoLink, previewLink and the other browser links of a volume lead: the catalogue entry as a page. */
+export function renderVolumePage({ record }: CatalogueVolume): string {
+  const byline = `${record.authors.join(', ')}${record.publisher ? ` · ${record.publisher}` : ''} · ${record.publishedDate}`;
+  return `<!doctype html><meta charset="utf-8"><title>${escapeHtml(record.title)}</title><h1>${escapeHtml(record.title)}</h1>${record.subtitle ? `<h2>${escapeHtml(record.subtitle)}</h2>` : ''}<p>${escapeHtml(byline)}</p><p>${escapeHtml(record.description)}</p><p><small>Desk emulator catalogue entry; the emulator has no book contents to read or buy.</small></p>`;
 }

@@ -1,15 +1,14 @@
 /** HTTP ↔ model for the 12 Books v1 operations at Google's paths, as one flat table of named routes, plus the emulator's Books dev routes. */
-import { ORDER_BY, PRINT_TYPES, PROJECTIONS, Projection, SEARCH_DEFAULT_MAX_RESULTS, SEARCH_MAX_RESULTS, VOLUME_FILTERS, DOWNLOAD_FORMATS } from '../../shared/schemas/books';
+import { Bookshelf, ORDER_BY, PRINT_TYPES, PROJECTIONS, Projection, SEARCH_DEFAULT_MAX_RESULTS, SEARCH_MAX_RESULTS, VOLUME_FILTERS, DOWNLOAD_FORMATS } from '../../shared/schemas/books';
 import { DEMO_USERS } from '../auth/users';
 import { ApiError, required } from '../core/errors';
 import { requireUser } from '../core/context';
-import { escapeHtml } from '../core/html';
 import type { QueryParams } from '../core/params';
 import type { Handler, Reply, RequestContext, Route } from '../core/router';
 import type { Store } from '../store/store';
 import type { BooksService } from './index';
 import type { StoredShelf } from './model';
-import { renderBookshelf, renderVolume, renderVolumes } from './render';
+import { renderBookshelf, renderBookshelves, renderVolume, renderVolumePage, renderVolumes } from './render';
 import { parseQuery, textSnippet } from './search';
 
 const BASE = '/books/v1';
@@ -48,7 +47,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
       id: 'books.bookshelves.list', method: 'GET', path: `${BASE}/users/:userId/bookshelves`, auth: false,
       handle: createsShelves((context) => {
         const userId = context.params.userId as string;
-        return { json: { kind: 'books#bookshelves', items: model.listPublic(userId).map((shelf) => shelfJson(service, shelf, userShelfLink(context, userId, shelf.id))) } };
+        return { json: renderBookshelves(model.listPublic(userId).map((shelf) => shelfJson(service, shelf, userShelfLink(context, userId, shelf.id)))) };
       }),
     },
     {
@@ -68,7 +67,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
     },
     {
       id: 'books.mylibrary.bookshelves.list', method: 'GET', path: `${BASE}/mylibrary/bookshelves`,
-      handle: createsShelves((context) => ({ json: { kind: 'books#bookshelves', items: model.listMine(requireUser(context).id).map((shelf) => shelfJson(service, shelf, myShelfLink(context, shelf.id))) } })),
+      handle: createsShelves((context) => ({ json: renderBookshelves(model.listMine(requireUser(context).id).map((shelf) => shelfJson(service, shelf, myShelfLink(context, shelf.id)))) })),
     },
     {
       id: 'books.mylibrary.bookshelves.get', method: 'GET', path: MY_SHELF,
@@ -128,14 +127,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
     {
       // Where infoLink, previewLink and the other browser links of a volume lead: the catalogue entry as a page.
       id: 'emulator.books.volumePage', method: 'GET', path: '/emulator/v1/books/volumes/:volumeId', auth: false,
-      handle: (context) => {
-        const { record } = model.volume(context.params.volumeId as string);
-        const byline = `${record.authors.join(', ')}${record.publisher ? ` · ${record.publisher}` : ''} · ${record.publishedDate}`;
-        return {
-          contentType: 'text/html; charset=utf-8',
-          body: `<!doctype html><meta charset="utf-8"><title>${escapeHtml(record.title)}</title><h1>${escapeHtml(record.title)}</h1>${record.subtitle ? `<h2>${escapeHtml(record.subtitle)}</h2>` : ''}<p>${escapeHtml(byline)}</p><p>${escapeHtml(record.description)}</p><p><small>Desk emulator catalogue entry; the emulator has no book contents to read or buy.</small></p>`,
-        };
-      },
+      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderVolumePage(model.volume(context.params.volumeId as string)) }),
     },
   ];
 }
@@ -195,7 +187,7 @@ function shelfVolumes(service: BooksService, context: RequestContext, shelf: Sto
   return { json: renderVolumes(volumes.length, page) };
 }
 
-function shelfJson(service: BooksService, shelf: StoredShelf, selfLink: string): unknown {
+function shelfJson(service: BooksService, shelf: StoredShelf, selfLink: string): Bookshelf {
   return renderBookshelf(shelf, selfLink, service.model.volumesOn(shelf).length);
 }
 

@@ -9,6 +9,7 @@ import {
   ParentReference,
 } from '../../shared/schemas/drive';
 import { DEMO_USERS, EmulatorUser } from '../auth/users';
+import { escapeHtml } from '../core/html';
 import { EXPORT_FORMATS } from './content/convert';
 import type { ChangeRecord } from './changes/model';
 import { etagOf, StoredFile } from './files/model';
@@ -204,4 +205,21 @@ export function renderChange(context: RenderContext, record: ChangeRecord, file:
 
 export function iso(time: number): string {
   return new Date(time).toISOString();
+}
+
+/** A page for alternateLink (the emulator has no Drive web UI): it names no file details. */
+export function renderOpenPage(fileId: string): string {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Desk emulator</title></head><body><p>This file lives in the Desk emulator. Open it from the Desk view in VS Code.</p><p>File id: ${escapeHtml(fileId)}</p></body></html>`;
+}
+
+/** iconLink targets: a small generic icon per kind of file. */
+export function renderIcon(mimeType: string): string {
+  const color = mimeType === FOLDER_MIME_TYPE ? '#5f6368'
+    : mimeType.endsWith('.document') ? '#4285f4'
+    : mimeType.endsWith('.spreadsheet') ? '#0f9d58'
+    : mimeType.endsWith('.presentation') ? '#f4b400'
+    : mimeType.startsWith('image/') ? '#db4437'
+    : '#9aa0a6';
+  const shape = mimeType === FOLDER_MIME_TYPE ? '<path d="M1 3h5l1.5 1.5H15V13H1z"/>' : '<path d="M3 1h7l3 3v11H3z"/>';
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16" fill="${color}">${shape}</svg>`;
 }

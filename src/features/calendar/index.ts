@@ -21,6 +21,8 @@ import { isValidTimeZone, systemTimeZone } from './time';
 import { CALENDAR_VIEW_ID, calendarName, CalendarTreeNode, occurrenceOf } from './tree/model';
 import { eventDetailsMarkdown, settingsMarkdown } from './tree/presentation';
 import { CalendarTreeProvider } from './tree/treeProvider';
+import { DueTaskStore } from './agenda/dueTaskStore';
+import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
 
 const SETTING_DAYS = 'desk.calendar.daysAhead';
 const SETTING_REMINDERS = 'desk.calendar.reminders';
@@ -34,6 +36,9 @@ export interface CalendarSlice {
   readonly store: EventStore;
   readonly sync: CalendarSync;
   readonly status: NextEventStatus;
+  /** The tasks due on the Agenda's days, and their checkboxes and commands. */
+  readonly dueTasks: DueTaskStore;
+  readonly agendaTasks: DueTasksInAgenda;
   /** The user's Calendar time zone (settings.get timezone), the machine's until it is known. */
   timeZone(): Promise<string>;
   /** Starts the status bar, reminders and sync when signed in with a backend up (what sign-in does). */
@@ -52,6 +57,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
   readonly store: EventStore;
   readonly sync: CalendarSync;
   readonly status: NextEventStatus;
+  readonly dueTasks: DueTaskStore;
+  readonly agendaTasks: DueTasksInAgenda;
   private zone: Promise<string> | undefined;
   private knownZone = systemTimeZone();
   private showHidden = false;
@@ -69,6 +76,9 @@ class CalendarFeature extends Disposable implements CalendarSlice {
         this.status.update();
       },
     });
+    const agendaTasks = this._register(new DueTasksInAgenda(desk, { redraw: () => this.tree.redrawEvents() }));
+    this.agendaTasks = agendaTasks;
+    this.dueTasks = agendaTasks.store;
     this.tree = this._register(new CalendarTreeProvider(vs, {
       api: () => this.api,
       store: this.store,
@@ -80,8 +90,11 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       log: (message) => desk.log.warn(message),
       locale: vs.env.language,
       onCalendars: () => void this.followAgenda(),
+      dueTasks: agendaTasks.treeOptions(),
     }));
-    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
+    // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
+    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true, manageCheckboxStateManually: true }));
+    agendaTasks.attach(this.view);
 
     const now = (): number => Date.now();
     const context = {
@@ -105,6 +118,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       openNextEvent: async () => {
         const next = this.status.current;
         if (next) await this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        else await vs.commands.executeCommand('desk.calendar.focus');
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);
@@ -154,6 +168,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.zone ??= this.api.getSetting('timezone').then((setting) => {
       const zone = isValidTimeZone(setting.value) ? setting.value : systemTimeZone();
       this.knownZone = zone;
+      this.desk.clock.setTimeZone(zone);
       return zone;
     }, (error: unknown) => {
       this.zone = undefined;
@@ -196,6 +211,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.sync.stopAll();
     this.status.stop();
     this.store.forget();
+    this.dueTasks.forget();
     this.zone = undefined;
     this.tree.refreshAll();
   }

@@ -16,6 +16,7 @@ import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { revealTask } from './reveal';
 import { TASKS_COMMAND } from '../../config/commandIds';
+import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { registerCommands } from '../../core/commands';
 
 /** The Tasks slice as activate() returns it to tests. */
@@ -35,6 +36,9 @@ export interface TasksSlice {
  * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands, the read-only details documents and
  * the writable notes documents (desk-tasks:). Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
+/** Set once the user ticks a task's checkbox: what completes the walkthrough's Tasks step. */
+export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
+
 export function registerTasks(desk: DeskContext): TasksSlice {
   return desk.register(new TasksFeature(desk));
 }
@@ -58,6 +62,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work)),
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
+      onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
     }));
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
@@ -112,6 +117,8 @@ class TasksFeature extends Disposable implements TasksSlice {
       const completed = state === checked;
       if ((node.task.status === 'completed') === completed) return;
       await this.commands.patchStatus(node.listId, node.task, completed);
+      // The walkthrough's Tasks step is done by a real tick (package.json: onContext:desk:walkthrough.taskTicked).
+      void this.desk.vs.commands.executeCommand('setContext', WALKTHROUGH_TICKED_CONTEXT_KEY, true);
     }));
   }
 

@@ -8,6 +8,8 @@ import * as os from 'node:os';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 import tls = require('node:tls');
+import { findUser, EmulatorUser } from '../../../src/emulator/auth/users';
+import { calendarServiceFor } from '../../../src/emulator/calendar';
 import { channelRegistryFor } from '../../../src/emulator/core/channels';
 import { setLogSink } from '../../../src/emulator/core/log';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
@@ -345,3 +347,34 @@ async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('reliability: freeBusy at its documented limits', () => {
+  it('answers 89 days × 50 calendars of hourly series completely, one calendar at a time', async function () {
+    this.timeout(60_000);
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const alice = findUser('alice@example.com') as EmulatorUser;
+      const service = calendarServiceFor(emulator.deps);
+      const ids: string[] = [];
+      for (let index = 0; index < 50; index++) {
+        const calendar = service.calendars.insert(alice, { summary: `Hourly ${index}`, timeZone: 'UTC' });
+        service.events.insert(alice, calendar.id, {
+          summary: 'hourly', start: { dateTime: '2026-03-02T00:00:00', timeZone: 'UTC' }, end: { dateTime: '2026-03-02T00:30:00', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=HOURLY'],
+        }, { conferenceDataVersion: 0 });
+        ids.push(calendar.id);
+      }
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const answer = await call('POST', '/calendar/v3/freeBusy', { json: { timeMin: '2026-03-02T00:00:00Z', timeMax: '2026-05-30T00:00:00Z', items: ids.map((id) => ({ id })) } });
+      assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      const calendars = (answer.json as { calendars: Record<string, { busy: { start: string; end: string }[]; errors?: unknown[] }> }).calendars;
+      for (const id of ids) {
+        const busy = calendars[id]?.busy ?? [];
+        assert.equal(calendars[id]?.errors, undefined, id);
+        assert.equal(busy.length, 89 * 24, id);
+        assert.deepEqual(busy[busy.length - 1], { start: '2026-05-29T23:00:00Z', end: '2026-05-29T23:30:00Z' });
+      }
+    } finally {
+      await emulator.close();
+    }
+  });
+});

@@ -18,9 +18,9 @@ const SLICE_CANDIDATES = 5_000;
 /** Instances one series keeps at most (a listing that needs more is refused, never cut short silently). */
 export const MAX_SERIES_INSTANCES = 250_000;
 /** Candidate times a synchronous expansion (one not prepared ahead) may build: some tens of milliseconds. */
-export const SYNC_BUDGET = 100_000;
+export const SYNC_BUDGET = 50_000;
 /** Candidate times the expansions of one request may build in all: well under a second of work, yielding throughout. */
-export const REQUEST_BUDGET = 300_000;
+export const REQUEST_BUDGET = 200_000;
 /** How long a yielding expansion runs before it lets other requests in. */
 const YIELD_EVERY_MS = 8;
 /** rrule stops at year 9999 too. */
@@ -392,8 +392,8 @@ function lastKept(rules: readonly Cursor[]): number {
   return last;
 }
 
-/** A one-off synchronous expansion up to `untilWall` (tests and small series). */
+/** A one-off synchronous expansion up to `untilWall`, with a request's budget (tests and small series). */
 export function expandSync(parsed: ParsedRecurrence, series: SeriesStart, untilWall: number): ExpansionState {
-  const state = new SeriesExpansion(parsed, series).extendSync(untilWall, { candidates: SYNC_BUDGET });
+  const state = new SeriesExpansion(parsed, series).extendSync(untilWall, { candidates: REQUEST_BUDGET });
   return { ...state, walls: state.walls.filter((wall) => wall <= untilWall) };
 }

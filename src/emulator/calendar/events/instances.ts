@@ -66,10 +66,10 @@ function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
 }
 
 /**
- * The instances of a series overlapping [fromUtc, toUtc): generated ones, and its exceptions (which keep their own,
- * possibly moved, times). Cancelled exceptions only with `showDeleted`. In start order.
+ * The generated instances of a series overlapping [fromUtc, toUtc) that no exception replaces, as original starts and
+ * real spans, in order: what a listing makes views of, and all free/busy needs (no ids or objects per instance).
  */
-export function instancesOf(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery & { showDeleted: boolean; withExceptions: boolean }): EventView[] {
+export function generatedSpans(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery): { spans: { original: number; start: number; end: number }[]; until: number } {
   const horizon = listingHorizon(series, calendarZone, query);
   const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
   const { starts, bounded, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon);
@@ -78,8 +78,8 @@ export function instancesOf(events: CalendarEvents, series: StoredEvent, calenda
   if (until > coveredUntilUtc) throw recurrenceTooLarge();
   const duration = series.timing.endMs - series.timing.startMs;
   const exceptions = events.exceptions.get(series.id);
-  const views: { at: number; view: EventView }[] = [];
-  // Generated instances: skip ahead to the first that can still overlap the window.
+  const spans: { original: number; start: number; end: number }[] = [];
+  // Skip ahead to the first that can still overlap the window.
   const slack = series.timing.allDay ? 2 * DAY_MS : 0;
   for (let index = lowerBound(starts, (start) => start + duration + slack <= from); index < starts.length; index++) {
     const original = starts[index] as number;
@@ -87,9 +87,21 @@ export function instancesOf(events: CalendarEvents, series: StoredEvent, calenda
     if (span.start >= until) break;
     if (span.end <= from && !(span.start === span.end && span.start >= from)) continue;
     if (exceptions?.has(original)) continue;
-    views.push({ at: span.start, view: { event: series, instance: virtual(series, original) } });
+    spans.push({ original, ...span });
   }
+  return { spans, until };
+}
+
+/**
+ * The instances of a series overlapping [fromUtc, toUtc): generated ones, and its exceptions (which keep their own,
+ * possibly moved, times). Cancelled exceptions only with `showDeleted`. In start order.
+ */
+export function instancesOf(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery & { showDeleted: boolean; withExceptions: boolean }): EventView[] {
+  const { spans, until } = generatedSpans(events, series, calendarZone, query);
+  const views: { at: number; view: EventView }[] = spans.map((span) => ({ at: span.start, view: { event: series, instance: virtual(series, span.original) } }));
+  const exceptions = events.exceptions.get(series.id);
   if (query.withExceptions && exceptions) {
+    const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
     for (const exceptionId of exceptions.values()) {
       const exception = events.byId.get(exceptionId);
       if (!exception || (exception.status === 'cancelled' && !query.showDeleted)) continue;

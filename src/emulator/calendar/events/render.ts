@@ -7,6 +7,7 @@ import { escapeHtml } from '../../core/html';
 import { stringifyJson } from '../../core/json';
 import type { EmulatorUser } from '../../auth/users';
 import { formatDate, formatDateTime } from '../time';
+import type { EventListResult } from './listing';
 import type { EventView, StoredEvent } from './timeline';
 
 export interface EventRenderContext {
@@ -171,4 +172,28 @@ function renderUncached(view: EventView, context: EventRenderContext, details: b
 /** The target of htmlLink. A browser carries no token, so the page shows no event content. */
 export function renderEventPage(eid: string): string {
   return `<!doctype html><title>Desk emulator event</title><p>Event <code>${escapeHtml(eid)}</code> lives in the Desk emulator. Open it from Desk in VS Code.</p>`;
+}
+
+/**
+ * The calendar#events answer as JSON bytes. Its text is assembled from each event's cached JSON text
+ * (renderEventJson) rather than serialised whole: on a listed week most of the time went into serialising the same
+ * events again. As bytes, the server neither measures nor encodes the text again.
+ */
+export function renderEventList(result: EventListResult, defaultReminders: readonly unknown[], context: EventRenderContext): Buffer {
+  const head = JSON.stringify({
+    kind: 'calendar#events',
+    etag: `"${result.calendar.updated}"`,
+    summary: result.calendar.summary,
+    ...(result.calendar.description !== undefined ? { description: result.calendar.description } : {}),
+    updated: new Date(result.calendar.updated).toISOString(),
+    timeZone: result.calendar.timeZone,
+    accessRole: result.role,
+    defaultReminders,
+    ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+    ...(result.nextSyncToken ? { nextSyncToken: result.nextSyncToken } : {}),
+    items: [],
+  });
+  // `items` is the last member: the text ends in `[]}`, and the events go between the brackets.
+  const items = result.views.map((view) => renderEventJson(view, context)).join(',');
+  return Buffer.from(`${head.slice(0, -2)}${items}]}`, 'utf8');
 }

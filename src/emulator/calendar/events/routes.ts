@@ -9,7 +9,7 @@ import { BASE, ifMatchOf, ifNoneMatchOf, NOT_MODIFIED, param, userOf, watched } 
 import type { CalendarService } from '../service';
 import { isValidTimeZone, parseTimestampParameter } from '../time';
 import { EventListOptions, EventListResult, listEvents, listInstances, prepareListing } from './listing';
-import { EventRenderContext, renderEvent, renderEventJson, renderEventPage } from './render';
+import { EventRenderContext, renderEvent, renderEventList, renderEventPage } from './render';
 import type { EventView } from './timeline';
 
 const EVENTS = `${BASE}/calendars/:calendarId/events`;
@@ -49,30 +49,11 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
     const { calendar, role } = service.calendars.access(userOf(context), calendarId);
     return renderEvent(view, renderContext(context, calendar, role));
   };
-  /**
-   * The calendar#events answer. Its JSON is assembled from each event's cached JSON text (renderEventJson) rather
-   * than serialised whole: on a listed week most of the time went into serialising the same events again.
-   */
+  /** The calendar#events answer, with the viewer's default reminders of the calendar when it is in their list. */
   const envelope = (context: RequestContext, result: EventListResult): Reply => {
     const render = renderContext(context, result.calendar, result.role);
     const entry = service.calendarList.roleOf(userOf(context), result.calendar.id) === 'none' ? undefined : tryEntry(service, context, result.calendar.id);
-    const head = JSON.stringify({
-      kind: 'calendar#events',
-      etag: `"${result.calendar.updated}"`,
-      summary: result.calendar.summary,
-      ...(result.calendar.description !== undefined ? { description: result.calendar.description } : {}),
-      updated: new Date(result.calendar.updated).toISOString(),
-      timeZone: result.calendar.timeZone,
-      accessRole: result.role,
-      defaultReminders: entry?.defaultReminders ?? [],
-      ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
-      ...(result.nextSyncToken ? { nextSyncToken: result.nextSyncToken } : {}),
-      items: [],
-    });
-    // `items` is the last member: the text ends in `[]}`, and the events go between the brackets.
-    const items = result.views.map((view) => renderEventJson(view, render)).join(',');
-    // As bytes: the server then neither measures nor encodes the text again.
-    return { contentType: JSON_CONTENT_TYPE, body: Buffer.from(`${head.slice(0, -2)}${items}]}`, 'utf8') };
+    return { contentType: JSON_CONTENT_TYPE, body: renderEventList(result, entry?.defaultReminders ?? [], render) };
   };
   const updateEvent = (mode: 'update' | 'patch'): Handler => async (context) => {
     const options = writeOptions(context);

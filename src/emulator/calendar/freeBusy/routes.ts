@@ -11,8 +11,7 @@ export function freeBusyRoutes(service: CalendarService): readonly Route[] {
       id: 'calendar.freebusy.query', method: 'POST', path: `${BASE}/freeBusy`,
       handle: async (context) => {
         const request = parseBody(freeBusyRequestInputSchema, await context.json());
-        await service.freeBusy.prepare(userOf(context), request);
-        return { json: service.freeBusy.query(userOf(context), request) };
+        return { json: await service.freeBusy.answer(userOf(context), request) };
       },
     },
   ];

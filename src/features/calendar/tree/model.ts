@@ -5,6 +5,7 @@
  */
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
 import { addDays, dateKey, startOfDay } from '../time';
+import type { DueTask } from '../agenda/dueTasks';
 
 export const CALENDAR_VIEW_ID = 'desk.calendar';
 
@@ -40,6 +41,8 @@ export interface DayGroup {
   readonly key: string;
   readonly relative: RelativeDay | undefined;
   readonly occurrences: readonly Occurrence[];
+  /** The tasks due that day (the Agenda only; see agenda/dueTasks.ts). */
+  readonly tasks?: readonly DueTask[];
 }
 
 export interface AgendaWindow {
@@ -164,6 +167,16 @@ export class EventNode {
   }
 }
 
+/** A task due on the day (the Agenda only): a checkbox that completes it, a click that shows it in the Tasks view. */
+export class DueTaskNode {
+  readonly kind = 'dueTask';
+  constructor(readonly parent: DayNode, readonly dueTask: DueTask) {}
+
+  get id(): string {
+    return `task/${this.parent.parent.scopeKey}/${this.parent.group.key}/${this.dueTask.listId}/${this.dueTask.task.id}`;
+  }
+}
+
 /** A row that is not data: "No upcoming events", "Loading…", or a load error with a retry. */
 export class MessageNode {
   readonly kind = 'message';
@@ -174,7 +187,7 @@ export class MessageNode {
   }
 }
 
-export type CalendarTreeNode = AgendaNode | CalendarNode | DayNode | EventNode | MessageNode;
+export type CalendarTreeNode = AgendaNode | CalendarNode | DayNode | EventNode | DueTaskNode | MessageNode;
 
 /** Space-separated words for `when` clauses (`viewItem =~ /\bwritable\b/`). */
 export function contextValueFor(node: CalendarTreeNode, entry?: CalendarListEntry): string {
@@ -193,6 +206,7 @@ export function contextValueFor(node: CalendarTreeNode, entry?: CalendarListEntr
     if (joinLinkOf(node.event)) words.push('joinable');
     return words.join(' ');
   }
+  if (node.kind === 'dueTask') return node.dueTask.task.status === 'completed' ? 'dueTask completed' : 'dueTask open';
   if (node.kind === 'message') return node.severity === 'error' ? 'message error' : 'message';
   return node.kind;
 }

@@ -10,7 +10,11 @@ import { NotSignedInError } from '../../../core/session';
 import type { CalendarListEntry } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
-import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
+import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayGroup, DayNode, DueTaskNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
+import { dayCount, dayRows, withDueTasks } from '../agenda/dueTasks';
+import type { DueTaskStore } from '../agenda/dueTaskStore';
+import { dueTaskTreeItem } from '../agenda/dueTaskItem';
+import { dateKey } from '../time';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
 import { messageTreeItem } from '../../../core/treeMessage';
 import { CALENDAR_COMMAND } from '../../../config/commandIds';
@@ -28,6 +32,8 @@ export interface CalendarTreeOptions {
   readonly locale?: string;
   /** Called whenever the calendar list was (re)read. */
   readonly onCalendars?: (entries: readonly CalendarListEntry[]) => void;
+  /** The tasks due on the Agenda's days (desk.calendar.showTasks), and whether completed ones show (desk.tasks.showCompleted). */
+  readonly dueTasks?: { readonly store: DueTaskStore; enabled(): boolean; showCompleted(): boolean };
 }
 
 export class CalendarTreeProvider extends Disposable implements vscode.TreeDataProvider<CalendarTreeNode> {
@@ -115,7 +121,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   async getChildren(element?: CalendarTreeNode): Promise<CalendarTreeNode[]> {
     if (!element) return this.rootChildren();
     if (element.kind === 'agenda' || element.kind === 'calendar') return this.scopeChildren(element);
-    if (element.kind === 'day') return element.group.occurrences.map((occurrence) => new EventNode(element, occurrence));
+    if (element.kind === 'day') return dayRows({ ...element.group, tasks: element.group.tasks ?? [] }).map((row) => (row.kind === 'task' ? new DueTaskNode(element, row.dueTask) : new EventNode(element, row.occurrence)));
     return [];
   }
 
@@ -151,7 +157,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       const item = new vs.TreeItem(label, state.Expanded);
       item.id = element.id;
       item.contextValue = contextValueFor(element);
-      const count = group.occurrences.length === 1 ? vs.l10n.t('1 event') : vs.l10n.t('{0} events', group.occurrences.length);
+      const count = dayCount(group.occurrences.length, group.tasks?.length ?? 0, vs.l10n.t);
       item.description = group.relative ? `${dayLabel(group.key, this.options.locale)} · ${count}` : count;
       return item;
     }
@@ -167,6 +173,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.command = { command: CALENDAR_COMMAND.openEvent, title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;
     }
+    if (element.kind === 'dueTask') return dueTaskTreeItem(vs, element, dateKey(this.now, this.zone));
     const item = messageTreeItem(vs, { label: element.label, error: element.severity === 'error', retryCommand: CALENDAR_COMMAND.refresh, retryArguments: [element.parent] });
     item.id = element.id;
     item.contextValue = contextValueFor(element);
@@ -223,7 +230,18 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     const zone = await this.options.timeZone();
     this.zone = zone;
     const occurrences = calendarIds.filter((id) => this.options.store.isLoaded(id)).flatMap((id) => this.occurrences(id, zone));
-    const days = groupByDay(occurrences, { now: this.now, timeZone: zone, days: this.options.daysAhead() });
+    const window = { now: this.now, timeZone: zone, days: this.options.daysAhead() };
+    let days: DayGroup[] = groupByDay(occurrences, window);
+    const dueTasks = this.options.dueTasks;
+    if (scope.kind === 'agenda' && dueTasks?.enabled()) {
+      try {
+        days = withDueTasks(days, await dueTasks.store.ensureLoaded(), window, dueTasks.showCompleted());
+      } catch (error) {
+        if (error instanceof NotSignedInError) return [];
+        this.options.log(`Could not load the due tasks: ${errorMessage(error)}`);
+        rows.push(new MessageNode(scope, 'error/tasks', this.vs.l10n.t('Could not load the due tasks: {0}', errorMessage(error, this.vs.l10n.t)), 'error'));
+      }
+    }
     rows.push(...days.map((group) => new DayNode(scope, group)));
     if (days.length === 0 && failed.length === 0) rows.push(new MessageNode(scope, 'empty', this.vs.l10n.t('No events in the next {0} days', this.options.daysAhead())));
     return rows;

@@ -23,6 +23,8 @@ export interface TasksTreeOptions {
   readonly isSignedIn: () => Promise<boolean>;
   readonly log: (message: string) => void;
   readonly today?: () => Date;
+  /** The data was refreshed (a change here or a reload): other views showing tasks read them again. */
+  readonly onRefresh?: () => void;
 }
 
 /**
@@ -63,18 +65,21 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   refreshAll(): void {
     this.model.reset();
     this.changeEmitter.fire(undefined);
+    this.options.onRefresh?.();
   }
 
   /** Only the rows of one list (after a change to it); the list row itself keeps its place and expansion. */
   refreshList(listId: string): void {
     this.model.invalidateList(listId);
     this.changeEmitter.fire(this.model.listNode(listId));
+    this.options.onRefresh?.();
   }
 
   /** The list set changed (created, renamed, deleted): reload the lists but keep loaded tasks. */
   refreshLists(): void {
     this.model.invalidateLists();
     this.changeEmitter.fire(undefined);
+    this.options.onRefresh?.();
   }
 
   // ---- data for commands
