@@ -12,7 +12,7 @@ import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
  *     a calendar in the window), then the same with series that began a year before the window.
  *  2. events.list?singleEvents=true to year 9999 over an event with 100 RRULE lines that never match.
  *  3. events.list?singleEvents=true paging through a daily series that ends in 2080 (20,000+ instances).
- * The stated memory budget: one series keeps at most 250,000 instances (about 4 MB of numbers), and one request
+ * The stated memory budget: one series keeps at most 100,000 instances (under 2 MB of numbers), and one request
  * builds at most 200,000 candidate times in expansions ahead of it (50,000 more for each series it then finds unexpanded) (see src/emulator/calendar/events/expansion.ts).
  */
 

@@ -63,7 +63,7 @@ const STAGES = [
   mochaStage('integration', ['integration', 'conformance'], ['--timeout', '20000'], 900),
   // Google's Python client (Debian's python3-googleapi) built from the emulator's discovery documents, against the
   // built dist/emulator.js; its runner ends with mocha's "N passing / N failing" lines, counted like the others.
-  { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']] },
+  { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']], env: { NODE: node } },
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).

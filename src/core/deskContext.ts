@@ -4,6 +4,7 @@ import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
+import { DeskClock } from './clock';
 import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
@@ -30,6 +31,8 @@ export interface DeskContext {
   readonly log: vscode.LogOutputChannel;
   /** Push hints between features: a receiver of change notifications tells a feed's poller to fetch now. */
   readonly push: PushHub;
+  /** How every view writes a moment: the user's locale and Calendar time zone, 24-hour. */
+  readonly clock: DeskClock;
   settings(): DeskSettings;
   tokenSource(scopes?: readonly string[]): TokenSource;
   /** A client for one service: `rootOf` picks the service's root from the current endpoints. */
@@ -48,6 +51,7 @@ export function createDeskContext(
   session: DeskSession,
   log: vscode.LogOutputChannel,
 ): DeskContext {
+  let clock: DeskClock | undefined;
   const desk: DeskContext = {
     vs,
     extensionContext,
@@ -56,6 +60,11 @@ export function createDeskContext(
     session,
     log,
     push: new PushHub(),
+    // Built on first use: the locale and the remembered zone are read only by a feature that shows a time.
+    get clock(): DeskClock {
+      clock ??= new DeskClock(vs.env.language, extensionContext.globalState);
+      return clock;
+    },
     settings: () => readDeskSettings(vs.workspace.getConfiguration()),
     tokenSource: (scopes) => session.tokenSource(scopes),
     httpClient(rootOf, scopes, onRequest) {

@@ -1,6 +1,6 @@
 """Runs the Python conformance suite against a fresh emulator (dist/emulator.js --port 0, demo data) and ends with
 mocha's summary lines ("N passing", "N failing"), which scripts/test-all.js counts into npm test's total.
-Usage: python3 test/python/run.py [path/to/emulator.js]"""
+Usage: python3 test/python/run.py [path/to/emulator.js]   (NODE=path/to/node picks the Node that runs it)"""
 
 import os
 import re
@@ -27,7 +27,7 @@ def main():
         summary(0, 1)
         return 1
     bundle = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, 'dist', 'emulator.js')
-    emulator = subprocess.Popen(['node', bundle, '--port', '0', '--seed', 'demo'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    emulator = subprocess.Popen([os.environ.get('NODE', 'node'), bundle, '--port', '0', '--seed', 'demo'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         first = emulator.stdout.readline()
         found = re.search(r'listening on (http://\S+)', first)

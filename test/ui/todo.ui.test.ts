@@ -119,6 +119,8 @@ describe('TODO comments → tasks (UI)', function () {
     const hover = page.locator('.monaco-hover', { hasText: 'write the sample test' }).first();
     await hover.waitFor({ state: 'visible', timeout: 30000 });
     assert.match(await hover.innerText(), /Open · in Groceries/);
+    // The user is at the source: no Source line, and never a machine path (this picture is the walkthrough's image).
+    assert.doesNotMatch(await hover.innerText(), /file:\/\/|\/tmp\/|Source:/);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'todo-hover.png') });
     await hover.locator('a', { hasText: 'Complete task' }).click();

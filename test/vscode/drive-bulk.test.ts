@@ -29,7 +29,13 @@ describe('Drive bulk commands in VS Code (batch requests)', function () {
     api = await activateAndSignIn();
   });
 
+  /** Files this suite made: deleted for good afterwards, so the suites after it (same emulator) see the seed as it was. */
+  const made: string[] = [];
   afterEach(() => stubs.restore());
+  after(async () => {
+    for (const id of made) await http('DELETE', `/drive/v2/files/${id}`);
+    api.drive.provider.refresh();
+  });
 
   const label = (node: DriveNode): string => labelText(api.drive.provider.getTreeItem(node));
 
@@ -46,6 +52,7 @@ describe('Drive bulk commands in VS Code (batch requests)', function () {
     const titles = ['bulk-a.txt', 'bulk-b.txt', 'bulk-c.txt'];
     const created: ApiFile[] = [];
     for (const title of titles) created.push((await http('POST', '/drive/v2/files', { title, mimeType: 'text/plain' })).json as ApiFile);
+    made.push(...created.map((file) => file.id));
     api.drive.provider.refresh();
     const rows = await eventually('the new files listed', async () => {
       const found = (await myDriveRows()).filter((row) => titles.includes(label(row)));

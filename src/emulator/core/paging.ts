@@ -58,11 +58,11 @@ const REQUEST_DECIDES: ReadonlySet<string> = new Set([
 ]);
 
 /** Drive's changes.list: its page token is the change number to read from (clients keep it), not a query's cursor. */
-const TOKEN_IS_A_POSITION: ReadonlySet<string> = new Set(['GET /drive/v2/changes']);
+const TOKEN_IS_A_POSITION: ReadonlySet<string> = new Set(['drive.changes.list']);
 
-/** Whether a route's page tokens continue its query (every listing but Drive's change feed). */
-export function continuesQuery(route: { readonly method: string; readonly path: string }): boolean {
-  return route.method === 'GET' && !TOKEN_IS_A_POSITION.has(`${route.method} ${route.path}`);
+/** Whether a route's page tokens continue its query (every listing but Drive's change feed), by the method it serves. */
+export function continuesQuery(route: { readonly id: string; readonly method: string }): boolean {
+  return route.method === 'GET' && !TOKEN_IS_A_POSITION.has(route.id);
 }
 
 interface Continuation {

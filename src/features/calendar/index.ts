@@ -118,6 +118,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       openNextEvent: async () => {
         const next = this.status.current;
         if (next) await this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        else await vs.commands.executeCommand('desk.calendar.focus');
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);
@@ -167,6 +168,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.zone ??= this.api.getSetting('timezone').then((setting) => {
       const zone = isValidTimeZone(setting.value) ? setting.value : systemTimeZone();
       this.knownZone = zone;
+      this.desk.clock.setTimeZone(zone);
       return zone;
     }, (error: unknown) => {
       this.zone = undefined;

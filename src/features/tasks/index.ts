@@ -36,6 +36,9 @@ export interface TasksSlice {
  * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands, the read-only details documents and
  * the writable notes documents (desk-tasks:). Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
+/** Set once the user ticks a task's checkbox: what completes the walkthrough's Tasks step. */
+export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
+
 export function registerTasks(desk: DeskContext): TasksSlice {
   return desk.register(new TasksFeature(desk));
 }
@@ -114,6 +117,8 @@ class TasksFeature extends Disposable implements TasksSlice {
       const completed = state === checked;
       if ((node.task.status === 'completed') === completed) return;
       await this.commands.patchStatus(node.listId, node.task, completed);
+      // The walkthrough's Tasks step is done by a real tick (package.json: onContext:desk:walkthrough.taskTicked).
+      void this.desk.vs.commands.executeCommand('setContext', WALKTHROUGH_TICKED_CONTEXT_KEY, true);
     }));
   }
 

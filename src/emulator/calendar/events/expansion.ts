@@ -15,8 +15,14 @@ export type ParsedOptions = RRule['options'];
 
 /** Candidate date-times one slice builds at most: a few milliseconds of rrule's work, the longest the server is held. */
 const SLICE_CANDIDATES = 5_000;
+/**
+ * Grid points a sub-daily slice walks at most, and how many of them cost one candidate of the budget: walking the
+ * grid is a few arithmetic operations a point, an rrule candidate several times that.
+ */
+const SUB_DAILY_SLICE_POINTS = 40_000;
+const POINTS_PER_CANDIDATE = 8;
 /** Instances one series keeps at most (a listing that needs more is refused, never cut short silently). */
-export const MAX_SERIES_INSTANCES = 250_000;
+export const MAX_SERIES_INSTANCES = 100_000;
 /** Candidate times a synchronous expansion (one not prepared ahead) may build: some tens of milliseconds. */
 export const SYNC_BUDGET = 50_000;
 /** Candidate times the expansions of one request may build in all: well under a second of work, yielding throughout. */
@@ -222,8 +228,9 @@ class SubDailyCursor implements Cursor {
   }
 
   slice(untilWall: number): number {
-    let work = 0;
-    while (!this.done && work < SLICE_CANDIDATES && this.position <= untilWall) {
+    let points = 0;
+    let dayWork = 0;
+    while (!this.done && points < SUB_DAILY_SLICE_POINTS && dayWork < SLICE_CANDIDATES && this.position <= untilWall) {
       if (this.position > this.until || this.position > LAST_WALL || (this.remaining !== null && this.remaining <= 0)) {
         this.done = true;
         break;
@@ -231,7 +238,7 @@ class SubDailyCursor implements Cursor {
       if (this.days) {
         const day = this.position - (this.position % DAY_MS);
         const found = this.matchingDayFrom(day, untilWall);
-        work += found.work;
+        dayWork += found.work;
         if (found.day === undefined) {
           // No accepted day before the companion's progress: the grid moves on to where it stands.
           if (this.days.done) this.done = true;
@@ -243,11 +250,11 @@ class SubDailyCursor implements Cursor {
           continue;
         }
       }
-      work += this.offsets.length;
+      points += this.offsets.length;
       if (this.periodAllowed(this.position)) this.emit(this.position);
       this.position += this.stepMs;
     }
-    return Math.max(1, work);
+    return Math.max(1, Math.ceil(points / POINTS_PER_CANDIDATE) + dayWork);
   }
 
   /** The first point of the rule's grid at or after `wall`. */
@@ -376,11 +383,16 @@ export class SeriesExpansion {
     const covered = this.capped ? Math.min(this.covered(), lastKept(this.rules)) : this.covered();
     const excluded = new Set<number>(this.parsed.exdates);
     for (const cursor of this.exrules) for (const wall of cursor.walls) excluded.add(wall);
-    const all = [...this.parsed.rdates, ...this.rules.flatMap((rule) => rule.walls)].filter((wall) => wall < covered);
     const days = this.parsed.excludedDays;
-    const walls = [...new Set(all)]
-      .filter((wall) => wall >= this.series.startWall && !excluded.has(wall) && (days.size === 0 || !days.has(Math.floor(wall / DAY_MS) * DAY_MS)))
-      .sort((a, b) => a - b);
+    const kept = (wall: number): boolean => wall >= this.series.startWall && wall < covered && !excluded.has(wall) && (days.size === 0 || !days.has(Math.floor(wall / DAY_MS) * DAY_MS));
+    const only = this.rules.length === 1 && this.parsed.rdates.length === 1 ? this.rules[0] : undefined;
+    let walls: number[];
+    if (only) {
+      // The usual series, one rule and no RDATE: its walls are in order already (and start at or after the start).
+      walls = only.walls[0] === this.series.startWall ? only.walls.filter(kept) : [this.series.startWall, ...only.walls].filter(kept);
+    } else {
+      walls = [...new Set([...this.parsed.rdates, ...this.rules.flatMap((rule) => rule.walls)])].filter(kept).sort((a, b) => a - b);
+    }
     return { walls, covered, complete: covered === Number.POSITIVE_INFINITY, capped: this.capped };
   }
 }

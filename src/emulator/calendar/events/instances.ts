@@ -4,6 +4,7 @@
  * them. Exceptions are stored events of their own; these functions only decide which instance is which.
  */
 import { ApiError } from '../../core/errors';
+import type { WorkBudget } from './expansion';
 import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
 import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, lowerBound, StoredEvent, VirtualInstance } from './timeline';
 
@@ -44,6 +45,8 @@ export function listingHorizon(series: StoredEvent, calendarZone: string, query:
 }
 
 export interface InstanceQuery {
+  /** The expansion work this may still do (a request's budget, left over from its expansions ahead); a small one by default. */
+  budget?: WorkBudget;
   fromUtc?: number;
   toUtc?: number;
   /** Where an endless series stops when `toUtc` is absent. */
@@ -72,7 +75,7 @@ function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
 export function generatedSpans(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery): { spans: { original: number; start: number; end: number }[]; until: number } {
   const horizon = listingHorizon(series, calendarZone, query);
   const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
-  const { starts, bounded, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon);
+  const { starts, bounded, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon, query.budget);
   // A series that ends is listed to its end; only an endless one stops at the horizon.
   const until = query.toUtc ?? (bounded ? Number.POSITIVE_INFINITY : horizon);
   if (until > coveredUntilUtc) throw recurrenceTooLarge();
@@ -113,9 +116,9 @@ export function instancesOf(events: CalendarEvents, series: StoredEvent, calenda
 }
 
 /** The first and last instant any instance of a series covers (Infinity for an endless series). */
-export function seriesBounds(events: CalendarEvents, series: StoredEvent, calendarZone: string, now: number): { start: number; end: number } {
+export function seriesBounds(events: CalendarEvents, series: StoredEvent, calendarZone: string, now: number, budget?: WorkBudget): { start: number; end: number } {
   const first = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone);
-  const expansion = events.originalStarts(series, calendarZone, Math.max(now, first.start) + DAY_MS);
+  const expansion = events.originalStarts(series, calendarZone, Math.max(now, first.start) + DAY_MS, budget);
   if (!expansion.complete) return { start: first.start, end: Number.POSITIVE_INFINITY };
   const last = expansion.starts[expansion.starts.length - 1] ?? series.timing.startMs;
   const duration = series.timing.endMs - series.timing.startMs;

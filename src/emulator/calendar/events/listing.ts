@@ -9,6 +9,7 @@ import { ApiError, invalid } from '../../core/errors';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
 import { decodeSyncToken, syncedPage } from '../sync';
+import type { WorkBudget } from './expansion';
 import { instancesOf, listingHorizon, seriesBounds, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
 
@@ -78,15 +79,15 @@ function matchesProperties(values: Record<string, string> | null | undefined, co
  * Expands, ahead of a listing, the recurring series of the calendar up to where the listing will read them, yielding
  * to other requests while it works; the listing then finds them expanded. Access is checked as the listing checks it.
  */
-export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMax?: number; eventId?: string }): Promise<void> {
+export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMax?: number; eventId?: string }): Promise<WorkBudget> {
   const { calendar, events } = service.events.open(user, calendarId, 'freeBusyReader');
   const now = service.now();
   const zone = calendar.timeZone;
   const horizon = (series: StoredEvent): number => listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) });
-  await events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series);
+  return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series);
 }
 
-export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions): EventListResult {
+export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions, budget?: WorkBudget): EventListResult {
   if (options.syncToken !== undefined) {
     const conflicting = (['q', 'orderBy', 'timeMin', 'timeMax', 'updatedMin', 'iCalUID'] as const).find((name) => options[name] !== undefined)
       ?? (options.privateExtendedProperty.length > 0 ? 'privateExtendedProperty' : options.sharedExtendedProperty.length > 0 ? 'sharedExtendedProperty' : undefined);
@@ -108,11 +109,11 @@ export function listEvents(service: CalendarService, user: EmulatorUser, calenda
     for (const id of events.log.changedSince(since)) {
       const event = events.byId.get(id);
       if (!event || !matchesType(event, options.eventTypes)) continue;
-      if (options.singleEvents && isRecurring(event)) views.push(...instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false }));
+      if (options.singleEvents && isRecurring(event)) views.push(...instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false, ...(budget ? { budget } : {}) }));
       else views.push({ event });
     }
   } else {
-    views = windowed(events, zone, now, options).filter((view) => passesFilters(view.event, options));
+    views = windowed(events, zone, now, options, budget).filter((view) => passesFilters(view.event, options));
     views.sort(options.orderBy === 'updated'
       ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
       : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
@@ -152,7 +153,7 @@ function passesFilters(event: StoredEvent, options: EventListOptions): boolean {
 }
 
 /** The events (or instances) a full listing shows, before the text and property filters. */
-function windowed(events: CalendarEvents, zone: string, now: number, options: EventListOptions): EventView[] {
+function windowed(events: CalendarEvents, zone: string, now: number, options: EventListOptions, budget: WorkBudget | undefined): EventView[] {
   const { timeMin, timeMax } = options;
   const windowGiven = timeMin !== undefined || timeMax !== undefined;
   // updatedMin shows deleted events whatever showDeleted says (Google's rule for catching up on changes).
@@ -172,16 +173,16 @@ function windowed(events: CalendarEvents, zone: string, now: number, options: Ev
     const series = events.byId.get(id) as StoredEvent;
     if (series.status === 'cancelled' && !showCancelled) continue;
     if (options.singleEvents) {
-      views.push(...instancesOf(events, series, zone, { now, showDeleted: showCancelled, withExceptions: false, ...(timeMin !== undefined ? { fromUtc: timeMin } : {}), ...(timeMax !== undefined ? { toUtc: timeMax } : {}) }));
-    } else if (!windowGiven || seriesOverlaps(events, series, zone, now, timeMin, timeMax)) {
+      views.push(...instancesOf(events, series, zone, { now, showDeleted: showCancelled, withExceptions: false, ...(budget ? { budget } : {}), ...(timeMin !== undefined ? { fromUtc: timeMin } : {}), ...(timeMax !== undefined ? { toUtc: timeMax } : {}) }));
+    } else if (!windowGiven || seriesOverlaps(events, series, zone, now, timeMin, timeMax, budget)) {
       views.push({ event: series });
     }
   }
   return views;
 }
 
-function seriesOverlaps(events: CalendarEvents, series: StoredEvent, zone: string, now: number, from: number | undefined, to: number | undefined): boolean {
-  const bounds = seriesBounds(events, series, zone, now);
+function seriesOverlaps(events: CalendarEvents, series: StoredEvent, zone: string, now: number, from: number | undefined, to: number | undefined, budget: WorkBudget | undefined): boolean {
+  const bounds = seriesBounds(events, series, zone, now, budget);
   return (to === undefined || bounds.start < to) && (from === undefined || bounds.end > from);
 }
 
@@ -195,7 +196,7 @@ export interface InstancesOptions {
 }
 
 /** events.instances: the instances of one series, exceptions in their place, paged. */
-export function listInstances(service: CalendarService, user: EmulatorUser, calendarId: string, eventId: string, options: InstancesOptions): EventListResult {
+export function listInstances(service: CalendarService, user: EmulatorUser, calendarId: string, eventId: string, options: InstancesOptions, budget?: WorkBudget): EventListResult {
   if (options.timeMin !== undefined && options.timeMax !== undefined && options.timeMax <= options.timeMin) throw timeRangeEmpty();
   const { calendar, role, events } = service.events.open(user, calendarId, 'freeBusyReader');
   const view = service.events.resolve(events, calendar, eventId);
@@ -204,6 +205,7 @@ export function listInstances(service: CalendarService, user: EmulatorUser, cale
   let views: EventView[] = isRecurring(series) && !view.instance
     ? instancesOf(events, series, calendar.timeZone, {
       now: service.now(),
+      ...(budget ? { budget } : {}),
       showDeleted: options.showDeleted,
       withExceptions: true,
       ...(options.timeMin !== undefined ? { fromUtc: options.timeMin } : {}),

@@ -87,8 +87,8 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
         context.query.boolean('showHiddenInvitations', false);
         context.query.boolean('alwaysIncludeEmail', false);
-        await prepareListing(service, userOf(context), context.params.calendarId as string, options);
-        return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options));
+        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, options);
+        return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
       },
     },
     {
@@ -136,7 +136,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
         const pageToken = param(context, 'pageToken');
         const originalStart = param(context, 'originalStart');
-        await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
+        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
         const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
           maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
           showDeleted: context.query.boolean('showDeleted', false),
@@ -144,7 +144,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
           ...(timeMax !== undefined ? { timeMax } : {}),
           ...(pageToken !== undefined ? { pageToken } : {}),
           ...(originalStart !== undefined ? { originalStart } : {}),
-        });
+        }, budget);
         return envelope(context, result);
       },
     },

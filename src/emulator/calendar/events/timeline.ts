@@ -177,18 +177,19 @@ export class CalendarEvents {
    * Original starts of a series up to `untilUtc` (at least; a series that ends, to its end), cached per etag and grown
    * on demand. Work is bounded (see expansion.ts): what could not be expanded shows in `coveredUntilUtc`.
    */
-  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number, budget: WorkBudget = { candidates: SYNC_BUDGET }): Expansion {
+  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number, budget: WorkBudget | undefined = undefined): Expansion {
     const cached = this.cachedExpansion(master, calendarZone);
     const target = this.targetWall(cached, untilUtc);
-    const state = cached.growing.current.covered > target ? cached.growing.current : cached.growing.extendSync(target, budget);
+    const state = cached.growing.current.covered > target ? cached.growing.current : cached.growing.extendSync(target, budget ?? { candidates: SYNC_BUDGET });
     return this.resultOf(cached, state);
   }
 
   /**
    * Grows the expansions of the given series (every series by default) to cover `untilUtc` ahead of a listing,
-   * yielding to other requests while it works; the listing then finds them expanded. One budget for them all.
+   * yielding to other requests while it works; the listing then finds them expanded. One budget for them all: what is
+   * left of it is returned, for the listing to spend (so a request's expansion work is bounded however many series).
    */
-  async prepare(calendarZone: string, untilUtc: (series: StoredEvent) => number, ids: Iterable<string> = this.series, budget: WorkBudget = { candidates: REQUEST_BUDGET }): Promise<void> {
+  async prepare(calendarZone: string, untilUtc: (series: StoredEvent) => number, ids: Iterable<string> = this.series, budget: WorkBudget = { candidates: REQUEST_BUDGET }): Promise<WorkBudget> {
     for (const id of [...ids]) {
       const master = this.byId.get(id);
       if (!master || !isRecurring(master)) continue;
@@ -196,6 +197,7 @@ export class CalendarEvents {
       const target = this.targetWall(cached, untilUtc(master));
       if (cached.growing.current.covered <= target) await cached.growing.extend(target, budget);
     }
+    return budget;
   }
 
   private cachedExpansion(master: StoredEvent, calendarZone: string): CachedExpansion {

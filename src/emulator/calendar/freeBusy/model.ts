@@ -9,7 +9,7 @@ import type { EmulatorUser } from '../../auth/users';
 import { ApiError, invalid, required } from '../../core/errors';
 import { atLeast } from '../access';
 import { DEMO_GROUPS } from '../acl/model';
-import { REQUEST_BUDGET } from '../events/expansion';
+import { REQUEST_BUDGET, WorkBudget } from '../events/expansion';
 import { generatedSpans, spanOf } from '../events/instances';
 import type { CalendarService } from '../service';
 import { DAY_MS, formatDateTime, isValidTimeZone, parseDateTime } from '../time';
@@ -63,8 +63,8 @@ export class FreeBusyModel {
    * at a time with other requests let in between (50 calendars of series over 89 days took seconds in one go).
    */
   async answer(user: EmulatorUser, request: FreeBusyRequestInput): Promise<FreeBusyResult> {
-    await this.prepare(user, request);
-    const steps = this.steps(user, request);
+    const budget = await this.prepare(user, request);
+    const steps = this.steps(user, request, budget);
     for (;;) {
       const next = steps.next();
       if (next.done) return next.value;
@@ -73,7 +73,7 @@ export class FreeBusyModel {
   }
 
   /** The query's work, pausing (yield) after each calendar. */
-  private *steps(user: EmulatorUser, request: FreeBusyRequestInput): Generator<void, FreeBusyResult> {
+  private *steps(user: EmulatorUser, request: FreeBusyRequestInput, budget?: WorkBudget): Generator<void, FreeBusyResult> {
     const from = timestamp('timeMin', request.timeMin);
     const to = timestamp('timeMax', request.timeMax);
     if (to <= from) throw new ApiError(400, 'timeRangeEmpty', 'The specified time range is empty.', { domain: 'calendar', location: 'timeMax', locationType: 'body' });
@@ -109,7 +109,7 @@ export class FreeBusyModel {
         continue;
       }
       answered++;
-      const busy = this.busyOf(user, id, from, to);
+      const busy = this.busyOf(user, id, from, to, budget);
       result.calendars[id] = busy === undefined || busy === 'internalError'
         ? { busy: [], errors: [{ domain: 'global', reason: busy ?? 'notFound' }] }
         : { busy: busy.map(([start, end]) => ({ start: formatDateTime(start, zone), end: formatDateTime(end, zone) })) };
@@ -123,15 +123,15 @@ export class FreeBusyModel {
    * it works (50 calendars of series over 90 days must not hold the server). A request `query` will refuse is left
    * for it to refuse.
    */
-  private async prepare(user: EmulatorUser, request: FreeBusyRequestInput): Promise<void> {
+  private async prepare(user: EmulatorUser, request: FreeBusyRequestInput): Promise<WorkBudget> {
+    const budget = { candidates: REQUEST_BUDGET };
     let to: number;
     try {
       timestamp('timeMin', request.timeMin);
       to = timestamp('timeMax', request.timeMax);
     } catch {
-      return;
+      return budget;
     }
-    const budget = { candidates: REQUEST_BUDGET };
     const ids = new Set<string>();
     for (const item of request.items ?? []) {
       if (!item.id) continue;
@@ -141,6 +141,7 @@ export class FreeBusyModel {
       const calendar = this.visibleCalendar(user, id);
       if (calendar) await this.service.events.of(calendar.id).prepare(calendar.timeZone, () => to, undefined, budget);
     }
+    return budget;
   }
 
   private visibleCalendar(user: EmulatorUser, calendarId: string): ReturnType<CalendarService['calendars']['find']> {
@@ -150,7 +151,7 @@ export class FreeBusyModel {
   }
 
   /** Merged busy intervals of one calendar within [from, to), or undefined when the caller may not see it. */
-  busyOf(user: EmulatorUser, calendarId: string, from: number, to: number): [number, number][] | 'internalError' | undefined {
+  busyOf(user: EmulatorUser, calendarId: string, from: number, to: number, budget?: WorkBudget): [number, number][] | 'internalError' | undefined {
     const calendar = this.visibleCalendar(user, calendarId);
     if (!calendar) return undefined;
     const events = this.service.events.of(calendar.id);
@@ -169,7 +170,7 @@ export class FreeBusyModel {
       if (!series || !blocks(series)) continue;
       let spans: ReturnType<typeof generatedSpans>['spans'];
       try {
-        spans = generatedSpans(events, series, zone, { now: this.service.now(), fromUtc: from, toUtc: to }).spans;
+        spans = generatedSpans(events, series, zone, { now: this.service.now(), fromUtc: from, toUtc: to, ...(budget ? { budget } : {}) }).spans;
       } catch (error) {
         // More instances in the window than the emulator expands: this calendar answers Google's per-calendar error.
         if (error instanceof ApiError && error.reason === 'timeRangeTooLong') return 'internalError';

@@ -1,5 +1,5 @@
 /**
- * The next event in the status bar ("in 12 min: Standup"), redrawn at every minute from the synced events (no
+ * The next event of today in the status bar ("in 12 min: Standup", else "No more events today"), redrawn at every minute from the synced events (no
  * network), and a notification when a popup reminder is due, with "Open" and, for events with a call, "Join".
  * Started only once signed in (after the first sign-in check), stopped on sign-out.
  */
@@ -70,10 +70,15 @@ export class NextEventStatus extends Disposable {
   update(): void {
     if (!this.running) return;
     const now = this.clock.now();
-    const next = nextOccurrence(this.source.occurrences(), now);
+    const next = nextOccurrence(this.source.occurrences(), now, this.source.timeZone());
     this.current = next;
     if (!next) {
-      this.item.hide();
+      // Always there while signed in, saying so when the day holds nothing more (a click opens the Calendar view).
+      const words = this.vs.l10n.t('No more events today');
+      this.item.text = `$(calendar) ${words}`;
+      this.item.tooltip = this.vs.l10n.t('No more timed events today in the calendars you show ({0}). Click to open the Calendar view.', this.source.timeZone());
+      this.item.accessibilityInformation = { label: words };
+      this.item.show();
       return;
     }
     this.item.text = `$(calendar) ${countdownText(next, now, this.vs.l10n.t)}`;

@@ -6,19 +6,25 @@
 import type { CalendarEvent, EventReminder } from '../../../shared/schemas/calendar';
 import { english, Translate } from '../../../shared/l10n';
 import { eventTitle } from '../tree/presentation';
-import { describeMinutes, MINUTE_MS, minutesUntil } from '../time';
+import { addDays, dateKey, describeMinutes, MINUTE_MS, minutesUntil, startOfDay } from '../time';
 import { Occurrence, selfResponse } from '../tree/model';
 
-/** How far ahead the status bar looks. */
-export const STATUS_HORIZON_MS = 24 * 60 * MINUTE_MS;
+/**
+ * How far ahead the status bar looks: to the end of today in the Calendar zone (the Calendar view's Today), so what
+ * it shows never depends on the hour (a rolling 24 hours showed tomorrow's 9:00 at 20:00 but not at 8:00).
+ */
+export function endOfToday(now: number, timeZone: string): number {
+  return startOfDay(addDays(dateKey(now, timeZone), 1), timeZone);
+}
 
 function counts(occurrence: Occurrence): boolean {
   return !occurrence.allDay && selfResponse(occurrence.event) !== 'declined' && occurrence.event.transparency !== 'transparent';
 }
 
-/** The event that is on now (the latest started) or next, within the horizon; all-day and declined events do not count. */
-export function nextOccurrence(occurrences: readonly Occurrence[], now: number): Occurrence | undefined {
-  const candidates = occurrences.filter((occurrence) => counts(occurrence) && occurrence.end > now && occurrence.start - now < STATUS_HORIZON_MS);
+/** The event that is on now (the latest started) or next today; all-day and declined events do not count. */
+export function nextOccurrence(occurrences: readonly Occurrence[], now: number, timeZone: string): Occurrence | undefined {
+  const horizon = endOfToday(now, timeZone);
+  const candidates = occurrences.filter((occurrence) => counts(occurrence) && occurrence.end > now && occurrence.start < horizon);
   const upcoming = candidates.filter((occurrence) => occurrence.start > now).sort((a, b) => a.start - b.start)[0];
   // An event starting within 5 minutes wins over one that is on now: it is what needs attention.
   if (upcoming && upcoming.start - now <= 5 * MINUTE_MS) return upcoming;

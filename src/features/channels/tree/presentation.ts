@@ -6,6 +6,12 @@ import type { Translate } from '../validation';
 
 export type { Translate } from '../validation';
 
+/** How moments are written (core/clock.ts's DeskClock: the user's locale and Calendar zone, 24-hour). */
+export interface ChannelClock {
+  time(ms: number): string;
+  dateTime(ms: number): string;
+}
+
 export function targetLabel(target: WatchTarget, t: Translate): string {
   switch (target.kind) {
     case 'driveChanges':
@@ -41,7 +47,7 @@ export function channelDescription(record: ChannelRecord, now: number, t: Transl
   return `${expiry} · ${record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)}`;
 }
 
-export function channelTooltip(record: ChannelRecord, t: Translate): string {
+export function channelTooltip(record: ChannelRecord, t: Translate, clock: ChannelClock): string {
   const lines = [
     targetLabel(record.target, t),
     ...(record.feed !== undefined ? [t('Made by Desk so its live changes arrive by push: renewed automatically, stopped with the receiver.')] : []),
@@ -50,8 +56,8 @@ export function channelTooltip(record: ChannelRecord, t: Translate): string {
     ...(record.resourceUri ? [t('Resource URI: {0}', record.resourceUri)] : []),
     t('Address: {0}', record.address),
     record.token ? t('Token: set') : t('Token: none'),
-    t('Expires: {0}', new Date(record.expiration).toLocaleString()),
-    ...(record.lastMessageAt ? [t('Last message: {0} at {1}', record.lastState ?? '', new Date(record.lastMessageAt).toLocaleTimeString())] : []),
+    t('Expires: {0}', clock.dateTime(record.expiration)),
+    ...(record.lastMessageAt ? [t('Last message: {0} at {1}', record.lastState ?? '', clock.time(record.lastMessageAt))] : []),
   ];
   return lines.join('\n');
 }
@@ -65,6 +71,6 @@ export function notificationLabel(notification: ReceivedNotification): string {
   return `#${notification.messageNumber} ${notification.resourceState}`;
 }
 
-export function notificationDescription(notification: ReceivedNotification): string {
-  return new Date(notification.receivedAt).toLocaleTimeString();
+export function notificationDescription(notification: ReceivedNotification, clock: ChannelClock): string {
+  return clock.time(notification.receivedAt);
 }

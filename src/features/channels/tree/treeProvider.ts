@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import type { ChannelBook, ChannelRecord } from '../model';
 import type { ReceivedNotification } from '../receiver/check';
-import { channelContextValue, channelDescription, channelLabel, channelTooltip, notificationDescription, notificationLabel, Translate } from './presentation';
+import { ChannelClock, channelContextValue, channelDescription, channelLabel, channelTooltip, notificationDescription, notificationLabel, Translate } from './presentation';
 
 export const CHANNELS_VIEW_ID = 'desk.channels';
 
@@ -32,7 +32,7 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
   /** The latest notifications per channel id, newest first (this session only). */
   private readonly recent = new Map<string, ReceivedNotification[]>();
 
-  constructor(private readonly vs: typeof vscode, private readonly book: ChannelBook, private readonly now: () => number = Date.now) {
+  constructor(private readonly vs: typeof vscode, private readonly book: ChannelBook, private readonly clock: ChannelClock, private readonly now: () => number = Date.now) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<ChannelsNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
@@ -83,14 +83,14 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
     }
     const item = new vs.TreeItem(notificationLabel(node.notification), vs.TreeItemCollapsibleState.None);
     item.id = node.id;
-    item.description = notificationDescription(node.notification);
+    item.description = notificationDescription(node.notification, this.clock);
     item.contextValue = 'notification';
     item.iconPath = new vs.ThemeIcon('bell');
     return item;
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ChannelsNode): vscode.TreeItem {
-    if (node.kind === 'channel') item.tooltip = channelTooltip(node.record, this.t);
+    if (node.kind === 'channel') item.tooltip = channelTooltip(node.record, this.t, this.clock);
     else item.tooltip = [node.notification.resourceUri, node.notification.body ?? ''].filter((line) => line !== '').join('\n');
     return item;
   }

@@ -251,6 +251,15 @@ export function sourceOf(notes: string | undefined): { readonly path: string; re
   return { path: found[1], line: found[2] ? Number(found[2]) : undefined };
 }
 
+/**
+ * The notes without the `Source:` line and the link under it: what the hover over the TODO itself shows (the user is
+ * at the source; a machine path such as file:///tmp/… tells them nothing).
+ */
+export function withoutSource(notes: string | undefined): string | undefined {
+  if (notes === undefined) return undefined;
+  return notes.replace(/^Source: .*(?:\r?\n[a-z][a-z0-9+.-]*:\/\/\S*)?\s*(?:\r?\n|$)/m, '').trim() || undefined;
+}
+
 /** The notes with the `Source:` line pointing at a new place (after the file was renamed or the lines moved). */
 export function withSource(notes: string, place: string): string {
   return /^Source: .*$/m.test(notes) ? notes.replace(/^Source: .*$/m, `${SOURCE_PREFIX}${place}`) : `${SOURCE_PREFIX}${place}\n${notes}`;

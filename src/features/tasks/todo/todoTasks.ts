@@ -11,7 +11,7 @@ import { taskTooltip } from '../tree/presentation';
 import type { TasksApi } from '../port';
 import { dueDateOf, isOverdue } from '../../../core/dates';
 import { TodoCommands } from './todoCommands';
-import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, sourceNotes, taskTitleFor, TodoComment } from './todoParser';
+import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, sourceNotes, taskTitleFor, TodoComment, withoutSource } from './todoParser';
 import { TodoWorkspace } from './todoView';
 import { TASKS_COMMAND, TODO_COMMAND } from '../../../config/commandIds';
 import { registerCommands } from '../../../core/commands';
@@ -331,8 +331,9 @@ export class TodoTracking extends Disposable {
     if (lookup.task.status !== 'completed') actions.push(`[${this.t('Complete task')}](command:${TASKS_COMMAND.completeFromTodo}?${args})`);
     if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${TASKS_COMMAND.openTodoTask}?${args})`);
     actions.push(`[${this.t('Unlink…')}](command:${TODO_COMMAND.unlink}?${args})`);
-    const markdown = new vs.MarkdownString(`${taskTooltip(lookup.task, listTitle, new Date(), vs.l10n.t)}\n\n---\n\n${actions.join(' · ')}`);
-    // Only our own commands may run from this hover; the task's text is escaped by taskTooltip.
+    const shown = { ...lookup.task, notes: withoutSource(lookup.task.notes) };
+    const markdown = new vs.MarkdownString(`${taskTooltip(shown, listTitle, new Date(), vs.l10n.t)}\n\n---\n\n${actions.join(' · ')}`);
+    // Only our own commands may run from this hover; taskTooltip escapes the title and defuses links in the notes.
     markdown.isTrusted = { enabledCommands: [TASKS_COMMAND.completeFromTodo, TASKS_COMMAND.openTodoTask, TODO_COMMAND.unlink] };
     return new vs.Hover(markdown, range);
   }

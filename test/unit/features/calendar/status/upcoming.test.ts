@@ -53,11 +53,32 @@ describe('Calendar next event and reminders', () => {
   ];
 
   it('counts down to the next timed event, skipping all-day and declined ones', () => {
-    const next = nextOccurrence(place(events), NOW);
+    const next = nextOccurrence(place(events), NOW, 'Europe/Berlin');
     assert.equal(next?.event.summary, 'Standup');
     assert.equal(countdownText(next as Occurrence, NOW), 'in 12 min: Standup');
     assert.equal(countdownText(next as Occurrence, Date.parse('2026-11-23T10:05:00Z')), 'now: Standup (ends in 10 min)');
-    assert.equal(countdownText(nextOccurrence(place(events), Date.parse('2026-11-23T10:20:00Z')) as Occurrence, Date.parse('2026-11-23T10:20:00Z')), 'in 2 h 40 min: Review');
+    assert.equal(countdownText(nextOccurrence(place(events), Date.parse('2026-11-23T10:20:00Z'), 'Europe/Berlin') as Occurrence, Date.parse('2026-11-23T10:20:00Z')), 'in 2 h 40 min: Review');
+  });
+
+  it('looks to the end of today in the Calendar zone, whatever the hour, and says when nothing is left', () => {
+    const tomorrow = [timed('Early train', '2026-11-24T08:00:00Z', '2026-11-24T09:00:00Z')];
+    // 20:00 in Berlin: tomorrow's 09:00 is 13 hours away, yet not today's; at 08:00 it would be 25 hours away.
+    assert.equal(nextOccurrence(place(tomorrow), Date.parse('2026-11-23T19:00:00Z'), 'Europe/Berlin'), undefined);
+    assert.equal(nextOccurrence(place(tomorrow), Date.parse('2026-11-24T05:00:00Z'), 'Europe/Berlin')?.event.summary, 'Early train');
+    // 23:30 UTC is already tomorrow in Berlin: the same event is today's there.
+    assert.equal(nextOccurrence(place(tomorrow), Date.parse('2026-11-23T23:30:00Z'), 'Europe/Berlin')?.event.summary, 'Early train');
+
+    const clock = new FakeClock(Date.parse('2026-11-23T19:00:00Z'));
+    const { vs, item } = fakeStatusVscode();
+    const status = new NextEventStatus(vs, { occurrences: () => place(tomorrow), timeZone: () => 'Europe/Berlin', defaultReminders: () => [], open: async () => undefined, join: async () => undefined }, clock);
+    status.start();
+    assert.equal(item.text, '$(calendar) No more events today');
+    assert.equal(item.visible, true, 'shown whatever the hour, not only when an event is near');
+    assert.equal(status.current, undefined);
+    clock.advance(10 * 60 * 60_000); // 05:00 UTC, 06:00 in Berlin
+    status.update();
+    assert.equal(item.text, '$(calendar) in 3 h: Early train');
+    status.stop();
   });
 
   it('uses the event popup overrides, or the calendar defaults', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
   applyLineEdit, doneEdit, findLinkedTodos, findTodos, linkLine, markerEdit, minimalEdit, normalizeKeywords, parseTodo, relocateTodo, removalEdit,
-  sourceNotes, sourceOf, taskTitleFor, unlinkEdit, withSource,
+  sourceNotes, sourceOf, taskTitleFor, unlinkEdit, withoutSource, withSource,
 } from '../../../../../src/features/tasks/todo/todoParser';
 
 describe('TODO comments → tasks (parser)', () => {
@@ -229,5 +229,11 @@ describe('TODO comments (parser): languages, trigger words, unlink, clean-up, so
     assert.equal(relocateTodo((line) => lines[line] ?? '', lines.length, 0, (todo) => todo.text === 'here'), 2);
     assert.equal(relocateTodo((line) => lines[line] ?? '', lines.length, 0, (todo) => todo.text === 'gone'), undefined);
     assert.deepEqual(minimalEdit('// TODO: x', '// TODO(task:q): x'), { start: 7, end: 7, text: '(task:q)' });
+  });
+  it('the hover over the TODO leaves out the Source line and its machine path, keeping the user\'s own notes', () => {
+    const notes = `${sourceNotes('src/a.ts:12', 'file:///tmp/desk-ui-todo-B6StIX/src/a.ts#L12')}\nAsk **Bob** first`;
+    assert.equal(withoutSource(notes), 'Ask **Bob** first');
+    assert.equal(withoutSource(sourceNotes('src/a.ts:12', 'file:///tmp/x/a.ts#L12')), undefined);
+    assert.equal(withoutSource('Just notes'), 'Just notes');
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * The one way Desk writes a moment for the user, in every view: the user's locale for names and order, the user's
+ * Calendar time zone (learnt by the Calendar feature, remembered, the machine's until then), and a 24-hour clock as the
+ * Calendar view shows it. No vscode, so the formats are unit-tested in any zone.
+ */
+
+/** The formatters of one zone and locale, built once. */
+interface Formats {
+  readonly time: Intl.DateTimeFormat;
+  readonly dateTime: Intl.DateTimeFormat;
+  readonly dateTimeWithYear: Intl.DateTimeFormat;
+}
+
+const cache = new Map<string, Formats>();
+
+function formatsFor(timeZone: string, locale: string | undefined): Formats {
+  const key = `${timeZone}|${locale ?? ''}`;
+  let formats = cache.get(key);
+  if (!formats) {
+    const make = (options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => {
+      try {
+        return new Intl.DateTimeFormat(locale, { timeZone, hourCycle: 'h23', ...options });
+      } catch {
+        // An unknown locale or zone: the runtime's locale in UTC, never an exception while drawing a row.
+        return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', hourCycle: 'h23', ...options });
+      }
+    };
+    formats = {
+      time: make({ hour: '2-digit', minute: '2-digit' }),
+      dateTime: make({ weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+      dateTimeWithYear: make({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }),
+    };
+    cache.set(key, formats);
+  }
+  return formats;
+}
+
+/** "15:04" in `timeZone` (24-hour, whatever the locale's own habit). */
+export function formatClockTime(ms: number, timeZone: string, locale?: string): string {
+  return formatsFor(timeZone, locale).time.format(new Date(ms));
+}
+
+/** "Fri 27 Nov, 15:04" in `timeZone`; the year is added when it is not the year of `now`. */
+export function formatDateTime(ms: number, timeZone: string, locale?: string, now: number = Date.now()): string {
+  const formats = formatsFor(timeZone, locale);
+  const sameYear = yearOf(ms, timeZone) === yearOf(now, timeZone);
+  return (sameYear ? formats.dateTime : formats.dateTimeWithYear).format(new Date(ms));
+}
+
+function yearOf(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: isZone(timeZone) ? timeZone : 'UTC', year: 'numeric' }).format(new Date(ms));
+}
+
+function isZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Remembers the zone across sessions (a Memento is enough: vscode's globalState). */
+export interface ClockMemory {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+const ZONE_KEY = 'desk.clock.timeZone';
+
+/** Desk's clock: the zone and locale every view formats times with. */
+export class DeskClock {
+  private zone: string;
+
+  constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC') {
+    const remembered = memory?.get<string>(ZONE_KEY);
+    this.zone = remembered && isZone(remembered) ? remembered : systemZone;
+  }
+
+  get timeZone(): string {
+    return this.zone;
+  }
+
+  /** The Calendar feature read the user's zone (settings.get timezone). */
+  setTimeZone(timeZone: string): void {
+    if (!isZone(timeZone) || timeZone === this.zone) return;
+    this.zone = timeZone;
+    void this.memory?.update(ZONE_KEY, timeZone);
+  }
+
+  time(ms: number): string {
+    return formatClockTime(ms, this.zone, this.locale);
+  }
+
+  dateTime(ms: number, now?: number): string {
+    return formatDateTime(ms, this.zone, this.locale, now);
+  }
+}

@@ -1,0 +1,54 @@
+// Desk's one clock: every view writes a moment in the user's Calendar zone, 24-hour, in the user's locale.
+import * as assert from 'node:assert/strict';
+import { DeskClock, formatClockTime, formatDateTime } from '../../../src/core/clock';
+import { channelTooltip, notificationDescription } from '../../../src/features/channels/tree/presentation';
+import type { ChannelRecord } from '../../../src/features/channels/model';
+import { english } from '../../../src/shared/l10n';
+
+const AFTERNOON = Date.UTC(2026, 10, 27, 14, 5); // Fri 27 Nov 2026, 14:05 UTC
+
+class MapMemory {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+describe('Desk clock', () => {
+  it('writes times 24-hour in the given zone, whatever the locale\'s own habit', () => {
+    assert.equal(formatClockTime(AFTERNOON, 'Europe/Berlin', 'en-US'), '15:05');
+    assert.equal(formatClockTime(AFTERNOON, 'UTC', 'en-GB'), '14:05');
+    assert.equal(formatClockTime(AFTERNOON, 'Asia/Tokyo', 'en-GB'), '23:05');
+  });
+
+  it('writes a date and time short, with the year only when it is not this year', () => {
+    assert.equal(formatDateTime(AFTERNOON, 'Europe/Berlin', 'en-GB', AFTERNOON), 'Fri 27 Nov, 15:05');
+    assert.match(formatDateTime(AFTERNOON, 'Europe/Berlin', 'en-GB', Date.UTC(2025, 0, 1)), /^Fri,? 27 Nov 2026, 15:05$/);
+  });
+
+  it('follows the Calendar zone once known, and remembers it for the next session', () => {
+    const memory = new MapMemory();
+    const clock = new DeskClock('en-GB', memory, 'UTC');
+    assert.equal(clock.time(AFTERNOON), '14:05');
+    clock.setTimeZone('Europe/Berlin');
+    assert.equal(clock.time(AFTERNOON), '15:05');
+    clock.setTimeZone('Not/AZone');
+    assert.equal(clock.timeZone, 'Europe/Berlin');
+    assert.equal(new DeskClock('en-GB', memory, 'UTC').timeZone, 'Europe/Berlin');
+  });
+
+  it('is what the Channels view writes its times with (not the machine\'s 12-hour UTC)', () => {
+    const clock = new DeskClock('en-US', undefined, 'UTC');
+    clock.setTimeZone('Europe/Berlin');
+    const record = { id: 'c1', resourceId: 'r1', address: 'https://127.0.0.1/hook', expiration: AFTERNOON, created: 0, messages: 1, lastMessageAt: AFTERNOON, lastState: 'change', target: { kind: 'driveChanges' } } as unknown as ChannelRecord;
+    const tooltip = channelTooltip(record, english, clock);
+    assert.match(tooltip, /Expires: .*15:05/);
+    assert.match(tooltip, /Last message: change at 15:05/);
+    assert.doesNotMatch(tooltip, /\b[AP]M\b/);
+    assert.equal(notificationDescription({ channelId: 'c1', messageNumber: 2, resourceState: 'change', receivedAt: AFTERNOON } as Parameters<typeof notificationDescription>[0], clock), '15:05');
+  });
+});
