@@ -1,4 +1,5 @@
-import { config } from 'zod/mini';
+import { $constructor, $ZodObjectJIT, type $ZodObjectDef, type $ZodShape, type $strip } from 'zod/v4/core';
+import { config, ZodMiniType, type ZodMiniObject } from 'zod/mini';
 import { en } from 'zod/locales';
 
 /**
@@ -12,3 +13,22 @@ import { en } from 'zod/locales';
 config(en());
 
 export * from 'zod/mini';
+
+/**
+ * Mini's objects are built on zod's interpreted object parser; classic zod's use the compiled one ($ZodObjectJIT,
+ * which generates a checking function per shape once), about five times faster on a page of 100 tasks and the
+ * reason listings validated slower than the official client, which validates nothing. Same checks, same issues:
+ * this is Mini's object with the compiled parser (falls back to the interpreted one where eval is not allowed).
+ */
+const ZodMiniCompiledObject = $constructor('ZodMiniObject', (inst: ZodMiniObject, def: $ZodObjectDef) => {
+  $ZodObjectJIT.init(inst, def);
+  ZodMiniType.init(inst, def);
+  Object.defineProperty(inst, 'shape', { get: () => def.shape, enumerable: false, configurable: true });
+});
+
+/** `z.object` (this local export takes precedence over the star export's) with the compiled parser; Desk passes no params. */
+// @__NO_SIDE_EFFECTS__
+export function object<const Shape extends $ZodShape = Record<never, never>>(shape?: Shape): ZodMiniObject<Shape, $strip> {
+  const def = { type: 'object', shape: shape ?? {} } as unknown as $ZodObjectDef;
+  return new ZodMiniCompiledObject(def) as unknown as ZodMiniObject<Shape, $strip>;
+}

@@ -1,0 +1,97 @@
+// Details and date steps as a new user meets them: an event's and a task's details open as ONE read-only tab named
+// after the thing (not "<id>.md" beside its preview), and New Event's "When?" step refuses a time that does not parse
+// ("tomorrow 32:99") with the reason and shows what a phrase resolves to before the user confirms. Screenshots go to
+// test-results/ui/.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { openDeskContainer, repoRoot, runCommand, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+
+const RESULTS = path.join(repoRoot, 'test-results', 'ui');
+
+describe('Details and date steps (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-details-', { seed: 'demo' });
+
+  async function shot(page: Page, name: string): Promise<void> {
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS, name) });
+  }
+
+  const input = (page: Page) => page.locator('.quick-input-widget input.input');
+  const rows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  const tabLabels = async (page: Page): Promise<string[]> => (await page.locator('.editor-group-container .tab .label-name').allInnerTexts()).map((text) => text.trim());
+
+  /** Waits until the details webview shows the rendered page (its h1 is the thing's name). */
+  async function renderedHeading(page: Page, title: string): Promise<void> {
+    // Webviews sit over the editor in their own container, a page in an inner frame.
+    const heading = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame').locator('h1');
+    await heading.first().waitFor({ state: 'visible', timeout: 20000 });
+    assert.match(await heading.first().innerText(), new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  }
+
+  /** Picks the first row of the open quick pick and answers its label. */
+  async function pickFirst(page: Page): Promise<string> {
+    await rows(page).first().waitFor({ state: 'visible', timeout: 20000 });
+    const label = (await rows(page).first().locator('.label-name').first().innerText()).trim();
+    await input(page).press('Enter');
+    return label;
+  }
+
+  it('New Event refuses "tomorrow 32:99" with the reason and shows what "tomorrow 15:00" resolves to', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await signInThroughConsent(workbench);
+    // Signed in for the palette too (it lists the commands of the moment it opens): the Tasks view shows the lists.
+    await treeRows(page).filter({ hasText: 'My Tasks' }).first().waitFor({ state: 'visible', timeout: 30000 });
+    await runCommand(page, 'Desk Calendar: New Event…');
+    // A calendar is asked first when there are several; then the title.
+    const titlePrompt = page.locator('.quick-input-widget .quick-input-message', { hasText: 'Title of the event' });
+    await rows(page).first().or(titlePrompt).waitFor({ state: 'visible', timeout: 20000 });
+    if (!(await titlePrompt.isVisible())) await pickFirst(page);
+    await titlePrompt.waitFor({ state: 'visible', timeout: 20000 });
+    await input(page).fill('Lunch with Sam');
+    await input(page).press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'When?' }).waitFor({ state: 'visible', timeout: 20000 });
+    await input(page).fill('tomorrow 32:99');
+    const refusal = page.locator('.quick-input-widget .quick-input-message', { hasText: 'is not a time of day' });
+    await refusal.waitFor({ state: 'visible', timeout: 10000 });
+    assert.match(await refusal.innerText(), /"32:99" is not a time of day/);
+    await shot(page, 'new-event-invalid-time.png');
+    await input(page).fill('tomorrow 15:00');
+    // The resolved day and time replace the refusal ("Fri, Nov 27, 15:00" in the display language's form).
+    const preview = page.locator('.quick-input-widget .quick-input-message', { hasText: /^[A-Z][a-z]{2},? [^"]*, 15:00$/ });
+    await preview.waitFor({ state: 'visible', timeout: 10000 });
+    await shot(page, 'new-event-time-preview.png');
+    await input(page).press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  });
+
+  it('opens an event\'s details as one read-only tab named after the event', async () => {
+    const { page } = opened();
+    await runCommand(page, 'Desk Calendar: Open Event Details');
+    const title = await pickFirst(page);
+    await page.locator('.editor-group-container .tab', { hasText: title }).first().waitFor({ state: 'visible', timeout: 20000 });
+    const labels = await tabLabels(page);
+    assert.deepEqual(labels.filter((label) => label === title), [title], labels.join(', '));
+    assert.ok(!labels.some((label) => /\.md$|^Preview /.test(label)), labels.join(', '));
+    await renderedHeading(page, title);
+    await shot(page, 'details-event.png');
+  });
+
+  it('opens a task\'s details as one read-only tab named after the task', async () => {
+    const { page } = opened();
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('W');
+    await runCommand(page, 'Desk Tasks: Open Task Details');
+    await pickFirst(page); // the list
+    const title = await pickFirst(page);
+    await page.locator('.editor-group-container .tab', { hasText: title }).first().waitFor({ state: 'visible', timeout: 20000 });
+    const labels = await tabLabels(page);
+    assert.ok(!labels.some((label) => /\.md$|^Preview /.test(label)), labels.join(', '));
+    await renderedHeading(page, title);
+    await shot(page, 'details-task.png');
+  });
+});
