@@ -1,5 +1,7 @@
-// Lint for Desk: typescript-eslint's recommended rules, plus the architecture's import boundaries
-// (../shared/architecture.md): what may import vscode, the emulator, or another feature's insides.
+// Lint for Desk: typescript-eslint's recommended rules, the type-aware rules that catch what async code gets wrong
+// (a floating promise, a promise where a void callback is expected, awaiting a non-promise, a switch that misses a
+// case), plus the architecture's import boundaries (../shared/architecture.md): what may import vscode, the emulator,
+// or another feature's insides.
 import * as fs from 'node:fs';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -29,7 +31,14 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    // Type information from the one tsconfig.json (src, test and bench).
+    languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A `default` that handles the rest is a deliberate choice; a switch without one must name every member.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       'max-lines': ['warn', { max: 500, skipBlankLines: true, skipComments: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A `let` that a closure reads before its one assignment (a controller built before the commands it calls).

@@ -83,9 +83,10 @@ export function describeDueDate(date: string, today: Date, t: Translate = englis
 }
 
 /**
- * The shortest words for a due date in a narrow tree row, the date first: "today", "tomorrow", "yesterday", a
- * weekday within the coming or past week ("Fri 27 Nov"), the day and month this year ("27 Nov"), else with the year
- * ("27 Nov 2027"), in the user's `locale` (its own order and names: "Fri, Nov 27" in American English).
+ * The shortest words for a due date in a narrow tree row, the date first: "today", "tomorrow", "yesterday", the
+ * weekday for the rest of the coming week ("Fri": the hover has the full date), the day and month this year
+ * ("27 Nov"), else with the year ("27 Nov 2027"), in the user's `locale` (its own order and names: "Nov 27" in
+ * American English).
  */
 export function shortDueDate(date: string, today: Date, t: Translate = english, locale?: string): string {
   const relative = describeDueDate(date, today, t);
@@ -93,9 +94,8 @@ export function shortDueDate(date: string, today: Date, t: Translate = english, 
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const when = new Date(Date.UTC(year, month - 1, day));
   const days = Math.round((when.getTime() - Date.UTC(today.getFullYear(), today.getMonth(), today.getDate())) / 86_400_000);
-  const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC' };
-  if (Math.abs(days) < 7) options.weekday = 'short';
-  if (year !== today.getFullYear()) options.year = 'numeric';
+  const options: Intl.DateTimeFormatOptions = days > 0 && days < 7 ? { weekday: 'short', timeZone: 'UTC' } : { day: 'numeric', month: 'short', timeZone: 'UTC' };
+  if (options.month && year !== today.getFullYear()) options.year = 'numeric';
   try {
     return new Intl.DateTimeFormat(locale, options).format(when);
   } catch {

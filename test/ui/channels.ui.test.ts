@@ -88,8 +88,8 @@ describe('Channels view (UI)', function () {
     // Notification times as the Calendar view writes times: 24-hour, no AM/PM.
     assert.ok(descriptions.some((text) => /^\d{2}:\d{2}$/.test(text.trim())), `descriptions: ${descriptions.join(' | ')}`);
     assert.ok(!descriptions.some((text) => /\b[AP]M\b/.test(text)), `descriptions: ${descriptions.join(' | ')}`);
-    // The receiver's counter has its own icon, not the bell of VS Code's notifications.
-    await page.locator('.part.statusbar .statusbar-item .codicon-radio-tower').first().waitFor({ state: 'visible', timeout: 10000 });
+    // The receiver's counter has its own icon: not the bell of VS Code's notifications, nor the radio tower of its ports.
+    await page.locator('.part.statusbar .statusbar-item .codicon-inbox').first().waitFor({ state: 'visible', timeout: 10000 });
     // A wider side bar, so the descriptions (countdown, count) are read whole.
     const sidebar = await page.locator('.part.sidebar').boundingBox();
     if (sidebar) {

@@ -3,21 +3,13 @@
 // ("tomorrow 32:99") with the reason and shows what a phrase resolves to before the user confirms. Screenshots go to
 // test-results/ui/.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openDeskContainer, repoRoot, runCommand, signInThroughConsent, treeRows, useWorkbench } from './workbench';
-
-const RESULTS = path.join(repoRoot, 'test-results', 'ui');
+import { openDeskContainer, saveScreenshot, runCommand, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 describe('Details and date steps (UI)', function () {
   this.timeout(180000);
   const opened = useWorkbench('failed-details-', { seed: 'demo' });
 
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS, name) });
-  }
 
   const input = (page: Page) => page.locator('.quick-input-widget input.input');
   const rows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -59,12 +51,12 @@ describe('Details and date steps (UI)', function () {
     const refusal = page.locator('.quick-input-widget .quick-input-message', { hasText: 'is not a time of day' });
     await refusal.waitFor({ state: 'visible', timeout: 10000 });
     assert.match(await refusal.innerText(), /"32:99" is not a time of day/);
-    await shot(page, 'new-event-invalid-time.png');
+    await saveScreenshot(page, 'new-event-invalid-time.png');
     await input(page).fill('tomorrow 15:00');
     // The resolved day and time replace the refusal ("Fri, Nov 27, 15:00" in the display language's form).
     const preview = page.locator('.quick-input-widget .quick-input-message', { hasText: /^[A-Z][a-z]{2},? [^"]*, 15:00$/ });
     await preview.waitFor({ state: 'visible', timeout: 10000 });
-    await shot(page, 'new-event-time-preview.png');
+    await saveScreenshot(page, 'new-event-time-preview.png');
     await input(page).press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   });
@@ -78,7 +70,7 @@ describe('Details and date steps (UI)', function () {
     assert.deepEqual(labels.filter((label) => label === title), [title], labels.join(', '));
     assert.ok(!labels.some((label) => /\.md$|^Preview /.test(label)), labels.join(', '));
     await renderedHeading(page, title);
-    await shot(page, 'details-event.png');
+    await saveScreenshot(page, 'details-event.png');
   });
 
   it('opens a task\'s details as one read-only tab named after the task', async () => {
@@ -92,6 +84,6 @@ describe('Details and date steps (UI)', function () {
     const labels = await tabLabels(page);
     assert.ok(!labels.some((label) => /\.md$|^Preview /.test(label)), labels.join(', '));
     await renderedHeading(page, title);
-    await shot(page, 'details-task.png');
+    await saveScreenshot(page, 'details-task.png');
   });
 });

@@ -3,22 +3,14 @@
 // would throw the typed text away; the editor stays dirty with the text, Compare opens the diff. Screenshots go to
 // test-results/ui/.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { collapseView, emulatorToken, getAsAlice, openDeskContainer, repoRoot, signInThroughConsent, treeRows, useWorkbench } from './workbench';
-
-const RESULTS = path.join(repoRoot, 'test-results', 'ui');
+import { collapseView, emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 describe('Save conflicts (UI)', function () {
   this.timeout(180000);
   const opened = useWorkbench('failed-save-conflict-', { seed: 'demo' });
 
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS, name) });
-  }
 
   const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
   const dialog = (page: Page) => page.locator('.monaco-dialog-box');
@@ -66,13 +58,13 @@ describe('Save conflicts (UI)', function () {
 
     await page.keyboard.press('Control+S');
     await dialog(page).filter({ hasText: 'changed on Drive' }).waitFor({ state: 'visible', timeout: 20000 });
-    await shot(page, 'save-conflict-question.png');
+    await saveScreenshot(page, 'save-conflict-question.png');
     await dialog(page).locator('.monaco-button', { hasText: 'Cancel' }).click();
 
     await assertNoRawErrorNorRevert(page);
     await page.locator('.editor-group-container .tab.dirty', { hasText: 'ideas.txt' }).waitFor({ state: 'visible', timeout: 10000 });
     await page.locator('.editor-group-container .view-lines', { hasText: 'My own line, typed in Desk' }).first().waitFor({ state: 'visible' });
-    await shot(page, 'save-conflict-after-cancel.png');
+    await saveScreenshot(page, 'save-conflict-after-cancel.png');
   });
 
   it('Compare opens the Drive version beside the typed text, still unsaved, with no raw error and no Revert', async () => {
@@ -86,6 +78,6 @@ describe('Save conflicts (UI)', function () {
     await page.locator('.editor-group-container .tab', { hasText: '(Drive) ↔ (yours)' }).first().waitFor({ state: 'visible', timeout: 20000 });
     await page.locator('.editor-group-container .view-lines', { hasText: 'Their version, saved from a phone' }).first().waitFor({ state: 'visible', timeout: 20000 });
     await assertNoRawErrorNorRevert(page);
-    await shot(page, 'save-conflict-compare.png');
+    await saveScreenshot(page, 'save-conflict-compare.png');
   });
 });

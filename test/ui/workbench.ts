@@ -45,6 +45,12 @@ export interface OpenedWorkbench {
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'ui');
 
+/** A screenshot of what the user sees now, as SCREENSHOT_DIR/<name> (to open and look at). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
+}
+
 export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise<OpenedWorkbench> {
   const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {}, ...(options.locale ? { locale: options.locale } : {}) });
   const { page } = workbench;

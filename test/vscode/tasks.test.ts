@@ -181,7 +181,7 @@ describe('Tasks view in VS Code', function () {
     const oat = await taskNode(groceries, 'Oat milk');
     const coffee = await taskNode(groceries, 'Coffee beans');
     let transfer = new vscode.DataTransfer();
-    await api.tasks.dragAndDrop.handleDrag([oat], transfer);
+    api.tasks.dragAndDrop.handleDrag([oat], transfer);
     await api.tasks.dragAndDrop.handleDrop(coffee, transfer);
     const topLevel = (await tasksOnEmulator(groceries.listId)).filter((item) => !item.parent && item.status === 'needsAction');
     const order = [...topLevel].sort((a, b) => ((a as { position?: string }).position ?? '').localeCompare((b as { position?: string }).position ?? '')).map((item) => item.title);
@@ -189,7 +189,7 @@ describe('Tasks view in VS Code', function () {
 
     const readme = await taskNode(await listNode('Desk launch'), 'Write the README');
     transfer = new vscode.DataTransfer();
-    await api.tasks.dragAndDrop.handleDrag([await taskNode(await listNode('Groceries'), 'Eggs (12)')], transfer);
+    api.tasks.dragAndDrop.handleDrag([await taskNode(await listNode('Groceries'), 'Eggs (12)')], transfer);
     await api.tasks.dragAndDrop.handleDrop(readme, transfer);
     const eggs = (await tasksOnEmulator(readme.listId)).find((item) => item.title === 'Eggs (12)');
     assert.equal(eggs?.parent, readme.task.id, 'the dropped task is not a subtask in the other list');

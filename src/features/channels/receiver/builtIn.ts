@@ -121,7 +121,7 @@ export class BuiltInReceiver extends Disposable {
       this.statusItem.hide();
       return;
     }
-    this.statusItem.text = `$(radio-tower) ${this.received}`;
+    this.statusItem.text = `$(inbox) ${this.received}`;
     this.statusItem.tooltip = this.t('Desk channels: {0} notifications received at {1}', this.received, this.receiver.address ?? '');
     this.statusItem.show();
   }

@@ -14,7 +14,7 @@ export function taskLabel(task: Task, t: Translate = english): string {
 }
 
 /**
- * The row's description: the due date first and short ("Fri 27 Nov", "tomorrow"), so the default side-bar width
+ * The row's description: the due date first and short ("tomorrow", "Fri", "27 Nov"), so the default side-bar width
  * shows it whole, then "overdue" for an open task past it.
  */
 export function taskDescription(task: Task, today: Date, t: Translate = english, locale?: string): string | undefined {
