@@ -117,3 +117,51 @@ export function clearOnAccountChange(cache: ViewCache, account: () => Promise<st
     },
   };
 }
+
+/**
+ * A tree model's use of its cache slot: at its first start the cached snapshot stands in while the fresh data loads
+ * (`refreshing` meanwhile), then `onRefreshed` asks the view to redraw with the fresh rows (same ids).
+ */
+export class FirstRowsFromCache<T> {
+  private consulted = false;
+  private cached: T | undefined;
+
+  constructor(private readonly store: ViewSnapshotStore<T> | undefined, private readonly onRefreshed: () => void) {}
+
+  /** The rows shown are the cached ones of the last session, waiting for the first answer. */
+  get refreshing(): boolean {
+    return this.cached !== undefined;
+  }
+
+  /** The snapshot while refreshing, else undefined. */
+  get snapshot(): T | undefined {
+    return this.cached;
+  }
+
+  /** Once, at the first start: the cached snapshot (or undefined), and `fresh` starts loading behind it. */
+  async firstStart(fresh: () => Promise<unknown>): Promise<T | undefined> {
+    if (this.consulted || !this.store) return undefined;
+    this.consulted = true;
+    const snapshot = await this.store.read().catch(() => undefined);
+    if (snapshot === undefined) return undefined;
+    this.cached = snapshot;
+    const done = (): void => {
+      if (this.cached !== snapshot) return;
+      this.cached = undefined;
+      this.onRefreshed();
+    };
+    fresh().then(done, done);
+    return snapshot;
+  }
+
+  /** Keeps what the view shows now for the next start. */
+  save(value: T): void {
+    void this.store?.write(value);
+  }
+
+  /** Sign-in, backend change, Refresh: no more cached rows in this session. */
+  reset(): void {
+    this.consulted = true;
+    this.cached = undefined;
+  }
+}

@@ -8,7 +8,9 @@ import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from './details'
 import type { BooksApi } from './port';
 import { PublicLibraries } from './publicLibraries';
 import { BooksDragAndDropController } from './tree/dragAndDrop';
-import { BooksNode, BooksTreeModel } from './tree/model';
+import { BooksNode, BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from './tree/model';
+import type { Bookshelf } from '../../shared/schemas/books';
+import { FirstRowsFromCache } from '../../core/viewCache';
 import { BOOKS_VIEW_ID, BooksTreeProvider } from './tree/treeProvider';
 
 /** The Books slice as activate() returns it to tests. */
@@ -36,6 +38,8 @@ export function registerBooks(desk: DeskContext): BooksSlice {
 class BooksFeature extends Disposable implements BooksSlice {
   private client: BooksApi | undefined;
   private modelValue: BooksTreeModel;
+  /** My Library's shelves of the last session, shown at the first start (shared by the models of one session). */
+  private readonly firstRows: FirstRowsFromCache<Bookshelf[]>;
   private reloading: Promise<void> = Promise.resolve();
   readonly tree: BooksTreeProvider;
   readonly view: vscode.TreeView<BooksNode>;
@@ -47,6 +51,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     super();
     const vs = desk.vs;
     this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
+    this.firstRows = new FirstRowsFromCache(desk.viewCache.view('books', isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)));
     this.modelValue = this.newModel();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,
@@ -111,7 +116,7 @@ class BooksFeature extends Disposable implements BooksSlice {
 
   private newModel(): BooksTreeModel {
     const pageSize = this.modelValue?.pageSize;
-    return new BooksTreeModel(() => this.api(), { publicLibraries: () => this.libraries.list(), ...(pageSize ? { pageSize } : {}) });
+    return new BooksTreeModel(() => this.api(), { publicLibraries: () => this.libraries.list(), cache: this.firstRows, ...(pageSize ? { pageSize } : {}) });
   }
 
   /** The account whose public libraries are shown: the session the Books requests use (stored sessions, no network). */

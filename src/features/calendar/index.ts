@@ -18,7 +18,7 @@ import { NextEventStatus } from './status/statusBar';
 import { CalendarSync } from './sync/calendarSync';
 import { EventStore } from './sync/eventStore';
 import { isValidTimeZone, systemTimeZone } from './time';
-import { CALENDAR_VIEW_ID, calendarName, CalendarTreeNode, occurrenceOf } from './tree/model';
+import { CALENDAR_VIEW_ID, calendarName, CalendarTreeNode, isAgendaSnapshot, occurrenceOf } from './tree/model';
 import { eventDetailsMarkdown, settingsMarkdown } from './tree/presentation';
 import { CalendarTreeProvider } from './tree/treeProvider';
 import { DueTaskStore } from './agenda/dueTaskStore';
@@ -91,6 +91,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       locale: vs.env.language,
       onCalendars: () => void this.followAgenda(),
       dueTasks: agendaTasks.treeOptions(),
+      cache: desk.viewCache.view('calendar-agenda', isAgendaSnapshot),
     }));
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true, manageCheckboxStateManually: true }));

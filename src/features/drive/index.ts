@@ -18,7 +18,8 @@ import { RevisionDocuments } from './revisions/documents';
 import { REVISION_SCHEME } from './revisions/history';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
-import { DriveNode, DriveTreeModel, folderTitles } from './tree/model';
+import { DriveNode, DriveTreeModel, folderTitles, isMyDriveSnapshot } from './tree/model';
+import { FirstRowsFromCache } from '../../core/viewCache';
 import { addToWorkspace } from './explorer/workspaceFolders';
 import { registerCommands } from '../../core/commands';
 import { DRIVE_COMMAND } from '../../config/commandIds';
@@ -59,6 +60,8 @@ export function registerDrive(desk: DeskContext): DriveSlice {
 class DriveFeature extends Disposable implements DriveSlice {
   private readonly connection: DriveConnection;
   private modelValue: DriveTreeModel;
+  /** My Drive's first rows of the last session, shown at the first start (shared by the models of one session). */
+  private readonly firstRows: FirstRowsFromCache<DriveItem[]>;
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
@@ -73,6 +76,7 @@ class DriveFeature extends Disposable implements DriveSlice {
     const vs = desk.vs;
     // Every change Desk asks Drive for is remembered, so the change feed does not announce it as someone else's.
     this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
+    this.firstRows = new FirstRowsFromCache(desk.viewCache.view('drive-my-drive', isMyDriveSnapshot), () => this.provider.rerender(this.modelValue.section('myDrive')));
     this.modelValue = this.newTreeModel();
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
@@ -214,7 +218,7 @@ class DriveFeature extends Disposable implements DriveSlice {
 
   /** A fresh tree model; the choice to show hidden shared drives carries over. */
   private newTreeModel(): DriveTreeModel {
-    const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: this.desk.vs.l10n.t });
+    const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: this.desk.vs.l10n.t, cache: this.firstRows });
     model.showHiddenDrives = (this.modelValue as DriveTreeModel | undefined)?.showHiddenDrives ?? false;
     return model;
   }

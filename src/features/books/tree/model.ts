@@ -3,7 +3,9 @@
  * each shelf's volumes loaded a page at a time (startIndex/maxResults) behind a "Load more…" row. Nodes keep stable
  * ids (`<kind>/<owner>/<ids>`) and their parent (for reveal); the provider (treeProvider.ts) only renders them.
  */
-import type { Bookshelf, Volume } from '../../../shared/schemas/books';
+import type { FirstRowsFromCache } from '../../../core/viewCache';
+import { bookshelfSchema, type Bookshelf, type Volume } from '../../../shared/schemas/books';
+import * as z from '../../../shared/schemas/zod';
 import { BooksApi, isWritableShelf } from '../port';
 
 /** `me` is the signed-in user's library; any other owner is a Books user id (digits, never `me`). */
@@ -69,9 +71,15 @@ export interface BooksTreeModelOptions {
   readonly publicLibraries: () => readonly string[];
   /** Volumes per page of a shelf (default 40). */
   readonly pageSize?: number;
+  /** My Library's shelves of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
+  readonly cache?: FirstRowsFromCache<Bookshelf[]>;
 }
 
 export const DEFAULT_SHELF_PAGE_SIZE = 40;
+
+/** What the view keeps for its next start: My Library's shelves. */
+const myShelvesSnapshotSchema = z.array(bookshelfSchema);
+export const isMyShelvesSnapshot = (data: unknown): data is Bookshelf[] => myShelvesSnapshotSchema.safeParse(data).success;
 
 export const libraryId = (owner: string): string => `library/${owner}`;
 export const shelfNodeId = (owner: string, shelfId: number): string => `shelf/${owner}/${shelfId}`;
@@ -155,7 +163,11 @@ export class BooksTreeModel {
     let list = this.shelfLists.get(owner);
     if (!list) {
       list = owner === MY_LIBRARY
-        ? this.api.listMyBookshelves().then((answer) => answer.items ?? [])
+        ? this.api.listMyBookshelves().then((answer) => {
+          const shelves = answer.items ?? [];
+          this.options.cache?.save(shelves);
+          return shelves;
+        })
         : this.api.listUserBookshelves(owner).then((answer) => answer.items ?? []);
       this.shelfLists.set(owner, list);
       // Failures are not cached: the next expansion or command tries again.
@@ -229,8 +241,15 @@ export class BooksTreeModel {
 
   // ---- loading
 
+  /** Whether My Library shows the last session's shelves while the fresh ones load. */
+  get refreshing(): boolean {
+    return this.options.cache?.refreshing ?? false;
+  }
+
   private async shelfChildren(library: LibraryNode): Promise<BooksNode[]> {
-    const shelves = await this.shelves(library.owner);
+    const cache = library.mine ? this.options.cache : undefined;
+    const cached = (await cache?.firstStart(() => this.shelves(MY_LIBRARY))) ?? cache?.snapshot;
+    const shelves = cached ?? (await this.shelves(library.owner));
     const rows: BooksNode[] = shelves.map((shelf) => this.toShelfNode(library, shelf));
     if (rows.length === 0) {
       rows.push({ kind: 'message', id: `message/${library.owner}/empty`, parent: library, key: library.mine ? 'noShelves' : 'noPublicShelves' });

@@ -97,6 +97,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
         item = new vs.TreeItem(this.libraryLabel(node), node.mine ? State.Expanded : State.Collapsed);
         item.iconPath = new ThemeIcon(node.mine ? 'library' : 'person');
         if (!node.mine) item.description = t('public shelves');
+        else if (this.model.refreshing) item.description = t('refreshing…');
         break;
       case 'shelf': {
         const mine = node.parent.mine;

@@ -3,11 +3,23 @@
  * occurrences are grouped by day in the user's time zone (Today, Tomorrow, then dates; all-day events first), and the
  * nodes carry stable ids (`<kind>/<ids>`) and their parent, so `reveal` and expansion survive reloads.
  */
-import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
+import { calendarListEntrySchema, eventSchema, type CalendarEvent, type CalendarListEntry } from '../../../shared/schemas/calendar';
+import * as z from '../../../shared/schemas/zod';
 import { addDays, dateKey, startOfDay } from '../time';
 import type { DueTask } from '../agenda/dueTasks';
 
 export const CALENDAR_VIEW_ID = 'desk.calendar';
+
+/** What the view keeps for its next start: the calendars, the zone, and the events the Agenda showed. */
+const agendaSnapshotSchema = z.object({
+  calendars: z.array(calendarListEntrySchema),
+  timeZone: z.string(),
+  events: z.array(z.object({ calendarId: z.string(), event: eventSchema })),
+});
+export type AgendaSnapshot = z.infer<typeof agendaSnapshotSchema>;
+export const isAgendaSnapshot = (data: unknown): data is AgendaSnapshot => agendaSnapshotSchema.safeParse(data).success;
+/** Events kept: a few weeks of a busy agenda, well within the cache file's bound. */
+export const CACHED_AGENDA_EVENTS = 150;
 
 /** One event placed in time. All-day events keep their date keys (end exclusive), as the API gives them. */
 export interface Occurrence {

@@ -10,7 +10,8 @@ import { NotSignedInError } from '../../../core/session';
 import type { CalendarListEntry } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
-import { AgendaNode, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayGroup, DayNode, DueTaskNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { AgendaNode, type AgendaSnapshot, CACHED_AGENDA_EVENTS, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayGroup, DayNode, DueTaskNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
 import { dayCount, dayRows, withDueTasks } from '../agenda/dueTasks';
 import type { DueTaskStore } from '../agenda/dueTaskStore';
 import { dueTaskTreeItem } from '../agenda/dueTaskItem';
@@ -34,6 +35,8 @@ export interface CalendarTreeOptions {
   readonly onCalendars?: (entries: readonly CalendarListEntry[]) => void;
   /** The tasks due on the Agenda's days (desk.calendar.showTasks), and whether completed ones show (desk.tasks.showCompleted). */
   readonly dueTasks?: { readonly store: DueTaskStore; enabled(): boolean; showCompleted(): boolean };
+  /** What the Agenda showed last (core/viewCache.ts), shown at the first start until the fresh events come. */
+  readonly cache?: ViewSnapshotStore<AgendaSnapshot>;
 }
 
 export class CalendarTreeProvider extends Disposable implements vscode.TreeDataProvider<CalendarTreeNode> {
@@ -45,11 +48,13 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   private readonly calendarNodes = new Map<string, CalendarNode>();
   /** The zone the rows were last built in (for the synchronous getTreeItem). */
   private zone = 'UTC';
+  private readonly firstRows: FirstRowsFromCache<AgendaSnapshot>;
 
   constructor(private readonly vs: typeof vscode, private readonly options: CalendarTreeOptions) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<CalendarTreeNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
+    this.firstRows = new FirstRowsFromCache(options.cache, () => this.changeEmitter.fire(undefined));
   }
 
   private get now(): number {
@@ -60,6 +65,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
 
   /** Everything again: the calendar list and (the caller decides) the events. */
   refreshAll(): void {
+    this.firstRows.reset();
     this.list = undefined;
     this.changeEmitter.fire(undefined);
   }
@@ -137,7 +143,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = element.id;
       item.contextValue = contextValueFor(element);
       item.iconPath = new vs.ThemeIcon('calendar');
-      item.description = vs.l10n.t('next {0} days', this.options.daysAhead());
+      item.description = this.firstRows.refreshing ? vs.l10n.t('refreshing…') : vs.l10n.t('next {0} days', this.options.daysAhead());
       item.tooltip = vs.l10n.t('Upcoming events of the calendars shown in the Agenda');
       return item;
     }
@@ -199,16 +205,17 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
 
   private async rootChildren(): Promise<CalendarTreeNode[]> {
     if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
+    // At the first start, the last session's calendars and Agenda while the calendars and their events load.
+    const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
+    if (cached) {
+      this.zone = cached.timeZone;
+      return [this.agenda, ...cached.calendars.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden)).map((entry) => this.calendarNodeOf(entry))];
+    }
     try {
       const [entries, zone] = await Promise.all([this.calendars(), this.options.timeZone()]);
       this.zone = zone;
       const shown = entries.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden));
-      const nodes = shown.map((entry) => {
-        const node = new CalendarNode(entry);
-        this.calendarNodes.set(entry.id, node);
-        return node;
-      });
-      return [this.agenda, ...nodes];
+      return [this.agenda, ...shown.map((entry) => this.calendarNodeOf(entry))];
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Could not load the calendars: ${errorMessage(error)}`);
@@ -216,7 +223,27 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     }
   }
 
+  private calendarNodeOf(entry: CalendarListEntry): CalendarNode {
+    const node = new CalendarNode(entry);
+    this.calendarNodes.set(entry.id, node);
+    return node;
+  }
+
+  /** The calendars and the Agenda calendars' events, loaded in parallel as far as they can be. */
+  private async loadAgenda(): Promise<void> {
+    const [entries] = await Promise.all([this.agendaCalendars(), this.options.timeZone()]);
+    await Promise.allSettled(entries.map((entry) => this.options.store.ensureLoaded(entry.id)));
+  }
+
+  /** The cached Agenda's day rows, regrouped for today (what has ended since is gone). */
+  private cachedDays(scope: ScopeNode, snapshot: AgendaSnapshot): CalendarTreeNode[] {
+    const occurrences = snapshot.events.flatMap(({ calendarId, event }) => occurrenceOf(calendarId, event, snapshot.timeZone) ?? []);
+    return groupByDay(occurrences, { now: this.now, timeZone: snapshot.timeZone, days: this.options.daysAhead() }).map((group) => new DayNode(scope, group));
+  }
+
   private async scopeChildren(scope: ScopeNode): Promise<CalendarTreeNode[]> {
+    const snapshot = this.firstRows.snapshot;
+    if (snapshot && scope.kind === 'agenda') return this.cachedDays(scope, snapshot);
     const calendarIds = scope.kind === 'agenda' ? (await this.agendaCalendars()).map((entry) => entry.id) : [scope.calendarId];
     const results = await Promise.allSettled(calendarIds.map((id) => this.options.store.ensureLoaded(id)));
     const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ id: calendarIds[index] ?? '', error: result.reason as unknown }] : []));
@@ -243,7 +270,21 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       }
     }
     rows.push(...days.map((group) => new DayNode(scope, group)));
+    if (scope.kind === 'agenda' && failed.length === 0) this.saveAgenda(zone, days);
     if (days.length === 0 && failed.length === 0) rows.push(new MessageNode(scope, 'empty', this.vs.l10n.t('No events in the next {0} days', this.options.daysAhead())));
     return rows;
+  }
+
+  /** Keeps the Agenda's events (and the calendars, the zone) for the next start. */
+  private saveAgenda(timeZone: string, days: readonly DayGroup[]): void {
+    const seen = new Set<string>();
+    const events: AgendaSnapshot['events'] = [];
+    for (const occurrence of days.flatMap((day) => day.occurrences)) {
+      const key = `${occurrence.calendarId}/${occurrence.event.id}`;
+      if (seen.has(key) || events.length >= CACHED_AGENDA_EVENTS) continue;
+      seen.add(key);
+      events.push({ calendarId: occurrence.calendarId, event: occurrence.event });
+    }
+    this.firstRows.save({ calendars: [...this.entries.values()], timeZone, events });
   }
 }

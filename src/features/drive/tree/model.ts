@@ -1,6 +1,8 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
+import type { FirstRowsFromCache } from '../../../core/viewCache';
 import { english, Translate } from '../../../shared/l10n';
-import { isFolder } from '../../../shared/schemas/drive';
+import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
+import * as z from '../../../shared/schemas/zod';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { compareItems } from './presentation';
@@ -63,6 +65,12 @@ interface Listing {
   error: unknown;
 }
 
+/** What the view keeps for its next start: the first rows of My Drive. */
+const myDriveSnapshotSchema = z.array(driveFileSchema);
+export const isMyDriveSnapshot = (data: unknown): data is DriveItem[] => myDriveSnapshotSchema.safeParse(data).success;
+/** Rows of My Drive kept: the first screen, well within the cache file's bound. */
+const CACHED_MY_DRIVE_ROWS = 100;
+
 export interface TreeModelOptions {
   /** Items per page of a folder listing. */
   readonly pageSize?: number;
@@ -70,6 +78,8 @@ export interface TreeModelOptions {
   readonly sharedDrives?: SharedDriveSource;
   /** Words the section names and the rows' messages (vscode.l10n.t); English without it. */
   readonly t?: Translate;
+  /** My Drive's first rows of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
+  readonly cache?: FirstRowsFromCache<DriveItem[]>;
 }
 
 export class DriveTreeModel {
@@ -95,6 +105,14 @@ export class DriveTreeModel {
       { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: t('Trash') },
     ];
     this.sharedDrives = options.sharedDrives;
+    this.cache = options.cache;
+  }
+
+  private readonly cache: FirstRowsFromCache<DriveItem[]> | undefined;
+
+  /** Whether My Drive shows the last session's rows while the fresh ones load. */
+  get refreshing(): boolean {
+    return this.cache?.refreshing ?? false;
   }
 
   section(section: DriveSection): SectionNode {
@@ -157,6 +175,15 @@ export class DriveTreeModel {
 
   /** Children of a container: the first page is fetched on first expansion; later pages on "Load more…". */
   async children(container: ContainerNode): Promise<DriveNode[]> {
+    if (this.cache && container.kind === 'section' && container.section === 'myDrive' && container.driveId === undefined) {
+      const cached = (await this.cache.firstStart(() => this.listing(container))) ?? this.cache.snapshot;
+      if (cached) return [...cached].sort(compareItems).map((item) => this.fileNode(container, item));
+    }
+    return this.render(container, await this.listing(container));
+  }
+
+  /** A container's listing, its first page fetched on first use. */
+  private async listing(container: ContainerNode): Promise<Listing> {
     let listing = this.listings.get(container.id);
     if (!listing) {
       listing = { items: [], nextPageToken: undefined, pending: undefined, error: undefined };
@@ -165,7 +192,7 @@ export class DriveTreeModel {
     } else if (listing.pending) {
       await listing.pending;
     }
-    return this.render(container, listing);
+    return listing;
   }
 
   /** Fetches the next page of a container; returns false when there was none. */
@@ -363,6 +390,9 @@ export class DriveTreeModel {
         listing.items.push(...page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;
         listing.error = undefined;
+        if (pageToken === undefined && container.kind === 'section' && container.section === 'myDrive' && driveTrash === undefined) {
+          this.cache?.save(listing.items.slice(0, CACHED_MY_DRIVE_ROWS));
+        }
       } catch (error) {
         listing.error = error;
         if (listing.items.length > 0) throw error;

@@ -115,6 +115,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
         item.id = node.id;
         item.iconPath = new ThemeIcon(node.section === 'myDrive' ? 'root-folder' : node.section === 'trash' ? 'trash' : node.section === 'sharedDrives' ? 'folder-library' : 'organization');
         item.contextValue = contextValueFor(node);
+        if (node.section === 'myDrive' && node.driveId === undefined && this.model.refreshing) item.description = vs.l10n.t('refreshing…');
         return item;
       }
       case 'loadMore': {
