@@ -54,6 +54,7 @@ export const TODO_COMMAND = {
 /** Commands of the Drive view, editors and status bar (features/drive). */
 export const DRIVE_COMMAND = {
   refresh: 'desk.drive.refresh',
+  addToWorkspace: 'desk.drive.addToWorkspace',
   newFolder: 'desk.drive.newFolder',
   uploadFiles: 'desk.drive.uploadFiles',
   uploadFolder: 'desk.drive.uploadFolder',

@@ -19,6 +19,9 @@ import { REVISION_SCHEME } from './revisions/history';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
 import { DriveNode, DriveTreeModel, folderTitles } from './tree/model';
+import { addToWorkspace } from './explorer/workspaceFolders';
+import { registerCommands } from '../../core/commands';
+import { DRIVE_COMMAND } from '../../config/commandIds';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
 
 /** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
@@ -108,6 +111,7 @@ class DriveFeature extends Disposable implements DriveSlice {
 
     commands = registerDriveCommands(this.commandHost());
     for (const disposable of commands.disposables) this._register(disposable);
+    for (const disposable of registerCommands(desk, { [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node) })) this._register(disposable);
 
     // Old versions open read-only (commands/revisions.ts); properties and app details too (commands/info.ts).
     this.revisionDocuments = new RevisionDocuments(vs, () => this.driveClient());

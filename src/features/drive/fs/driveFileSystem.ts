@@ -63,6 +63,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
   /** The version each open file was read at: stat reports it and saves are conditional on it. */
   private readonly pinned = new Map<string, DriveItem>();
+  /** Where each listed file or folder was last shown (Explorer folders): a change elsewhere is reported at its path. */
+  private readonly listed = new Map<string, vscode.Uri>();
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
@@ -88,6 +90,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
    */
   notifyRemoteChange(fileId: string): void {
     this.metadata.delete(fileId);
+    if (this.listed.size > 0) void this.reportListingChange(fileId);
     const openDocs = this.vs.workspace.textDocuments.filter((doc) => fileIdOf(doc.uri) === fileId && !isRemoteVersion(doc.uri));
     if (openDocs.some((doc) => doc.isDirty)) return;
     this.pinned.delete(fileId);
@@ -148,6 +151,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
     if (!isFolder(resolved.item)) throw this.vs.FileSystemError.FileNotADirectory(uri);
     const entries = new Map<string, vscode.FileType>();
+    this.listed.set(resolved.item.id, uri);
     let pageToken: string | undefined;
     do {
       const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken, includeItemsFromAllDrives: true }));
@@ -155,7 +159,10 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
         this.remember(child);
         const name = sanitizeTitle(child.title ?? child.id);
         // Drive allows equal titles in one folder; a path can name only the first of them.
-        if (!entries.has(name)) entries.set(name, isFolder(child) ? this.vs.FileType.Directory : this.vs.FileType.File);
+        if (!entries.has(name)) {
+          entries.set(name, isFolder(child) ? this.vs.FileType.Directory : this.vs.FileType.File);
+          this.listed.set(child.id, this.vs.Uri.joinPath(uri.with({ query: '' }), name));
+        }
       }
       pageToken = page.nextPageToken;
     } while (pageToken);
@@ -249,8 +256,67 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const trashed = await this.guard(uri, () => this.options.api().trashFile(resolved.item.id));
     this.pinned.delete(resolved.item.id);
     this.metadata.delete(resolved.item.id);
+    this.listed.delete(resolved.item.id);
     this.options.onOwnWrite?.(trashed);
     this.changeEmitter.fire([{ type: this.vs.FileChangeType.Deleted, uri }]);
+    // VS Code's own confirmation says "permanently" for a file system without a trash of its own: say where it went.
+    void this.announceTrashed(trashed);
+  }
+
+  private async announceTrashed(item: DriveItem): Promise<void> {
+    const vs = this.vs;
+    const restore = vs.l10n.t('Restore');
+    const choice = await vs.window.showInformationMessage(vs.l10n.t('“{0}” is in Drive\'s trash: restore it from there within 30 days, or now.', item.title ?? item.id), restore);
+    if (choice !== restore) return;
+    try {
+      const restored = await this.options.api().untrashFile(item.id);
+      this.options.onOwnWrite?.(restored);
+      void this.reportListingChange(item.id);
+    } catch (error) {
+      void vs.window.showErrorMessage(vs.l10n.t('Could not restore “{0}”: {1}', item.title ?? item.id, errorMessage(error, vs.l10n.t)));
+    }
+  }
+
+  /** files.copy of a file into the folder of `destination` under its name (Drive copies files, not folders). */
+  async copy(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    const from = await this.resolve(source);
+    if (from.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(source);
+    if (isFolder(from.item)) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive copies files, not folders: copy the files of “{0}” into a new folder', from.item.title ?? from.item.id));
+    const target = await this.resolve(destination.with({ query: '' }));
+    if (target.kind === 'item' && !options.overwrite) throw this.vs.FileSystemError.FileExists(destination);
+    if (target.kind !== 'missing') throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive cannot replace one file by another'));
+    const copied = await this.guard(destination, () => this.options.api().copyFile(from.item.id, { title: target.title, parents: [{ id: target.parentId }] }));
+    this.remember(copied);
+    this.options.onOwnWrite?.(copied);
+    this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri: destination }]);
+  }
+
+  /**
+   * A file changed elsewhere (the change feed): where a listing showed it, or its folder is shown, the Explorer hears
+   * it was created, deleted (trashed, removed, moved away) or changed, at the paths it knows.
+   */
+  private async reportListingChange(fileId: string): Promise<void> {
+    const before = this.listed.get(fileId);
+    let current: DriveItem | undefined;
+    try {
+      current = await this.options.api().getFile(fileId);
+    } catch {
+      current = undefined; // gone for this user (deleted, or no longer shared)
+    }
+    const parentUri = current && !current.labels?.trashed ? (current.parents ?? []).map((parent) => this.listed.get(parent.id)).find((uri) => uri !== undefined) : undefined;
+    const now = current && parentUri ? this.vs.Uri.joinPath(parentUri, sanitizeTitle(current.title ?? current.id)) : undefined;
+    const { FileChangeType } = this.vs;
+    const events: vscode.FileChangeEvent[] = [];
+    if (before && before.toString() !== now?.toString()) events.push({ type: FileChangeType.Deleted, uri: before });
+    if (now && before?.toString() !== now.toString()) events.push({ type: FileChangeType.Created, uri: now });
+    if (now && before?.toString() === now.toString()) events.push({ type: FileChangeType.Changed, uri: now });
+    if (current && now) {
+      this.remember(current);
+      this.listed.set(fileId, now);
+    } else {
+      this.listed.delete(fileId);
+    }
+    if (events.length > 0) this.changeEmitter.fire(events);
   }
 
   async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {

@@ -1,0 +1,109 @@
+// Drive folders in the Explorer, inside a real extension host against the harness's emulator: "Add to Workspace" on a
+// folder row asks VS Code for a workspace folder over desk-drive: (the call is recorded: adding a folder to the suite's
+// window would restart its extension host), and everything the Explorer does with that folder goes through
+// vscode.workspace.fs to the Drive API: list, create a folder and a file, read, rename, move, copy, delete to Drive's
+// trash (said so); a file created elsewhere reaches the Explorer through the change feed as a Created event.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import { activateAndSignIn, emulatorRequest, eventually, WindowStubs } from './support';
+
+interface ApiFile { id: string; title: string; labels?: { trashed?: boolean }; parents?: Array<{ id: string }> }
+
+describe('Drive folders in the Explorer', function () {
+  this.timeout(60000);
+  let api: DeskApi;
+  const name = `Explorer ${Date.now()}`;
+  let folderId = '';
+  let folder: vscode.Uri;
+  const stubs = new WindowStubs();
+  const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const text = (data: Uint8Array): string => new TextDecoder().decode(data);
+
+  async function childrenOnDrive(parentId: string): Promise<ApiFile[]> {
+    const q = encodeURIComponent(`'${parentId}' in parents and trashed = false`);
+    return (await emulatorRequest<{ items: ApiFile[] }>('GET', `/drive/v2/files?q=${q}`)).body.items;
+  }
+
+  before(async () => {
+    api = await activateAndSignIn();
+    folderId = (await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title: name, mimeType: 'application/vnd.google-apps.folder' })).body.id;
+  });
+
+  afterEach(() => stubs.restore());
+
+  it('"Add to Workspace" on a folder row adds desk-drive:/My Drive/<folder> after the workspace\'s folders', async () => {
+    await vscode.commands.executeCommand('desk.drive.revealFile', folderId);
+    const row = api.drive.treeView.selection[0];
+    assert.ok(row && 'item' in row && row.item.id === folderId, 'the folder row is selected');
+    const calls: unknown[][] = [];
+    const workspace = vscode.workspace as unknown as Record<string, unknown>;
+    const original = workspace.updateWorkspaceFolders;
+    workspace.updateWorkspaceFolders = (...args: unknown[]) => {
+      calls.push(args);
+      return true;
+    };
+    try {
+      assert.equal(await vscode.commands.executeCommand('desk.drive.addToWorkspace', row), true);
+    } finally {
+      workspace.updateWorkspaceFolders = original;
+    }
+    assert.equal(calls.length, 1);
+    const [start, deleteCount, added] = calls[0] as [number, number, { uri: vscode.Uri; name: string }];
+    assert.equal(start, vscode.workspace.workspaceFolders?.length ?? 0);
+    assert.equal(deleteCount, 0);
+    assert.equal(added.uri.toString(true), `desk-drive:/My Drive/${name}`);
+    assert.equal(added.name, name);
+    folder = added.uri;
+  });
+
+  it('lists, creates, reads, renames, moves and copies through the Drive API', async () => {
+    const fs = vscode.workspace.fs;
+    assert.deepEqual(await fs.readDirectory(folder), []);
+    await fs.createDirectory(vscode.Uri.joinPath(folder, 'sub'));
+    await fs.writeFile(vscode.Uri.joinPath(folder, 'a.txt'), bytes('hello'));
+    assert.equal(text(await fs.readFile(vscode.Uri.joinPath(folder, 'a.txt'))), 'hello');
+    assert.deepEqual((await fs.readDirectory(folder)).sort(), [['a.txt', vscode.FileType.File], ['sub', vscode.FileType.Directory]]);
+
+    await fs.rename(vscode.Uri.joinPath(folder, 'a.txt'), vscode.Uri.joinPath(folder, 'b.txt'));
+    await fs.rename(vscode.Uri.joinPath(folder, 'b.txt'), vscode.Uri.joinPath(folder, 'sub', 'b.txt'));
+    const sub = (await childrenOnDrive(folderId)).find((file) => file.title === 'sub');
+    assert.ok(sub);
+    assert.deepEqual((await childrenOnDrive(sub.id)).map((file) => file.title), ['b.txt'], 'moved on Drive');
+
+    await fs.copy(vscode.Uri.joinPath(folder, 'sub', 'b.txt'), vscode.Uri.joinPath(folder, 'c.txt'));
+    assert.equal(text(await fs.readFile(vscode.Uri.joinPath(folder, 'c.txt'))), 'hello');
+    assert.deepEqual((await childrenOnDrive(folderId)).map((file) => file.title).sort(), ['c.txt', 'sub']);
+    await assert.rejects(Promise.resolve(fs.copy(vscode.Uri.joinPath(folder, 'sub'), vscode.Uri.joinPath(folder, 'sub2'))), /copies files, not folders/);
+  });
+
+  it('deletes to Drive\'s trash and says so', async () => {
+    const said: string[] = [];
+    stubs.stub('showInformationMessage', async (message: unknown) => {
+      said.push(String(message));
+      return undefined;
+    });
+    const copy = (await childrenOnDrive(folderId)).find((file) => file.title === 'c.txt');
+    assert.ok(copy);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'c.txt'), { useTrash: false });
+    const onDrive = (await emulatorRequest<ApiFile>('GET', `/drive/v2/files/${copy.id}`)).body;
+    assert.equal(onDrive.labels?.trashed, true, 'in the trash, not deleted');
+    await eventually('the notice', () => (said.some((message) => /Drive's trash/.test(message)) ? true : undefined));
+  });
+
+  it('reports a file created elsewhere to the Explorer through the change feed', async () => {
+    await vscode.workspace.fs.readDirectory(folder); // the Explorer has the folder open
+    const events: vscode.FileChangeEvent[] = [];
+    const subscription = api.drive.fileSystem.onDidChangeFile((batch) => events.push(...batch));
+    try {
+      await eventually('the change poller', () => (api.drive.changesState().polling ? true : undefined));
+      await emulatorRequest('POST', '/drive/v2/files', { title: 'from-elsewhere.txt', mimeType: 'text/plain', parents: [{ id: folderId }] });
+      await eventually('a Created event in the folder', () => {
+        api.drive.pollChangesNow();
+        return events.find((event) => event.type === vscode.FileChangeType.Created && event.uri.path === `/My Drive/${name}/from-elsewhere.txt`) ? true : undefined;
+      }, 30000);
+    } finally {
+      subscription.dispose();
+    }
+  });
+});
