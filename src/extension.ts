@@ -5,6 +5,7 @@ import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
+import { clearOnAccountChange } from './core/viewCache';
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
@@ -129,6 +130,10 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
+  // The views' cached rows go at sign-out and when another account signs in.
+  const accountWatch = clearOnAccountChange(desk.viewCache, () => session.account());
+  void Promise.resolve().then(() => accountWatch.check());
+  context.subscriptions.push(provider.onDidChangeSessions(() => void accountWatch.check()));
 
   const activationTimeMs = performance.now() - started;
   log.info(`Desk activated in ${activationTimeMs.toFixed(1)} ms (backend: ${backend.choice.kind})`);

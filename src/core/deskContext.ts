@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { HttpClient, RequestOptions, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
@@ -9,6 +10,7 @@ import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
+import { ViewCache } from './viewCache';
 
 export interface ShowErrorOptions {
   /** What Desk was doing, e.g. "Could not rename the list". */
@@ -31,6 +33,8 @@ export interface DeskContext {
   readonly log: vscode.LogOutputChannel;
   /** Push hints between features: a receiver of change notifications tells a feed's poller to fetch now. */
   readonly push: PushHub;
+  /** What each view showed last, per account: its first rows after a window reload (emptied at sign-out, account change). */
+  readonly viewCache: ViewCache;
   /** How every view writes a moment: the user's locale and Calendar time zone, 24-hour. */
   readonly clock: DeskClock;
   settings(): DeskSettings;
@@ -52,6 +56,7 @@ export function createDeskContext(
   log: vscode.LogOutputChannel,
 ): DeskContext {
   let clock: DeskClock | undefined;
+  let viewCache: ViewCache | undefined;
   const desk: DeskContext = {
     vs,
     extensionContext,
@@ -60,6 +65,14 @@ export function createDeskContext(
     session,
     log,
     push: new PushHub(),
+    get viewCache(): ViewCache {
+      viewCache ??= new ViewCache({
+        directory: path.join(extensionContext.globalStorageUri.fsPath, 'view-cache'),
+        account: () => session.account(),
+        log: (message) => log.info(message),
+      });
+      return viewCache;
+    },
     // Built on first use: the locale and the remembered zone are read only by a feature that shows a time.
     get clock(): DeskClock {
       clock ??= new DeskClock(vs.env.language, extensionContext.globalState);

@@ -57,6 +57,15 @@ export class DeskSession extends Disposable {
     };
   }
 
+  /** The signed-in account's id (the first session with every Desk scope), undefined when signed out; no network. */
+  async account(): Promise<string | undefined> {
+    try {
+      return (await this.provider.listSessions()).find((session) => DESK_SCOPES.every((scope) => session.scopes.includes(scope)))?.account.id;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Runs the provider's browser sign-in for every Desk scope; returns the account's label. */
   async signIn(): Promise<string> {
     const session = await this.provider.createSession(DESK_SCOPES);

@@ -8,6 +8,7 @@ import { DESK_SCOPES } from '../../config/scopes';
 import { SETTING } from '../../core/settings';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
+import { isTasksSnapshot } from './tree/model';
 import { taskDetailsMarkdown } from './tree/presentation';
 import type { TasksApi } from './port';
 import { TasksTreeProvider } from './tree/treeProvider';
@@ -63,6 +64,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
+      cache: desk.viewCache.view('tasks', isTasksSnapshot),
     }));
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });

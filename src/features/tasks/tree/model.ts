@@ -6,7 +6,9 @@
 import { errorMessage } from '../../../api/errors';
 import { NotSignedInError } from '../../../core/session';
 import { english, Translate } from '../../../shared/l10n';
-import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
+import type { ViewSnapshotStore } from '../../../core/viewCache';
+import * as z from '../../../shared/schemas/zod';
+import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 
@@ -97,6 +99,13 @@ export async function* taskPages(api: TasksApi, listId: string, options: { showC
   } while (pageToken);
 }
 
+/** What the Tasks view keeps for its next start: the lists and the first tasks of the lists that were loaded. */
+const tasksSnapshotSchema = z.object({ lists: z.array(taskListSchema), tasks: z.record(z.string(), z.array(taskSchema)) });
+export type TasksSnapshot = z.infer<typeof tasksSnapshotSchema>;
+export const isTasksSnapshot = (data: unknown): data is TasksSnapshot => tasksSnapshotSchema.safeParse(data).success;
+/** Tasks kept per list: enough for the first screen, small enough for the file's bound. */
+const CACHED_TASKS_PER_LIST = 100;
+
 export interface TasksTreeModelOptions {
   readonly api: TasksApi;
   readonly showCompleted: () => boolean;
@@ -106,6 +115,10 @@ export interface TasksTreeModelOptions {
   readonly log: (message: string) => void;
   /** A list's loading ended after its first page (the last page came, or a later one failed): its row can redraw. */
   readonly onListLoaded: (listId: string) => void;
+  /** What the view showed last (see core/viewCache.ts): shown at the first start, marked refreshing, until the lists come. */
+  readonly cache?: ViewSnapshotStore<TasksSnapshot>;
+  /** The fresh lists replaced the cached rows: redraw everything (the same ids, so expansion and selection stay). */
+  readonly onRefreshed?: () => void;
   readonly t?: Translate;
 }
 
@@ -131,6 +144,9 @@ export class TasksTreeModel {
   private readonly childNodes = new Map<string, TaskNode[]>();
   private readonly taskNodes = new Map<string, TaskNode>();
   private readonly t: Translate;
+  /** The cache is read once, at the view's first start; while this is set the rows shown are the cached ones. */
+  private cacheConsulted = false;
+  private cached: TasksSnapshot | undefined;
 
   constructor(private readonly options: TasksTreeModelOptions) {
     this.t = options.t ?? english;
@@ -138,6 +154,7 @@ export class TasksTreeModel {
 
   /** Forget everything (sign-in, backend change, "Refresh"). */
   reset(): void {
+    this.cached = undefined;
     this.lists = undefined;
     this.listStates.clear();
     this.childNodes.clear();
@@ -187,15 +204,18 @@ export class TasksTreeModel {
     return Boolean(this.listStates.get(listId)?.error);
   }
 
-  /** The list rows, or one error row. */
+  /** Rows shown are the cached ones of the last session, waiting for the first answer. */
+  get refreshing(): boolean {
+    return this.cached !== undefined;
+  }
+
+  /** The list rows, or one error row; at the first start the cached rows while the fresh ones load. */
   async roots(): Promise<TasksNode[]> {
+    const cached = await this.fromCache();
+    if (cached) return cached.lists.map((list) => this.listNodeOf(list));
     try {
       const lists = await this.taskLists();
-      return lists.map((list) => {
-        const node = new TaskListNode(list);
-        this.listNodes.set(list.id, node);
-        return node;
-      });
+      return lists.map((list) => this.listNodeOf(list));
     } catch (error) {
       this.lists = undefined;
       if (error instanceof NotSignedInError) return [];
@@ -206,7 +226,10 @@ export class TasksTreeModel {
 
   /** A list's rows as loaded so far: its tasks, then "Loading more tasks…", "No tasks" or an error row. */
   async listChildren(listNode: TaskListNode): Promise<TasksNode[]> {
+    const cachedTasks = this.cached?.tasks[listNode.listId];
     const state = this.stateOf(listNode.listId);
+    // The list's tasks load alongside the lists (no waterfall); meanwhile its cached rows show.
+    if (cachedTasks && cachedTasks.length > 0) return this.toNodes(listNode, listNode, buildTaskTree(cachedTasks, { complete: true }));
     await state.firstPage;
     if (state.error && state.tasks.length === 0) {
       if (state.error instanceof NotSignedInError) return [];
@@ -229,10 +252,52 @@ export class TasksTreeModel {
     return this.childNodes.get(node.id) ?? [];
   }
 
+  private listNodeOf(list: TaskList): TaskListNode {
+    const node = new TaskListNode(list);
+    this.listNodes.set(list.id, node);
+    return node;
+  }
+
+  /** The cached snapshot at the first start (then the fresh lists start loading and replace it), else undefined. */
+  private async fromCache(): Promise<TasksSnapshot | undefined> {
+    if (this.cacheConsulted || !this.options.cache) return undefined;
+    this.cacheConsulted = true;
+    const snapshot = await this.options.cache.read().catch(() => undefined);
+    if (!snapshot || snapshot.lists.length === 0) return undefined;
+    this.cached = snapshot;
+    const done = (): void => {
+      if (this.cached !== snapshot) return;
+      this.cached = undefined;
+      this.options.onRefreshed?.();
+    };
+    this.taskLists().then(done, done);
+    return snapshot;
+  }
+
+  /** Keeps what the view shows now for the next start (the lists, and the first tasks of each list loaded). */
+  private saveSnapshot(): void {
+    const cache = this.options.cache;
+    if (!cache || !this.lists) return;
+    void this.lists.then(
+      (lists) => {
+        const tasks: Record<string, Task[]> = {};
+        for (const list of lists) {
+          const state = this.listStates.get(list.id);
+          if (state?.complete && !state.error) tasks[list.id] = state.tasks.slice(0, CACHED_TASKS_PER_LIST);
+        }
+        return cache.write({ lists, tasks });
+      },
+      () => undefined,
+    );
+  }
+
   private loadLists(): Promise<TaskList[]> {
     return this.options.withProgress(async () => {
       const lists: TaskList[] = [];
       for await (const list of this.options.api.allTaskLists()) lists.push(list);
+      return lists;
+    }).then((lists) => {
+      queueMicrotask(() => this.saveSnapshot());
       return lists;
     });
   }
@@ -279,7 +344,10 @@ export class TasksTreeModel {
       if (state.complete) {
         resolveRest();
         // The list row's "N open" needs the loaded tasks.
-        if (isCurrent() && !state.error) this.options.onListLoaded(listId);
+        if (isCurrent() && !state.error) {
+          this.saveSnapshot();
+          this.options.onListLoaded(listId);
+        }
         return;
       }
       try {
@@ -293,7 +361,10 @@ export class TasksTreeModel {
         fail(error);
       } finally {
         resolveRest();
-        if (isCurrent()) this.options.onListLoaded(listId);
+        if (isCurrent()) {
+          this.saveSnapshot();
+          this.options.onListLoaded(listId);
+        }
       }
     });
     return state;

@@ -10,7 +10,8 @@ import { messageTreeItem } from '../../../core/treeMessage';
 import type { TaskList } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { sourceOf } from '../todo/todoParser';
-import { TasksTreeModel, TaskTreeEntry } from './model';
+import type { ViewSnapshotStore } from '../../../core/viewCache';
+import { TasksTreeModel, TaskTreeEntry, type TasksSnapshot } from './model';
 import { TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
 
@@ -25,6 +26,8 @@ export interface TasksTreeOptions {
   readonly today?: () => Date;
   /** The data was refreshed (a change here or a reload): other views showing tasks read them again. */
   readonly onRefresh?: () => void;
+  /** What the view showed last (core/viewCache.ts), shown at the first start until the lists come. */
+  readonly cache?: ViewSnapshotStore<TasksSnapshot>;
 }
 
 /**
@@ -51,6 +54,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       withProgress: options.withProgress,
       log: options.log,
       onListLoaded: (listId) => this.redrawList(listId),
+      cache: options.cache,
+      onRefreshed: () => this.changeEmitter.fire(undefined),
       t: vs.l10n.t,
     });
   }
@@ -126,7 +131,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       item.contextValue = 'tasklist';
       item.iconPath = new vs.ThemeIcon('checklist');
       const open = this.model.openCount(element.listId);
-      if (open !== undefined && !this.model.loadFailed(element.listId)) item.description = vs.l10n.t('{0} open', open);
+      if (this.model.refreshing) item.description = vs.l10n.t('refreshing…');
+      else if (open !== undefined && !this.model.loadFailed(element.listId)) item.description = vs.l10n.t('{0} open', open);
       return item;
     }
     if (element.kind === 'task') {

@@ -1,0 +1,151 @@
+// The views' cache of their last rows inside a real extension host, against the harness's emulator: a Tasks tree
+// started as after a window reload shows the cached lists (marked refreshing) before the network answers, then the
+// fresh ones under the same ids; a corrupted file is ignored and removed; sign-out removes every cached file.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { DeskApi } from '../../src/extension';
+import type { TasksApi } from '../../src/features/tasks/port';
+import { isTasksSnapshot } from '../../src/features/tasks/tree/model';
+import type { TasksNode } from '../../src/features/tasks/tree/nodes';
+import { TasksTreeProvider } from '../../src/features/tasks/tree/treeProvider';
+import { activateAndSignIn, eventually, labelText, WindowStubs } from './support';
+
+/** The real Tasks API, each call held until `open()` (the network of a reload that has not answered yet). */
+function heldApi(real: TasksApi): { api: TasksApi; open(): void } {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const api = new Proxy(real, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const call = value as (...args: unknown[]) => unknown;
+      if (String(property).startsWith('all')) {
+        return async function* (...args: unknown[]): AsyncGenerator<unknown> {
+          await gate;
+          yield* call.apply(target, args) as AsyncGenerator<unknown>;
+        };
+      }
+      return async (...args: unknown[]) => {
+        await gate;
+        return call.apply(target, args);
+      };
+    },
+  });
+  return { api, open };
+}
+
+describe('View cache in VS Code (first rows after a reload)', function () {
+  this.timeout(30000);
+  let api: DeskApi;
+  const stubs = new WindowStubs();
+  const cacheFile = (): string => path.join(api.desk.extensionContext.globalStorageUri.fsPath, 'view-cache', 'tasks.json');
+
+  /** A Tasks tree as a window reload builds it: nothing loaded, reading the cache. */
+  function reloadedTree(tasksApi: TasksApi): TasksTreeProvider {
+    return new TasksTreeProvider(vscode, {
+      api: tasksApi,
+      showCompleted: () => false,
+      pageSize: () => 100,
+      withProgress: (work) => work(),
+      isSignedIn: () => api.desk.session.isSignedIn(),
+      log: () => undefined,
+      cache: api.desk.viewCache.view('tasks', isTasksSnapshot),
+    });
+  }
+
+  /** Loads the lists and "My Tasks" in the real view, so its cache file holds them. */
+  async function fillCache(): Promise<void> {
+    api.tasks.tree.refreshAll();
+    const roots = await api.tasks.tree.getChildren();
+    const myTasks = roots.find((node) => labelText(api.tasks.tree.getTreeItem(node)) === 'My Tasks');
+    assert.ok(myTasks);
+    await api.tasks.tree.getChildren(myTasks);
+    await api.tasks.tree.allTasks(myTasks.kind === 'list' ? myTasks.listId : '');
+    await eventually('the tasks cache file', () => {
+      const text = fs.existsSync(cacheFile()) ? fs.readFileSync(cacheFile(), 'utf8') : '';
+      return text.includes('"My Tasks"') && text.includes('Plan the weekend trip') ? true : undefined;
+    });
+  }
+
+  before(async () => {
+    api = await activateAndSignIn();
+  });
+
+  afterEach(() => stubs.restore());
+
+  it('shows the cached lists and tasks before the network answers, marked refreshing, then the fresh rows under the same ids', async () => {
+    await fillCache();
+    const held = heldApi(api.tasks.api);
+    const tree = reloadedTree(held.api);
+    try {
+      const cached = await tree.getChildren();
+      const describe = (node: TasksNode): string => `${labelText(tree.getTreeItem(node))}|${String(tree.getTreeItem(node).description ?? '')}`;
+      assert.ok(cached.map(describe).includes('My Tasks|refreshing…'), cached.map(describe).join(', '));
+      const myTasks = cached.find((node) => labelText(tree.getTreeItem(node)) === 'My Tasks');
+      assert.ok(myTasks);
+      assert.ok((await tree.getChildren(myTasks)).map((node) => labelText(tree.getTreeItem(node))).includes('Plan the weekend trip'));
+
+      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));
+      held.open();
+      await redrawn;
+      const fresh = await tree.getChildren();
+      assert.deepEqual(fresh.map((node) => node.id), cached.map((node) => node.id), 'the fresh rows keep the ids (expansion and selection stay)');
+      assert.ok(!fresh.map(describe).some((text) => text.endsWith('refreshing…')), fresh.map(describe).join(', '));
+    } finally {
+      held.open();
+      tree.dispose();
+    }
+  });
+
+  it('ignores and removes a corrupted cache file: the view loads from the network without an error row', async () => {
+    await fillCache();
+    fs.writeFileSync(cacheFile(), '{"format":1,"account":');
+    const tree = reloadedTree(api.tasks.api);
+    try {
+      const rows = await tree.getChildren();
+      assert.ok(rows.length > 0 && rows.every((node) => node.kind === 'list'), rows.map((node) => node.id).join(', '));
+      assert.ok(rows.every((node) => tree.getTreeItem(node).description !== 'refreshing…'));
+    } finally {
+      tree.dispose();
+    }
+    await eventually('the corrupted file replaced or removed', () => {
+      const text = fs.existsSync(cacheFile()) ? fs.readFileSync(cacheFile(), 'utf8') : '';
+      return text === '' || isTasksSnapshot((JSON.parse(text) as { data?: unknown }).data) ? true : undefined;
+    });
+  });
+
+  it('does not show a file cached for another account, and removes it', async () => {
+    await fillCache();
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    const account = (JSON.parse(text) as { account: string }).account;
+    fs.writeFileSync(cacheFile(), text.replace(JSON.stringify(account), JSON.stringify('someone-else@example.com')));
+    const held = heldApi(api.tasks.api);
+    const tree = reloadedTree(held.api);
+    try {
+      const roots = tree.getChildren();
+      // Nothing cached for this account: the rows wait for the network.
+      held.open();
+      assert.ok((await roots).every((node) => tree.getTreeItem(node).description !== 'refreshing…'));
+      assert.ok(!fs.existsSync(cacheFile()) || !fs.readFileSync(cacheFile(), 'utf8').includes('someone-else@example.com'));
+    } finally {
+      tree.dispose();
+    }
+  });
+
+  it('removes every cached view at sign-out', async () => {
+    await fillCache();
+    stubs.stub('showInformationMessage', async () => undefined);
+    await vscode.commands.executeCommand('desk.signOut');
+    try {
+      assert.equal(api.desk.session.signedIn, false);
+      await eventually('the cache folder emptied', () => (fs.existsSync(path.dirname(cacheFile())) && fs.readdirSync(path.dirname(cacheFile())).length > 0 ? undefined : true));
+    } finally {
+      stubs.restore();
+      await activateAndSignIn();
+    }
+  });
+});
