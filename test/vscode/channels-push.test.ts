@@ -30,14 +30,11 @@ describe('Channels with the built-in receiver in VS Code', function () {
   let api: DeskApi;
   let address: string;
   const stubs = new WindowStubs();
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   before(async () => {
     api = await activateAndSignIn();
-    stubs.stub('showErrorMessage', async (message) => {
-      errors.push(String(message));
-      return undefined;
-    });
+    errors = stubs.collect('showErrorMessage');
     const started = await vscode.commands.executeCommand<string | undefined>('desk.channels.startReceiver');
     assert.ok(started?.startsWith('https://127.0.0.1:'), `receiver: ${String(started)} (${errors.join('; ')})`);
     address = String(started);

@@ -12,14 +12,11 @@ describe('Channels view in VS Code', function () {
   this.timeout(30000);
   let api: DeskApi;
   const stubs = new WindowStubs();
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   before(async () => {
     api = await activateAndSignIn();
-    stubs.stub('showErrorMessage', async (message) => {
-      errors.push(String(message));
-      return undefined;
-    });
+    errors = stubs.collect('showErrorMessage');
   });
 
   after(async () => {
@@ -124,10 +121,7 @@ describe('Channels view in VS Code', function () {
     for (const record of [sharing, list, settings]) await vscode.commands.executeCommand('desk.channels.stop', row(record.id));
     assert.deepEqual([sharing, list, settings].map((record) => row(record.id)), [undefined, undefined, undefined]);
     stubs.restore();
-    stubs.stub('showErrorMessage', async (message) => {
-      errors.push(String(message));
-      return undefined;
-    });
+    errors = stubs.collect('showErrorMessage');
   });
 
   it('refuses an http address before sending anything', async () => {

@@ -1,4 +1,4 @@
-/** Task list commands: create, rename (patch), edit (get + update), delete, and clear a list's completed tasks. */
+/** Task list commands: create, rename (patch from a row; get + update from the palette), delete, and clear a list's completed tasks. */
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { TaskList } from '../../../shared/schemas/tasks';
@@ -24,8 +24,10 @@ export class TaskListCommands {
   }
 
   /**
-   * Rename = tasklists.get for the current version (a rename made elsewhere is the starting text), then
-   * tasklists.update: a list's title is all it has, so renaming and editing it are one action.
+   * Rename: the list is read fresh first (tasklists.get: a rename made elsewhere is the starting text). A list's
+   * title is all it has, so tasklists.patch and tasklists.update change the same thing; the action keeps both of
+   * the spec's operations in use: from a tree row only the title is sent (patch), from the palette, where the list
+   * was picked by name, it is written whole (update).
    */
   async renameList(node?: TasksNode): Promise<TaskList | undefined> {
     const picked = await this.context.prompts.resolveList(node, this.t('Rename which task list?'));
@@ -33,7 +35,8 @@ export class TaskListCommands {
     const current = await this.context.api.getTaskList(picked.id);
     const title = await this.context.prompts.askTitle(this.t('Rename task list'), this.t('New name of "{0}" (last changed {1})', current.title, current.updated.slice(0, 10)), current.title);
     if (title === undefined || title === current.title) return undefined;
-    return this.change(this.t('Could not rename the task list'), () => this.context.api.updateTaskList(current.id, { title }));
+    const fromRow = node?.kind === 'list';
+    return this.change(this.t('Could not rename the task list'), () => (fromRow ? this.context.api.patchTaskList(current.id, { title }) : this.context.api.updateTaskList(current.id, { title })));
   }
 
   async deleteList(node?: TasksNode): Promise<boolean> {
