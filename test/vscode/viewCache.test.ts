@@ -136,6 +136,29 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     }
   });
 
+  it('keeps the first rows of My Drive, the Agenda and My Library, one file per view', async () => {
+    const folder = path.dirname(cacheFile());
+    const fileOf = (view: string): string => path.join(folder, `${view}.json`);
+    api.drive.provider.refresh();
+    const myDrive = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'myDrive');
+    assert.ok(myDrive);
+    const driveRows = (await api.drive.provider.getChildren(myDrive)).filter((node) => node.kind === 'file').map((node) => (node.kind === 'file' ? node.item.id : ''));
+    assert.ok(driveRows.length > 0);
+    await eventually('the My Drive cache file', () => (fs.existsSync(fileOf('drive-my-drive')) && driveRows.every((id) => fs.readFileSync(fileOf('drive-my-drive'), 'utf8').includes(id)) ? true : undefined));
+
+    api.calendar.tree.refreshAll();
+    await api.calendar.tree.getChildren();
+    await api.calendar.tree.getChildren(api.calendar.tree.agenda);
+    await eventually('the Agenda cache file', () => (fs.existsSync(fileOf('calendar-agenda')) ? true : undefined));
+
+    const books = api.books.tree;
+    const library = (await books.getChildren()).find((node) => node.kind === 'library' && node.mine);
+    assert.ok(library);
+    const shelves = (await books.getChildren(library)).flatMap((node) => (node.kind === 'shelf' ? [node.shelf.id] : []));
+    assert.ok(shelves.length > 0);
+    await eventually('the Bookshelves cache file', () => (fs.existsSync(fileOf('books')) ? true : undefined));
+  });
+
   it('removes every cached view at sign-out', async () => {
     await fillCache();
     stubs.stub('showInformationMessage', async () => undefined);

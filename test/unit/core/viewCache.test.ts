@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clearOnAccountChange, ViewCache } from '../../../src/core/viewCache';
+import { clearOnAccountChange, FirstRowsFromCache, ViewCache } from '../../../src/core/viewCache';
 
 /** The view cache's contract: per account, bounded, and anything it cannot trust is dropped, not shown. */
 describe('view cache (core/viewCache.ts)', () => {
@@ -71,5 +71,24 @@ describe('view cache (core/viewCache.ts)', () => {
     await watch.check();
     account = 'alice@example.com';
     assert.deepEqual(await fs.readdir(directory).catch(() => []), []);
+  });
+
+  it('stands the cached rows in at the first start only, until the fresh ones come, then asks for a redraw', async () => {
+    await cache().write('tasks', ['cached']);
+    let redraws = 0;
+    const rows = new FirstRowsFromCache(cache().view('tasks', isRows), () => redraws++);
+    let arrive: () => void = () => undefined;
+    const fresh = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    assert.deepEqual(await rows.firstStart(() => fresh), ['cached']);
+    assert.equal(rows.refreshing, true);
+    assert.deepEqual(rows.snapshot, ['cached']);
+    assert.equal(await rows.firstStart(() => fresh), undefined, 'read once per session');
+    arrive();
+    await fresh;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(rows.refreshing, false);
+    assert.equal(redraws, 1);
   });
 });
