@@ -32,6 +32,11 @@ describe('Drive folders in the Explorer', function () {
 
   afterEach(() => stubs.restore());
 
+  // The folder goes with its contents, so the Drive suites after this one see the seeded My Drive.
+  after(async () => {
+    if (folderId) await emulatorRequest('DELETE', `/drive/v2/files/${encodeURIComponent(folderId)}`);
+  });
+
   it('"Add to Workspace" on a folder row adds desk-drive:/My Drive/<folder> after the workspace\'s folders', async () => {
     await vscode.commands.executeCommand('desk.drive.revealFile', folderId);
     const row = api.drive.treeView.selection[0];

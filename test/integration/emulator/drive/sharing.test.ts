@@ -171,7 +171,10 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
     assert.equal(withDeletedReply.deleted, true);
 
     // Paging: 25 comments → 20 + the rest; updatedMin filters by modification time.
-    const checkpoint = new Date().toISOString();
+    // The checkpoint follows the first comment's last change as the emulator stamped it: its clock never runs
+    // backwards, so under load a stamp can be a few milliseconds ahead of this process's clock.
+    const lastChange = commentSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${file.id}/comments/${comment.commentId}`)).json).modifiedDate;
+    const checkpoint = new Date(Math.max(Date.now(), Date.parse(lastChange ?? '') + 1 || 0)).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
     for (let index = 0; index < 24; index++) await ok(BOB, 'POST', `/drive/v2/files/${file.id}/comments`, { json: { content: `note ${index}` } });
     const first = commentListSchema.parse((await ok(CAROL, 'GET', `/drive/v2/files/${file.id}/comments`)).json);
