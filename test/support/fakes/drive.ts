@@ -42,7 +42,9 @@ export class FakeDrive implements DriveApi {
     this.listRequests.push({ q: request.q, pageToken: request.pageToken, maxResults: request.maxResults, ...(request.driveId !== undefined ? { driveId: request.driveId } : {}) });
     const inParents = /^'([^']+)' in parents and trashed = false$/.exec(request.q);
     let matches: MutableItem[];
-    if (inParents) matches = [...this.files.values()].filter((file) => !file.labels?.trashed && file.parents?.some((parent) => parent.id === inParents[1]));
+    // `root` is Drive's alias of the user's My Drive folder.
+    const parentId = inParents?.[1] === 'root' ? this.rootId : inParents?.[1];
+    if (inParents) matches = [...this.files.values()].filter((file) => !file.labels?.trashed && file.parents?.some((parent) => parent.id === parentId));
     // As Drive: the user's trash leaves shared drives out; a drive's corpus is that drive's items only.
     else if (request.q === 'trashed = true') matches = [...this.files.values()].filter((file) => file.labels?.trashed && file.driveId === (request.corpora === 'drive' ? request.driveId : undefined));
     else if (request.q === 'sharedWithMe and trashed = false') matches = [...this.files.values()].filter((file) => file.sharedWithMe && !file.labels?.trashed);

@@ -407,7 +407,8 @@ export class DriveTreeModel {
   private async queryFor(container: ContainerNode): Promise<string> {
     if (container.kind === 'file') return `${quoteQuery(container.item.id)} in parents and trashed = false`;
     switch (container.section) {
-      case 'myDrive': return `${quoteQuery(await this.rootId())} in parents and trashed = false`;
+      // Drive's `root` alias: the listing needs no about.get first (one round trip, not two).
+      case 'myDrive': return `${quoteQuery('root')} in parents and trashed = false`;
       case 'sharedDrives': throw new Error('The shared drives are listed with drives.list');
       case 'shared': return 'sharedWithMe and trashed = false';
       case 'trash': return 'trashed = true';

@@ -24,7 +24,8 @@ describe('Drive tree model', () => {
     const model = new DriveTreeModel(drive);
     const children = await model.children(model.section('myDrive'));
     assert.deepEqual(titles(children), ['Archive', 'Projects', 'alpha.txt', 'file9.txt', 'file10.txt', 'zeta.txt']);
-    assert.equal(drive.listRequests[0]?.q, "'root-id' in parents and trashed = false");
+    // Drive's `root` alias: My Drive lists without an about.get first (one round trip, not two).
+    assert.equal(drive.listRequests[0]?.q, "'root' in parents and trashed = false");
   });
 
   it('loads a large folder one page at a time behind a "Load more" node', async () => {
