@@ -4,7 +4,7 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration python vscode package ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python vscode package ui.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -61,6 +61,9 @@ const STAGES = [
   },
   mochaStage('unit', ['unit'], [], 300),
   mochaStage('integration', ['integration', 'conformance'], ['--timeout', '20000'], 900),
+  // The emulator's liveness under fuzzing, in a process of its own: its health-check latency is measured in the
+  // test process, which must not carry the integration suite's heap and garbage collections.
+  mochaStage('liveness', ['liveness'], ['--timeout', '20000'], 300),
   // Google's Python client (Debian's python3-googleapi) built from the emulator's discovery documents, against the
   // built dist/emulator.js; its runner ends with mocha's "N passing / N failing" lines, counted like the others.
   { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']], env: { NODE: node } },

@@ -180,12 +180,18 @@ describe('Task notes as a document', function () {
 
   it('runs from the palette too: pick the list, then the task', async () => {
     const task = await makeTask('Return the library books', 'Due Friday');
+    // The pickers offer the lists the Tasks view knows: wait until it has read the list this suite made.
+    api.tasks.tree.refreshLists();
+    await eventually('the list in the Tasks view', async () => ((await api.tasks.tree.taskLists()).some((list) => list.title === listTitle) ? true : undefined));
+    const offered: string[] = [];
     stubs.stub('showQuickPick', async (items: unknown) => {
       const list = (await items) as { label: string }[];
+      offered.push(list.map((item) => item.label).join(' | '));
       return list.find((item) => item.label === listTitle || item.label.endsWith(' Return the library books'));
     });
     await vscode.commands.executeCommand('desk.tasks.editNotes');
-    const editor = await eventually('the notes editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'desk-tasks' ? vscode.window.activeTextEditor : undefined));
+    const editor = await eventually('the notes editor', () => (vscode.window.activeTextEditor?.document.uri.scheme === 'desk-tasks' ? vscode.window.activeTextEditor : undefined))
+      .catch((error: unknown) => { throw new Error(`${String(error)}; the pickers offered: ${offered.join(' / ') || 'nothing'}`); });
     assert.equal(new URLSearchParams(editor.document.uri.query).get('task'), task.id);
     assert.equal(editor.document.getText(), 'Due Friday');
   });
