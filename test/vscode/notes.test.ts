@@ -180,9 +180,11 @@ describe('Task notes as a document', function () {
 
   it('runs from the palette too: pick the list, then the task', async () => {
     const task = await makeTask('Return the library books', 'Due Friday');
-    // The pickers offer the lists the Tasks view knows: wait until it has read the list this suite made.
+    // The pickers offer the lists and tasks the Tasks view knows (the Tasks API has no change feed): the task was
+    // made behind its back, so the view reloads the list first, as the user's Refresh would.
     api.tasks.tree.refreshLists();
-    await eventually('the list in the Tasks view', async () => ((await api.tasks.tree.taskLists()).some((list) => list.title === listTitle) ? true : undefined));
+    api.tasks.tree.refreshList(listId);
+    await eventually('the task in the Tasks view', async () => ((await api.tasks.tree.allTasks(listId)).some((entry) => entry.task.id === task.id) ? true : undefined));
     const offered: string[] = [];
     stubs.stub('showQuickPick', async (items: unknown) => {
       const list = (await items) as { label: string }[];

@@ -197,10 +197,7 @@ export class DriveChangeFeed extends Disposable {
     const model = this.host.model();
     // A shared drive was created, renamed, hidden, left or deleted: its section reloads.
     if (outcome.changes.some((change) => change.changeType === 'drive')) provider.refresh(model.section('sharedDrives'));
-    // Open editors reload for every version this client did not write, even of a file Desk acted on moments ago (a
-    // comment, a share): only the announcement of such a change is held back, never the new content.
-    const reload = new Set(outcome.changes.filter((change) => !this.changeLog.isOwnWrite(change)).flatMap((change) => change.fileId ?? change.file?.id ?? []));
-    this.changeLog.add(outcome.changes);
+    const news = this.changeLog.add(outcome.changes);
     this.statusBar.update();
     const changed = outcome.changes.flatMap((change) => {
       const fileId = change.fileId ?? change.file?.id;
@@ -211,7 +208,7 @@ export class DriveChangeFeed extends Disposable {
     } catch (error) {
       this.host.desk.log.warn(`Drive: could not refresh after changes: ${errorMessage(error)}`);
     }
-    for (const fileId of reload) this.host.fileChanged(fileId);
+    for (const entry of news) this.host.fileChanged(entry.fileId);
   }
 
   private async showChange(entry: ChangeEntry): Promise<void> {

@@ -58,6 +58,8 @@ export class ChangeLog {
   private readonly ownWrites = new Map<string, string>();
   /** When Desk last acted on each file (sharing, properties, labels: actions that answer no file etag). */
   private readonly ownActions = new Map<string, number>();
+  /** The modification date each file had in the last change seen: an edit shows as a newer one. */
+  private readonly lastModified = new Map<string, string>();
 
   constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 200) {}
 
@@ -93,9 +95,15 @@ export class ChangeLog {
       const fileId = change.fileId ?? change.file?.id;
       if (!fileId) continue;
       if (change.file?.title) this.titles.set(fileId, change.file.title);
+      const modified = change.file?.modifiedDate;
+      const modifiedBefore = this.lastModified.get(fileId);
+      if (modified !== undefined) this.lastModified.set(fileId, modified);
       if (this.isOwnWrite(change)) continue;
-      // A share or a label answers no file etag; its change is Desk's own all the same, not "another app or person".
-      if (this.isOwnAction(fileId)) continue;
+      // A share, a star, a label or a comment answers no file etag and leaves the modification date alone: such a
+      // change of a file Desk just acted on is Desk's own, not "another app or person". A newer modification date is
+      // someone's edit, whoever acted on the file moments before.
+      const edited = modifiedBefore !== undefined && modified !== undefined && modified !== modifiedBefore;
+      if (!edited && this.isOwnAction(fileId)) continue;
       const parsed = Date.parse(change.modificationDate ?? change.file?.modifiedDate ?? '');
       const entry: ChangeEntry = {
         fileId,

@@ -57,6 +57,19 @@ describe('ChangeLog (status bar model)', () => {
     assert.equal(log.add([change]).length, 1, 'a change long after is news again');
   });
 
+  it('still announces an edit by someone else of a file Desk acted on moments before (a newer modification date)', () => {
+    const log = new ChangeLog(() => 1_000);
+    const before = { fileId: 'f', file: { id: 'f', title: 'design.md', etag: '"v1"', modifiedDate: '2026-11-26T09:00:00.000Z' } };
+    assert.equal(log.add([before]).length, 1);
+    log.markSeen();
+    log.noteOwnAction('f');
+    // Desk commented: the file's etag moves, its modification date does not.
+    assert.deepEqual(log.add([{ ...before, file: { ...before.file, etag: '"v2"' } }]), []);
+    // Another client uploads new content: a newer modification date is news, window or not.
+    const edited = log.add([{ fileId: 'f', file: { ...before.file, etag: '"v3"', modifiedDate: '2026-11-26T09:00:05.000Z' } }]);
+    assert.deepEqual(edited.map((entry) => entry.fileId), ['f']);
+  });
+
   it('tells which file a request of Desk changes', () => {
     assert.equal(fileChangedBy('GET', '/drive/v2/files/a'), undefined);
     assert.equal(fileChangedBy('PATCH', '/drive/v2/files/a'), 'a');
