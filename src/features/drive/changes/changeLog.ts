@@ -81,13 +81,6 @@ export class ChangeLog {
     return false;
   }
 
-  /** Whether a change is a version this client wrote itself (the etag its write answered): open editors have it already. */
-  isOwnWrite(change: PolledChange): boolean {
-    const fileId = change.fileId ?? change.file?.id;
-    const own = fileId !== undefined ? this.ownWrites.get(fileId) : undefined;
-    return own !== undefined && change.file?.etag === own;
-  }
-
   /** Adds the changes of one poll; returns the entries that are news to the user. */
   add(changes: readonly PolledChange[]): ChangeEntry[] {
     const added: ChangeEntry[] = [];
@@ -98,7 +91,9 @@ export class ChangeLog {
       const modified = change.file?.modifiedDate;
       const modifiedBefore = this.lastModified.get(fileId);
       if (modified !== undefined) this.lastModified.set(fileId, modified);
-      if (this.isOwnWrite(change)) continue;
+      // A version this client wrote itself (the etag its write answered) is no news.
+      const own = this.ownWrites.get(fileId);
+      if (own !== undefined && change.file?.etag === own) continue;
       // A share, a star, a label or a comment answers no file etag and leaves the modification date alone: such a
       // change of a file Desk just acted on is Desk's own, not "another app or person". A newer modification date is
       // someone's edit, whoever acted on the file moments before.
