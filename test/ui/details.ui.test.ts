@@ -77,6 +77,9 @@ describe('Details and date steps (UI)', function () {
     const { page } = opened();
     await page.keyboard.press('Control+K');
     await page.keyboard.press('W');
+    // The palette opens only once the closed details webview gave the focus back (F1 pressed while it still held it
+    // was lost on a loaded machine): wait for the tabs to be gone.
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'hidden', timeout: 20000 });
     await runCommand(page, 'Desk Tasks: Open Task Details');
     await pickFirst(page); // the list
     const title = await pickFirst(page);
