@@ -45,7 +45,6 @@ export function revisionCommands(kit: DriveCommandKit) {
   const api = (): RevisionsApi => host.resources();
   const titleOf = (file: DriveItem): string => file.title ?? file.id;
   const versionLabel = (view: RevisionView): string => t('version {0}', view.number);
-  const dateFormat = new Intl.DateTimeFormat(vs.env.language, { dateStyle: 'medium', timeStyle: 'short' });
   const words = { current: t('current'), pinned: t('pinned'), published: t('published'), publishedAuto: t('published, republished on change') };
 
   const isRef = (arg: RevisionArg): arg is RevisionRef => typeof arg === 'object' && arg !== null && 'fileId' in arg && typeof arg.fileId === 'string';
@@ -92,7 +91,7 @@ export function revisionCommands(kit: DriveCommandKit) {
     }
     const picked = await vs.window.showQuickPick(candidates.map((view) => ({
       label: `$(${view.isHead ? 'circle-filled' : 'history'}) ${versionLabel(view)}`,
-      description: revisionDescription(view, (date) => dateFormat.format(date)),
+      description: revisionDescription(view, (date) => host.desk.clock.dateTime(date.getTime())),
       detail: revisionDetail(view, words, t),
       view,
     })), { title: t('Versions of “{0}”', titleOf(file)), placeHolder, matchOnDescription: true, matchOnDetail: true });
