@@ -104,6 +104,7 @@ class DriveFeature extends Disposable implements DriveSlice {
       uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
       rootId: () => this.modelValue.rootId(),
       describeAccess: (item) => this.accessTooltips.describe(item),
+      clock: desk.clock,
       comments: commentsTree,
     }));
     this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, {

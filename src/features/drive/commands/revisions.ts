@@ -40,11 +40,7 @@ export type RevisionArg = DriveNode | vscode.Uri | RevisionRef | undefined;
 type Action = 'open' | 'compare' | 'compareOther' | 'restore' | 'pin' | 'unpin' | 'publish' | 'unpublish' | 'delete';
 
 export class DriveRevisionCommands {
-  private readonly dateFormat: Intl.DateTimeFormat;
-
-  constructor(private readonly context: DriveCommandContext) {
-    this.dateFormat = new Intl.DateTimeFormat(this.vs.env.language, { dateStyle: 'medium', timeStyle: 'short' });
-  }
+  constructor(private readonly context: DriveCommandContext) {}
 
   private get host() {
     return this.context.host;
@@ -123,7 +119,7 @@ export class DriveRevisionCommands {
     }
     const picked = await this.vs.window.showQuickPick(candidates.map((view) => ({
       label: `$(${view.isHead ? 'circle-filled' : 'history'}) ${this.versionLabel(view)}`,
-      description: revisionDescription(view, (date) => this.dateFormat.format(date)),
+      description: revisionDescription(view, (date) => this.host.desk.clock.dateTime(date.getTime())),
       detail: revisionDetail(view, this.words, this.t),
       view,
     })), { title: this.t('Versions of “{0}”', this.titleOf(file)), placeHolder, matchOnDescription: true, matchOnDetail: true });
