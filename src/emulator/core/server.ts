@@ -7,7 +7,9 @@ import { TokenService } from '../auth/tokens';
 import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
+import { discoveryMethod } from '../discovery/documents';
 import { ApiError, authError, badRequest, notFound } from './errors';
+import { checkFieldSelection, FieldSelection, parseFieldSelection, selectFields } from './fields';
 import { parseJsonBody } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
@@ -210,9 +212,12 @@ export class EmulatorHttpServer {
       text: readText,
       json: async () => parseJsonBody(await readText()),
     };
+    // A bad selection is refused before the call has any effect, as Google does.
+    const selection = fieldSelectionOf(url.searchParams, route.id);
     const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
-    return pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
+    const continued = pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
+    return selection ? partialReply(continued, selection) : continued;
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
@@ -252,6 +257,28 @@ export class EmulatorHttpServer {
       throw new ApiError(503, 'backendError', 'The service is currently unavailable.');
     }
   }
+}
+
+/** The `fields` selection of a Google API call, checked against its response schema; undefined when absent or empty. */
+function fieldSelectionOf(search: URLSearchParams, routeId: string): FieldSelection | undefined {
+  const text = search.get('fields');
+  if (text === null || text.trim() === '') return undefined;
+  const selection = parseFieldSelection(text);
+  const located = discoveryMethod(routeId);
+  if (located?.method.response) checkFieldSelection(selection, located.method.response, located.document);
+  return selection;
+}
+
+/** A successful JSON reply cut down to the selection; errors, media and empty replies are never cut. */
+function partialReply(reply: Reply, selection: FieldSelection): Reply {
+  if ((reply.status ?? 200) >= 300) return reply;
+  if ('json' in reply) return { ...reply, json: selectFields(reply.json, selection) };
+  // Some answers (discovery documents) come already written as JSON text.
+  const { headers, status } = reply;
+  if ('body' in reply && /^application\/json\b/i.test(reply.contentType) && (typeof reply.body === 'string' || Buffer.isBuffer(reply.body))) {
+    return { ...(status === undefined ? {} : { status }), ...(headers ? { headers } : {}), json: selectFields(JSON.parse(reply.body.toString()), selection) };
+  }
+  return reply;
 }
 
 function internalError(error: unknown, quiet: boolean): ApiError {

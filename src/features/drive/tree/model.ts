@@ -129,8 +129,9 @@ export class DriveTreeModel {
     return this.rootFolderId;
   }
 
-  /** Forget everything (sign-out, backend switch, invalid change token). */
+  /** Forget everything (sign-out, backend switch, invalid change token); the last session's rows are not shown again. */
   reset(): void {
+    this.cache?.reset();
     this.listings.clear();
     this.nodes.clear();
     this.driveTrashes.clear();
