@@ -22,6 +22,7 @@ import { DriveNode, DriveTreeModel, folderTitles, isMyDriveSnapshot } from './tr
 import { FirstRowsFromCache } from '../../core/viewCache';
 import { addToWorkspace } from './explorer/workspaceFolders';
 import { DriveFolderAvailability } from './explorer/availability';
+import { trashInExplorer } from './explorer/trash';
 import { registerCommands } from '../../core/commands';
 import { DRIVE_COMMAND } from '../../config/commandIds';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
@@ -119,7 +120,10 @@ class DriveFeature extends Disposable implements DriveSlice {
 
     commands = new DriveCommands(this.commandHost());
     for (const disposable of commands.register()) this._register(disposable);
-    for (const disposable of registerCommands(desk, { [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node) })) this._register(disposable);
+    for (const disposable of registerCommands(desk, {
+      [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node),
+      [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
+    })) this._register(disposable);
 
     // Old versions open read-only (commands/revisions.ts); properties and app details too (commands/info.ts).
     this.revisionDocuments = new RevisionDocuments(vs, () => this.driveClient());
