@@ -15,6 +15,7 @@ import { DRIVE_SCHEME } from './fs/drivePath';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
+import { DriveFolderAvailability } from './explorer/availability';
 import { CurrentDriveModel } from './tree/currentModel';
 import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
 import { revealDriveFile } from './tree/reveal';
@@ -76,12 +77,14 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       firstRows: desk.viewCache.view('drive-my-drive', isMyDriveSnapshot),
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
     });
+    const availability = this._register(new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange }));
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
       log: (message) => desk.log.info(message),
+      onUnavailable: (reason, message) => availability.report(reason, message),
     }));
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 
