@@ -19,7 +19,7 @@ import { DriveCommandContext, DriveCommandHost } from './context';
 import { DriveFileCommands } from './files';
 import { DriveInfoCommands, registerInfoDocuments } from './info';
 import { DriveLabelCommands } from './labels';
-import { DriveOrganizeCommands, executeDropPlan } from './organize';
+import { DriveOrganizeCommands } from './organize';
 import { DrivePropertyCommands } from './properties';
 import { DriveRevisionCommands, RevisionArg } from './revisions';
 import { SharedDriveCommands } from './sharedDrives';
@@ -169,6 +169,6 @@ export class DriveCommands {
 
   /** Drag and drop in the tree. */
   drop(plan: DropPlan): Promise<void> {
-    return executeDropPlan(this.host, plan);
+    return this.organize.drop(plan);
   }
 }
