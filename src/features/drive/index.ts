@@ -7,7 +7,7 @@ import { Disposable } from '../../core/disposable';
 import { isFolder } from '../../shared/schemas/drive';
 import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
 import type { ChangeLog } from './changes/changeLog';
-import { executeDropPlan, registerDriveCommands, registerInfoDocuments } from './commands/index';
+import { DriveCommands, registerInfoDocuments } from './commands/index';
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
@@ -21,6 +21,7 @@ import { AccessTooltips } from './sharing/accessTooltip';
 import { DriveNode, DriveTreeModel, folderTitles, isMyDriveSnapshot } from './tree/model';
 import { FirstRowsFromCache } from '../../core/viewCache';
 import { addToWorkspace } from './explorer/workspaceFolders';
+import { DriveFolderAvailability } from './explorer/availability';
 import { registerCommands } from '../../core/commands';
 import { DRIVE_COMMAND } from '../../config/commandIds';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
@@ -78,16 +79,18 @@ class DriveFeature extends Disposable implements DriveSlice {
     this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
     this.firstRows = new FirstRowsFromCache(desk.viewCache.view('drive-my-drive', isMyDriveSnapshot), () => this.provider.rerender(this.modelValue.section('myDrive')));
     this.modelValue = this.newTreeModel();
+    const availability = this._register(new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange }));
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
       log: (message) => desk.log.info(message),
+      onUnavailable: (reason, message) => availability.report(reason, message),
     }));
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 
-    let commands: ReturnType<typeof registerDriveCommands> | undefined;
+    let commands: DriveCommands | undefined;
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
     const commentsTree = this._register(new DriveCommentsTree(vs, {
@@ -100,7 +103,7 @@ class DriveFeature extends Disposable implements DriveSlice {
       model: () => this.modelValue,
       isSignedIn: () => desk.session.signedIn,
       log: (message) => desk.log.warn(message),
-      executeDrop: (plan) => executeDropPlan(this.commandHost(), plan),
+      executeDrop: async (plan) => commands?.drop(plan),
       uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
       rootId: () => this.modelValue.rootId(),
       describeAccess: (item) => this.accessTooltips.describe(item),
@@ -114,8 +117,8 @@ class DriveFeature extends Disposable implements DriveSlice {
       showCollapseAll: true,
     }));
 
-    commands = registerDriveCommands(this.commandHost());
-    for (const disposable of commands.disposables) this._register(disposable);
+    commands = new DriveCommands(this.commandHost());
+    for (const disposable of commands.register()) this._register(disposable);
     for (const disposable of registerCommands(desk, { [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node) })) this._register(disposable);
 
     // Old versions open read-only (commands/revisions.ts); properties and app details too (commands/info.ts).
