@@ -6,7 +6,7 @@ import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveApi } from '../port';
 import { formatBytes } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
@@ -57,25 +57,7 @@ export async function appDocument(api: DriveApi, appId: string): Promise<string>
   return `${JSON.stringify((await api.getApp(appId)).details, null, 2)}\n`;
 }
 
-export class DriveInfoCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveInfoCommands extends DriveCommandPart {
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
       const [file] = this.context.requireFiles(node) ?? [];
