@@ -58,14 +58,19 @@ export async function appDocument(api: DriveApi, appId: string): Promise<string>
 }
 
 export class DriveInfoCommands extends DriveCommandPart {
+  /** A read-only JSON document of `scheme` for `id`, titled with `name` (a slash in it would start a folder). */
+  private async showJson(scheme: string, id: string, name: string): Promise<void> {
+    const uri = this.vs.Uri.from({ scheme, path: `/${id}/${name.replace(/\//g, '∕')}.json` });
+    const doc = await this.vs.workspace.openTextDocument(uri);
+    await this.vs.languages.setTextDocumentLanguage(doc, 'json');
+    await this.vs.window.showTextDocument(doc, { preview: true });
+  }
+
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
       const [file] = this.context.requireFiles(node) ?? [];
       if (!file) return;
-      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${(file.item.title ?? file.item.id).replace(/\//g, '∕')}.json` });
-      const doc = await this.vs.workspace.openTextDocument(uri);
-      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
-      await this.vs.window.showTextDocument(doc, { preview: true });
+      await this.showJson(PROPERTIES_SCHEME, file.item.id, file.item.title ?? file.item.id);
     }, { action: this.t('Could not show the properties'), retry: true });
   }
 
@@ -81,10 +86,7 @@ export class DriveInfoCommands extends DriveCommandPart {
         { placeHolder: this.t('Installed Drive apps: choose one to see its details') },
       );
       if (!picked) return;
-      const uri = this.vs.Uri.from({ scheme: APP_DETAILS_SCHEME, path: `/${picked.app.id}/${(picked.app.name ?? picked.app.id).replace(/\//g, '∕')}.json` });
-      const doc = await this.vs.workspace.openTextDocument(uri);
-      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
-      await this.vs.window.showTextDocument(doc, { preview: true });
+      await this.showJson(APP_DETAILS_SCHEME, picked.app.id, picked.app.name ?? picked.app.id);
     }, { action: this.t('Could not list the Drive apps'), retry: true });
   }
 
