@@ -1,9 +1,10 @@
 /** The desk-drive: file system: Drive files opened, saved (with conflict checks) and listed as a VS Code FileSystemProvider. */
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
-import { CancelledError, errorMessage, GoogleApiError } from '../../../api/errors';
+import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { NotSignedInError } from '../../../core/session';
+import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -18,6 +19,8 @@ export interface DriveFsOptions {
   /** A file version Desk wrote (the change poller must not announce it; the tree may update its row). */
   readonly onOwnWrite?: (item: DriveItem) => void;
   readonly log?: (message: string) => void;
+  /** A request failed because the user is signed out or Drive is not reachable (explorer/availability.ts says so, once). */
+  readonly onUnavailable?: (reason: 'signedOut' | 'unreachable', message: string) => void;
 }
 
 /** Unpinned metadata is reused this long: stat comes in bursts (focus, save, explorer). */
@@ -68,6 +71,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
+  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
+  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -82,6 +87,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.pinned.clear();
     this.metadata.clear();
     this.approved.clear();
+    this.declined.clear();
   }
 
   /**
@@ -124,8 +130,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   /**
    * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
-   * Overwrite (or a change of metadata only) lets the save through against the current version; Compare and
-   * Cancel answer a stat VS Code refuses the save on, keeping the editor dirty (see core/saveConflict.ts).
+   * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
+   * Cancel the write that follows keeps the editor dirty and writes nothing (see core/saveConflict.ts).
    */
   private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
@@ -142,7 +148,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
+    this.declined.add(uri.toString());
+    return opened;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -205,6 +212,9 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
+    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    const saving = this.saves.takeWrite(uri);
+    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
     const resolved = await this.resolve(uri);
     const api = this.options.api();
     const bytes = Buffer.from(content);
@@ -238,12 +248,12 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       }
       // Changed between the stat before this save and the write (or a save VS Code did not announce): ask here.
       const choice = await this.askConflict(uri, item);
-      if (choice === 'compare') {
-        await this.openComparison(uri, item);
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id));
-      }
+      if (choice === 'compare') await this.openComparison(uri, item);
       if (choice !== 'overwrite') {
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
+        if (saving && (await keepUnsaved(this.vs, uri))) return;
+        throw this.vs.FileSystemError.Unavailable(choice === 'compare'
+          ? this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id)
+          : this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
       }
       saved = await this.guard(uri, () => api.updateContent(item.id, bytes, { ifMatch: undefined, mimeType: item.mimeType }));
     }
@@ -438,6 +448,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const { FileSystemError } = this.vs;
     if (error instanceof FileSystemError) return error;
     if (error instanceof PathNotFound) return FileSystemError.FileNotFound(uri);
+    if (error instanceof NotSignedInError) {
+      this.options.onUnavailable?.('signedOut', error.message);
+      return FileSystemError.Unavailable(error.message);
+    }
+    if (error instanceof NetworkError) this.options.onUnavailable?.('unreachable', errorMessage(error, this.vs.l10n.t));
     if (error instanceof GoogleApiError) {
       if (error.status === 404) return FileSystemError.FileNotFound(uri);
       if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(errorMessage(error, this.vs.l10n.t));
