@@ -6,7 +6,7 @@
  * header lines are rewritten with CRLF, leaving every part's content byte for byte.
  */
 import Dicer from 'dicer';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 
 /** A bare-LF multipart body is buffered to be rewritten: this much at most (multipart bodies are small files and batches). */
 export const MAX_LF_MULTIPART_BYTES = 64 * 1024 * 1024;
@@ -45,6 +45,8 @@ export function readMultipartStream(source: Readable, boundary: string, options:
     stop: () => {
       stopped = true;
       body?.unpipe(parts);
+      // Left unpiped, so that the caller can drain it (a refused upload's body is read to its end, then dropped).
+      source.unpipe();
     },
   };
 }
@@ -86,11 +88,10 @@ async function crlfMultipartBody(source: Readable, boundary: string): Promise<Re
   const bareLf = after >= 0 && head.buffer[after] === LF;
   if (!bareLf) {
     if (head.ended) return Readable.from([head.buffer]);
-    // The bytes read, then the rest (unshift would lose the rest when the source's end was already on its way).
-    return Readable.from((async function* rest(): AsyncGenerator<Buffer> {
-      yield head.buffer;
-      yield* source as AsyncIterable<Buffer>;
-    })(), { objectMode: false });
+    // The bytes read, then the rest piped after them (unshift lost the end of a source whose end was on its way).
+    const joined = new PassThrough();
+    joined.write(head.buffer);
+    return source.pipe(joined);
   }
   const chunks = [head.buffer];
   let size = head.buffer.length;
