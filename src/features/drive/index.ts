@@ -7,7 +7,7 @@ import { Disposable } from '../../core/disposable';
 import { isFolder } from '../../shared/schemas/drive';
 import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
 import type { ChangeLog } from './changes/changeLog';
-import { executeDropPlan, registerDriveCommands, registerInfoDocuments } from './commands/index';
+import { DriveCommands, registerInfoDocuments } from './commands/index';
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
@@ -87,7 +87,7 @@ class DriveFeature extends Disposable implements DriveSlice {
     }));
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 
-    let commands: ReturnType<typeof registerDriveCommands> | undefined;
+    let commands: DriveCommands | undefined;
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
     const commentsTree = this._register(new DriveCommentsTree(vs, {
@@ -100,10 +100,11 @@ class DriveFeature extends Disposable implements DriveSlice {
       model: () => this.modelValue,
       isSignedIn: () => desk.session.signedIn,
       log: (message) => desk.log.warn(message),
-      executeDrop: (plan) => executeDropPlan(this.commandHost(), plan),
+      executeDrop: async (plan) => commands?.drop(plan),
       uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
       rootId: () => this.modelValue.rootId(),
       describeAccess: (item) => this.accessTooltips.describe(item),
+      clock: desk.clock,
       comments: commentsTree,
     }));
     this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, {
@@ -113,8 +114,8 @@ class DriveFeature extends Disposable implements DriveSlice {
       showCollapseAll: true,
     }));
 
-    commands = registerDriveCommands(this.commandHost());
-    for (const disposable of commands.disposables) this._register(disposable);
+    commands = new DriveCommands(this.commandHost());
+    for (const disposable of commands.register()) this._register(disposable);
     for (const disposable of registerCommands(desk, { [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node) })) this._register(disposable);
 
     // Old versions open read-only (commands/revisions.ts); properties and app details too (commands/info.ts).
