@@ -5,6 +5,7 @@
  * loop). Requests sent in the same flight share a round trip; one that waited for an answer goes in the next. This
  * is how a network with a long latency orders them, without any timing, so the figures hold on a busy machine.
  */
+import { Readable } from 'node:stream';
 import nodeFetch, { Response } from 'node-fetch';
 import type { FetchFunction } from '../../src/api/http';
 
@@ -46,7 +47,8 @@ export class RequestWaves {
       this.held.push(resolve);
       void this.releaseWhenQuiet();
     });
-    return new Response(response.status === 204 || response.status === 304 ? undefined : body, { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url });
+    // A stream, as node-fetch gives (a Buffer body would be handed out as the Buffer itself).
+    return new Response(response.status === 204 || response.status === 304 ? undefined : Readable.from([body]), { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url });
   };
 
   /** Forgets what was sent so far: the next action is counted on its own. */
