@@ -51,6 +51,18 @@ export class RequestWaves {
     return new Response(response.status === 204 || response.status === 304 ? undefined : Readable.from([body]), { status: response.status, statusText: response.statusText, headers: response.headers, url: response.url });
   };
 
+  /** Resolves once the client has sent everything it would send now (requests started in the background included). */
+  async quiet(): Promise<void> {
+    let seen = this.sent.length;
+    for (let quiet = 0; quiet < QUIET_TURNS; quiet++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.sent.length !== seen) {
+        seen = this.sent.length;
+        quiet = -1;
+      }
+    }
+  }
+
   /** Forgets what was sent so far: the next action is counted on its own. */
   reset(): void {
     this.sent.length = 0;

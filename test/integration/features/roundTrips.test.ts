@@ -11,6 +11,7 @@ import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore
 import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
 import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
+import { DriveTreeModel, FileNode } from '../../../src/features/drive/tree/model';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import type { CalendarTreeNode } from '../../../src/features/calendar/tree/model';
@@ -96,5 +97,33 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(pinned.mtime >= stat.mtime);
     assert.equal(pinned.size, 'second, longer\n'.length, 'the pinned version is the one read, not the one stat saw');
     fileSystem.dispose();
+  });
+
+  it('Drive: a folder of 500 files opens in one round trip, and "Load more" shows the page fetched while the first was read', async () => {
+    const drive = new DriveClient(httpFor(emulator, waves));
+    const folder = await drive.insertFolder('Five hundred', 'root');
+    await Promise.all(Array.from({ length: 500 }, (_, index) => drive.insertFile({ title: `file-${index}.txt`, mimeType: 'text/plain', parents: [{ id: folder.id }] })));
+    const model = new DriveTreeModel(adaptDriveClient(drive));
+    const row = (await model.children(model.section('myDrive'))).find((node): node is FileNode => node.kind === 'file' && node.item.id === folder.id);
+    assert.ok(row);
+    waves.reset();
+    const firstPage = await model.children(row);
+    assert.equal(firstPage.filter((node) => node.kind === 'file').length, 200);
+    assert.equal(waves.requests[0]?.wave, 1, waves.describe());
+    const pageTokenOf = (index: number): string | null => new URL(`http://x${waves.requests[index]?.target ?? ''}`).searchParams.get('pageToken');
+    assert.equal(pageTokenOf(0), null);
+    // Behind the first page, the second is asked for (not on the expansion's critical path: the rows were already shown).
+    await waves.quiet();
+    assert.equal(waves.requests.length, 2, waves.describe());
+    const secondPage = pageTokenOf(1);
+    assert.ok(secondPage);
+
+    waves.reset();
+    assert.equal(await model.loadMore(row), true);
+    assert.equal((await model.children(row)).filter((node) => node.kind === 'file').length, 400);
+    // "Load more" sent nothing for the page it shows; only the one after it went out, ahead again.
+    await waves.quiet();
+    assert.equal(waves.requests.length, 1, waves.describe());
+    assert.ok(pageTokenOf(0) && pageTokenOf(0) !== secondPage, waves.describe());
   });
 });
