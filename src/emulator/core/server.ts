@@ -10,11 +10,12 @@ import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { discoveryMethod } from '../discovery/documents';
 import { ApiError, authError, badRequest, notFound } from './errors';
 import { checkFieldSelection, FieldSelection, parseFieldSelection, selectFields } from './fields';
-import { parseJsonBody, stringifyJson } from './json';
+import { parseJsonBody } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { requireScopes } from './scopes';
+import { stringifyInSlices } from './slices';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
@@ -324,7 +325,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
     headers['Content-Type'] = 'application/json; charset=UTF-8';
-    return { headers, body: Buffer.from(stringifyJson(reply.json), 'utf8') };
+    return { headers, body: Buffer.from(await stringifyInSlices(reply.json, JSON_SLICE_LEVELS), 'utf8') };
   }
   if ('empty' in reply) return { headers, body: Buffer.alloc(0) };
   headers['Content-Type'] = reply.contentType;
@@ -334,10 +335,16 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   return { headers, body: Buffer.concat(chunks) };
 }
 
+/**
+ * JSON answers are serialised in slices down to this depth (answer → list → item; freeBusy's answer → calendars →
+ * calendar), so a list of thousands of items or megabytes of intervals lets other requests in as it is written.
+ */
+const JSON_SLICE_LEVELS = 3;
+
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
-    const body = stringifyJson(reply.json);
+    const body = await stringifyInSlices(reply.json, JSON_SLICE_LEVELS);
     headers['Content-Type'] = 'application/json; charset=UTF-8';
     headers['Content-Length'] = String(Buffer.byteLength(body));
     response.writeHead(reply.status ?? 200, headers);

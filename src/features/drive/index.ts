@@ -21,6 +21,7 @@ import { AccessTooltips } from './sharing/accessTooltip';
 import { DriveNode, DriveTreeModel, folderTitles, isMyDriveSnapshot } from './tree/model';
 import { FirstRowsFromCache } from '../../core/viewCache';
 import { addToWorkspace } from './explorer/workspaceFolders';
+import { DriveFolderAvailability } from './explorer/availability';
 import { registerCommands } from '../../core/commands';
 import { DRIVE_COMMAND } from '../../config/commandIds';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
@@ -78,12 +79,14 @@ class DriveFeature extends Disposable implements DriveSlice {
     this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
     this.firstRows = new FirstRowsFromCache(desk.viewCache.view('drive-my-drive', isMyDriveSnapshot), () => this.provider.rerender(this.modelValue.section('myDrive')));
     this.modelValue = this.newTreeModel();
+    const availability = this._register(new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange }));
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
       log: (message) => desk.log.info(message),
+      onUnavailable: (reason, message) => availability.report(reason, message),
     }));
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 

@@ -10,7 +10,7 @@ import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
 import { decodeSyncToken, syncedPage } from '../sync';
 import type { WorkBudget } from './expansion';
-import { instancesOf, listingHorizon, seriesBounds, spanOf } from './instances';
+import { instancesOf, listingHorizon, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
 
 export interface EventListOptions {
@@ -78,13 +78,17 @@ function matchesProperties(values: Record<string, string> | null | undefined, co
 /**
  * Expands, ahead of a listing, the recurring series of the calendar up to where the listing will read them, yielding
  * to other requests while it works; the listing then finds them expanded. Access is checked as the listing checks it.
+ * A listing of instances reads them to its horizon; one of series (not `singleEvents`) only asks whether each series
+ * reaches the window, which `seriesBounds` answers from the first day past now (or the series' end).
  */
-export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMax?: number; eventId?: string }): Promise<WorkBudget> {
+export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMin?: number; timeMax?: number; eventId?: string; singleEvents: boolean }): Promise<WorkBudget> {
   const { calendar, events } = service.events.open(user, calendarId, 'freeBusyReader');
   const now = service.now();
   const zone = calendar.timeZone;
-  const horizon = (series: StoredEvent): number => listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) });
-  return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series);
+  const horizon = (series: StoredEvent): number => (window.singleEvents
+    ? listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) })
+    : seriesBoundsHorizon(series, zone, now));
+  return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series, undefined, window.singleEvents ? window.timeMin : now);
 }
 
 export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions, budget?: WorkBudget): EventListResult {

@@ -1,8 +1,9 @@
 /** The desk-drive: file system: Drive files opened, saved (with conflict checks) and listed as a VS Code FileSystemProvider. */
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
-import { CancelledError, errorMessage, GoogleApiError } from '../../../api/errors';
+import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
+import { NotSignedInError } from '../../../core/session';
 import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
@@ -18,6 +19,8 @@ export interface DriveFsOptions {
   /** A file version Desk wrote (the change poller must not announce it; the tree may update its row). */
   readonly onOwnWrite?: (item: DriveItem) => void;
   readonly log?: (message: string) => void;
+  /** A request failed because the user is signed out or Drive is not reachable (explorer/availability.ts says so, once). */
+  readonly onUnavailable?: (reason: 'signedOut' | 'unreachable', message: string) => void;
 }
 
 /** Unpinned metadata is reused this long: stat comes in bursts (focus, save, explorer). */
@@ -450,6 +453,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const { FileSystemError } = this.vs;
     if (error instanceof FileSystemError) return error;
     if (error instanceof PathNotFound) return FileSystemError.FileNotFound(uri);
+    if (error instanceof NotSignedInError) {
+      this.options.onUnavailable?.('signedOut', error.message);
+      return FileSystemError.Unavailable(error.message);
+    }
+    if (error instanceof NetworkError) this.options.onUnavailable?.('unreachable', errorMessage(error, this.vs.l10n.t));
     if (error instanceof GoogleApiError) {
       if (error.status === 404) return FileSystemError.FileNotFound(uri);
       if (error.status === 403 || error.status === 401) return FileSystemError.NoPermissions(errorMessage(error, this.vs.l10n.t));
