@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
-import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -71,6 +71,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
+  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
+  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -85,6 +87,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.pinned.clear();
     this.metadata.clear();
     this.approved.clear();
+    this.declined.clear();
   }
 
   /**
@@ -127,8 +130,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   /**
    * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
-   * Overwrite (or a change of metadata only) lets the save through against the current version; Compare and
-   * Cancel answer a stat VS Code refuses the save on, keeping the editor dirty (see core/saveConflict.ts).
+   * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
+   * Cancel the write that follows keeps the editor dirty and writes nothing (see core/saveConflict.ts).
    */
   private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
@@ -145,7 +148,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
+    this.declined.add(uri.toString());
+    return opened;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -220,6 +224,9 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
+    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    const saving = this.saves.takeWrite(uri);
+    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
     const resolved = await this.resolve(uri);
     const api = this.options.api();
     const bytes = Buffer.from(content);
@@ -253,12 +260,12 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       }
       // Changed between the stat before this save and the write (or a save VS Code did not announce): ask here.
       const choice = await this.askConflict(uri, item);
-      if (choice === 'compare') {
-        await this.openComparison(uri, item);
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id));
-      }
+      if (choice === 'compare') await this.openComparison(uri, item);
       if (choice !== 'overwrite') {
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
+        if (saving && (await keepUnsaved(this.vs, uri))) return;
+        throw this.vs.FileSystemError.Unavailable(choice === 'compare'
+          ? this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id)
+          : this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
       }
       saved = await this.guard(uri, () => api.updateContent(item.id, bytes, { ifMatch: undefined, mimeType: item.mimeType }));
     }
