@@ -38,7 +38,7 @@ export interface DriveCommandHost {
   /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
-  comments(): DriveComments;
+  readonly comments: DriveComments;
 }
 
 /** What the command files reach beyond DriveApi: the union of the resource ports, not the whole client. */
