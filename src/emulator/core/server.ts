@@ -12,6 +12,7 @@ import { parseJsonBody, stringifyJson } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
+import { epochMs, RequestLog } from './requestLog';
 import { requireScopes } from './scopes';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
@@ -36,6 +37,8 @@ export interface EmulatorOptions {
   loopbackWatch: boolean;
   /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
   disabledApis: Set<EmulatedApiName>;
+  /** A file that gets one timed, token-free record per request (`--request-log`, for benchmarks); undefined: none. */
+  requestLog: string | undefined;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -51,6 +54,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   allowWatchNetworks: [],
   loopbackWatch: true,
   disabledApis: new Set(),
+  requestLog: undefined,
 };
 
 /** What every service module gets when it registers its routes. */
@@ -80,9 +84,12 @@ export class EmulatorHttpServer {
    * header, which a client controls (a malformed one broke every route; a foreign one leaked into links).
    */
   private origin = 'http://127.0.0.1';
+  private readonly requestLog: RequestLog | undefined;
 
   constructor(private readonly router: Router, private readonly deps: ServiceDeps) {
+    this.requestLog = deps.options.requestLog ? new RequestLog(deps.options.requestLog) : undefined;
     this.server = http.createServer((request, response) => {
+      if (this.requestLog) this.logWhenAnswered(this.requestLog, request, response);
       void this.handle(request, response);
     });
     // Requests Node's parser rejects (bad header bytes, oversized headers) still get Google's error format.
@@ -115,6 +122,14 @@ export class EmulatorHttpServer {
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       for (const socket of this.sockets) socket.destroy();
+    });
+  }
+
+  /** From arrival to the last byte handed to the socket: the time a client waits for this answer. */
+  private logWhenAnswered(log: RequestLog, request: http.IncomingMessage, response: http.ServerResponse): void {
+    const startMs = epochMs();
+    response.once('finish', () => {
+      log.write({ method: request.method ?? '?', target: request.url ?? '', status: response.statusCode, startMs, endMs: epochMs() });
     });
   }
 
