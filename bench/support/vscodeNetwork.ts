@@ -37,7 +37,8 @@ const WATCHER_SOURCE = `(watches) => {
     globalThis.__deskBench = state;
     const holds = (condition) => {
       const found = Array.from(document.querySelectorAll(condition.selector))
-        .some((element) => condition.text === undefined || (element.textContent || '').includes(condition.text));
+        // The editor draws spaces as no-break spaces.
+        .some((element) => condition.text === undefined || (element.textContent || '').replace(/\u00a0/g, ' ').includes(condition.text));
       return condition.absent ? !found : found;
     };
     const tick = () => {
@@ -84,9 +85,9 @@ interface ViewSpec {
 
 const VIEWS: readonly ViewSpec[] = [
   {
-    name: 'Tasks: lists and tasks', title: 'Tasks', api: 'tasks', minimumRoundTrips: 1,
-    rows: [{ selector: rowLabel('Tasks'), text: 'My Tasks' }, { selector: rowLabel('Tasks'), text: 'Water the plants' }],
-    why: 'the lists and the expanded list\'s tasks (its id is known from the cache) can be asked at once',
+    name: 'Tasks: the lists', title: 'Tasks', api: 'tasks', minimumRoundTrips: 1,
+    rows: [{ selector: rowLabel('Tasks'), text: 'My Tasks' }],
+    why: 'one listing of the lists',
   },
   {
     name: 'Drive: My Drive', title: 'Drive', api: 'drive', minimumRoundTrips: 1,
@@ -96,7 +97,7 @@ const VIEWS: readonly ViewSpec[] = [
   {
     name: 'Calendar: agenda', title: 'Calendar', api: 'calendar', minimumRoundTrips: 1,
     rows: [{ selector: `${pane('Calendar')} .monaco-list-row[role="treeitem"][aria-level="3"]` }],
-    why: 'the calendars\' events in parallel (their ids are known from the cache)',
+    why: 'the calendars\' events and the due tasks in parallel (their ids are known from the cache)',
   },
   {
     name: 'Bookshelves: My Library', title: 'Bookshelves', api: 'books', minimumRoundTrips: 1,
@@ -113,7 +114,14 @@ function apiOf(record: RequestRecord): Api | 'other' {
   return (found?.[1] as Api | undefined) ?? 'other';
 }
 
-const belongsTo = (api: Api) => (record: RequestRecord): boolean => api === 'any' || apiOf(record) === api || apiOf(record) === 'other';
+/** The Agenda's due tasks: Tasks API listings bounded by a due date, which the Calendar view asks for. */
+const isDueTasksListing = (record: RequestRecord): boolean => apiOf(record) === 'tasks' && /[?&]dueMax=/.test(record.target);
+
+const belongsTo = (api: Api) => (record: RequestRecord): boolean => {
+  if (api === 'any' || apiOf(record) === 'other') return true;
+  if (isDueTasksListing(record)) return api === 'calendar';
+  return apiOf(record) === api;
+};
 
 export interface MeasuredAction {
   readonly action: string;
@@ -157,16 +165,16 @@ async function seedBigFolder(emulatorUrl: string): Promise<void> {
 }
 
 /**
- * Waits until the network is idle: no request answered within `quietMs` (longer than one round trip, so none is in
- * flight either), polling the log; gives up after `maxMs` (a view that polls keeps it busy) and says when it was.
+ * Waits until the network is idle: nothing in flight and no request arrived or answered within `quietMs` (nor since
+ * `sinceMs`, the user's move, so a request the move sends a moment later is waited for); gives up after `maxMs` (a
+ * view that polls keeps it busy). Polls the log; returns when the last activity was.
  */
-async function networkIdle(logFile: string, quietMs: number, maxMs = 8000): Promise<number> {
+async function networkIdle(logFile: string, quietMs: number, sinceMs = 0, maxMs = 8000): Promise<number> {
   const started = epochMs();
   for (;;) {
-    const records = readRequestLog(logFile);
-    const lastEnd = records.reduce((latest, record) => Math.max(latest, record.endMs), 0);
+    const { inFlight, lastActivityMs } = readRequestLog(logFile);
     const now = epochMs();
-    if (now - lastEnd >= quietMs) return Math.max(lastEnd, started);
+    if (inFlight === 0 && now - Math.max(lastActivityMs, sinceMs) >= quietMs) return Math.max(lastActivityMs, sinceMs);
     if (now - started > maxMs) return now;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -221,6 +229,18 @@ function actions(): ActionSpec[] {
       },
       act: async (page) => page.keyboard.press('Control+S'),
       first: [{ selector: '.editor-group-container .tab.dirty', text: 'ideas.txt', absent: true }],
+    },
+    {
+      // VS Code does not keep an extension tree's expansion across a reload: the list's tasks come on expansion.
+      action: 'Tasks: expand a list', api: 'tasks', minimumRoundTrips: 1,
+      why: 'one listing of the list\'s tasks per page (the first page shows at once)',
+      prepare: async (page) => {
+        const myTasks = treeRow('Tasks', 'My Tasks')(page);
+        if ((await myTasks.getAttribute('aria-expanded')) === 'true') await myTasks.click();
+        await page.locator(rowLabel('Tasks'), { hasText: 'Water the plants' }).first().waitFor({ state: 'detached', timeout: 15000 });
+      },
+      act: async (page) => treeRow('Tasks', 'My Tasks')(page).click(),
+      first: [{ selector: rowLabel('Tasks'), text: 'Water the plants' }],
     },
     {
       action: 'Tasks: open a task\'s notes', api: 'tasks', minimumRoundTrips: 1,
@@ -283,7 +303,8 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
   const quietMs = latencyMs + 300;
   const workbench = await launcher.startWorkbench({
     name: 'bench-net', seed: 'demo', emulatorLatencyMs: latencyMs, requestLog, viewport: { width: 1400, height: 1600 },
-    settings: { 'desk.calendar.daysAhead': 14 },
+    // The web build saves after a delay by default; the desktop's default (off) makes the save the user's move.
+    settings: { 'desk.calendar.daysAhead': 14, 'files.autoSave': 'off' },
   });
   const rows: MeasuredAction[] = [];
   try {
@@ -297,7 +318,7 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
     log('signing in…');
     await signInThroughConsent(workbench);
     await showOnlyViews(page, VIEWS.map((view) => view.title));
-    // The Tasks view shows a list's tasks once the list is expanded; the expansion is part of what the cache keeps.
+    // The Tasks view shows a list's tasks once the list is expanded (what its cache then keeps too).
     const myTasks = page.locator(`${pane('Tasks')} .monaco-list-row[role="treeitem"]`).filter({ has: page.locator('.label-name', { hasText: 'My Tasks' }) }).first();
     await myTasks.waitFor({ state: 'visible', timeout: 60000 });
     if ((await myTasks.getAttribute('aria-expanded')) !== 'true') await myTasks.click();
@@ -317,8 +338,8 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
     const reloadAt = epochMs();
     await page.reload();
     const reloadMarks = await marksOf(page, reloadWatches.map((each) => each.key), 120000);
-    const reloadIdle = await networkIdle(requestLog, quietMs);
-    const afterReload = readRequestLog(requestLog);
+    const reloadIdle = await networkIdle(requestLog, quietMs, reloadAt);
+    const afterReload = readRequestLog(requestLog).answered;
     for (const view of VIEWS) {
       rows.push(measured(`reload → ${view.name}`, view.why, afterReload, {
         fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`] as number, doneMs: reloadMarks[`${view.title}:fresh`] as number,
@@ -335,8 +356,8 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const fromMs = epochMs();
       await spec.act(page);
       const marks = await marksOf(page, spec.done ? [keys.first, keys.done] : [keys.first], 60000);
-      const idleMs = await networkIdle(requestLog, quietMs);
-      const records = readRequestLog(requestLog);
+      const idleMs = await networkIdle(requestLog, quietMs, fromMs);
+      const records = readRequestLog(requestLog).answered;
       const firstMs = marks[keys.first] as number;
       // Without a DOM sign of the full result: the end of the last of its requests before the network went idle.
       const lastEnd = records.filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && belongsTo(spec.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), firstMs);

@@ -273,7 +273,17 @@ async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
     if (found) return { port: Number(found[1]), path: `${found[2] || '/'}${found[3] || ''}` };
     return { port: serverPort, path: url ?? '/' };
   };
+  // The web workbench keeps extensions' secrets (Desk's sign-in) in localStorage, sealed with a key half it asks the
+  // page's server for at POST /mint-key; code-server's wrapper serves that route, VS Code's server alone answers 405,
+  // and the secrets then live only in the page's memory: a window reload would sign Desk out. One key per run.
+  const keyHalf = require('node:crypto').randomBytes(32);
   const server = http.createServer((request, response) => {
+    if (request.method === 'POST' && /^\/mint-key(\?|$)/.test(request.url ?? '')) {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': keyHalf.length });
+      response.end(keyHalf);
+      return;
+    }
     const { port: targetPort, path: targetPath } = target(request.url);
     const forward = http.request(
       { host: '127.0.0.1', port: targetPort, method: request.method, path: targetPath, headers: request.headers },

@@ -12,7 +12,7 @@ import { parseJsonBody, stringifyJson } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
-import { epochMs, RequestLog } from './requestLog';
+import { RequestLog } from './requestLog';
 import { requireScopes } from './scopes';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
@@ -127,10 +127,15 @@ export class EmulatorHttpServer {
 
   /** From arrival to the last byte handed to the socket: the time a client waits for this answer. */
   private logWhenAnswered(log: RequestLog, request: http.IncomingMessage, response: http.ServerResponse): void {
-    const startMs = epochMs();
-    response.once('finish', () => {
-      log.write({ method: request.method ?? '?', target: request.url ?? '', status: response.statusCode, startMs, endMs: epochMs() });
-    });
+    const answered = log.arrived(request.method ?? '?', request.url ?? '');
+    let recorded = false;
+    const record = (status: number): void => {
+      if (!recorded) answered(status);
+      recorded = true;
+    };
+    response.once('finish', () => record(response.statusCode));
+    // A client that went away before the answer (nginx's 499): not in flight any more.
+    response.once('close', () => record(499));
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {

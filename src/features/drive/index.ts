@@ -98,7 +98,7 @@ class DriveFeature extends Disposable implements DriveSlice {
     }));
     this.provider = this._register(new DriveTreeProvider(vs, {
       model: () => this.modelValue,
-      isSignedIn: () => desk.session.signedIn,
+      isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
       executeDrop: (plan) => executeDropPlan(this.commandHost(), plan),
       uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
