@@ -79,6 +79,7 @@ describe('Books tree provider', () => {
     const library = reloaded.model.library(MY_LIBRARY);
     assert.equal(item(reloaded.provider, library).description, undefined);
     await reloaded.provider.getChildren(library);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     assert.deepEqual(reloaded.redrawn, [library]);
     assert.equal(item(reloaded.provider, library).description, 'refreshing…');
     openGate();
