@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { findUser, EmulatorUser } from '../src/emulator/auth/users';
 import { calendarModule, calendarServiceFor } from '../src/emulator/calendar';
 import { emulatorAdminModule } from '../src/emulator/auth/devRoutes';
@@ -12,6 +12,10 @@ import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
  *     a calendar in the window), then the same with series that began a year before the window.
  *  2. events.list?singleEvents=true to year 9999 over an event with 100 RRULE lines that never match.
  *  3. events.list?singleEvents=true paging through a daily series that ends in 2080 (20,000+ instances).
+ *  4. Hostile listings in a zone with daylight saving: instances of daily, weekly and yearly series to year 9999, a
+ *     first page of 2,500 over an endless daily series to 2080, and imports of series with 100 rules each.
+ * Each line also gives the longest the event loop was held while the request ran (perf_hooks' delay monitor), and
+ * the most CPU time one turn of the loop took (the same, without the waits for a core on a loaded machine).
  * The stated memory budget: one series keeps at most 100,000 instances (under 2 MB of numbers), and one request
  * builds at most 200,000 candidate times in expansions ahead of it (50,000 more for each series it then finds unexpanded) (see src/emulator/calendar/events/expansion.ts).
  */
@@ -28,6 +32,8 @@ interface Measured {
   healthCount: number;
   peakRssMb: number;
   bytes: number;
+  loopHeldMs: number;
+  loopCpuMs: number;
 }
 
 export async function run(): Promise<void> {
@@ -43,6 +49,19 @@ export async function run(): Promise<void> {
     const measure = async (method: string, path: string, body?: unknown): Promise<Measured> => {
       let done = false;
       let peakRss = rss();
+      const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+      loopDelay.enable();
+      // The CPU time one turn of the event loop took at most: unlike the delay above, it does not grow when other
+      // processes hold the machine's cores.
+      let loopCpuMax = 0;
+      let lastCpu = process.cpuUsage();
+      const turn = (): void => {
+        const cpu = process.cpuUsage();
+        loopCpuMax = Math.max(loopCpuMax, (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000);
+        lastCpu = cpu;
+        if (!done) setImmediate(turn);
+      };
+      setImmediate(turn);
       const health: number[] = [];
       const poller = (async () => {
         while (!done) {
@@ -63,12 +82,13 @@ export async function run(): Promise<void> {
       const wallMs = performance.now() - started;
       done = true;
       await poller;
+      loopDelay.disable();
       peakRss = Math.max(peakRss, rss());
       const stats = percentiles(health);
-      return { status: response.status, wallMs, healthMaxMs: stats.max, healthP50Ms: stats.p50, healthCount: health.length, peakRssMb: peakRss, bytes };
+      return { status: response.status, wallMs, healthMaxMs: stats.max, healthP50Ms: stats.p50, healthCount: health.length, peakRssMb: peakRss, bytes, loopHeldMs: loopDelay.max / 1e6, loopCpuMs: loopCpuMax };
     };
     const report = (label: string, measured: Measured, extra = ''): void => {
-      console.log(`${label}: HTTP ${measured.status} in ${ms(measured.wallMs, 0)} (${(measured.bytes / 1024).toFixed(0)} KB${extra}); health answered ${measured.healthCount}× meanwhile, p50 ${ms(measured.healthP50Ms, 1)}, max ${ms(measured.healthMaxMs, 1)}; peak RSS ${measured.peakRssMb.toFixed(0)} MB`);
+      console.log(`${label}: HTTP ${measured.status} in ${ms(measured.wallMs, 0)} (${(measured.bytes / 1024).toFixed(0)} KB${extra}); health answered ${measured.healthCount}× meanwhile, p50 ${ms(measured.healthP50Ms, 1)}, max ${ms(measured.healthMaxMs, 1)}; event loop held at most ${ms(measured.loopHeldMs, 0)} (${ms(measured.loopCpuMs, 0)} of CPU in one turn); peak RSS ${measured.peakRssMb.toFixed(0)} MB`);
     };
 
     // 1. freeBusy at its limits.
@@ -133,6 +153,29 @@ export async function run(): Promise<void> {
     } while (pageToken !== undefined && pages < 50);
     console.log(`daily series to 2080: ${instances} instances in ${pages} pages of 2,500 (${ms(performance.now() - pagingStarted, 0)} for all, each page fetched twice)`);
     if (slowest) report('slowest page', slowest);
+
+    // 4. Hostile listings in a zone with daylight saving.
+    const berlin = service.calendars.insert(alice, { summary: 'Berlin', timeZone: 'Europe/Berlin' });
+    const berlinPath = `/calendar/v3/calendars/${encodeURIComponent(berlin.id)}/events`;
+    const seriesIn = (rule: string): string => service.events.insert(alice, berlin.id, {
+      summary: rule, start: { dateTime: '2026-01-05T09:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-01-05T09:30:00', timeZone: 'Europe/Berlin' }, recurrence: [`RRULE:${rule}`],
+    }, { conferenceDataVersion: 0 }).id;
+    for (const rule of ['FREQ=DAILY', 'FREQ=WEEKLY', 'FREQ=YEARLY']) {
+      const id = seriesIn(rule);
+      report(`instances of ${rule} (Europe/Berlin) to year 9999`, await measure('GET', `${berlinPath}/${id}/instances?timeMin=2026-03-01T00:00:00Z&timeMax=9999-12-31T00:00:00Z&maxResults=2500`));
+    }
+    report('events.list singleEvents over those three to 2080, first 2,500', await measure('GET', `${berlinPath}?singleEvents=true&orderBy=startTime&timeMin=2026-01-01T00:00:00Z&timeMax=2080-01-01T00:00:00Z&maxResults=2500`));
+    report('events.list of series (not singleEvents) to year 9999', await measure('GET', `${berlinPath}?timeMin=2026-01-01T00:00:00Z&timeMax=9999-12-31T00:00:00Z&maxResults=1`));
+    const manyRules = Array.from({ length: 100 }, (_unused, index) => `RRULE:FREQ=WEEKLY;INTERVAL=${1 + (index % 7)};BYDAY=${['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'][index % 7] as string}`);
+    let slowestImport: Measured | undefined;
+    for (let index = 0; index < 20; index++) {
+      const measured = await measure('POST', `${berlinPath}/import`, {
+        iCalUID: `bench-${index}@example.com`, summary: 'imported', start: { dateTime: '2026-01-05T09:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-01-05T10:00:00', timeZone: 'Europe/Berlin' }, recurrence: manyRules,
+      });
+      if (!slowestImport || measured.loopHeldMs > slowestImport.loopHeldMs) slowestImport = measured;
+    }
+    if (slowestImport) report('slowest of 20 imports of a series with 100 weekly rules', slowestImport);
+    report('events.list singleEvents over them all, one year', await measure('GET', `${berlinPath}?singleEvents=true&timeMin=2026-01-01T00:00:00Z&timeMax=2027-01-01T00:00:00Z&maxResults=2500`));
   } finally {
     await emulator.close();
   }

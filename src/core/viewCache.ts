@@ -118,15 +118,28 @@ export function clearOnAccountChange(cache: ViewCache, account: () => Promise<st
   };
 }
 
+export interface FirstRowsOptions<T> {
+  /**
+   * Whether a snapshot gives the view any top-level row (default: always). One that gives none is not shown: an
+   * empty tree is drawn as the view's welcome content, which a user reloading a signed-in window must not see.
+   */
+  readonly showsRows?: (snapshot: T) => boolean;
+}
+
 /**
  * A tree model's use of its cache slot: at its first start the cached snapshot stands in while the fresh data loads
- * (`refreshing` meanwhile), then `onRefreshed` asks the view to redraw with the fresh rows (same ids).
+ * (`refreshing` meanwhile), then `onRefreshed` asks the view to redraw with the fresh rows (same ids). The one
+ * implementation for every view (Tasks, My Drive, the Agenda, Bookshelves), so they behave alike after a reload.
  */
 export class FirstRowsFromCache<T> {
   private consulted = false;
   private cached: T | undefined;
 
-  constructor(private readonly store: ViewSnapshotStore<T> | undefined, private readonly onRefreshed: () => void) {}
+  constructor(
+    private readonly store: ViewSnapshotStore<T> | undefined,
+    private readonly onRefreshed: () => void,
+    private readonly options: FirstRowsOptions<T> = {},
+  ) {}
 
   /** The rows shown are the cached ones of the last session, waiting for the first answer. */
   get refreshing(): boolean {
@@ -143,7 +156,7 @@ export class FirstRowsFromCache<T> {
     if (this.consulted || !this.store) return undefined;
     this.consulted = true;
     const snapshot = await this.store.read().catch(() => undefined);
-    if (snapshot === undefined) return undefined;
+    if (snapshot === undefined || this.options.showsRows?.(snapshot) === false) return undefined;
     this.cached = snapshot;
     const done = (): void => {
       if (this.cached !== snapshot) return;
@@ -159,7 +172,11 @@ export class FirstRowsFromCache<T> {
     void this.store?.write(value);
   }
 
-  /** Sign-in, backend change, Refresh: no more cached rows in this session. */
+  /**
+   * Sign-in, sign-out, backend change, Refresh: no more cached rows in this session, even if the view was never
+   * shown yet. Those ask for the account's current rows; a snapshot read after them could be the previous
+   * account's (its file is removed asynchronously) or exactly what Refresh was meant to replace.
+   */
   reset(): void {
     this.consulted = true;
     this.cached = undefined;

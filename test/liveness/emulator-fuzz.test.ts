@@ -3,14 +3,14 @@
 // before it. scripts/test-all.js runs this folder as its own stage.
 import * as assert from 'node:assert/strict';
 import { cpus, loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { channelRegistryFor } from '../../src/emulator/core/channels';
 import { startEmulator } from '../../src/emulator/emulator';
 import { emulatorHttp, HttpCallOptions } from '../support/emulatorHttp';
 import { seededRandom } from '../../src/emulator/core/random';
 
 describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shared drives and Drive collaboration', () => {
-  it('never answers 500, answers every request within 2 s and keeps its health check answering throughout (95th percentile within 500 ms; the goal is 100 ms)', async function () {
+  it('never answers 500, answers every request within 2 s and keeps its health check answering throughout (every answer within 100 ms)', async function () {
     this.timeout(180_000);
     const random = seededRandom(20261126);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -23,12 +23,12 @@ describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shar
     // waits for the CPU, so the bounds grow with the load per core. A blocked event loop would show seconds.
     const loadFactor = Math.max(1, (loadavg()[0] ?? 0) / Math.max(1, cpus().length));
     const answerBound = 2000 * loadFactor;
-    // The health check is held to 500 ms at its 95th percentile and 2 s at its worst: a blocked event loop (the
-    // 8 s to endless hangs this test was written for) breaks both. The goal is 100 ms; runs on an idle machine measured
-    // a p95 from 25 to 263 ms, since a synchronous expansion (an instances listing to the year 9999) still holds the
-    // loop for up to about 300 ms, so 100 ms is printed as the goal, not asserted.
-    const healthBound = 500 * loadFactor;
-    const healthWorstBound = 2000 * loadFactor;
+    // The health check answers within 100 ms throughout (the issue's bound), its 95th percentile and its worst:
+    // expansion, listing, rendering and serialising work in time slices of a few milliseconds (core/slices.ts), so
+    // only a part of the server that holds the event loop breaks it (an instances listing to the year 9999 held it
+    // ~300 ms before; the hangs this test was written for, 8 s to endless). Measured: p95 12–14 ms, worst 14–22 ms.
+    const healthBound = 100 * loadFactor;
+    const healthWorstBound = 100 * loadFactor;
     const figures = new Map<string, Map<number, number>>();
     let slowest = { ms: 0, request: '' };
     let largestRss = process.memoryUsage().rss;
@@ -36,6 +36,10 @@ describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shar
     const healthTimes: number[] = [];
     let healthPolls = 0;
     let fuzzing = true;
+    // The longest the event loop was held while each request ran: names the request that held it.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
+    const stalls: { ms: number; request: string }[] = [];
     try {
       const alice = emulator.tokenFor('alice@example.com').accessToken;
       const call = emulatorHttp(emulator, () => alice);
@@ -176,10 +180,12 @@ describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shar
         const [service, make] = pick(families);
         const [method, path, options] = make();
         const sent = method === 'GET' || method === 'DELETE' ? { ...options, json: undefined, body: undefined } : options;
+        loopDelay.reset();
         const started = performance.now();
         const answer = await call(method, path, sent);
         const took = performance.now() - started;
         const described = `#${index} ${method} ${path.slice(0, 160)} ${JSON.stringify(sent).slice(0, 160)}`;
+        stalls.push({ ms: loopDelay.max / 1e6, request: described });
         if (took > slowest.ms) slowest = { ms: took, request: described };
         record(service, answer.status);
         assert.ok(answer.status > 0 && answer.status < 500, `${described} → ${answer.status} ${answer.text.slice(0, 300)}`);
@@ -200,6 +206,8 @@ describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shar
         console.log(`      fuzz ${service}: ${total} requests; ${[...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status}×${count}`).join(', ')}`);
       }
       console.log(`      fuzz slowest answer ${slowest.ms.toFixed(0)} ms (${slowest.request.slice(0, 160)}); health p95 ${([...healthTimes].sort((a, b) => a - b)[Math.floor(healthTimes.length * 0.95)] ?? 0).toFixed(0)} ms, worst ${healthWorst.toFixed(0)} ms over ${healthPolls} polls; largest RSS ${(largestRss / 1024 / 1024).toFixed(0)} MB; load factor ${loadFactor.toFixed(1)} (bounds ${answerBound.toFixed(0)} / ${healthBound.toFixed(0)} / ${healthWorstBound.toFixed(0)} ms)`);
+      loopDelay.disable();
+      for (const stall of stalls.sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`      event loop held ${stall.ms.toFixed(0)} ms during ${stall.request.slice(0, 200)}`);
       await emulator.close();
     }
   });

@@ -96,6 +96,23 @@ describe('Drive folders in the Explorer', function () {
     await eventually('the notice', () => (said.some((message) => /Drive's trash/.test(message)) ? true : undefined));
   });
 
+  it('lists a folder holding more files than one page of Drive\'s listing (1000) completely', async function () {
+    this.timeout(180000);
+    const big = (await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title: 'many', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: folderId }] })).body;
+    const titles = Array.from({ length: 1003 }, (_, index) => `file-${String(index).padStart(4, '0')}.txt`);
+    // Created by another client, a few at a time.
+    for (let start = 0; start < titles.length; start += 25) {
+      await Promise.all(titles.slice(start, start + 25).map(async (title) => {
+        const created = await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title, mimeType: 'text/plain', parents: [{ id: big.id }] });
+        assert.equal(created.status, 200, `created ${title}`);
+      }));
+    }
+    const listed = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(folder, 'many'));
+    assert.equal(listed.length, titles.length, 'every page followed');
+    assert.deepEqual(listed.map(([entry]) => entry).sort(), titles);
+    assert.ok(listed.every(([, type]) => type === vscode.FileType.File));
+  });
+
   it('reports a file created elsewhere to the Explorer through the change feed', async () => {
     await vscode.workspace.fs.readDirectory(folder); // the Explorer has the folder open
     const events: vscode.FileChangeEvent[] = [];

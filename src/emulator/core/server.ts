@@ -7,13 +7,16 @@ import { TokenService } from '../auth/tokens';
 import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
+import { discoveryMethod } from '../discovery/documents';
 import { ApiError, authError, badRequest, notFound } from './errors';
-import { parseJsonBody, stringifyJson } from './json';
+import { checkFieldSelection, FieldSelection, parseFieldSelection, selectFields } from './fields';
+import { parseJsonBody } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { RequestLog } from './requestLog';
 import { requireScopes } from './scopes';
+import { stringifyInSlices } from './slices';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
 import { HttpMethod, Reply, RequestContext, Router } from './router';
 
@@ -229,9 +232,12 @@ export class EmulatorHttpServer {
       text: readText,
       json: async () => parseJsonBody(await readText()),
     };
+    // A bad selection is refused before the call has any effect, as Google does.
+    const selection = fieldSelectionOf(url.searchParams, route.id);
     const reply = await route.handle(context);
     if (MUTATING.has(effectiveMethod)) await this.deps.store.flush();
-    return pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
+    const continued = pageTokenContinuesQuery ? withContinuation(reply, url.searchParams) : reply;
+    return selection ? partialReply(continued, selection) : continued;
   }
 
   /** The token's user, once the token is valid and carries a scope this call needs. */
@@ -271,6 +277,28 @@ export class EmulatorHttpServer {
       throw new ApiError(503, 'backendError', 'The service is currently unavailable.');
     }
   }
+}
+
+/** The `fields` selection of a Google API call, checked against its response schema; undefined when absent or empty. */
+function fieldSelectionOf(search: URLSearchParams, routeId: string): FieldSelection | undefined {
+  const text = search.get('fields');
+  if (text === null || text.trim() === '') return undefined;
+  const selection = parseFieldSelection(text);
+  const located = discoveryMethod(routeId);
+  if (located?.method.response) checkFieldSelection(selection, located.method.response, located.document);
+  return selection;
+}
+
+/** A successful JSON reply cut down to the selection; errors, media and empty replies are never cut. */
+function partialReply(reply: Reply, selection: FieldSelection): Reply {
+  if ((reply.status ?? 200) >= 300) return reply;
+  if ('json' in reply) return { ...reply, json: selectFields(reply.json, selection) };
+  // Some answers (discovery documents) come already written as JSON text.
+  const { headers, status } = reply;
+  if ('body' in reply && /^application\/json\b/i.test(reply.contentType) && (typeof reply.body === 'string' || Buffer.isBuffer(reply.body))) {
+    return { ...(status === undefined ? {} : { status }), ...(headers ? { headers } : {}), json: selectFields(JSON.parse(reply.body.toString()), selection) };
+  }
+  return reply;
 }
 
 function internalError(error: unknown, quiet: boolean): ApiError {
@@ -317,7 +345,7 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
     headers['Content-Type'] = 'application/json; charset=UTF-8';
-    return { headers, body: Buffer.from(stringifyJson(reply.json), 'utf8') };
+    return { headers, body: Buffer.from(await stringifyInSlices(reply.json, JSON_SLICE_LEVELS), 'utf8') };
   }
   if ('empty' in reply) return { headers, body: Buffer.alloc(0) };
   headers['Content-Type'] = reply.contentType;
@@ -327,10 +355,16 @@ async function bufferReply(reply: Reply): Promise<Omit<PartAnswer, 'status'>> {
   return { headers, body: Buffer.concat(chunks) };
 }
 
+/**
+ * JSON answers are serialised in slices down to this depth (answer → list → item; freeBusy's answer → calendars →
+ * calendar), so a list of thousands of items or megabytes of intervals lets other requests in as it is written.
+ */
+const JSON_SLICE_LEVELS = 3;
+
 async function send(response: http.ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
-    const body = stringifyJson(reply.json);
+    const body = await stringifyInSlices(reply.json, JSON_SLICE_LEVELS);
     headers['Content-Type'] = 'application/json; charset=UTF-8';
     headers['Content-Length'] = String(Buffer.byteLength(body));
     response.writeHead(reply.status ?? 200, headers);

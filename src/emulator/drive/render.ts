@@ -1,11 +1,15 @@
 /** Typed rendering of stored files, changes, children and parents as Drive v2 resources. */
 import {
   Change,
+  ChangeList,
+  ChildList,
   ChildReference,
   DriveFile,
   DriveUser,
+  FileList,
   FOLDER_MIME_TYPE,
   isGoogleAppsType,
+  ParentList,
   ParentReference,
 } from '../../shared/schemas/drive';
 import { DEMO_USERS, EmulatorUser } from '../auth/users';
@@ -60,6 +64,72 @@ export function renderParent(context: RenderContext, fileId: string, parentId: s
     parentLink: fileUrl(context, parentId),
     isRoot: parentId === context.rootId,
   };
+}
+
+/** A list's next page: its token and, where the list resource has one, the link that fetches it. */
+export function nextPage(nextPageToken: string | undefined, link?: (token: string) => string): { nextPageToken?: string; nextLink?: string } {
+  if (nextPageToken === undefined) return {};
+  return { nextPageToken, ...(link ? { nextLink: link(nextPageToken) } : {}) };
+}
+
+/** files.list: one page of files; the next link repeats the query (q, orderBy, maxResults) with the page token. */
+export function renderFileList(context: RenderContext, changeStamp: number, files: readonly StoredFile[], page: { nextPageToken?: string | undefined; q?: string | undefined; orderBy?: string | undefined; maxResults: number }): FileList {
+  const selfLink = `${context.baseUrl}/drive/v2/files`;
+  const { q, orderBy, maxResults } = page;
+  return {
+    kind: 'drive#fileList',
+    etag: `"files-${changeStamp}"`,
+    selfLink,
+    incompleteSearch: false,
+    items: files.map((file) => renderFile(context, file)),
+    ...nextPage(page.nextPageToken, (token) => `${selfLink}?${new URLSearchParams({ ...(q ? { q } : {}), ...(orderBy ? { orderBy } : {}), maxResults: String(maxResults), pageToken: token }).toString()}`),
+  };
+}
+
+/** children.list: references to one page of a folder's items; the links name the folder as the request did ('root'). */
+export function renderChildList(context: RenderContext, changeStamp: number, folder: { id: string; requestedAs: string }, childIds: readonly string[], nextPageToken: string | undefined): ChildList {
+  const selfLink = `${fileUrl(context, folder.requestedAs)}/children`;
+  return {
+    kind: 'drive#childList',
+    etag: `"children-${changeStamp}"`,
+    selfLink,
+    items: childIds.map((childId) => renderChild(context, folder.id, childId)),
+    ...nextPage(nextPageToken, (token) => `${selfLink}?pageToken=${encodeURIComponent(token)}`),
+  };
+}
+
+/** parents.list: every folder the file is in (one page, as Drive answers). */
+export function renderParentList(context: RenderContext, file: StoredFile): ParentList {
+  return {
+    kind: 'drive#parentList',
+    etag: renderFile(context, file).etag,
+    selfLink: `${fileUrl(context, file.id)}/parents`,
+    items: file.parents.map((parentId) => renderParent(context, file.id, parentId)),
+  };
+}
+
+/** changes.list: one page of the feed, up to `largestChangeId`; the last page carries the token to start from next. */
+export function renderChangeList(context: RenderContext, items: Change[], page: { largestChangeId: number; nextPageToken?: string | undefined; newStartPageToken?: string | undefined }): ChangeList {
+  const selfLink = `${context.baseUrl}/drive/v2/changes`;
+  return {
+    kind: 'drive#changeList',
+    etag: `"changes-${page.largestChangeId}"`,
+    selfLink,
+    largestChangeId: String(page.largestChangeId),
+    items,
+    ...nextPage(page.nextPageToken, (token) => `${selfLink}?pageToken=${token}`),
+    ...(page.newStartPageToken !== undefined ? { newStartPageToken: page.newStartPageToken } : {}),
+  };
+}
+
+/** changes.getStartPageToken. */
+export function renderStartPageToken(startPageToken: string): { kind: 'drive#startPageToken'; startPageToken: string } {
+  return { kind: 'drive#startPageToken', startPageToken };
+}
+
+/** files.generateIds. */
+export function renderGeneratedIds(space: string | undefined, ids: readonly string[]): { kind: 'drive#generatedIds'; space: string | undefined; ids: string[] } {
+  return { kind: 'drive#generatedIds', space, ids: [...ids] };
 }
 
 export function renderChild(context: RenderContext, folderId: string, childId: string): ChildReference {

@@ -39,13 +39,13 @@ export function parseDetailsPath(path: string): DetailsTarget | undefined {
 }
 
 /** The markdown of a details document; a failure becomes a page that says what went wrong (and is reported). */
-export async function detailsDocument(api: BooksApi, path: string, t: Translate = english, locale?: string): Promise<string> {
+export async function detailsDocument(api: BooksApi, path: string, t: Translate = english, locale?: string, when?: (ms: number) => string): Promise<string> {
   const target = parseDetailsPath(path);
   if (!target) return `# ${t('Unknown book details')}\n`;
   if (target.kind === 'volume') return volumeDetailsMarkdown(await api.getVolume(target.volumeId), t, locale);
   const mine = target.owner === MY_LIBRARY;
   const shelf = mine ? await api.getMyBookshelf(target.shelfId) : await api.getUserBookshelf(target.owner, target.shelfId);
-  return shelfDetailsMarkdown(shelf, { mine, writable: mine && isWritableShelf(shelf), owner: target.owner }, t);
+  return shelfDetailsMarkdown(shelf, { mine, writable: mine && isWritableShelf(shelf), owner: target.owner, ...(when ? { when } : {}) }, t);
 }
 
 export function failedDocument(error: unknown, t: Translate = english): string {

@@ -80,7 +80,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     this._register(vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
       provideTextDocumentContent: async (uri) => {
         try {
-          return await detailsDocument(this.api(), uri.path, t, vs.env.language);
+          return await detailsDocument(this.api(), uri.path, t, vs.env.language, (ms) => desk.clock.dateTime(ms));
         } catch (error) {
           void desk.showError(error, { action: t('Could not load the book details') });
           return failedDocument(error, t);

@@ -139,7 +139,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     if (!listId || !taskFile) return `# ${this.desk.vs.l10n.t('Unknown task')}\n`;
     try {
       const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
-      return taskDetailsMarkdown(task, listTitle, new Date(), this.desk.vs.l10n.t);
+      return taskDetailsMarkdown(task, listTitle, new Date(), this.desk.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms));
     } catch (error) {
       void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the task') });
       return `# ${this.desk.vs.l10n.t('Could not load the task')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;

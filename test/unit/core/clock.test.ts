@@ -4,6 +4,13 @@ import { DeskClock, formatClockTime, formatDateTime } from '../../../src/core/cl
 import { channelTooltip, notificationDescription } from '../../../src/features/channels/tree/presentation';
 import type { ChannelRecord } from '../../../src/features/channels/model';
 import { english } from '../../../src/shared/l10n';
+import { tooltipMarkdown } from '../../../src/features/drive/tree/presentation';
+import { driveTooltipLines } from '../../../src/features/drive/sharedDrives/nodes';
+import { relativeTime } from '../../../src/features/drive/changes/statusBar';
+import { taskDetailsMarkdown } from '../../../src/features/tasks/tree/presentation';
+import { shelfDetailsMarkdown } from '../../../src/features/books/tree/presentation';
+import type { DriveItem } from '../../../src/features/drive/port';
+import type { Task } from '../../../src/shared/schemas/tasks';
 
 const AFTERNOON = Date.UTC(2026, 10, 27, 14, 5); // Fri 27 Nov 2026, 14:05 UTC
 
@@ -50,5 +57,23 @@ describe('Desk clock', () => {
     assert.match(tooltip, /Last message: change at 15:05/);
     assert.doesNotMatch(tooltip, /\b[AP]M\b/);
     assert.equal(notificationDescription({ channelId: 'c1', messageNumber: 2, resourceState: 'change', receivedAt: AFTERNOON } as Parameters<typeof notificationDescription>[0], clock), '15:05');
+  });
+
+  it('is what Drive hovers, the changes list and the details pages write moments with (no machine format, no raw ISO)', () => {
+    const clock = new DeskClock('en-US', undefined, 'UTC');
+    clock.setTimeZone('Europe/Berlin');
+    const when = (ms: number): string => clock.dateTime(ms);
+    const iso = new Date(AFTERNOON).toISOString();
+    const shown = [
+      tooltipMarkdown({ id: 'f1', title: 'ideas.txt', mimeType: 'text/plain', modifiedDate: iso, lastModifyingUserName: 'Alice' } as DriveItem, when, english),
+      driveTooltipLines({ id: 'd1', kind: 'drive#drive', createdDate: iso } as DriveItem, english, when).join('\n'),
+      relativeTime(AFTERNOON, AFTERNOON + 3 * 86_400_000, when, english),
+      taskDetailsMarkdown({ id: 't1', title: 'Pay rent', status: 'completed', completed: iso, updated: iso } as Task, 'Home', new Date(AFTERNOON), english, when),
+      shelfDetailsMarkdown({ kind: 'books#bookshelf', id: 1001, title: 'Book club', created: iso, updated: iso }, { mine: true, writable: true, owner: 'me', when }, english),
+    ];
+    for (const text of shown) {
+      assert.match(text, /15:05/, text);
+      assert.doesNotMatch(text, /\b[AP]M\b|\d{4}-\d{2}-\d{2}T/, text);
+    }
   });
 });

@@ -91,4 +91,17 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.equal(rows.refreshing, false);
     assert.equal(redraws, 1);
   });
+
+  it('shows nothing from the cache after a reset that came before the first start, and no snapshot without rows', async () => {
+    await cache().write('tasks', ['cached']);
+    const reset = new FirstRowsFromCache(cache().view('tasks', isRows), () => undefined);
+    reset.reset();
+    assert.equal(await reset.firstStart(async () => undefined), undefined);
+    assert.equal(reset.refreshing, false);
+
+    await cache().write('tasks', []);
+    const empty = new FirstRowsFromCache(cache().view('tasks', isRows), () => undefined, { showsRows: (rows) => rows.length > 0 });
+    assert.equal(await empty.firstStart(async () => undefined), undefined);
+    assert.equal(empty.refreshing, false);
+  });
 });

@@ -6,15 +6,24 @@
  * number of periods. Between slices an asynchronous expansion yields to the event loop, and every expansion has a
  * work budget and an instance cap, so no rule, however written, holds the server.
  */
+import { performance } from 'node:perf_hooks';
 import { RRule } from 'rrule';
+import { TimeSlices } from '../../core/slices';
 import { DAY_MS, HOUR_MS } from '../time';
 import type { ParsedRecurrence, SeriesStart } from './recurrence';
 
 /** rrule's parsed options: every BY part explicit (rrule does not export the type by name). */
 export type ParsedOptions = RRule['options'];
 
-/** Candidate date-times one slice builds at most: a few milliseconds of rrule's work, the longest the server is held. */
+/** Candidate date-times one slice builds at most: a few milliseconds of rrule's work. */
 const SLICE_CANDIDATES = 5_000;
+/**
+ * How long one slice may run, whatever its candidate count: a rule that rarely matches walks thousands of periods
+ * in rrule for each candidate it builds (a daily rule on February 30 took 20–100 ms a slice). Checked every few
+ * periods; a slice always finishes the period it is in.
+ */
+const SLICE_TIME_MS = 4;
+const DEADLINE_CHECK_PERIODS = 16;
 /**
  * Grid points a sub-daily slice walks at most, and how many of them cost one candidate of the budget: walking the
  * grid is a few arithmetic operations a point, an rrule candidate several times that.
@@ -27,8 +36,6 @@ export const MAX_SERIES_INSTANCES = 100_000;
 export const SYNC_BUDGET = 50_000;
 /** Candidate times the expansions of one request may build in all: well under a second of work, yielding throughout. */
 export const REQUEST_BUDGET = 200_000;
-/** How long a yielding expansion runs before it lets other requests in. */
-const YIELD_EVERY_MS = 8;
 /** rrule stops at year 9999 too. */
 const LAST_WALL = Date.UTC(9999, 11, 31, 23, 59, 59);
 
@@ -111,8 +118,11 @@ interface Cursor {
   readonly done: boolean;
   /** Where the next slice starts; everything the rule yields before it is in `walls`. */
   readonly next: number;
-  /** Expands one slice, stopping once it is past `untilWall`; returns the candidate times it built (for budgets). */
-  slice(untilWall: number): number;
+  /**
+   * Expands one slice, stopping once it is past `untilWall` or at the first period boundary after `deadline` (a
+   * performance.now() reading); returns the candidate times it built (for budgets).
+   */
+  slice(untilWall: number, deadline: number): number;
 }
 
 /** A daily, weekly, monthly or yearly rule, expanded by rrule one slice of periods at a time. */
@@ -136,7 +146,7 @@ class RuleCursor implements Cursor {
     return this.done ? Number.POSITIVE_INFINITY : this.period === 0 ? this.options.dtstart.getTime() : periodStart(this.options, this.base, this.period);
   }
 
-  slice(untilWall: number): number {
+  slice(untilWall: number, deadline: number): number {
     const from = this.next;
     const periods = Math.min(this.periodsPerSlice, Math.max(1, periodsUntil(this.options, this.base, untilWall) - this.period));
     const windowEnd = periodStart(this.options, this.base, this.period + periods);
@@ -147,16 +157,24 @@ class RuleCursor implements Cursor {
     const interval = this.options.interval;
     const sliceOptions: ParsedOptions = { ...this.options, dtstart: new Date(from), count: this.remaining };
     // rrule reads `interval` once at its start, then twice a period: at the period's end (where 0 stops it) and
-    // to step its counter. Answering 0 at a period's end after the slice's periods ends the run there.
+    // to step its counter. Answering 0 at a period's end after the slice's periods ends the run there; so does
+    // the deadline (a rule whose periods rarely match runs long between calls of the callback below).
     let reads = 0;
     let cutOff = false;
+    let cutByTime: number | undefined;
     const allowedPeriods = periods + 1;
     Object.defineProperty(sliceOptions, 'interval', {
       enumerable: true,
       get: () => {
         reads++;
-        if (reads % 2 === 0 && reads / 2 > allowedPeriods) {
+        if (reads % 2 !== 0) return interval;
+        const walked = reads / 2;
+        if (walked > allowedPeriods) {
           cutOff = true;
+          return 0;
+        }
+        if (walked < periods && walked % DEADLINE_CHECK_PERIODS === 0 && performance.now() >= deadline) {
+          cutByTime = walked; // periods 0 … walked - 1 of the slice are done, every instance in them emitted
           return 0;
         }
         return interval;
@@ -176,7 +194,8 @@ class RuleCursor implements Cursor {
       return true;
     });
     if (this.remaining !== null) this.remaining -= kept;
-    if (!reachedWindowEnd && !cutOff) this.done = true; // rrule ended by itself: UNTIL, COUNT or year 9999
+    if (cutByTime !== undefined) this.period += cutByTime;
+    else if (!reachedWindowEnd && !cutOff) this.done = true; // rrule ended by itself: UNTIL, COUNT or year 9999
     else this.period += periods;
     return Math.max(1, Math.floor(reads / 2)) * candidatesPerPeriod(this.options);
   }
@@ -227,17 +246,19 @@ class SubDailyCursor implements Cursor {
     return this.done ? Number.POSITIVE_INFINITY : Math.max(this.position, this.start);
   }
 
-  slice(untilWall: number): number {
+  slice(untilWall: number, deadline: number): number {
     let points = 0;
     let dayWork = 0;
+    let steps = 0;
     while (!this.done && points < SUB_DAILY_SLICE_POINTS && dayWork < SLICE_CANDIDATES && this.position <= untilWall) {
+      if (++steps % DEADLINE_CHECK_PERIODS === 0 && performance.now() >= deadline) break;
       if (this.position > this.until || this.position > LAST_WALL || (this.remaining !== null && this.remaining <= 0)) {
         this.done = true;
         break;
       }
       if (this.days) {
         const day = this.position - (this.position % DAY_MS);
-        const found = this.matchingDayFrom(day, untilWall);
+        const found = this.matchingDayFrom(day, untilWall, deadline);
         dayWork += found.work;
         if (found.day === undefined) {
           // No accepted day before the companion's progress: the grid moves on to where it stands.
@@ -263,14 +284,14 @@ class SubDailyCursor implements Cursor {
   }
 
   /** The first day at or after `day` the day filters accept (undefined: none known yet, or none at all once `days` is done). */
-  private matchingDayFrom(day: number, untilWall: number): { day?: number; work: number } {
+  private matchingDayFrom(day: number, untilWall: number, deadline: number): { day?: number; work: number } {
     const days = this.days as RuleCursor;
     let work = 0;
     for (;;) {
       while (this.dayIndex < days.walls.length && (days.walls[this.dayIndex] as number) < day) this.dayIndex++;
       if (this.dayIndex < days.walls.length) return { day: days.walls[this.dayIndex] as number, work };
-      if (days.done || work >= SLICE_CANDIDATES || days.next > untilWall) return { work };
-      work += days.slice(untilWall);
+      if (days.done || work >= SLICE_CANDIDATES || days.next > untilWall || (work > 0 && performance.now() >= deadline)) return { work };
+      work += days.slice(untilWall, deadline);
     }
   }
 
@@ -325,7 +346,8 @@ export class SeriesExpansion {
   private state: ExpansionState;
   private capped = false;
 
-  constructor(private readonly parsed: ParsedRecurrence, private readonly series: SeriesStart) {
+  /** `sliceTimeMs`: how long one slice may run (tests shorten it to cut every slice by time). */
+  constructor(private readonly parsed: ParsedRecurrence, private readonly series: SeriesStart, private readonly sliceTimeMs = SLICE_TIME_MS) {
     const cursorFor = (options: ParsedOptions): Cursor => (options.freq > RRule.DAILY ? new SubDailyCursor(options) : new RuleCursor(options));
     this.rules = parsed.rules.map(cursorFor);
     this.exrules = parsed.exrules.map(cursorFor);
@@ -338,20 +360,16 @@ export class SeriesExpansion {
 
   /** Expands until every instance up to `untilWall` is known, the budget runs out or the cap is reached. */
   extendSync(untilWall: number, budget: WorkBudget): ExpansionState {
-    while (this.wants(untilWall, budget)) budget.candidates -= this.nextCursor().slice(untilWall);
+    while (this.wants(untilWall, budget)) budget.candidates -= this.nextCursor().slice(untilWall, performance.now() + this.sliceTimeMs);
     this.state = this.combine();
     return this.state;
   }
 
   /** The same, letting other requests in every few milliseconds. */
-  async extend(untilWall: number, budget: WorkBudget): Promise<ExpansionState> {
-    let sliceStarted = Date.now();
+  async extend(untilWall: number, budget: WorkBudget, slices = new TimeSlices()): Promise<ExpansionState> {
     while (this.wants(untilWall, budget)) {
-      budget.candidates -= this.nextCursor().slice(untilWall);
-      if (Date.now() - sliceStarted >= YIELD_EVERY_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStarted = Date.now();
-      }
+      budget.candidates -= this.nextCursor().slice(untilWall, performance.now() + this.sliceTimeMs);
+      await slices.pause();
     }
     this.state = this.combine();
     return this.state;
@@ -405,7 +423,7 @@ function lastKept(rules: readonly Cursor[]): number {
 }
 
 /** A one-off synchronous expansion up to `untilWall`, with a request's budget (tests and small series). */
-export function expandSync(parsed: ParsedRecurrence, series: SeriesStart, untilWall: number): ExpansionState {
-  const state = new SeriesExpansion(parsed, series).extendSync(untilWall, { candidates: REQUEST_BUDGET });
+export function expandSync(parsed: ParsedRecurrence, series: SeriesStart, untilWall: number, sliceTimeMs = SLICE_TIME_MS): ExpansionState {
+  const state = new SeriesExpansion(parsed, series, sliceTimeMs).extendSync(untilWall, { candidates: REQUEST_BUDGET });
   return { ...state, walls: state.walls.filter((wall) => wall <= untilWall) };
 }

@@ -6,7 +6,7 @@
 import { ApiError } from '../../core/errors';
 import type { WorkBudget } from './expansion';
 import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
-import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, lowerBound, StoredEvent, VirtualInstance } from './timeline';
+import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, firstIndex, StoredEvent, VirtualInstance } from './timeline';
 
 /** The id of the instance of `seriesId` originally starting at `originalStart` (instant, or wall date if all-day). */
 export function instanceId(seriesId: string, originalStart: number, allDay: boolean): string {
@@ -56,16 +56,32 @@ export interface InstanceQuery {
 /** The series' instance starting originally at `originalStart`, generated from the series; undefined if it has none. */
 export function generatedInstance(events: CalendarEvents, series: StoredEvent, calendarZone: string, originalStart: number): VirtualInstance | undefined {
   const horizon = (series.timing.allDay ? wallToUtc(calendarZone, originalStart) : originalStart) + DAY_MS;
-  const { starts, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon);
-  if (coveredUntilUtc < originalStart) throw recurrenceTooLarge();
-  const index = lowerBound(starts, (start) => start < originalStart);
-  if (starts[index] !== originalStart) return undefined;
+  const expansion = events.originalStarts(series, calendarZone, horizon);
+  if (expansion.coveredUntilUtc < originalStart) throw recurrenceTooLarge();
+  const index = firstIndex(expansion.count, (at) => expansion.startAt(at) < originalStart);
+  if (index >= expansion.count || expansion.startAt(index) !== originalStart) return undefined;
   return virtual(series, originalStart);
 }
 
+/** A generated instance; its id is written when first read (a listing makes thousands and renders a page of them). */
+class GeneratedInstance implements VirtualInstance {
+  readonly startMs: number;
+  readonly endMs: number;
+  private writtenId: string | undefined;
+
+  constructor(private readonly series: StoredEvent, readonly originalStart: number) {
+    this.startMs = originalStart;
+    this.endMs = originalStart + series.timing.endMs - series.timing.startMs;
+  }
+
+  get id(): string {
+    this.writtenId ??= instanceId(this.series.id, this.originalStart, this.series.timing.allDay);
+    return this.writtenId;
+  }
+}
+
 function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
-  const duration = series.timing.endMs - series.timing.startMs;
-  return { id: instanceId(series.id, originalStart, series.timing.allDay), originalStart, startMs: originalStart, endMs: originalStart + duration };
+  return new GeneratedInstance(series, originalStart);
 }
 
 /**
@@ -75,7 +91,8 @@ function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
 export function generatedSpans(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery): { spans: { original: number; start: number; end: number }[]; until: number } {
   const horizon = listingHorizon(series, calendarZone, query);
   const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
-  const { starts, bounded, coveredUntilUtc } = events.originalStarts(series, calendarZone, horizon, query.budget);
+  const expansion = events.originalStarts(series, calendarZone, horizon, query.budget);
+  const { bounded, coveredUntilUtc } = expansion;
   // A series that ends is listed to its end; only an endless one stops at the horizon.
   const until = query.toUtc ?? (bounded ? Number.POSITIVE_INFINITY : horizon);
   if (until > coveredUntilUtc) throw recurrenceTooLarge();
@@ -84,8 +101,8 @@ export function generatedSpans(events: CalendarEvents, series: StoredEvent, cale
   const spans: { original: number; start: number; end: number }[] = [];
   // Skip ahead to the first that can still overlap the window.
   const slack = series.timing.allDay ? 2 * DAY_MS : 0;
-  for (let index = lowerBound(starts, (start) => start + duration + slack <= from); index < starts.length; index++) {
-    const original = starts[index] as number;
+  for (let index = firstIndex(expansion.count, (at) => expansion.startAt(at) + duration + slack <= from); index < expansion.count; index++) {
+    const original = expansion.startAt(index);
     const span = spanOf(original, original + duration, series.timing.allDay, calendarZone);
     if (span.start >= until) break;
     if (span.end <= from && !(span.start === span.end && span.start >= from)) continue;
@@ -115,12 +132,17 @@ export function instancesOf(events: CalendarEvents, series: StoredEvent, calenda
   return views.sort((a, b) => a.at - b.at).map((entry) => entry.view);
 }
 
+/** How far `seriesBounds` expands a series: a day past now (or past its start), enough to know whether it ends. */
+export function seriesBoundsHorizon(series: StoredEvent, calendarZone: string, now: number): number {
+  return Math.max(now, spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone).start) + DAY_MS;
+}
+
 /** The first and last instant any instance of a series covers (Infinity for an endless series). */
 export function seriesBounds(events: CalendarEvents, series: StoredEvent, calendarZone: string, now: number, budget?: WorkBudget): { start: number; end: number } {
   const first = spanOf(series.timing.startMs, series.timing.endMs, series.timing.allDay, calendarZone);
-  const expansion = events.originalStarts(series, calendarZone, Math.max(now, first.start) + DAY_MS, budget);
+  const expansion = events.originalStarts(series, calendarZone, seriesBoundsHorizon(series, calendarZone, now), budget);
   if (!expansion.complete) return { start: first.start, end: Number.POSITIVE_INFINITY };
-  const last = expansion.starts[expansion.starts.length - 1] ?? series.timing.startMs;
+  const last = expansion.count > 0 ? expansion.startAt(expansion.count - 1) : series.timing.startMs;
   const duration = series.timing.endMs - series.timing.startMs;
   return { start: first.start, end: spanOf(last, last + duration, series.timing.allDay, calendarZone).end };
 }

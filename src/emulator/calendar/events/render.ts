@@ -5,6 +5,7 @@
  */
 import { escapeHtml } from '../../core/html';
 import { stringifyJson } from '../../core/json';
+import { mapInSlices } from '../../core/slices';
 import type { EmulatorUser } from '../../auth/users';
 import { formatDate, formatDateTime } from '../time';
 import type { EventListResult } from './listing';
@@ -179,7 +180,7 @@ export function renderEventPage(eid: string): string {
  * (renderEventJson) rather than serialised whole: on a listed week most of the time went into serialising the same
  * events again. As bytes, the server neither measures nor encodes the text again.
  */
-export function renderEventList(result: EventListResult, defaultReminders: readonly unknown[], context: EventRenderContext): Buffer {
+export async function renderEventList(result: EventListResult, defaultReminders: readonly unknown[], context: EventRenderContext): Promise<Buffer> {
   const head = JSON.stringify({
     kind: 'calendar#events',
     etag: `"${result.calendar.updated}"`,
@@ -194,6 +195,7 @@ export function renderEventList(result: EventListResult, defaultReminders: reado
     items: [],
   });
   // `items` is the last member: the text ends in `[]}`, and the events go between the brackets.
-  const items = result.views.map((view) => renderEventJson(view, context)).join(',');
+  // A page holds up to 2,500 events: rendered in slices, letting other requests in between.
+  const items = (await mapInSlices(result.views, (view) => renderEventJson(view, context))).join(',');
   return Buffer.from(`${head.slice(0, -2)}${items}]}`, 'utf8');
 }

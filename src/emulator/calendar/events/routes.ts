@@ -50,10 +50,10 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
     return renderEvent(view, renderContext(context, calendar, role));
   };
   /** The calendar#events answer, with the viewer's default reminders of the calendar when it is in their list. */
-  const envelope = (context: RequestContext, result: EventListResult): Reply => {
+  const envelope = async (context: RequestContext, result: EventListResult): Promise<Reply> => {
     const render = renderContext(context, result.calendar, result.role);
     const entry = service.calendarList.roleOf(userOf(context), result.calendar.id) === 'none' ? undefined : tryEntry(service, context, result.calendar.id);
-    return { contentType: JSON_CONTENT_TYPE, body: renderEventList(result, entry?.defaultReminders ?? [], render) };
+    return { contentType: JSON_CONTENT_TYPE, body: await renderEventList(result, entry?.defaultReminders ?? [], render) };
   };
   const updateEvent = (mode: 'update' | 'patch'): Handler => async (context) => {
     const options = writeOptions(context);
@@ -88,7 +88,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         context.query.boolean('showHiddenInvitations', false);
         context.query.boolean('alwaysIncludeEmail', false);
         const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, options);
-        return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
+        return envelope(context, await listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
       },
     },
     {
@@ -136,7 +136,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
         const pageToken = param(context, 'pageToken');
         const originalStart = param(context, 'originalStart');
-        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string });
+        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMin !== undefined ? { timeMin } : {}), ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string, singleEvents: true });
         const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
           maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
           showDeleted: context.query.boolean('showDeleted', false),

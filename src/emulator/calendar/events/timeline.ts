@@ -6,6 +6,7 @@
 import type { EventType } from '../../../shared/schemas/calendar';
 import { ChangeLog } from '../sync';
 import { DAY_MS, HOUR_MS, utcToWall, wallToUtc } from '../time';
+import { TimeSlices } from '../../core/slices';
 import { REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudget } from './expansion';
 import { SeriesStart, storedRecurrence } from './recurrence';
 import type { EventBody, EventTiming } from './rules';
@@ -52,6 +53,9 @@ export interface EventView {
 const ZONE_SLACK_MS = 14 * HOUR_MS;
 /** How far an endless series is expanded when nothing bounds the request. */
 export const DEFAULT_HORIZON_MS = 5 * 365 * DAY_MS;
+/** The instants a zone's clock can be read at (Date's range less a day either side). */
+const MIN_INSTANT = -8.64e15 + DAY_MS;
+const MAX_INSTANT = 8.64e15 - DAY_MS;
 /** An endless series is expanded this far beyond what was asked, so requests that creep forward hit the cache. */
 const EXPANSION_HEADROOM_MS = 31 * DAY_MS;
 
@@ -61,8 +65,14 @@ export function isRecurring(event: StoredEvent): boolean {
 
 /** What a listing may rely on of a series' instances. */
 export interface Expansion {
-  /** Original starts in order: instants for timed series, wall midnights for all-day ones. */
-  starts: number[];
+  /** How many original starts are known. */
+  readonly count: number;
+  /**
+   * The original start at `index`, in order: an instant for a timed series, a wall midnight for an all-day one.
+   * Converted when asked (a zone's offset may cost an Intl lookup): a series known to the year 9999 must not be
+   * converted whole, holding the server, for a listing that reads a few of its instances or refuses the window.
+   */
+  startAt(index: number): number;
   /** Every original start before this instant is in `starts` (Infinity when the series is fully known). */
   coveredUntilUtc: number;
   complete: boolean;
@@ -90,11 +100,16 @@ function compareEntries(a: TimelineEntry, b: TimelineEntry): number {
 }
 
 function lowerBound<T>(items: readonly T[], isBefore: (item: T) => boolean): number {
+  return firstIndex(items.length, (index) => isBefore(items[index] as T));
+}
+
+/** The first index below `count` that `isBefore` rejects, for a predicate that holds up to some index and not after. */
+function firstIndex(count: number, isBefore: (index: number) => boolean): number {
   let low = 0;
-  let high = items.length;
+  let high = count;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (isBefore(items[middle] as T)) low = middle + 1;
+    if (isBefore(middle)) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -189,15 +204,33 @@ export class CalendarEvents {
    * yielding to other requests while it works; the listing then finds them expanded. One budget for them all: what is
    * left of it is returned, for the listing to spend (so a request's expansion work is bounded however many series).
    */
-  async prepare(calendarZone: string, untilUtc: (series: StoredEvent) => number, ids: Iterable<string> = this.series, budget: WorkBudget = { candidates: REQUEST_BUDGET }): Promise<WorkBudget> {
+  async prepare(calendarZone: string, untilUtc: (series: StoredEvent) => number, ids: Iterable<string> = this.series, budget: WorkBudget = { candidates: REQUEST_BUDGET }, fromUtc = Number.NEGATIVE_INFINITY): Promise<WorkBudget> {
+    const slices = new TimeSlices();
     for (const id of [...ids]) {
       const master = this.byId.get(id);
       if (!master || !isRecurring(master)) continue;
       const cached = this.cachedExpansion(master, calendarZone);
-      const target = this.targetWall(cached, untilUtc(master));
-      if (cached.growing.current.covered <= target) await cached.growing.extend(target, budget);
+      const until = untilUtc(master);
+      const target = this.targetWall(cached, until);
+      const state = cached.growing.current.covered <= target ? await cached.growing.extend(target, budget, slices) : cached.growing.current;
+      if (!cached.series.allDay && state.covered > target) await this.measureOffsets(cached, state.walls, fromUtc, until, slices);
+      await slices.pause();
     }
     return budget;
+  }
+
+  /**
+   * Converts, yielding every few milliseconds, the series' walls a listing of [fromUtc, untilUtc] will convert to
+   * instants: each new week of a zone costs an Intl lookup (a few microseconds), and 20,000 instances in a window
+   * would otherwise hold the server while the listing converts them. The zone's offsets stay cached (time.ts).
+   */
+  private async measureOffsets(cached: CachedExpansion, walls: readonly number[], fromUtc: number, untilUtc: number, slices: TimeSlices): Promise<void> {
+    const fromWall = Number.isFinite(fromUtc) ? utcToWall(cached.zone, Math.max(fromUtc, MIN_INSTANT)) - DAY_MS : Number.NEGATIVE_INFINITY;
+    const untilWall = Number.isFinite(untilUtc) ? utcToWall(cached.zone, Math.min(untilUtc, MAX_INSTANT)) + DAY_MS : Number.POSITIVE_INFINITY;
+    for (let index = lowerBound(walls, (wall) => wall < fromWall); index < walls.length && (walls[index] as number) <= untilWall; index++) {
+      wallToUtc(cached.zone, walls[index] as number);
+      if ((index & 0x3f) === 0) await slices.pause();
+    }
   }
 
   private cachedExpansion(master: StoredEvent, calendarZone: string): CachedExpansion {
@@ -224,13 +257,14 @@ export class CalendarEvents {
   private resultOf(cached: CachedExpansion, state: { walls: number[]; covered: number; complete: boolean }): Expansion {
     if (cached.result && cached.resultCovered === state.covered) return cached.result;
     const { zone, series } = cached;
-    const starts = series.allDay ? state.walls : state.walls.map((wall) => wallToUtc(zone, wall));
+    const walls = state.walls;
+    const startAt = series.allDay ? (index: number): number => walls[index] as number : (index: number): number => wallToUtc(zone, walls[index] as number);
     // A wall time is within a day of its instant, whatever the zone: a day less is a safe bound.
     const coveredUntilUtc = Number.isFinite(state.covered) ? state.covered - DAY_MS : Number.POSITIVE_INFINITY;
-    cached.result = { starts, coveredUntilUtc, complete: state.complete, bounded: cached.bounded };
+    cached.result = { count: walls.length, startAt, coveredUntilUtc, complete: state.complete, bounded: cached.bounded };
     cached.resultCovered = state.covered;
     return cached.result;
   }
 }
 
-export { lowerBound };
+export { firstIndex, lowerBound };

@@ -9,6 +9,7 @@ import type { EmulatorUser } from '../../auth/users';
 import { ApiError, invalid, required } from '../../core/errors';
 import { atLeast } from '../access';
 import { DEMO_GROUPS } from '../acl/model';
+import { TimeSlices } from '../../core/slices';
 import { REQUEST_BUDGET, WorkBudget } from '../events/expansion';
 import { generatedSpans, spanOf } from '../events/instances';
 import type { CalendarService } from '../service';
@@ -65,10 +66,11 @@ export class FreeBusyModel {
   async answer(user: EmulatorUser, request: FreeBusyRequestInput): Promise<FreeBusyResult> {
     const budget = await this.prepare(user, request);
     const steps = this.steps(user, request, budget);
+    const slices = new TimeSlices();
     for (;;) {
       const next = steps.next();
       if (next.done) return next.value;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await slices.pause();
     }
   }
 
@@ -125,9 +127,10 @@ export class FreeBusyModel {
    */
   private async prepare(user: EmulatorUser, request: FreeBusyRequestInput): Promise<WorkBudget> {
     const budget = { candidates: REQUEST_BUDGET };
+    let from: number;
     let to: number;
     try {
-      timestamp('timeMin', request.timeMin);
+      from = timestamp('timeMin', request.timeMin);
       to = timestamp('timeMax', request.timeMax);
     } catch {
       return budget;
@@ -139,7 +142,7 @@ export class FreeBusyModel {
     }
     for (const id of [...ids].slice(0, FREEBUSY_LIMITS.calendarExpansionMax + FREEBUSY_LIMITS.groupExpansionMax)) {
       const calendar = this.visibleCalendar(user, id);
-      if (calendar) await this.service.events.of(calendar.id).prepare(calendar.timeZone, () => to, undefined, budget);
+      if (calendar) await this.service.events.of(calendar.id).prepare(calendar.timeZone, () => to, undefined, budget, from);
     }
     return budget;
   }

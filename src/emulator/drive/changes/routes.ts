@@ -1,5 +1,5 @@
 /** Drive's changes routes: the start token, the change feed of a user or a shared drive (with the emulator's long poll) and one change. */
-import { Change, ChangeList, LONG_POLL_ANNOUNCE_HEADER, LONG_POLL_MAX_SECONDS, LONG_POLL_WAIT_HEADER } from '../../../shared/schemas/drive';
+import { Change, LONG_POLL_ANNOUNCE_HEADER, LONG_POLL_MAX_SECONDS, LONG_POLL_WAIT_HEADER } from '../../../shared/schemas/drive';
 import type { EmulatorUser } from '../../auth/users';
 import { header, requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
@@ -7,7 +7,7 @@ import type { QueryParams } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
 import { renderDrive, renderDriveChange } from '../drives/render';
 import { supportsAllDrives } from '../files/allDrives';
-import { renderChange, RenderContext } from '../render';
+import { renderChange, renderChangeList, RenderContext, renderStartPageToken } from '../render';
 import { commaList, DriveRouteKit, MAX_PAGE, safeGet } from '../routing';
 import { ChangeRecord, driveFeedKey } from './model';
 
@@ -59,7 +59,7 @@ export function changeRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     // Change ids are global: a drive's feed starts at the same token (once its membership is checked).
     feedFor(context.query, user, true);
-    return { headers: { [LONG_POLL_ANNOUNCE_HEADER]: '1' }, json: { kind: 'drive#startPageToken', startPageToken: model.startPageToken() } };
+    return { headers: { [LONG_POLL_ANNOUNCE_HEADER]: '1' }, json: renderStartPageToken(model.startPageToken()) };
   }
 
   async function listChanges(context: RequestContext): Promise<Reply> {
@@ -94,20 +94,7 @@ export function changeRoutes(kit: DriveRouteKit): Route[] {
     }
     const renderWith = renderContext(context);
     const items = page.changes.map((record) => render(renderWith, user, record));
-    const selfLink = `${context.baseUrl}/drive/v2/changes`;
-    const list: ChangeList = {
-      kind: 'drive#changeList',
-      etag: `"changes-${page.largestChangeId}"`,
-      selfLink,
-      largestChangeId: String(page.largestChangeId),
-      items,
-    };
-    if (page.nextPageToken !== undefined) {
-      list.nextPageToken = page.nextPageToken;
-      list.nextLink = `${selfLink}?pageToken=${page.nextPageToken}`;
-    }
-    if (page.newStartPageToken !== undefined) list.newStartPageToken = page.newStartPageToken;
-    return { headers: { [LONG_POLL_ANNOUNCE_HEADER]: '1' }, json: list };
+    return { headers: { [LONG_POLL_ANNOUNCE_HEADER]: '1' }, json: renderChangeList(renderWith, items, page) };
   }
 
   function getChange(context: RequestContext): Reply {

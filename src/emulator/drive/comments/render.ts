@@ -1,10 +1,10 @@
 /** Drive v2 comment and reply resources as the API returns them (HTML content, authors, anchors). */
 import type { StoredComment, StoredReply } from './model';
 import type { StoredFile } from '../files/model';
-import { driveUser, fileUrl, iso, RenderContext } from '../render';
+import { driveUser, fileUrl, iso, nextPage, RenderContext } from '../render';
 import { DEMO_USERS } from '../../auth/users';
 import { escapeHtml } from '../../core/html';
-import { CommentReply, DriveComment } from '../../../shared/schemas/drive/comments';
+import { CommentList, CommentReply, CommentReplyList, DriveComment } from '../../../shared/schemas/drive/comments';
 
 export function commentUrl(context: RenderContext, fileId: string, commentId: string): string {
   return `${fileUrl(context, fileId)}/comments/${encodeURIComponent(commentId)}`;
@@ -13,6 +13,28 @@ export function commentUrl(context: RenderContext, fileId: string, commentId: st
 /** Plain text as the HTML Drive shows: escaped, line breaks kept. */
 export function htmlOf(content: string): string {
   return escapeHtml(content).replace(/\r?\n/g, '<br>');
+}
+
+/** comments.list: one page of a file's comments; the links name the file as the request did. */
+export function renderCommentList(context: RenderContext, requestedFileId: string, file: StoredFile | undefined, comments: readonly StoredComment[], page: { includeDeleted: boolean; nextPageToken?: string | undefined }): CommentList {
+  const selfLink = `${fileUrl(context, requestedFileId)}/comments`;
+  return {
+    kind: 'drive#commentList',
+    selfLink,
+    items: comments.map((comment) => renderComment(context, file, comment, page.includeDeleted)),
+    ...nextPage(page.nextPageToken, (token) => `${selfLink}?pageToken=${encodeURIComponent(token)}`),
+  };
+}
+
+/** replies.list: one page of a comment's replies. */
+export function renderReplyList(context: RenderContext, fileId: string, commentId: string, replies: readonly StoredReply[], nextPageToken: string | undefined): CommentReplyList {
+  const selfLink = `${commentUrl(context, fileId, commentId)}/replies`;
+  return {
+    kind: 'drive#commentReplyList',
+    selfLink,
+    items: replies.map((reply) => renderReply(context, reply)),
+    ...nextPage(nextPageToken, (token) => `${selfLink}?pageToken=${encodeURIComponent(token)}`),
+  };
 }
 
 export function renderReply(context: RenderContext, reply: StoredReply): CommentReply {

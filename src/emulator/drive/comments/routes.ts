@@ -1,10 +1,10 @@
 /** Drive's comments and replies routes (six operations each). */
-import { commentUrl, renderComment, renderReply } from './render';
+import { renderComment, renderCommentList, renderReply, renderReplyList } from './render';
 import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import { CommentList, commentInputSchema, CommentReplyList, commentReplyInputSchema } from '../../../shared/schemas/drive/comments';
+import { commentInputSchema, commentReplyInputSchema } from '../../../shared/schemas/drive/comments';
 
 const BASE = '/drive/v2/files/:fileId/comments';
 
@@ -36,16 +36,9 @@ export function commentRoutes(kit: DriveRouteKit): Route[] {
     const pageToken = context.query.string('pageToken', 512);
     const updatedMin = context.query.timestamp('updatedMin');
     const page = comments.list(user, ids(context).fileId, { includeDeleted, maxResults, ...(pageToken !== undefined ? { pageToken } : {}), ...(updatedMin !== undefined ? { updatedMin } : {}) });
-    const render = kit.renderContext(context);
     const fileId = page.comments[0]?.fileId ?? ids(context).fileId;
     const file = kit.service.model.peek(fileId);
-    const selfLink = `${context.baseUrl}/drive/v2/files/${encodeURIComponent(ids(context).fileId)}/comments`;
-    const list: CommentList = { kind: 'drive#commentList', selfLink, items: page.comments.map((comment) => renderComment(render, file, comment, includeDeleted)) };
-    if (page.nextPageToken !== undefined) {
-      list.nextPageToken = page.nextPageToken;
-      list.nextLink = `${selfLink}?pageToken=${encodeURIComponent(page.nextPageToken)}`;
-    }
-    return { json: list };
+    return { json: renderCommentList(kit.renderContext(context), ids(context).fileId, file, page.comments, { includeDeleted, nextPageToken: page.nextPageToken }) };
   }
 
   function getComment(context: RequestContext): Reply {
@@ -87,14 +80,7 @@ export function commentRoutes(kit: DriveRouteKit): Route[] {
     const maxResults = context.query.integer('maxResults', { min: 0, max: 100, default: 20 }) || 20;
     const pageToken = context.query.string('pageToken', 512);
     const page = comments.listReplies(user, ids(context).fileId, ids(context).commentId, { includeDeleted, maxResults, ...(pageToken !== undefined ? { pageToken } : {}) });
-    const render = kit.renderContext(context);
-    const selfLink = `${commentUrl(render, page.file.id, page.comment.id)}/replies`;
-    const list: CommentReplyList = { kind: 'drive#commentReplyList', selfLink, items: page.replies.map((reply) => renderReply(render, reply)) };
-    if (page.nextPageToken !== undefined) {
-      list.nextPageToken = page.nextPageToken;
-      list.nextLink = `${selfLink}?pageToken=${encodeURIComponent(page.nextPageToken)}`;
-    }
-    return { json: list };
+    return { json: renderReplyList(kit.renderContext(context), page.file.id, page.comment.id, page.replies, page.nextPageToken) };
   }
 
   function getReply(context: RequestContext): Reply {

@@ -2,10 +2,10 @@
 import type { StoredDrive } from './model';
 import type { ChangeRecord } from '../changes/model';
 import { rank, Role } from '../permissions/access';
-import { iso } from '../render';
+import { iso, nextPage } from '../render';
 import type { Change } from '../../../shared/schemas/drive';
-import type { SharedDrive } from '../../../shared/schemas/drive/drives';
-import { TeamDrive } from '../../../shared/schemas/drive/drives';
+import type { SharedDrive, SharedDriveList } from '../../../shared/schemas/drive/drives';
+import { TeamDrive, TeamDriveList } from '../../../shared/schemas/drive/drives';
 
 /** How the viewer relates to a drive: their member role (an administrator without one manages it as an organizer). */
 export interface DriveViewer {
@@ -89,6 +89,16 @@ const RENAMED_CAPABILITIES: Readonly<Record<string, string>> = {
   canRenameDrive: 'canRenameTeamDrive',
   canResetDriveRestrictions: 'canResetTeamDriveRestrictions',
 };
+
+/** drives.list: one page of the shared drives the user is a member of (or, for an administrator, all). */
+export function renderDriveList(items: SharedDrive[], nextPageToken: string | undefined): SharedDriveList {
+  return { kind: 'drive#driveList', items, ...nextPage(nextPageToken) };
+}
+
+/** teamdrives.list, the deprecated spelling of drives.list. */
+export function renderTeamDriveList(items: TeamDrive[], nextPageToken: string | undefined): TeamDriveList {
+  return { kind: 'drive#teamDriveList', items, ...nextPage(nextPageToken) };
+}
 
 export function renderTeamDrive(drive: StoredDrive, role: Parameters<typeof driveCapabilities>[0]): TeamDrive {
   const modern = renderDrive(drive, { role, hidden: false });

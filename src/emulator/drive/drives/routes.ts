@@ -1,6 +1,6 @@
 /** Drive's drives routes (shared drives): list, insert, get, update, delete, hide and unhide. */
 import type { DriveAccess, StoredDrive } from './model';
-import { renderDrive } from './render';
+import { renderDrive, renderDriveList } from './render';
 import type { DriveRouteKit } from '../routing';
 import { domainAdminAccess } from '../routing';
 import type { EmulatorUser } from '../../auth/users';
@@ -8,7 +8,7 @@ import { requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, SharedDriveList, sharedDriveInputSchema } from '../../../shared/schemas/drive/drives';
+import { DRIVES_PAGE_DEFAULT, DRIVES_PAGE_MAX, sharedDriveInputSchema } from '../../../shared/schemas/drive/drives';
 
 export function driveRoutes(kit: DriveRouteKit): Route[] {
   const { service } = kit;
@@ -36,12 +36,8 @@ export function driveRoutes(kit: DriveRouteKit): Route[] {
     const access = adminAccess(context, user, 'noListTeamDrivesAdministratorPrivilege');
     const maxResults = context.query.integer('maxResults', { min: 1, max: DRIVES_PAGE_MAX, default: DRIVES_PAGE_DEFAULT }) ?? DRIVES_PAGE_DEFAULT;
     const page = drives.list(user, { q: context.query.string('q', 2048), maxResults, pageToken: context.query.string('pageToken', 512), admin: access.admin === true });
-    const list: SharedDriveList = {
-      kind: 'drive#driveList',
-      items: page.drives.map((drive) => renderDrive(drive, { role: drives.roleOf(user, drive.id) ?? (access.admin ? 'organizer' : undefined), hidden: drives.isHiddenFor(drive, user) })),
-    };
-    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    const items = page.drives.map((drive) => renderDrive(drive, { role: drives.roleOf(user, drive.id) ?? (access.admin ? 'organizer' : undefined), hidden: drives.isHiddenFor(drive, user) }));
+    return { json: renderDriveList(items, page.nextPageToken) };
   }
 
   async function insertDrive(context: RequestContext): Promise<Reply> {

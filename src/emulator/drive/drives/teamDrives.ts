@@ -3,7 +3,7 @@
  * under their old names. Clients written before 2019 still call it; Google keeps it working, so the emulator does too.
  */
 import type { StoredDrive } from './model';
-import { renderTeamDrive } from './render';
+import { renderTeamDrive, renderTeamDriveList } from './render';
 import type { DriveRouteKit } from '../routing';
 import { domainAdminAccess } from '../routing';
 import type { EmulatorUser } from '../../auth/users';
@@ -17,7 +17,6 @@ import {
   TeamDrive,
   TeamDriveInput,
   teamDriveInputSchema,
-  TeamDriveList,
 } from '../../../shared/schemas/drive/drives';
 
 /** A teamdrives body as the drives model takes it. */
@@ -49,9 +48,7 @@ export function teamDriveRoutes(kit: DriveRouteKit): Route[] {
     const access = domainAdminAccess(service, context, user, 'noListTeamDrivesAdministratorPrivilege');
     const maxResults = context.query.integer('maxResults', { min: 1, max: DRIVES_PAGE_MAX, default: DRIVES_PAGE_DEFAULT }) ?? DRIVES_PAGE_DEFAULT;
     const page = drives.list(user, { q: context.query.string('q', 2048), maxResults, pageToken: context.query.string('pageToken', 512), admin: access.admin === true });
-    const list: TeamDriveList = { kind: 'drive#teamDriveList', items: page.drives.map((drive) => render(user, drive)) };
-    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    return { json: renderTeamDriveList(page.drives.map((drive) => render(user, drive)), page.nextPageToken) };
   }
 
   async function insertTeamDrive(context: RequestContext): Promise<Reply> {

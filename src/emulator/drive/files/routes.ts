@@ -2,7 +2,7 @@
 import { hideDriveItems, listScope, supportsAllDrives } from './allDrives';
 import { etagOf, newFileId, StoredFile } from './model';
 import { downloadReply, revisionDownloadReply } from '../content/download';
-import { renderChild, renderFile, renderParent } from '../render';
+import { renderChild, renderChildList, renderFileList, renderGeneratedIds, renderParent, renderParentList } from '../render';
 import {
   appIdOf,
   commaList,
@@ -19,14 +19,7 @@ import { forbidden, notFound } from '../../core/errors';
 import { ifNoneMatchHits } from '../../core/etag';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import {
-  ChildList,
-  childReferenceInputSchema,
-  FileList,
-  FOLDER_MIME_TYPE,
-  ParentList,
-  parentReferenceInputSchema,
-} from '../../../shared/schemas/drive';
+import { childReferenceInputSchema, FOLDER_MIME_TYPE, parentReferenceInputSchema } from '../../../shared/schemas/drive';
 
 const CORPORA = ['default', 'user', 'domain', 'drive', 'allDrives'] as const;
 const FILE_SPACES = ['drive', 'appDataFolder'] as const;
@@ -73,20 +66,8 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
       : model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
-    const render = kit.renderContext(context);
-    const selfLink = `${context.baseUrl}/drive/v2/files`;
-    const list: FileList = {
-      kind: 'drive#fileList',
-      etag: `"files-${model.largestChangeId()}"`,
-      selfLink,
-      incompleteSearch: false,
-      items: result.files.map((file) => renderFile(render, file)),
-    };
-    if ('nextPageToken' in result && result.nextPageToken !== undefined) {
-      list.nextPageToken = result.nextPageToken;
-      list.nextLink = `${selfLink}?${new URLSearchParams({ ...(q ? { q } : {}), ...(orderBy ? { orderBy } : {}), maxResults: String(maxResults), pageToken: result.nextPageToken }).toString()}`;
-    }
-    return { json: list };
+    const nextPageToken = 'nextPageToken' in result ? result.nextPageToken : undefined;
+    return { json: renderFileList(kit.renderContext(context), model.largestChangeId(), result.files, { nextPageToken, q, orderBy, maxResults }) };
   }
 
   async function insertFile(context: RequestContext): Promise<Reply> {
@@ -110,7 +91,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
       const id = newFileId();
       if (!model.exists(id)) ids.push(id);
     }
-    return { json: { kind: 'drive#generatedIds', space, ids } };
+    return { json: renderGeneratedIds(space, ids) };
   }
 
   async function emptyTrash(context: RequestContext): Promise<Reply> {
@@ -209,14 +190,8 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const pageToken = context.query.string('pageToken', 2048);
     // children.list has no supportsAllDrives: a shared drive's folder lists its items.
     const result = model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id, ...(folder.driveId !== undefined ? { allDrives: true } : {}) });
-    const render = kit.renderContext(context);
-    const selfLink = `${context.baseUrl}/drive/v2/files/${encodeURIComponent(context.params.folderId as string)}/children`;
-    const list: ChildList = { kind: 'drive#childList', etag: `"children-${model.largestChangeId()}"`, selfLink, items: result.files.map((file) => renderChild(render, folder.id, file.id)) };
-    if (result.nextPageToken !== undefined) {
-      list.nextPageToken = result.nextPageToken;
-      list.nextLink = `${selfLink}?pageToken=${encodeURIComponent(result.nextPageToken)}`;
-    }
-    return { json: list };
+    const listed = { id: folder.id, requestedAs: context.params.folderId as string };
+    return { json: renderChildList(kit.renderContext(context), model.largestChangeId(), listed, result.files.map((file) => file.id), result.nextPageToken) };
   }
 
   function getChild(context: RequestContext): Reply {
@@ -246,14 +221,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
   function listParents(context: RequestContext): Reply {
     const user = requireUser(context);
     const file = model.get(user, context.params.fileId as string);
-    const render = kit.renderContext(context);
-    const list: ParentList = {
-      kind: 'drive#parentList',
-      etag: renderFile(render, file).etag,
-      selfLink: `${context.baseUrl}/drive/v2/files/${encodeURIComponent(file.id)}/parents`,
-      items: file.parents.map((parentId) => renderParent(render, file.id, parentId)),
-    };
-    return { json: list };
+    return { json: renderParentList(kit.renderContext(context), file) };
   }
 
   function getParent(context: RequestContext): Reply {

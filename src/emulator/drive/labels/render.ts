@@ -1,11 +1,11 @@
 /** Drive labels as the API returns them: applied labels on a file (and its labelInfo), and label definitions. */
 import type { LabelsModel, StoredLabel } from './model';
 import type { StoredFile } from '../files/model';
-import { driveUser } from '../render';
+import { driveUser, nextPage } from '../render';
 import { DEMO_USERS, EmulatorUser } from '../../auth/users';
 import type { RequestContext } from '../../core/router';
 import type { DriveFile } from '../../../shared/schemas/drive';
-import { DriveLabel, DriveLabelField, LabelDefinition } from '../../../shared/schemas/drive/labels';
+import { DriveLabel, DriveLabelField, LabelDefinition, LabelDefinitionList, LabelList, ModifyLabelsResponse } from '../../../shared/schemas/drive/labels';
 
 /** Adds `labelInfo` to a rendered file when the request names labels with includeLabels (none by default). */
 export function labelInfoDecorator(labels: LabelsModel): (file: StoredFile, resource: DriveFile, user: EmulatorUser, context: RequestContext) => void {
@@ -14,6 +14,21 @@ export function labelInfoDecorator(labels: LabelsModel): (file: StoredFile, reso
     if (wanted.length === 0) return;
     resource.labelInfo = { labels: labels.labelsOf(file).filter((applied) => wanted.includes(applied.labelId)).map((applied) => renderLabel(applied, user)) };
   };
+}
+
+/** files.listLabels: one page of the labels applied to a file. */
+export function renderLabelList(labels: readonly StoredLabel[], viewer: EmulatorUser, nextPageToken: string | undefined): LabelList {
+  return { kind: 'drive#labelList', items: labels.map((applied) => renderLabel(applied, viewer)), ...nextPage(nextPageToken) };
+}
+
+/** files.modifyLabels: the labels the request changed, as they are now. */
+export function renderModifyLabelsResponse(modified: readonly StoredLabel[], viewer: EmulatorUser): ModifyLabelsResponse {
+  return { kind: 'drive#modifyLabelsResponse', modifiedLabels: modified.map((applied) => renderLabel(applied, viewer)) };
+}
+
+/** The Labels API's labels.list: one page of definitions (the Labels API has no kind field). */
+export function renderDefinitionList(definitions: readonly LabelDefinition[], nextPageToken: string | undefined): LabelDefinitionList {
+  return { labels: definitions.map(copyDefinition), ...nextPage(nextPageToken) };
 }
 
 export function renderLabel(applied: StoredLabel, viewer: EmulatorUser): DriveLabel {

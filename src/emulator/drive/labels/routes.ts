@@ -4,14 +4,14 @@
  * one root) that say which fields each label has.
  */
 import { findLabelDefinition, LABEL_DEFINITIONS } from './definitions';
-import { copyDefinition, renderLabel } from './render';
+import { copyDefinition, renderDefinitionList, renderLabelList, renderModifyLabelsResponse } from './render';
 import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { ApiError } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import { LabelDefinitionList, LabelList, ModifyLabelsResponse, modifyLabelsRequestSchema } from '../../../shared/schemas/drive/labels';
+import { modifyLabelsRequestSchema } from '../../../shared/schemas/drive/labels';
 
 export function labelRoutes(kit: DriveRouteKit): Route[] {
   const { labels } = kit.service;
@@ -27,17 +27,14 @@ export function labelRoutes(kit: DriveRouteKit): Route[] {
     const maxResults = context.query.integer('maxResults', { min: 1, max: 100, default: 100 }) ?? 100;
     const pageToken = context.query.string('pageToken', 512);
     const page = labels.list(user, context.params.fileId as string, { maxResults, ...(pageToken !== undefined ? { pageToken } : {}) });
-    const list: LabelList = { kind: 'drive#labelList', items: page.labels.map((applied) => renderLabel(applied, user)) };
-    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    return { json: renderLabelList(page.labels, user, page.nextPageToken) };
   }
 
   async function modifyLabels(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const request = parseBody(modifyLabelsRequestSchema, await context.json());
     const { modified } = labels.modify(user, context.params.fileId as string, request);
-    const response: ModifyLabelsResponse = { kind: 'drive#modifyLabelsResponse', modifiedLabels: modified.map((applied) => renderLabel(applied, user)) };
-    return { json: response };
+    return { json: renderModifyLabelsResponse(modified, user) };
   }
 
   /** Drive Labels API labels.list: every published definition (the emulator has a handful, on one page unless asked). */
@@ -48,9 +45,7 @@ export function labelRoutes(kit: DriveRouteKit): Route[] {
     const pageSize = context.query.integer('pageSize', { min: 0, max: 200, default: 50 }) || 50;
     const pageToken = context.query.string('pageToken', 512);
     const page = offsetPage(LABEL_DEFINITIONS, { scope: 'labelDefinitions', maxResults: pageSize, ...(pageToken !== undefined ? { pageToken } : {}) });
-    const list: LabelDefinitionList = { labels: page.items.map(copyDefinition) };
-    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    return { json: renderDefinitionList(page.items, 'nextPageToken' in page ? page.nextPageToken : undefined) };
   }
 
   /** labels.get by `labels/{id}` (optionally `@revision`); the path segment is the id, as the client sends it. */

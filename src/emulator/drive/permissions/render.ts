@@ -1,13 +1,31 @@
 /** Typed rendering of a file's permissions as Drive v2 `drive#permission` resources. */
 import { createHash } from 'node:crypto';
 import type { DrivePermission } from '../../../shared/schemas/drive';
+import type { PermissionList } from '../../../shared/schemas/drive/permissions';
+import type { StoredFile } from '../files/model';
 import { DEMO_GROUPS } from './access';
 import { findUser } from '../../auth/users';
-import { fileUrl, iso, RenderContext, v2Role } from '../render';
+import { fileUrl, iso, nextPage, RenderContext, v2Role } from '../render';
 import type { PermissionView } from './model';
 
 export function permissionEtag(fileId: string, view: PermissionView): string {
   return `"${createHash('sha1').update(`${fileId}:${view.id}:${view.role}:${view.expirationDate ?? ''}:${view.withLink ?? ''}`).digest('base64url').slice(0, 27)}"`;
+}
+
+/** permissions.list: the file's permissions (a shared drive's item shows its members' roles as Drive spells them there). */
+export function renderPermissionList(context: RenderContext, file: StoredFile, views: readonly PermissionView[], nextPageToken: string | undefined): PermissionList {
+  return {
+    kind: 'drive#permissionList',
+    etag: `"${file.id}.${file.version}"`,
+    selfLink: `${fileUrl(context, file.id)}/permissions`,
+    items: views.map((view) => renderPermission(context, file.id, view, file.driveId !== undefined)),
+    ...nextPage(nextPageToken),
+  };
+}
+
+/** permissions.getIdForEmail. */
+export function renderPermissionId(id: string): { kind: 'drive#permissionId'; id: string } {
+  return { kind: 'drive#permissionId', id };
 }
 
 export function renderPermission(context: RenderContext, fileId: string, view: PermissionView, inDrive = false): DrivePermission {

@@ -1,6 +1,6 @@
 /** Drive's permissions routes: list, get, insert, update, patch and delete a file's grants, and getIdForEmail. */
 import { permissionIdForEmail } from './model';
-import { renderPermission } from './render';
+import { renderPermission, renderPermissionId, renderPermissionList } from './render';
 import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
 import type { DriveAccess } from '../files/drives';
 import type { DriveRouteKit } from '../routing';
@@ -10,7 +10,7 @@ import { requireUser } from '../../core/context';
 import { offsetPage } from '../../core/paging';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import { permissionInputSchema, PermissionList } from '../../../shared/schemas/drive/permissions';
+import { permissionInputSchema } from '../../../shared/schemas/drive/permissions';
 
 export function permissionRoutes(kit: DriveRouteKit): Route[] {
   const { model, permissions } = kit.service;
@@ -43,15 +43,7 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
     const file = permissions.fileOf(user, fileId, access);
     const views = permissions.list(user, file.id, access);
     const page = maxResults === undefined && pageToken === undefined ? { items: views } : offsetPage(views, { scope: `permissions:${file.id}`, pageToken, maxResults: maxResults ?? 100 });
-    const render = kit.renderContext(context);
-    const list: PermissionList = {
-      kind: 'drive#permissionList',
-      etag: `"${file.id}.${file.version}"`,
-      selfLink: `${context.baseUrl}/drive/v2/files/${encodeURIComponent(file.id)}/permissions`,
-      items: page.items.map((view) => renderPermission(render, file.id, view, file.driveId !== undefined)),
-    };
-    if ('nextPageToken' in page && page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    return { json: renderPermissionList(kit.renderContext(context), file, page.items, 'nextPageToken' in page ? page.nextPageToken : undefined) };
   }
 
   function getPermission(context: RequestContext): Reply {
@@ -109,6 +101,6 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
   function getIdForEmail(context: RequestContext): Reply {
     requireUser(context);
     const email = context.params.email as string;
-    return { json: { kind: 'drive#permissionId', id: permissionIdForEmail(email) } };
+    return { json: renderPermissionId(permissionIdForEmail(email)) };
   }
 }

@@ -3,6 +3,17 @@ import type { StoredProperty } from './model';
 import type { StoredFile } from '../files/model';
 import { fileUrl, RenderContext } from '../render';
 import type { DriveProperty } from '../../../shared/schemas/drive';
+import type { PropertyList } from '../../../shared/schemas/drive/properties';
+
+/** properties.list: every property of the file the calling app may see. */
+export function renderPropertyList(context: RenderContext, file: StoredFile, properties: readonly StoredProperty[]): PropertyList {
+  return {
+    kind: 'drive#propertyList',
+    etag: `"${file.id}.${file.version}"`,
+    selfLink: `${fileUrl(context, file.id)}/properties`,
+    items: properties.map((property) => renderProperty(context, file, property)),
+  };
+}
 
 export function renderProperty(context: RenderContext, file: StoredFile, property: StoredProperty): DriveProperty {
   return {

@@ -1,13 +1,12 @@
 /** Drive's properties routes: list, get, insert (or change), update, patch and delete a file's key/value pairs. */
-import { renderProperty } from './render';
-import { fileUrl } from '../render';
+import { renderProperty, renderPropertyList } from './render';
 import { appIdOf, DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
 import type { PropertyVisibility } from '../../../shared/schemas/drive';
-import { propertyChangeSchema, propertyInputSchema, PropertyList } from '../../../shared/schemas/drive/properties';
+import { propertyChangeSchema, propertyInputSchema } from '../../../shared/schemas/drive/properties';
 
 const BASE = '/drive/v2/files/:fileId/properties';
 
@@ -34,9 +33,7 @@ export function propertyRoutes(kit: DriveRouteKit): Route[] {
   function listProperties(context: RequestContext): Reply {
     const user = requireUser(context);
     const { file, properties: items } = properties.list(user, context.params.fileId as string, appIdOf(kit.service, context));
-    const render = kit.renderContext(context);
-    const list: PropertyList = { kind: 'drive#propertyList', etag: `"${file.id}.${file.version}"`, selfLink: `${fileUrl(render, file.id)}/properties`, items: items.map((property) => renderProperty(render, file, property)) };
-    return { json: list };
+    return { json: renderPropertyList(kit.renderContext(context), file, items) };
   }
 
   function getProperty(context: RequestContext): Reply {

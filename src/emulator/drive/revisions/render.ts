@@ -3,9 +3,20 @@ import { createHash } from 'node:crypto';
 import { isDocsEditorsFile, StoredRevision } from './model';
 import { EXPORT_FORMATS } from '../content/convert';
 import type { StoredFile } from '../files/model';
-import { driveUser, fileUrl, iso, RenderContext } from '../render';
+import { driveUser, fileUrl, iso, nextPage, RenderContext } from '../render';
 import { DEMO_USERS } from '../../auth/users';
-import { DriveRevision } from '../../../shared/schemas/drive/revisions';
+import { DriveRevision, RevisionList } from '../../../shared/schemas/drive/revisions';
+
+/** revisions.list: one page of the file's versions. */
+export function renderRevisionList(context: RenderContext, file: StoredFile, revisions: readonly StoredRevision[], nextPageToken: string | undefined): RevisionList {
+  return {
+    kind: 'drive#revisionList',
+    etag: `"revisions-${file.id}-${file.version}"`,
+    selfLink: `${fileUrl(context, file.id)}/revisions`,
+    items: revisions.map((revision) => renderRevision(context, file, revision)),
+    ...nextPage(nextPageToken),
+  };
+}
 
 export function renderRevision(context: RenderContext, file: StoredFile, revision: StoredRevision): DriveRevision {
   const self = fileUrl(context, file.id);

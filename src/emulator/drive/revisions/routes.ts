@@ -1,14 +1,13 @@
 /** Drive's revisions routes (delete/get/list/patch/update) and an old version's exports. */
-import { renderRevision } from './render';
+import { renderRevision, renderRevisionList } from './render';
 import { EXPORT_LIMIT_BYTES, exportContent } from '../content/convert';
 import { asFile, downloadReply } from '../content/download';
-import { fileUrl } from '../render';
 import type { DriveRouteKit } from '../routing';
 import { requireUser } from '../../core/context';
 import { required } from '../../core/errors';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';
-import { revisionInputSchema, RevisionList, REVISIONS_DEFAULT_PAGE, REVISIONS_MAX_PAGE } from '../../../shared/schemas/drive/revisions';
+import { revisionInputSchema, REVISIONS_DEFAULT_PAGE, REVISIONS_MAX_PAGE } from '../../../shared/schemas/drive/revisions';
 
 const BASE = '/drive/v2/files/:fileId/revisions';
 
@@ -32,15 +31,7 @@ export function revisionRoutes(kit: DriveRouteKit): Route[] {
     const maxResults = context.query.integer('maxResults', { min: 1, max: REVISIONS_MAX_PAGE, default: REVISIONS_DEFAULT_PAGE }) ?? REVISIONS_DEFAULT_PAGE;
     const pageToken = context.query.string('pageToken', 512);
     const page = revisions.list(user, ids(context).fileId, { maxResults, ...(pageToken !== undefined ? { pageToken } : {}) });
-    const render = kit.renderContext(context);
-    const list: RevisionList = {
-      kind: 'drive#revisionList',
-      etag: `"revisions-${page.file.id}-${page.file.version}"`,
-      selfLink: `${fileUrl(render, page.file.id)}/revisions`,
-      items: page.revisions.map((revision) => renderRevision(render, page.file, revision)),
-    };
-    if (page.nextPageToken !== undefined) list.nextPageToken = page.nextPageToken;
-    return { json: list };
+    return { json: renderRevisionList(kit.renderContext(context), page.file, page.revisions, page.nextPageToken) };
   }
 
   /** A revision's metadata, or with `alt=media` its bytes (as v3 offers; v2 clients follow `downloadUrl`). */

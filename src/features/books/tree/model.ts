@@ -210,8 +210,9 @@ export class BooksTreeModel {
 
   // ---- invalidation
 
-  /** Everything again (sign-in, backend switch, Refresh). */
+  /** Everything again (sign-in, backend switch, Refresh); the last session's rows are not shown again. */
   reset(): void {
+    this.options.cache?.reset();
     this.shelfLists.clear();
     this.listings.clear();
     this.shelfNodes.clear();

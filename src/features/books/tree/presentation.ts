@@ -6,6 +6,7 @@
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from './model';
 import { escapeMarkdown } from '../../../core/markdown';
+import { formatDateTime } from '../../../core/clock';
 
 import { english, type Translate } from '../../../shared/l10n';
 
@@ -70,7 +71,13 @@ export function shelfTooltip(shelf: Bookshelf, options: { mine: boolean; writabl
 }
 
 /** "Shelf details" (mylibrary.bookshelves.get or bookshelves.get) as a read-only markdown page. */
-export function shelfDetailsMarkdown(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string }, t: Translate = english): string {
+export function shelfDetailsMarkdown(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string; when?: (ms: number) => string }, t: Translate = english): string {
+  // Moments as core/clock.ts writes them (the Calendar zone, 24-hour); UTC when no clock is given (tests).
+  const when = options.when ?? ((ms: number) => formatDateTime(ms, 'UTC'));
+  const moment = (value: string | undefined): string => {
+    const ms = value ? Date.parse(value) : Number.NaN;
+    return Number.isNaN(ms) ? (value ?? '—') : when(ms);
+  };
   const lines = [`# ${escapeMarkdown(shelfLabel(shelf, t))}`, ''];
   if (shelf.description?.trim()) lines.push(escapeMarkdown(shelf.description.trim()), '');
   const rows: Array<[string, string]> = [
@@ -79,9 +86,9 @@ export function shelfDetailsMarkdown(shelf: Bookshelf, options: { mine: boolean;
     [t('Volumes'), String(shelf.volumeCount ?? '—')],
     [t('Access'), escapeMarkdown(accessText(shelf.access, t) ?? '—')],
     [t('Changes'), escapeMarkdown(options.mine ? (options.writable ? t('Yours to change') : t('Read-only (filled by Google Books)')) : t('Read-only (another user\'s shelf)'))],
-    [t('Created'), escapeMarkdown(shelf.created ?? '—')],
-    [t('Updated'), escapeMarkdown(shelf.updated ?? '—')],
-    [t('Volumes last changed'), escapeMarkdown(shelf.volumesLastUpdated ?? '—')],
+    [t('Created'), escapeMarkdown(moment(shelf.created))],
+    [t('Updated'), escapeMarkdown(moment(shelf.updated))],
+    [t('Volumes last changed'), escapeMarkdown(moment(shelf.volumesLastUpdated))],
   ];
   lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');
   return lines.join('\n');

@@ -65,7 +65,7 @@ export class DriveChangeFeed extends Disposable {
   constructor(private readonly host: DriveChangeFeedHost) {
     super();
     const { vs } = host.desk;
-    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry)));
+    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock));
     this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(PUSH_CHANGES_SETTING) !== false));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(PUSH_CHANGES_SETTING)) this.pushLink.settingChanged();

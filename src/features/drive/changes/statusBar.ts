@@ -15,15 +15,15 @@ function iconFor(entry: ChangeEntry): string {
   }
 }
 
-/** "5 min ago" style, with the exact time in the quick pick's detail. */
-export function relativeTime(time: number, now: number, t: Translate = english): string {
+/** "5 min ago" style, with the exact time in the quick pick's detail; older than a day, the moment itself. */
+export function relativeTime(time: number, now: number, when: (ms: number) => string, t: Translate = english): string {
   const seconds = Math.max(0, Math.round((now - time) / 1000));
   if (seconds < 60) return t('just now');
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return t('{0} min ago', minutes);
   const hours = Math.round(minutes / 60);
   if (hours < 24) return t('{0} h ago', hours);
-  return new Date(time).toLocaleDateString();
+  return when(time);
 }
 
 interface ChangePickItem extends vscode.QuickPickItem {
@@ -41,6 +41,8 @@ export class ChangesStatusBar extends Disposable {
     private readonly vs: typeof vscode,
     private readonly log: ChangeLog,
     private readonly onPick: (entry: ChangeEntry) => Promise<void>,
+    /** How moments read (core/clock.ts: the Calendar zone, 24-hour). */
+    private readonly clock: { dateTime(ms: number): string },
   ) {
     super();
     this.item = this._register(vs.window.createStatusBarItem('desk.drive.changes', vs.StatusBarAlignment.Left, 50));
@@ -75,8 +77,8 @@ export class ChangesStatusBar extends Disposable {
     const items: ChangePickItem[] = entries.map((entry) => ({
       entry,
       label: `${iconFor(entry)} ${entry.title}`,
-      description: `${describeKind(entry.kind, vs.l10n.t)} · ${relativeTime(entry.time, now, vs.l10n.t)}`,
-      detail: `${new Date(entry.time).toLocaleString()}${entry.by ? ` · ${entry.by}` : ''}`,
+      description: `${describeKind(entry.kind, vs.l10n.t)} · ${relativeTime(entry.time, now, (ms) => this.clock.dateTime(ms), vs.l10n.t)}`,
+      detail: `${this.clock.dateTime(entry.time)}${entry.by ? ` · ${entry.by}` : ''}`,
     }));
     // Seen once listed: the count resets even if the user picks nothing.
     this.log.markSeen();

@@ -9,7 +9,7 @@ import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { kindLabel } from '../tree/presentation';
 import type { ContainerNode, DriveNode } from '../tree/model';
-import type { DriveCommandKit } from './kit';
+import type { DriveCommandContext } from './context';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 const EXTENSION_TYPES: Record<string, string> = {
@@ -41,18 +41,34 @@ const STREAM_THRESHOLD = 5 * 1024 * 1024;
 
 type Progress = vscode.Progress<{ message?: string; increment?: number }>;
 
-export function contentCommands(kit: DriveCommandKit) {
-  const { host, vs, t } = kit;
-  const desk = host.desk;
+export class DriveContentCommands {
+  constructor(private readonly context: DriveCommandContext) {}
 
-  const withProgress = <T>(title: string, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Thenable<T> =>
-    vs.window.withProgress({ location: vs.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+  private get host() {
+    return this.context.host;
+  }
+
+  private get vs() {
+    return this.context.vs;
+  }
+
+  private get t() {
+    return this.context.t;
+  }
+
+  private get desk() {
+    return this.host.desk;
+  }
+
+  private withProgress<T>(title: string, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Thenable<T> {
+    return this.vs.window.withProgress({ location: this.vs.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       return work(progress, controller.signal);
     });
+  }
 
-  const uploadOne = async (source: vscode.Uri, parentId: string, progress: Progress, signal: AbortSignal, share: number): Promise<DriveItem> => {
+  private async uploadOne(source: vscode.Uri, parentId: string, progress: Progress, signal: AbortSignal, share: number): Promise<DriveItem> {
     const title = nodePath.basename(source.path);
     const mimeType = mimeTypeForName(title);
     let content: Buffer | fs.ReadStream;
@@ -61,12 +77,12 @@ export function contentCommands(kit: DriveCommandKit) {
       size = (await fs.promises.stat(source.fsPath)).size;
       content = size > STREAM_THRESHOLD ? fs.createReadStream(source.fsPath) : await fs.promises.readFile(source.fsPath);
     } else {
-      const bytes = Buffer.from(await vs.workspace.fs.readFile(source));
+      const bytes = Buffer.from(await this.vs.workspace.fs.readFile(source));
       size = bytes.length;
       content = bytes;
     }
     let reported = 0;
-    const item = await host.api().uploadFile({ title, parents: [{ id: parentId }], ...(mimeType ? { mimeType } : {}) }, content, {
+    const item = await this.host.api().uploadFile({ title, parents: [{ id: parentId }], ...(mimeType ? { mimeType } : {}) }, content, {
       size,
       signal,
       onProgress: (sent) => {
@@ -76,117 +92,125 @@ export function contentCommands(kit: DriveCommandKit) {
       },
     });
     if (reported < 1) progress.report({ increment: (1 - reported) * share });
-    host.noteOwnWrite(item);
+    this.host.noteOwnWrite(item);
     return item;
-  };
+  }
 
-  const uploadUris = async (uris: readonly vscode.Uri[], container: ContainerNode): Promise<void> => {
-    const parentId = await kit.folderIdFor(container);
+  private async uploadInto(uris: readonly vscode.Uri[], container: ContainerNode): Promise<void> {
+    const parentId = await this.context.folderIdFor(container);
     const uploaded: DriveItem[] = [];
     try {
-      await withProgress(t('Uploading to Drive'), async (progress, signal) => {
+      await this.withProgress(this.t('Uploading to Drive'), async (progress, signal) => {
         for (const uri of uris) {
           if (signal.aborted) throw new CancelledError();
-          const stat = await vs.workspace.fs.stat(uri);
-          if (stat.type & vs.FileType.Directory) uploaded.push(...(await uploadTree(uri, parentId, progress, signal, 100 / uris.length)));
-          else uploaded.push(await uploadOne(uri, parentId, progress, signal, 100 / uris.length));
+          const stat = await this.vs.workspace.fs.stat(uri);
+          if (stat.type & this.vs.FileType.Directory) uploaded.push(...(await this.uploadTree(uri, parentId, progress, signal, 100 / uris.length)));
+          else uploaded.push(await this.uploadOne(uri, parentId, progress, signal, 100 / uris.length));
         }
       });
     } finally {
       // What arrived stays arrived: show it even when a later file failed or the user cancelled.
-      if (uploaded.length > 0) host.provider.refresh(container);
+      if (uploaded.length > 0) this.host.provider.refresh(container);
     }
-    if (uploaded.length > 0) vs.window.setStatusBarMessage(t('Uploaded {0} file(s) to Drive', uploaded.length), 4000);
-  };
+    if (uploaded.length > 0) this.vs.window.setStatusBarMessage(this.t('Uploaded {0} file(s) to Drive', uploaded.length), 4000);
+  }
 
-  const uploadTree = async (folder: vscode.Uri, parentId: string, progress: Progress, signal: AbortSignal, share: number): Promise<DriveItem[]> => {
-    const created = await host.api().insertFolder(nodePath.basename(folder.path), parentId);
-    host.noteOwnWrite(created);
-    const entries = await vs.workspace.fs.readDirectory(folder);
+  private async uploadTree(folder: vscode.Uri, parentId: string, progress: Progress, signal: AbortSignal, share: number): Promise<DriveItem[]> {
+    const created = await this.host.api().insertFolder(nodePath.basename(folder.path), parentId);
+    this.host.noteOwnWrite(created);
+    const entries = await this.vs.workspace.fs.readDirectory(folder);
     const results: DriveItem[] = [created];
     for (const [name, type] of entries) {
       if (signal.aborted) throw new CancelledError();
-      const child = vs.Uri.joinPath(folder, name);
+      const child = this.vs.Uri.joinPath(folder, name);
       const childShare = share / Math.max(1, entries.length);
-      if (type & vs.FileType.Directory) results.push(...(await uploadTree(child, created.id, progress, signal, childShare)));
-      else if (type & vs.FileType.File) results.push(await uploadOne(child, created.id, progress, signal, childShare));
+      if (type & this.vs.FileType.Directory) results.push(...(await this.uploadTree(child, created.id, progress, signal, childShare)));
+      else if (type & this.vs.FileType.File) results.push(await this.uploadOne(child, created.id, progress, signal, childShare));
     }
     return results;
-  };
+  }
 
-  const pickAndUpload = (node: DriveNode | undefined, folders: boolean) =>
-    attempt(desk, async () => {
-      const uris = await vs.window.showOpenDialog({ canSelectFiles: !folders, canSelectFolders: folders, canSelectMany: !folders, openLabel: t('Upload to Drive'), defaultUri: vs.workspace.workspaceFolders?.[0]?.uri });
-      if (uris && uris.length > 0) await uploadUris(uris, kit.targetContainer(node));
-    }, { action: folders ? t('Could not upload the folder') : t('Could not upload'), retry: true });
+  private pickAndUpload(node: DriveNode | undefined, folders: boolean) {
+    return attempt(this.desk, async () => {
+      const uris = await this.vs.window.showOpenDialog({ canSelectFiles: !folders, canSelectFolders: folders, canSelectMany: !folders, openLabel: this.t('Upload to Drive'), defaultUri: this.vs.workspace.workspaceFolders?.[0]?.uri });
+      if (uris && uris.length > 0) await this.uploadInto(uris, this.context.targetContainer(node));
+    }, { action: folders ? this.t('Could not upload the folder') : this.t('Could not upload'), retry: true });
+  }
 
-  return {
-    /** Uploads files or folders (from a dialog, the OS or the Explorer) into a folder of the tree. */
-    uploadUris: (uris: readonly vscode.Uri[], container: ContainerNode) => attempt(desk, () => uploadUris(uris, container), { action: t('Could not upload'), retry: true }),
+  /** Uploads files or folders (from a dialog, the OS or the Explorer) into a folder of the tree. */
+  uploadUris(uris: readonly vscode.Uri[], container: ContainerNode) {
+    return attempt(this.desk, () => this.uploadInto(uris, container), { action: this.t('Could not upload'), retry: true });
+  }
 
-    uploadFiles: (node?: DriveNode) => pickAndUpload(node, false),
-    uploadFolder: (node?: DriveNode) => pickAndUpload(node, true),
+  uploadFiles(node?: DriveNode) {
+    return this.pickAndUpload(node, false);
+  }
 
-    download: (node?: DriveNode, nodes?: DriveNode[]) =>
-      attempt(desk, async () => {
-        const files = kit.requireFiles(node, nodes);
-        const file = files?.[0];
-        if (!file) return;
-        if (isFolder(file.item)) {
-          void vs.window.showInformationMessage(t('Folders cannot be downloaded as one file; download the files inside.'));
-          return;
-        }
-        if (isNative(file.item)) {
-          await vs.commands.executeCommand(DRIVE_COMMAND.export, file);
-          return;
-        }
-        const base = vs.workspace.workspaceFolders?.[0]?.uri;
-        const target = await vs.window.showSaveDialog({ defaultUri: base ? vs.Uri.joinPath(base, file.item.title ?? file.item.id) : undefined, saveLabel: t('Download') });
-        if (!target) return;
-        await withProgress(t('Downloading {0}', file.item.title ?? file.item.id), async (progress, signal) => {
-          const download = await host.api().download(file.item.id, { signal });
-          if (target.scheme === 'file') {
-            // Stream to a temporary name and rename at the end: a cancelled download never leaves half a file.
-            const partial = `${target.fsPath}.desk-partial`;
-            const total = download.size ?? Number(file.item.fileSize ?? 0);
-            download.stream.on('data', (chunk: Buffer) => {
-              if (total > 0) progress.report({ increment: (chunk.length / total) * 100 });
-            });
-            try {
-              await pipeline(download.stream, fs.createWriteStream(partial), { signal });
-              await fs.promises.rename(partial, target.fsPath);
-            } catch (error) {
-              await fs.promises.rm(partial, { force: true });
-              throw signal.aborted ? new CancelledError() : error;
-            }
-          } else {
-            const chunks: Buffer[] = [];
-            for await (const chunk of download.stream as AsyncIterable<Buffer>) chunks.push(chunk);
-            await vs.workspace.fs.writeFile(target, Buffer.concat(chunks));
+  uploadFolder(node?: DriveNode) {
+    return this.pickAndUpload(node, true);
+  }
+
+  download(node?: DriveNode, nodes?: DriveNode[]) {
+    return attempt(this.desk, async () => {
+      const files = this.context.requireFiles(node, nodes);
+      const file = files?.[0];
+      if (!file) return;
+      if (isFolder(file.item)) {
+        void this.vs.window.showInformationMessage(this.t('Folders cannot be downloaded as one file; download the files inside.'));
+        return;
+      }
+      if (isNative(file.item)) {
+        await this.vs.commands.executeCommand(DRIVE_COMMAND.export, file);
+        return;
+      }
+      const base = this.vs.workspace.workspaceFolders?.[0]?.uri;
+      const target = await this.vs.window.showSaveDialog({ defaultUri: base ? this.vs.Uri.joinPath(base, file.item.title ?? file.item.id) : undefined, saveLabel: this.t('Download') });
+      if (!target) return;
+      await this.withProgress(this.t('Downloading {0}', file.item.title ?? file.item.id), async (progress, signal) => {
+        const download = await this.host.api().download(file.item.id, { signal });
+        if (target.scheme === 'file') {
+          // Stream to a temporary name and rename at the end: a cancelled download never leaves half a file.
+          const partial = `${target.fsPath}.desk-partial`;
+          const total = download.size ?? Number(file.item.fileSize ?? 0);
+          download.stream.on('data', (chunk: Buffer) => {
+            if (total > 0) progress.report({ increment: (chunk.length / total) * 100 });
+          });
+          try {
+            await pipeline(download.stream, fs.createWriteStream(partial), { signal });
+            await fs.promises.rename(partial, target.fsPath);
+          } catch (error) {
+            await fs.promises.rm(partial, { force: true });
+            throw signal.aborted ? new CancelledError() : error;
           }
-        });
-        vs.window.setStatusBarMessage(t('Downloaded {0}', file.item.title ?? file.item.id), 4000);
-      }, { action: t('Could not download'), retry: true }),
-
-    export: (node?: DriveNode) =>
-      attempt(desk, async () => {
-        const [file] = kit.requireFiles(node) ?? [];
-        if (!file) return;
-        const about = await host.about();
-        const targets = about.exportFormats.find((format) => format.source === file.item.mimeType)?.targets ?? [];
-        if (targets.length === 0) {
-          void vs.window.showInformationMessage(t('“{0}” ({1}) has no export formats; download it instead.', file.item.title ?? '', kindLabel(file.item.mimeType, t)));
-          return;
+        } else {
+          const chunks: Buffer[] = [];
+          for await (const chunk of download.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+          await this.vs.workspace.fs.writeFile(target, Buffer.concat(chunks));
         }
-        const picked = await vs.window.showQuickPick(targets.map((type) => ({ label: type, description: `.${extensionForType(type)}` })), { placeHolder: t('Export “{0}” as', file.item.title ?? '') });
-        if (!picked) return;
-        const base = vs.workspace.workspaceFolders?.[0]?.uri;
-        const name = `${file.item.title ?? file.item.id}.${extensionForType(picked.label)}`;
-        const target = await vs.window.showSaveDialog({ defaultUri: base ? vs.Uri.joinPath(base, name) : undefined, saveLabel: t('Export') });
-        if (!target) return;
-        const bytes = await host.api().exportFile(file.item.id, picked.label);
-        await vs.workspace.fs.writeFile(target, bytes);
-        vs.window.setStatusBarMessage(t('Exported {0}', name), 4000);
-      }, { action: t('Could not export'), retry: true }),
-  };
+      });
+      this.vs.window.setStatusBarMessage(this.t('Downloaded {0}', file.item.title ?? file.item.id), 4000);
+    }, { action: this.t('Could not download'), retry: true });
+  }
+
+  export(node?: DriveNode) {
+    return attempt(this.desk, async () => {
+      const [file] = this.context.requireFiles(node) ?? [];
+      if (!file) return;
+      const about = await this.host.about();
+      const targets = about.exportFormats.find((format) => format.source === file.item.mimeType)?.targets ?? [];
+      if (targets.length === 0) {
+        void this.vs.window.showInformationMessage(this.t('“{0}” ({1}) has no export formats; download it instead.', file.item.title ?? '', kindLabel(file.item.mimeType, this.t)));
+        return;
+      }
+      const picked = await this.vs.window.showQuickPick(targets.map((type) => ({ label: type, description: `.${extensionForType(type)}` })), { placeHolder: this.t('Export “{0}” as', file.item.title ?? '') });
+      if (!picked) return;
+      const base = this.vs.workspace.workspaceFolders?.[0]?.uri;
+      const name = `${file.item.title ?? file.item.id}.${extensionForType(picked.label)}`;
+      const target = await this.vs.window.showSaveDialog({ defaultUri: base ? this.vs.Uri.joinPath(base, name) : undefined, saveLabel: this.t('Export') });
+      if (!target) return;
+      const bytes = await this.host.api().exportFile(file.item.id, picked.label);
+      await this.vs.workspace.fs.writeFile(target, bytes);
+      this.vs.window.setStatusBarMessage(this.t('Exported {0}', name), 4000);
+    }, { action: this.t('Could not export'), retry: true });
+  }
 }

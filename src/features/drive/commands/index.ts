@@ -1,129 +1,174 @@
-/** The Drive commands: one id → handler table over the per-resource command files, registered behind the one wrapper. */
+/**
+ * The Drive commands as one id → handler table behind the one wrapper, over the per-resource command parts (each a
+ * class over `DriveCommandContext`, as in the other features). The parts reach past the narrow port only through
+ * `host.resources()`, each resource's own Pick of the client.
+ */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
-import type { ContainerNode } from '../tree/model';
-import { commentCommands } from './comments';
-import { contentCommands } from './content';
-import { fileCommands } from './files';
-import { infoCommands } from './info';
-import { commandKit, DriveCommandHost } from './kit';
-import { organizeCommands } from './organize';
-import { labelCommands } from './labels';
-import { propertyCommands } from './properties';
-import { revisionCommands } from './revisions';
-import { sharingCommands } from './sharing';
-import { sharedDriveCommands } from './sharedDrives';
-import { trashCommands } from './trash';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
+import type { DriveCommentEntry } from '../comments/threads';
+import { addToWorkspace } from '../explorer/workspaceFolders';
+import { RevisionDocuments } from '../revisions/documents';
+import { REVISION_SCHEME } from '../revisions/history';
+import type { DropPlan } from '../tree/dragAndDrop';
+import type { CommentNode } from '../comments/nodes';
+import type { ContainerNode, DriveNode, LoadMoreNode } from '../tree/model';
+import { CommentArg, DriveCommentCommands } from './comments';
+import { DriveContentCommands } from './content';
+import { DriveCommandContext, DriveCommandHost } from './context';
+import { DriveFileCommands } from './files';
+import { DriveInfoCommands, registerInfoDocuments } from './info';
+import { DriveLabelCommands } from './labels';
+import { DriveOrganizeCommands } from './organize';
+import { DrivePropertyCommands } from './properties';
+import { DriveRevisionCommands, RevisionArg } from './revisions';
+import { SharedDriveCommands } from './sharedDrives';
+import { DriveSharingCommands } from './sharing';
+import { DriveTrashCommands } from './trash';
 
-export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument, registerInfoDocuments } from './info';
-export type { DriveCommandHost } from './kit';
-export { executeDropPlan } from './organize';
+export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument } from './info';
+export type { DriveCommandHost, DriveResourcesApi } from './context';
 
-export interface DriveCommands {
-  readonly disposables: vscode.Disposable[];
+/** What VS Code passes a tree command: the clicked row, and all selected rows when several are. */
+type Rows = [node?: DriveNode, nodes?: DriveNode[]];
+
+export class DriveCommands {
+  readonly files: DriveFileCommands;
+  readonly content: DriveContentCommands;
+  readonly organize: DriveOrganizeCommands;
+  readonly trash: DriveTrashCommands;
+  readonly info: DriveInfoCommands;
+  readonly sharing: DriveSharingCommands;
+  readonly sharedDrives: SharedDriveCommands;
+  readonly properties: DrivePropertyCommands;
+  readonly revisions: DriveRevisionCommands;
+  readonly labels: DriveLabelCommands;
+  readonly comments: DriveCommentCommands;
+  /** Old versions, opened read-only (revisions.ts). */
+  private readonly revisionDocuments: RevisionDocuments;
+
+  constructor(private readonly host: DriveCommandHost) {
+    const context = new DriveCommandContext(host);
+    this.files = new DriveFileCommands(context);
+    this.content = new DriveContentCommands(context);
+    this.organize = new DriveOrganizeCommands(context);
+    this.trash = new DriveTrashCommands(context);
+    this.info = new DriveInfoCommands(context);
+    this.sharing = new DriveSharingCommands(context);
+    this.sharedDrives = new SharedDriveCommands(context);
+    this.properties = new DrivePropertyCommands(context);
+    this.revisions = new DriveRevisionCommands(context);
+    this.labels = new DriveLabelCommands(context);
+    this.comments = new DriveCommentCommands(context);
+    this.revisionDocuments = new RevisionDocuments(host.desk.vs, () => host.resources());
+  }
+
+  /** The commands, and the read-only documents they open: old versions, properties and app details (info.ts). */
+  register(): vscode.Disposable[] {
+    const { files, content, organize, trash, info, sharing, sharedDrives, properties, revisions, labels, comments } = this;
+    const vs = this.host.desk.vs;
+    const documents = [vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, () => this.host.api())];
+    return [...documents, ...registerCommands(this.host.desk, {
+      [DRIVE_COMMAND.revisionHistory]: (arg?: RevisionArg) => revisions.revisionHistory(arg),
+      [DRIVE_COMMAND.openRevision]: (arg?: RevisionArg) => revisions.openRevision(arg),
+      [DRIVE_COMMAND.compareRevisionWithCurrent]: (arg?: RevisionArg) => revisions.compareRevisionWithCurrent(arg),
+      [DRIVE_COMMAND.compareRevisions]: (arg?: RevisionArg) => revisions.compareRevisions(arg),
+      [DRIVE_COMMAND.restoreRevision]: (arg?: RevisionArg) => revisions.restoreRevision(arg),
+      [DRIVE_COMMAND.pinRevision]: (arg?: RevisionArg) => revisions.pinRevision(arg),
+      [DRIVE_COMMAND.unpinRevision]: (arg?: RevisionArg) => revisions.unpinRevision(arg),
+      [DRIVE_COMMAND.publishRevision]: (arg?: RevisionArg) => revisions.publishRevision(arg),
+      [DRIVE_COMMAND.unpublishRevision]: (arg?: RevisionArg) => revisions.unpublishRevision(arg),
+      [DRIVE_COMMAND.deleteRevision]: (arg?: RevisionArg) => revisions.deleteRevision(arg),
+
+      [DRIVE_COMMAND.labels]: (node?: DriveNode) => labels.labels(node),
+      [DRIVE_COMMAND.applyLabel]: (node?: DriveNode) => labels.applyLabel(node),
+      [DRIVE_COMMAND.changeLabelFields]: (node?: DriveNode) => labels.changeLabelFields(node),
+      [DRIVE_COMMAND.removeLabel]: (node?: DriveNode) => labels.removeLabel(node),
+
+      [DRIVE_COMMAND.refresh]: (node?: DriveNode) => files.refresh(node),
+      [DRIVE_COMMAND.loadMore]: (node: LoadMoreNode) => files.loadMore(node),
+      [DRIVE_COMMAND.open]: (node?: DriveNode) => files.open(node),
+      [DRIVE_COMMAND.newFolder]: (node?: DriveNode) => files.newFolder(node),
+      [DRIVE_COMMAND.copy]: (...rows: Rows) => files.copy(...rows),
+      [DRIVE_COMMAND.rename]: (node?: DriveNode) => files.rename(node),
+      [DRIVE_COMMAND.star]: (...rows: Rows) => files.star(...rows),
+      [DRIVE_COMMAND.unstar]: (...rows: Rows) => files.unstar(...rows),
+      [DRIVE_COMMAND.touch]: (...rows: Rows) => files.touch(...rows),
+      [DRIVE_COMMAND.openInBrowser]: (node?: DriveNode) => files.openInBrowser(node),
+      [DRIVE_COMMAND.revealFile]: (fileId: string, options?: { open?: boolean }) => files.revealFile(fileId, options),
+
+      [DRIVE_COMMAND.uploadFiles]: (node?: DriveNode) => content.uploadFiles(node),
+      [DRIVE_COMMAND.uploadFolder]: (node?: DriveNode) => content.uploadFolder(node),
+      [DRIVE_COMMAND.download]: (...rows: Rows) => content.download(...rows),
+      [DRIVE_COMMAND.export]: (node?: DriveNode) => content.export(node),
+
+      [DRIVE_COMMAND.move]: (...rows: Rows) => organize.move(...rows),
+      [DRIVE_COMMAND.addParent]: (node?: DriveNode) => organize.addParent(node),
+      [DRIVE_COMMAND.removeParent]: (node?: DriveNode) => organize.removeParent(node),
+      [DRIVE_COMMAND.addExistingFile]: (node?: DriveNode) => organize.addExistingFile(node),
+
+      [DRIVE_COMMAND.trash]: (...rows: Rows) => trash.trash(...rows),
+      [DRIVE_COMMAND.untrash]: (...rows: Rows) => trash.untrash(...rows),
+      [DRIVE_COMMAND.delete]: (...rows: Rows) => trash.delete(...rows),
+      [DRIVE_COMMAND.emptyTrash]: (node?: DriveNode) => trash.emptyTrash(node),
+
+      [DRIVE_COMMAND.properties]: (node?: DriveNode) => info.properties(node),
+      [DRIVE_COMMAND.apps]: () => info.apps(),
+      [DRIVE_COMMAND.about]: () => info.about(),
+
+      [DRIVE_COMMAND.share]: (node?: DriveNode) => sharing.share(node),
+      [DRIVE_COMMAND.addPeople]: (node?: DriveNode) => sharing.addPeople(node),
+      [DRIVE_COMMAND.changeRole]: (node?: DriveNode) => sharing.changeRole(node),
+      [DRIVE_COMMAND.removeAccess]: (node?: DriveNode) => sharing.removeAccess(node),
+      [DRIVE_COMMAND.linkSharing]: (node?: DriveNode) => sharing.linkSharing(node),
+      [DRIVE_COMMAND.transferOwnership]: (node?: DriveNode) => sharing.transferOwnership(node),
+
+      [DRIVE_COMMAND.createSharedDrive]: () => sharedDrives.create(),
+      [DRIVE_COMMAND.renameSharedDrive]: (node?: DriveNode) => sharedDrives.rename(node),
+      [DRIVE_COMMAND.hideSharedDrive]: (node?: DriveNode) => sharedDrives.hide(node),
+      [DRIVE_COMMAND.unhideSharedDrive]: (node?: DriveNode) => sharedDrives.unhide(node),
+      [DRIVE_COMMAND.deleteSharedDrive]: (node?: DriveNode) => sharedDrives.delete(node),
+      [DRIVE_COMMAND.sharedDriveMembers]: (node?: DriveNode) => sharedDrives.members(node),
+      [DRIVE_COMMAND.addSharedDriveMember]: (node?: DriveNode) => sharedDrives.addMember(node),
+      [DRIVE_COMMAND.changeSharedDriveMemberRole]: (node?: DriveNode) => sharedDrives.changeMemberRole(node),
+      [DRIVE_COMMAND.removeSharedDriveMember]: (node?: DriveNode) => sharedDrives.removeMember(node),
+      [DRIVE_COMMAND.showHiddenSharedDrives]: () => sharedDrives.showHidden(),
+      [DRIVE_COMMAND.hideHiddenSharedDrives]: () => sharedDrives.hideHidden(),
+
+      [DRIVE_COMMAND.editProperties]: (node?: DriveNode) => properties.editProperties(node),
+      [DRIVE_COMMAND.addProperty]: (node?: DriveNode) => properties.addProperty(node),
+      [DRIVE_COMMAND.changeProperty]: (node?: DriveNode) => properties.changeProperty(node),
+      [DRIVE_COMMAND.removeProperty]: (node?: DriveNode) => properties.removeProperty(node),
+
+      [DRIVE_COMMAND.addComment]: () => comments.add(),
+      [DRIVE_COMMAND.createComment]: (reply: vscode.CommentReply) => comments.create(reply),
+      [DRIVE_COMMAND.replyComment]: (arg?: CommentArg) => comments.reply(arg),
+      [DRIVE_COMMAND.resolveComment]: (arg?: CommentArg) => comments.resolve(arg),
+      [DRIVE_COMMAND.reopenComment]: (arg?: CommentArg) => comments.reopen(arg),
+      [DRIVE_COMMAND.editComment]: (arg?: CommentArg) => comments.edit(arg),
+      [DRIVE_COMMAND.saveComment]: (entry: DriveCommentEntry) => comments.save(entry),
+      [DRIVE_COMMAND.cancelCommentEdit]: (entry: DriveCommentEntry) => comments.cancel(entry),
+      [DRIVE_COMMAND.deleteComment]: (arg?: CommentArg) => comments.delete(arg),
+      [DRIVE_COMMAND.showComments]: (node?: DriveNode) => comments.show(node),
+      [DRIVE_COMMAND.openComment]: (node: CommentNode) => comments.open(node),
+      [DRIVE_COMMAND.refreshComments]: (arg?: CommentArg) => comments.refresh(arg),
+
+      [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node),
+    })];
+  }
+
+  /** Another account or backend: the versions read so far are not theirs. */
+  reset(): void {
+    this.revisionDocuments.reset();
+  }
+
   /** Uploads files or folders (from a dialog, the OS or the Explorer) into a folder of the tree. */
-  uploadUris(uris: readonly vscode.Uri[], container: ContainerNode): Promise<void>;
-}
+  async uploadUris(uris: readonly vscode.Uri[], container: ContainerNode): Promise<void> {
+    await this.content.uploadUris(uris, container);
+  }
 
-export function registerDriveCommands(host: DriveCommandHost): DriveCommands {
-  const kit = commandKit(host);
-  const files = fileCommands(kit);
-  const content = contentCommands(kit);
-  const organize = organizeCommands(kit);
-  const trash = trashCommands(kit);
-  const info = infoCommands(kit);
-  const sharing = sharingCommands(kit);
-  const sharedDrives = sharedDriveCommands(kit);
-  const properties = propertyCommands(kit);
-  const revisions = revisionCommands(kit);
-  const labels = labelCommands(kit);
-  const comments = commentCommands(kit, () => host.comments());
-
-  const disposables = registerCommands(host.desk, {
-    [DRIVE_COMMAND.revisionHistory]: revisions.revisionHistory,
-    [DRIVE_COMMAND.openRevision]: revisions.openRevision,
-    [DRIVE_COMMAND.compareRevisionWithCurrent]: revisions.compareRevisionWithCurrent,
-    [DRIVE_COMMAND.compareRevisions]: revisions.compareRevisions,
-    [DRIVE_COMMAND.restoreRevision]: revisions.restoreRevision,
-    [DRIVE_COMMAND.pinRevision]: revisions.pinRevision,
-    [DRIVE_COMMAND.unpinRevision]: revisions.unpinRevision,
-    [DRIVE_COMMAND.publishRevision]: revisions.publishRevision,
-    [DRIVE_COMMAND.unpublishRevision]: revisions.unpublishRevision,
-    [DRIVE_COMMAND.deleteRevision]: revisions.deleteRevision,
-
-    [DRIVE_COMMAND.labels]: labels.labels,
-    [DRIVE_COMMAND.applyLabel]: labels.applyLabel,
-    [DRIVE_COMMAND.changeLabelFields]: labels.changeLabelFields,
-    [DRIVE_COMMAND.removeLabel]: labels.removeLabel,
-
-    [DRIVE_COMMAND.refresh]: files.refresh,
-    [DRIVE_COMMAND.loadMore]: files.loadMore,
-    [DRIVE_COMMAND.open]: files.open,
-    [DRIVE_COMMAND.newFolder]: files.newFolder,
-    [DRIVE_COMMAND.copy]: files.copy,
-    [DRIVE_COMMAND.rename]: files.rename,
-    [DRIVE_COMMAND.star]: files.star,
-    [DRIVE_COMMAND.unstar]: files.unstar,
-    [DRIVE_COMMAND.touch]: files.touch,
-    [DRIVE_COMMAND.openInBrowser]: files.openInBrowser,
-    [DRIVE_COMMAND.revealFile]: files.revealFile,
-
-    [DRIVE_COMMAND.uploadFiles]: content.uploadFiles,
-    [DRIVE_COMMAND.uploadFolder]: content.uploadFolder,
-    [DRIVE_COMMAND.download]: content.download,
-    [DRIVE_COMMAND.export]: content.export,
-
-    [DRIVE_COMMAND.move]: organize.move,
-    [DRIVE_COMMAND.addParent]: organize.addParent,
-    [DRIVE_COMMAND.removeParent]: organize.removeParent,
-    [DRIVE_COMMAND.addExistingFile]: organize.addExistingFile,
-
-    [DRIVE_COMMAND.trash]: trash.trash,
-    [DRIVE_COMMAND.untrash]: trash.untrash,
-    [DRIVE_COMMAND.delete]: trash.delete,
-    [DRIVE_COMMAND.emptyTrash]: trash.emptyTrash,
-
-    [DRIVE_COMMAND.properties]: info.properties,
-    [DRIVE_COMMAND.apps]: info.apps,
-    [DRIVE_COMMAND.about]: info.about,
-
-    [DRIVE_COMMAND.share]: sharing.share,
-    [DRIVE_COMMAND.addPeople]: sharing.addPeople,
-    [DRIVE_COMMAND.changeRole]: sharing.changeRole,
-    [DRIVE_COMMAND.removeAccess]: sharing.removeAccess,
-    [DRIVE_COMMAND.linkSharing]: sharing.linkSharing,
-    [DRIVE_COMMAND.transferOwnership]: sharing.transferOwnership,
-
-    [DRIVE_COMMAND.createSharedDrive]: sharedDrives.create,
-    [DRIVE_COMMAND.renameSharedDrive]: sharedDrives.rename,
-    [DRIVE_COMMAND.hideSharedDrive]: sharedDrives.hide,
-    [DRIVE_COMMAND.unhideSharedDrive]: sharedDrives.unhide,
-    [DRIVE_COMMAND.deleteSharedDrive]: sharedDrives.delete,
-    [DRIVE_COMMAND.sharedDriveMembers]: sharedDrives.members,
-    [DRIVE_COMMAND.addSharedDriveMember]: sharedDrives.addMember,
-    [DRIVE_COMMAND.changeSharedDriveMemberRole]: sharedDrives.changeMemberRole,
-    [DRIVE_COMMAND.removeSharedDriveMember]: sharedDrives.removeMember,
-    [DRIVE_COMMAND.showHiddenSharedDrives]: sharedDrives.showHidden,
-    [DRIVE_COMMAND.hideHiddenSharedDrives]: sharedDrives.hideHidden,
-
-    [DRIVE_COMMAND.editProperties]: properties.editProperties,
-    [DRIVE_COMMAND.addProperty]: properties.addProperty,
-    [DRIVE_COMMAND.changeProperty]: properties.changeProperty,
-    [DRIVE_COMMAND.removeProperty]: properties.removeProperty,
-
-    [DRIVE_COMMAND.addComment]: comments.add,
-    [DRIVE_COMMAND.createComment]: comments.create,
-    [DRIVE_COMMAND.replyComment]: comments.reply,
-    [DRIVE_COMMAND.resolveComment]: comments.resolve,
-    [DRIVE_COMMAND.reopenComment]: comments.reopen,
-    [DRIVE_COMMAND.editComment]: comments.edit,
-    [DRIVE_COMMAND.saveComment]: comments.save,
-    [DRIVE_COMMAND.cancelCommentEdit]: comments.cancel,
-    [DRIVE_COMMAND.deleteComment]: comments.delete,
-    [DRIVE_COMMAND.showComments]: comments.show,
-    [DRIVE_COMMAND.openComment]: comments.open,
-    [DRIVE_COMMAND.refreshComments]: comments.refresh,
-  });
-  return { disposables, uploadUris: async (uris, container) => void (await content.uploadUris(uris, container)) };
+  /** Drag and drop in the tree. */
+  drop(plan: DropPlan): Promise<void> {
+    return this.organize.drop(plan);
+  }
 }

@@ -6,7 +6,7 @@ import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveApi } from '../port';
 import { formatBytes } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandKit } from './kit';
+import type { DriveCommandContext } from './context';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
@@ -57,52 +57,68 @@ export async function appDocument(api: DriveApi, appId: string): Promise<string>
   return `${JSON.stringify((await api.getApp(appId)).details, null, 2)}\n`;
 }
 
-export function infoCommands(kit: DriveCommandKit) {
-  const { host, vs, t } = kit;
-  const desk = host.desk;
+export class DriveInfoCommands {
+  constructor(private readonly context: DriveCommandContext) {}
 
-  return {
-    properties: (node?: DriveNode) =>
-      attempt(desk, async () => {
-        const [file] = kit.requireFiles(node) ?? [];
-        if (!file) return;
-        const uri = vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${(file.item.title ?? file.item.id).replace(/\//g, '∕')}.json` });
-        const doc = await vs.workspace.openTextDocument(uri);
-        await vs.languages.setTextDocumentLanguage(doc, 'json');
-        await vs.window.showTextDocument(doc, { preview: true });
-      }, { action: t('Could not show the properties'), retry: true }),
+  private get host() {
+    return this.context.host;
+  }
 
-    apps: () =>
-      attempt(desk, async () => {
-        const apps = await host.api().listApps();
-        if (apps.length === 0) {
-          void vs.window.showInformationMessage(t('No Drive apps are installed for this account.'));
-          return;
-        }
-        const picked = await vs.window.showQuickPick(
-          apps.map((app) => ({ label: app.name ?? app.id, description: app.shortDescription, app })),
-          { placeHolder: t('Installed Drive apps: choose one to see its details') },
-        );
-        if (!picked) return;
-        const uri = vs.Uri.from({ scheme: APP_DETAILS_SCHEME, path: `/${picked.app.id}/${(picked.app.name ?? picked.app.id).replace(/\//g, '∕')}.json` });
-        const doc = await vs.workspace.openTextDocument(uri);
-        await vs.languages.setTextDocumentLanguage(doc, 'json');
-        await vs.window.showTextDocument(doc, { preview: true });
-      }, { action: t('Could not list the Drive apps'), retry: true }),
+  private get vs() {
+    return this.context.vs;
+  }
 
-    about: () =>
-      attempt(desk, async () => {
-        const about = await host.about();
-        const used = Number(about.quotaBytesUsed ?? NaN);
-        const total = Number(about.quotaBytesTotal ?? NaN);
-        const quota = Number.isFinite(used)
-          ? Number.isFinite(total) && total > 0
-            ? t('{0} of {1} used ({2}%)', formatBytes(used, t), formatBytes(total, t), Math.round((used / total) * 100))
-            : t('{0} used (no limit)', formatBytes(used, t))
-          : t('quota unknown');
-        const account = [about.userName, about.userEmail && `<${about.userEmail}>`].filter(Boolean).join(' ');
-        const trash = about.quotaBytesUsedInTrash ? t(', {0} in the trash', formatBytes(Number(about.quotaBytesUsedInTrash), t)) : '';
-        await vs.window.showInformationMessage(t('Drive: {0} · {1}{2} · {3}', account || t('unknown account'), quota, trash, host.endpoints()?.kind === 'emulator' ? t('local emulator') : 'Google'));
-      }, { action: t('Could not read the Drive account'), retry: true }),
-  };
+  private get t() {
+    return this.context.t;
+  }
+
+  private get desk() {
+    return this.host.desk;
+  }
+
+  properties(node?: DriveNode) {
+    return attempt(this.desk, async () => {
+      const [file] = this.context.requireFiles(node) ?? [];
+      if (!file) return;
+      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${(file.item.title ?? file.item.id).replace(/\//g, '∕')}.json` });
+      const doc = await this.vs.workspace.openTextDocument(uri);
+      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
+      await this.vs.window.showTextDocument(doc, { preview: true });
+    }, { action: this.t('Could not show the properties'), retry: true });
+  }
+
+  apps() {
+    return attempt(this.desk, async () => {
+      const apps = await this.host.api().listApps();
+      if (apps.length === 0) {
+        void this.vs.window.showInformationMessage(this.t('No Drive apps are installed for this account.'));
+        return;
+      }
+      const picked = await this.vs.window.showQuickPick(
+        apps.map((app) => ({ label: app.name ?? app.id, description: app.shortDescription, app })),
+        { placeHolder: this.t('Installed Drive apps: choose one to see its details') },
+      );
+      if (!picked) return;
+      const uri = this.vs.Uri.from({ scheme: APP_DETAILS_SCHEME, path: `/${picked.app.id}/${(picked.app.name ?? picked.app.id).replace(/\//g, '∕')}.json` });
+      const doc = await this.vs.workspace.openTextDocument(uri);
+      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
+      await this.vs.window.showTextDocument(doc, { preview: true });
+    }, { action: this.t('Could not list the Drive apps'), retry: true });
+  }
+
+  about() {
+    return attempt(this.desk, async () => {
+      const about = await this.host.about();
+      const used = Number(about.quotaBytesUsed ?? NaN);
+      const total = Number(about.quotaBytesTotal ?? NaN);
+      const quota = Number.isFinite(used)
+        ? Number.isFinite(total) && total > 0
+          ? this.t('{0} of {1} used ({2}%)', formatBytes(used, this.t), formatBytes(total, this.t), Math.round((used / total) * 100))
+          : this.t('{0} used (no limit)', formatBytes(used, this.t))
+        : this.t('quota unknown');
+      const account = [about.userName, about.userEmail && `<${about.userEmail}>`].filter(Boolean).join(' ');
+      const trash = about.quotaBytesUsedInTrash ? this.t(', {0} in the trash', formatBytes(Number(about.quotaBytesUsedInTrash), this.t)) : '';
+      await this.vs.window.showInformationMessage(this.t('Drive: {0} · {1}{2} · {3}', account || this.t('unknown account'), quota, trash, this.host.endpoints()?.kind === 'emulator' ? this.t('local emulator') : 'Google'));
+    }, { action: this.t('Could not read the Drive account'), retry: true });
+  }
 }

@@ -11,157 +11,185 @@ import type { DriveItem } from '../port';
 import { countProblem, keyProblem, sortProperties, valueProblem, visibilityLabel, visibilityOf } from '../properties/limits';
 import { explainPropertiesError } from '../sharing/errors';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandKit } from './kit';
-import { targetFile } from './target';
+import type { DriveCommandContext } from './context';
 
 type Action = 'add' | 'change' | 'visibility' | 'remove';
 type EditorItem = vscode.QuickPickItem & { action?: Action; property?: DriveProperty };
 
-export function propertyCommands(kit: DriveCommandKit) {
-  const { host, vs, t } = kit;
-  const desk = host.desk;
-  const api = () => host.resources();
-  const titleOf = (file: DriveItem): string => file.title ?? file.id;
-  const labelOf = (property: DriveProperty): string => `${property.key} = ${property.value ?? ''}`;
+export class DrivePropertyCommands {
+  constructor(private readonly context: DriveCommandContext) {}
 
-  async function list(fileId: string): Promise<DriveProperty[]> {
-    return sortProperties((await api().listProperties(fileId)).items);
+  private get host() {
+    return this.context.host;
   }
 
-  async function showChange(fileId: string): Promise<void> {
-    await kit.changeEach([fileId], (id) => host.api().getFile(id), { rerender: 'row' });
+  private get vs() {
+    return this.context.vs;
   }
 
-  function explained(error: unknown, file: DriveItem): unknown {
-    const sentence = explainPropertiesError(error, file, t);
+  private get t() {
+    return this.context.t;
+  }
+
+  private get desk() {
+    return this.host.desk;
+  }
+
+  private api() {
+    return this.host.resources();
+  }
+
+  private titleOf(file: DriveItem): string {
+    return file.title ?? file.id;
+  }
+
+  private labelOf(property: DriveProperty): string {
+    return `${property.key} = ${property.value ?? ''}`;
+  }
+
+  private async list(fileId: string): Promise<DriveProperty[]> {
+    return sortProperties((await this.api().listProperties(fileId)).items);
+  }
+
+  private async showChange(fileId: string): Promise<void> {
+    await this.context.changeEach([fileId], (id) => this.host.api().getFile(id), { rerender: 'row' });
+  }
+
+  private explained(error: unknown, file: DriveItem): unknown {
+    const sentence = explainPropertiesError(error, file, this.t);
     return sentence === undefined ? error : new Error(sentence);
   }
 
-  async function pickProperty(file: DriveItem, properties: readonly DriveProperty[], placeHolder: string): Promise<DriveProperty | undefined> {
+  private async pickProperty(file: DriveItem, properties: readonly DriveProperty[], placeHolder: string): Promise<DriveProperty | undefined> {
     if (properties.length === 0) {
-      void vs.window.showInformationMessage(t('“{0}” has no custom properties Desk can see.', titleOf(file)));
+      void this.vs.window.showInformationMessage(this.t('“{0}” has no custom properties Desk can see.', this.titleOf(file)));
       return undefined;
     }
-    const picked = await vs.window.showQuickPick(properties.map((property) => ({ label: labelOf(property), description: visibilityLabel(visibilityOf(property), t), property })), { title: t('Properties of “{0}”', titleOf(file)), placeHolder, matchOnDescription: true });
+    const picked = await this.vs.window.showQuickPick(properties.map((property) => ({ label: this.labelOf(property), description: visibilityLabel(visibilityOf(property), this.t), property })), { title: this.t('Properties of “{0}”', this.titleOf(file)), placeHolder, matchOnDescription: true });
     return picked?.property;
   }
 
-  async function add(file: DriveItem, properties: readonly DriveProperty[]): Promise<boolean> {
-    const title = t('Add a property to “{0}”', titleOf(file));
-    const key = await vs.window.showInputBox({ title, prompt: t('Key'), ignoreFocusOut: true, validateInput: (value) => keyProblem(value, t) });
+  private async add(file: DriveItem, properties: readonly DriveProperty[]): Promise<boolean> {
+    const title = this.t('Add a property to “{0}”', this.titleOf(file));
+    const key = await this.vs.window.showInputBox({ title, prompt: this.t('Key'), ignoreFocusOut: true, validateInput: (value) => keyProblem(value, this.t) });
     if (key === undefined) return false;
-    const keyIssue = keyProblem(key, t);
+    const keyIssue = keyProblem(key, this.t);
     if (keyIssue) throw new Error(keyIssue);
-    const value = await vs.window.showInputBox({ title, prompt: t('Value of {0}', key), ignoreFocusOut: true, validateInput: (text) => valueProblem(key, text, t) });
+    const value = await this.vs.window.showInputBox({ title, prompt: this.t('Value of {0}', key), ignoreFocusOut: true, validateInput: (text) => valueProblem(key, text, this.t) });
     if (value === undefined) return false;
-    const valueIssue = valueProblem(key, value, t);
+    const valueIssue = valueProblem(key, value, this.t);
     if (valueIssue) throw new Error(valueIssue);
-    const picked = await vs.window.showQuickPick((['PRIVATE', 'PUBLIC'] as const).map((visibility) => ({ label: visibilityLabel(visibility, t), visibility })), { title, placeHolder: t('Who sees {0}?', key) });
+    const picked = await this.vs.window.showQuickPick((['PRIVATE', 'PUBLIC'] as const).map((visibility) => ({ label: visibilityLabel(visibility, this.t), visibility })), { title, placeHolder: this.t('Who sees {0}?', key) });
     if (!picked) return false;
     // The same key and visibility again replaces that property's value (an update); anything else is a new one.
     if (properties.some((property) => property.key === key && visibilityOf(property) === picked.visibility)) {
-      await api().updateProperty(file.id, key, { value, visibility: picked.visibility }, picked.visibility);
+      await this.api().updateProperty(file.id, key, { value, visibility: picked.visibility }, picked.visibility);
       return true;
     }
-    const countIssue = countProblem(properties, key, picked.visibility, t);
+    const countIssue = countProblem(properties, key, picked.visibility, this.t);
     if (countIssue) throw new Error(countIssue);
-    await api().insertProperty(file.id, { key, value, visibility: picked.visibility });
+    await this.api().insertProperty(file.id, { key, value, visibility: picked.visibility });
     return true;
   }
 
-  async function changeValue(file: DriveItem, properties: readonly DriveProperty[], chosen?: DriveProperty): Promise<boolean> {
-    const listed = chosen ?? await pickProperty(file, properties, t('Which property should change?'));
+  private async changeValue(file: DriveItem, properties: readonly DriveProperty[], chosen?: DriveProperty): Promise<boolean> {
+    const listed = chosen ?? await this.pickProperty(file, properties, this.t('Which property should change?'));
     if (!listed) return false;
     // Read afresh: another app or person may have changed it since the list was read, and the box starts from its value.
-    const property = await api().getProperty(file.id, listed.key, visibilityOf(listed));
-    const value = await vs.window.showInputBox({ title: t('Properties of “{0}”', titleOf(file)), prompt: t('New value of {0}', property.key), value: property.value ?? '', ignoreFocusOut: true, validateInput: (text) => valueProblem(property.key, text, t) });
+    const property = await this.api().getProperty(file.id, listed.key, visibilityOf(listed));
+    const value = await this.vs.window.showInputBox({ title: this.t('Properties of “{0}”', this.titleOf(file)), prompt: this.t('New value of {0}', property.key), value: property.value ?? '', ignoreFocusOut: true, validateInput: (text) => valueProblem(property.key, text, this.t) });
     if (value === undefined || value === property.value) return false;
-    const issue = valueProblem(property.key, value, t);
+    const issue = valueProblem(property.key, value, this.t);
     if (issue) throw new Error(issue);
-    await api().patchProperty(file.id, property.key, { value }, visibilityOf(property));
+    await this.api().patchProperty(file.id, property.key, { value }, visibilityOf(property));
     return true;
   }
 
   /** Public ↔ private: written anew under the other visibility, then removed from the old one (every server does both). */
-  async function toggleVisibility(file: DriveItem, properties: readonly DriveProperty[], property: DriveProperty): Promise<boolean> {
+  private async toggleVisibility(file: DriveItem, properties: readonly DriveProperty[], property: DriveProperty): Promise<boolean> {
     const from = visibilityOf(property);
     const to: PropertyVisibility = from === 'PUBLIC' ? 'PRIVATE' : 'PUBLIC';
-    const issue = countProblem(properties, property.key, to, t);
+    const issue = countProblem(properties, property.key, to, this.t);
     if (issue) throw new Error(issue);
-    await api().insertProperty(file.id, { key: property.key, value: property.value ?? '', visibility: to });
-    await api().deleteProperty(file.id, property.key, from);
+    await this.api().insertProperty(file.id, { key: property.key, value: property.value ?? '', visibility: to });
+    await this.api().deleteProperty(file.id, property.key, from);
     return true;
   }
 
-  async function remove(file: DriveItem, properties: readonly DriveProperty[], chosen?: DriveProperty): Promise<boolean> {
-    const property = chosen ?? await pickProperty(file, properties, t('Which property should be removed?'));
+  private async remove(file: DriveItem, properties: readonly DriveProperty[], chosen?: DriveProperty): Promise<boolean> {
+    const property = chosen ?? await this.pickProperty(file, properties, this.t('Which property should be removed?'));
     if (!property) return false;
-    await api().deleteProperty(file.id, property.key, visibilityOf(property));
+    await this.api().deleteProperty(file.id, property.key, visibilityOf(property));
     return true;
   }
 
-  function run(action: Action, file: DriveItem, properties: readonly DriveProperty[], property?: DriveProperty): Promise<boolean> {
+  private run(action: Action, file: DriveItem, properties: readonly DriveProperty[], property?: DriveProperty): Promise<boolean> {
     switch (action) {
-      case 'add': return add(file, properties);
-      case 'change': return changeValue(file, properties, property);
-      case 'visibility': return property ? toggleVisibility(file, properties, property) : Promise.resolve(false);
-      case 'remove': return remove(file, properties, property);
+      case 'add': return this.add(file, properties);
+      case 'change': return this.changeValue(file, properties, property);
+      case 'visibility': return property ? this.toggleVisibility(file, properties, property) : Promise.resolve(false);
+      case 'remove': return this.remove(file, properties, property);
     }
   }
 
-  async function propertyActions(file: DriveItem, properties: readonly DriveProperty[], property: DriveProperty): Promise<boolean> {
-    const other = visibilityOf(property) === 'PUBLIC' ? t('$(lock) Make private') : t('$(eye) Make public');
+  private async propertyActions(file: DriveItem, properties: readonly DriveProperty[], property: DriveProperty): Promise<boolean> {
+    const other = visibilityOf(property) === 'PUBLIC' ? this.t('$(lock) Make private') : this.t('$(eye) Make public');
     const items: EditorItem[] = [
-      { label: t('$(edit) Change value…'), action: 'change' },
+      { label: this.t('$(edit) Change value…'), action: 'change' },
       { label: other, action: 'visibility' },
-      { label: t('$(trash) Remove'), action: 'remove' },
+      { label: this.t('$(trash) Remove'), action: 'remove' },
     ];
-    const picked = await vs.window.showQuickPick(items, { title: labelOf(property), placeHolder: visibilityLabel(visibilityOf(property), t) });
-    return picked?.action ? run(picked.action, file, properties, property) : false;
+    const picked = await this.vs.window.showQuickPick(items, { title: this.labelOf(property), placeHolder: visibilityLabel(visibilityOf(property), this.t) });
+    return picked?.action ? this.run(picked.action, file, properties, property) : false;
   }
 
   /** The editor: every property (key = value, visibility), then Add; loops until Escape. */
-  async function editor(node?: DriveNode): Promise<void> {
-    const target = await targetFile(kit, node);
+  private async editor(node?: DriveNode): Promise<void> {
+    const target = await this.context.targetFile(node);
     if (!target) return;
     for (;;) {
-      const [file, properties] = await Promise.all([host.api().getFile(target.id), list(target.id)]);
+      const [file, properties] = await Promise.all([this.host.api().getFile(target.id), this.list(target.id)]);
       const items: EditorItem[] = [
-        ...properties.map((property) => ({ label: labelOf(property), description: visibilityLabel(visibilityOf(property), t), property })),
-        ...(properties.length > 0 ? [{ label: '', kind: vs.QuickPickItemKind.Separator }] : []),
-        { label: t('$(add) Add property…'), action: 'add' },
+        ...properties.map((property) => ({ label: this.labelOf(property), description: visibilityLabel(visibilityOf(property), this.t), property })),
+        ...(properties.length > 0 ? [{ label: '', kind: this.vs.QuickPickItemKind.Separator }] : []),
+        { label: this.t('$(add) Add property…'), action: 'add' },
       ];
-      const picked = await vs.window.showQuickPick(items, {
-        title: t('Properties of “{0}”', titleOf(file)),
-        placeHolder: properties.length > 0 ? t('Choose a property to change or remove it, or add one') : t('No custom properties yet'),
+      const picked = await this.vs.window.showQuickPick(items, {
+        title: this.t('Properties of “{0}”', this.titleOf(file)),
+        placeHolder: properties.length > 0 ? this.t('Choose a property to change or remove it, or add one') : this.t('No custom properties yet'),
         matchOnDescription: true,
       });
       if (!picked) return;
       try {
-        const changed = picked.action ? await run(picked.action, file, properties) : picked.property ? await propertyActions(file, properties, picked.property) : false;
-        if (changed) await showChange(file.id);
+        const changed = picked.action ? await this.run(picked.action, file, properties) : picked.property ? await this.propertyActions(file, properties, picked.property) : false;
+        if (changed) await this.showChange(file.id);
       } catch (error) {
         if (error instanceof CancelledError) return;
-        void desk.showError(explained(error, file), { action: t('Could not change the properties of “{0}”', titleOf(file)) });
+        void this.desk.showError(this.explained(error, file), { action: this.t('Could not change the properties of “{0}”', this.titleOf(file)) });
       }
     }
   }
 
-  const single = (action: Exclude<Action, 'visibility'>) => (node?: DriveNode) =>
-    attempt(desk, async () => {
-      const target = await targetFile(kit, node);
+  private single(action: Exclude<Action, 'visibility'>) {
+    return (node?: DriveNode) =>
+    attempt(this.desk, async () => {
+      const target = await this.context.targetFile(node);
       if (!target) return;
       try {
-        if (await run(action, target, await list(target.id))) await showChange(target.id);
+        if (await this.run(action, target, await this.list(target.id))) await this.showChange(target.id);
       } catch (error) {
-        throw explained(error, target);
+        throw this.explained(error, target);
       }
-    }, { action: t('Could not change the properties') });
+    }, { action: this.t('Could not change the properties') });
+  }
 
-  return {
-    editProperties: (node?: DriveNode) => attempt(desk, () => editor(node), { action: t('Could not list the properties') }),
-    addProperty: single('add'),
-    changeProperty: single('change'),
-    removeProperty: single('remove'),
-  };
+  editProperties(node?: DriveNode) {
+    return attempt(this.desk, () => this.editor(node), { action: this.t('Could not list the properties') });
+  }
+
+  readonly addProperty = this.single('add');
+
+  readonly changeProperty = this.single('change');
+
+  readonly removeProperty = this.single('remove');
 }

@@ -83,11 +83,12 @@ export function sortMembers(members: readonly DrivePermission[]): DrivePermissio
 }
 
 /** The tooltip of a drive row, plain lines. */
-export function driveTooltipLines(item: DriveItem, t: Translate): string[] {
+export function driveTooltipLines(item: DriveItem, t: Translate, when: (ms: number) => string): string[] {
   const lines = [t('Shared drive')];
   const role = myDriveRole(item);
   if (role) lines.push(t('Your role: {0}', memberRoleLabel(role, t)));
-  if (item.createdDate) lines.push(t('Created: {0}', new Date(item.createdDate).toLocaleString()));
+  const created = item.createdDate ? Date.parse(item.createdDate) : Number.NaN;
+  if (!Number.isNaN(created)) lines.push(t('Created: {0}', when(created)));
   if (item.labels?.hidden) lines.push(t('Hidden from your shared drives'));
   return lines;
 }

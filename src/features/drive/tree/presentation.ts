@@ -62,16 +62,20 @@ export function formatBytes(bytes: number, t: Translate = english): string {
   return units[unit](unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0));
 }
 
+/** How a moment reads: core/clock.ts's DeskClock (the user's locale and Calendar zone, 24-hour), as in every view. */
+export type WriteMoment = (ms: number) => string;
+
 /** The markdown tooltip of a file: built lazily (resolveTreeItem), from metadata the list already carried. */
-export function tooltipMarkdown(item: DriveItem, t: Translate = english): string {
+export function tooltipMarkdown(item: DriveItem, when: WriteMoment, t: Translate = english): string {
   const lines = [`**${escapeMarkdown(item.title ?? item.id)}**`, ''];
   lines.push(t('Kind: {0}', escapeMarkdown(kindLabel(item.mimeType, t))));
   if (!isFolder(item) && !isNative(item) && item.fileSize !== undefined) lines.push(t('Size: {0}', formatBytes(Number(item.fileSize), t)));
   const owner = item.owners?.[0]?.displayName ?? item.ownerNames?.[0];
   if (owner) lines.push(t('Owner: {0}', escapeMarkdown(owner)));
   if (item.modifiedDate) {
-    const when = escapeMarkdown(new Date(item.modifiedDate).toLocaleString());
-    lines.push(item.lastModifyingUserName ? t('Modified: {0} by {1}', when, escapeMarkdown(item.lastModifyingUserName)) : t('Modified: {0}', when));
+    const modified = Date.parse(item.modifiedDate);
+    const at = escapeMarkdown(Number.isNaN(modified) ? item.modifiedDate : when(modified));
+    lines.push(item.lastModifyingUserName ? t('Modified: {0} by {1}', at, escapeMarkdown(item.lastModifyingUserName)) : t('Modified: {0}', at));
   }
   if (item.labels?.starred) lines.push(t('Starred'));
   if (item.labels?.trashed) lines.push(t('In the trash'));

@@ -53,6 +53,8 @@ export interface DriveTreeOptions {
   readonly rootId: () => Promise<string>;
   /** Extra tooltip lines fetched on hover (who has access); plain text. */
   readonly describeAccess?: (item: DriveItem) => Promise<readonly string[]>;
+  /** How moments read in hovers (core/clock.ts: the Calendar zone, 24-hour). */
+  readonly clock: { dateTime(ms: number): string };
   /** The comment rows under files (comments/tree.ts). */
   readonly comments?: DriveTreeComments;
 }
@@ -163,12 +165,12 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
   async resolveTreeItem(item: vscode.TreeItem, node: DriveNode): Promise<vscode.TreeItem> {
     if (node.kind !== 'file') return item;
     if (isSharedDriveRow(node)) {
-      item.tooltip = new this.vs.MarkdownString([`**${escapeMarkdown(node.item.title ?? node.item.id)}**`, '', ...driveTooltipLines(node.item, this.vs.l10n.t).map(escapeMarkdown)].join('  \n'));
+      item.tooltip = new this.vs.MarkdownString([`**${escapeMarkdown(node.item.title ?? node.item.id)}**`, '', ...driveTooltipLines(node.item, this.vs.l10n.t, (ms) => this.options.clock.dateTime(ms)).map(escapeMarkdown)].join('  \n'));
       return item;
     }
     if (!this.model.isContainer(node)) this.options.comments?.prime(node);
     const access = (await this.options.describeAccess?.(node.item).catch(() => undefined)) ?? [];
-    item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item, this.vs.l10n.t), ...access.map(escapeMarkdown)].join('  \n'));
+    item.tooltip = new this.vs.MarkdownString([tooltipMarkdown(node.item, (ms) => this.options.clock.dateTime(ms), this.vs.l10n.t), ...access.map(escapeMarkdown)].join('  \n'));
     return item;
   }
 

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
-import { dueDateOf, describeDueDate, isOverdue } from '../../../core/dates';
+import { dueDateOf, isOverdue } from '../../../core/dates';
+import { taskDescription } from '../tree/presentation';
 import { buildTodoTree, TodoIndex, TodoTreeNode } from './todoIndex';
 import { findTodos } from './todoParser';
 import { excludeGlobs, findMarker, findRipgrep, FoundTodo, isSearched, listSearchedFiles, RgRunner, ScanOptions, scanFiles, scanWorkspace, spawnRunner } from './todoScan';
@@ -330,8 +331,11 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
         const due = dueDateOf(state.task.due);
         const today = new Date();
         const done = state.task.status === 'completed';
+        // The due date first, in the Tasks view's own short words ("Fri", "27 Nov · overdue"): a narrow side bar
+        // cuts the end of a description, never its start.
+        const dueWords = taskDescription(state.task, today, t, vs.env.language);
+        if (dueWords) words.unshift(dueWords);
         words.push(done ? t('done') : t('open'));
-        if (due) words.push(!done && isOverdue(due, today) ? t('overdue since {0}', describeDueDate(due, today)) : t('due {0}', describeDueDate(due, today)));
         icon = done ? 'pass-filled' : due && isOverdue(due, today) ? 'warning' : 'circle-large-outline';
       }
     }

@@ -6,7 +6,7 @@
 import { errorMessage } from '../../../api/errors';
 import { NotSignedInError } from '../../../core/session';
 import { english, Translate } from '../../../shared/l10n';
-import type { ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
 import * as z from '../../../shared/schemas/zod';
 import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
@@ -144,17 +144,17 @@ export class TasksTreeModel {
   private readonly childNodes = new Map<string, TaskNode[]>();
   private readonly taskNodes = new Map<string, TaskNode>();
   private readonly t: Translate;
-  /** The cache is read once, at the view's first start; while this is set the rows shown are the cached ones. */
-  private cacheConsulted = false;
-  private cached: TasksSnapshot | undefined;
+  /** The last session's rows, read once at the view's first start (a snapshot with no list is not shown). */
+  private readonly firstRows: FirstRowsFromCache<TasksSnapshot>;
 
   constructor(private readonly options: TasksTreeModelOptions) {
     this.t = options.t ?? english;
+    this.firstRows = new FirstRowsFromCache(options.cache, () => options.onRefreshed?.(), { showsRows: (snapshot) => snapshot.lists.length > 0 });
   }
 
-  /** Forget everything (sign-in, backend change, "Refresh"). */
+  /** Forget everything (sign-in, backend change, "Refresh"); the cached rows are not shown again this session. */
   reset(): void {
-    this.cached = undefined;
+    this.firstRows.reset();
     this.lists = undefined;
     this.listStates.clear();
     this.childNodes.clear();
@@ -206,12 +206,12 @@ export class TasksTreeModel {
 
   /** Rows shown are the cached ones of the last session, waiting for the first answer. */
   get refreshing(): boolean {
-    return this.cached !== undefined;
+    return this.firstRows.refreshing;
   }
 
   /** The list rows, or one error row; at the first start the cached rows while the fresh ones load. */
   async roots(): Promise<TasksNode[]> {
-    const cached = await this.fromCache();
+    const cached = await this.firstRows.firstStart(() => this.taskLists());
     if (cached) return cached.lists.map((list) => this.listNodeOf(list));
     try {
       const lists = await this.taskLists();
@@ -226,7 +226,7 @@ export class TasksTreeModel {
 
   /** A list's rows as loaded so far: its tasks, then "Loading more tasks…", "No tasks" or an error row. */
   async listChildren(listNode: TaskListNode): Promise<TasksNode[]> {
-    const cachedTasks = this.cached?.tasks[listNode.listId];
+    const cachedTasks = this.firstRows.snapshot?.tasks[listNode.listId];
     const state = this.stateOf(listNode.listId);
     // The list's tasks load alongside the lists (no waterfall); meanwhile its cached rows show.
     if (cachedTasks && cachedTasks.length > 0) return this.toNodes(listNode, listNode, buildTaskTree(cachedTasks, { complete: true }));
@@ -258,26 +258,9 @@ export class TasksTreeModel {
     return node;
   }
 
-  /** The cached snapshot at the first start (then the fresh lists start loading and replace it), else undefined. */
-  private async fromCache(): Promise<TasksSnapshot | undefined> {
-    if (this.cacheConsulted || !this.options.cache) return undefined;
-    this.cacheConsulted = true;
-    const snapshot = await this.options.cache.read().catch(() => undefined);
-    if (!snapshot || snapshot.lists.length === 0) return undefined;
-    this.cached = snapshot;
-    const done = (): void => {
-      if (this.cached !== snapshot) return;
-      this.cached = undefined;
-      this.options.onRefreshed?.();
-    };
-    this.taskLists().then(done, done);
-    return snapshot;
-  }
-
   /** Keeps what the view shows now for the next start (the lists, and the first tasks of each list loaded). */
   private saveSnapshot(): void {
-    const cache = this.options.cache;
-    if (!cache || !this.lists) return;
+    if (!this.lists) return;
     void this.lists.then(
       (lists) => {
         const tasks: Record<string, Task[]> = {};
@@ -285,7 +268,7 @@ export class TasksTreeModel {
           const state = this.listStates.get(list.id);
           if (state?.complete && !state.error) tasks[list.id] = state.tasks.slice(0, CACHED_TASKS_PER_LIST);
         }
-        return cache.write({ lists, tasks });
+        this.firstRows.save({ lists, tasks });
       },
       () => undefined,
     );

@@ -2,6 +2,17 @@ import { describeDueDate, dueDateOf, isOverdue, shortDueDate } from '../../../co
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
 import { english, Translate } from '../../../shared/l10n';
+import { formatDateTime } from '../../../core/clock';
+
+/** How a moment reads: core/clock.ts's DeskClock in the extension; UTC where none is given (tests). */
+export type WriteMoment = (ms: number) => string;
+const utcMoment: WriteMoment = (ms) => formatDateTime(ms, 'UTC');
+
+/** An API timestamp as the clock writes it; one that does not parse is shown as it came. */
+function moment(value: string, when: WriteMoment): string {
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : when(ms);
+}
 
 /**
  * Words and markdown for task rows, kept out of the tree provider so they are unit-tested. User text goes
@@ -63,7 +74,7 @@ export function listTooltip(list: TaskList, openCount: number | undefined, t: Tr
 }
 
 /** A read-only details page for "Open Task Details". */
-export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english): string {
+export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english, when: WriteMoment = utcMoment): string {
   const lines = [`# ${escapeMarkdown(taskLabel(task, t))}`, ''];
   const due = dueDateOf(task.due);
   const dueWords = due ? describeDueDate(due, today, t) : undefined;
@@ -71,8 +82,8 @@ export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, 
     [t('List'), escapeMarkdown(listTitle)],
     [t('Status'), task.status === 'completed' ? t('Completed') : t('Open')],
     [t('Due'), due ? (dueWords === due ? due : `${due} (${dueWords})`) : '—'],
-    [t('Completed'), task.completed ? escapeMarkdown(task.completed) : '—'],
-    [t('Updated'), escapeMarkdown(task.updated)],
+    [t('Completed'), task.completed ? escapeMarkdown(moment(task.completed, when)) : '—'],
+    [t('Updated'), escapeMarkdown(moment(task.updated, when))],
     [t('Subtask of'), task.parent ? escapeMarkdown(task.parent) : '—'],
   ];
   lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');

@@ -112,7 +112,7 @@ describe('calendar recurrence expansion', () => {
 });
 
 describe('calendar exceptions', () => {
-  it('keeps a modified instance changed and a cancelled one gone, in instances and singleEvents listings', () => {
+  it('keeps a modified instance changed and a cancelled one gone, in instances and singleEvents listings', async () => {
     const calendar = service();
     const series = calendar.events.insert(alice, 'primary', {
       summary: 'Standup', start: { dateTime: '2026-01-05T09:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-01-05T09:15:00', timeZone: 'Europe/Berlin' },
@@ -134,10 +134,10 @@ describe('calendar exceptions', () => {
     const withDeleted = listInstances(calendar, alice, 'primary', series.id, { maxResults: 50, showDeleted: true }).views;
     assert.equal(withDeleted.find((view) => view.event.id === third)?.event.status, 'cancelled');
 
-    const singles = listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: true, orderBy: 'startTime', eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
+    const singles = await listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: true, orderBy: 'startTime', eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
     assert.deepEqual(singles.views.map((view) => view.instance?.id ?? view.event.id), instances.map((view) => view.instance?.id ?? view.event.id));
     // Without singleEvents: the series, its modified exception, and its cancelled instance (so clients can hide it).
-    const grouped = listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: false, eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
+    const grouped = await listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: false, eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
     assert.deepEqual(new Set(grouped.views.map((view) => view.event.id)), new Set([series.id, second, third]));
   });
 
@@ -210,6 +210,27 @@ describe('calendar recurrence that cannot freeze the emulator', () => {
       const whole = new RRule({ ...RRule.parseString(rule), dtstart: new Date(series.startWall) }).all().map((date) => date.getTime());
       assert.deepEqual(sliced, [...new Set([series.startWall, ...whole])].sort((a, b) => a - b), rule);
     }
+  });
+
+  it('expands the same when every slice is cut short by its time limit (a rule that rarely matches, walked a few periods a slice)', () => {
+    const series = { startWall: Date.UTC(2026, 0, 7, 9, 30, 15), allDay: false, zone: 'UTC' };
+    const rules = [
+      'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;UNTIL=21000101T000000Z', 'FREQ=WEEKLY;INTERVAL=2;WKST=SU;BYDAY=SU,WE;COUNT=900', 'FREQ=MONTHLY;BYMONTHDAY=31;UNTIL=20400101T000000Z',
+      'FREQ=YEARLY;BYMONTH=1,7;BYDAY=-1FR;COUNT=40', 'FREQ=DAILY;INTERVAL=3;BYHOUR=8,20;COUNT=2000',
+    ];
+    for (const rule of rules) {
+      const sliced = expandSync(parseRecurrence([`RRULE:${rule}`], series), series, Date.UTC(2100, 0, 1), 0).walls;
+      const whole = new RRule({ ...RRule.parseString(rule), dtstart: new Date(series.startWall) }).all().map((date) => date.getTime());
+      assert.deepEqual(sliced, [...new Set([series.startWall, ...whole])].sort((a, b) => a - b), rule);
+    }
+    // A sub-daily rule whose days come from a daily companion rule, cut the same way.
+    const minutely = 'FREQ=MINUTELY;INTERVAL=30;BYMONTH=2;BYMONTHDAY=29;COUNT=200';
+    const expected: number[] = [];
+    for (let wall = series.startWall; expected.length < 200; wall += 30 * 60_000) {
+      const date = new Date(wall);
+      if (date.getUTCMonth() === 1 && date.getUTCDate() === 29) expected.push(wall);
+    }
+    assert.deepEqual(expandSync(parseRecurrence([`RRULE:${minutely}`], series), series, Date.UTC(2100, 0, 1), 0).walls, [series.startWall, ...expected], minutely);
   });
 
   it('walks sub-daily rules on their grid of INTERVAL steps from the start, limited by the BY parts (RFC 5545)', () => {

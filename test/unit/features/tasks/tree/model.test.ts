@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
 import { GoogleApiError } from '../../../../../src/api/errors';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
-import { buildTaskTree, comparePositions, flattenTree, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
+import type { ViewSnapshotStore } from '../../../../../src/core/viewCache';
+import { buildTaskTree, comparePositions, flattenTree, TasksSnapshot, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
 import { FakeTasksApi, list } from '../../../../support/fakes/tasks';
 
@@ -125,6 +126,46 @@ describe('Tasks tree model (no vscode)', () => {
     assert.deepEqual(ids(await tree.roots()), ['list/L', 'list/M', 'list/N']);
     tree.reset();
     assert.equal(tree.openCount('L'), undefined);
+  });
+
+  describe('first rows from the cache (the same FirstRowsFromCache as the other views)', () => {
+    function cachedModel(api: FakeTasksApi, snapshot: TasksSnapshot): { tree: TasksTreeModel; reads: () => number } {
+      let reads = 0;
+      const cache: ViewSnapshotStore<TasksSnapshot> = {
+        read: async () => {
+          reads++;
+          return snapshot;
+        },
+        write: async () => undefined,
+      };
+      const tree = new TasksTreeModel({
+        api: api as unknown as TasksApi, showCompleted: () => true, pageSize: () => 2, withProgress: (work) => work(),
+        log: () => undefined, onListLoaded: () => undefined, cache,
+      });
+      return { tree, reads: () => reads };
+    }
+    const lastSession: TasksSnapshot = { lists: [list('OLD', 'Last session')], tasks: { OLD: [task('o', '1')] } };
+
+    it('shows the last session\'s lists at the first start, marked refreshing', async () => {
+      const { tree } = cachedModel(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), lastSession);
+      assert.deepEqual(ids(await tree.roots()), ['list/OLD']);
+      assert.equal(tree.refreshing, true);
+    });
+
+    it('never shows them after a reset that came first (sign-in, sign-out, backend change, Refresh)', async () => {
+      const { tree, reads } = cachedModel(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), lastSession);
+      tree.reset();
+      assert.deepEqual(ids(await tree.roots()), ['list/L']);
+      assert.equal(tree.refreshing, false);
+      assert.equal(reads(), 0, 'the cache file was read after a reset');
+    });
+
+    it('does not show a snapshot with no list (an empty tree would show the view\'s welcome content)', async () => {
+      const { tree, reads } = cachedModel(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), { lists: [], tasks: {} });
+      assert.deepEqual(ids(await tree.roots()), ['list/L']);
+      assert.equal(tree.refreshing, false);
+      assert.equal(reads(), 1);
+    });
   });
 
   it('turns a failed load into an error row (in English by default) and loads again when asked next', async () => {

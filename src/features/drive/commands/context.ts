@@ -1,4 +1,4 @@
-/** What every Drive command file shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
+/** What every Drive command part shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
 import type * as vscode from 'vscode';
 import type { BatchResult } from '../../../api/batch';
 import { errorMessage } from '../../../api/errors';
@@ -13,6 +13,7 @@ import type { SharedDrivesApi } from '../sharedDrives/port';
 import type { SharingApi } from '../sharing/port';
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
 import type { DriveAboutInfo, DriveApi, DriveItem } from '../port';
+import { fileIdOf } from '../fs/driveFileSystem';
 import { folderIdOf } from '../tree/dragAndDrop';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/model';
 import type { DriveTreeProvider } from '../tree/treeProvider';
@@ -37,7 +38,7 @@ export interface DriveCommandHost {
   /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
-  comments(): DriveComments;
+  readonly comments: DriveComments;
 }
 
 /** What the command files reach beyond DriveApi: the union of the resource ports, not the whole client. */
@@ -118,75 +119,89 @@ function isItem(value: DriveItem | void): value is DriveItem {
   return typeof value === 'object' && value !== null;
 }
 
-/** The helpers each command file gets, bound to the feature's host. */
-export interface DriveCommandKit {
-  readonly host: DriveCommandHost;
+/**
+ * What every Drive command part shares (each part is a class over it, like the other features' parts): the host,
+ * and the helpers that find what a command acts on and show what it changed.
+ */
+export class DriveCommandContext {
   readonly vs: typeof vscode;
   readonly t: typeof vscode.l10n.t;
+
+  constructor(readonly host: DriveCommandHost) {
+    this.vs = host.desk.vs;
+    this.t = this.vs.l10n.t;
+  }
+
   /** The files a command acts on: the clicked rows of a multi-selection, the clicked row, or the view's selection. */
-  fileNodes(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[];
-  /** Like fileNodes, but says so and gives undefined when no file is selected. */
-  requireFiles(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] | undefined;
-  /** The folder a "new folder"/"upload" goes into: the folder clicked, the folder of the file clicked, or My Drive. */
-  targetContainer(node?: DriveNode): ContainerNode;
-  folderIdFor(container: ContainerNode): Promise<string>;
-  refreshFor(items: readonly DriveItem[], extra?: readonly ContainerNode[]): Promise<void>;
-  changeEach<T>(targets: readonly T[], call: (target: T) => Promise<DriveItem | undefined>, show: ShowChanges): Promise<DriveItem[]>;
-  /** The batched mutation (changeAll above) over file rows. */
-  changeAll<R extends DriveItem | void>(targets: readonly FileNode[], run: (targets: readonly FileNode[]) => Promise<readonly BatchResult<R>[]>, refresh: readonly ContainerNode[] | ((done: readonly FileNode[]) => readonly ContainerNode[])): Promise<{ item: FileNode; value: R }[]>;
-  /** A quick pick over My Drive and every folder (up to 5000), minus `exclude`. */
-  pickFolder(placeHolder: string, exclude?: ReadonlySet<string>): Promise<{ id: string; title: string } | undefined>;
-}
-
-export function commandKit(host: DriveCommandHost): DriveCommandKit {
-  const vs = host.desk.vs;
-  const t = vs.l10n.t;
-
-  const fileNodes = (node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] => {
-    const chosen = nodes && nodes.length > 0 ? nodes : node ? [node] : host.treeView.selection;
+  fileNodes(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] {
+    const chosen = nodes && nodes.length > 0 ? nodes : node ? [node] : this.host.treeView.selection;
     return chosen.filter((candidate): candidate is FileNode => candidate.kind === 'file');
-  };
+  }
 
-  return {
-    host,
-    vs,
-    t,
-    fileNodes,
-    requireFiles(node, nodes) {
-      const files = fileNodes(node, nodes);
-      if (files.length === 0) void vs.window.showInformationMessage(t('Select a file in the Drive view first.'));
-      return files.length > 0 ? files : undefined;
-    },
-    targetContainer(node) {
-      const candidate = node ?? host.treeView.selection[0];
-      const model = host.model();
-      if (!candidate) return model.section('myDrive');
-      if (candidate.kind === 'section') return candidate.section === 'myDrive' ? candidate : model.section('myDrive');
-      if (candidate.kind === 'file' && model.isContainer(candidate) && sectionOf(candidate) !== 'trash') return candidate;
-      const parent = listingOf(candidate);
-      return parent.kind === 'section' && parent.section !== 'myDrive' ? model.section('myDrive') : parent;
-    },
-    async folderIdFor(container) {
-      const rootId = await host.model().rootId();
-      return folderIdOf(container, rootId) ?? rootId;
-    },
-    refreshFor: (items, extra) => refreshFor(host, items, extra),
-    changeEach: (targets, call, show) => changeEach(host, targets, call, show),
-    changeAll: (targets, run, refresh) => changeAll(host, targets, run, refresh, (target) => target.item.title ?? target.item.id),
-    async pickFolder(placeHolder, exclude = new Set()) {
-      const rootId = await host.model().rootId();
-      const folders: { id: string; title: string }[] = [{ id: rootId, title: t('My Drive') }];
-      let pageToken: string | undefined;
-      do {
-        const page = await host.api().listFiles({ q: `mimeType = '${FOLDER_MIME_TYPE}' and trashed = false`, orderBy: 'title', maxResults: 1000, pageToken });
-        for (const item of page.items) folders.push({ id: item.id, title: item.title ?? item.id });
-        pageToken = page.nextPageToken;
-      } while (pageToken && folders.length < 5000);
-      const picked = await vs.window.showQuickPick(
-        folders.filter((folder) => !exclude.has(folder.id)).map((folder) => ({ label: `$(folder) ${folder.title}`, folder })),
-        { placeHolder, matchOnDescription: true },
-      );
-      return picked?.folder;
-    },
-  };
+  /** Like fileNodes, but says so and gives undefined when no file is selected. */
+  requireFiles(node?: DriveNode, nodes?: readonly DriveNode[]): FileNode[] | undefined {
+    const files = this.fileNodes(node, nodes);
+    if (files.length === 0) void this.vs.window.showInformationMessage(this.t('Select a file in the Drive view first.'));
+    return files.length > 0 ? files : undefined;
+  }
+
+  /**
+   * The one file a sharing, properties or labels command acts on: the row clicked, the view's selection, or (from
+   * the palette, with no row) the active editor's `desk-drive:` file. Undefined (after saying so) when there is neither.
+   */
+  async targetFile(node?: DriveNode): Promise<DriveItem | undefined> {
+    const [row] = this.fileNodes(node);
+    if (row) return row.item;
+    const uri = this.vs.window.activeTextEditor?.document.uri;
+    const fileId = uri ? fileIdOf(uri) : undefined;
+    if (fileId) return this.host.api().getFile(fileId);
+    void this.vs.window.showInformationMessage(this.t('Select a file in the Drive view, or open one from Drive, first.'));
+    return undefined;
+  }
+
+  /** The folder a "new folder"/"upload" goes into: the folder clicked, the folder of the file clicked, or My Drive. */
+  targetContainer(node?: DriveNode): ContainerNode {
+    const candidate = node ?? this.host.treeView.selection[0];
+    const model = this.host.model();
+    if (!candidate) return model.section('myDrive');
+    if (candidate.kind === 'section') return candidate.section === 'myDrive' ? candidate : model.section('myDrive');
+    if (candidate.kind === 'file' && model.isContainer(candidate) && sectionOf(candidate) !== 'trash') return candidate;
+    const parent = listingOf(candidate);
+    return parent.kind === 'section' && parent.section !== 'myDrive' ? model.section('myDrive') : parent;
+  }
+
+  async folderIdFor(container: ContainerNode): Promise<string> {
+    const rootId = await this.host.model().rootId();
+    return folderIdOf(container, rootId) ?? rootId;
+  }
+
+  refreshFor(items: readonly DriveItem[], extra?: readonly ContainerNode[]): Promise<void> {
+    return refreshFor(this.host, items, extra);
+  }
+
+  changeEach<T>(targets: readonly T[], call: (target: T) => Promise<DriveItem | undefined>, show: ShowChanges): Promise<DriveItem[]> {
+    return changeEach(this.host, targets, call, show);
+  }
+
+  /** The batched mutation (changeAll above) over file rows. */
+  changeAll<R extends DriveItem | void>(targets: readonly FileNode[], run: (targets: readonly FileNode[]) => Promise<readonly BatchResult<R>[]>, refresh: readonly ContainerNode[] | ((done: readonly FileNode[]) => readonly ContainerNode[])): Promise<{ item: FileNode; value: R }[]> {
+    return changeAll(this.host, targets, run, refresh, (target) => target.item.title ?? target.item.id);
+  }
+
+  /** A quick pick over My Drive and every folder (up to 5000), minus `exclude`. */
+  async pickFolder(placeHolder: string, exclude: ReadonlySet<string> = new Set()): Promise<{ id: string; title: string } | undefined> {
+    const rootId = await this.host.model().rootId();
+    const folders: { id: string; title: string }[] = [{ id: rootId, title: this.t('My Drive') }];
+    let pageToken: string | undefined;
+    do {
+      const page = await this.host.api().listFiles({ q: `mimeType = '${FOLDER_MIME_TYPE}' and trashed = false`, orderBy: 'title', maxResults: 1000, pageToken });
+      for (const item of page.items) folders.push({ id: item.id, title: item.title ?? item.id });
+      pageToken = page.nextPageToken;
+    } while (pageToken && folders.length < 5000);
+    const picked = await this.vs.window.showQuickPick(
+      folders.filter((folder) => !exclude.has(folder.id)).map((folder) => ({ label: `$(folder) ${folder.title}`, folder })),
+      { placeHolder, matchOnDescription: true },
+    );
+    return picked?.folder;
+  }
 }
