@@ -2,11 +2,11 @@
  * Save conflicts of Desk's editable file systems (desk-drive:, desk-tasks:) decided before VS Code writes.
  *
  * Whatever a FileSystemProvider's writeFile throws, VS Code 1.100 reports as "Failed to save 'x': Unable to write
- * file '<uri with its query>' (…)" with Retry / Save As… / **Revert** (textFileSaveErrorHandler). The one save
- * failure it reports without Revert, keeping the editor dirty, is its own "the content of the file is newer"
- * (FILE_MODIFIED_SINCE), raised by fileService.validateWriteFile from the stat it takes just before writeFile.
- * So Desk asks its Compare / Overwrite / Cancel question in that stat, and after Compare or Cancel answers a stat
- * that makes VS Code refuse the save that way; writeFile is then never reached with a conflict to throw.
+ * file '<uri with its query>' (…)" with Retry / Save As… / **Revert** (textFileSaveErrorHandler). A refused stat
+ * gives its own "the content of the file is newer" notice instead, in VS Code's words. So Desk asks its Compare /
+ * Overwrite / Cancel question in the stat VS Code takes just before it writes, and a save the user declined there
+ * (or that Desk cannot make, such as notes too long) resolves in writeFile without writing, the document left dirty
+ * by keepUnsaved: the user sees Desk's words only, and the typed text stays.
  */
 import type * as vscode from 'vscode';
 
@@ -16,6 +16,8 @@ const SAVE_ANNOUNCEMENT_MS = 60_000;
 /** The saves VS Code has started for documents of one scheme: their participants ran, the stat comes next. */
 export class SavesUnderWay {
   private readonly started = new Map<string, number>();
+  /** Saves whose stat was taken: their writeFile comes next. */
+  private readonly writing = new Set<string>();
   private readonly subscription: vscode.Disposable;
 
   constructor(vs: typeof vscode, scheme: string) {
@@ -29,34 +31,66 @@ export class SavesUnderWay {
     const key = uri.toString();
     const at = this.started.get(key);
     this.started.delete(key);
-    return at !== undefined && Date.now() - at < SAVE_ANNOUNCEMENT_MS;
+    const saving = at !== undefined && Date.now() - at < SAVE_ANNOUNCEMENT_MS;
+    if (saving) this.writing.add(key);
+    return saving;
+  }
+
+  /** Whether this write is the one of a save VS Code announced (its stat came first); true once per save. */
+  takeWrite(uri: vscode.Uri): boolean {
+    return this.writing.delete(uri.toString());
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.started.clear();
+    this.writing.clear();
   }
 }
 
-export interface StatTimes {
-  readonly mtime: number;
-  readonly size: number;
-}
+/** How long the space keepUnsaved adds waits for the save's end to be taken away (a save that never reports back). */
+const KEEP_UNSAVED_FALLBACK_MS = 5_000;
 
 /**
- * The stat that makes VS Code refuse a save as "the content of the file is newer": a later mtime than the one
- * the editor opened, and a size other than the opened one (VS Code compares the opened etag with one made of
- * the opened mtime and the new size) and other than the text being saved (an equal length makes VS Code read
- * the file back to compare, which would pin the other version as the one the editor holds).
+ * Leaves a document dirty, its text as typed, after a save Desk declined (Compare, Cancel, notes too long), with
+ * nothing of VS Code's own shown. Whatever writeFile throws ends in "Failed to save" with Revert, and a refused stat
+ * in VS Code's "the content of the file is newer" notice; but a writeFile that resolves after the document's version
+ * moved leaves the document dirty (textFileEditorModel.handleSaveSuccess marks it saved only when the version it
+ * wrote is still the current one), and the save reports false. An edit that replaces text with itself is dropped
+ * before it reaches the model, so writeFile adds a space at the start; once the save has ended (the extension host
+ * then believes the document clean), the space is taken away, which also tells the host it is dirty. The text ends
+ * as typed. Undefined when no open document has this URI (a workspace.fs write: throw instead); else `settled`
+ * resolves once the text is back as typed (act on the document after it).
  */
-export function refusingStat(opened: StatTimes, current: StatTimes, savingBytes: number | undefined): StatTimes {
-  let size = current.size;
-  while (size === opened.size || size === savingBytes) size += 1;
-  return { mtime: Math.max(current.mtime, opened.mtime + 1), size };
-}
-
-/** The bytes VS Code is about to write for an open document (utf8, as Desk's documents are). */
-export function savingBytes(vs: typeof vscode, uri: vscode.Uri): number | undefined {
-  const document = vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
-  return document ? Buffer.byteLength(document.getText(), 'utf8') : undefined;
+export async function keepUnsaved(vs: typeof vscode, uri: vscode.Uri): Promise<{ readonly settled: Promise<void> } | undefined> {
+  const key = uri.toString();
+  const document = vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === key);
+  if (!document) return undefined;
+  const add = new vs.WorkspaceEdit();
+  add.insert(uri, new vs.Position(0, 0), ' ');
+  if (!(await vs.workspace.applyEdit(add))) return undefined;
+  let done = false;
+  let settle: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const takeAway = async (): Promise<void> => {
+    if (done) return;
+    done = true;
+    saved.dispose();
+    clearTimeout(fallback);
+    try {
+      if (document.isClosed || document.getText(new vs.Range(0, 0, 0, 1)) !== ' ') return;
+      const remove = new vs.WorkspaceEdit();
+      remove.delete(uri, new vs.Range(0, 0, 0, 1));
+      await vs.workspace.applyEdit(remove);
+    } finally {
+      settle();
+    }
+  };
+  const saved = vs.workspace.onDidSaveTextDocument((event) => {
+    if (event.uri.toString() === key) void takeAway();
+  });
+  const fallback = setTimeout(() => void takeAway(), KEEP_UNSAVED_FALLBACK_MS);
+  return { settled };
 }

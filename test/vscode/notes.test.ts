@@ -29,6 +29,13 @@ describe('Task notes as a document', function () {
     return (await emulatorRequest<ApiTask>('GET', `/tasks/v1/lists/${listId}/tasks/${taskId}`)).body;
   }
 
+  /** A declined save ends with the document dirty and its text as typed, once the save's end reached this host. */
+  async function stillUnsaved(document: vscode.TextDocument, text: string): Promise<void> {
+    await eventually('the document dirty with the typed text', () => (document.isDirty && document.getText() === text ? true : undefined));
+    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((candidate) => candidate.input instanceof vscode.TabInputText && candidate.input.uri.toString() === document.uri.toString());
+    assert.equal(tab?.isDirty, true, 'the workbench shows it unsaved too');
+  }
+
   async function node(taskId: string): Promise<TaskNode> {
     // The list's row exists once the tree has listed the lists (the suite's list is new to it).
     if (!api.tasks.tree.listNode(listId)) await api.tasks.tree.getChildren();
@@ -103,16 +110,14 @@ describe('Task notes as a document', function () {
     assert.equal((asked[0]?.[1] as { modal?: boolean }).modal, true);
     assert.deepEqual(asked[0]?.slice(2), ['Compare', 'Overwrite']);
     assert.equal((await onEmulator(task.id)).notes, 'Passport\nSunscreen', 'Cancel leaves the other client\'s notes');
-    assert.equal(document.isDirty, true);
-    assert.equal(document.getText(), 'Passport\nTickets\n', 'the user\'s text stays in the editor');
+    await stillUnsaved(document, 'Passport\nTickets\n');
 
     stubs.restore();
     stubs.stub('showWarningMessage', async () => 'Compare');
     assert.equal(await document.save(), false);
     const remote = await eventually('the other version in a diff', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-tasks' && doc.uri.query.includes('remote')));
     assert.equal(remote.getText(), 'Passport\nSunscreen');
-    assert.equal(document.isDirty, true, 'after Compare the typed text is still unsaved, nothing to revert');
-    assert.equal(document.getText(), 'Passport\nTickets\n');
+    await stillUnsaved(document, 'Passport\nTickets\n');
 
     stubs.restore();
     stubs.stub('showWarningMessage', async () => 'Overwrite');
@@ -137,17 +142,58 @@ describe('Task notes as a document', function () {
     assert.equal(after.notes, 'Number is in the phone\nAsk about Friday');
   });
 
-  it(`refuses a save longer than ${NOTES_MAX_LENGTH} characters with a clear message, and loses nothing`, async () => {
+  it(`refuses a save longer than ${NOTES_MAX_LENGTH} characters in Desk's words, offers ways to keep the text, and loses nothing`, async () => {
     const task = await makeTask('Write the essay', 'Outline');
     const document = await openFromRow(task);
     const long = `${'word '.repeat(Math.ceil(NOTES_MAX_LENGTH / 5))}end`;
     assert.ok(long.length > NOTES_MAX_LENGTH);
     await replaceText(document, long);
+    const asked: unknown[][] = [];
+    const answers: Array<string | undefined> = [undefined, 'Select the Excess', 'Open a Copy in a New Editor'];
+    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+      asked.push(args);
+      return answers.shift();
+    });
+    const logged: string[] = [];
+    stubs.stub('showErrorMessage', async (...args: unknown[]) => {
+      logged.push(String(args[0]));
+      return undefined;
+    });
+
+    // Cancel: Desk's own modal question, and the save ends with the document dirty, no error for VS Code to show.
     assert.equal(await document.save(), false);
-    assert.equal(document.isDirty, true);
-    assert.equal(document.getText(), long, 'the text stays in the editor');
+    assert.equal(asked.length, 1, 'Desk asked');
+    assert.match(String(asked[0]?.[0]), new RegExp(`“Write the essay” are too long for Google Tasks: at most ${NOTES_MAX_LENGTH} characters, these have ${long.length}`));
+    assert.equal((asked[0]?.[1] as { modal?: boolean }).modal, true);
+    assert.deepEqual(asked[0]?.slice(2), ['Select the Excess', 'Open a Copy in a New Editor'], 'no choice throws the text away');
+    await stillUnsaved(document, long);
     assert.equal((await onEmulator(task.id)).notes, 'Outline', 'nothing was sent');
-    // The message VS Code shows with "Failed to save": the file system's own error.
+
+    // Select the Excess: what passes the limit is selected, so it can be cut.
+    assert.equal(await document.save(), false);
+    const editor = await eventually('the notes editor with the excess selected', () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document === document && !active.selection.isEmpty ? active : undefined;
+    });
+    assert.equal(document.getText(new vscode.Range(new vscode.Position(0, 0), editor.selection.start)).length, NOTES_MAX_LENGTH);
+    assert.equal(document.getText(editor.selection), long.slice(NOTES_MAX_LENGTH));
+    await stillUnsaved(document, long);
+
+    // Open a Copy: an untitled markdown document holds the whole text.
+    assert.equal(await document.save(), false);
+    const copy = await eventually('the copy', () => vscode.workspace.textDocuments.find((candidate) => candidate.isUntitled && candidate.getText() === long));
+    assert.equal(copy.languageId, 'markdown');
+    await stillUnsaved(document, long);
+    assert.deepEqual(logged, [], 'no error message besides the question');
+    await vscode.window.showTextDocument(copy);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    // Cut to the limit, the save goes through.
+    await replaceText(document, long.slice(0, NOTES_MAX_LENGTH));
+    assert.equal(await document.save(), true);
+    assert.equal((await onEmulator(task.id)).notes, long.slice(0, NOTES_MAX_LENGTH));
+
+    // A write that is no save of the editor (workspace.fs) is refused with the reason.
     await assert.rejects(
       Promise.resolve(vscode.workspace.fs.writeFile(document.uri, Buffer.from(long))),
       (error: Error) => new RegExp(`at most ${NOTES_MAX_LENGTH} characters; these have ${long.length}`).test(error.message),

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
-import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -71,6 +71,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
+  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
+  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -85,6 +87,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.pinned.clear();
     this.metadata.clear();
     this.approved.clear();
+    this.declined.clear();
   }
 
   /**
@@ -127,8 +130,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   /**
    * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
-   * Overwrite (or a change of metadata only) lets the save through against the current version; Compare and
-   * Cancel answer a stat VS Code refuses the save on, keeping the editor dirty (see core/saveConflict.ts).
+   * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
+   * Cancel the write that follows keeps the editor dirty and writes nothing (see core/saveConflict.ts).
    */
   private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
@@ -145,7 +148,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
+    this.declined.add(uri.toString());
+    return opened;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -181,9 +185,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
   }
 
+  /**
+   * The bytes, and the version they are pinned at for the next save. The metadata comes from the stat VS Code took
+   * just before (one round trip less than fetching it again): the download's etag says whether it describes these
+   * bytes, and only when it does not (or the answer has none) is the file's metadata read again.
+   */
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const remote = isRemoteVersion(uri);
-    const resolved = await this.resolve(uri, { fresh: true });
+    const resolved = await this.resolve(uri);
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
     const item = resolved.item;
@@ -192,22 +201,32 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (isNative(item)) {
       const type = textExportType(item.mimeType, await this.options.exportFormats());
       if (!type) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” has no text export: open it in the browser', item.title ?? item.id));
-      const bytes = await this.guard(uri, () => api.exportFile(item.id, type));
-      if (!remote) this.pinned.set(item.id, item);
+      // An export carries no etag: the metadata is read beside it (same round trip) to pin the version exported.
+      const [bytes, current] = await Promise.all([this.guard(uri, () => api.exportFile(item.id, type)), this.freshItem(uri, item.id)]);
+      if (!remote) this.pinned.set(item.id, current);
       return bytes;
     }
     const download = await this.guard(uri, () => api.download(item.id));
     const bytes = await readAll(download.stream);
     if (!remote) {
-      // The bytes may be newer than the metadata fetched a moment before: pin the etag that came with them.
-      const pinnedItem = download.etag && item.etag && download.etag !== item.etag ? await this.guard(uri, () => api.getFile(item.id)) : item;
+      const pinnedItem = download.etag !== undefined && download.etag === item.etag ? item : await this.freshItem(uri, item.id);
       this.pinned.set(item.id, { ...pinnedItem, fileSize: String(bytes.length) });
     }
     return bytes;
   }
 
+  /** The file's metadata as Drive has it now (and remembered for the next stat). */
+  private async freshItem(uri: vscode.Uri, fileId: string): Promise<DriveItem> {
+    const current = await this.guard(uri, () => this.options.api().getFile(fileId));
+    this.remember(current);
+    return current;
+  }
+
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
+    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    const saving = this.saves.takeWrite(uri);
+    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
     const resolved = await this.resolve(uri);
     const api = this.options.api();
     const bytes = Buffer.from(content);
@@ -241,12 +260,12 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       }
       // Changed between the stat before this save and the write (or a save VS Code did not announce): ask here.
       const choice = await this.askConflict(uri, item);
-      if (choice === 'compare') {
-        await this.openComparison(uri, item);
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id));
-      }
+      if (choice === 'compare') await this.openComparison(uri, item);
       if (choice !== 'overwrite') {
-        throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
+        if (saving && (await keepUnsaved(this.vs, uri))) return;
+        throw this.vs.FileSystemError.Unavailable(choice === 'compare'
+          ? this.vs.l10n.t('“{0}” changed on Drive since you opened it. Compare, then save again to choose.', item.title ?? item.id)
+          : this.vs.l10n.t('Save cancelled: “{0}” changed on Drive since you opened it. Your text is still in the editor.', item.title ?? item.id));
       }
       saved = await this.guard(uri, () => api.updateContent(item.id, bytes, { ifMatch: undefined, mimeType: item.mimeType }));
     }

@@ -2,10 +2,10 @@
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
 import type { Task } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
-import { isRemoteNotes, NOTES_SCHEME, notesTargetOf, NotesTarget, planSave, remoteNotesQuery } from './notesPath';
+import { isRemoteNotes, NOTES_SCHEME, notesFromText, notesTargetOf, NotesTarget, offsetOfNotesLength, planSave, remoteNotesQuery } from './notesPath';
 
 /** A task's notes' update time and size as a FileStat reports them. */
 function notesStatTimes(task: Task): { mtime: number; size: number } {
@@ -21,6 +21,9 @@ export interface NotesFsOptions {
   readonly log?: (message: string) => void;
 }
 
+/** How long a task read for a stat stands in for the read right after it (VS Code reads within milliseconds). */
+const JUST_STATTED_MS = 2_000;
+
 /**
  * Task notes as files (`desk-tasks:`, see notesPath.ts). Reading pins the version the editor holds; saving
  * reads the task again and refuses when its notes changed elsewhere in the meantime: the user chooses compare,
@@ -34,7 +37,14 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   private readonly pinned = new Map<string, Task>();
   /** Tasks whose newer notes the user chose to overwrite in the stat before the save (see core/saveConflict.ts). */
   private readonly approved = new Map<string, string>();
+  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
+  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
+  /**
+   * The task a stat just read, by task id: VS Code reads the file right after its stat, and the same task read
+   * twice is a round trip for nothing. Kept briefly, and taken once.
+   */
+  private readonly justStatted = new Map<string, { readonly task: Promise<Task>; readonly at: number }>();
 
   constructor(private readonly vs: typeof vscode, private readonly options: NotesFsOptions) {
     super();
@@ -45,8 +55,10 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
 
   /** Forget the pinned versions (backend or account change). */
   reset(): void {
+    this.justStatted.clear();
     this.pinned.clear();
     this.approved.clear();
+    this.declined.clear();
   }
 
   watch(): vscode.Disposable {
@@ -61,7 +73,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const remote = isRemoteNotes(uri);
     // The pinned version, so VS Code's own "file is newer" check passes and the conflict is ours to explain.
     const pinned = remote ? undefined : this.pinned.get(target.taskId);
-    const task = pinned ?? (await this.fetch(uri, target));
+    const task = pinned ?? (await this.fetchForStat(uri, target, remote));
     const stat: vscode.FileStat = { type: this.vs.FileType.File, ctime: 0, ...notesStatTimes(task) };
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
     // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
@@ -81,7 +93,8 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
+    this.declined.add(uri.toString());
+    return opened;
   }
 
   readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
@@ -95,7 +108,10 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
-    const task = await this.fetch(uri, target);
+    const remote = isRemoteNotes(uri);
+    const statted = remote ? undefined : this.justStatted.get(target.taskId);
+    this.justStatted.delete(target.taskId);
+    const task = statted && Date.now() - statted.at < JUST_STATTED_MS ? await statted.task : await this.fetch(uri, target);
     if (!isRemoteNotes(uri)) this.pinned.set(task.id, task);
     return Buffer.from(task.notes ?? '', 'utf8');
   }
@@ -105,11 +121,15 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     if (isRemoteNotes(uri)) throw FileSystemError.NoPermissions(uri);
     const target = this.target(uri);
     if (!options.overwrite) throw FileSystemError.FileExists(uri);
+    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    const saving = this.saves.takeWrite(uri);
+    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
     const text = Buffer.from(content).toString('utf8');
     const current = await this.fetch(uri, target);
     if (current.deleted) throw FileSystemError.Unavailable(l10n.t('“{0}” was deleted: its notes cannot be saved.', current.title));
     const plan = planSave(text, this.pinned.get(target.taskId), current);
     if (plan.kind === 'tooLong') {
+      if (saving && (await this.declineTooLong(uri, current, text, plan.max))) return;
       // Unavailable, not NoPermissions: VS Code then shows this message as it is, without a "retry as admin".
       throw FileSystemError.Unavailable(l10n.t('Notes can be at most {0} characters; these have {1}. Nothing was saved: shorten them and save again.', plan.max, plan.length));
     }
@@ -118,12 +138,12 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     // Changed between the stat before this save and now (or a save VS Code did not announce): ask here.
     if (plan.kind === 'conflict' && approved !== (current.etag ?? '')) {
       const choice = await this.askConflict(uri, current);
-      if (choice === 'compare') {
-        await this.openComparison(uri, current);
-        throw FileSystemError.Unavailable(l10n.t('The notes of “{0}” changed elsewhere since you opened them. Compare, then save again to choose.', current.title));
-      }
+      if (choice === 'compare') await this.openComparison(uri, current);
       if (choice !== 'overwrite') {
-        throw FileSystemError.Unavailable(l10n.t('Save cancelled: the notes of “{0}” changed elsewhere since you opened them. Your text is still in the editor.', current.title));
+        if (saving && (await keepUnsaved(this.vs, uri))) return;
+        throw FileSystemError.Unavailable(choice === 'compare'
+          ? l10n.t('The notes of “{0}” changed elsewhere since you opened them. Compare, then save again to choose.', current.title)
+          : l10n.t('Save cancelled: the notes of “{0}” changed elsewhere since you opened them. Your text is still in the editor.', current.title));
       }
     }
     let saved: Task;
@@ -152,11 +172,61 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     return target;
   }
 
+  /** The task for a stat; kept for the read that follows it (not for remote versions, never pinned). */
+  private fetchForStat(uri: vscode.Uri, target: NotesTarget, remote: boolean): Promise<Task> {
+    const task = this.fetch(uri, target);
+    if (!remote) {
+      this.justStatted.set(target.taskId, { task, at: Date.now() });
+      task.catch(() => this.justStatted.delete(target.taskId));
+    }
+    return task;
+  }
+
   private async fetch(uri: vscode.Uri, target: NotesTarget): Promise<Task> {
     try {
       return await this.options.api().getTask(target.listId, target.taskId);
     } catch (error) {
       throw this.toFsError(uri, error);
+    }
+  }
+
+  /**
+   * Notes longer than Tasks keeps: Desk says so in its own words and offers ways to keep the text (select what is
+   * too long, so it can be cut; open a copy in a new editor); nothing is sent and the editor stays dirty.
+   */
+  private async declineTooLong(uri: vscode.Uri, task: Task, text: string, max: number): Promise<boolean> {
+    const vs = this.vs;
+    const kept = await keepUnsaved(vs, uri);
+    if (!kept) return false;
+    const length = notesFromText(text)?.length ?? 0;
+    const select = vs.l10n.t('Select the Excess');
+    const copy = vs.l10n.t('Open a Copy in a New Editor');
+    const choice = await vs.window.showWarningMessage(
+      vs.l10n.t('The notes of “{0}” are too long for Google Tasks: at most {1} characters, these have {2}.', task.title, max, length),
+      { modal: true, detail: vs.l10n.t('Nothing was saved, and your text stays in the editor. Shorten it and save again.') },
+      select,
+      copy,
+    );
+    this.options.log?.(`Tasks: notes of ${uri.toString()} too long (${length} > ${max}): ${choice ?? 'cancel'}`);
+    // After the declined save has ended and the text is back as typed.
+    void kept.settled
+      .then(() => this.helpShorten(uri, text, max, choice === copy ? 'copy' : choice === select ? 'select' : undefined))
+      .catch((error: unknown) => this.options.log?.(`Tasks: could not help shorten the notes: ${String(error)}`));
+    return true;
+  }
+
+  private async helpShorten(uri: vscode.Uri, text: string, max: number, how: 'copy' | 'select' | undefined): Promise<void> {
+    const vs = this.vs;
+    if (how === 'copy') {
+      const document = await vs.workspace.openTextDocument({ language: 'markdown', content: text });
+      await vs.window.showTextDocument(document, { preview: false });
+    } else if (how === 'select') {
+      const editor = await vs.window.showTextDocument(uri, { preview: false });
+      // The first `max` characters of the notes (line ends counted as one) stay; the rest is selected and shown.
+      const start = editor.document.positionAt(offsetOfNotesLength(editor.document.getText(), max));
+      const end = editor.document.positionAt(editor.document.getText().length);
+      editor.selection = new vs.Selection(start, end);
+      editor.revealRange(new vs.Range(start, end), vs.TextEditorRevealType.InCenterIfOutsideViewport);
     }
   }
 

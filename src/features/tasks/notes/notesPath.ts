@@ -61,6 +61,17 @@ export function notesFromText(text: string): string | null {
   return normalized === '' ? null : normalized;
 }
 
+/** The offset in the document's text after which its notes pass `length` characters (a CRLF counts as one). */
+export function offsetOfNotesLength(text: string, length: number): number {
+  let counted = 0;
+  for (let offset = 0; offset < text.length; offset++) {
+    if (counted === length) return offset;
+    // A CR before an LF is dropped by notesFromText: it does not count.
+    if (!(text[offset] === '\r' && text[offset + 1] === '\n')) counted++;
+  }
+  return text.length;
+}
+
 export type SavePlan =
   | { readonly kind: 'save'; readonly notes: string | null }
   | { readonly kind: 'tooLong'; readonly length: number; readonly max: number }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isRemoteNotes, notesFromText, notesTargetOf, notesUriParts, planSave, remoteNotesQuery } from '../../../../../src/features/tasks/notes/notesPath';
+import { isRemoteNotes, notesFromText, notesTargetOf, notesUriParts, offsetOfNotesLength, planSave, remoteNotesQuery } from '../../../../../src/features/tasks/notes/notesPath';
 import { NOTES_MAX_LENGTH } from '../../../../../src/shared/schemas/tasks';
 
 describe('desk-tasks notes URIs', () => {
@@ -45,5 +45,14 @@ describe('saving notes', () => {
     // Completed, renamed or moved elsewhere: a new etag, the same notes, and the patch sends only the notes.
     assert.equal(planSave('mine', pinned, { etag: '"2"', notes: pinned.notes }).kind, 'save');
     assert.equal(planSave('mine', undefined, { etag: '"2"', notes: 'theirs' }).kind, 'save', 'nothing pinned: nothing to compare with');
+  });
+});
+
+describe('the part of notes that is too long', () => {
+  it('starts after the first `max` characters of the notes, a CRLF counted as the one line end Tasks keeps', () => {
+    assert.equal(offsetOfNotesLength('abcdef', 4), 4);
+    assert.equal(offsetOfNotesLength('ab\r\ncdef', 4), 5, 'a, b, the line end, c');
+    assert.equal(notesFromText('ab\r\ncdef'.slice(0, offsetOfNotesLength('ab\r\ncdef', 4)))?.length, 4);
+    assert.equal(offsetOfNotesLength('abc', 10), 3, 'short text: nothing is too long');
   });
 });
