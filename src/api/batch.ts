@@ -108,7 +108,7 @@ async function sendChunk<T>(http: HttpClient, endpoint: BatchEndpoint, calls: re
       idempotent: calls.every((call) => call.idempotent ?? IDEMPOTENT_METHODS.has(call.method)),
       operation: `batch (${calls[0]?.operation ?? 'empty'}…)`,
     });
-    const answers = readAnswers(response.headers.get('content-type'), Buffer.from(await response.arrayBuffer()), id, calls.length);
+    const answers = await readAnswers(response.headers.get('content-type'), Buffer.from(await response.arrayBuffer()), id, calls.length);
     return calls.map((call, index) => readResult(call, answers[index]));
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
@@ -124,12 +124,12 @@ interface PartAnswer {
 }
 
 /** The answers by call index, matched on Content-ID (`<response-id+n>`), in order where a server leaves it out. */
-function readAnswers(contentType: string | null, body: Buffer, id: string, count: number): (PartAnswer | undefined)[] {
+async function readAnswers(contentType: string | null, body: Buffer, id: string, count: number): Promise<(PartAnswer | undefined)[]> {
   const boundary = mixedBoundary(contentType);
   if (!boundary) throw new ResponseValidationError('batch', `the answer is not multipart/mixed (${contentType ?? 'no Content-Type'})`);
-  let parts: ReturnType<typeof readMultipart>;
+  let parts: Awaited<ReturnType<typeof readMultipart>>;
   try {
-    parts = readMultipart(body, boundary);
+    parts = await readMultipart(body, boundary);
   } catch (error) {
     throw new ResponseValidationError('batch', error instanceof Error ? error.message : String(error));
   }

@@ -18,6 +18,10 @@ export interface DeskSettings {
   readonly googleClientId: string | undefined;
   readonly tasksShowCompleted: boolean;
   readonly tasksPageSize: number;
+  /** How many days the Agenda shows (1–60). */
+  readonly calendarDaysAhead: number;
+  /** Reminder notifications before events (the status bar shows the next event either way). */
+  readonly calendarReminders: boolean;
 }
 
 export const SETTING = {
@@ -27,6 +31,8 @@ export const SETTING = {
   googleClientId: 'desk.google.clientId',
   tasksShowCompleted: 'desk.tasks.showCompleted',
   tasksPageSize: 'desk.tasks.pageSize',
+  calendarDaysAhead: 'desk.calendar.daysAhead',
+  calendarReminders: 'desk.calendar.reminders',
 } as const;
 
 /** Google's maximum for tasks.list `maxResults`. */
@@ -60,6 +66,7 @@ function oneOf<T extends string>(values: readonly T[], value: unknown, fallback:
 export function readDeskSettings(config: ConfigurationReader): DeskSettings {
   const showCompleted = config.get<unknown>(SETTING.tasksShowCompleted);
   const pageSize = config.get<unknown>(SETTING.tasksPageSize);
+  const daysAhead = config.get<unknown>(SETTING.calendarDaysAhead);
   return {
     backend: oneOf(['auto', 'emulator', 'google'], config.get(SETTING.backend), 'auto'),
     emulatorUrl: urlString(config.get(SETTING.emulatorUrl))?.replace(/\/+$/, ''),
@@ -67,6 +74,8 @@ export function readDeskSettings(config: ConfigurationReader): DeskSettings {
     googleClientId: nonEmptyString(config.get(SETTING.googleClientId)),
     tasksShowCompleted: typeof showCompleted === 'boolean' ? showCompleted : true,
     tasksPageSize: typeof pageSize === 'number' && Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_TASKS_PAGE_SIZE ? pageSize : MAX_TASKS_PAGE_SIZE,
+    calendarDaysAhead: typeof daysAhead === 'number' && Number.isInteger(daysAhead) && daysAhead >= 1 && daysAhead <= 60 ? daysAhead : 7,
+    calendarReminders: config.get<unknown>(SETTING.calendarReminders) !== false,
   };
 }
 

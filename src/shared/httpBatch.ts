@@ -1,10 +1,11 @@
 /**
  * The wire format of Google's batch requests, shared by Desk's client (writes requests, reads answers) and the
  * emulator (reads requests, writes answers): a `multipart/mixed` body whose parts are `application/http` messages.
- * Written by hand rather than with a MIME library: clients built on Python's email package (Google's own Python
- * client) end lines with a bare LF, which Google accepts and dicer does not. Bytes travel as latin1 strings, so
- * nothing is re-encoded.
+ * The parts are read by the project's one multipart reader (multipart.ts), which also takes the bare LF line ends
+ * of clients built on Python's email package (Google's own Python client), as Google does; the HTTP messages inside
+ * are read here, with CRLF or LF line ends too. Bytes travel as latin1 strings, so nothing is re-encoded.
  */
+import { readMultipartParts } from './multipart';
 
 /** One part: its envelope headers (Content-Type, Content-ID) and the HTTP message it carries. */
 export interface BatchPart {
@@ -28,29 +29,10 @@ export function mixedBoundary(contentType: string | null | undefined): string | 
   return found ? (found[1] ?? found[2]) : undefined;
 }
 
-/** The parts between the delimiter lines; throws an Error naming what is malformed. */
-export function readMultipart(body: Buffer, boundary: string): BatchPart[] {
-  const text = `\n${body.toString('latin1')}`;
-  const escaped = boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const delimiter = new RegExp(`\\r?\\n--${escaped}(--)?[ \\t]*(?=\\r?\\n|$)`, 'g');
-  const found: { index: number; end: number; closing: boolean }[] = [];
-  for (let match = delimiter.exec(text); match; match = delimiter.exec(text)) {
-    found.push({ index: match.index, end: match.index + match[0].length, closing: match[1] !== undefined });
-  }
-  const first = found[0];
-  if (!first || first.closing) throw new Error(`no part starts with the boundary '--${boundary}'`);
-  const closing = found.findIndex((at) => at.closing);
-  if (closing === -1) throw new Error(`the closing boundary '--${boundary}--' is missing`);
-  const parts: BatchPart[] = [];
-  for (let index = 0; index < closing; index++) {
-    const from = (found[index] as { end: number }).end;
-    const to = (found[index + 1] as { index: number }).index;
-    // The delimiter line's own line break belongs to it, not to the part.
-    const envelope = splitHeaders(text.slice(from, to).replace(/^\r?\n/, ''));
-    if (!envelope) throw new Error('a part has a malformed header line');
-    parts.push({ headers: envelope.headers, message: envelope.body });
-  }
-  return parts;
+/** The parts of a batch body; rejects with an Error naming what is malformed. */
+export async function readMultipart(body: Buffer, boundary: string): Promise<BatchPart[]> {
+  const parts = await readMultipartParts(body, boundary);
+  return parts.map((part) => ({ headers: part.headers, message: part.body.toString('latin1') }));
 }
 
 /** An HTTP message (request or response) read from a part; undefined when its header lines are malformed. */

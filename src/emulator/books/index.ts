@@ -22,12 +22,13 @@ export interface BooksService {
   readonly catalogue: Catalogue;
   readonly model: BookshelvesModel;
   /** Built on the first search: emulators that never search (most test runs) never pay for it. */
-  searchIndex(): VolumeSearchIndex;
+  /** The catalogue's search index, built on first use while other requests go on (shared by concurrent first searches). */
+  searchIndex(): Promise<VolumeSearchIndex>;
 }
 
 /** Catalogues are read-only, so one parse and one index per source serve every emulator of the process (tests start many). */
 const catalogues = new Map<string, Catalogue>();
-const indexes = new WeakMap<Catalogue, VolumeSearchIndex>();
+const indexes = new WeakMap<Catalogue, Promise<VolumeSearchIndex>>();
 
 function catalogueFor(deps: ServiceDeps): Catalogue {
   const spec = deps.options.booksCatalogue ?? '';
@@ -53,7 +54,7 @@ export const booksServiceFor = perStore((deps: ServiceDeps): BooksService => {
     searchIndex: () => {
       let index = indexes.get(catalogue);
       if (!index) {
-        index = new VolumeSearchIndex(catalogue);
+        index = VolumeSearchIndex.build(catalogue);
         indexes.set(catalogue, index);
       }
       return index;

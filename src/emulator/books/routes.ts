@@ -37,7 +37,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
   return [
     {
       id: 'books.volumes.list', method: 'GET', path: `${BASE}/volumes`, auth: false,
-      handle: (context) => searchVolumes(service, context),
+      handle: async (context) => searchVolumes(service, context),
     },
     {
       id: 'books.volumes.get', method: 'GET', path: `${BASE}/volumes/:volumeId`, auth: false,
@@ -134,7 +134,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
 
 // ---- handlers shared by several routes
 
-function searchVolumes(service: BooksService, context: RequestContext): Reply {
+async function searchVolumes(service: BooksService, context: RequestContext): Promise<Reply> {
   const { query } = context;
   const q = query.string('q', 2048);
   // Google's answer to a search without terms (the discovery document marks q required).
@@ -150,7 +150,7 @@ function searchVolumes(service: BooksService, context: RequestContext): Reply {
   query.enumValue('libraryRestrict', ['my-library', 'no-restrict']);
   query.boolean('showPreorders', false);
   // libraryRestrict=my-library needs a signed-in user; public search routes carry none, so it restricts nothing here.
-  const page = service.searchIndex().search({
+  const page = (await service.searchIndex()).search({
     query: parseQuery(q),
     startIndex,
     maxResults,
@@ -167,12 +167,12 @@ function searchVolumes(service: BooksService, context: RequestContext): Reply {
 }
 
 /** A shelf's volumes in shelf order, paged by startIndex; `q` (mylibrary only) keeps the matching ones. */
-function shelfVolumes(service: BooksService, context: RequestContext, shelf: StoredShelf, projection: Projection, q: string | undefined): Reply {
+async function shelfVolumes(service: BooksService, context: RequestContext, shelf: StoredShelf, projection: Projection, q: string | undefined): Promise<Reply> {
   const startIndex = context.query.integer('startIndex', START_INDEX) as number;
   const maxResults = context.query.integer('maxResults', SHELF_PAGE) as number;
   let volumes = service.model.volumesOn(shelf);
   if (q !== undefined && q.trim() !== '') {
-    const matches = service.searchIndex().search({
+    const matches = (await service.searchIndex()).search({
       query: parseQuery(q),
       startIndex: 0,
       maxResults: volumes.length,

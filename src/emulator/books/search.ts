@@ -1,9 +1,10 @@
 /** The volume search of the Books emulator: Google's `q` syntax parsed into clauses, run on the term index (termIndex.ts), filtered, ranked, paged and snippeted. */
 import type { DownloadFormat, OrderBy, PrintType, VolumeFilter } from '../../shared/schemas/books';
 import { escapeHtml } from '../core/html';
+import { TimeSlices } from '../core/slices';
 import type { Catalogue, CatalogueVolume } from './catalogue';
 import { isbn10To13, isbn13To10 } from './catalogue';
-import { QueryNode, TermIndex } from './termIndex';
+import { QueryNode, TermIndex, TermIndexSource } from './termIndex';
 
 // ---- Text normalisation, shared by the index and the queries so both see the same terms
 
@@ -194,6 +195,24 @@ export interface SearchPage {
   readonly hits: readonly SearchHit[];
 }
 
+/** A pause that lets other requests in once the current time slice has run out. */
+function pauseInSlices(): () => Promise<void> {
+  const slices = new TimeSlices();
+  return () => slices.pause();
+}
+
+/** What the term index reads of a catalogue: each volume's indexed fields. */
+function termSource(catalogue: Catalogue): TermIndexSource {
+  const { volumes } = catalogue;
+  return {
+    documentCount: volumes.length,
+    fieldCount: INDEXED_FIELDS.length,
+    fieldText: (doc, field) => fieldText(volumes[doc] as CatalogueVolume, INDEXED_FIELDS[field] as IndexedField),
+    tokenize,
+    processTerm,
+  };
+}
+
 /** The search index over a catalogue, built once (the catalogue does not change while the emulator runs). */
 export class VolumeSearchIndex {
   private readonly terms: TermIndex;
@@ -202,15 +221,10 @@ export class VolumeSearchIndex {
   /** Each volume's rank by publication date (equal dates, equal ranks), for orderBy=newest. */
   private readonly dateRank: Int32Array;
 
-  constructor(private readonly catalogue: Catalogue) {
+  /** The index of `catalogue`; `terms` when built ahead (VolumeSearchIndex.build), else built here in one go. */
+  constructor(private readonly catalogue: Catalogue, terms: TermIndex = new TermIndex(termSource(catalogue))) {
     const { volumes } = catalogue;
-    this.terms = new TermIndex({
-      documentCount: volumes.length,
-      fieldCount: INDEXED_FIELDS.length,
-      fieldText: (doc, field) => fieldText(volumes[doc] as CatalogueVolume, INDEXED_FIELDS[field] as IndexedField),
-      tokenize,
-      processTerm,
-    });
+    this.terms = terms;
     volumes.forEach((volume, doc) => {
       const key = wordsOf(volume.record.title).join(' ');
       let docs = this.byExactTitle.get(key);
@@ -221,6 +235,11 @@ export class VolumeSearchIndex {
     const distinct = [...new Set(dates)].sort();
     const rankOf = new Map(distinct.map((date, rank) => [date, rank]));
     this.dateRank = Int32Array.from(dates, (date) => rankOf.get(date) as number);
+  }
+
+  /** The same index, built letting other requests in every few milliseconds (about a second for 100,000 volumes). */
+  static async build(catalogue: Catalogue, pause: () => Promise<void> = pauseInSlices()): Promise<VolumeSearchIndex> {
+    return new VolumeSearchIndex(catalogue, await TermIndex.build(termSource(catalogue), pause));
   }
 
   get termCount(): number {

@@ -117,9 +117,75 @@ class GrowableInt32 {
   }
 }
 
+/** What reading the documents gives: the vocabulary, field lengths, and the postings in document order. */
+interface CollectedPostings {
+  readonly vocabulary: SearchableMap<number>;
+  readonly fieldLengths: Int32Array;
+  readonly averageFieldLength: Float64Array;
+  readonly keys: GrowableInt32;
+  readonly docs: GrowableInt32;
+  readonly freqs: GrowableInt32;
+  readonly termCount: number;
+}
+
+/** Documents read between two pauses of a building index (a 100,000-volume catalogue takes about a second). */
+const DOCUMENTS_PER_STEP = 64;
+
+/** Reads every document's fields into postings, pausing (yield) every few documents. */
+function* collectPostings(source: TermIndexSource): Generator<void, CollectedPostings> {
+  const count = source.documentCount;
+  const fields = source.fieldCount;
+  const vocabulary = new SearchableMap<number>();
+  const fieldLengths = new Int32Array(count * fields);
+  const averageFieldLength = new Float64Array(fields);
+  const keys = new GrowableInt32();
+  const docs = new GrowableInt32();
+  const freqs = new GrowableInt32();
+  // Tokens repeat across documents; normalising each distinct one once makes the build several times faster.
+  const processed = new Map<string, string | null>();
+  let nextTermId = 0;
+  const newTermId = (): number => nextTermId++;
+  const inField = new Map<number, number>();
+  for (let doc = 0; doc < count; doc++) {
+    if (doc % DOCUMENTS_PER_STEP === DOCUMENTS_PER_STEP - 1) yield;
+    for (let field = 0; field < fields; field++) {
+      const tokens = source.tokenize(source.fieldText(doc, field));
+      const length = new Set(tokens).size;
+      fieldLengths[doc * fields + field] = length;
+      // MiniSearch's running average, the same float operations in the same order.
+      const average = averageFieldLength[field] as number;
+      averageFieldLength[field] = (average * doc + length) / (doc + 1);
+      inField.clear();
+      for (const token of tokens) {
+        let term = processed.get(token);
+        if (term === undefined) {
+          term = source.processTerm(token);
+          processed.set(token, term);
+        }
+        if (!term) continue;
+        const id = vocabulary.fetch(term, newTermId);
+        inField.set(id, (inField.get(id) ?? 0) + 1);
+      }
+      for (const [id, frequency] of inField) {
+        keys.push(id * fields + field);
+        docs.push(doc);
+        freqs.push(frequency);
+      }
+    }
+  }
+  return { vocabulary, fieldLengths, averageFieldLength, keys, docs, freqs, termCount: nextTermId };
+}
+
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
 export class TermIndex {
   /** Term → term number. Filled in MiniSearch's insertion order, so the tree and its iteration order are the same. */
-  readonly vocabulary = new SearchableMap<number>();
+  readonly vocabulary: SearchableMap<number>;
   readonly documentCount: number;
   private readonly fieldCount: number;
   /** Postings of (term, field) are postingDocs[postingStart[t * F + f] .. postingStart[t * F + f + 1]), ascending. */
@@ -136,47 +202,16 @@ export class TermIndex {
   private readonly runningLevel: Uint8Array;
   private pass = 0;
 
-  constructor(source: TermIndexSource) {
+  /** The index of `source`, built in one go; `TermIndex.build` builds it letting other work in between. */
+  constructor(source: TermIndexSource, collected: CollectedPostings = drain(collectPostings(source))) {
     const count = source.documentCount;
     const fields = source.fieldCount;
     this.documentCount = count;
     this.fieldCount = fields;
-    this.fieldLengths = new Int32Array(count * fields);
-    this.averageFieldLength = new Float64Array(fields);
-    const keys = new GrowableInt32();
-    const docs = new GrowableInt32();
-    const freqs = new GrowableInt32();
-    // Tokens repeat across documents; normalising each distinct one once makes the build several times faster.
-    const processed = new Map<string, string | null>();
-    let nextTermId = 0;
-    const newTermId = (): number => nextTermId++;
-    const inField = new Map<number, number>();
-    for (let doc = 0; doc < count; doc++) {
-      for (let field = 0; field < fields; field++) {
-        const tokens = source.tokenize(source.fieldText(doc, field));
-        const length = new Set(tokens).size;
-        this.fieldLengths[doc * fields + field] = length;
-        // MiniSearch's running average, the same float operations in the same order.
-        const average = this.averageFieldLength[field] as number;
-        this.averageFieldLength[field] = (average * doc + length) / (doc + 1);
-        inField.clear();
-        for (const token of tokens) {
-          let term = processed.get(token);
-          if (term === undefined) {
-            term = source.processTerm(token);
-            processed.set(token, term);
-          }
-          if (!term) continue;
-          const id = this.vocabulary.fetch(term, newTermId);
-          inField.set(id, (inField.get(id) ?? 0) + 1);
-        }
-        for (const [id, frequency] of inField) {
-          keys.push(id * fields + field);
-          docs.push(doc);
-          freqs.push(frequency);
-        }
-      }
-    }
+    this.vocabulary = collected.vocabulary;
+    this.fieldLengths = collected.fieldLengths;
+    this.averageFieldLength = collected.averageFieldLength;
+    const { keys, docs, freqs, termCount: nextTermId } = collected;
     // Counting sort by (term, field): stable, so each posting stays in document order.
     const start = new Int32Array(nextTermId * fields + 1);
     for (let index = 0; index < keys.length; index++) start[(keys.values[index] as number) + 1]++;
@@ -194,6 +229,16 @@ export class TermIndex {
     this.running = new Float64Array(count);
     this.order = new Int32Array(count);
     this.runningLevel = new Uint8Array(count);
+  }
+
+  /** The same index, built in steps with `pause()` awaited between them (a search must not hold the server). */
+  static async build(source: TermIndexSource, pause: () => Promise<void>): Promise<TermIndex> {
+    const steps = collectPostings(source);
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return new TermIndex(source, next.value);
+      await pause();
+    }
   }
 
   get termCount(): number {

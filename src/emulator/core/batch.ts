@@ -78,7 +78,7 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
   const body = await readBatchBody(request);
   let parts: ParsedPart[];
   try {
-    parts = readMultipart(body, boundary).map(parsePart);
+    parts = (await readMultipart(body, boundary)).map(parsePart);
   } catch (error) {
     throw error instanceof ApiError ? error : badRequest(`Malformed batch body: ${error instanceof Error ? error.message : String(error)}`);
   }

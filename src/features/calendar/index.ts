@@ -6,26 +6,22 @@
  */
 import type * as vscode from 'vscode';
 import { CalendarClient } from '../../api/calendar';
-import { errorMessage } from '../../api/errors';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { SYSTEM_CLOCK } from '../../core/sync/poller';
-import { CALENDAR_INFO_SCHEME, CalendarCommands, EVENT_DETAILS_SCHEME, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
+import { CalendarCommands, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
 import { CalendarPrompts } from './commands/context';
 import type { CalendarApi } from './port';
-import { NextEventStatus } from './status/statusBar';
-import { CalendarSync } from './sync/calendarSync';
+import { SETTING } from '../../core/settings';
+import type { NextEventStatus } from './status/statusBar';
+import type { CalendarSync } from './sync/calendarSync';
 import { EventStore } from './sync/eventStore';
-import { isValidTimeZone, systemTimeZone } from './time';
-import { CALENDAR_VIEW_ID, calendarName, CalendarTreeNode, isAgendaSnapshot, occurrenceOf } from './tree/model';
-import { eventDetailsMarkdown, settingsMarkdown } from './tree/presentation';
+import { CalendarTimers } from './timers';
+import { CalendarTimeZone } from './timeZone';
+import { CALENDAR_VIEW_ID, CalendarTreeNode, isAgendaSnapshot } from './tree/model';
 import { CalendarTreeProvider } from './tree/treeProvider';
 import { DueTaskStore } from './agenda/dueTaskStore';
 import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
-
-const SETTING_DAYS = 'desk.calendar.daysAhead';
-const SETTING_REMINDERS = 'desk.calendar.reminders';
 
 /** The Calendar slice as activate() returns it to tests. */
 export interface CalendarSlice {
@@ -55,20 +51,17 @@ class CalendarFeature extends Disposable implements CalendarSlice {
   readonly view: vscode.TreeView<CalendarTreeNode>;
   readonly commands: CalendarCommands;
   readonly store: EventStore;
-  readonly sync: CalendarSync;
-  readonly status: NextEventStatus;
   readonly dueTasks: DueTaskStore;
   readonly agendaTasks: DueTasksInAgenda;
-  private zone: Promise<string> | undefined;
-  private knownZone = systemTimeZone();
+  private readonly zone: CalendarTimeZone;
+  private readonly timers: CalendarTimers;
   private showHidden = false;
-  private timersWanted = false;
-  private lastDay = '';
 
-  constructor(private readonly desk: DeskContext) {
+  constructor(desk: DeskContext) {
     super();
     const vs = desk.vs;
     this.api = new CalendarClient(desk.httpClient((endpoints) => endpoints.calendar, DESK_SCOPES));
+    this.zone = new CalendarTimeZone(desk, () => this.api);
     this.store = new EventStore({
       api: () => this.api,
       onChange: (calendarId) => {
@@ -83,13 +76,13 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       api: () => this.api,
       store: this.store,
       timeZone: () => this.timeZone(),
-      daysAhead: () => this.daysAhead(),
+      daysAhead: () => desk.settings().calendarDaysAhead,
       showHidden: () => this.showHidden,
       isSignedIn: () => desk.session.isSignedIn(),
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: CALENDAR_VIEW_ID } }, work)),
       log: (message) => desk.log.warn(message),
       locale: vs.env.language,
-      onCalendars: () => void this.followAgenda(),
+      onCalendars: () => void this.timers.follow(),
       dueTasks: agendaTasks.treeOptions(),
       cache: desk.viewCache.view('calendar-agenda', isAgendaSnapshot),
     }));
@@ -98,18 +91,9 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     agendaTasks.attach(this.view);
 
     const now = (): number => Date.now();
-    const context = {
-      desk,
-      api: () => this.api,
-      tree: this.tree,
-      view: this.view,
-      store: this.store,
-      timeZone: () => this.timeZone(),
-      now,
-      prompts: new CalendarPrompts(vs, this.tree, this.store, () => this.timeZone(), now),
-    };
+    const timeZone = (): Promise<string> => this.timeZone();
+    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now) };
     this.commands = new CalendarCommands(context, {
-      refresh: (node) => this.refresh(node),
       setShowHidden: async (show) => {
         this.showHidden = show;
         await vs.commands.executeCommand('setContext', SHOW_HIDDEN_CONTEXT_KEY, show);
@@ -123,30 +107,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);
-
-    this.status = this._register(new NextEventStatus(vs, {
-      occurrences: () => this.tree.agendaOccurrences(this.knownZone),
-      timeZone: () => this.knownZone,
-      defaultReminders: (calendarId) => (this.remindersOn() ? this.tree.entry(calendarId)?.defaultReminders ?? [] : []),
-      open: (occurrence) => this.commands.events.openEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event }),
-      join: async (occurrence) => void (await this.commands.events.joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event })),
-      onMinute: () => this.checkDayChange(),
-      enabled: () => this.remindersOn(),
-    }, SYSTEM_CLOCK));
-
-    this.sync = new CalendarSync({
-      store: this.store,
-      focused: () => vs.window.state.focused,
-      onError: (calendarId, error) => desk.log.warn(`Calendar: syncing ${calendarId} failed: ${errorMessage(error)}`),
-      onSignedOut: () => void desk.session.check(),
-    });
-    this._register({ dispose: () => this.sync.stopAll() });
-    this._register(vs.window.onDidChangeWindowState((state) => this.sync.setFocused(state.focused)));
-    this._register(this.view.onDidChangeVisibility(() => this.sync.noteActivity()));
-    this._register(this.view.onDidExpandElement(() => this.sync.noteActivity()));
-
-    this._register(vs.workspace.registerTextDocumentContentProvider(EVENT_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => this.eventDocument(uri) }));
-    this._register(vs.workspace.registerTextDocumentContentProvider(CALENDAR_INFO_SCHEME, { provideTextDocumentContent: () => this.settingsDocument() }));
+    this.timers = this._register(new CalendarTimers({ desk, tree: this.tree, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events }));
 
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.reset();
@@ -157,105 +118,24 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       void desk.session.check().then(() => this.startTimers());
     }));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTING_DAYS)) this.tree.redrawEvents();
-      if (event.affectsConfiguration(SETTING_REMINDERS)) this.status.update();
+      if (event.affectsConfiguration(SETTING.calendarDaysAhead)) this.tree.redrawEvents();
     }));
     void vs.commands.executeCommand('setContext', SHOW_HIDDEN_CONTEXT_KEY, false);
     // Timers wait for the first sign-in check (stored sessions only), after activation has returned.
     void Promise.resolve().then(() => desk.session.isSignedIn()).then((signedIn) => (signedIn ? this.startTimers() : undefined));
   }
 
-  timeZone(): Promise<string> {
-    this.zone ??= this.api.getSetting('timezone').then((setting) => {
-      const zone = isValidTimeZone(setting.value) ? setting.value : systemTimeZone();
-      this.knownZone = zone;
-      this.desk.clock.setTimeZone(zone);
-      return zone;
-    }, (error: unknown) => {
-      this.zone = undefined;
-      this.desk.log.warn(`Calendar: the time zone setting could not be read (${errorMessage(error)}); using ${systemTimeZone()}`);
-      return systemTimeZone();
-    });
-    return this.zone;
-  }
-
-  private daysAhead(): number {
-    const value = this.desk.vs.workspace.getConfiguration().get<number>(SETTING_DAYS);
-    return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 60 ? value : 7;
-  }
-
-  private remindersOn(): boolean {
-    return this.desk.vs.workspace.getConfiguration().get<boolean>(SETTING_REMINDERS) !== false;
-  }
-
-  async startTimers(): Promise<void> {
-    if (!this.desk.session.signedIn || !this.desk.backend.current) return;
-    this.timersWanted = true;
-    await this.timeZone();
-    this.status.start();
-    await this.followAgenda();
-  }
-
-  private async followAgenda(): Promise<void> {
-    if (!this.timersWanted) return;
-    try {
-      const calendars = await this.tree.agendaCalendars();
-      if (this.timersWanted) this.sync.follow(calendars.map((entry) => entry.id));
-    } catch (error) {
-      this.desk.log.warn(`Calendar: the calendar list could not be read: ${errorMessage(error)}`);
-    }
-  }
+  get sync(): CalendarSync { return this.timers.sync; }
+  get status(): NextEventStatus { return this.timers.status; }
+  timeZone(): Promise<string> { return this.zone.get(); }
+  startTimers(): Promise<void> { return this.timers.start(); }
 
   /** Sign-out, sign-in or another backend: nothing cached is valid any more. */
   private reset(): void {
-    this.timersWanted = false;
-    this.sync.stopAll();
-    this.status.stop();
+    this.timers.stop();
     this.store.forget();
     this.dueTasks.forget();
-    this.zone = undefined;
+    this.zone.forget();
     this.tree.refreshAll();
-  }
-
-  /** Refresh: a calendar (or the Agenda's calendars) catches up with its sync token; the list itself is read again. */
-  private async refresh(node?: CalendarTreeNode): Promise<void> {
-    const ids = node?.kind === 'calendar' ? [node.calendarId] : this.store.loadedCalendars();
-    if (node?.kind !== 'calendar') this.tree.refreshAll();
-    await Promise.all(ids.map((id) => this.store.sync(id).catch((error: unknown) => this.desk.log.warn(`Calendar: refreshing ${id} failed: ${errorMessage(error)}`))));
-    this.tree.redrawEvents();
-  }
-
-  /** At midnight "Tomorrow" becomes "Today": redraw the rows. */
-  private checkDayChange(): void {
-    const day = new Date().toISOString().slice(0, 13);
-    if (this.lastDay && this.lastDay.slice(0, 10) !== day.slice(0, 10)) this.tree.redrawEvents();
-    this.lastDay = day;
-  }
-
-  /** desk-calendar-event:/<calendar>/<event>.md → the event (from the store, else events.get) as markdown. */
-  private async eventDocument(uri: vscode.Uri): Promise<string> {
-    const [calendarId, file] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
-    if (!calendarId || !file) return `# ${this.desk.vs.l10n.t('Unknown event')}\n`;
-    try {
-      const target = await this.commands.events.loadEvent(calendarId, file.replace(/\.md$/, ''));
-      const zone = await this.timeZone();
-      const occurrence = occurrenceOf(calendarId, target.event, zone);
-      const entry = this.tree.entry(calendarId);
-      if (!occurrence) return `# ${target.event.summary ?? this.desk.vs.l10n.t('Event')}\n\n${this.desk.vs.l10n.t('This event was cancelled.')}\n`;
-      return eventDetailsMarkdown(occurrence, entry ? calendarName(entry) : calendarId, zone, this.desk.vs.env.language, this.desk.vs.l10n.t);
-    } catch (error) {
-      void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the event') });
-      return `# ${this.desk.vs.l10n.t('Could not load the event')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
-    }
-  }
-
-  private async settingsDocument(): Promise<string> {
-    try {
-      const settings = [];
-      for await (const setting of this.api.allSettings()) settings.push(setting);
-      return settingsMarkdown(settings, await this.api.getColors(), this.desk.vs.l10n.t);
-    } catch (error) {
-      return `# ${this.desk.vs.l10n.t('Could not load the settings')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
-    }
   }
 }

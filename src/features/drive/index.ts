@@ -4,26 +4,21 @@ import type { DriveClient } from '../../api/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { isFolder } from '../../shared/schemas/drive';
 import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
 import type { ChangeLog } from './changes/changeLog';
-import { DriveCommands, registerInfoDocuments } from './commands/index';
+import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/index';
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
-import { DriveFileSystemProvider, driveUri } from './fs/driveFileSystem';
+import { DriveFileSystemProvider } from './fs/driveFileSystem';
 import { DRIVE_SCHEME } from './fs/drivePath';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
-import { RevisionDocuments } from './revisions/documents';
-import { REVISION_SCHEME } from './revisions/history';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
-import { DriveNode, DriveTreeModel, folderTitles, isMyDriveSnapshot } from './tree/model';
-import { FirstRowsFromCache } from '../../core/viewCache';
-import { addToWorkspace } from './explorer/workspaceFolders';
 import { DriveFolderAvailability } from './explorer/availability';
-import { registerCommands } from '../../core/commands';
-import { DRIVE_COMMAND } from '../../config/commandIds';
+import { CurrentDriveModel } from './tree/currentModel';
+import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
+import { revealDriveFile } from './tree/reveal';
 import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
 
 /** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
@@ -58,27 +53,30 @@ export function registerDrive(desk: DeskContext): DriveSlice {
  * Nothing touches the network during activation: the client is built on first use and the change feed starts once
  * the user is signed in and the backend is up.
  */
-class DriveFeature extends Disposable implements DriveSlice {
+class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   private readonly connection: DriveConnection;
-  private modelValue: DriveTreeModel;
-  /** My Drive's first rows of the last session, shown at the first start (shared by the models of one session). */
-  private readonly firstRows: FirstRowsFromCache<DriveItem[]>;
+  private readonly models: CurrentDriveModel;
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
   private readonly changes: DriveChangeFeed;
   private readonly accessTooltips: AccessTooltips;
-  private readonly revisionDocuments: RevisionDocuments;
+  private readonly commands: DriveCommands;
   /** Comment threads in the editor and the tree's Comments rows, over one store. */
   readonly comments: DriveComments;
 
-  constructor(private readonly desk: DeskContext) {
+  constructor(readonly desk: DeskContext) {
     super();
     const vs = desk.vs;
     // Every change Desk asks Drive for is remembered, so the change feed does not announce it as someone else's.
     this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
-    this.firstRows = new FirstRowsFromCache(desk.viewCache.view('drive-my-drive', isMyDriveSnapshot), () => this.provider.rerender(this.modelValue.section('myDrive')));
-    this.modelValue = this.newTreeModel();
+    this.models = new CurrentDriveModel({
+      api: () => this.api(),
+      sharedDrives: sharedDriveSource(() => this.driveClient()),
+      t: vs.l10n.t,
+      firstRows: desk.viewCache.view('drive-my-drive', isMyDriveSnapshot),
+      onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
+    });
     const availability = this._register(new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange }));
     this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
       api: () => this.api(),
@@ -90,47 +88,30 @@ class DriveFeature extends Disposable implements DriveSlice {
     }));
     this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
 
-    let commands: DriveCommands | undefined;
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
-    const commentsTree = this._register(new DriveCommentsTree(vs, {
-      store: this.comments.store,
-      nodesForFile: (fileId) => this.modelValue.nodesForFile(fileId),
-      rerender: (node) => this.provider.rerender(node),
-      log: (message) => desk.log.warn(message),
-    }));
+    const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
     this.provider = this._register(new DriveTreeProvider(vs, {
-      model: () => this.modelValue,
-      isSignedIn: () => desk.session.signedIn,
+      model: () => this.model(),
+      isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
-      executeDrop: async (plan) => commands?.drop(plan),
-      uploadUris: async (uris, target) => commands?.uploadUris(uris, target),
-      rootId: () => this.modelValue.rootId(),
+      // The commands come next: the tree calls these only once the user drops something.
+      executeDrop: (plan) => this.commands.drop(plan),
+      uploadUris: (uris, target) => this.commands.uploadUris(uris, target),
+      rootId: () => this.model().rootId(),
       describeAccess: (item) => this.accessTooltips.describe(item),
       clock: desk.clock,
       comments: commentsTree,
     }));
-    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, {
-      treeDataProvider: this.provider,
-      dragAndDropController: this.provider,
-      canSelectMany: true,
-      showCollapseAll: true,
-    }));
-
-    commands = new DriveCommands(this.commandHost());
-    for (const disposable of commands.register()) this._register(disposable);
-    for (const disposable of registerCommands(desk, { [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node) })) this._register(disposable);
-
-    // Old versions open read-only (commands/revisions.ts); properties and app details too (commands/info.ts).
-    this.revisionDocuments = new RevisionDocuments(vs, () => this.driveClient());
-    this._register(vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments));
-    for (const disposable of registerInfoDocuments(vs, () => this.api())) this._register(disposable);
+    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, canSelectMany: true, showCollapseAll: true }));
+    this.commands = new DriveCommands(this);
+    for (const disposable of this.commands.register()) this._register(disposable);
 
     this.changes = this._register(new DriveChangeFeed({
       desk,
       provider: this.provider,
       treeView: this.treeView,
-      model: () => this.modelValue,
+      model: () => this.model(),
       about: () => this.about(),
       changeSource: () => this.connection.changeSource(),
       fileChanged: (fileId) => {
@@ -153,77 +134,27 @@ class DriveFeature extends Disposable implements DriveSlice {
     void this.changes.ensureStarted();
   }
 
-  get changeLog(): ChangeLog {
-    return this.changes.changeLog;
-  }
+  get changeLog(): ChangeLog { return this.changes.changeLog; }
+  api(): DriveApi { return this.connection.api(); }
+  driveClient(): DriveClient { return this.connection.client(); }
+  about(): Promise<DriveAboutInfo> { return this.connection.about(); }
+  pollChangesNow(): void { this.changes.pollNow(); }
+  changesState(): DriveChangesState { return this.changes.state(); }
+  noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag); }
+  // What the commands need besides the slice (commands/context.ts's DriveCommandHost).
+  model(): DriveTreeModel { return this.models.get(); }
+  endpoints(): ServiceEndpoints | undefined { return this.desk.backend.current; }
+  resources(): DriveResourcesApi { return this.driveClient(); }
+  notifyFileChanged(fileId: string): void { this.fileSystem.notifyRemoteChange(fileId); }
 
-  api(): DriveApi {
-    return this.connection.api();
-  }
-
-  driveClient(): DriveClient {
-    return this.connection.client();
-  }
-
-  about(): Promise<DriveAboutInfo> {
-    return this.connection.about();
-  }
-
-  pollChangesNow(): void {
-    this.changes.pollNow();
-  }
-
-  changesState(): DriveChangesState {
-    return this.changes.state();
-  }
-
-  noteOwnWrite(item: DriveItem): void {
-    this.changes.noteOwnWrite(item.id, item.etag);
-  }
-
-  async revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
-    const node = await this.modelValue.findNode(fileId);
-    if (!node) {
-      void this.desk.vs.window.showInformationMessage(this.desk.vs.l10n.t('That file is not in My Drive, Shared with me or the trash any more.'));
-      return;
-    }
-    await this.treeView.reveal(node, { select: true, focus: true, expand: isFolder(node.item) });
-    if (options.open && !isFolder(node.item)) await this.desk.vs.commands.executeCommand('vscode.open', driveUri(this.desk.vs, node.item, folderTitles(node)), { preview: true });
-  }
-
-  private commandHost() {
-    return {
-      desk: this.desk,
-      api: () => this.api(),
-      model: () => this.modelValue,
-      provider: this.provider,
-      treeView: this.treeView,
-      about: () => this.about(),
-      endpoints: (): ServiceEndpoints | undefined => this.desk.backend.current,
-      noteOwnWrite: (item: DriveItem) => this.noteOwnWrite(item),
-      revealFile: (fileId: string, options?: { open?: boolean }) => this.revealFile(fileId, options),
-      pollChangesNow: () => this.pollChangesNow(),
-      resources: () => this.driveClient(),
-      notifyFileChanged: (fileId: string) => this.fileSystem.notifyRemoteChange(fileId),
-      comments: () => this.comments,
-    };
+  revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
+    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView }, fileId, options);
   }
 
   private resetData(): void {
     this.connection.forgetAccount();
-    this.modelValue = this.newTreeModel();
-    this.fileSystem.reset();
-    this.revisionDocuments.reset();
-    this.accessTooltips.reset();
-    this.comments.reset();
-    this.changes.reset();
+    this.models.renew();
+    for (const part of [this.fileSystem, this.commands, this.accessTooltips, this.comments, this.changes]) part.reset();
     this.provider.refresh();
-  }
-
-  /** A fresh tree model; the choice to show hidden shared drives carries over. */
-  private newTreeModel(): DriveTreeModel {
-    const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: this.desk.vs.l10n.t, cache: this.firstRows });
-    model.showHiddenDrives = (this.modelValue as DriveTreeModel | undefined)?.showHiddenDrives ?? false;
-    return model;
   }
 }

@@ -8,6 +8,7 @@ import type { EmulatorUser } from '../../auth/users';
 import { ApiError, invalid } from '../../core/errors';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
+import { TimeSlices } from '../../core/slices';
 import { decodeSyncToken, syncedPage } from '../sync';
 import type { WorkBudget } from './expansion';
 import { instancesOf, listingHorizon, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
@@ -91,7 +92,11 @@ export async function prepareListing(service: CalendarService, user: EmulatorUse
   return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series, undefined, window.singleEvents ? window.timeMin : now);
 }
 
-export function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions, budget?: WorkBudget): EventListResult {
+/**
+ * events.list. A listing of many series pauses between them (core/slices.ts), so its sync token is the change
+ * sequence at its start: a change made meanwhile is delivered again by the next sync rather than missed.
+ */
+export async function listEvents(service: CalendarService, user: EmulatorUser, calendarId: string, options: EventListOptions, budget?: WorkBudget): Promise<EventListResult> {
   if (options.syncToken !== undefined) {
     const conflicting = (['q', 'orderBy', 'timeMin', 'timeMax', 'updatedMin', 'iCalUID'] as const).find((name) => options[name] !== undefined)
       ?? (options.privateExtendedProperty.length > 0 ? 'privateExtendedProperty' : options.sharedExtendedProperty.length > 0 ? 'sharedExtendedProperty' : undefined);
@@ -105,6 +110,7 @@ export function listEvents(service: CalendarService, user: EmulatorUser, calenda
   const zone = calendar.timeZone;
   const now = service.now();
   const scope = `events:${calendar.id}`;
+  const seqAtStart = service.currentSeq();
   let views: EventView[];
 
   if (options.syncToken !== undefined) {
@@ -117,7 +123,7 @@ export function listEvents(service: CalendarService, user: EmulatorUser, calenda
       else views.push({ event });
     }
   } else {
-    views = windowed(events, zone, now, options, budget).filter((view) => passesFilters(view.event, options));
+    views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
     views.sort(options.orderBy === 'updated'
       ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
       : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
@@ -126,7 +132,7 @@ export function listEvents(service: CalendarService, user: EmulatorUser, calenda
   const page = syncedPage(views, {
     scope: `${scope}|${filtersKey(options)}`,
     maxResults: options.maxResults,
-    currentSeq: service.currentSeq(),
+    currentSeq: seqAtStart,
     ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
   });
   return { calendar, role, views: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), ...(page.nextSyncToken ? { nextSyncToken: page.nextSyncToken } : {}) };
@@ -157,7 +163,7 @@ function passesFilters(event: StoredEvent, options: EventListOptions): boolean {
 }
 
 /** The events (or instances) a full listing shows, before the text and property filters. */
-function windowed(events: CalendarEvents, zone: string, now: number, options: EventListOptions, budget: WorkBudget | undefined): EventView[] {
+async function windowed(events: CalendarEvents, zone: string, now: number, options: EventListOptions, budget: WorkBudget | undefined): Promise<EventView[]> {
   const { timeMin, timeMax } = options;
   const windowGiven = timeMin !== undefined || timeMax !== undefined;
   // updatedMin shows deleted events whatever showDeleted says (Google's rule for catching up on changes).
@@ -173,11 +179,14 @@ function windowed(events: CalendarEvents, zone: string, now: number, options: Ev
     }
     views.push({ event });
   }
-  for (const id of events.series) {
-    const series = events.byId.get(id) as StoredEvent;
-    if (series.status === 'cancelled' && !showCancelled) continue;
+  // Each series may give thousands of instances: other requests get in between series.
+  const slices = new TimeSlices();
+  for (const id of [...events.series]) {
+    await slices.pause();
+    const series = events.byId.get(id);
+    if (!series || !isRecurring(series) || (series.status === 'cancelled' && !showCancelled)) continue;
     if (options.singleEvents) {
-      views.push(...instancesOf(events, series, zone, { now, showDeleted: showCancelled, withExceptions: false, ...(budget ? { budget } : {}), ...(timeMin !== undefined ? { fromUtc: timeMin } : {}), ...(timeMax !== undefined ? { toUtc: timeMax } : {}) }));
+      for (const view of instancesOf(events, series, zone, { now, showDeleted: showCancelled, withExceptions: false, ...(budget ? { budget } : {}), ...(timeMin !== undefined ? { fromUtc: timeMin } : {}), ...(timeMax !== undefined ? { toUtc: timeMax } : {}) })) views.push(view);
     } else if (!windowGiven || seriesOverlaps(events, series, zone, now, timeMin, timeMax, budget)) {
       views.push({ event: series });
     }

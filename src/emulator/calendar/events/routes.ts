@@ -88,7 +88,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         context.query.boolean('showHiddenInvitations', false);
         context.query.boolean('alwaysIncludeEmail', false);
         const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, options);
-        return envelope(context, listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
+        return envelope(context, await listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
       },
     },
     {

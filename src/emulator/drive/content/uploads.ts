@@ -1,5 +1,4 @@
 /** Upload bodies and resumable upload sessions: media and multipart parsing, chunks, sessions that survive restarts. */
-import Dicer from 'dicer';
 import { createHash, Hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
@@ -10,7 +9,7 @@ import { parseJsonBody } from '../../core/json';
 import { parseBody } from '../../core/params';
 import { Collection, Store } from '../../store/store';
 import { BlobStore, StoredBlob } from './blobs';
-import { crlfMultipartBody } from './lfMultipart';
+import { LfMultipartTooLarge, readMultipartStream } from '../../../shared/multipart';
 
 /** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */
 export const MAX_UPLOAD_BYTES = 5_497_558_138_880;
@@ -80,7 +79,9 @@ export class Uploads {
     }
     const boundary = (boundaryMatch[1] ?? boundaryMatch[2]) as string;
     return new Promise((resolve, reject) => {
-      const dicer = new Dicer({ boundary, maxHeaderPairs: 50 });
+      // Google also reads parts delimited by bare LF lines (Python's client writes them): the reader takes both.
+      const reader = readMultipartStream(request, boundary);
+      const dicer = reader.parts;
       let partIndex = 0;
       let metadataText = '';
       let metadataTooLarge = false;
@@ -90,18 +91,20 @@ export class Uploads {
       let metadataDone: Promise<void> = Promise.resolve();
       let failed = false;
       let mediaPart: Readable | undefined;
-      let body: Readable | undefined;
       const fail = (error: unknown): void => {
         if (failed) return;
         failed = true;
-        body?.unpipe(dicer);
+        reader.stop();
         request.resume();
         // End a half-written media part and answer only once its bytes are gone from the blob store. A media part
         // that is already complete (a further part has begun) is left to finish writing: destroying it would drop
         // its buffered bytes and leave the blob write waiting forever.
         if (partIndex <= 2) mediaPart?.destroy();
         const cleanup = media ? media.then((blob) => this.blobs.remove(blob.blobId), () => undefined) : Promise.resolve();
-        void cleanup.then(() => reject(error instanceof ApiError ? error : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`)));
+        const refusal = error instanceof ApiError ? error
+          : error instanceof LfMultipartTooLarge ? new ApiError(413, 'uploadTooLarge', error.message)
+            : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
+        void cleanup.then(() => reject(refusal));
       };
       /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
       const parseMetadata = (): FileMetadataInput => {
@@ -160,11 +163,6 @@ export class Uploads {
         })().catch(fail);
       });
       request.on('aborted', () => fail(badRequest('The upload was interrupted')));
-      // Google also reads parts delimited by bare LF lines (Python's client writes them); dicer needs CRLF.
-      crlfMultipartBody(request, boundary).then((source) => {
-        body = source;
-        if (!failed) source.pipe(dicer);
-      }, fail);
     });
   }
 

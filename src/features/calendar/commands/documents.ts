@@ -1,16 +1,19 @@
 /** Import of .ics files (ical.js → events.import) and the read-only documents: user settings and colours, event details. */
+import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import { readIcs } from '../ics';
-import { calendarName, CalendarTreeNode, isWritable } from '../tree/model';
+import { calendarName, CalendarTreeNode, isWritable, occurrenceOf } from '../tree/model';
+import { eventDetailsMarkdown, settingsMarkdown } from '../tree/presentation';
 import type { CalendarCommandContext } from './context';
+import type { EventCommands } from './events';
 
 export const CALENDAR_INFO_SCHEME = 'desk-calendar-info';
 
 export class DocumentCommands {
-  constructor(private readonly context: CalendarCommandContext) {}
+  constructor(private readonly context: CalendarCommandContext, private readonly events: Pick<EventCommands, 'loadEvent'>) {}
 
   private t(message: string, ...args: Array<string | number>): string {
     return this.context.prompts.t(message, ...args);
@@ -57,5 +60,35 @@ export class DocumentCommands {
     const vs = this.context.desk.vs;
     const uri = vs.Uri.from({ scheme: CALENDAR_INFO_SCHEME, path: '/Calendar Settings.md' });
     await showDetails(vs, uri, vs.l10n.t('Calendar settings'));
+  }
+
+  /** desk-calendar-event:/<calendar>/<event>.md → the event (from the store, else events.get) as markdown. */
+  async eventDocument(uri: vscode.Uri): Promise<string> {
+    const { desk, tree } = this.context;
+    const [calendarId, file] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    if (!calendarId || !file) return `# ${this.t('Unknown event')}\n`;
+    try {
+      const target = await this.events.loadEvent(calendarId, file.replace(/\.md$/, ''));
+      const zone = await this.context.timeZone();
+      const occurrence = occurrenceOf(calendarId, target.event, zone);
+      const entry = tree.entry(calendarId);
+      if (!occurrence) return `# ${target.event.summary ?? this.t('Event')}\n\n${this.t('This event was cancelled.')}\n`;
+      return eventDetailsMarkdown(occurrence, entry ? calendarName(entry) : calendarId, zone, desk.vs.env.language, desk.vs.l10n.t);
+    } catch (error) {
+      void desk.showError(error, { action: this.t('Could not open the event') });
+      return `# ${this.t('Could not load the event')}\n\n${errorMessage(error, desk.vs.l10n.t)}\n`;
+    }
+  }
+
+  /** The calendar-info document: settings.list and colors.get. */
+  async settingsDocument(): Promise<string> {
+    const { desk } = this.context;
+    try {
+      const settings = [];
+      for await (const setting of this.context.api().allSettings()) settings.push(setting);
+      return settingsMarkdown(settings, await this.context.api().getColors(), desk.vs.l10n.t);
+    } catch (error) {
+      return `# ${this.t('Could not load the settings')}\n\n${errorMessage(error, desk.vs.l10n.t)}\n`;
+    }
   }
 }

@@ -8,10 +8,11 @@
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
+import { errorMessage } from '../../../api/errors';
 import { CalendarListCommands } from './calendars';
 import type { CalendarCommandContext, EventTarget } from './context';
-import { DocumentCommands } from './documents';
-import { EditField, EventCommands } from './events';
+import { CALENDAR_INFO_SCHEME, DocumentCommands } from './documents';
+import { EditField, EVENT_DETAILS_SCHEME, EventCommands } from './events';
 import { SharingCommands } from './sharing';
 import { FreeBusyPanels } from '../freeBusy/panel';
 import { CALENDAR_COMMAND } from '../../../config/commandIds';
@@ -27,20 +28,26 @@ export class CalendarCommands {
   readonly documents: DocumentCommands;
   readonly freeBusy: FreeBusyPanels;
 
-  constructor(private readonly context: CalendarCommandContext, private readonly hooks: { refresh(node?: CalendarTreeNode): Promise<void>; setShowHidden(show: boolean): Promise<void>; openNextEvent(): Promise<void> }) {
+  constructor(private readonly context: CalendarCommandContext, private readonly hooks: { setShowHidden(show: boolean): Promise<void>; openNextEvent(): Promise<void> }) {
     this.events = new EventCommands(context);
     this.calendars = new CalendarListCommands(context);
     this.sharing = new SharingCommands(context);
-    this.documents = new DocumentCommands(context);
+    this.documents = new DocumentCommands(context, this.events);
     this.freeBusy = new FreeBusyPanels(context);
   }
 
+  /** The commands, and the read-only documents they open (event details, the settings). */
   register(): vscode.Disposable[] {
     const { events, calendars, sharing, documents, freeBusy } = this;
+    const vs = this.context.desk.vs;
+    const providers = [
+      vs.workspace.registerTextDocumentContentProvider(EVENT_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => documents.eventDocument(uri) }),
+      vs.workspace.registerTextDocumentContentProvider(CALENDAR_INFO_SCHEME, { provideTextDocumentContent: () => documents.settingsDocument() }),
+    ];
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: CalendarTreeNode, ...rest: unknown[]) => unknown) => (node?: unknown, ...rest: unknown[]) => run(isCalendarNode(node) ? node : undefined, ...rest);
     const disposables = registerCommands(this.context.desk, {
-      [CALENDAR_COMMAND.refresh]: row((node) => this.hooks.refresh(node)),
+      [CALENDAR_COMMAND.refresh]: row((node) => this.refresh(node)),
       [CALENDAR_COMMAND.showHidden]: () => this.hooks.setShowHidden(true),
       [CALENDAR_COMMAND.hideHidden]: () => this.hooks.setShowHidden(false),
       [CALENDAR_COMMAND.createEvent]: row((node) => events.createEvent(node)),
@@ -64,7 +71,16 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     });
-    return [...disposables, { dispose: () => freeBusy.dispose() }];
+    return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
+  }
+
+  /** Refresh: a calendar (or the Agenda's calendars) catches up with its sync token; the list itself is read again. */
+  async refresh(node?: CalendarTreeNode): Promise<void> {
+    const { desk, store, tree } = this.context;
+    const ids = node?.kind === 'calendar' ? [node.calendarId] : store.loadedCalendars();
+    if (node?.kind !== 'calendar') tree.refreshAll();
+    await Promise.all(ids.map((id) => store.sync(id).catch((error: unknown) => desk.log.warn(`Calendar: refreshing ${id} failed: ${errorMessage(error)}`))));
+    tree.redrawEvents();
   }
 }
 

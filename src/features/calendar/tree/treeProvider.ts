@@ -205,6 +205,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
 
   private async rootChildren(): Promise<CalendarTreeNode[]> {
     if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
+    this.preloadDueTasks();
     // At the first start, the last session's calendars and Agenda while the calendars and their events load.
     const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
     if (cached) {
@@ -229,6 +230,16 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     return node;
   }
 
+  /**
+   * The Agenda's due tasks start loading with the calendars: they depend on nothing of Calendar's, so their two
+   * round trips (lists, then each list's tasks) run beside the calendar list and the events instead of after them.
+   */
+  private preloadDueTasks(): void {
+    const dueTasks = this.options.dueTasks;
+    // A failed preload is not kept; the Agenda's own request for them reports the error (dueTaskStore.ts).
+    if (dueTasks?.enabled()) dueTasks.store.ensureLoaded().catch(() => undefined);
+  }
+
   /** The calendars and the Agenda calendars' events, loaded in parallel as far as they can be. */
   private async loadAgenda(): Promise<void> {
     const [entries] = await Promise.all([this.agendaCalendars(), this.options.timeZone()]);
@@ -244,6 +255,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   private async scopeChildren(scope: ScopeNode): Promise<CalendarTreeNode[]> {
     const snapshot = this.firstRows.snapshot;
     if (snapshot && scope.kind === 'agenda') return this.cachedDays(scope, snapshot);
+    if (scope.kind === 'agenda') this.preloadDueTasks();
     const calendarIds = scope.kind === 'agenda' ? (await this.agendaCalendars()).map((entry) => entry.id) : [scope.calendarId];
     const results = await Promise.allSettled(calendarIds.map((id) => this.options.store.ensureLoaded(id)));
     const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ id: calendarIds[index] ?? '', error: result.reason as unknown }] : []));

@@ -12,7 +12,7 @@ import { authorName, commentLabel, CommentNode, fileOfCommentRow, isMine, isReso
 import { CommentTarget, DriveCommentEntry } from '../comments/threads';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
 import { DriveNode, folderTitles } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 /** The file a command acts on, and how to open it. */
 interface FileContext {
@@ -38,23 +38,10 @@ function isCommentRow(arg: CommentArg): arg is CommentNode {
   return typeof arg === 'object' && 'kind' in arg && arg.kind === 'comment';
 }
 
-export class DriveCommentCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
+export class DriveCommentCommands extends DriveCommandPart {
+  /** The comment threads and their store. */
+  private get comments() {
+    return this.host.comments;
   }
 
   /** The file of a tree row, of the active Drive editor, or of the tree's selection (in that order). */
@@ -62,7 +49,7 @@ export class DriveCommentCommands {
     const row = node && (node.kind === 'comments' || node.kind === 'comment') ? fileOfCommentRow(node) : node?.kind === 'file' ? node : undefined;
     if (row) return { fileId: row.item.id, title: row.item.title ?? row.item.id, uri: driveUri(this.vs, row.item, folderTitles(row)) };
     const document = this.vs.window.activeTextEditor?.document;
-    const fileId = document && this.host.comments().isDriveDocument(document) ? fileIdOf(document.uri) : undefined;
+    const fileId = document && this.comments.isDriveDocument(document) ? fileIdOf(document.uri) : undefined;
     if (document && fileId) return { fileId, title: document.uri.path.split('/').pop() ?? fileId, uri: document.uri };
     const [selected] = this.context.fileNodes();
     if (selected) return { fileId: selected.item.id, title: selected.item.title ?? selected.item.id, uri: driveUri(this.vs, selected.item, folderTitles(selected)) };
@@ -72,7 +59,7 @@ export class DriveCommentCommands {
 
   /** A quick pick over the file's comments (and, with `replies`, the user's own replies) that pass `keep`. */
   private async pick(file: FileContext, placeHolder: string, keep: (comment: DriveComment) => boolean, none: string, replies = false): Promise<PickItem | undefined> {
-    const all = await this.host.comments().store.load(file.fileId, 0);
+    const all = await this.comments.store.load(file.fileId, 0);
     const items: PickItem[] = [];
     for (const comment of all) {
       const target = { fileId: file.fileId, commentId: comment.commentId };
@@ -100,8 +87,8 @@ export class DriveCommentCommands {
   /** The comment a thread, tree row or reply box names; undefined for anything else. */
   private targetOf(arg: CommentArg): CommentTarget | undefined {
     if (arg instanceof DriveCommentEntry) return arg.target;
-    if (isReplyBox(arg)) return this.host.comments().targetOfThread(arg.thread);
-    if (isThread(arg)) return this.host.comments().targetOfThread(arg);
+    if (isReplyBox(arg)) return this.comments.targetOfThread(arg.thread);
+    if (isThread(arg)) return this.comments.targetOfThread(arg);
     if (isCommentRow(arg)) return { fileId: fileOfCommentRow(arg).item.id, commentId: arg.comment.commentId };
     return undefined;
   }
@@ -124,7 +111,7 @@ export class DriveCommentCommands {
           target = picked?.target;
         }
         if (!target) return;
-        await this.host.comments().reply(target, isReplyBox(arg) ? arg.text.trim() : '', verb);
+        await this.comments.reply(target, isReplyBox(arg) ? arg.text.trim() : '', verb);
       }, { action: verb === 'resolve' ? this.t('Could not resolve the comment') : this.t('Could not reopen the comment') });
   }
 
@@ -132,7 +119,7 @@ export class DriveCommentCommands {
   add() {
     return attempt(this.desk, async () => {
       const editor = this.vs.window.activeTextEditor;
-      if (!editor || !this.host.comments().isDriveDocument(editor.document)) {
+      if (!editor || !this.comments.isDriveDocument(editor.document)) {
         void this.vs.window.showInformationMessage(this.t('Open a file from Drive and select the text to comment on.'));
         return undefined;
       }
@@ -142,7 +129,7 @@ export class DriveCommentCommands {
       const span = { start: selection.start.line, end };
       const text = await this.askText(span.end > span.start ? this.t('Comment on lines {0}–{1}', span.start + 1, span.end + 1) : this.t('Comment on line {0}', span.start + 1));
       if (text === undefined) return undefined;
-      return this.host.comments().add(editor.document, span, text.trim());
+      return this.comments.add(editor.document, span, text.trim());
     }, { action: this.t('Could not add the comment') });
   }
 
@@ -154,7 +141,7 @@ export class DriveCommentCommands {
       const uri = reply.thread.uri.toString();
       const document = this.vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri) ?? (await this.vs.workspace.openTextDocument(reply.thread.uri));
       const range = reply.thread.range;
-      const comment = await this.host.comments().add(document, range ? { start: range.start.line, end: range.end.line } : { start: 0, end: 0 }, text);
+      const comment = await this.comments.add(document, range ? { start: range.start.line, end: range.end.line } : { start: 0, end: 0 }, text);
       // Drive's thread for the new comment replaces the draft one.
       reply.thread.dispose();
       return comment;
@@ -165,7 +152,7 @@ export class DriveCommentCommands {
     return attempt(this.desk, async () => {
       if (isReplyBox(arg)) {
         const target = this.targetOf(arg);
-        if (target && arg.text.trim() !== '') await this.host.comments().reply(target, arg.text.trim());
+        if (target && arg.text.trim() !== '') await this.comments.reply(target, arg.text.trim());
         return;
       }
       let target = this.targetOf(arg);
@@ -178,7 +165,7 @@ export class DriveCommentCommands {
       }
       if (!target) return;
       const text = await this.askText(about ? this.t('Reply to {0}', authorName(about, this.t)) : this.t('Reply'));
-      if (text !== undefined) await this.host.comments().reply(target, text.trim());
+      if (text !== undefined) await this.comments.reply(target, text.trim());
     }, { action: this.t('Could not reply') });
   }
 
@@ -189,7 +176,7 @@ export class DriveCommentCommands {
   edit(arg?: CommentArg) {
     return attempt(this.desk, async () => {
       if (arg instanceof DriveCommentEntry) {
-        this.host.comments().startEdit(arg);
+        this.comments.startEdit(arg);
         return;
       }
       let target = this.targetOf(arg);
@@ -202,16 +189,16 @@ export class DriveCommentCommands {
       }
       if (!target) return;
       const text = await this.askText(this.t('Edit the comment'), current);
-      if (text !== undefined && text.trim() !== current) await this.host.comments().edit(target, text.trim());
+      if (text !== undefined && text.trim() !== current) await this.comments.edit(target, text.trim());
     }, { action: this.t('Could not edit the comment') });
   }
 
   save(entry: DriveCommentEntry) {
-    return attempt(this.desk, () => this.host.comments().saveEdit(entry), { action: this.t('Could not save the comment') });
+    return attempt(this.desk, () => this.comments.saveEdit(entry), { action: this.t('Could not save the comment') });
   }
 
   cancel(entry: DriveCommentEntry) {
-    return this.host.comments().cancelEdit(entry);
+    return this.comments.cancelEdit(entry);
   }
 
   delete(arg?: CommentArg) {
@@ -225,7 +212,7 @@ export class DriveCommentCommands {
       if (!target) return false;
       const question = target.replyId ? this.t('Delete this reply?') : this.t('Delete this comment and its replies?');
       if (!(await confirmModal(this.vs, question, this.t('Everyone who can open the file stops seeing it. This cannot be undone.'), this.t('Delete')))) return false;
-      await this.host.comments().remove(target);
+      await this.comments.remove(target);
       return true;
     }, { action: this.t('Could not delete the comment') });
   }
@@ -235,7 +222,7 @@ export class DriveCommentCommands {
     return attempt(this.desk, async () => {
       const file = await this.fileContext(node);
       const picked = file ? await this.pick(file, this.t('Comments on “{0}”', file.title), () => true, this.t('“{0}” has no comments.', file.title)) : undefined;
-      if (file && picked) await this.host.comments().reveal(file.fileId, picked.comment, file.uri, file.title);
+      if (file && picked) await this.comments.reveal(file.fileId, picked.comment, file.uri, file.title);
     }, { action: this.t('Could not show the comments'), retry: true });
   }
 
@@ -243,7 +230,7 @@ export class DriveCommentCommands {
   open(node: CommentNode) {
     return attempt(this.desk, async () => {
       const file = fileOfCommentRow(node);
-      await this.host.comments().reveal(file.item.id, node.comment, driveUri(this.vs, file.item, folderTitles(file)), file.item.title);
+      await this.comments.reveal(file.item.id, node.comment, driveUri(this.vs, file.item, folderTitles(file)), file.item.title);
     }, { action: this.t('Could not open the comment'), retry: true });
   }
 
@@ -256,8 +243,8 @@ export class DriveCommentCommands {
       const target = this.targetOf(arg);
       const file = target ? { fileId: target.fileId } : await this.fileContext(arg as DriveNode | undefined);
       if (!file) return;
-      this.host.comments().fileChanged(file.fileId);
-      await this.host.comments().store.load(file.fileId);
+      this.comments.fileChanged(file.fileId);
+      await this.comments.store.load(file.fileId);
     }, { action: this.t('Could not reload the comments'), retry: true });
   }
 }

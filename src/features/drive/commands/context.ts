@@ -38,7 +38,7 @@ export interface DriveCommandHost {
   /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
-  comments(): DriveComments;
+  readonly comments: DriveComments;
 }
 
 /** What the command files reach beyond DriveApi: the union of the resource ports, not the whole client. */
@@ -203,5 +203,31 @@ export class DriveCommandContext {
       { placeHolder, matchOnDescription: true },
     );
     return picked?.folder;
+  }
+}
+
+/** What every Drive command part is: a class over the context, with short names for what each part uses. */
+export abstract class DriveCommandPart {
+  constructor(protected readonly context: DriveCommandContext) {}
+
+  protected get host(): DriveCommandHost {
+    return this.context.host;
+  }
+
+  protected get vs(): typeof vscode {
+    return this.context.vs;
+  }
+
+  protected get t(): typeof vscode.l10n.t {
+    return this.context.t;
+  }
+
+  protected get desk(): DeskContext {
+    return this.context.host.desk;
+  }
+
+  /** A file's name as the messages say it. */
+  protected titleOf(file: DriveItem): string {
+    return file.title ?? file.id;
   }
 }

@@ -7,6 +7,9 @@ import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 import type { DriveCommentEntry } from '../comments/threads';
+import { addToWorkspace } from '../explorer/workspaceFolders';
+import { RevisionDocuments } from '../revisions/documents';
+import { REVISION_SCHEME } from '../revisions/history';
 import type { DropPlan } from '../tree/dragAndDrop';
 import type { CommentNode } from '../comments/nodes';
 import type { ContainerNode, DriveNode, LoadMoreNode } from '../tree/model';
@@ -14,17 +17,17 @@ import { CommentArg, DriveCommentCommands } from './comments';
 import { DriveContentCommands } from './content';
 import { DriveCommandContext, DriveCommandHost } from './context';
 import { DriveFileCommands } from './files';
-import { DriveInfoCommands } from './info';
+import { DriveInfoCommands, registerInfoDocuments } from './info';
 import { DriveLabelCommands } from './labels';
-import { DriveOrganizeCommands, executeDropPlan } from './organize';
+import { DriveOrganizeCommands } from './organize';
 import { DrivePropertyCommands } from './properties';
 import { DriveRevisionCommands, RevisionArg } from './revisions';
 import { SharedDriveCommands } from './sharedDrives';
 import { DriveSharingCommands } from './sharing';
 import { DriveTrashCommands } from './trash';
 
-export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument, registerInfoDocuments } from './info';
-export type { DriveCommandHost } from './context';
+export { APP_DETAILS_SCHEME, appDocument, PROPERTIES_SCHEME, propertiesDocument } from './info';
+export type { DriveCommandHost, DriveResourcesApi } from './context';
 
 /** What VS Code passes a tree command: the clicked row, and all selected rows when several are. */
 type Rows = [node?: DriveNode, nodes?: DriveNode[]];
@@ -41,6 +44,8 @@ export class DriveCommands {
   readonly revisions: DriveRevisionCommands;
   readonly labels: DriveLabelCommands;
   readonly comments: DriveCommentCommands;
+  /** Old versions, opened read-only (revisions.ts). */
+  private readonly revisionDocuments: RevisionDocuments;
 
   constructor(private readonly host: DriveCommandHost) {
     const context = new DriveCommandContext(host);
@@ -55,11 +60,15 @@ export class DriveCommands {
     this.revisions = new DriveRevisionCommands(context);
     this.labels = new DriveLabelCommands(context);
     this.comments = new DriveCommentCommands(context);
+    this.revisionDocuments = new RevisionDocuments(host.desk.vs, () => host.resources());
   }
 
+  /** The commands, and the read-only documents they open: old versions, properties and app details (info.ts). */
   register(): vscode.Disposable[] {
     const { files, content, organize, trash, info, sharing, sharedDrives, properties, revisions, labels, comments } = this;
-    return registerCommands(this.host.desk, {
+    const vs = this.host.desk.vs;
+    const documents = [vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, () => this.host.api())];
+    return [...documents, ...registerCommands(this.host.desk, {
       [DRIVE_COMMAND.revisionHistory]: (arg?: RevisionArg) => revisions.revisionHistory(arg),
       [DRIVE_COMMAND.openRevision]: (arg?: RevisionArg) => revisions.openRevision(arg),
       [DRIVE_COMMAND.compareRevisionWithCurrent]: (arg?: RevisionArg) => revisions.compareRevisionWithCurrent(arg),
@@ -143,7 +152,14 @@ export class DriveCommands {
       [DRIVE_COMMAND.showComments]: (node?: DriveNode) => comments.show(node),
       [DRIVE_COMMAND.openComment]: (node: CommentNode) => comments.open(node),
       [DRIVE_COMMAND.refreshComments]: (arg?: CommentArg) => comments.refresh(arg),
-    });
+
+      [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node),
+    })];
+  }
+
+  /** Another account or backend: the versions read so far are not theirs. */
+  reset(): void {
+    this.revisionDocuments.reset();
   }
 
   /** Uploads files or folders (from a dialog, the OS or the Explorer) into a folder of the tree. */
@@ -153,6 +169,6 @@ export class DriveCommands {
 
   /** Drag and drop in the tree. */
   drop(plan: DropPlan): Promise<void> {
-    return executeDropPlan(this.host, plan);
+    return this.organize.drop(plan);
   }
 }

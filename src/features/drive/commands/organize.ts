@@ -5,27 +5,9 @@ import { titleSearchQuery } from '../port';
 import { DropPlan, folderIdOf } from '../tree/dragAndDrop';
 import { kindLabel } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import { changeAll, DriveCommandContext, DriveCommandHost } from './context';
+import { changeAll, DriveCommandPart } from './context';
 
-export class DriveOrganizeCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveOrganizeCommands extends DriveCommandPart {
   move(node?: DriveNode, nodes?: DriveNode[]) {
     return attempt(this.desk, async () => {
       const files = this.context.requireFiles(node, nodes);
@@ -116,22 +98,21 @@ export class DriveOrganizeCommands {
       }, { refresh: [container] });
     }, { action: this.t('Could not add the file to the folder'), retry: true });
   }
-}
 
-/** Runs a drop plan: each action in turn, then a refresh of the folders involved (also after a failure); skipped items are explained. */
-export async function executeDropPlan(host: Pick<DriveCommandHost, 'desk' | 'api' | 'model' | 'provider' | 'noteOwnWrite'>, plan: DropPlan): Promise<void> {
-  const vs = host.desk.vs;
-  const refresh = plan.actions.some((action) => action.kind === 'trash') ? [host.model().section('trash')] : [];
-  // The dropped files go in batch requests (trashes and moves apart); those that fail are named, Retry sends only those.
-  await attempt(host.desk, () => changeAll(host, plan.actions, async (actions) => {
-    const trashes = actions.filter((action) => action.kind === 'trash');
-    const moves = actions.flatMap((action) => (action.kind === 'move' ? [action] : []));
-    const trashed = trashes.length > 0 ? [...await host.api().trashFiles(trashes.map((action) => action.fileId))] : [];
-    const moved = moves.length > 0 ? [...await host.api().moveFiles(moves)] : [];
-    return actions.map((action) => ((action.kind === 'trash' ? trashed.shift() : moved.shift()) ?? { ok: false, error: new Error(vs.l10n.t('no answer')) }));
-  }, refresh, (action) => action.title), { action: vs.l10n.t('Could not move') });
-  if (plan.skipped.length > 0) {
-    const first = plan.skipped[0];
-    if (first) void vs.window.showInformationMessage(vs.l10n.t('“{0}” was not moved: {1}.', first.title, first.reason));
+  /** Drag and drop: runs a drop plan, each action in turn, then a refresh of the folders involved (also after a failure); skipped items are explained. */
+  async drop(plan: DropPlan): Promise<void> {
+    const refresh = plan.actions.some((action) => action.kind === 'trash') ? [this.host.model().section('trash')] : [];
+    // The dropped files go in batch requests (trashes and moves apart); those that fail are named, Retry sends only those.
+    await attempt(this.desk, () => changeAll(this.host, plan.actions, async (actions) => {
+      const trashes = actions.filter((action) => action.kind === 'trash');
+      const moves = actions.flatMap((action) => (action.kind === 'move' ? [action] : []));
+      const trashed = trashes.length > 0 ? [...await this.host.api().trashFiles(trashes.map((action) => action.fileId))] : [];
+      const moved = moves.length > 0 ? [...await this.host.api().moveFiles(moves)] : [];
+      return actions.map((action) => ((action.kind === 'trash' ? trashed.shift() : moved.shift()) ?? { ok: false, error: new Error(this.t('no answer')) }));
+    }, refresh, (action) => action.title), { action: this.t('Could not move') });
+    if (plan.skipped.length > 0) {
+      const first = plan.skipped[0];
+      if (first) void this.vs.window.showInformationMessage(this.t('“{0}” was not moved: {1}.', first.title, first.reason));
+    }
   }
 }

@@ -188,9 +188,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
   }
 
+  /**
+   * The bytes, and the version they are pinned at for the next save. The metadata comes from the stat VS Code took
+   * just before (one round trip less than fetching it again): the download's etag says whether it describes these
+   * bytes, and only when it does not (or the answer has none) is the file's metadata read again.
+   */
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const remote = isRemoteVersion(uri);
-    const resolved = await this.resolve(uri, { fresh: true });
+    const resolved = await this.resolve(uri);
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
     const item = resolved.item;
@@ -199,18 +204,25 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (isNative(item)) {
       const type = textExportType(item.mimeType, await this.options.exportFormats());
       if (!type) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” has no text export: open it in the browser', item.title ?? item.id));
-      const bytes = await this.guard(uri, () => api.exportFile(item.id, type));
-      if (!remote) this.pinned.set(item.id, item);
+      // An export carries no etag: the metadata is read beside it (same round trip) to pin the version exported.
+      const [bytes, current] = await Promise.all([this.guard(uri, () => api.exportFile(item.id, type)), this.freshItem(uri, item.id)]);
+      if (!remote) this.pinned.set(item.id, current);
       return bytes;
     }
     const download = await this.guard(uri, () => api.download(item.id));
     const bytes = await readAll(download.stream);
     if (!remote) {
-      // The bytes may be newer than the metadata fetched a moment before: pin the etag that came with them.
-      const pinnedItem = download.etag && item.etag && download.etag !== item.etag ? await this.guard(uri, () => api.getFile(item.id)) : item;
+      const pinnedItem = download.etag !== undefined && download.etag === item.etag ? item : await this.freshItem(uri, item.id);
       this.pinned.set(item.id, { ...pinnedItem, fileSize: String(bytes.length) });
     }
     return bytes;
+  }
+
+  /** The file's metadata as Drive has it now (and remembered for the next stat). */
+  private async freshItem(uri: vscode.Uri, fileId: string): Promise<DriveItem> {
+    const current = await this.guard(uri, () => this.options.api().getFile(fileId));
+    this.remember(current);
+    return current;
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {

@@ -4,7 +4,7 @@ import { english, Translate } from '../../../shared/l10n';
 import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
 import * as z from '../../../shared/schemas/zod';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
-import { DriveApi, DriveItem, quoteQuery } from '../port';
+import { DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
 import { compareItems } from './presentation';
 import type { SharedDriveSource } from '../sharedDrives/port';
 
@@ -63,6 +63,8 @@ interface Listing {
   /** The page request in flight, so concurrent expansions share it. */
   pending: Promise<void> | undefined;
   error: unknown;
+  /** The page after the last one shown, asked for while the user reads (so "Load more" shows it at once). */
+  prefetched: { readonly pageToken: string; readonly page: Promise<DriveItemPage | undefined> } | undefined;
 }
 
 /** What the view keeps for its next start: the first rows of My Drive. */
@@ -187,7 +189,7 @@ export class DriveTreeModel {
   private async listing(container: ContainerNode): Promise<Listing> {
     let listing = this.listings.get(container.id);
     if (!listing) {
-      listing = { items: [], nextPageToken: undefined, pending: undefined, error: undefined };
+      listing = { items: [], nextPageToken: undefined, pending: undefined, error: undefined, prefetched: undefined };
       this.listings.set(container.id, listing);
       await this.fetchPage(container, listing, undefined);
     } else if (listing.pending) {
@@ -373,25 +375,47 @@ export class DriveTreeModel {
     return node;
   }
 
+  /** One page of a container's listing from Drive. */
+  private async requestPage(container: ContainerNode, pageToken: string | undefined): Promise<DriveItemPage> {
+    const inSharedDrives = sectionOf(container) === 'sharedDrives';
+    const driveTrash = container.kind === 'section' ? container.driveId : undefined;
+    if (inSharedDrives && container.kind === 'section') {
+      return await (this.sharedDrives?.listDrives({ pageToken, maxResults: this.pageSize, includeHidden: this.showHiddenDrives }) ?? { items: [] });
+    }
+    // A shared drive's folders list its items only when asked to include shared drives' items; its Trash is the
+    // drive's corpus (the user's `trashed = true` leaves shared drives out).
+    return this.api.listFiles({
+      q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken,
+      ...(inSharedDrives || driveTrash !== undefined ? { includeItemsFromAllDrives: true } : {}),
+      ...(driveTrash !== undefined ? { corpora: 'drive', driveId: driveTrash } : {}),
+    });
+  }
+
+  /** The page at `pageToken`: the one fetched ahead if it is that one and arrived, else asked for now. */
+  private async pageAt(container: ContainerNode, listing: Listing, pageToken: string | undefined): Promise<DriveItemPage> {
+    const ahead = listing.prefetched;
+    listing.prefetched = undefined;
+    const page = ahead && ahead.pageToken === pageToken ? await ahead.page : undefined;
+    return page ?? this.requestPage(container, pageToken);
+  }
+
+  /** Starts fetching the page after the ones shown (a failure is forgotten: "Load more" then asks again). */
+  private prefetch(container: ContainerNode, listing: Listing): void {
+    const pageToken = listing.nextPageToken;
+    if (pageToken === undefined || this.listings.get(container.id) !== listing) return;
+    listing.prefetched = { pageToken, page: this.requestPage(container, pageToken).catch(() => undefined) };
+  }
+
   private fetchPage(container: ContainerNode, listing: Listing, pageToken: string | undefined): Promise<void> {
     const run = async (): Promise<void> => {
       try {
-        const inSharedDrives = sectionOf(container) === 'sharedDrives';
-        const driveTrash = container.kind === 'section' ? container.driveId : undefined;
-        const page = inSharedDrives && container.kind === 'section'
-          ? await (this.sharedDrives?.listDrives({ pageToken, maxResults: this.pageSize, includeHidden: this.showHiddenDrives }) ?? { items: [] })
-          // A shared drive's folders list its items only when asked to include shared drives' items; its Trash is the
-          // drive's corpus (the user's `trashed = true` leaves shared drives out).
-          : await this.api.listFiles({
-            q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken,
-            ...(inSharedDrives || driveTrash !== undefined ? { includeItemsFromAllDrives: true } : {}),
-            ...(driveTrash !== undefined ? { corpora: 'drive', driveId: driveTrash } : {}),
-          });
+        const page = await this.pageAt(container, listing, pageToken);
         const known = new Set(listing.items.map((item) => item.id));
         listing.items.push(...page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;
         listing.error = undefined;
-        if (pageToken === undefined && container.kind === 'section' && container.section === 'myDrive' && driveTrash === undefined) {
+        this.prefetch(container, listing);
+        if (pageToken === undefined && container.kind === 'section' && container.section === 'myDrive' && container.driveId === undefined) {
           this.cache?.save(listing.items.slice(0, CACHED_MY_DRIVE_ROWS));
         }
       } catch (error) {

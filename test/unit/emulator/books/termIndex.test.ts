@@ -103,6 +103,22 @@ describe('books search ranking', () => {
     assert.ok(assertSameRanking(catalogue, queries, [0, 3]) > 40);
   });
 
+  it('builds the same index in steps, letting other work in between (the first search must not hold the emulator)', async () => {
+    const catalogue = generateSyntheticCatalogue(3000);
+    let pauses = 0;
+    const stepped = await VolumeSearchIndex.build(catalogue, async () => {
+      pauses++;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    assert.ok(pauses >= 3000 / 64 - 1, `paused ${pauses} times over 3,000 volumes`);
+    const whole = new VolumeSearchIndex(catalogue);
+    assert.equal(stepped.termCount, whole.termCount);
+    for (const q of ['harbor', 'silent garden', 'gard', 'lanturn', 'inauthor:novak', 'volume 42']) {
+      const request = { query: parseQuery(q), startIndex: 0, maxResults: 400, orderBy: 'relevance', printType: 'all' } as const;
+      assert.deepEqual(stepped.search(request), whole.search(request), q);
+    }
+  });
+
   it('ranks a 3,000-volume synthetic catalogue exactly as MiniSearch does, equal scores in the same order, on every page', () => {
     const catalogue = generateSyntheticCatalogue(3000);
     const queries = ['harbor', 'silent garden', 'gard', 'lanturn', 'intitle:orchard', 'inauthor:novak', 'subject:poetry', 'tides memory', 'the silent harbor', 'synthetic', 'volume 42', 'cartografy'];

@@ -98,19 +98,19 @@ describe('calendar patch semantics and sync', () => {
     assert.deepEqual(merged, { summary: 'b', attendees: [{ email: 'c@x' }], reminders: { useDefault: true, overrides: [{ method: 'popup', minutes: 5 }] } });
   });
 
-  it('answers 410 for a sync token older than purged deletions, and reports deletions before that', () => {
+  it('answers 410 for a sync token older than purged deletions, and reports deletions before that', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const calendar = new CalendarService(new MemoryStore(), () => now);
     const event = calendar.events.insert(alice, 'primary', { summary: 'x', start: { date: '2026-01-02' }, end: { date: '2026-01-03' } }, { conferenceDataVersion: 0 });
-    const token = listEvents(calendar, alice, 'primary', LIST).nextSyncToken as string;
+    const token = (await listEvents(calendar, alice, 'primary', LIST)).nextSyncToken as string;
     calendar.events.delete(alice, 'primary', event.id);
-    const changes = listEvents(calendar, alice, 'primary', { ...LIST, syncToken: token });
+    const changes = await listEvents(calendar, alice, 'primary', { ...LIST, syncToken: token });
     assert.deepEqual(changes.views.map((view) => [view.event.id, view.event.status]), [[event.id, 'cancelled']]);
     now += TOMBSTONE_RETENTION_MS + 2 * HOUR;
-    rejects(() => listEvents(calendar, alice, 'primary', { ...LIST, syncToken: token }), 410, 'fullSyncRequired');
-    const fresh = listEvents(calendar, alice, 'primary', LIST);
+    await assert.rejects(listEvents(calendar, alice, 'primary', { ...LIST, syncToken: token }), (error: unknown) => error instanceof ApiError && error.code === 410 && error.reason === 'fullSyncRequired');
+    const fresh = await listEvents(calendar, alice, 'primary', LIST);
     assert.equal(fresh.views.length, 0);
-    assert.equal(listEvents(calendar, alice, 'primary', { ...LIST, syncToken: fresh.nextSyncToken as string }).views.length, 0);
+    assert.equal((await listEvents(calendar, alice, 'primary', { ...LIST, syncToken: fresh.nextSyncToken as string })).views.length, 0);
   });
 
   it('rejects special event types where Google does', () => {

@@ -112,7 +112,7 @@ describe('calendar recurrence expansion', () => {
 });
 
 describe('calendar exceptions', () => {
-  it('keeps a modified instance changed and a cancelled one gone, in instances and singleEvents listings', () => {
+  it('keeps a modified instance changed and a cancelled one gone, in instances and singleEvents listings', async () => {
     const calendar = service();
     const series = calendar.events.insert(alice, 'primary', {
       summary: 'Standup', start: { dateTime: '2026-01-05T09:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-01-05T09:15:00', timeZone: 'Europe/Berlin' },
@@ -134,10 +134,10 @@ describe('calendar exceptions', () => {
     const withDeleted = listInstances(calendar, alice, 'primary', series.id, { maxResults: 50, showDeleted: true }).views;
     assert.equal(withDeleted.find((view) => view.event.id === third)?.event.status, 'cancelled');
 
-    const singles = listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: true, orderBy: 'startTime', eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
+    const singles = await listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: true, orderBy: 'startTime', eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
     assert.deepEqual(singles.views.map((view) => view.instance?.id ?? view.event.id), instances.map((view) => view.instance?.id ?? view.event.id));
     // Without singleEvents: the series, its modified exception, and its cancelled instance (so clients can hide it).
-    const grouped = listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: false, eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
+    const grouped = await listEvents(calendar, alice, 'primary', { maxResults: 50, showDeleted: false, singleEvents: false, eventTypes: [], privateExtendedProperty: [], sharedExtendedProperty: [] });
     assert.deepEqual(new Set(grouped.views.map((view) => view.event.id)), new Set([series.id, second, third]));
   });
 

@@ -38,8 +38,11 @@ describe('Drive tree model', () => {
     let children = await model.children(bigNode);
     assert.equal(children.length, 4);
     assert.equal(children.at(-1)?.kind, 'loadMore');
-    assert.equal(drive.listRequests.filter((request) => request.q.includes(big)).length, 1);
+    const bigPages = (): (string | undefined)[] => drive.listRequests.filter((request) => request.q.includes(big)).map((request) => request.pageToken);
+    // The second page is asked for while the first is read: "Load more" then needs no request of its own.
+    assert.deepEqual(bigPages(), [undefined, '3']);
     assert.equal(await model.loadMore(bigNode), true);
+    assert.deepEqual(bigPages(), [undefined, '3', '6'], 'only the page after the one shown was asked for');
     children = await model.children(bigNode);
     assert.equal(children.filter((node) => node.kind === 'file').length, 6);
     assert.equal(await model.loadMore(bigNode), true);
@@ -47,8 +50,34 @@ describe('Drive tree model', () => {
     assert.equal(children.filter((node) => node.kind === 'file').length, 8);
     assert.equal(children.at(-1)?.kind, 'file', 'no load-more row after the last page');
     assert.equal(titles(children)[0], 'sub', 'a folder from a later page still sorts first');
-    assert.deepEqual(drive.listRequests.filter((request) => request.q.includes(big)).map((request) => request.pageToken), [undefined, '3', '6']);
+    assert.deepEqual(bigPages(), [undefined, '3', '6'], 'each page asked for once');
     assert.equal(await model.loadMore(bigNode), false);
+  });
+
+  it('asks again on "Load more" when the page fetched ahead failed, and drops it when the folder reloads', async () => {
+    const drive = new FakeDrive();
+    const big = drive.folder('Big');
+    for (let i = 0; i < 5; i++) drive.file(`file-${i}.txt`, big);
+    const model = new DriveTreeModel(drive, { pageSize: 3 });
+    const bigNode = fileChild(await model.children(model.section('myDrive')), 'Big');
+    const listFiles = drive.listFiles.bind(drive);
+    let failing = true;
+    drive.listFiles = async (request) => {
+      if (failing && request.pageToken !== undefined) throw new Error('offline');
+      return listFiles(request);
+    };
+    await model.children(bigNode);
+    failing = false;
+    assert.equal(await model.loadMore(bigNode), true);
+    assert.equal((await model.children(bigNode)).filter((node) => node.kind === 'file').length, 5);
+    const bigPages = (): (string | undefined)[] => drive.listRequests.filter((request) => request.q.includes(big)).map((request) => request.pageToken);
+    assert.deepEqual(bigPages(), [undefined, '3'], 'the failed prefetch is not recorded by the fake; the retry is');
+
+    model.invalidate(bigNode);
+    drive.file('file-new.txt', big);
+    await model.children(bigNode);
+    assert.equal(await model.loadMore(bigNode), true);
+    assert.equal((await model.children(bigNode)).filter((node) => node.kind === 'file').length, 6, 'the reloaded folder pages from its own first page');
   });
 
   it('keeps node identity and ids stable across reloads, distinct per parent, with parent links', async () => {

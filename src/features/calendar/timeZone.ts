@@ -1,0 +1,39 @@
+/**
+ * The user's Calendar time zone (settings.get `timezone`), asked once per account: the machine's zone until it is
+ * known, and when it cannot be read (then it is asked again next time). Desk's clock (core/clock.ts) follows it.
+ */
+import { errorMessage } from '../../api/errors';
+import type { DeskContext } from '../../core/deskContext';
+import type { CalendarApi } from './port';
+import { isValidTimeZone, systemTimeZone } from './time';
+
+export class CalendarTimeZone {
+  private zone: Promise<string> | undefined;
+  private knownZone = systemTimeZone();
+
+  constructor(private readonly desk: Pick<DeskContext, 'clock' | 'log'>, private readonly api: () => Pick<CalendarApi, 'getSetting'>) {}
+
+  get(): Promise<string> {
+    this.zone ??= this.api().getSetting('timezone').then((setting) => {
+      const zone = isValidTimeZone(setting.value) ? setting.value : systemTimeZone();
+      this.knownZone = zone;
+      this.desk.clock.setTimeZone(zone);
+      return zone;
+    }, (error: unknown) => {
+      this.zone = undefined;
+      this.desk.log.warn(`Calendar: the time zone setting could not be read (${errorMessage(error)}); using ${systemTimeZone()}`);
+      return systemTimeZone();
+    });
+    return this.zone;
+  }
+
+  /** The zone as last known, without waiting (the status bar's countdown). */
+  get known(): string {
+    return this.knownZone;
+  }
+
+  /** Another account or backend: ask again. */
+  forget(): void {
+    this.zone = undefined;
+  }
+}

@@ -1,0 +1,159 @@
+// Requests and round trips per view action, over HTTP against the emulator with Desk's own clients and the views'
+// vscode-free models: independent requests must go out together (one round trip), not wait on each other.
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { CalendarClient } from '../../../src/api/calendar';
+import { HttpClient } from '../../../src/api/http';
+import { TasksClient } from '../../../src/api/tasks';
+import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
+import { DriveClient } from '../../../src/api/drive';
+import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore';
+import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
+import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
+import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
+import { DriveTreeModel, FileNode } from '../../../src/features/drive/tree/model';
+import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
+import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
+import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
+import type { CalendarApi } from '../../../src/features/calendar/port';
+import { EventStore } from '../../../src/features/calendar/sync/eventStore';
+import type { CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
+import { fakeVscode } from '../../support/fakeVscode';
+import { RequestWaves } from '../../support/requestWaves';
+
+function httpFor(emulator: RunningEmulator, waves: RequestWaves, email = 'alice@example.com'): HttpClient {
+  const token = emulator.tokenFor(email).accessToken;
+  return new HttpClient({ rootUrl: () => emulator.url, token: async () => token, fetch: waves.fetch });
+}
+
+/** The part of `vscode` the Drive file system uses when VS Code opens a file (stat, then readFile). */
+function fileSystemVscode(): typeof vscode {
+  const vs = fakeVscode() as unknown as Record<string, unknown>;
+  vs.workspace = { onWillSaveTextDocument: () => ({ dispose: () => undefined }), textDocuments: [] };
+  vs.FileType = { File: 1, Directory: 2 };
+  vs.FilePermission = { Readonly: 1 };
+  const error = (code: string) => (what: unknown) => Object.assign(new Error(`${code}: ${String(what)}`), { code });
+  vs.FileSystemError = { FileNotFound: error('FileNotFound'), FileIsADirectory: error('FileIsADirectory'), NoPermissions: error('NoPermissions'), Unavailable: error('Unavailable') };
+  return vs as unknown as typeof vscode;
+}
+
+describe('round trips per view action, against the emulator', function () {
+  this.timeout(20000);
+  let emulator: RunningEmulator;
+  let waves: RequestWaves;
+
+  beforeEach(async () => {
+    emulator = await startEmulator({ port: 0, seed: 'demo' });
+    waves = new RequestWaves();
+  });
+  afterEach(() => emulator.close());
+
+  it('Calendar: the calendars, the zone, the Agenda events and the due tasks in two round trips', async () => {
+    const http = httpFor(emulator, waves);
+    const calendarApi = new CalendarClient(http);
+    const tasksApi = new TasksClient(http);
+    let tree: CalendarTreeProvider | undefined;
+    const store = new EventStore({ api: () => calendarApi, onChange: (id) => tree?.redrawCalendar(id) });
+    const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
+    let zone: Promise<string> | undefined;
+    const vs = fakeVscode() as unknown as Record<string, unknown>;
+    vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
+    tree = new CalendarTreeProvider(vs as never, {
+      api: () => calendarApi as unknown as CalendarApi,
+      store,
+      timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
+      daysAhead: () => 7,
+      showHidden: () => false,
+      isSignedIn: async () => true,
+      withProgress: (work) => work(),
+      log: () => undefined,
+      dueTasks: { store: dueTasks, enabled: () => true, showCompleted: () => false },
+    });
+    const [agenda] = await tree.getChildren();
+    await tree.getChildren(agenda as CalendarTreeNode);
+    const paths = waves.requests.map((request) => request.target.split('?')[0]);
+    assert.ok(paths.some((path) => path?.endsWith('/calendarList')) && paths.some((path) => path?.endsWith('/events')) && paths.some((path) => path?.startsWith('/tasks/v1/lists/')), waves.describe());
+    // calendarList ‖ settings ‖ tasklists, then events ‖ tasks: nothing of Tasks waits for Calendar.
+    assert.equal(waves.roundTrips, 2, waves.describe());
+  });
+
+  it('Drive: opening a file (stat, then read) costs two round trips, not three; a version changed in between is still pinned right', async () => {
+    const http = httpFor(emulator, waves);
+    const drive = new DriveClient(http);
+    const file = await drive.uploadFile({ title: 'notes.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
+    const fileSystem = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(file, ['My Drive']), toString: () => 'desk-drive:/My Drive/notes.txt' } as unknown as vscode.Uri;
+    waves.reset();
+    await fileSystem.stat(uri);
+    const bytes = await fileSystem.readFile(uri);
+    assert.equal(Buffer.from(bytes).toString('utf8'), 'first\n');
+    // files.get (stat), then the download, whose etag says the metadata just read describes its bytes.
+    assert.equal(waves.roundTrips, 2, waves.describe());
+    assert.equal(waves.requests.length, 2, waves.describe());
+
+    // Changed elsewhere between the stat and the read: the download's etag differs, the metadata is read again.
+    const stat = await fileSystem.stat(uri);
+    await drive.updateFile(file.id, {}, { content: Buffer.from('second, longer\n'), contentType: 'text/plain' });
+    assert.equal(Buffer.from(await fileSystem.readFile(uri)).toString('utf8'), 'second, longer\n');
+    const pinned = await fileSystem.stat(uri);
+    assert.ok(pinned.mtime >= stat.mtime);
+    assert.equal(pinned.size, 'second, longer\n'.length, 'the pinned version is the one read, not the one stat saw');
+    fileSystem.dispose();
+  });
+
+  it('Drive: a folder of 500 files opens in one round trip, and "Load more" shows the page fetched while the first was read', async () => {
+    const drive = new DriveClient(httpFor(emulator, waves));
+    const folder = await drive.insertFolder('Five hundred', 'root');
+    await Promise.all(Array.from({ length: 500 }, (_, index) => drive.insertFile({ title: `file-${index}.txt`, mimeType: 'text/plain', parents: [{ id: folder.id }] })));
+    const model = new DriveTreeModel(adaptDriveClient(drive));
+    const row = (await model.children(model.section('myDrive'))).find((node): node is FileNode => node.kind === 'file' && node.item.id === folder.id);
+    assert.ok(row);
+    waves.reset();
+    const firstPage = await model.children(row);
+    assert.equal(firstPage.filter((node) => node.kind === 'file').length, 200);
+    assert.equal(waves.requests[0]?.wave, 1, waves.describe());
+    const pageTokenOf = (index: number): string | null => new URL(`http://x${waves.requests[index]?.target ?? ''}`).searchParams.get('pageToken');
+    assert.equal(pageTokenOf(0), null);
+    // Behind the first page, the second is asked for (not on the expansion's critical path: the rows were already shown).
+    await waves.quiet();
+    assert.equal(waves.requests.length, 2, waves.describe());
+    const secondPage = pageTokenOf(1);
+    assert.ok(secondPage);
+
+    waves.reset();
+    assert.equal(await model.loadMore(row), true);
+    assert.equal((await model.children(row)).filter((node) => node.kind === 'file').length, 400);
+    // "Load more" sent nothing for the page it shows; only the one after it went out, ahead again.
+    await waves.quiet();
+    assert.equal(waves.requests.length, 1, waves.describe());
+    assert.ok(pageTokenOf(0) && pageTokenOf(0) !== secondPage, waves.describe());
+  });
+
+  it('Tasks: opening a task\'s notes (stat, then read) is one round trip; completing a task is one, its row updated in place', async () => {
+    const tasksApi = new TasksClient(httpFor(emulator, waves));
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
+    const notes = new TaskNotesFileSystemProvider(fileSystemVscode(), { api: () => tasksApi });
+    const parts = notesUriParts(list.id, list.title ?? '', task);
+    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
+    waves.reset();
+    await notes.stat(uri);
+    assert.equal(Buffer.from(await notes.readFile(uri)).toString('utf8'), 'Two pages');
+    assert.equal(waves.requests.length, 1, waves.describe());
+    notes.dispose();
+
+    const model = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
+    const listNode = (await model.roots()).find((node) => node.kind === 'list' && node.listId === list.id);
+    assert.ok(listNode?.kind === 'list');
+    await model.listChildren(listNode);
+    waves.reset();
+    // What the checkbox does (commands/tasks.ts patchStatus → tree.updateTask): the write, then its answer in place.
+    const completed = await tasksApi.patchTask(list.id, task.id, { status: 'completed' });
+    assert.equal(model.applyTask(list.id, completed), true);
+    const row = (await model.listChildren(listNode)).find((node) => node.kind === 'task' && node.task.id === task.id);
+    assert.equal(row?.kind === 'task' ? row.task.status : undefined, 'completed');
+    assert.equal(waves.requests.length, 1, waves.describe());
+  });
+});
