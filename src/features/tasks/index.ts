@@ -86,7 +86,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {
       api: () => this.api,
-      onSaved: (listId) => this.tree.refreshList(listId),
+      onSaved: (listId, task) => this.tree.updateTask(listId, task),
       log: (message) => desk.log.info(message),
     }));
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));

@@ -12,6 +12,9 @@ import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
 import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
 import { DriveTreeModel, FileNode } from '../../../src/features/drive/tree/model';
+import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
+import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
+import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import type { CalendarTreeNode } from '../../../src/features/calendar/tree/model';
@@ -125,5 +128,32 @@ describe('round trips per view action, against the emulator', function () {
     await waves.quiet();
     assert.equal(waves.requests.length, 1, waves.describe());
     assert.ok(pageTokenOf(0) && pageTokenOf(0) !== secondPage, waves.describe());
+  });
+
+  it('Tasks: opening a task\'s notes (stat, then read) is one round trip; completing a task is one, its row updated in place', async () => {
+    const tasksApi = new TasksClient(httpFor(emulator, waves));
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
+    const notes = new TaskNotesFileSystemProvider(fileSystemVscode(), { api: () => tasksApi });
+    const parts = notesUriParts(list.id, list.title ?? '', task);
+    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
+    waves.reset();
+    await notes.stat(uri);
+    assert.equal(Buffer.from(await notes.readFile(uri)).toString('utf8'), 'Two pages');
+    assert.equal(waves.requests.length, 1, waves.describe());
+    notes.dispose();
+
+    const model = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
+    const listNode = (await model.roots()).find((node) => node.kind === 'list' && node.listId === list.id);
+    assert.ok(listNode?.kind === 'list');
+    await model.listChildren(listNode);
+    waves.reset();
+    // What the checkbox does (commands/tasks.ts patchStatus → tree.updateTask): the write, then its answer in place.
+    const completed = await tasksApi.patchTask(list.id, task.id, { status: 'completed' });
+    assert.equal(model.applyTask(list.id, completed), true);
+    const row = (await model.listChildren(listNode)).find((node) => node.kind === 'task' && node.task.id === task.id);
+    assert.equal(row?.kind === 'task' ? row.task.status : undefined, 'completed');
+    assert.equal(waves.requests.length, 1, waves.describe());
   });
 });

@@ -100,8 +100,8 @@ export class TaskItemCommands {
   async patchStatus(listId: string, task: Task, completed: boolean): Promise<Task | undefined> {
     const body: TaskWrite = completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
     const action = completed ? this.t('Could not complete "{0}"', taskLabel(task, this.vs.l10n.t)) : this.t('Could not reopen "{0}"', taskLabel(task, this.vs.l10n.t));
-    // Refreshed either way: after success for the new state, after failure to put the checkbox back.
-    const patched = await attempt(this.desk, () => this.api.patchTask(listId, task.id, body), { action, retry: true, onSuccess: () => this.tree.refreshList(listId) });
+    // The answer is the task's new state, shown in place; after a failure the list reloads to put the checkbox back.
+    const patched = await attempt(this.desk, () => this.api.patchTask(listId, task.id, body), { action, retry: true, onSuccess: (answer) => this.tree.updateTask(listId, answer) });
     if (!patched) this.tree.refreshList(listId);
     return patched;
   }

@@ -21,6 +21,9 @@ export interface NotesFsOptions {
   readonly log?: (message: string) => void;
 }
 
+/** How long a task read for a stat stands in for the read right after it (VS Code reads within milliseconds). */
+const JUST_STATTED_MS = 2_000;
+
 /**
  * Task notes as files (`desk-tasks:`, see notesPath.ts). Reading pins the version the editor holds; saving
  * reads the task again and refuses when its notes changed elsewhere in the meantime: the user chooses compare,
@@ -37,6 +40,11 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
   private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
+  /**
+   * The task a stat just read, by task id: VS Code reads the file right after its stat, and the same task read
+   * twice is a round trip for nothing. Kept briefly, and taken once.
+   */
+  private readonly justStatted = new Map<string, { readonly task: Promise<Task>; readonly at: number }>();
 
   constructor(private readonly vs: typeof vscode, private readonly options: NotesFsOptions) {
     super();
@@ -47,6 +55,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
 
   /** Forget the pinned versions (backend or account change). */
   reset(): void {
+    this.justStatted.clear();
     this.pinned.clear();
     this.approved.clear();
     this.declined.clear();
@@ -64,7 +73,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const remote = isRemoteNotes(uri);
     // The pinned version, so VS Code's own "file is newer" check passes and the conflict is ours to explain.
     const pinned = remote ? undefined : this.pinned.get(target.taskId);
-    const task = pinned ?? (await this.fetch(uri, target));
+    const task = pinned ?? (await this.fetchForStat(uri, target, remote));
     const stat: vscode.FileStat = { type: this.vs.FileType.File, ctime: 0, ...notesStatTimes(task) };
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
     // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
@@ -99,7 +108,10 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
-    const task = await this.fetch(uri, target);
+    const remote = isRemoteNotes(uri);
+    const statted = remote ? undefined : this.justStatted.get(target.taskId);
+    this.justStatted.delete(target.taskId);
+    const task = statted && Date.now() - statted.at < JUST_STATTED_MS ? await statted.task : await this.fetch(uri, target);
     if (!isRemoteNotes(uri)) this.pinned.set(task.id, task);
     return Buffer.from(task.notes ?? '', 'utf8');
   }
@@ -158,6 +170,16 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const target = notesTargetOf(uri);
     if (!target) throw this.vs.FileSystemError.FileNotFound(uri);
     return target;
+  }
+
+  /** The task for a stat; kept for the read that follows it (not for remote versions, never pinned). */
+  private fetchForStat(uri: vscode.Uri, target: NotesTarget, remote: boolean): Promise<Task> {
+    const task = this.fetch(uri, target);
+    if (!remote) {
+      this.justStatted.set(target.taskId, { task, at: Date.now() });
+      task.catch(() => this.justStatted.delete(target.taskId));
+    }
+    return task;
   }
 
   private async fetch(uri: vscode.Uri, target: NotesTarget): Promise<Task> {

@@ -166,6 +166,22 @@ export class TasksTreeModel {
     this.listStates.delete(listId);
   }
 
+  /**
+   * A task as Desk's own write (complete, reopen) answered it, put in place in its loaded list: no reload, and its
+   * row keeps its id (expansion and selection stay). False when the list is not all loaded or lacks the task: the
+   * caller reloads the list then. With completed tasks hidden, a task completed here leaves, as a reload shows.
+   */
+  applyTask(listId: string, task: Task): boolean {
+    const state = this.listStates.get(listId);
+    if (!state?.complete || state.error) return false;
+    const index = state.tasks.findIndex((candidate) => candidate.id === task.id);
+    if (index === -1) return false;
+    if (task.status === 'completed' && !this.options.showCompleted()) state.tasks.splice(index, 1);
+    else state.tasks[index] = task;
+    this.saveSnapshot();
+    return true;
+  }
+
   /** The list set changed (created, renamed, deleted): the lists load again, loaded tasks stay. */
   invalidateLists(): void {
     this.lists = undefined;

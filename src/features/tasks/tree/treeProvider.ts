@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import { TASKS_COMMAND } from '../../../config/commandIds';
 import { Disposable } from '../../../core/disposable';
 import { messageTreeItem } from '../../../core/treeMessage';
-import type { TaskList } from '../../../shared/schemas/tasks';
+import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { sourceOf } from '../todo/todoParser';
 import type { ViewSnapshotStore } from '../../../core/viewCache';
@@ -77,6 +77,19 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   refreshList(listId: string): void {
     this.model.invalidateList(listId);
     this.changeEmitter.fire(this.model.listNode(listId));
+    this.options.onRefresh?.();
+  }
+
+  /**
+   * A task Desk itself changed, from the write's answer: its row updates in place when its list is loaded (one round
+   * trip for the change, none to reload), else the list reloads.
+   */
+  updateTask(listId: string, task: Task): void {
+    if (!this.model.applyTask(listId, task)) {
+      this.refreshList(listId);
+      return;
+    }
+    this.redrawList(listId);
     this.options.onRefresh?.();
   }
 

@@ -128,6 +128,24 @@ describe('Tasks tree model (no vscode)', () => {
     assert.equal(tree.openCount('L'), undefined);
   });
 
+  it('puts a task Desk changed in place without reloading its list; a completed one leaves when completed tasks are hidden', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1'), task('b', '2')]], M: [[task('m', '1')]] });
+    const { model: tree } = model(api, false);
+    const [home] = await tree.roots();
+    assert.ok(home?.kind === 'list');
+    await tree.listChildren(home);
+    api.calls.length = 0;
+    assert.equal(tree.applyTask('L', task('a', '1', { title: 'a renamed' })), true);
+    const rows = await tree.listChildren(home);
+    assert.deepEqual(rows.map((row) => (row.kind === 'task' ? row.task.title : row.kind)), ['a renamed', 'b']);
+    assert.equal(tree.applyTask('L', task('b', '2', { status: 'completed' })), true);
+    assert.deepEqual(ids(await tree.listChildren(home)), ['task/L/a'], 'completed tasks are hidden');
+    assert.equal(tree.openCount('L'), 1);
+    assert.deepEqual(api.calls, [], 'no list was reloaded');
+    assert.equal(tree.applyTask('M', task('m', '1')), false, 'a list not loaded is reloaded by the caller');
+    assert.equal(tree.applyTask('L', task('zz', '9')), false, 'a task the list lacks means the list is reloaded');
+  });
+
   describe('first rows from the cache (the same FirstRowsFromCache as the other views)', () => {
     function cachedModel(api: FakeTasksApi, snapshot: TasksSnapshot): { tree: TasksTreeModel; reads: () => number } {
       let reads = 0;
