@@ -4,23 +4,32 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { BooksClient } from '../src/api/books';
+import { CalendarClient } from '../src/api/calendar';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
 import { TasksClient } from '../src/api/tasks';
 import { FirstRowsFromCache, ViewCache } from '../src/core/viewCache';
 import { startEmulator } from '../src/emulator/emulator';
 import { BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from '../src/features/books/tree/model';
+import { EventStore } from '../src/features/calendar/sync/eventStore';
+import { isAgendaSnapshot } from '../src/features/calendar/tree/model';
+import { CalendarTreeProvider } from '../src/features/calendar/tree/treeProvider';
 import { adaptDriveClient } from '../src/features/drive/driveAdapter';
 import { DriveTreeModel, isMyDriveSnapshot } from '../src/features/drive/tree/model';
 import { isTasksSnapshot, TasksTreeModel } from '../src/features/tasks/tree/model';
 import type { TaskListNode } from '../src/features/tasks/tree/nodes';
+import { fakeVscode } from '../test/support/fakeVscode';
 import { machineLoad, runWhenMain } from './support/stats';
+import { formatRun, runInVSCode } from './support/vscodeNetwork';
 
 /**
- * Desk at Google's latency (`--latency MS`, default 150, added by the emulator to every API call): for each view's
- * vscode-free tree model, the time from a fresh start (as after a window reload) to its first rows, with an empty
- * cache (the network) and with the cache of the previous start, and the requests each costs. The real VS Code
- * window reload is not driven here. Prints a table; asserts nothing.
+ * Desk at Google's latency (`--latency MS`, default 150, added by the emulator to every API call), in two parts:
+ * 1. the views' vscode-free tree models: the time from a fresh start (as after a window reload) to the first rows, with
+ *    an empty cache (the network) and with the cache of the previous start, and the requests each costs (fast, no VS Code);
+ * 2. Desk in a real VS Code (bench/support/vscodeNetwork.ts): window reload → each view's first rows and fresh rows,
+ *    then the everyday actions, each with its requests and round trips from the emulator's request log. It starts
+ *    VS Code: run it under the shared lock (`flock /tmp/desk-heavy.lock npm run bench -- network`); `--models-only`
+ *    skips it. Prints tables; asserts nothing.
  */
 
 interface Row {
@@ -32,8 +41,17 @@ interface Row {
 }
 
 export async function run(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { latency: { type: 'string' } }, strict: false });
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { latency: { type: 'string' }, 'models-only': { type: 'boolean' } }, strict: false });
   const latencyMs = Number(values.latency ?? 150);
+  await modelLevel(latencyMs);
+  if (values['models-only']) return;
+  console.log('');
+  const inVSCode = await runInVSCode(latencyMs, (line) => console.log(`[vscode] ${line}`));
+  console.log(machineLoad());
+  for (const line of formatRun(inVSCode)) console.log(line);
+}
+
+async function modelLevel(latencyMs: number): Promise<void> {
   const emulator = await startEmulator({ port: 0, seed: 'demo', latencyMs });
   const directory = path.join(await mkdtemp(path.join(os.tmpdir(), 'desk-bench-network-')), 'view-cache');
   try {
@@ -97,7 +115,30 @@ export async function run(): Promise<void> {
       return { fresh };
     };
 
-    for (const [view, start] of [['Tasks (lists + first list)', tasksStart], ['Drive: My Drive', driveStart], ['Bookshelves: My Library', booksStart]] as const) {
+    const calendarStart = async (): Promise<{ fresh: Promise<unknown> }> => {
+      const vs = fakeVscode() as unknown as Record<string, unknown>;
+      vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
+      const api = new CalendarClient(http);
+      let zone: Promise<string> | undefined;
+      let tree: CalendarTreeProvider | undefined;
+      const store = new EventStore({ api: () => api, onChange: (id) => tree?.redrawCalendar(id) });
+      tree = new CalendarTreeProvider(vs as never, {
+        api: () => api, store, daysAhead: () => 14, showHidden: () => false, isSignedIn: async () => true, withProgress: (work) => work(), log: () => undefined,
+        timeZone: () => (zone ??= api.getSetting('timezone').then((setting) => setting.value)),
+        cache: cache.view('calendar-agenda', isAgendaSnapshot),
+      });
+      const provider = tree;
+      // The cached rows are replaced by a redraw of the whole tree once the calendars and their events are in.
+      const refreshed = new Promise<void>((resolve) => provider.onDidChangeTreeData((node) => node === undefined && resolve()));
+      const roots = await provider.getChildren();
+      const agenda = roots[0];
+      await provider.getChildren(agenda);
+      const fromCache = provider.getTreeItem(provider.agenda).description === 'refreshing…';
+      const fresh = (fromCache ? refreshed : Promise.resolve()).then(async () => provider.getChildren(await provider.getChildren().then((nodes) => nodes[0])));
+      return { fresh };
+    };
+
+    for (const [view, start] of [['Tasks (lists + first list)', tasksStart], ['Drive: My Drive', driveStart], ['Calendar: agenda', calendarStart], ['Bookshelves: My Library', booksStart]] as const) {
       await cache.clear();
       await measure(view, 'fresh', start);
       await new Promise((resolve) => setTimeout(resolve, 50)); // the cache write after the fresh rows

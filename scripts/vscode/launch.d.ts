@@ -27,6 +27,10 @@ export interface StartWorkbenchOptions {
   extensionPath?: string;
   /** VS Code's display language, e.g. 'qps-ploc' (pseudo-localized); default English. */
   locale?: string;
+  /** Latency the emulator adds to every API call (`--latency`), e.g. 150 for Google's. */
+  emulatorLatencyMs?: number;
+  /** A file the emulator writes its timed request records to (`--request-log`). */
+  requestLog?: string;
 }
 
 export interface Workbench {
@@ -50,6 +54,8 @@ export function startEmulator(options?: {
   port?: number;
   logFile?: string;
   echo?: boolean;
+  latencyMs?: number;
+  requestLog?: string;
 }): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }>;
 
 /** Forwards to VS Code's server (websockets too) and serves code-server's /proxy/<port>/ route. */

@@ -133,12 +133,15 @@ function spawnAndWaitFor({ name, command, args, options, logFile, match, timeout
  * Starts the Desk emulator (dist/emulator.js; build first) on a free loopback port.
  * seed: 'demo' | 'none'; dataDir: durable folder, or undefined for memory mode.
  */
-async function startEmulator({ seed = 'demo', dataDir, port = 0, logFile, echo = false } = {}) {
+async function startEmulator({ seed = 'demo', dataDir, port = 0, logFile, echo = false, latencyMs, requestLog } = {}) {
   const emulatorJs = path.join(repoRoot, 'dist', 'emulator.js');
   if (!fs.existsSync(emulatorJs)) throw new Error(`${emulatorJs} is missing: run "node esbuild.js" first`);
   const args = [emulatorJs, '--port', String(port), '--seed', seed];
   if (dataDir) args.push('--data-dir', dataDir);
   else args.push('--memory');
+  // The network benchmark: Google's latency on every API call, and the timed log of requests it reads.
+  if (latencyMs) args.push('--latency', String(latencyMs));
+  if (requestLog) args.push('--request-log', requestLog);
   const { child, value: url } = await spawnAndWaitFor({
     name: 'emulator',
     command: process.execPath,
@@ -270,7 +273,17 @@ async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
     if (found) return { port: Number(found[1]), path: `${found[2] || '/'}${found[3] || ''}` };
     return { port: serverPort, path: url ?? '/' };
   };
+  // The web workbench keeps extensions' secrets (Desk's sign-in) in localStorage, sealed with a key half it asks the
+  // page's server for at POST /mint-key; code-server's wrapper serves that route, VS Code's server alone answers 405,
+  // and the secrets then live only in the page's memory: a window reload would sign Desk out. One key per run.
+  const keyHalf = require('node:crypto').randomBytes(32);
   const server = http.createServer((request, response) => {
+    if (request.method === 'POST' && /^\/mint-key(\?|$)/.test(request.url ?? '')) {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': keyHalf.length });
+      response.end(keyHalf);
+      return;
+    }
     const { port: targetPort, path: targetPath } = target(request.url);
     const forward = http.request(
       { host: '127.0.0.1', port: targetPort, method: request.method, path: targetPath, headers: request.headers },
@@ -377,7 +390,8 @@ async function closeBrowser(context) {
  * Everything for one window of Desk in VS Code: emulator (memory mode unless dataDir), server, browser, and the
  * workbench page loaded. close() ends all of it, in reverse order, whatever state it is in.
  *
- * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix, extensionPath, locale }
+ * options: { name, seed, dataDir, settings, env, testsPath, folder, onExit, onLog, viewport, waitForWorkbench, vsix, extensionPath, locale,
+ * emulatorLatencyMs, requestLog }
  * `vsix` (default: the DESK_VSIX environment variable) installs that package instead of loading this folder as a
  * development extension; `extensionPath` loads another folder as the development extension (beside the installed
  * package, if any: the activation benchmark's production build and its marks probe); `locale` is VS Code's display
@@ -396,7 +410,13 @@ async function startWorkbench(options = {}) {
     removeRunDir(runDir);
   };
   try {
-    parts.emulator = await startEmulator({ seed: options.seed ?? 'demo', dataDir: options.dataDir, logFile: path.join(runDir, 'emulator.log') });
+    parts.emulator = await startEmulator({
+      seed: options.seed ?? 'demo',
+      dataDir: options.dataDir,
+      logFile: path.join(runDir, 'emulator.log'),
+      latencyMs: options.emulatorLatencyMs,
+      requestLog: options.requestLog,
+    });
     parts.server = await startVSCodeServer({
       runDir,
       emulatorUrl: parts.emulator.url,

@@ -30,6 +30,8 @@ Options:
                         let channels deliver to this private range (repeatable); private, link-local,
                         shared, unique-local, unspecified and metadata addresses are refused otherwise
   --no-loopback-watch   refuse receivers on loopback too (for an emulator shared on a network)
+  --request-log FILE    write one JSON line per answered request to FILE (method, target without credentials,
+                        status, start and end time in epoch ms): what a benchmark reads to count round trips
   --verbose             log each request and internal errors (tokens, codes and secrets redacted)
 
 token: prints a bearer token for a demo user of a running emulator (no browser needed).
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
       'no-loopback-watch': { type: 'boolean' },
       'disable-api': { type: 'string', multiple: true },
       verbose: { type: 'boolean' },
+      'request-log': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
     trustCaFiles: values['trust-ca'] ?? [],
     allowWatchNetworks: values['allow-watch-network'] ?? [],
     loopbackWatch: !values['no-loopback-watch'],
+    requestLog: values['request-log'],
     ...(values.books ? { booksCatalogue: values.books } : {}),
   });
   // The first line is machine-read by the extension and the test harness: keep its shape.

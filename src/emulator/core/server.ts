@@ -14,6 +14,7 @@ import { parseJsonBody } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
+import { RequestLog } from './requestLog';
 import { requireScopes } from './scopes';
 import { stringifyInSlices } from './slices';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
@@ -39,6 +40,8 @@ export interface EmulatorOptions {
   loopbackWatch: boolean;
   /** APIs answered as not enabled in the client's Cloud project (`--disable-api`; changed at run time by /emulator/v1/disabled-apis). */
   disabledApis: Set<EmulatedApiName>;
+  /** A file that gets one timed, token-free record per request (`--request-log`, for benchmarks); undefined: none. */
+  requestLog: string | undefined;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -54,6 +57,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   allowWatchNetworks: [],
   loopbackWatch: true,
   disabledApis: new Set(),
+  requestLog: undefined,
 };
 
 /** What every service module gets when it registers its routes. */
@@ -83,9 +87,12 @@ export class EmulatorHttpServer {
    * header, which a client controls (a malformed one broke every route; a foreign one leaked into links).
    */
   private origin = 'http://127.0.0.1';
+  private readonly requestLog: RequestLog | undefined;
 
   constructor(private readonly router: Router, private readonly deps: ServiceDeps) {
+    this.requestLog = deps.options.requestLog ? new RequestLog(deps.options.requestLog) : undefined;
     this.server = http.createServer((request, response) => {
+      if (this.requestLog) this.logWhenAnswered(this.requestLog, request, response);
       void this.handle(request, response);
     });
     // Requests Node's parser rejects (bad header bytes, oversized headers) still get Google's error format.
@@ -119,6 +126,19 @@ export class EmulatorHttpServer {
       this.server.close(() => resolve());
       for (const socket of this.sockets) socket.destroy();
     });
+  }
+
+  /** From arrival to the last byte handed to the socket: the time a client waits for this answer. */
+  private logWhenAnswered(log: RequestLog, request: http.IncomingMessage, response: http.ServerResponse): void {
+    const answered = log.arrived(request.method ?? '?', request.url ?? '');
+    let recorded = false;
+    const record = (status: number): void => {
+      if (!recorded) answered(status);
+      recorded = true;
+    };
+    response.once('finish', () => record(response.statusCode));
+    // A client that went away before the answer (nginx's 499): not in flight any more.
+    response.once('close', () => record(499));
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {

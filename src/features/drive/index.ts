@@ -93,7 +93,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
     this.provider = this._register(new DriveTreeProvider(vs, {
       model: () => this.model(),
-      isSignedIn: () => desk.session.signedIn,
+      isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
       // The commands come next: the tree calls these only once the user drops something.
       executeDrop: (plan) => this.commands.drop(plan),

@@ -73,7 +73,12 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
     if (!node) return (await this.options.isSignedIn()) ? this.model.roots() : []; // signed out: the welcome view
     if (node.kind !== 'library' && node.kind !== 'shelf') return [];
     try {
-      return await this.model.children(node);
+      const refreshingBefore = this.model.refreshing;
+      const children = await this.model.children(node);
+      // The cache was read for these rows, after My Library's own row was drawn: redraw it to say "refreshing…".
+      // After this answer is in: a change of the row while VS Code waits for its children loses them.
+      if (!refreshingBefore && this.model.refreshing) setTimeout(() => this.rerender(node), 0);
+      return children;
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       const what = node.kind === 'library' ? this.libraryLabel(node) : shelfLabel(node.shelf, this.t);

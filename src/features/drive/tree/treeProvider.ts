@@ -40,7 +40,11 @@ export function contextValueFor(node: DriveNode): string {
 
 export interface DriveTreeOptions {
   readonly model: () => DriveTreeModel;
-  readonly isSignedIn: () => boolean;
+  /**
+   * Looked up, not a flag: after a window reload the view asks for its rows before the session's first check has
+   * ended, and an answer of "signed out" then left My Drive empty until the next sign-in.
+   */
+  readonly isSignedIn: () => Promise<boolean>;
   readonly log: (message: string) => void;
   /** Runs a drop plan (the commands module owns the API calls and notifications). */
   readonly executeDrop: (plan: DropPlan) => Promise<void>;
@@ -171,14 +175,19 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   async getChildren(node?: DriveNode): Promise<DriveNode[]> {
-    if (!node) return this.options.isSignedIn() ? [...this.model.sections] : [];
+    if (!node) return (await this.options.isSignedIn()) ? [...this.model.sections] : [];
     if (node.kind === 'comments' || (node.kind === 'file' && !this.model.isContainer(node) && this.options.comments?.expandable(node))) {
       return this.options.comments?.children(node) ?? [];
     }
     if (node.kind !== 'section' && node.kind !== 'file') return [];
     if (!this.model.isContainer(node)) return [];
     try {
-      return await this.model.children(node);
+      const refreshingBefore = this.model.refreshing;
+      const children = await this.model.children(node);
+      // The cache was read for these rows, after My Drive's own row was drawn: redraw it to say "refreshing…".
+      // After this answer is in: a change of the row while VS Code waits for its children loses them.
+      if (!refreshingBefore && this.model.refreshing) setTimeout(() => this.changeEmitter.fire(node), 0);
+      return children;
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
       this.options.log(`Drive: could not list ${node.kind === 'file' ? node.item.title : node.label}: ${errorMessage(error)}`);

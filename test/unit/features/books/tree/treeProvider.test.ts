@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { NotSignedInError } from '../../../../../src/core/session';
+import { FirstRowsFromCache } from '../../../../../src/core/viewCache';
+import type { Bookshelf } from '../../../../../src/shared/schemas/books';
 import { BooksNode, BooksTreeModel, MY_LIBRARY } from '../../../../../src/features/books/tree/model';
 import { BooksTreeProvider } from '../../../../../src/features/books/tree/treeProvider';
 import { FakeBooks, fakeVolume } from '../../../../support/fakes/books';
@@ -46,6 +48,41 @@ describe('Books tree provider', () => {
     assert.equal(rendered.tooltip, undefined, 'the hover is built before it is needed');
     assert.match(String((provider.resolveTreeItem(rendered, dune).tooltip as { value: string }).value), /Spice/);
     assert.equal(provider.getParent(dune), toRead);
+  });
+
+  it('redraws My Library\'s row once its shelves came from the cache, so it says "refreshing…" (it was drawn before the cache was read)', async () => {
+    const books = new FakeBooks();
+    let saved: Bookshelf[] | undefined;
+    const store = { read: async () => saved, write: async (value: Bookshelf[]) => { saved = value; } };
+    // The network of a reload that has not answered yet: every call waits for the gate.
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { openGate = resolve; });
+    const held = new Proxy(books, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? async (...args: unknown[]) => { await gate; return (value as (...a: unknown[]) => unknown).apply(target, args); } : value;
+      },
+    });
+    const start = (api: FakeBooks = books) => {
+      const model = new BooksTreeModel(() => api, { publicLibraries: () => [], cache: new FirstRowsFromCache(store, () => undefined) });
+      const provider = new BooksTreeProvider(fakeVscode(), { model: () => model, isSignedIn: async () => true, log: () => undefined, myUserId: () => 'me-id' });
+      const redrawn: (BooksNode | undefined)[] = [];
+      provider.onDidChangeTreeData((node) => redrawn.push(node));
+      return { model, provider, redrawn };
+    };
+    const first = start();
+    await first.provider.getChildren(first.model.library(MY_LIBRARY));
+    assert.ok(saved, 'the first start keeps its shelves');
+    assert.deepEqual(first.redrawn, [], 'nothing came from the cache');
+    // The next start (a window reload): My Library's row is drawn, then its shelves come from the cache.
+    const reloaded = start(held);
+    const library = reloaded.model.library(MY_LIBRARY);
+    assert.equal(item(reloaded.provider, library).description, undefined);
+    await reloaded.provider.getChildren(library);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(reloaded.redrawn, [library]);
+    assert.equal(item(reloaded.provider, library).description, 'refreshing…');
+    openGate();
   });
 
   it('turns a failed load into an error row that retries, and a sign-out into no rows', async () => {
