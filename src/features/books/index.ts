@@ -4,7 +4,6 @@ import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { BooksCommands } from './commands';
-import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from './details';
 import type { BooksApi } from './port';
 import { PublicLibraries } from './publicLibraries';
 import { BooksDragAndDropController } from './tree/dragAndDrop';
@@ -75,18 +74,6 @@ class BooksFeature extends Disposable implements BooksSlice {
     commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
-
-    const t = (message: string, ...args: Array<string | number | boolean>): string => vs.l10n.t(message, ...args);
-    this._register(vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
-      provideTextDocumentContent: async (uri) => {
-        try {
-          return await detailsDocument(this.api(), uri.path, t, vs.env.language, (ms) => desk.clock.dateTime(ms));
-        } catch (error) {
-          void desk.showError(error, { action: t('Could not load the book details') });
-          return failedDocument(error, t);
-        }
-      },
-    }));
 
     this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
     this._register(desk.backend.onDidChange(() => {

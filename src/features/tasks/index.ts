@@ -1,7 +1,11 @@
+/**
+ * The Tasks feature, wired as one Disposable: the view (client, tree, drag and drop, checkboxes), the commands with the
+ * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
+ * here touches the network: the tree loads when VS Code first asks for its rows.
+ */
 import type * as vscode from 'vscode';
-import { errorMessage } from '../../api/errors';
 import { TasksClient } from '../../api/tasks';
-import { SHOW_COMPLETED_CONTEXT_KEY, TASK_DETAILS_SCHEME, TaskCommands } from './commands';
+import { SHOW_COMPLETED_CONTEXT_KEY, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { DESK_SCOPES } from '../../config/scopes';
@@ -9,16 +13,12 @@ import { SETTING } from '../../core/settings';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
 import { isTasksSnapshot } from './tree/model';
-import { taskDetailsMarkdown } from './tree/presentation';
 import type { TasksApi } from './port';
 import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
-import { revealTask } from './reveal';
-import { TASKS_COMMAND } from '../../config/commandIds';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
-import { registerCommands } from '../../core/commands';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -33,10 +33,6 @@ export interface TasksSlice {
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
 
-/**
- * Wires the Tasks view: client, tree, drag and drop, checkboxes, commands, the read-only details documents and
- * the writable notes documents (desk-tasks:). Nothing here touches the network: the tree loads when VS Code first asks for its rows.
- */
 /** Set once the user ticks a task's checkbox: what completes the walkthrough's Tasks step. */
 export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
 
@@ -80,7 +76,6 @@ class TasksFeature extends Disposable implements TasksSlice {
     commands = new TaskCommands(desk, this.api, this.tree, this.view);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
-    for (const disposable of registerCommands(desk, { [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options) })) this._register(disposable);
 
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
@@ -90,9 +85,6 @@ class TasksFeature extends Disposable implements TasksSlice {
       log: (message) => desk.log.info(message),
     }));
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
-    this._register(vs.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, {
-      provideTextDocumentContent: (uri) => this.details(uri),
-    }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();
       this.tree.refreshAll();
@@ -122,27 +114,5 @@ class TasksFeature extends Disposable implements TasksSlice {
       // The walkthrough's Tasks step is done by a real tick (package.json: onContext:desk:walkthrough.taskTicked).
       void this.desk.vs.commands.executeCommand('setContext', WALKTHROUGH_TICKED_CONTEXT_KEY, true);
     }));
-  }
-
-  /** `desk.tasks.revealTask(listId, taskId, { open })`: the task's row in the view, and its details when asked. */
-  async revealTask(listId: unknown, taskId: unknown, options: { open?: boolean } = {}): Promise<boolean> {
-    if (typeof listId !== 'string' || typeof taskId !== 'string') return false;
-    const node = await revealTask({ vs: this.desk.vs, tree: this.tree, view: this.view }, listId, taskId);
-    if (node && options.open) await this.commands.tasks.openDetails(node);
-    return node !== undefined;
-  }
-
-  /** desk-task:/<list>/<task>.md → tasks.get, rendered as markdown. */
-  private async details(uri: vscode.Uri): Promise<string> {
-    const [listId, taskFile] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
-    const listTitle = new URLSearchParams(uri.query).get('list') ?? '';
-    if (!listId || !taskFile) return `# ${this.desk.vs.l10n.t('Unknown task')}\n`;
-    try {
-      const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
-      return taskDetailsMarkdown(task, listTitle, new Date(), this.desk.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms));
-    } catch (error) {
-      void this.desk.showError(error, { action: this.desk.vs.l10n.t('Could not open the task') });
-      return `# ${this.desk.vs.l10n.t('Could not load the task')}\n\n${errorMessage(error, this.desk.vs.l10n.t)}\n`;
-    }
   }
 }

@@ -6,6 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
+import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from '../details';
 import type { ShelfMove } from '../tree/dropPlan';
 import type { BooksNode, ShelfNode } from '../tree/model';
 import { BooksCommandContext, BooksPrompts } from './context';
@@ -38,12 +39,26 @@ export class BooksCommands {
     this.search = new SearchCommands(context, this.prompts, this.volumes);
   }
 
+  /** The commands, and the read-only `desk-book:` documents they open (details.ts). */
   register(): vscode.Disposable[] {
     const { shelves, volumes, search } = this;
+    const { desk } = this.context;
+    const vs = desk.vs;
+    const t = (message: string, ...args: Array<string | number | boolean>): string => vs.l10n.t(message, ...args);
+    const details = vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        try {
+          return await detailsDocument(this.context.api(), uri.path, t, vs.env.language, (ms) => desk.clock.dateTime(ms));
+        } catch (error) {
+          void desk.showError(error, { action: t('Could not load the book details') });
+          return failedDocument(error, t);
+        }
+      },
+    });
     const row = <A extends unknown[]>(run: (node: BooksNode | undefined, ...rest: A) => unknown) =>
       (node?: unknown, ...rest: A) => run(isBooksNode(node) ? node : undefined, ...rest);
     const findVolume = async () => (await search.findVolume())?.volume;
-    return registerCommands(this.context.desk, {
+    return [details, ...registerCommands(desk, {
       [BOOKS_COMMAND.refresh]: row((node) => shelves.refresh(node)),
       [BOOKS_COMMAND.loadMore]: row((node) => shelves.loadMore(node)),
       [BOOKS_COMMAND.search]: row((node, query?: unknown) => search.search(node, query)),
@@ -56,7 +71,7 @@ export class BooksCommands {
       [BOOKS_COMMAND.shelfDetails]: row((node) => shelves.shelfDetails(node)),
       [BOOKS_COMMAND.addPublicLibrary]: (userId?: unknown) => shelves.addPublicLibrary(userId),
       [BOOKS_COMMAND.removePublicLibrary]: row((node) => shelves.removePublicLibrary(node)),
-    });
+    })];
   }
 
   /** Drag and drop within a shelf. */

@@ -12,7 +12,7 @@ import { authorName, commentLabel, CommentNode, fileOfCommentRow, isMine, isReso
 import { CommentTarget, DriveCommentEntry } from '../comments/threads';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
 import { DriveNode, folderTitles } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 /** The file a command acts on, and how to open it. */
 interface FileContext {
@@ -38,25 +38,7 @@ function isCommentRow(arg: CommentArg): arg is CommentNode {
   return typeof arg === 'object' && 'kind' in arg && arg.kind === 'comment';
 }
 
-export class DriveCommentCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveCommentCommands extends DriveCommandPart {
   /** The comment threads and their store. */
   private get comments() {
     return this.host.comments;

@@ -9,7 +9,7 @@ import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { kindLabel } from '../tree/presentation';
 import type { ContainerNode, DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 
 const EXTENSION_TYPES: Record<string, string> = {
@@ -41,25 +41,7 @@ const STREAM_THRESHOLD = 5 * 1024 * 1024;
 
 type Progress = vscode.Progress<{ message?: string; increment?: number }>;
 
-export class DriveContentCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveContentCommands extends DriveCommandPart {
   private withProgress<T>(title: string, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Thenable<T> {
     return this.vs.window.withProgress({ location: this.vs.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
       const controller = new AbortController();

@@ -205,3 +205,29 @@ export class DriveCommandContext {
     return picked?.folder;
   }
 }
+
+/** What every Drive command part is: a class over the context, with short names for what each part uses. */
+export abstract class DriveCommandPart {
+  constructor(protected readonly context: DriveCommandContext) {}
+
+  protected get host(): DriveCommandHost {
+    return this.context.host;
+  }
+
+  protected get vs(): typeof vscode {
+    return this.context.vs;
+  }
+
+  protected get t(): typeof vscode.l10n.t {
+    return this.context.t;
+  }
+
+  protected get desk(): DeskContext {
+    return this.context.host.desk;
+  }
+
+  /** A file's name as the messages say it. */
+  protected titleOf(file: DriveItem): string {
+    return file.title ?? file.id;
+  }
+}

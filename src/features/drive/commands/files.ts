@@ -4,27 +4,9 @@ import { isFolder } from '../../../shared/schemas/drive';
 import { driveUri } from '../fs/driveFileSystem';
 import { folderIdOf } from '../tree/dragAndDrop';
 import { folderTitles, type DriveNode, type FileNode, type LoadMoreNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
-export class DriveFileCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveFileCommands extends DriveCommandPart {
   private setStarred(starred: boolean, node?: DriveNode, nodes?: DriveNode[]) {
     return attempt(this.desk, async () => {
       await this.context.changeEach(this.context.requireFiles(node, nodes) ?? [], (file) => this.host.api().patchFile(file.item.id, { labels: { starred } }), { rerender: 'row' });

@@ -6,7 +6,7 @@ import { isFolder } from '../../../shared/schemas/drive';
 import type { DriveApi } from '../port';
 import { formatBytes } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
@@ -57,33 +57,20 @@ export async function appDocument(api: DriveApi, appId: string): Promise<string>
   return `${JSON.stringify((await api.getApp(appId)).details, null, 2)}\n`;
 }
 
-export class DriveInfoCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
+export class DriveInfoCommands extends DriveCommandPart {
+  /** A read-only JSON document of `scheme` for `id`, titled with `name` (a slash in it would start a folder). */
+  private async showJson(scheme: string, id: string, name: string): Promise<void> {
+    const uri = this.vs.Uri.from({ scheme, path: `/${id}/${name.replace(/\//g, '∕')}.json` });
+    const doc = await this.vs.workspace.openTextDocument(uri);
+    await this.vs.languages.setTextDocumentLanguage(doc, 'json');
+    await this.vs.window.showTextDocument(doc, { preview: true });
   }
 
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
       const [file] = this.context.requireFiles(node) ?? [];
       if (!file) return;
-      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${(file.item.title ?? file.item.id).replace(/\//g, '∕')}.json` });
-      const doc = await this.vs.workspace.openTextDocument(uri);
-      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
-      await this.vs.window.showTextDocument(doc, { preview: true });
+      await this.showJson(PROPERTIES_SCHEME, file.item.id, file.item.title ?? file.item.id);
     }, { action: this.t('Could not show the properties'), retry: true });
   }
 
@@ -99,10 +86,7 @@ export class DriveInfoCommands {
         { placeHolder: this.t('Installed Drive apps: choose one to see its details') },
       );
       if (!picked) return;
-      const uri = this.vs.Uri.from({ scheme: APP_DETAILS_SCHEME, path: `/${picked.app.id}/${(picked.app.name ?? picked.app.id).replace(/\//g, '∕')}.json` });
-      const doc = await this.vs.workspace.openTextDocument(uri);
-      await this.vs.languages.setTextDocumentLanguage(doc, 'json');
-      await this.vs.window.showTextDocument(doc, { preview: true });
+      await this.showJson(APP_DETAILS_SCHEME, picked.app.id, picked.app.name ?? picked.app.id);
     }, { action: this.t('Could not list the Drive apps'), retry: true });
   }
 

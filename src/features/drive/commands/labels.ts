@@ -11,35 +11,20 @@ import { LabelCatalog } from '../labels/catalog';
 import { displayValues, fieldName, fieldPrompt, inputProblem, labelSummary, labelTitle, parseInput, rawValues, setModification, unsetModification } from '../labels/fields';
 import type { DriveItem } from '../port';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandContext, DriveCommandPart } from './context';
 
 type EditorItem = vscode.QuickPickItem & { run?: () => Promise<void> };
 
-export class DriveLabelCommands {
+export class DriveLabelCommands extends DriveCommandPart {
   private readonly catalog: LabelCatalog;
 
-  constructor(private readonly context: DriveCommandContext) {
+  constructor(context: DriveCommandContext) {
+    super(context);
     this.catalog = new LabelCatalog(this.host.desk);
-  }
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
   }
 
   private api() {
     return this.host.resources();
-  }
-
-  private titleOf(file: DriveItem): string {
-    return file.title ?? file.id;
   }
 
   private async applied(file: DriveItem): Promise<DriveLabel[]> {

@@ -5,27 +5,9 @@ import { titleSearchQuery } from '../port';
 import { DropPlan, folderIdOf } from '../tree/dragAndDrop';
 import { kindLabel } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
-import { changeAll, DriveCommandContext } from './context';
+import { changeAll, DriveCommandPart } from './context';
 
-export class DriveOrganizeCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveOrganizeCommands extends DriveCommandPart {
   move(node?: DriveNode, nodes?: DriveNode[]) {
     return attempt(this.desk, async () => {
       const files = this.context.requireFiles(node, nodes);

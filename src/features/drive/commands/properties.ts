@@ -11,36 +11,14 @@ import type { DriveItem } from '../port';
 import { countProblem, keyProblem, sortProperties, valueProblem, visibilityLabel, visibilityOf } from '../properties/limits';
 import { explainPropertiesError } from '../sharing/errors';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 type Action = 'add' | 'change' | 'visibility' | 'remove';
 type EditorItem = vscode.QuickPickItem & { action?: Action; property?: DriveProperty };
 
-export class DrivePropertyCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DrivePropertyCommands extends DriveCommandPart {
   private api() {
     return this.host.resources();
-  }
-
-  private titleOf(file: DriveItem): string {
-    return file.title ?? file.id;
   }
 
   private labelOf(property: DriveProperty): string {

@@ -26,7 +26,7 @@ import {
 } from '../revisions/history';
 import type { RevisionsApi } from '../revisions/port';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 /** A command's argument: a tree row, a document URI (editor title menu), or ids (the history picker, tests). */
 export interface RevisionRef {
@@ -39,27 +39,9 @@ export type RevisionArg = DriveNode | vscode.Uri | RevisionRef | undefined;
 
 type Action = 'open' | 'compare' | 'compareOther' | 'restore' | 'pin' | 'unpin' | 'publish' | 'unpublish' | 'delete';
 
-export class DriveRevisionCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
+export class DriveRevisionCommands extends DriveCommandPart {
   private api(): RevisionsApi {
     return this.host.resources();
-  }
-
-  private titleOf(file: DriveItem): string {
-    return file.title ?? file.id;
   }
 
   private versionLabel(view: RevisionView): string {

@@ -14,32 +14,14 @@ import { driveAsItem, SharedDrivesApi } from '../sharedDrives/port';
 import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
 import { emailsProblem, parseEmails } from '../sharing/emails';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 /** The context key behind the "show hidden shared drives" toggle. */
 export const HIDDEN_DRIVES_SHOWN_CONTEXT_KEY = 'desk:hiddenSharedDrivesShown';
 
 type MemberItem = vscode.QuickPickItem & { member?: DrivePermission; add?: true };
 
-export class SharedDriveCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class SharedDriveCommands extends DriveCommandPart {
   private api(): SharedDrivesApi {
     return this.host.resources();
   }

@@ -14,7 +14,7 @@ import { emailsProblem, isEmailAddress, parseEmails } from '../sharing/emails';
 import { explainSharingError } from '../sharing/errors';
 import { linkRoleOptions, roleDetail, roleInput, roleLabel, roleOf, roleOptions, ShareRole } from '../sharing/roles';
 import type { DriveNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
 interface Access {
   readonly file: DriveItem;
@@ -25,31 +25,9 @@ interface Access {
 type Action = 'add' | 'change' | 'remove' | 'link' | 'transfer';
 type FlowItem = vscode.QuickPickItem & { action?: Action; permission?: DrivePermission };
 
-export class DriveSharingCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveSharingCommands extends DriveCommandPart {
   private sharing() {
     return this.host.resources();
-  }
-
-  private titleOf(file: DriveItem): string {
-    return file.title ?? file.id;
   }
 
   private async load(fileId: string): Promise<Access> {

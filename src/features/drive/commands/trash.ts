@@ -5,27 +5,9 @@ import type { DriveItem } from '../port';
 import { driveAsItem } from '../sharedDrives/port';
 import { myDriveRole } from '../sharedDrives/nodes';
 import type { DriveNode, SectionNode } from '../tree/model';
-import type { DriveCommandContext } from './context';
+import { DriveCommandPart } from './context';
 
-export class DriveTrashCommands {
-  constructor(private readonly context: DriveCommandContext) {}
-
-  private get host() {
-    return this.context.host;
-  }
-
-  private get vs() {
-    return this.context.vs;
-  }
-
-  private get t() {
-    return this.context.t;
-  }
-
-  private get desk() {
-    return this.host.desk;
-  }
-
+export class DriveTrashCommands extends DriveCommandPart {
   /**
    * From the palette: the user's trash, or the Trash of a shared drive they organize (only organizers empty one).
    * Without such a drive there is nothing to choose.

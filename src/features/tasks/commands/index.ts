@@ -13,10 +13,11 @@ import type { MoveRequest } from '../tree/dropPlan';
 import { TaskListNode, TaskNode, TasksNode } from '../tree/nodes';
 import type { TasksApi } from '../port';
 import type { TasksTreeProvider } from '../tree/treeProvider';
+import { revealTask } from '../reveal';
 import type { TaskDraft } from './context';
 import { TaskListCommands } from './lists';
 import { TaskPrompts } from './prompts';
-import { TaskItemCommands } from './tasks';
+import { TASK_DETAILS_SCHEME, TaskItemCommands } from './tasks';
 import { TASKS_COMMAND } from '../../../config/commandIds';
 
 export { TASK_DETAILS_SCHEME } from './tasks';
@@ -26,7 +27,7 @@ export class TaskCommands {
   readonly lists: TaskListCommands;
   readonly tasks: TaskItemCommands;
 
-  constructor(private readonly desk: DeskContext, api: TasksApi, tree: TasksTreeProvider, view: vscode.TreeView<TasksNode>) {
+  constructor(private readonly desk: DeskContext, api: TasksApi, private readonly tree: TasksTreeProvider, private readonly view: vscode.TreeView<TasksNode>) {
     const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree), drafts: new Map<string, TaskDraft>() };
     this.lists = new TaskListCommands(context);
     this.tasks = new TaskItemCommands(context);
@@ -39,11 +40,13 @@ export class TaskCommands {
 
   readonly refresh: (node?: TasksNode) => void;
 
+  /** The commands, and the read-only task details documents they open. */
   register(): vscode.Disposable[] {
     const { lists, tasks } = this;
+    const details = this.desk.vs.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => tasks.detailsDocument(uri) });
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: TasksNode) => unknown) => (node?: unknown) => run(isTasksNode(node) ? node : undefined);
-    return registerCommands(this.desk, {
+    return [details, ...registerCommands(this.desk, {
       [TASKS_COMMAND.refresh]: row((node) => this.refresh(node)),
       [TASKS_COMMAND.createList]: () => lists.createList(),
       [TASKS_COMMAND.renameList]: row((node) => lists.renameList(node)),
@@ -60,7 +63,16 @@ export class TaskCommands {
       [TASKS_COMMAND.getTask]: row((node) => tasks.openDetails(node)),
       [TASKS_COMMAND.showCompleted]: () => this.setShowCompleted(true),
       [TASKS_COMMAND.hideCompleted]: () => this.setShowCompleted(false),
-    });
+      [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options),
+    })];
+  }
+
+  /** `desk.tasks.revealTask(listId, taskId, { open })`: the task's row in the view, and its details when asked. */
+  async revealTask(listId: unknown, taskId: unknown, options: { open?: boolean } = {}): Promise<boolean> {
+    if (typeof listId !== 'string' || typeof taskId !== 'string') return false;
+    const node = await revealTask({ vs: this.desk.vs, tree: this.tree, view: this.view }, listId, taskId);
+    if (node && options.open) await this.tasks.openDetails(node);
+    return node !== undefined;
   }
 
   /** The tree's checkbox. */

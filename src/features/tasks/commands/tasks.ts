@@ -1,4 +1,6 @@
 /** Task commands: add (task, subtask), edit (and its notes in an editor), complete/reopen, delete, move (command and drag and drop), details. */
+import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
@@ -7,7 +9,7 @@ import type { Task, TaskWrite } from '../../../shared/schemas/tasks';
 import type { MoveRequest } from '../tree/dropPlan';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
-import { taskLabel } from '../tree/presentation';
+import { taskDetailsMarkdown, taskLabel } from '../tree/presentation';
 import { openNotes } from '../notes/openNotes';
 import type { TaskCommandContext, TaskDraft } from './context';
 import type { TaskTarget } from './prompts';
@@ -176,7 +178,21 @@ export class TaskItemCommands {
     await showDetails(this.vs, uri, taskLabel(target.task, this.vs.l10n.t));
   }
 
-    private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
+  /** The details document: desk-task:/<list>/<task>.md → tasks.get, rendered as markdown. */
+  async detailsDocument(uri: vscode.Uri): Promise<string> {
+    const [listId, taskFile] = uri.path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    const listTitle = new URLSearchParams(uri.query).get('list') ?? '';
+    if (!listId || !taskFile) return `# ${this.t('Unknown task')}\n`;
+    try {
+      const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
+      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms));
+    } catch (error) {
+      void this.desk.showError(error, { action: this.t('Could not open the task') });
+      return `# ${this.t('Could not load the task')}\n\n${errorMessage(error, this.vs.l10n.t)}\n`;
+    }
+  }
+
+  private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
     const draftKey = `new/${listId}/${placement.parent ?? ''}`;
     const title = await this.prompts.askTitle(this.t('New task'), prompt, this.drafts.get(draftKey)?.title ?? '');
     if (title === undefined) return undefined;
