@@ -194,8 +194,10 @@ interface ActionSpec {
   readonly act: (page: Page) => Promise<void>;
   /** The first visible result. */
   readonly first: readonly Condition[];
-  /** The full result; without it, the end of the action's last request before the network went idle. */
+  /** The full result, when it shows later than the first rows (default: the first rows are the result). */
   readonly done?: readonly Condition[];
+  /** The result is the server's answer, not what the screen shows first (an optimistic checkbox): done when the action's last request ended. */
+  readonly doneByNetwork?: boolean;
 }
 
 function actions(): ActionSpec[] {
@@ -281,6 +283,7 @@ function actions(): ActionSpec[] {
       },
       act: async (page) => treeRow('Tasks', 'Water the plants')(page).locator('.custom-view-tree-node-item-checkbox').click(),
       first: [{ selector: `${pane('Tasks')} .monaco-list-row[aria-label*="Water the plants"] .custom-view-tree-node-item-checkbox[aria-checked="true"]` }],
+      doneByNetwork: true,
     },
   ];
 }
@@ -368,9 +371,9 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const idleMs = await networkIdle(requestLog, quietMs, fromMs);
       const records = readRequestLog(requestLog).answered;
       const firstMs = marks[keys.first] as number;
-      // Without a DOM sign of the full result: the end of the last of its requests before the network went idle.
+      // The server's answer as the result: the end of the last of the action's requests before the network went idle.
       const lastEnd = records.filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && belongsTo(spec.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), firstMs);
-      const doneMs = spec.done ? (marks[keys.done] as number) : lastEnd;
+      const doneMs = spec.doneByNetwork ? lastEnd : spec.done ? (marks[keys.done] as number) : firstMs;
       rows.push(measured(spec.action, spec.why, records, { fromMs, firstMs, doneMs, idleMs, api: spec.api, minimumRoundTrips: spec.minimumRoundTrips }));
     }
     await page.keyboard.press('Escape');
