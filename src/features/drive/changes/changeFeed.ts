@@ -41,7 +41,7 @@ export interface DriveChangesState {
 /** What the feed needs from the Drive feature. */
 export interface DriveChangeFeedHost {
   readonly desk: DeskContext;
-  readonly provider: Pick<DriveTreeProvider, 'refresh'>;
+  readonly provider: Pick<DriveTreeProvider, 'refresh' | 'rerender'>;
   readonly treeView: vscode.TreeView<DriveNode>;
   model(): DriveTreeModel;
   about(): Promise<DriveAboutInfo>;
@@ -204,7 +204,10 @@ export class DriveChangeFeed extends Disposable {
       return fileId ? [{ fileId, item: change.file, removed: change.deleted === true || !change.file }] : [];
     });
     try {
-      for (const container of await model.containersAffectedBy(changed)) provider.refresh(container);
+      // Folders and My Drive take the changed files in place (no request, nothing collapses); the rest reloads.
+      const { redraw, reload } = await model.applyChanges(changed);
+      for (const container of reload) provider.refresh(container);
+      for (const container of redraw) provider.rerender(container);
     } catch (error) {
       this.host.desk.log.warn(`Drive: could not refresh after changes: ${errorMessage(error)}`);
     }

@@ -279,6 +279,51 @@ export class DriveTreeModel {
     return [...affected.values()].filter((node) => !ids.some((other) => other !== node.id && node.id.startsWith(`${other}/`)));
   }
 
+  /**
+   * Changes from the change feed, put in place in the loaded listings of folders and My Drive: a changed file's row
+   * is updated, a file that left a folder (moved, trashed, removed) leaves its listing, one that arrived is added.
+   * Those containers only redraw (no request; pages loaded, expanded subfolders and rows keep their ids). Trash,
+   * Shared with me and the shared drives' section decide membership on Drive's side: they reload.
+   */
+  async applyChanges(changed: readonly { fileId: string; item?: DriveItem | undefined; removed: boolean }[]): Promise<{ redraw: ContainerNode[]; reload: ContainerNode[] }> {
+    const reload = (await this.containersAffectedBy(changed)).filter((container) => !this.listsByParent(container));
+    const rootId = await this.rootIdIfNeeded(changed);
+    const redraw = new Map<string, ContainerNode>();
+    for (const change of changed) {
+      const item = change.removed ? undefined : change.item;
+      for (const [containerId, listing] of this.listings) {
+        const container = this.nodeById(containerId);
+        if (!container || (container.kind !== 'section' && container.kind !== 'file') || !this.listsByParent(container)) continue;
+        const index = listing.items.findIndex((existing) => existing.id === change.fileId);
+        const belongs = item !== undefined && !item.labels?.trashed && (item.parents ?? []).some((parent) => this.isParentOf(container, parent, rootId));
+        if (index >= 0 && belongs && item) listing.items[index] = item;
+        else if (index >= 0) listing.items.splice(index, 1);
+        else if (belongs && item) listing.items.push(item);
+        else continue;
+        redraw.set(container.id, container);
+      }
+      if (item) for (const node of this.nodes.values()) if (node.item.id === item.id) node.item = item;
+    }
+    return { redraw: [...redraw.values()], reload };
+  }
+
+  /** Whether a container lists the children of one folder: My Drive, a folder, a shared drive (its top folder). */
+  private listsByParent(container: ContainerNode): boolean {
+    return container.kind === 'file' || (container.section === 'myDrive' && container.driveId === undefined);
+  }
+
+  private isParentOf(container: ContainerNode, parent: { id?: string; isRoot?: boolean }, rootId: string | undefined): boolean {
+    if (container.kind === 'file') return parent.id === container.item.id;
+    return parent.isRoot === true || (rootId !== undefined && parent.id === rootId);
+  }
+
+  /** My Drive's folder id, asked for only when a changed file's parents do not say which one is My Drive. */
+  private async rootIdIfNeeded(changed: readonly { item?: DriveItem | undefined }[]): Promise<string | undefined> {
+    const unsure = changed.some((change) => (change.item?.parents ?? []).some((parent) => parent.isRoot === undefined));
+    if (!unsure || !this.listings.has(SECTION_IDS.myDrive)) return undefined;
+    return this.rootId().catch(() => undefined);
+  }
+
   /** Updates the metadata a node shows (e.g. after a rename) without reloading its folder. */
   updateItem(item: DriveItem): FileNode[] {
     const updated: FileNode[] = [];

@@ -138,6 +138,53 @@ describe('Drive tree model', () => {
     assert.deepEqual(await model.containersAffectedBy([{ fileId: elsewhere.id, item: elsewhere, removed: false }]), [], 'C was never expanded');
   });
 
+  it('puts changes from the change feed in place: no listing reloads, expanded subfolders and loaded pages stay', async () => {
+    const drive = new FakeDrive();
+    const a = drive.folder('A');
+    const b = drive.folder('B');
+    const sub = drive.folder('Sub', a);
+    drive.file('deep.txt', sub);
+    const moved = drive.file('moved.txt', a);
+    const renamed = drive.file('renamed.txt', a);
+    for (let i = 0; i < 4; i++) drive.file(`b-${i}.txt`, b);
+    const model = new DriveTreeModel(drive, { pageSize: 3 });
+    const root = await model.children(model.section('myDrive'));
+    const aNode = fileChild(root, 'A');
+    const bNode = fileChild(root, 'B');
+    const subNode = fileChild(await model.children(aNode), 'Sub');
+    await model.children(subNode);
+    await model.children(bNode);
+    await model.loadMore(bNode);
+    const renamedRow = fileChild(await model.children(aNode), 'renamed.txt');
+    await model.children(model.section('trash'));
+    drive.listRequests.length = 0;
+
+    const movedItem = await drive.patchFile(moved, {}, { addParents: [b], removeParents: [a] });
+    const renamedItem = await drive.patchFile(renamed, { title: 'now called this.txt' });
+    const created = await drive.getFile(drive.file('created.txt'));
+    const trashed = await drive.patchFile(drive.file('gone.txt', b), { labels: { trashed: true } });
+    const { redraw, reload } = await model.applyChanges([
+      { fileId: moved, item: movedItem, removed: false },
+      { fileId: renamed, item: renamedItem, removed: false },
+      { fileId: created.id, item: created, removed: false },
+      { fileId: trashed.id, item: trashed, removed: false },
+    ]);
+    assert.deepEqual(redraw.map((node) => node.id).sort(), [aNode.id, bNode.id, SECTION_IDS.myDrive].sort());
+    assert.deepEqual(reload.map((node) => node.id), [SECTION_IDS.trash], 'Trash decides its rows on Drive\'s side');
+    assert.deepEqual(titles(await model.children(aNode)), ['Sub', 'now called this.txt']);
+    assert.equal(fileChild(await model.children(aNode), 'now called this.txt'), renamedRow, 'the same row (id, selection) with the new title');
+    const bRows = await model.children(bNode);
+    assert.ok(titles(bRows).includes('moved.txt') && !titles(bRows).includes('gone.txt'), titles(bRows).join(', '));
+    assert.equal(bRows.filter((node) => node.kind === 'file').length, 5, 'the two loaded pages stay, plus the moved file');
+    assert.ok(titles(await model.children(model.section('myDrive'))).includes('created.txt'));
+    assert.equal(model.isLoaded(subNode.id), true, 'an expanded subfolder is not reloaded');
+    assert.deepEqual(drive.listRequests, [], 'no listing was requested');
+
+    const { redraw: afterRemoval } = await model.applyChanges([{ fileId: created.id, removed: true }]);
+    assert.deepEqual(afterRemoval.map((node) => node.id), [SECTION_IDS.myDrive]);
+    assert.ok(!titles(await model.children(model.section('myDrive'))).includes('created.txt'));
+  });
+
   it('finds a deep file for reveal, loading the folders and pages on the way', async () => {
     const drive = new FakeDrive();
     const top = drive.folder('Top');
