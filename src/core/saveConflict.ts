@@ -2,41 +2,46 @@
  * Save conflicts of Desk's editable file systems (desk-drive:, desk-tasks:) decided before VS Code writes.
  *
  * Whatever a FileSystemProvider's writeFile throws, VS Code 1.100 reports as "Failed to save 'x': Unable to write
- * file '<uri with its query>' (…)" with Retry / Save As… / **Revert** (textFileSaveErrorHandler). A refused stat
- * gives its own "the content of the file is newer" notice instead, in VS Code's words. So Desk asks its Compare /
- * Overwrite / Cancel question in the stat VS Code takes just before it writes, and a save the user declined there
- * (or that Desk cannot make, such as notes too long) resolves in writeFile without writing, the document left dirty
- * by keepUnsaved: the user sees Desk's words only, and the typed text stays.
+ * file '<uri with its query>' (…)" with Retry / Save As… / **Revert** (textFileSaveErrorHandler). So Desk asks its
+ * Compare / Overwrite / Cancel question in the stat VS Code takes just before it writes. A save the user started
+ * (Ctrl+S) that is declined there, or that Desk cannot make (notes too long), resolves in writeFile without writing,
+ * the document left dirty by keepUnsaved: the user sees Desk's words only. An auto save cannot end that way (the
+ * edit that keeps the document dirty would start the next auto save, and the question again): it is refused in the
+ * stat (refusingStat), which VS Code reports in its own "the content of the file is newer" notice, with no Revert,
+ * and it then stops auto-saving the document until the user saves it.
  */
 import type * as vscode from 'vscode';
 
 /** How long a save announced by onWillSaveTextDocument waits for its stat (a save whose write never came). */
 const SAVE_ANNOUNCEMENT_MS = 60_000;
 
+/** Who started a save: the user (Ctrl+S, Save All, the close prompt) or VS Code's auto save. */
+export type SaveStarter = 'user' | 'auto';
+
 /** The saves VS Code has started for documents of one scheme: their participants ran, the stat comes next. */
 export class SavesUnderWay {
-  private readonly started = new Map<string, number>();
+  private readonly started = new Map<string, { at: number; by: SaveStarter }>();
   /** Saves whose stat was taken: their writeFile comes next. */
   private readonly writing = new Set<string>();
   private readonly subscription: vscode.Disposable;
 
   constructor(vs: typeof vscode, scheme: string) {
     this.subscription = vs.workspace.onWillSaveTextDocument((event) => {
-      if (event.document.uri.scheme === scheme) this.started.set(event.document.uri.toString(), Date.now());
+      if (event.document.uri.scheme === scheme) this.started.set(event.document.uri.toString(), { at: Date.now(), by: event.reason === vs.TextDocumentSaveReason.Manual ? 'user' : 'auto' });
     });
   }
 
-  /** Whether VS Code is saving this document now; true once per save (the stat right before the write). */
-  take(uri: vscode.Uri): boolean {
+  /** Who started the save VS Code is making of this document now, if any; once per save (the stat before the write). */
+  take(uri: vscode.Uri): SaveStarter | undefined {
     const key = uri.toString();
-    const at = this.started.get(key);
+    const started = this.started.get(key);
     this.started.delete(key);
-    const saving = at !== undefined && Date.now() - at < SAVE_ANNOUNCEMENT_MS;
-    if (saving) this.writing.add(key);
-    return saving;
+    if (started === undefined || Date.now() - started.at >= SAVE_ANNOUNCEMENT_MS) return undefined;
+    if (started.by === 'user') this.writing.add(key);
+    return started.by;
   }
 
-  /** Whether this write is the one of a save VS Code announced (its stat came first); true once per save. */
+  /** Whether this write is the one of a save the user started (its stat came first); true once per save. */
   takeWrite(uri: vscode.Uri): boolean {
     return this.writing.delete(uri.toString());
   }
@@ -93,4 +98,27 @@ export async function keepUnsaved(vs: typeof vscode, uri: vscode.Uri): Promise<{
   });
   const fallback = setTimeout(() => void takeAway(), KEEP_UNSAVED_FALLBACK_MS);
   return { settled };
+}
+
+export interface StatTimes {
+  readonly mtime: number;
+  readonly size: number;
+}
+
+/**
+ * The stat that makes VS Code refuse a save as "the content of the file is newer": a later mtime than the one
+ * the editor opened, and a size other than the opened one (VS Code compares the opened etag with one made of
+ * the opened mtime and the new size) and other than the text being saved (an equal length makes VS Code read
+ * the file back to compare, which would pin the other version as the one the editor holds).
+ */
+export function refusingStat(opened: StatTimes, current: StatTimes, savingBytes: number | undefined): StatTimes {
+  let size = current.size;
+  while (size === opened.size || size === savingBytes) size += 1;
+  return { mtime: Math.max(current.mtime, opened.mtime + 1), size };
+}
+
+/** The bytes VS Code is about to write for an open document (utf8, as Desk's documents are). */
+export function savingBytes(vs: typeof vscode, uri: vscode.Uri): number | undefined {
+  const document = vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+  return document ? Buffer.byteLength(document.getText(), 'utf8') : undefined;
 }

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
-import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, refusingStat, SaveStarter, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -124,16 +124,18 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     };
     if (remote || isReadOnlyItem(item)) stat.permissions = FilePermission.Readonly;
     // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
-    if (pinned && !isReadOnlyItem(pinned) && this.saves.take(uri)) return { ...stat, ...(await this.settleBeforeSave(uri, pinned)) };
+    const starter = pinned && !isReadOnlyItem(pinned) ? this.saves.take(uri) : undefined;
+    if (pinned && starter) return { ...stat, ...(await this.settleBeforeSave(uri, pinned, starter)) };
     return stat;
   }
 
   /**
    * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
    * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
-   * Cancel the write that follows keeps the editor dirty and writes nothing (see core/saveConflict.ts).
+   * Cancel the write that follows keeps the editor dirty and writes nothing, or an auto save is refused here (see
+   * core/saveConflict.ts).
    */
-  private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
+  private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem, starter: SaveStarter): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
     const current = await this.guard(uri, () => this.options.api().getFile(pinned.id));
     this.remember(current);
@@ -148,6 +150,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
+    if (starter === 'auto') return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
     this.declined.add(uri.toString());
     return opened;
   }

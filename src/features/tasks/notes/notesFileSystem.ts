@@ -2,8 +2,8 @@
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { keepUnsaved, SavesUnderWay } from '../../../core/saveConflict';
-import type { Task } from '../../../shared/schemas/tasks';
+import { keepUnsaved, refusingStat, SaveStarter, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { isRemoteNotes, NOTES_SCHEME, notesFromText, notesTargetOf, NotesTarget, offsetOfNotesLength, planSave, remoteNotesQuery } from './notesPath';
 
@@ -77,14 +77,22 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const stat: vscode.FileStat = { type: this.vs.FileType.File, ctime: 0, ...notesStatTimes(task) };
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
     // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
-    if (pinned && !pinned.deleted && this.saves.take(uri)) return { ...stat, ...(await this.settleBeforeSave(uri, target, pinned)) };
+    const starter = pinned && !pinned.deleted ? this.saves.take(uri) : undefined;
+    if (pinned && starter) return { ...stat, ...(await this.settleBeforeSave(uri, target, pinned, starter)) };
     return stat;
   }
 
   /** Before VS Code writes: notes changed elsewhere since the editor opened them are the user's to decide. */
-  private async settleBeforeSave(uri: vscode.Uri, target: NotesTarget, pinned: Task): Promise<{ mtime: number; size: number }> {
+  private async settleBeforeSave(uri: vscode.Uri, target: NotesTarget, pinned: Task, starter: SaveStarter): Promise<{ mtime: number; size: number }> {
     const opened = notesStatTimes(pinned);
     const current = await this.fetch(uri, target);
+    // An auto save of notes too long: Desk says so, and the save is refused here (a user's save: in writeFile).
+    const text = this.vs.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())?.getText();
+    const length = text === undefined ? 0 : notesFromText(text)?.length ?? 0;
+    if (starter === 'auto' && text !== undefined && length > NOTES_MAX_LENGTH) {
+      await this.askTooLong(uri, current, text, NOTES_MAX_LENGTH, undefined);
+      return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
+    }
     // Deleted meanwhile: writeFile says so.
     if (current.deleted || planSave('', pinned, current).kind !== 'conflict') return opened;
     const choice = await this.askConflict(uri, current);
@@ -93,6 +101,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
+    if (starter === 'auto') return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
     this.declined.add(uri.toString());
     return opened;
   }
@@ -195,9 +204,15 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
    * too long, so it can be cut; open a copy in a new editor); nothing is sent and the editor stays dirty.
    */
   private async declineTooLong(uri: vscode.Uri, task: Task, text: string, max: number): Promise<boolean> {
-    const vs = this.vs;
-    const kept = await keepUnsaved(vs, uri);
+    const kept = await keepUnsaved(this.vs, uri);
     if (!kept) return false;
+    await this.askTooLong(uri, task, text, max, kept.settled);
+    return true;
+  }
+
+  /** Desk's words for notes too long, and its help once `settled` (the text back as typed; now when undefined). */
+  private async askTooLong(uri: vscode.Uri, task: Task, text: string, max: number, settled: Promise<void> | undefined): Promise<void> {
+    const vs = this.vs;
     const length = notesFromText(text)?.length ?? 0;
     const select = vs.l10n.t('Select the Excess');
     const copy = vs.l10n.t('Open a Copy in a New Editor');
@@ -209,10 +224,9 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     );
     this.options.log?.(`Tasks: notes of ${uri.toString()} too long (${length} > ${max}): ${choice ?? 'cancel'}`);
     // After the declined save has ended and the text is back as typed.
-    void kept.settled
+    void (settled ?? Promise.resolve())
       .then(() => this.helpShorten(uri, text, max, choice === copy ? 'copy' : choice === select ? 'select' : undefined))
       .catch((error: unknown) => this.options.log?.(`Tasks: could not help shorten the notes: ${String(error)}`));
-    return true;
   }
 
   private async helpShorten(uri: vscode.Uri, text: string, max: number, how: 'copy' | 'select' | undefined): Promise<void> {
