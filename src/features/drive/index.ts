@@ -4,9 +4,8 @@ import type { DriveClient } from '../../api/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { DriveChangeFeed, DriveChangeFeedHost, DriveChangesState } from './changes/changeFeed';
+import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
 import type { ChangeLog } from './changes/changeLog';
-import type { ChangeSource } from './changes/poller';
 import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/index';
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
@@ -54,7 +53,7 @@ export function registerDrive(desk: DeskContext): DriveSlice {
  * Nothing touches the network during activation: the client is built on first use and the change feed starts once
  * the user is signed in and the backend is up.
  */
-class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost, DriveChangeFeedHost {
+class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   private readonly connection: DriveConnection;
   private readonly models: CurrentDriveModel;
   readonly provider: DriveTreeProvider;
@@ -108,7 +107,19 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost, D
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
 
-    this.changes = this._register(new DriveChangeFeed(this));
+    this.changes = this._register(new DriveChangeFeed({
+      desk,
+      provider: this.provider,
+      treeView: this.treeView,
+      model: () => this.model(),
+      about: () => this.about(),
+      changeSource: () => this.connection.changeSource(),
+      fileChanged: (fileId) => {
+        this.fileSystem.notifyRemoteChange(fileId);
+        this.comments.fileChanged(fileId);
+      },
+      revealFile: (fileId, options) => this.revealFile(fileId, options),
+    }));
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.resetData();
       if (signedIn) void this.changes.ensureStarted();
@@ -130,17 +141,11 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost, D
   pollChangesNow(): void { this.changes.pollNow(); }
   changesState(): DriveChangesState { return this.changes.state(); }
   noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag); }
-  // What the commands (commands/context.ts's DriveCommandHost) and the change feed need besides the slice.
+  // What the commands need besides the slice (commands/context.ts's DriveCommandHost).
   model(): DriveTreeModel { return this.models.get(); }
   endpoints(): ServiceEndpoints | undefined { return this.desk.backend.current; }
   resources(): DriveResourcesApi { return this.driveClient(); }
   notifyFileChanged(fileId: string): void { this.fileSystem.notifyRemoteChange(fileId); }
-  changeSource(): ChangeSource { return this.connection.changeSource(); }
-  /** A file changed elsewhere: open editors and comment threads catch up. */
-  fileChanged(fileId: string): void {
-    this.fileSystem.notifyRemoteChange(fileId);
-    this.comments.fileChanged(fileId);
-  }
 
   revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
     return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView }, fileId, options);
