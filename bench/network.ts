@@ -29,7 +29,7 @@ import { formatRun, runInVSCode } from './support/vscodeNetwork';
  * 2. Desk in a real VS Code (bench/support/vscodeNetwork.ts): window reload → each view's first rows and fresh rows,
  *    then the everyday actions, each with its requests and round trips from the emulator's request log. It starts
  *    VS Code: run it under the shared lock (`flock /tmp/desk-heavy.lock npm run bench -- network`); `--models-only`
- *    skips it. Prints tables; asserts nothing.
+ *    skips it; `--reloads N` (default 3) reloads N times and keeps each view's median. Prints tables; asserts nothing.
  */
 
 interface Row {
@@ -41,12 +41,12 @@ interface Row {
 }
 
 export async function run(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { latency: { type: 'string' }, 'models-only': { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { latency: { type: 'string' }, 'models-only': { type: 'boolean' }, reloads: { type: 'string' } }, strict: false });
   const latencyMs = Number(values.latency ?? 150);
   await modelLevel(latencyMs);
   if (values['models-only']) return;
   console.log('');
-  const inVSCode = await runInVSCode(latencyMs, (line) => console.log(`[vscode] ${line}`));
+  const inVSCode = await runInVSCode(latencyMs, (line) => console.log(`[vscode] ${line}`), Number(values.reloads ?? 3));
   console.log(machineLoad());
   for (const line of formatRun(inVSCode)) console.log(line);
 }

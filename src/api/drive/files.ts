@@ -26,6 +26,8 @@ export interface ListFilesOptions {
   /** Shared drives' items too (Drive leaves them out unless asked; needed with driveId and corpora drive/allDrives). */
   includeItemsFromAllDrives?: boolean;
   spaces?: string;
+  /** Google's partial response: only these fields of the listing (e.g. `items(id,title),nextPageToken`). */
+  fields?: string;
   signal?: AbortSignal;
 }
 
@@ -75,6 +77,7 @@ export function listFiles(drive: DriveContext, options: ListFilesOptions = {}): 
       driveId: options.driveId,
       includeItemsFromAllDrives: options.includeItemsFromAllDrives,
       spaces: options.spaces,
+      fields: options.fields,
       ...ALL_DRIVES,
     },
     signal: options.signal,

@@ -5,6 +5,7 @@ import { calendarListRoutes } from './calendarList/routes';
 import { calendarRoutes } from './calendars/routes';
 import { eventRoutes } from './events/routes';
 import { freeBusyRoutes } from './freeBusy/routes';
+import { AppCalendars, withinScopeLimits } from './scopeLimits';
 import { seedCalendarDemo } from './seed';
 import { calendarServiceFor } from './service';
 import { settingsRoutes } from './settings/routes';
@@ -15,10 +16,10 @@ export const calendarModule: ServiceModule = {
   name: 'calendar',
   register(router, deps) {
     const service = calendarServiceFor(deps);
-    router.addAll([
+    router.addAll(withinScopeLimits(service, deps.tokens, new AppCalendars(deps.store), [
       ...calendarRoutes(service), ...calendarListRoutes(service), ...aclRoutes(service), ...eventRoutes(service),
       ...freeBusyRoutes(service), ...settingsRoutes(service),
-    ]);
+    ]));
   },
   seedDemo(deps) {
     seedCalendarDemo(calendarServiceFor(deps), deps.now());

@@ -27,7 +27,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     },
     getFile: (fileId) => client.getFile(fileId),
     async listFiles(request) {
-      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken, includeItemsFromAllDrives: request.includeItemsFromAllDrives, corpora: request.corpora, driveId: request.driveId });
+      const page = await client.listFiles({ q: request.q, orderBy: request.orderBy, maxResults: request.maxResults, pageToken: request.pageToken, includeItemsFromAllDrives: request.includeItemsFromAllDrives, corpora: request.corpora, driveId: request.driveId, fields: request.fields });
       return { items: page.items, nextPageToken: page.nextPageToken };
     },
     async insertFolder(title, parentId) {

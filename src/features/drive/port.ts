@@ -70,7 +70,7 @@ export interface DriveApi {
    * With `includeItemsFromAllDrives`, shared drives' items too (a shared drive's folders list nothing without it);
    * `corpora: 'drive'` with `driveId` searches one shared drive (its trash, for one).
    */
-  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean; corpora?: 'drive'; driveId?: string }): Promise<DriveItemPage>;
+  listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean; corpora?: 'drive'; driveId?: string; fields?: string }): Promise<DriveItemPage>;
   insertFolder(title: string, parentId: string): Promise<DriveItem>;
   uploadFile(metadata: { title: string; parents: readonly { id: string }[]; mimeType?: string }, content: Buffer | Readable, options: UploadOptions): Promise<DriveItem>;
   /** Replaces the content (and metadata); `ifMatch` makes it conditional (412 when stale). */

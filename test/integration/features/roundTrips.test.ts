@@ -11,7 +11,7 @@ import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore
 import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
 import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
-import { DriveTreeModel, FileNode } from '../../../src/features/drive/tree/model';
+import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/features/drive/tree/model';
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
 import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
 import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
@@ -155,5 +155,23 @@ describe('round trips per view action, against the emulator', function () {
     const row = (await model.listChildren(listNode)).find((node) => node.kind === 'task' && node.task.id === task.id);
     assert.equal(row?.kind === 'task' ? row.task.status : undefined, 'completed');
     assert.equal(waves.requests.length, 1, waves.describe());
+  });
+
+  it('Drive: the tree asks only for the fields it shows (fields=), which the service accepts and answers', async () => {
+    const drive = new DriveClient(httpFor(emulator, waves));
+    const model = new DriveTreeModel(adaptDriveClient(drive));
+    waves.reset();
+    const rows = (await model.children(model.section('myDrive'))).filter((node): node is FileNode => node.kind === 'file');
+    assert.ok(rows.length > 0);
+    assert.equal(new URL(`http://x${waves.requests[0]?.target ?? ''}`).searchParams.get('fields'), TREE_LISTING_FIELDS);
+    const full = await drive.getFile(rows[0]?.item.id ?? '');
+    const row = rows.find((candidate) => candidate.item.id === full.id)?.item;
+    // What the rows show and their commands read is there; what they never read (links, the whole permission list) is not.
+    for (const shown of ['id', 'title', 'mimeType', 'labels', 'parents', 'modifiedDate', 'etag', 'capabilities', 'userPermission', 'ownedByMe'] as const) {
+      assert.deepEqual(row?.[shown] === undefined, full[shown] === undefined, `${shown}: ${JSON.stringify(row?.[shown])} vs ${JSON.stringify(full[shown])}`);
+    }
+    assert.equal(row?.labels?.starred, full.labels?.starred);
+    assert.equal(row?.userPermission?.role, full.userPermission?.role);
+    for (const left of ['selfLink', 'alternateLink', 'exportLinks', 'permissions', 'kind'] as const) assert.equal(row?.[left], undefined, left);
   });
 });

@@ -67,6 +67,13 @@ interface Listing {
   prefetched: { readonly pageToken: string; readonly page: Promise<DriveItemPage | undefined> } | undefined;
 }
 
+/**
+ * The fields of a listing the tree asks for (Google's partial response): what its rows, hovers, context values,
+ * drag and drop and row commands read, about half of the whole resource. Editors, the properties document and
+ * reveal read the file whole with files.get.
+ */
+export const TREE_LISTING_FIELDS = 'items(id,title,mimeType,labels,parents(id,isRoot),createdDate,modifiedDate,fileSize,md5Checksum,driveId,etag,description,editable,shared,ownedByMe,ownerNames,owners(displayName,emailAddress,permissionId,isAuthenticatedUser),lastModifyingUserName,sharedWithMeDate,sharingUser(displayName,emailAddress),userPermission(role,additionalRoles),writersCanShare,capabilities(canComment,canDelete,canEdit,canListChildren,canShare,canTrash,canTrashChildren,canUntrash)),nextPageToken';
+
 /** What the view keeps for its next start: the first rows of My Drive. */
 const myDriveSnapshotSchema = z.array(driveFileSchema);
 export const isMyDriveSnapshot = (data: unknown): data is DriveItem[] => myDriveSnapshotSchema.safeParse(data).success;
@@ -430,7 +437,7 @@ export class DriveTreeModel {
     // A shared drive's folders list its items only when asked to include shared drives' items; its Trash is the
     // drive's corpus (the user's `trashed = true` leaves shared drives out).
     return this.api.listFiles({
-      q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken,
+      q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken, fields: TREE_LISTING_FIELDS,
       ...(inSharedDrives || driveTrash !== undefined ? { includeItemsFromAllDrives: true } : {}),
       ...(driveTrash !== undefined ? { corpora: 'drive', driveId: driveTrash } : {}),
     });

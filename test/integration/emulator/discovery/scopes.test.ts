@@ -104,6 +104,53 @@ describe('emulator: scopes per method, from the discovery documents', function (
     });
   });
 
+  describe('calendar.app.created and calendar.events.owned within Calendar', () => {
+    const event = { summary: 'Scoped', start: { dateTime: '2026-03-02T09:00:00Z' }, end: { dateTime: '2026-03-02T10:00:00Z' } };
+    const eventsOf = (calendarId: string): string => `/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events`;
+
+    it('calendar.app.created reaches the calendars the app created and their events, and no other calendar', async () => {
+      const app = tokenWith([`${AUTH}calendar.app.created`], 'app-created.apps.emulator');
+      const created = await call(app, 'POST', '/calendar/v3/calendars', { summary: 'Made by the app' });
+      assert.equal(created.status, 200);
+      const mine = String(created.json.id);
+      assert.equal((await call(app, 'GET', `/calendar/v3/calendars/${encodeURIComponent(mine)}`)).status, 200);
+      assert.equal((await call(app, 'POST', eventsOf(mine), event)).status, 200);
+      assert.equal((await call(app, 'GET', eventsOf(mine))).status, 200);
+      assert.equal((await call(app, 'PATCH', `/calendar/v3/users/me/calendarList/${encodeURIComponent(mine)}`, { colorId: '3' })).status, 200);
+      // The user's primary calendar, and a calendar the user made with another app, are out of its reach.
+      assert.ok(denied(await call(app, 'GET', eventsOf('primary'))));
+      assert.ok(denied(await call(app, 'POST', eventsOf('primary'), event)));
+      const others = await call(tokenWith([`${AUTH}calendar`], 'another.apps.emulator'), 'POST', '/calendar/v3/calendars', { summary: 'Made elsewhere' });
+      const elsewhere = String(others.json.id);
+      assert.ok(denied(await call(app, 'GET', `/calendar/v3/calendars/${encodeURIComponent(elsewhere)}`)));
+      assert.ok(denied(await call(app, 'GET', eventsOf(elsewhere))));
+      assert.ok(denied(await call(app, 'DELETE', `/calendar/v3/calendars/${encodeURIComponent(elsewhere)}`)));
+      // Another app with the same scope does not reach this app's calendar.
+      assert.ok(denied(await call(tokenWith([`${AUTH}calendar.app.created`], 'third.apps.emulator'), 'GET', eventsOf(mine))));
+      // An unknown calendar is still "not found".
+      assert.equal((await call(app, 'GET', eventsOf('nobody-made-this@group.calendar.google.com'))).status, 404);
+    });
+
+    it('calendar.events.owned (and .readonly) reach the events of calendars the user owns, not of calendars shared with them', async () => {
+      const bob = findUser('bob@example.com');
+      const bobs = emulator.deps.tokens.issue(bob?.id as string, 'bob.apps.emulator', [`${AUTH}calendar`]).accessToken;
+      assert.equal((await call(bobs, 'POST', '/calendar/v3/calendars/primary/acl', { role: 'writer', scope: { type: 'user', value: 'alice@example.com' } })).status, 200);
+      const owned = tokenWith([`${AUTH}calendar.events.owned`], 'events-owned.apps.emulator');
+      assert.equal((await call(owned, 'GET', eventsOf('primary'))).status, 200);
+      const inserted = await call(owned, 'POST', eventsOf('primary'), event);
+      assert.equal(inserted.status, 200);
+      assert.ok(denied(await call(owned, 'GET', eventsOf('bob@example.com'))), 'alice writes bob\'s calendar, but does not own it');
+      assert.ok(denied(await call(owned, 'POST', eventsOf('bob@example.com'), event)));
+      // A move needs the destination owned too.
+      assert.ok(denied(await call(owned, 'POST', `${eventsOf('primary')}/${String(inserted.json.id)}/move?destination=bob%40example.com`)));
+      const readonly = tokenWith([`${AUTH}calendar.events.owned.readonly`], 'events-owned.apps.emulator');
+      assert.equal((await call(readonly, 'GET', eventsOf('primary'))).status, 200);
+      assert.ok(denied(await call(readonly, 'GET', eventsOf('bob@example.com'))));
+      // The full events scope still reaches the shared calendar.
+      assert.equal((await call(tokenWith([`${AUTH}calendar.events`]), 'GET', eventsOf('bob@example.com'))).status, 200);
+    });
+  });
+
   describe('drive.file and drive.appdata within Drive', () => {
     let othersFile: string;
     before(async () => {
