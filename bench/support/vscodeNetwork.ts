@@ -196,8 +196,8 @@ interface ActionSpec {
   readonly first: readonly Condition[];
   /** The full result, when it shows later than the first rows (default: the first rows are the result). */
   readonly done?: readonly Condition[];
-  /** The result is the server's answer, not what the screen shows first (an optimistic checkbox): done when the action's last request ended. */
-  readonly doneByNetwork?: boolean;
+  /** The result is the server's answer to the write, not what the screen shows first (an optimistic checkbox): done when the action's last write ended. */
+  readonly doneByWrite?: boolean;
 }
 
 function actions(): ActionSpec[] {
@@ -283,7 +283,7 @@ function actions(): ActionSpec[] {
       },
       act: async (page) => treeRow('Tasks', 'Water the plants')(page).locator('.custom-view-tree-node-item-checkbox').click(),
       first: [{ selector: `${pane('Tasks')} .monaco-list-row[aria-label*="Water the plants"] .custom-view-tree-node-item-checkbox[aria-checked="true"]` }],
-      doneByNetwork: true,
+      doneByWrite: true,
     },
   ];
 }
@@ -381,9 +381,12 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const idleMs = await networkIdle(requestLog, quietMs, fromMs);
       const records = readRequestLog(requestLog).answered;
       const firstMs = marks[keys.first] as number;
-      // The server's answer as the result: the end of the last of the action's requests before the network went idle.
-      const lastEnd = records.filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && belongsTo(spec.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), firstMs);
-      const doneMs = spec.doneByNetwork ? lastEnd : spec.done ? (marks[keys.done] as number) : firstMs;
+      // The server's answer as the result: the end of the action's last write before the network went idle (a
+      // refresh the write triggers comes after the result).
+      const lastWriteEnd = records
+        .filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && record.method !== 'GET' && belongsTo(spec.api)(record))
+        .reduce((latest, record) => Math.max(latest, record.endMs), firstMs);
+      const doneMs = spec.doneByWrite ? lastWriteEnd : spec.done ? (marks[keys.done] as number) : firstMs;
       rows.push(measured(spec.action, spec.why, records, { fromMs, firstMs, doneMs, idleMs, api: spec.api, minimumRoundTrips: spec.minimumRoundTrips }));
     }
     await page.keyboard.press('Escape');
