@@ -175,7 +175,11 @@ export function errorMessage(error: unknown, t: Translate = english): string {
   if (error instanceof GoogleApiError) {
     const text = error.wording ? error.wording(t) : error.message;
     // Status 0: Desk could not read a successful answer, there is no HTTP failure to name; a disabled API is said in full.
-    return error.status === 0 || error.disabledService ? text : t('{0}: {1}', describeStatus(error.status, t), text);
+    if (error.status === 0 || error.disabledService) return text;
+    const status = describeStatus(error.status, t);
+    // Google's message is often the status itself ("Not Found"): say it once, not "Not found: Not Found".
+    const same = [status, describeStatus(error.status)].some((words) => words.toLowerCase() === text.trim().toLowerCase());
+    return same || text.trim() === '' ? status : t('{0}: {1}', status, text);
   }
   const wording = wordingOf(error);
   if (wording) return wording(t);

@@ -26,6 +26,10 @@ describe('pure modules through the translator', () => {
     const google = GoogleApiError.fromResponse(404, JSON.stringify({ error: { code: 404, message: 'File not found: x', errors: [{ reason: 'notFound', message: 'File not found: x', domain: 'global' }] } }));
     assert.equal(errorMessage(google, marked), '««Not found»: File not found: x»');
     assert.equal(google.userMessage, 'Not found: File not found: x');
+    // Google's message that is only the status ("Not Found") is said once, not "Not found: Not Found".
+    const bare = GoogleApiError.fromResponse(404, JSON.stringify({ error: { code: 404, message: 'Not Found', errors: [{ reason: 'notFound', message: 'Not Found', domain: 'global' }] } }));
+    assert.equal(errorMessage(bare, marked), '«Not found»');
+    assert.equal(bare.userMessage, 'Not found');
 
     const network = new NetworkError('drive.files.list', new Error('ECONNREFUSED'));
     assert.equal(network.message, 'Could not reach the service for drive.files.list: ECONNREFUSED');

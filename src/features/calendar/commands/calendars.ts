@@ -106,7 +106,7 @@ export class CalendarListCommands {
 
   /** calendarList.insert of a calendar someone shared (or a public one) by its id. */
   async addCalendar(id?: string): Promise<CalendarListEntry | undefined> {
-    const calendarId = id ?? await this.context.prompts.ask(this.t('Add a calendar'), this.t('The id of the calendar (its address, e.g. someone@example.com)'), '', (text) => (text.trim() ? undefined : this.t('Enter a calendar id.')));
+    const calendarId = id ?? await this.context.prompts.ask(this.t('Add a calendar'), this.t('The id of the calendar (its address, e.g. someone@example.com)'), '', (text) => calendarIdProblem(text, this.t));
     if (!calendarId) return undefined;
     return attempt(this.context.desk, () => this.context.api().insertCalendarListEntry({ id: calendarId, selected: true }), {
       action: this.t('Could not add the calendar "{0}"', calendarId),
@@ -176,4 +176,16 @@ export class CalendarListCommands {
       }
     }
   }
+}
+
+/**
+ * What is wrong with a calendar id as typed, said in the box: every calendar's id is an address (someone@example.com,
+ * …@group.calendar.google.com, en.usa#holiday@group.v.calendar.google.com), so text without "@" or with spaces is
+ * refused before the service answers a bare "Not Found".
+ */
+export function calendarIdProblem(text: string, t: (message: string, ...args: Array<string | number>) => string): string | undefined {
+  const id = text.trim();
+  if (id === '') return t('Enter a calendar id.');
+  if (/\s/.test(id) || !/^[^@]+@[^@]+$/.test(id)) return t('A calendar id is an address, such as someone@example.com or …@group.calendar.google.com.');
+  return undefined;
 }

@@ -32,9 +32,13 @@ export function nextOccurrence(occurrences: readonly Occurrence[], now: number, 
   return current ?? upcoming;
 }
 
-/** "in 12 min: Standup", "now: Standup (ends in 5 min)". */
+/** The most of an event's title the status bar shows; the hover has it whole. */
+export const STATUS_TITLE_MAX = 40;
+
+/** "in 12 min: Standup", "now: Standup (ends in 5 min)"; a long title is cut with "…" so the status bar keeps its other items. */
 export function countdownText(occurrence: Occurrence, now: number, t: Translate = english): string {
-  const title = eventTitle(occurrence.event, t);
+  const whole = eventTitle(occurrence.event, t);
+  const title = [...whole].length > STATUS_TITLE_MAX ? `${[...whole].slice(0, STATUS_TITLE_MAX - 1).join('').trimEnd()}…` : whole;
   if (occurrence.start <= now) return t('now: {0} (ends in {1})', title, describeMinutes(minutesUntil(now, occurrence.end), t));
   return t('in {0}: {1}', describeMinutes(minutesUntil(now, occurrence.start), t), title);
 }

@@ -11,7 +11,7 @@ import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveMemberRole } from '../../../shared/schemas/drive/drives';
 import type { DriveItem } from '../port';
 import { driveAsItem, SharedDrivesApi } from '../sharedDrives/port';
-import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
+import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveNameProblem, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
 import { emailsProblem, parseEmails } from '../sharing/emails';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
@@ -180,7 +180,7 @@ export class SharedDriveCommands extends DriveCommandPart {
 
   create() {
     return attempt(this.desk, async () => {
-      const name = await this.vs.window.showInputBox({ prompt: this.t('Name of the new shared drive'), placeHolder: this.t('Team files'), validateInput: (value) => (value.trim() === '' ? this.t('A shared drive needs a name') : undefined) });
+      const name = await this.vs.window.showInputBox({ prompt: this.t('Name of the new shared drive'), placeHolder: this.t('Team files'), validateInput: (value) => sharedDriveNameProblem(value, this.t) });
       if (name === undefined) return;
       const drive = await this.api().insertDrive({ name: name.trim() });
       this.refreshDrives();
@@ -189,7 +189,7 @@ export class SharedDriveCommands extends DriveCommandPart {
   }
 
   readonly rename = this.onDrive('any', () => this.t('Which shared drive should be renamed?'), () => this.t('Could not rename the shared drive'), async (drive) => {
-    const name = await this.vs.window.showInputBox({ prompt: this.t('New name of the shared drive'), value: this.nameOf(drive), validateInput: (value) => (value.trim() === '' ? this.t('A name cannot be empty') : undefined) });
+    const name = await this.vs.window.showInputBox({ prompt: this.t('New name of the shared drive'), value: this.nameOf(drive), validateInput: (value) => sharedDriveNameProblem(value, this.t) });
     if (name === undefined || name.trim() === this.nameOf(drive)) return;
     try {
       await this.api().updateDrive(drive.id, { name: name.trim() });

@@ -1,6 +1,6 @@
 /** Shared drives in the tree and their members, without vscode: which rows are drives, their menus, roles as people name them. */
 import type { DrivePermission } from '../../../shared/schemas/drive';
-import { DRIVE_MEMBER_ROLES, DriveMemberRole } from '../../../shared/schemas/drive/drives';
+import { DRIVE_MEMBER_ROLES, DriveMemberRole, MAX_DRIVE_NAME } from '../../../shared/schemas/drive/drives';
 import type { PermissionInput } from '../../../shared/schemas/drive/permissions';
 import type { DriveItem } from '../port';
 import type { Translate } from '../../../shared/l10n';
@@ -91,4 +91,11 @@ export function driveTooltipLines(item: DriveItem, t: Translate, when: (ms: numb
   if (!Number.isNaN(created)) lines.push(t('Created: {0}', when(created)));
   if (item.labels?.hidden) lines.push(t('Hidden from your shared drives'));
   return lines;
+}
+
+/** What is wrong with a shared drive's name as typed, said in the box before anything is sent (Drive keeps 128 characters). */
+export function sharedDriveNameProblem(value: string, t: Translate): string | undefined {
+  if (value.trim() === '') return t('A shared drive needs a name');
+  if (value.length > MAX_DRIVE_NAME) return t('At most {0} characters; this has {1}.', MAX_DRIVE_NAME, value.length);
+  return undefined;
 }

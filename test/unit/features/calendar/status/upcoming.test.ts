@@ -60,6 +60,15 @@ describe('Calendar next event and reminders', () => {
     assert.equal(countdownText(nextOccurrence(place(events), Date.parse('2026-11-23T10:20:00Z'), 'Europe/Berlin') as Occurrence, Date.parse('2026-11-23T10:20:00Z')), 'in 2 h 40 min: Review');
   });
 
+  it('cuts a very long title in the status bar (the hover has it whole), so the bar keeps its other items', () => {
+    const long = 'x'.repeat(2000);
+    const next = nextOccurrence(place([timed(long, '2026-11-23T10:00:00Z', '2026-11-23T10:15:00Z')]), NOW, 'Europe/Berlin') as Occurrence;
+    const text = countdownText(next, NOW);
+    assert.ok(text.startsWith('in 12 min: xxx'), text);
+    assert.ok(text.endsWith('…'), text);
+    assert.ok(text.length <= 'in 12 min: '.length + 40, `${text.length} characters`);
+  });
+
   it('looks to the end of today in the Calendar zone, whatever the hour, and says when nothing is left', () => {
     const tomorrow = [timed('Early train', '2026-11-24T08:00:00Z', '2026-11-24T09:00:00Z')];
     // 20:00 in Berlin: tomorrow's 09:00 is 13 hours away, yet not today's; at 08:00 it would be 25 hours away.

@@ -3,7 +3,8 @@ import { contextValueFor } from '../../../../../src/features/drive/tree/treeProv
 import { planDrop } from '../../../../../src/features/drive/tree/dragAndDrop';
 import { DriveNode, DriveTreeModel, FileNode, folderTitles } from '../../../../../src/features/drive/tree/model';
 import { driveAsItem, SharedDriveSource } from '../../../../../src/features/drive/sharedDrives/port';
-import { memberRoleInput, memberRoleOf, myDriveRole, sortMembers } from '../../../../../src/features/drive/sharedDrives/nodes';
+import { memberRoleInput, memberRoleOf, myDriveRole, sharedDriveNameProblem, sortMembers } from '../../../../../src/features/drive/sharedDrives/nodes';
+import { english } from '../../../../../src/shared/l10n';
 import { resolveDrivePath } from '../../../../../src/features/drive/fs/drivePath';
 import type { SharedDrive } from '../../../../../src/shared/schemas/drive/drives';
 import { FakeDrive } from '../../../../support/fakes/drive';
@@ -191,5 +192,14 @@ describe('Drive tree: shared drives', () => {
     const missing = await resolveDrivePath(['Shared drives', 'Team', 'new.md'], lookup);
     assert.deepEqual(missing, { kind: 'missing', parentId: 'D1', title: 'new.md' });
     await assert.rejects(resolveDrivePath(['Shared drives', 'Nope', 'x'], lookup), /No Drive file/);
+  });
+});
+
+describe('shared drive names as typed', () => {
+  it('are refused in the box when empty or longer than Drive keeps, instead of the service\'s raw refusal', () => {
+    assert.equal(sharedDriveNameProblem('   ', english), 'A shared drive needs a name');
+    assert.equal(sharedDriveNameProblem('x'.repeat(2000), english), 'At most 128 characters; this has 2000.');
+    assert.equal(sharedDriveNameProblem('x'.repeat(128), english), undefined);
+    assert.equal(sharedDriveNameProblem('Team files', english), undefined);
   });
 });
