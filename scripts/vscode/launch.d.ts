@@ -64,3 +64,18 @@ export function startFrontProxy(options: { serverPort: number; port?: number; ho
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T>;
 export function stopChild(child: ChildProcess | undefined, graceMs?: number): Promise<void>;
 export function userSettings(emulatorUrl: string, overrides?: Record<string, unknown>): Record<string, unknown>;
+
+/** A fresh folder for one run (short, outside the repository). */
+export function makeRunDir(prefix: string): string;
+
+/** Removes a run folder (kept when DESK_KEEP_RUN is set). */
+export function removeRunDir(runDir: string): void;
+
+/** Debian's Chromium with a fresh profile under runDir, the workbench's test hooks exposed, only loopback reachable. */
+export function launchBrowser(options: {
+  runDir: string;
+  onExit?: (code: number) => void;
+  onLog?: (type: string, text: string) => void;
+  viewport?: { width: number; height: number };
+  locale?: string;
+}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }>;

@@ -1,13 +1,12 @@
 // Drive folders in VS Code's Explorer as a user meets them: "Add to Workspace" on My Drive turns the window into a
-// multi-root workspace (VS Code reloads it), the reopened window lists My Drive once signed in (this harness's web
-// SecretStorage lives in memory, so the reload signs the user out: the reopened-signed-out path, with Desk's notice
-// and its Sign In), a folder added beside it lists too, and what the user does in the Explorer (new file, typing and
-// saving, rename, drag and drop into a folder, Move to Drive's Trash) is checked through the Drive API as another client
-// sees it.
+// multi-root workspace (VS Code reloads it) whose Explorer lists My Drive, a folder added beside it lists too, what the
+// user does in the Explorer (new file, typing and saving, rename, drag and drop into a folder, Move to Drive's Trash) is
+// checked through the Drive API as another client sees it, and the workspace reopened signed out (in another browser,
+// which has none of the first one's sign-in) marks its Drive folders, says so once with Sign In, and lists them after.
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import type { Locator, Page } from 'playwright-core';
-import { activityItem, emulatorToken, getAsAlice, notification, openDeskContainer, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
+import { activityItem, emulatorToken, getAsAlice, notification, openDeskContainer, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
 
 interface RowElement {
   querySelector(selector: string): { textContent: string | null } | null;
@@ -20,6 +19,12 @@ describe('Drive folders in the Explorer (UI)', function () {
   this.timeout(240000);
   // Saving is the user's Ctrl+S here (VS Code for the web saves after a delay by default).
   const opened = useWorkbench('failed-drive-explorer-', { seed: 'demo', settings: { 'files.autoSave': 'off' } });
+
+  async function saveScreenshotOf(page: Page, name: string): Promise<void> {
+    const size = page.viewportSize();
+    if (size) await page.mouse.move(size.width - 10, size.height / 2);
+    await saveScreenshot(page, `${name}.png`);
+  }
 
   /** Files of alice's Drive with this title (trashed ones too), as another client sees them. */
   async function filesTitled(title: string): Promise<DriveFile[]> {
@@ -131,7 +136,7 @@ describe('Drive folders in the Explorer (UI)', function () {
 
     // VS Code for the web keeps secrets in its browser storage, which the window's reload may not have written yet:
     // the reopened window is then signed out (most runs). The Explorer keeps the folder (marked), and Desk says once
-    // what to do, with Sign In. (The extension-host suite covers the signed-out reopen every time.)
+    // what to do, with Sign In. (The last test reopens signed out every time, in another browser.)
     const notice = notification(page, 'sign in to list the Drive folders of this workspace');
     const listed = page.locator('.part.sidebar .explorer-folders-view .monaco-list-row[aria-level="2"]', { has: page.locator('.label-name', { hasText: /^ideas\.txt$/ }) });
     await notice.or(listed).first().waitFor({ state: 'visible', timeout: 60000 });
@@ -242,5 +247,34 @@ describe('Drive folders in the Explorer (UI)', function () {
     assert.equal(trashed.labels?.trashed, true, 'in Drive\'s trash, not deleted');
     await insideDesk.waitFor({ state: 'hidden', timeout: 30000 });
     await workbench.screenshot('drive-explorer-trashed');
+  });
+
+  it('the workspace reopened signed out (in another browser) marks its Drive folders, says so once with Sign In, and lists them once signed in', async () => {
+    const other = await openInAnotherBrowser(opened().page.url());
+    try {
+      const { page, browserContext } = other;
+      await showWorkspaceExplorer(page);
+      await explorerRow(page, 'My Drive').waitFor({ state: 'visible', timeout: 60000 });
+      const notice = notification(page, 'sign in to list the Drive folders of this workspace');
+      await notice.waitFor({ state: 'visible', timeout: 60000 });
+      assert.equal(await notification(page).count(), 1, 'one notice, not one per request VS Code made');
+      assert.deepEqual(await childrenOf(page, 'My Drive'), []);
+      assert.deepEqual(await childrenOf(page, 'Projects'), []);
+      await saveScreenshotOf(page, 'drive-explorer-reopened-signed-out');
+
+      const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
+      await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
+      const consent = await consentPage;
+      await consent.waitForLoadState('domcontentloaded');
+      await consent.locator('button[name="account"][value="alice@example.com"]').click();
+      await consent.waitForLoadState('domcontentloaded');
+      await consent.close();
+      assert.deepEqual(await waitForChild(page, 'My Drive', 'ideas.txt'), ['Notes', 'Photos', 'Projects', 'ideas.txt']);
+      assert.deepEqual(await waitForChild(page, 'Projects', 'Desk'), ['Desk', 'Budget', 'Project plan']);
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'finish in your browser' }).waitFor({ state: 'hidden', timeout: 30000 });
+      await saveScreenshotOf(page, 'drive-explorer-reopened-signed-in');
+    } finally {
+      await other.close();
+    }
   });
 });

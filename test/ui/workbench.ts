@@ -79,6 +79,33 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
   };
 }
 
+/**
+ * The same VS Code opened at `url` by another browser with a profile of its own (another machine, say): nothing the
+ * first browser kept (Desk's sign-in lives in the browser's secret storage) is there. close() ends it.
+ */
+export async function openInAnotherBrowser(url: string): Promise<{ page: Page; browserContext: BrowserContext; close(): Promise<void> }> {
+  const runDir = launcher.makeRunDir('ui-browser');
+  // The browser's own temporary folder (its sockets): launchBrowser points TMPDIR there.
+  fs.mkdirSync(path.join(runDir, 'tmp'), { recursive: true });
+  const browser = await launcher.launchBrowser({ runDir });
+  try {
+    await browser.page.goto(url);
+    await browser.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60000 });
+  } catch (error) {
+    await browser.close();
+    launcher.removeRunDir(runDir);
+    throw error;
+  }
+  return {
+    page: browser.page,
+    browserContext: browser.context,
+    close: async () => {
+      await browser.close();
+      launcher.removeRunDir(runDir);
+    },
+  };
+}
+
 /** The first row of the side bar's trees whose label matches. */
 export function treeRow(page: Page, label: string | RegExp): Locator {
   return treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
