@@ -15,6 +15,11 @@ import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/feat
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
 import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
 import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
+import { BooksClient } from '../../../src/api/books';
+import { BooksTreeModel, MY_LIBRARY } from '../../../src/features/books/tree/model';
+import { TasksSearchSource } from '../../../src/features/search/sources/tasks';
+import { DriveSearchSource } from '../../../src/features/search/sources/drive';
+import { CalendarSearchSource } from '../../../src/features/search/sources/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import type { CalendarTreeNode } from '../../../src/features/calendar/tree/model';
@@ -173,5 +178,35 @@ describe('round trips per view action, against the emulator', function () {
     assert.equal(row?.labels?.starred, full.labels?.starred);
     assert.equal(row?.userPermission?.role, full.userPermission?.role);
     for (const left of ['selfLink', 'alternateLink', 'exportLinks', 'permissions', 'kind'] as const) assert.equal(row?.[left], undefined, left);
+  });
+
+  it('the other views and the search sources stay at the round trips their data needs', async () => {
+    const http = httpFor(emulator, waves);
+    const tasksApi = new TasksClient(http);
+    const measure = async (action: () => Promise<unknown>): Promise<number> => {
+      waves.reset();
+      await action();
+      return waves.roundTrips;
+    };
+    const tasks = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
+    let lists: Awaited<ReturnType<TasksTreeModel['roots']>> = [];
+    assert.equal(await measure(async () => { lists = await tasks.roots(); }), 1, waves.describe());
+    const firstList = lists[0];
+    assert.ok(firstList?.kind === 'list');
+    assert.equal(await measure(() => tasks.listChildren(firstList)), 1, waves.describe());
+
+    const books = new BooksTreeModel(() => new BooksClient(http), { publicLibraries: () => [] });
+    let shelves: Awaited<ReturnType<BooksTreeModel['children']>> = [];
+    assert.equal(await measure(async () => { shelves = await books.children(books.library(MY_LIBRARY)); }), 1, waves.describe());
+    const shelf = shelves.find((node) => node.kind === 'shelf');
+    assert.ok(shelf);
+    assert.equal(await measure(() => books.children(shelf)), 1, waves.describe());
+
+    // Each search source: what to search in, then its contents (every list's tasks at once; every calendar's events at once).
+    const signal = new AbortController().signal;
+    assert.equal(await measure(() => new TasksSearchSource(tasksApi).search('report', signal)), 2, waves.describe());
+    assert.equal(await measure(() => new CalendarSearchSource(new CalendarClient(http)).search('standup', signal)), 2, waves.describe());
+    // files.list, then the folders of the hits at once (their path under each result).
+    assert.ok(await measure(() => new DriveSearchSource(new DriveClient(http)).search('plan', signal)) <= 2, waves.describe());
   });
 });
