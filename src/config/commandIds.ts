@@ -55,6 +55,7 @@ export const TODO_COMMAND = {
 export const DRIVE_COMMAND = {
   refresh: 'desk.drive.refresh',
   addToWorkspace: 'desk.drive.addToWorkspace',
+  trashInExplorer: 'desk.drive.trashInExplorer',
   newFolder: 'desk.drive.newFolder',
   uploadFiles: 'desk.drive.uploadFiles',
   uploadFolder: 'desk.drive.uploadFolder',

@@ -113,6 +113,47 @@ describe('Drive folders in the Explorer', function () {
     assert.ok(listed.every(([, type]) => type === vscode.FileType.File));
   });
 
+  it('a Drive folder asked for while signed out (a workspace reopened so) fails clearly, says so once with Sign In, and signing in refreshes the Explorer', async () => {
+    const desk = api.desk;
+    const warnings: Array<{ message: string; actions: unknown[] }> = [];
+    stubs.stub('showWarningMessage', async (message: unknown, ...actions: unknown[]) => {
+      warnings.push({ message: String(message), actions });
+      return undefined;
+    });
+    // The Explorer's refresh, recorded; and this window's folders as a workspace holding the Drive folder would have them.
+    const executed: string[] = [];
+    const commands = vscode.commands as unknown as Record<string, unknown>;
+    const execute = vscode.commands.executeCommand;
+    commands.executeCommand = (command: string, ...rest: unknown[]) => {
+      executed.push(command);
+      return execute(command, ...rest);
+    };
+    const workspace = vscode.workspace as unknown as Record<string, unknown>;
+    const folders = Object.getOwnPropertyDescriptor(workspace, 'workspaceFolders');
+    Object.defineProperty(workspace, 'workspaceFolders', { configurable: true, get: () => [{ uri: folder, name, index: 0 }] });
+    try {
+      for (const session of await desk.auth.listSessions()) await desk.auth.removeSession(session.id);
+      await desk.session.check();
+      assert.equal(desk.session.signedIn, false);
+      // What VS Code asks when it opens the folder: its listing, and the folder's own settings files.
+      for (let attempt = 0; attempt < 3; attempt++) await assert.rejects(Promise.resolve(vscode.workspace.fs.readDirectory(folder)), /Not signed in to Google \(Desk\)/);
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'))), /Not signed in/);
+      const notices = warnings.filter((warning) => /sign in to list the Drive folders/.test(warning.message));
+      assert.equal(notices.length, 1, `one notice for every failed request: ${JSON.stringify(warnings.map((warning) => warning.message))}`);
+      assert.deepEqual(notices[0]?.actions, ['Sign In']);
+
+      api = await activateAndSignIn();
+      await eventually('the Explorer asked to list its folders again', () => (executed.includes('workbench.files.action.refreshFilesExplorer') ? true : undefined));
+      assert.ok((await vscode.workspace.fs.readDirectory(folder)).some(([entry]) => entry === 'sub'), 'listed once signed in');
+    } finally {
+      commands.executeCommand = execute;
+      if (folders) Object.defineProperty(workspace, 'workspaceFolders', folders);
+      else delete workspace.workspaceFolders;
+      // The suites after this one expect a session.
+      api = await activateAndSignIn();
+    }
+  });
+
   it('reports a file created elsewhere to the Explorer through the change feed', async () => {
     await vscode.workspace.fs.readDirectory(folder); // the Explorer has the folder open
     const events: vscode.FileChangeEvent[] = [];

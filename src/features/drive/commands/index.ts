@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 import type { DriveCommentEntry } from '../comments/threads';
+import { trashInExplorer } from '../explorer/trash';
 import { addToWorkspace } from '../explorer/workspaceFolders';
 import { RevisionDocuments } from '../revisions/documents';
 import { REVISION_SCHEME } from '../revisions/history';
@@ -154,6 +155,7 @@ export class DriveCommands {
       [DRIVE_COMMAND.refreshComments]: (arg?: CommentArg) => comments.refresh(arg),
 
       [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node),
+      [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
     })];
   }
 
