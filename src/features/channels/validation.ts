@@ -23,6 +23,32 @@ export function addressProblem(value: string, t: Translate): string | undefined 
   return undefined;
 }
 
+/**
+ * The Drive file id in what the user typed: an id as it is, or the id inside a link copied from Drive's web pages
+ * (…/file/d/<id>/view, …/document/d/<id>/edit, …open?id=<id>). Undefined when there is none.
+ */
+export function driveFileIdOf(value: string): string | undefined {
+  const text = value.trim();
+  if (/^[A-Za-z0-9_-]+$/.test(text)) return text;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const inPath = /\/d\/([A-Za-z0-9_-]+)/.exec(url.pathname)?.[1];
+  const inQuery = url.searchParams.get('id');
+  const id = inPath ?? inQuery ?? undefined;
+  return id && /^[A-Za-z0-9_-]+$/.test(id) ? id : undefined;
+}
+
+/** Why the text names no Drive file, or undefined. */
+export function driveFileIdProblem(value: string, t: Translate): string | undefined {
+  if (value.trim() === '') return t('Enter a file id.');
+  if (driveFileIdOf(value) === undefined) return t('Enter a Drive file id (letters, digits, - and _) or a link to the file from drive.google.com.');
+  return undefined;
+}
+
 /** Why a token cannot be used, or undefined (empty means no token). */
 export function tokenProblem(value: string, t: Translate): string | undefined {
   if (value.length > MAX_CHANNEL_TOKEN) return t('The token may have at most {0} characters ({1} now).', MAX_CHANNEL_TOKEN, value.length);

@@ -2,6 +2,7 @@
 import { DIRECTORY_USER_EVENTS, DirectoryUserEvent } from '../../../shared/schemas/channels';
 import type { ChannelRecord, WatchTarget } from '../model';
 import { calendarIdOf, calendarRow, ChannelPrompts, ChannelsCommandContext, isObject, optionString } from './context';
+import { driveFileIdOf, driveFileIdProblem } from '../validation';
 
 export class ChannelWatchCommands {
   constructor(private readonly context: ChannelsCommandContext, private readonly prompts: ChannelPrompts) {}
@@ -27,9 +28,9 @@ export class ChannelWatchCommands {
       fileId = item.id;
       title = typeof item.title === 'string' ? item.title : typeof item.name === 'string' ? item.name : undefined;
     }
-    fileId ??= await this.prompts.ask(this.t('The id of the Drive file to watch'), '', (value) => (value.trim() === '' ? this.t('Enter a file id.') : undefined));
+    fileId ??= await this.prompts.ask(this.t('The id of the Drive file to watch, or its link'), '', (value) => driveFileIdProblem(value, this.t));
     if (!fileId) return undefined;
-    return this.watch({ kind: 'driveFile', fileId: fileId.trim(), ...(title ? { title } : {}) }, item ? undefined : target);
+    return this.watch({ kind: 'driveFile', fileId: driveFileIdOf(fileId) ?? fileId.trim(), ...(title ? { title } : {}) }, item ? undefined : target);
   }
 
   /** A Calendar tree row, `{ calendarId, address, token }`, or asked (the primary calendar by default). */

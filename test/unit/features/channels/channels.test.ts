@@ -8,7 +8,7 @@ import type { ChannelsApi } from '../../../../src/features/channels/port';
 import { checkNotification, sameToken } from '../../../../src/features/channels/receiver/check';
 import { countdownIntervalMs, formatDuration, planRenewals, renewalLeadMs } from '../../../../src/features/channels/renewal';
 import { channelDescription } from '../../../../src/features/channels/tree/presentation';
-import { addressProblem, channelIdProblem, checkedWatchInput, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
+import { addressProblem, channelIdProblem, checkedWatchInput, driveFileIdOf, driveFileIdProblem, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
 import { MapMemento } from '../../../support/memento';
 import { english as t } from '../../../../src/shared/l10n';
 
@@ -211,5 +211,22 @@ describe('Channels: operations', () => {
     const made = await operations.watch({ kind: 'directoryUsers', customer: 'my_customer', event: 'add' }, { address: 'https://h/x' });
     await operations.stop(made);
     assert.deepEqual(calls, ['directory {"customer":"my_customer"} add', 'stop directory id1']);
+  });
+});
+
+describe('the Drive file to watch, as typed', () => {
+  const t = (message: string, ...args: Array<string | number | boolean>): string => message.replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
+
+  it('takes an id as it is, or the id inside a link copied from Drive', () => {
+    assert.equal(driveFileIdOf(' 1AbC_d-9 '), '1AbC_d-9');
+    assert.equal(driveFileIdOf('https://drive.google.com/file/d/1AbC_d-9/view?usp=sharing'), '1AbC_d-9');
+    assert.equal(driveFileIdOf('https://docs.google.com/document/d/1AbC_d-9/edit'), '1AbC_d-9');
+    assert.equal(driveFileIdOf('https://drive.google.com/open?id=1AbC_d-9'), '1AbC_d-9');
+  });
+
+  it('refuses in the box what names no file (an address of something else, words), instead of a watch the service refuses', () => {
+    assert.equal(driveFileIdProblem('', t), 'Enter a file id.');
+    for (const text of ['https://example.com/hook', 'my file.txt', '../x', '-5 days']) assert.match(driveFileIdProblem(text, t) ?? '', /Drive file id/, text);
+    assert.equal(driveFileIdProblem('1AbC_d-9', t), undefined);
   });
 });
