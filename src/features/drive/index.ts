@@ -146,6 +146,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   endpoints(): ServiceEndpoints | undefined { return this.desk.backend.current; }
   resources(): DriveResourcesApi { return this.driveClient(); }
   notifyFileChanged(fileId: string): void { this.fileSystem.notifyRemoteChange(fileId); }
+  knowFile(item: DriveItem): void { this.fileSystem.know(item); }
 
   revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
     return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView }, fileId, options);

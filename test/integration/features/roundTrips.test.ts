@@ -83,7 +83,7 @@ describe('round trips per view action, against the emulator', function () {
     assert.equal(waves.roundTrips, 2, waves.describe());
   });
 
-  it('Drive: opening a file (stat, then read) costs two round trips, not three; a version changed in between is still pinned right', async () => {
+  it('Drive: opening a file (stat, then read) costs two round trips, not three, one from the tree; a version changed in between is still pinned right', async () => {
     const http = httpFor(emulator, waves);
     const drive = new DriveClient(http);
     const file = await drive.uploadFile({ title: 'notes.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
@@ -105,6 +105,18 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(pinned.mtime >= stat.mtime);
     assert.equal(pinned.size, 'second, longer\n'.length, 'the pinned version is the one read, not the one stat saw');
     fileSystem.dispose();
+
+    // Opened from the tree (commands/files.ts open): the row's metadata stands in for the stat's request.
+    const fromTree = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const model = new DriveTreeModel(adaptDriveClient(drive));
+    const row = (await model.children(model.section('myDrive'))).find((node): node is FileNode => node.kind === 'file' && node.item.id === file.id);
+    assert.ok(row);
+    waves.reset();
+    fromTree.know(row.item);
+    await fromTree.stat(uri);
+    assert.equal(Buffer.from(await fromTree.readFile(uri)).toString('utf8'), 'second, longer\n');
+    assert.equal(waves.requests.length, 1, waves.describe());
+    fromTree.dispose();
   });
 
   it('Drive: a folder of 500 files opens in one round trip, and "Load more" shows the page fetched while the first was read', async () => {

@@ -35,6 +35,8 @@ export interface DriveCommandHost {
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
   /** The resources the narrow port leaves out (permissions, properties, revisions, shared drives, labels), each its own Pick of the client. */
   resources(): DriveResourcesApi;
+  /** The row of a file being opened: its metadata spares the editor's first stat a request. */
+  knowFile(item: DriveItem): void;
   /** Desk replaced a file's content (a restored version): open editors without edits reload it. */
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */

@@ -34,6 +34,7 @@ export class DriveFileCommands extends DriveCommandPart {
         await this.host.treeView.reveal(file, { expand: true, select: true });
         return;
       }
+      this.host.knowFile(file.item);
       await this.vs.commands.executeCommand('vscode.open', driveUri(this.vs, file.item, folderTitles(file)), { preview: true });
     }, { action: this.t('Could not open the file'), retry: true });
   }

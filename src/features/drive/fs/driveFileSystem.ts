@@ -91,6 +91,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   /**
+   * A file's metadata as the tree lists it, given as the row is opened: the stat VS Code takes before reading needs
+   * no request of its own (the change feed keeps rows current, and the read checks the version by its etag).
+   */
+  know(item: DriveItem): void {
+    this.remember(item);
+  }
+
+  /**
    * Another client changed a file: open editors without unsaved edits reload it; an editor with edits keeps
    * its pinned version, so the next save meets the conflict instead of silently overwriting.
    */
