@@ -5,7 +5,7 @@
 // which has none of the first one's sign-in) marks its Drive folders, says so once with Sign In, and lists them after.
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { activityItem, emulatorToken, getAsAlice, notification, openDeskContainer, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
 
 interface RowElement {
@@ -19,6 +19,17 @@ describe('Drive folders in the Explorer (UI)', function () {
   this.timeout(240000);
   // Saving is the user's Ctrl+S here (VS Code for the web saves after a delay by default).
   const opened = useWorkbench('failed-drive-explorer-', { seed: 'demo', settings: { 'files.autoSave': 'off' } });
+
+  /** The notice's Sign In, then alice on the emulator's consent page (opened in the browser as a new page). */
+  async function signInFromNotice(browserContext: BrowserContext, notice: Locator): Promise<void> {
+    const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
+    await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
+    const consent = await consentPage;
+    await consent.waitForLoadState('domcontentloaded');
+    await consent.locator('button[name="account"][value="alice@example.com"]').click();
+    await consent.waitForLoadState('domcontentloaded');
+    await consent.close();
+  }
 
   async function saveScreenshotOf(page: Page, name: string): Promise<void> {
     const size = page.viewportSize();
@@ -145,13 +156,7 @@ describe('Drive folders in the Explorer (UI)', function () {
       assert.deepEqual(await childrenOf(page, 'My Drive'), []);
       await workbench.screenshot('drive-explorer-signed-out');
 
-      const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-      await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
-      const consent = await consentPage;
-      await consent.waitForLoadState('domcontentloaded');
-      await consent.locator('button[name="account"][value="alice@example.com"]').click();
-      await consent.waitForLoadState('domcontentloaded');
-      await consent.close();
+      await signInFromNotice(browserContext, notice);
     } else {
       console.log('    (the reopened window kept the session: no signed-out notice to check this run)');
     }
@@ -262,13 +267,7 @@ describe('Drive folders in the Explorer (UI)', function () {
       assert.deepEqual(await childrenOf(page, 'Projects'), []);
       await saveScreenshotOf(page, 'drive-explorer-reopened-signed-out');
 
-      const consentPage = browserContext.waitForEvent('page', { timeout: 30000 });
-      await notice.locator('.monaco-button', { hasText: 'Sign In' }).click();
-      const consent = await consentPage;
-      await consent.waitForLoadState('domcontentloaded');
-      await consent.locator('button[name="account"][value="alice@example.com"]').click();
-      await consent.waitForLoadState('domcontentloaded');
-      await consent.close();
+      await signInFromNotice(browserContext, notice);
       assert.deepEqual(await waitForChild(page, 'My Drive', 'ideas.txt'), ['Notes', 'Photos', 'Projects', 'ideas.txt']);
       assert.deepEqual(await waitForChild(page, 'Projects', 'Desk'), ['Desk', 'Budget', 'Project plan']);
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'finish in your browser' }).waitFor({ state: 'hidden', timeout: 30000 });
