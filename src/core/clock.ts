@@ -9,6 +9,8 @@ interface Formats {
   readonly time: Intl.DateTimeFormat;
   readonly dateTime: Intl.DateTimeFormat;
   readonly dateTimeWithYear: Intl.DateTimeFormat;
+  readonly date: Intl.DateTimeFormat;
+  readonly dateWithYear: Intl.DateTimeFormat;
 }
 
 const cache = new Map<string, Formats>();
@@ -29,6 +31,8 @@ function formatsFor(timeZone: string, locale: string | undefined): Formats {
       time: make({ hour: '2-digit', minute: '2-digit' }),
       dateTime: make({ weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
       dateTimeWithYear: make({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }),
+      date: make({ weekday: 'short', day: 'numeric', month: 'short' }),
+      dateWithYear: make({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
     };
     cache.set(key, formats);
   }
@@ -45,6 +49,19 @@ export function formatDateTime(ms: number, timeZone: string, locale?: string, no
   const formats = formatsFor(timeZone, locale);
   const sameYear = yearOf(ms, timeZone) === yearOf(now, timeZone);
   return (sameYear ? formats.dateTime : formats.dateTimeWithYear).format(new Date(ms));
+}
+
+/** "Fri 27 Nov", the day of `ms` in `timeZone`, for moments whose time does not matter (completed, updated, until); the year is added when it is not the year of `now`. */
+export function formatDay(ms: number, timeZone: string, locale?: string, now: number = Date.now()): string {
+  const formats = formatsFor(timeZone, locale);
+  const sameYear = yearOf(ms, timeZone) === yearOf(now, timeZone);
+  return (sameYear ? formats.date : formats.dateWithYear).format(new Date(ms));
+}
+
+/** An API timestamp ("2026-11-27T10:00:00.000Z") written by `write` (a DeskClock's `day` or `dateTime`); one that does not parse is shown as it came. */
+export function writeTimestamp(value: string, write: (ms: number) => string): string {
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : write(ms);
 }
 
 function yearOf(ms: number, timeZone: string): string {
@@ -94,5 +111,9 @@ export class DeskClock {
 
   dateTime(ms: number, now?: number): string {
     return formatDateTime(ms, this.zone, this.locale, now);
+  }
+
+  day(ms: number, now?: number): string {
+    return formatDay(ms, this.zone, this.locale, now);
   }
 }

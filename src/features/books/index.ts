@@ -62,6 +62,7 @@ class BooksFeature extends Disposable implements BooksSlice {
       },
       log: (message) => desk.log.warn(message),
       myUserId: () => this.libraries.account,
+      day: (ms) => desk.clock.day(ms),
     }));
     let commands: BooksCommands | undefined;
     this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });

@@ -105,7 +105,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     };
     const { tasks, drive, calendar, books } = this.clients;
     return [
-      new TasksSearchSource(tasks, t),
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }),
       new DriveSearchSource(drive, t),
       new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language }),
       new BooksSearchSource(books, t),

@@ -59,6 +59,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work)),
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
+      day: (ms) => desk.clock.day(ms),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       cache: desk.viewCache.view('tasks', isTasksSnapshot),
     }));

@@ -1,6 +1,6 @@
 // Desk's one clock: every view writes a moment in the user's Calendar zone, 24-hour, in the user's locale.
 import * as assert from 'node:assert/strict';
-import { DeskClock, formatClockTime, formatDateTime } from '../../../src/core/clock';
+import { DeskClock, formatClockTime, formatDateTime, formatDay, writeTimestamp } from '../../../src/core/clock';
 import { channelTooltip, notificationDescription } from '../../../src/features/channels/tree/presentation';
 import type { ChannelRecord } from '../../../src/features/channels/model';
 import { english } from '../../../src/shared/l10n';
@@ -35,6 +35,15 @@ describe('Desk clock', () => {
   it('writes a date and time short, with the year only when it is not this year', () => {
     assert.equal(formatDateTime(AFTERNOON, 'Europe/Berlin', 'en-GB', AFTERNOON), 'Fri 27 Nov, 15:05');
     assert.match(formatDateTime(AFTERNOON, 'Europe/Berlin', 'en-GB', Date.UTC(2025, 0, 1)), /^Fri,? 27 Nov 2026, 15:05$/);
+  });
+
+  it('writes a day (no time) short, in the zone, with the year only when it is not this year', () => {
+    assert.match(formatDay(AFTERNOON, 'Europe/Berlin', 'en-GB', AFTERNOON), /^Fri,? 27 Nov$/);
+    assert.match(formatDay(AFTERNOON, 'Asia/Tokyo', 'en-GB', AFTERNOON), /^Fri,? 27 Nov$/);
+    assert.match(formatDay(Date.UTC(2026, 10, 27, 23, 30), 'Asia/Tokyo', 'en-GB', AFTERNOON), /^Sat,? 28 Nov$/);
+    assert.match(formatDay(AFTERNOON, 'UTC', 'en-GB', Date.UTC(2025, 5, 1)), /^Fri,? 27 Nov 2026$/);
+    assert.match(writeTimestamp('2026-11-27T14:05:00.000Z', (ms) => new DeskClock('en-GB', undefined, 'UTC').day(ms, AFTERNOON)), /^Fri,? 27 Nov$/);
+    assert.equal(writeTimestamp('not a date', () => 'never'), 'not a date');
   });
 
   it('follows the Calendar zone once known, and remembers it for the next session', () => {

@@ -6,7 +6,7 @@
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from './model';
 import { escapeMarkdown } from '../../../core/markdown';
-import { formatDateTime } from '../../../core/clock';
+import { formatDateTime, formatDay, writeTimestamp } from '../../../core/clock';
 
 import { english, type Translate } from '../../../shared/l10n';
 
@@ -60,13 +60,13 @@ export function shelfDescription(shelf: Bookshelf, t: Translate = english): stri
   return [volumeCountText(shelf.volumeCount, t), accessText(shelf.access, t)].filter((part): part is string => Boolean(part)).join(' · ');
 }
 
-export function shelfTooltip(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string }, t: Translate = english): string {
+export function shelfTooltip(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string; day?: (ms: number) => string }, t: Translate = english): string {
   const lines = [`**${escapeMarkdown(shelfLabel(shelf, t))}**`, ''];
   if (options.mine && !options.writable) lines.push(escapeMarkdown(t('Read-only: Google Books fills this shelf.')), '');
   if (shelf.description?.trim()) lines.push(escapeMarkdown(shelf.description.trim()), '');
   lines.push(escapeMarkdown(shelfDescription(shelf, t)));
   if (!options.mine) lines.push('', escapeMarkdown(t('Public shelf of user {0} (read-only)', options.owner)));
-  if (shelf.volumesLastUpdated) lines.push('', escapeMarkdown(t('Volumes last changed {0}', shelf.volumesLastUpdated.slice(0, 10))));
+  if (shelf.volumesLastUpdated) lines.push('', escapeMarkdown(t('Volumes last changed {0}', writeTimestamp(shelf.volumesLastUpdated, options.day ?? ((ms) => formatDay(ms, 'UTC'))))));
   return lines.join('  \n');
 }
 

@@ -19,6 +19,8 @@ export interface BooksTreeOptions {
   readonly log: (message: string) => void;
   /** The signed-in account's Books user id, shown on My Library's hover (what others type to see its public shelves). */
   readonly myUserId?: () => string | undefined;
+  /** How a day reads in hovers ("Fri 27 Nov"): the DeskClock's `day`. */
+  readonly day?: (ms: number) => string;
 }
 
 export class BooksTreeProvider extends Disposable implements vscode.TreeDataProvider<BooksNode> {
@@ -139,7 +141,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
     if (node.kind === 'volume') {
       item.tooltip = new this.vs.MarkdownString(volumeTooltip(node.volume, this.t));
     } else if (node.kind === 'shelf') {
-      item.tooltip = new this.vs.MarkdownString(shelfTooltip(node.shelf, { mine: node.parent.mine, writable: node.writable, owner: node.parent.owner }, this.t));
+      item.tooltip = new this.vs.MarkdownString(shelfTooltip(node.shelf, { mine: node.parent.mine, writable: node.writable, owner: node.parent.owner, ...(this.options.day ? { day: this.options.day } : {}) }, this.t));
     } else if (node.kind === 'library') {
       const userId = node.mine ? this.options.myUserId?.() : node.owner;
       item.tooltip = node.mine

@@ -26,6 +26,9 @@ type Action = 'add' | 'change' | 'remove' | 'link' | 'transfer';
 type FlowItem = vscode.QuickPickItem & { action?: Action; permission?: DrivePermission };
 
 export class DriveSharingCommands extends DriveCommandPart {
+  /** An expiration ("until Fri 27 Nov") as Desk's clock writes a day. */
+  private readonly day = (ms: number): string => this.host.desk.clock.day(ms);
+
   private sharing() {
     return this.host.resources();
   }
@@ -68,7 +71,7 @@ export class DriveSharingCommands extends DriveCommandPart {
       void this.vs.window.showInformationMessage(this.t('Nobody else has access to “{0}” that could be changed here.', this.titleOf(access.file)));
       return undefined;
     }
-    const picked = await this.vs.window.showQuickPick(candidates.map((permission) => ({ ...permissionRow(permission, access.me, this.t), permission })), { title: this.t('Share “{0}”', this.titleOf(access.file)), placeHolder, matchOnDescription: true, matchOnDetail: true });
+    const picked = await this.vs.window.showQuickPick(candidates.map((permission) => ({ ...permissionRow(permission, access.me, this.t, this.day), permission })), { title: this.t('Share “{0}”', this.titleOf(access.file)), placeHolder, matchOnDescription: true, matchOnDetail: true });
     return picked?.permission;
   }
 
@@ -172,7 +175,7 @@ export class DriveSharingCommands extends DriveCommandPart {
     if (!email) {
       const people = peopleOf(access.permissions).filter((permission) => permission.type === 'user' && roleOf(permission) !== 'owner' && permission.emailAddress !== undefined);
       const someoneElse = { label: this.t('$(mail) Someone else…'), permission: undefined };
-      const picked = await this.vs.window.showQuickPick([...people.map((permission) => ({ ...permissionRow(permission, access.me, this.t), permission })), someoneElse], { title: this.t('Transfer the ownership of “{0}”', this.titleOf(file)), placeHolder: this.t('Who should own it?') });
+      const picked = await this.vs.window.showQuickPick([...people.map((permission) => ({ ...permissionRow(permission, access.me, this.t, this.day), permission })), someoneElse], { title: this.t('Transfer the ownership of “{0}”', this.titleOf(file)), placeHolder: this.t('Who should own it?') });
       if (!picked) return false;
       email = picked.permission?.emailAddress;
       permissionId = picked.permission?.id;
@@ -206,7 +209,7 @@ export class DriveSharingCommands extends DriveCommandPart {
       void this.vs.window.showInformationMessage(owner ? this.t('{0} owns “{1}”.', displayName(permission), this.titleOf(access.file)) : this.t('The access of {0} comes from a folder above “{1}”: change it on that folder.', displayName(permission), this.titleOf(access.file)));
       return false;
     }
-    const picked = await this.vs.window.showQuickPick(items, { title: displayName(permission), placeHolder: permissionRow(permission, access.me, this.t).description });
+    const picked = await this.vs.window.showQuickPick(items, { title: displayName(permission), placeHolder: permissionRow(permission, access.me, this.t, this.day).description });
     return picked?.action ? this.run(picked.action, access, permission) : false;
   }
 
@@ -231,8 +234,8 @@ export class DriveSharingCommands extends DriveCommandPart {
       const link = linkPermissionOf(access.permissions);
       const items: FlowItem[] = [
         { label: this.t('People with access'), kind: this.vs.QuickPickItemKind.Separator },
-        ...peopleOf(access.permissions).map((permission) => ({ ...permissionRow(permission, access.me, this.t), permission })),
-        ...(link ? [{ ...permissionRow(link, access.me, this.t), permission: link }] : []),
+        ...peopleOf(access.permissions).map((permission) => ({ ...permissionRow(permission, access.me, this.t, this.day), permission })),
+        ...(link ? [{ ...permissionRow(link, access.me, this.t, this.day), permission: link }] : []),
         { label: this.t('Actions'), kind: this.vs.QuickPickItemKind.Separator },
       ];
       if (canShare) {

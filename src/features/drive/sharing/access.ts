@@ -2,6 +2,11 @@
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import type { Translate } from '../../../shared/l10n';
+import { formatDay, writeTimestamp } from '../../../core/clock';
+
+/** How a day reads ("Fri 27 Nov"): the DeskClock's `day` in the extension; UTC where none is given (tests). */
+export type WriteDay = (ms: number) => string;
+const utcDay: WriteDay = (ms) => formatDay(ms, 'UTC');
 import { roleLabel, roleOf, roleRank, ShareRole } from './roles';
 
 /** How many people besides the owner the tooltip names before "and N more". */
@@ -42,14 +47,14 @@ export function linkSentence(permission: Pick<DrivePermission, 'type' | 'withLin
 }
 
 /** The label, description and detail of one grantee in the Share picker. */
-export function permissionRow(permission: DrivePermission, me: string | undefined, t: Translate): { label: string; description: string; detail?: string } {
+export function permissionRow(permission: DrivePermission, me: string | undefined, t: Translate, day: WriteDay = utcDay): { label: string; description: string; detail?: string } {
   const role = roleOf(permission);
   const icon = permission.type === 'group' ? '$(organization)' : permission.type === 'domain' ? '$(globe)' : permission.type === 'anyone' ? '$(link)' : '$(person)';
   const you = me !== undefined && permission.emailAddress?.toLowerCase() === me.toLowerCase() ? t(' (you)') : '';
   const label = permission.type === 'anyone' ? `${icon} ${linkSentence(permission, t)}` : `${icon} ${displayName(permission)}${you}`;
   const parts = [role ? roleLabel(role, t) : permission.role ?? ''];
   if (isInheritedOnly(permission)) parts.push(t('from a folder above'));
-  if (permission.expirationDate) parts.push(t('until {0}', permission.expirationDate.slice(0, 10)));
+  if (permission.expirationDate) parts.push(t('until {0}', writeTimestamp(permission.expirationDate, day)));
   const detail = permission.type !== 'anyone' && permission.emailAddress && permission.emailAddress !== displayName(permission) ? permission.emailAddress : undefined;
   return { label, description: parts.filter(Boolean).join(' · '), ...(detail ? { detail } : {}) };
 }
@@ -81,11 +86,11 @@ export function accessSummary(permissions: readonly DrivePermission[], t: Transl
   return lines;
 }
 
-/** "Shared with you by Bob on 2024-05-01" from the file's own metadata, for files in Shared with me. */
-export function sharedWithMeLine(item: Pick<DriveItem, 'sharingUser' | 'sharedWithMeDate' | 'ownedByMe'>, t: Translate): string | undefined {
+/** "Shared with you by Bob on Wed 1 May 2024" from the file's own metadata, for files in Shared with me. */
+export function sharedWithMeLine(item: Pick<DriveItem, 'sharingUser' | 'sharedWithMeDate' | 'ownedByMe'>, t: Translate, day: WriteDay = utcDay): string | undefined {
   if (item.ownedByMe !== false || !item.sharingUser) return undefined;
   const by = item.sharingUser.displayName ?? item.sharingUser.emailAddress ?? '?';
-  return item.sharedWithMeDate ? t('Shared with you by {0} on {1}', by, item.sharedWithMeDate.slice(0, 10)) : t('Shared with you by {0}', by);
+  return item.sharedWithMeDate ? t('Shared with you by {0} on {1}', by, writeTimestamp(item.sharedWithMeDate, day)) : t('Shared with you by {0}', by);
 }
 
 /** The role the signed-in user holds, from the file's userPermission. */

@@ -3,7 +3,7 @@
  * per file version: a sharing change gives the file a new etag, so the next hover asks again.
  */
 import type { DriveItem } from '../port';
-import { accessSummary, sharedWithMeLine } from './access';
+import { accessSummary, sharedWithMeLine, WriteDay } from './access';
 import type { SharingApi } from './port';
 import type { Translate } from '../../../shared/l10n';
 
@@ -13,7 +13,7 @@ const PAGE = 100;
 export class AccessTooltips {
   private readonly cache = new Map<string, { etag: string | undefined; lines: Promise<string[]> }>();
 
-  constructor(private readonly api: () => Pick<SharingApi, 'listPermissions'>, private readonly t: Translate, private readonly log: (message: string) => void = () => undefined) {}
+  constructor(private readonly api: () => Pick<SharingApi, 'listPermissions'>, private readonly t: Translate, private readonly log: (message: string) => void = () => undefined, private readonly day?: WriteDay) {}
 
   /** The lines for `item`; when Drive will not list its permissions (a viewer on some files), what its metadata says. */
   describe(item: DriveItem): Promise<string[]> {
@@ -30,7 +30,7 @@ export class AccessTooltips {
   }
 
   private async load(item: DriveItem): Promise<string[]> {
-    const shared = sharedWithMeLine(item, this.t);
+    const shared = sharedWithMeLine(item, this.t, this.day);
     try {
       const page = await this.api().listPermissions(item.id, { maxResults: PAGE });
       return [...accessSummary(page.items, this.t, { more: page.nextPageToken !== undefined }), ...(shared ? [shared] : [])];

@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { english, Translate } from '../../../shared/l10n';
+import { dueDateOf, shortDueDate } from '../../../core/dates';
 import { matchesWords, SearchHit, SearchSource, untilAborted } from '../model';
 import type { SearchTasksApi } from '../port';
 
@@ -21,7 +22,11 @@ export class TasksSearchSource implements SearchSource {
   private loaded: Promise<readonly LoadedList[]> | undefined;
   private readonly life = new AbortController();
 
-  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english) {
+  /**
+   * `today` and `locale` write due dates as the Tasks view does ("tomorrow", "Fri", "27 Nov"): the user's day and
+   * language in the extension, fixed ones in tests.
+   */
+  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english, private readonly dates: { readonly today?: () => Date; readonly locale?: string } = {}) {
     // One list and one page of tasks per request, all on this signal: more than Node's default 10 listeners.
     setMaxListeners(0, this.life.signal);
   }
@@ -68,7 +73,8 @@ export class TasksSearchSource implements SearchSource {
     const t = this.t;
     const completed = task.status === 'completed';
     const parts = [list.title];
-    if (task.due) parts.push(t('due {0}', task.due.slice(0, 10)));
+    const due = dueDateOf(task.due);
+    if (due) parts.push(t('due {0}', shortDueDate(due, this.dates.today?.() ?? new Date(), t, this.dates.locale)));
     if (completed) parts.push(t('✓ completed'));
     const notes = task.notes?.replace(/\s+/g, ' ').trim();
     if (notes) parts.push(notes.length > 80 ? `${notes.slice(0, 79).trimEnd()}…` : notes);

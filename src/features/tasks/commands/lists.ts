@@ -3,6 +3,7 @@ import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { TaskList } from '../../../shared/schemas/tasks';
 import type { TasksNode } from '../tree/nodes';
+import { renameListPrompt } from '../tree/presentation';
 import type { TaskCommandContext } from './context';
 
 export class TaskListCommands {
@@ -33,7 +34,7 @@ export class TaskListCommands {
     const picked = await this.context.prompts.resolveList(node, this.t('Rename which task list?'));
     if (!picked) return undefined;
     const current = await this.context.api.getTaskList(picked.id);
-    const title = await this.context.prompts.askTitle(this.t('Rename task list'), this.t('New name of "{0}" (last changed {1})', current.title, current.updated.slice(0, 10)), current.title);
+    const title = await this.context.prompts.askTitle(this.t('Rename task list'), renameListPrompt(current, this.context.desk.vs.l10n.t, (ms) => this.context.desk.clock.day(ms)), current.title);
     if (title === undefined || title === current.title) return undefined;
     const fromRow = node?.kind === 'list';
     return this.change(this.t('Could not rename the task list'), () => (fromRow ? this.context.api.patchTaskList(current.id, { title }) : this.context.api.updateTaskList(current.id, { title })));

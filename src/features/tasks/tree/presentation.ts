@@ -2,17 +2,13 @@ import { describeDueDate, dueDateOf, isOverdue, shortDueDate } from '../../../co
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
 import { english, Translate } from '../../../shared/l10n';
-import { formatDateTime } from '../../../core/clock';
+import { formatDateTime, formatDay, writeTimestamp as moment } from '../../../core/clock';
 
 /** How a moment reads: core/clock.ts's DeskClock in the extension; UTC where none is given (tests). */
 export type WriteMoment = (ms: number) => string;
 const utcMoment: WriteMoment = (ms) => formatDateTime(ms, 'UTC');
-
-/** An API timestamp as the clock writes it; one that does not parse is shown as it came. */
-function moment(value: string, when: WriteMoment): string {
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? value : when(ms);
-}
+/** How a day reads ("Fri 27 Nov"): the DeskClock's `day` in the extension; UTC where none is given (tests). */
+const utcDay: WriteMoment = (ms) => formatDay(ms, 'UTC');
 
 /**
  * Words and markdown for task rows, kept out of the tree provider so they are unit-tested. User text goes
@@ -51,10 +47,10 @@ export function notesMarkdown(notes: string): string {
 }
 
 /** The hover of a task: title, status, due date and notes. */
-export function taskTooltip(task: Task, listTitle: string, today: Date, t: Translate = english): string {
+export function taskTooltip(task: Task, listTitle: string, today: Date, t: Translate = english, day: WriteMoment = utcDay): string {
   const lines = [`**${escapeMarkdown(taskLabel(task, t))}**`, ''];
   const status = task.status === 'completed'
-    ? (task.completed ? t('Completed {0}', task.completed.slice(0, 10)) : t('Completed'))
+    ? (task.completed ? t('Completed {0}', escapeMarkdown(moment(task.completed, day))) : t('Completed'))
     : t('Open');
   lines.push(t('{0} · in {1}', status, escapeMarkdown(listTitle)));
   const due = dueDateOf(task.due);
@@ -66,11 +62,16 @@ export function taskTooltip(task: Task, listTitle: string, today: Date, t: Trans
   return lines.join('\n');
 }
 
-export function listTooltip(list: TaskList, openCount: number | undefined, t: Translate = english): string {
+export function listTooltip(list: TaskList, openCount: number | undefined, t: Translate = english, day: WriteMoment = utcDay): string {
   const lines = [`**${escapeMarkdown(list.title || t('(untitled list)'))}**`];
   if (openCount !== undefined) lines.push('', openCount === 1 ? t('1 open task') : t('{0} open tasks', openCount));
-  if (list.updated) lines.push('', t('Updated {0}', list.updated.slice(0, 10)));
+  if (list.updated) lines.push('', t('Updated {0}', escapeMarkdown(moment(list.updated, day))));
   return lines.join('\n');
+}
+
+/** The Rename Task List prompt: the name and when the list last changed, as a day ("Fri 27 Nov"). */
+export function renameListPrompt(list: TaskList, t: Translate = english, day: WriteMoment = utcDay): string {
+  return t('New name of "{0}" (last changed {1})', list.title, moment(list.updated, day));
 }
 
 /** A read-only details page for "Open Task Details". */

@@ -24,6 +24,8 @@ export interface TasksTreeOptions {
   readonly isSignedIn: () => Promise<boolean>;
   readonly log: (message: string) => void;
   readonly today?: () => Date;
+  /** How a day reads in hovers ("Fri 27 Nov"): the DeskClock's `day`. */
+  readonly day?: (ms: number) => string;
   /** The data was refreshed (a change here or a reload): other views showing tasks read them again. */
   readonly onRefresh?: () => void;
   /** What the view showed last (core/viewCache.ts), shown at the first start until the lists come. */
@@ -173,10 +175,10 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Hovers are built only when shown: notes can be long and most rows are never hovered. */
   resolveTreeItem(item: vscode.TreeItem, element: TasksNode): vscode.TreeItem {
     if (element.kind === 'task') {
-      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today, this.vs.l10n.t));
+      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today, this.vs.l10n.t, this.options.day));
     } else if (element.kind === 'list') {
       const open = this.model.openCount(element.listId);
-      item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open, this.vs.l10n.t));
+      item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open, this.vs.l10n.t, this.options.day));
     }
     return item;
   }

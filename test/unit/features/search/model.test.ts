@@ -104,14 +104,15 @@ describe('Desk search: Tasks source', () => {
       home: [[task('a', '1', { title: 'Renew passport', notes: 'Photos in the drawer' }), task('b', '2', { title: 'Passport photos', status: 'completed', completed: '2026-11-01T00:00:00.000Z' })]],
       work: [[task('c', '1', { title: 'Release notes', notes: 'mention the passport fix', due: '2026-12-01T00:00:00.000Z' })], [task('d', '2', { title: 'Unrelated' })]],
     });
-    const source = new TasksSearchSource(api);
+    // Due dates read as in the Tasks view, from the user's today: short, never ISO.
+    const source = new TasksSearchSource(api, undefined, { today: () => new Date(2026, 10, 20), locale: 'en-GB' });
     const signal = new AbortController().signal;
     const photos = await source.search('PASSPORT photos', signal);
     assert.deepEqual(photos.map((one) => [one.title, one.completed]), [['Renew passport', false], ['Passport photos', true]]);
     assert.match(photos[1]?.context ?? '', /^Home · ✓ completed$/);
     const callsAfterFirst = api.calls.length;
     const fix = await source.search('passport fix', signal);
-    assert.deepEqual(fix.map((one) => one.context), ['Work · due 2026-12-01 · mention the passport fix']);
+    assert.deepEqual(fix.map((one) => one.context), ['Work · due 1 Dec · mention the passport fix']);
     assert.deepEqual(fix[0]?.target, { kind: 'task', listId: 'work', taskId: 'c' });
     assert.equal(api.calls.length, callsAfterFirst, 'the second search filters what the first loaded');
     assert.ok(api.calls.every((call) => call.showCompleted === true));

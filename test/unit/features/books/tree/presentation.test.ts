@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { LibraryNode, ShelfNode, VolumeNode } from '../../../../../src/features/books/tree/model';
+import { formatDay } from '../../../../../src/core/clock';
 import { authorsText, contextValueFor, htmlToText, safeLink, shelfDescription, shelfDetailsMarkdown, shelfTooltip, volumeDescription, volumeDetailsMarkdown, volumeTooltip, yearOf } from '../../../../../src/features/books/tree/presentation';
 import { fakeVolume } from '../../../../support/fakes/books';
 
@@ -19,6 +20,9 @@ describe('Books presentation', () => {
     assert.equal(shelfDescription({ ...shelf, id: 2, access: 'PUBLIC', volumeCount: 3 }), '3 volumes · public');
     assert.match(shelfTooltip(shelf, { mine: true, writable: false, owner: 'me' }), /^\*\*Purchased\*\* {2}\n {2}\nRead\\-only: Google Books fills this shelf\\./);
     assert.match(shelfTooltip({ ...shelf, access: 'PUBLIC' }, { mine: false, writable: false, owner: '42' }), /Public shelf of user 42 \\\(read\\-only\\\)/);
+    // When its volumes last changed, as Desk's clock writes a day (never the ISO timestamp).
+    const day = (ms: number): string => formatDay(ms, 'Europe/London', 'en-GB', Date.UTC(2026, 10, 27));
+    assert.match(shelfTooltip({ ...shelf, volumesLastUpdated: '2026-11-20T09:00:00.000Z' }, { mine: true, writable: false, owner: 'me', day }), /Volumes last changed Fri,? 20 Nov$/);
   });
 
   it('turns Google\'s HTML descriptions into text and escapes markdown in hovers', () => {

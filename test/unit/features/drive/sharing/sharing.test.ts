@@ -6,9 +6,12 @@ import { explainSharingError } from '../../../../../src/features/drive/sharing/e
 import { linkRoleOptions, roleInput, roleOf, roleOptions } from '../../../../../src/features/drive/sharing/roles';
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, type DrivePermission } from '../../../../../src/shared/schemas/drive';
 import { english as t } from '../../../../../src/shared/l10n';
+import { formatDay } from '../../../../../src/core/clock';
 
 const owner: DrivePermission = { id: '1', type: 'user', role: 'owner', name: 'Alice', emailAddress: 'alice@example.com' };
 const person = (name: string, role: string, extra: Partial<DrivePermission> = {}): DrivePermission => ({ id: name, type: 'user', role, name, emailAddress: `${name.toLowerCase()}@example.com`, ...extra });
+/** Desk's clock writing a day in London, British English, in late 2026. */
+const britishDay = (ms: number): string => formatDay(ms, 'Europe/London', 'en-GB', Date.UTC(2026, 10, 27));
 const googleError = (status: number, reason: string, message = 'refused'): GoogleApiError => new GoogleApiError(status, message, reason, [{ reason, message }], undefined);
 
 describe('Drive sharing roles', () => {
@@ -80,11 +83,14 @@ describe('Drive access summary', () => {
     assert.equal(isInheritedOnly(person('Dan', 'reader')), false, 'no details (Google on My Drive items): the file\'s own');
     assert.deepEqual(permissionRow(inherited, 'alice@example.com', t), { label: '$(person) Bob', description: 'Editor · from a folder above', detail: 'bob@example.com' });
     assert.deepEqual(permissionRow(owner, 'Alice@example.com', t).label, '$(person) Alice (you)');
+    // An expiring grant says until which day as Desk's clock writes a day, never the ISO timestamp.
+    const expiring = person('Eve', 'reader', { expirationDate: '2026-12-04T23:59:59.000Z' });
+    assert.match(permissionRow(expiring, undefined, t, britishDay).description, /^Viewer · until Fri,? 4 Dec$/);
     assert.deepEqual(peopleOf([person('Bob', 'reader'), { id: 'anyone', type: 'anyone', role: 'reader' }, owner]).map((permission) => permission.name), ['Alice', 'Bob']);
   });
 
   it('says who shared a file with the user, from its own metadata', () => {
-    assert.equal(sharedWithMeLine({ ownedByMe: false, sharingUser: { displayName: 'Bob' }, sharedWithMeDate: '2024-05-01T10:00:00.000Z' }, t), 'Shared with you by Bob on 2024-05-01');
+    assert.match(sharedWithMeLine({ ownedByMe: false, sharingUser: { displayName: 'Bob' }, sharedWithMeDate: '2024-05-01T10:00:00.000Z' }, t, britishDay) ?? '', /^Shared with you by Bob on Wed,? 1 May 2024$/);
     assert.equal(sharedWithMeLine({ ownedByMe: true, sharingUser: { displayName: 'Bob' } }, t), undefined);
     assert.equal(myRole({ ownedByMe: false, userPermission: { role: 'reader', additionalRoles: ['commenter'] } }), 'commenter');
   });

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
 import { escapeMarkdown } from '../../../../../src/core/markdown';
-import { taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../../../src/features/tasks/tree/presentation';
+import { formatDay } from '../../../../../src/core/clock';
+import { listTooltip, renameListPrompt, taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../../../src/features/tasks/tree/presentation';
 
 const TODAY = new Date(2026, 10, 25);
 
@@ -33,6 +34,18 @@ describe('task presentation', () => {
     assert.equal(taskDescription(task({ due: '2026-12-24T00:00:00.000Z' }), TODAY, undefined, 'en-US'), 'Dec 24');
     // What fits the default side bar beside a task title: a dozen characters at most.
     for (const due of ['2026-11-28', '2026-12-31', '2027-09-30']) assert.ok((taskDescription(task({ due: `${due}T00:00:00.000Z` }), TODAY, undefined, 'en-GB') ?? '').length <= 12, due);
+  });
+
+  it('writes the completed and updated days and the rename prompt\'s "last changed" as Desk\'s clock writes a day, never ISO', () => {
+    const done = task({ status: 'completed', completed: '2026-11-24T10:00:00.000Z' });
+    const list = { kind: 'tasks#taskList', id: 'l1', etag: '"e"', title: 'Home', updated: '2026-11-20T10:00:00.000Z', selfLink: 'http://x/l1' } as const;
+    // The extension passes its clock's day (the user's zone and locale); British English here.
+    const day = (ms: number): string => formatDay(ms, 'Europe/London', 'en-GB', TODAY.getTime());
+    assert.match(taskTooltip(done, 'Home', TODAY, undefined, day), /^Completed Tue,? 24 Nov · in Home$/m);
+    assert.match(listTooltip(list, 2, undefined, day), /Updated Fri,? 20 Nov/);
+    assert.match(renameListPrompt(list, undefined, day), /^New name of "Home" \(last changed Fri,? 20 Nov\)$/);
+    // Without a clock (UTC, the runtime's locale) the day is still words, never ISO.
+    assert.ok(!/\d{4}-\d{2}-\d{2}/.test(taskTooltip(done, 'Home', TODAY) + listTooltip(list, 2) + renameListPrompt(list)));
   });
 
   it('names untitled tasks and puts notes and dates into the details page', () => {
