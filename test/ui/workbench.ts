@@ -87,20 +87,22 @@ export async function openInAnotherBrowser(url: string): Promise<{ page: Page; b
   const runDir = launcher.makeRunDir('ui-browser');
   // The browser's own temporary folder (its sockets): launchBrowser points TMPDIR there.
   fs.mkdirSync(path.join(runDir, 'tmp'), { recursive: true });
-  const browser = await launcher.launchBrowser({ runDir });
+  let browser: Awaited<ReturnType<Launcher['launchBrowser']>> | undefined;
   try {
+    browser = await launcher.launchBrowser({ runDir });
     await browser.page.goto(url);
     await browser.page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60000 });
   } catch (error) {
-    await browser.close();
+    await browser?.close();
     launcher.removeRunDir(runDir);
     throw error;
   }
+  const opened = browser;
   return {
-    page: browser.page,
-    browserContext: browser.context,
+    page: opened.page,
+    browserContext: opened.context,
     close: async () => {
-      await browser.close();
+      await opened.close();
       launcher.removeRunDir(runDir);
     },
   };

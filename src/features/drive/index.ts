@@ -10,12 +10,11 @@ import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/i
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
-import { DriveFileSystemProvider } from './fs/driveFileSystem';
-import { DRIVE_SCHEME } from './fs/drivePath';
+import type { DriveFileSystemProvider } from './fs/driveFileSystem';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
-import { DriveFolderAvailability } from './explorer/availability';
+import { registerDriveFileSystem } from './explorer/fileSystem';
 import { CurrentDriveModel } from './tree/currentModel';
 import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
 import { revealDriveFile } from './tree/reveal';
@@ -77,16 +76,14 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       firstRows: desk.viewCache.view('drive-my-drive', isMyDriveSnapshot),
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
     });
-    const availability = this._register(new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange }));
-    this.fileSystem = this._register(new DriveFileSystemProvider(vs, {
+    const fileSystem = registerDriveFileSystem(desk, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
-      log: (message) => desk.log.info(message),
-      onUnavailable: (reason, message) => availability.report(reason, message),
-    }));
-    this._register(vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, this.fileSystem, { isCaseSensitive: true }));
+    });
+    for (const disposable of fileSystem.disposables) this._register(disposable);
+    this.fileSystem = fileSystem.provider;
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));

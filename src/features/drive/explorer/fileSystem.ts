@@ -1,0 +1,27 @@
+/**
+ * The desk-drive: file system as VS Code sees it: one provider for the tree's editors and the Explorer's workspace
+ * folders, registered for the scheme, with the Explorer's outage notice (availability.ts) told when requests fail.
+ */
+import type * as vscode from 'vscode';
+import type { DeskContext } from '../../../core/deskContext';
+import { DriveFileSystemProvider, type DriveFsOptions } from '../fs/driveFileSystem';
+import { DRIVE_SCHEME } from '../fs/drivePath';
+import { DriveFolderAvailability } from './availability';
+
+export interface RegisteredDriveFileSystem {
+  readonly provider: DriveFileSystemProvider;
+  /** The provider, its registration and the outage notice, in the order they are to be disposed. */
+  readonly disposables: readonly vscode.Disposable[];
+}
+
+export function registerDriveFileSystem(desk: DeskContext, options: Omit<DriveFsOptions, 'log' | 'onUnavailable'>): RegisteredDriveFileSystem {
+  const vs = desk.vs;
+  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange });
+  const provider = new DriveFileSystemProvider(vs, {
+    ...options,
+    log: (message) => desk.log.info(message),
+    onUnavailable: (reason, message) => availability.report(reason, message),
+  });
+  const registration = vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, provider, { isCaseSensitive: true });
+  return { provider, disposables: [availability, provider, registration] };
+}
