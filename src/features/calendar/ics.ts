@@ -29,8 +29,33 @@ function timeOf(time: IcalTime, fallbackZone: string): EventDateTime {
   return { dateTime: wall, timeZone: fallbackZone };
 }
 
-/** `t` words why an event was left out (`skipped`). */
+/**
+ * The largest .ics file Desk reads: a calendar exported over years is a few megabytes; more than this is not a
+ * calendar to import event by event (each event is one request).
+ */
+export const MAX_ICS_BYTES = 10 * 1024 * 1024;
+
+/** Why a file of `size` bytes is not read at all, or undefined. */
+export function icsSizeProblem(size: number, t: Translate = english): string | undefined {
+  return size > MAX_ICS_BYTES ? t('it is {0} MB, more than the {1} MB Desk imports at once: split it into smaller files', Math.ceil(size / 1024 / 1024), MAX_ICS_BYTES / 1024 / 1024) : undefined;
+}
+
+/** How many events reasons are listed after "Left out:" before "and N more" (a message is one line). */
+const LISTED_PROBLEMS = 5;
+
+/** "a; b; c; d; e and 7 more": the first reasons, then how many others. */
+export function listProblems(problems: readonly string[], t: Translate = english): string {
+  const shown = problems.slice(0, LISTED_PROBLEMS).join('; ');
+  return problems.length > LISTED_PROBLEMS ? t('{0} and {1} more', shown, problems.length - LISTED_PROBLEMS) : shown;
+}
+
+/**
+ * `t` words why an event was left out (`skipped`). Throws, in words a user reads, when the file as a whole is not an
+ * iCalendar file (empty, something else, or a line ical.js refuses): then nothing at all is imported.
+ */
 export function readIcs(text: string, fallbackZone: string, t: Translate = english): IcsReadResult {
+  if (text.trim() === '') throw new Error(t('the file is empty'));
+  if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text)) throw new Error(t('it does not start with BEGIN:VCALENDAR'));
   const root = new ICAL.Component(ICAL.parse(text));
   const events: ImportableEvent[] = [];
   const skipped: string[] = [];
@@ -52,6 +77,11 @@ export function readIcs(text: string, fallbackZone: string, t: Translate = engli
     }
     const start = timeOf(event.startDate, fallbackZone);
     const end = event.endDate ? timeOf(event.endDate, fallbackZone) : start;
+    // ical.js keeps a rule it could not read as an empty one ("RRULE:garbage"): Google would refuse the event.
+    if (component.getAllProperties('rrule').some((property) => !(property.getFirstValue() as { freq?: string } | null)?.freq)) {
+      skipped.push(t('{0}: its repeat rule (RRULE) has no valid FREQ', label));
+      continue;
+    }
     const recurrence = ['rrule', 'exdate', 'rdate'].flatMap((name) => component.getAllProperties(name).map((property) => property.toICALString()));
     const body: ImportableEvent = { iCalUID: event.uid, summary: event.summary || undefined, start, end };
     if (event.location) body.location = event.location;

@@ -32,7 +32,8 @@ export class ChannelOperations {
   /** Makes a channel on `target` delivering to `address` (checked first) and records it. */
   async watch(target: WatchTarget, request: WatchRequest): Promise<ChannelRecord> {
     const checked = checkedWatchInput({ address: request.address, token: request.token, id: (this.deps.newId ?? newChannelId)() }, this.deps.t);
-    if (request.lifeMs !== undefined && !(request.lifeMs > 0)) throw new RangeError(this.deps.t('A channel\'s life must be longer than zero.'));
+    // Infinity or NaN would go out as `null`; a life longer than the service allows is cut to its maximum by the service.
+    if (request.lifeMs !== undefined && !(Number.isFinite(request.lifeMs) && request.lifeMs > 0)) throw new RangeError(this.deps.t('A channel\'s life must be a number of seconds longer than zero.'));
     const input: ChannelInput = {
       id: checked.id,
       type: 'web_hook',

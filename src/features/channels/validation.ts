@@ -52,6 +52,8 @@ export function driveFileIdProblem(value: string, t: Translate): string | undefi
 /** Why a token cannot be used, or undefined (empty means no token). */
 export function tokenProblem(value: string, t: Translate): string | undefined {
   if (value.length > MAX_CHANNEL_TOKEN) return t('The token may have at most {0} characters ({1} now).', MAX_CHANNEL_TOKEN, value.length);
+  // It travels as an HTTP header: an emoji or a line break there makes every notification fail, unseen.
+  if (/[^\x20-\x7E]/.test(value)) return t('The token is sent as an HTTP header: use letters, digits, spaces and punctuation only (for example key=value&other=value).');
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
+import { nameInMessage } from '../../../core/names';
 import type { Calendar, CalendarListEntry, CalendarListEntryWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode } from '../tree/model';
 import { swatchDataUri } from '../tree/presentation';
@@ -35,7 +36,7 @@ export class CalendarListCommands {
     if (summary === undefined) return undefined;
     const timeZone = await this.context.timeZone();
     return attempt(this.context.desk, () => this.context.api().insertCalendar({ summary, timeZone }), {
-      action: this.t('Could not create the calendar "{0}"', summary),
+      action: this.t('Could not create the calendar "{0}"', nameInMessage(summary)),
       onSuccess: () => this.refreshList(),
     });
   }
@@ -45,7 +46,7 @@ export class CalendarListCommands {
     const entry = await this.context.prompts.resolveCalendar(node, this.t('Rename which calendar?'), (candidate) => candidate.accessRole === 'owner');
     if (!entry) return undefined;
     const current = await this.context.api().getCalendar(entry.id);
-    const summary = await this.context.prompts.ask(this.t('Rename calendar'), this.t('New name of "{0}"', current.summary ?? entry.id), current.summary ?? '', (text) => (text.trim() ? undefined : this.t('Enter a name.')));
+    const summary = await this.context.prompts.ask(this.t('Rename calendar'), this.t('New name of "{0}"', nameInMessage(current.summary ?? entry.id)), current.summary ?? '', (text) => (text.trim() ? undefined : this.t('Enter a name.')));
     if (summary === undefined || summary === current.summary) return undefined;
     return attempt(this.context.desk, () => this.context.api().patchCalendar(entry.id, { summary }, current.etag ? { ifMatch: current.etag } : {}), {
       action: this.t('Could not rename the calendar'),
@@ -61,7 +62,7 @@ export class CalendarListCommands {
       void this.vs.window.showInformationMessage(this.t('The primary calendar cannot be deleted. Use "Clear Calendar" to delete its events.'));
       return false;
     }
-    if (!(await confirmModal(this.vs, this.t('Delete the calendar "{0}" and all its events?', calendarName(entry)), this.t('Everyone it is shared with loses it too. This cannot be undone.'), this.t('Delete Calendar')))) return false;
+    if (!(await confirmModal(this.vs, this.t('Delete the calendar "{0}" and all its events?', nameInMessage(calendarName(entry))), this.t('Everyone it is shared with loses it too. This cannot be undone.'), this.t('Delete Calendar')))) return false;
     await this.context.api().deleteCalendar(entry.id);
     this.context.store.forget(entry.id);
     this.refreshList();
@@ -72,7 +73,7 @@ export class CalendarListCommands {
   async clearCalendar(node?: CalendarTreeNode): Promise<boolean> {
     const entry = await this.context.prompts.resolveCalendar(node, this.t('Delete all events of which calendar?'), (candidate) => candidate.accessRole === 'owner');
     if (!entry) return false;
-    if (!(await confirmModal(this.vs, this.t('Delete every event of "{0}"?', calendarName(entry)), this.t('The calendar stays, empty. This cannot be undone.'), this.t('Clear Calendar')))) return false;
+    if (!(await confirmModal(this.vs, this.t('Delete every event of "{0}"?', nameInMessage(calendarName(entry))), this.t('The calendar stays, empty. This cannot be undone.'), this.t('Clear Calendar')))) return false;
     const api = this.context.api();
     try {
       if (entry.primary) {

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
-import { readIcs } from '../ics';
+import { icsSizeProblem, listProblems, readIcs } from '../ics';
 import { calendarName, CalendarTreeNode, isWritable, occurrenceOf } from '../tree/model';
 import { eventDetailsMarkdown, settingsMarkdown } from '../tree/presentation';
 import type { CalendarCommandContext } from './context';
@@ -26,31 +26,41 @@ export class DocumentCommands {
     if (!uri) return undefined;
     const entry = await this.context.prompts.resolveCalendar(node, this.t('Import into which calendar?'), isWritable);
     if (!entry) return undefined;
-    const text = new TextDecoder().decode(await vs.workspace.fs.readFile(uri));
+    const name = uri.path.split('/').pop() ?? '';
     let read: ReturnType<typeof readIcs>;
     try {
-      read = readIcs(text, await this.context.timeZone(), vs.l10n.t);
+      const tooLarge = icsSizeProblem((await vs.workspace.fs.stat(uri)).size, vs.l10n.t);
+      if (tooLarge) throw new Error(tooLarge);
+      read = readIcs(new TextDecoder().decode(await vs.workspace.fs.readFile(uri)), await this.context.timeZone(), vs.l10n.t);
     } catch (error) {
-      void vs.window.showErrorMessage(this.t('{0} is not an iCalendar file Desk can read: {1}', uri.path.split('/').pop() ?? '', error instanceof Error ? error.message : String(error)));
+      void vs.window.showErrorMessage(this.t('Nothing was imported: {0} is not an iCalendar file Desk can read ({1}).', name, error instanceof Error ? error.message : String(error)));
       return undefined;
     }
     if (read.events.length === 0) {
-      void vs.window.showInformationMessage(this.t('No events to import in {0}.', uri.path.split('/').pop() ?? ''));
+      const why = read.skipped.length ? ` ${this.t('Left out: {0}', listProblems(read.skipped, vs.l10n.t))}` : '';
+      void vs.window.showInformationMessage(`${this.t('No events to import in {0}.', name)}${why}`);
       return [];
     }
     const imported: CalendarEvent[] = [];
     const failed: string[] = [];
-    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)) }, async (progress) => {
+    let stopped = false;
+    // Cancellable: a long file is one request per event; what was sent stays, the rest is counted as not imported.
+    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)), cancellable: true }, async (progress, token) => {
       for (const event of read.events) {
+        if (token.isCancellationRequested) {
+          stopped = true;
+          break;
+        }
         progress.report({ message: event.summary ?? event.iCalUID, increment: 100 / read.events.length });
         const saved = await attempt({ showError: async (error) => { failed.push(this.t('{0}: {1}', event.summary ?? event.iCalUID, errorMessage(error, vs.l10n.t))); } }, () => this.context.api().importEvent(entry.id, event));
         if (saved) imported.push(saved);
       }
     });
     await this.context.store.sync(entry.id).catch(() => undefined);
-    const skipped = [...read.skipped, ...failed];
+    const unsent = read.events.length - imported.length - failed.length;
+    const skipped = [...read.skipped, ...failed, ...(stopped && unsent > 0 ? [this.t('{0} events not sent: the import was cancelled', unsent)] : [])];
     const message = this.t('Imported {0} of {1} events into {2}.', imported.length, read.events.length + read.skipped.length, calendarName(entry));
-    if (skipped.length) void vs.window.showWarningMessage(`${message} ${this.t('Left out: {0}', skipped.join('; '))}`);
+    if (skipped.length) void vs.window.showWarningMessage(`${message} ${this.t('Left out: {0}', listProblems(skipped, vs.l10n.t))}`);
     else void vs.window.showInformationMessage(message);
     return imported;
   }

@@ -17,6 +17,7 @@ import { fileIdOf } from '../fs/driveFileSystem';
 import { folderIdOf } from '../tree/dragAndDrop';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/model';
 import type { DriveTreeProvider } from '../tree/treeProvider';
+import { nameInMessage } from '../../../core/names';
 
 /** What the commands need from the Drive feature (index.ts builds it). */
 export interface DriveCommandHost {
@@ -228,8 +229,8 @@ export abstract class DriveCommandPart {
     return this.context.host.desk;
   }
 
-  /** A file's name as the messages say it. */
+  /** A file's name as the messages say it (a very long one cut). */
   protected titleOf(file: DriveItem): string {
-    return file.title ?? file.id;
+    return nameInMessage(file.title ?? file.id);
   }
 }

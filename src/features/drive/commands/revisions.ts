@@ -111,7 +111,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
   private documentUri(file: DriveItem, view: RevisionView): vscode.Uri {
     const exportType = view.isDocs ? revisionTextType(view.revision) : undefined;
     if (view.isDocs && !exportType) throw new Error(this.t('This version of “{0}” cannot be read as text.', this.titleOf(file)));
-    const parts = revisionUriParts({ fileId: file.id, revisionId: view.revision.id, ...(exportType ? { exportType } : {}) }, versionedTitle(this.titleOf(file), this.versionLabel(view)));
+    const parts = revisionUriParts({ fileId: file.id, revisionId: view.revision.id, ...(exportType ? { exportType } : {}) }, versionedTitle(file.title ?? file.id, this.versionLabel(view)));
     return this.vs.Uri.from({ scheme: REVISION_SCHEME, ...parts });
   }
 

@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { CancelledError, GoogleApiError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
+import { nameInMessage } from '../../../core/names';
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { displayName, isInheritedOnly, linkPermissionOf, linkSentence, peopleOf, permissionRow } from '../sharing/access';
@@ -100,8 +101,16 @@ export class DriveSharingCommands extends DriveCommandPart {
       emailMessage = await this.vs.window.showInputBox({ title, prompt: this.t('A message for the e-mail (optional)'), placeHolder: this.t('Press Enter to send the invitation without a message'), ignoreFocusOut: true });
       if (emailMessage === undefined) return false;
     }
+    const done: string[] = [];
     for (const email of emails) {
-      await this.sharing().insertPermission(file.id, { type: 'user', emailAddress: email, ...roleInput(role) }, { sendNotificationEmails: notify.notify, ...(emailMessage ? { emailMessage } : {}) });
+      try {
+        await this.sharing().insertPermission(file.id, { type: 'user', emailAddress: email, ...roleInput(role) }, { sendNotificationEmails: notify.notify, ...(emailMessage ? { emailMessage } : {}) });
+      } catch (error) {
+        // The error says why this one failed; say who already has access and who was not added, not only the failure.
+        if (done.length > 0) void this.vs.window.showWarningMessage(this.t('Shared “{0}” with {1}; not with {2}.', this.titleOf(file), done.join(', '), emails.slice(done.length).join(', ')));
+        throw error;
+      }
+      done.push(email);
     }
     void this.vs.window.showInformationMessage(this.t('Shared “{0}” with {1} ({2}).', this.titleOf(file), emails.join(', '), roleLabel(role, this.t)));
     return true;
@@ -180,7 +189,7 @@ export class DriveSharingCommands extends DriveCommandPart {
       email = picked.permission?.emailAddress;
       permissionId = picked.permission?.id;
       if (!email) {
-        const typed = await this.vs.window.showInputBox({ title: this.t('Transfer the ownership of “{0}”', this.titleOf(file)), prompt: this.t('E-mail address of the new owner'), ignoreFocusOut: true, validateInput: (value) => (isEmailAddress(value.trim()) ? undefined : this.t('“{0}” is not an e-mail address.', value.trim())) });
+        const typed = await this.vs.window.showInputBox({ title: this.t('Transfer the ownership of “{0}”', this.titleOf(file)), prompt: this.t('E-mail address of the new owner'), ignoreFocusOut: true, validateInput: (value) => (isEmailAddress(value.trim()) ? undefined : this.t('“{0}” is not an e-mail address.', nameInMessage(value.trim()))) });
         if (typed === undefined) return false;
         if (!isEmailAddress(typed.trim())) throw new Error(this.t('“{0}” is not an e-mail address.', typed.trim()));
         email = typed.trim().toLowerCase();

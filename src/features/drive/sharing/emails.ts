@@ -1,5 +1,6 @@
 /** The e-mail addresses typed into Add people: split, checked and de-duplicated before anything is sent (pure). */
 import type { Translate } from '../../../shared/l10n';
+import { nameInMessage } from '../../../core/names';
 
 /** RFC 5321's limits: 64 characters before the @, 254 in all. */
 const MAX_LOCAL = 64;
@@ -46,8 +47,8 @@ export function parseEmails(text: string): ParsedEmails {
 /** Why the typed text cannot be sent yet (the input box's validation), or undefined when it can. */
 export function emailsProblem(text: string, t: Translate): string | undefined {
   const { emails, invalid } = parseEmails(text);
-  if (invalid.length === 1) return t('“{0}” is not an e-mail address.', invalid[0] ?? '');
-  if (invalid.length > 1) return t('These are not e-mail addresses: {0}', invalid.join(', '));
+  if (invalid.length === 1) return t('“{0}” is not an e-mail address.', nameInMessage(invalid[0] ?? ''));
+  if (invalid.length > 1) return t('These are not e-mail addresses: {0}', nameInMessage(invalid.join(', ')));
   if (emails.length === 0) return t('Enter at least one e-mail address.');
   return undefined;
 }

@@ -28,6 +28,10 @@ describe('Channels: validation', () => {
   it('limits tokens to 256 and ids to 64 allowed characters', () => {
     assert.equal(tokenProblem('x'.repeat(256), t), undefined);
     assert.match(tokenProblem('x'.repeat(257), t) ?? '', /256/);
+    assert.equal(tokenProblem('', t), undefined, 'no token');
+    assert.equal(tokenProblem('team=desk&env=dev ~!', t), undefined);
+    // Sent as an HTTP header: the emulator's delivery (and any HTTP client) cannot send these, so no message would arrive.
+    for (const token of ['party 🎉', 'line\nbreak', 'tab\there']) assert.match(tokenProblem(token, t) ?? '', /HTTP header/, JSON.stringify(token));
     assert.equal(channelIdProblem('a'.repeat(64), t), undefined);
     assert.match(channelIdProblem('a'.repeat(65), t) ?? '', /64/);
     assert.match(channelIdProblem('a b', t) ?? '', /only letters/);
@@ -164,6 +168,15 @@ describe('Channels: operations', () => {
     book.use('emulator', 'alice');
     await operations.stop(made);
     assert.deepEqual(calls, ['watch id1 https://127.0.0.1:1/x tok', 'stop id1 res']);
+    assert.deepEqual(book.list(), []);
+  });
+
+  it('refuses a life that is not a positive number of seconds before anything is sent', async () => {
+    const { calls, book, operations } = setup();
+    for (const lifeMs of [0, -1000, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await assert.rejects(operations.watch({ kind: 'driveChanges' }, { address: 'https://127.0.0.1:1/x', lifeMs }), /life must be a number of seconds longer than zero/, String(lifeMs));
+    }
+    assert.deepEqual(calls, []);
     assert.deepEqual(book.list(), []);
   });
 

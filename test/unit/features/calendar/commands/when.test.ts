@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices } from '../../../../../src/features/calendar/commands/when';
-import { readIcs } from '../../../../../src/features/calendar/ics';
+import { icsSizeProblem, listProblems, MAX_ICS_BYTES, readIcs } from '../../../../../src/features/calendar/ics';
 
 // Monday 23 November 2026, 23:30 in Berlin (already Tuesday in Tokyo).
 const NOW = Date.parse('2026-11-23T22:30:00Z');
@@ -68,5 +68,26 @@ describe('Calendar input', () => {
       { iCalUID: 'three@example.com', summary: 'Call', start: { dateTime: '2026-11-24T15:00:00Z' }, end: { dateTime: '2026-11-24T15:30:00Z' } },
     ]);
     assert.deepEqual(skipped, ['No uid: no UID']);
+  });
+
+  it('refuses a file that is not iCalendar as a whole, in words, and leaves out only the event whose repeat rule is unreadable', () => {
+    // Before: ical.js's own "Cannot read properties of undefined" for an empty file or JSON.
+    assert.throws(() => readIcs('', 'UTC'), /^Error: the file is empty$/);
+    assert.throws(() => readIcs('  \r\n', 'UTC'), /^Error: the file is empty$/);
+    assert.throws(() => readIcs('{"events": []}', 'UTC'), /^Error: it does not start with BEGIN:VCALENDAR$/);
+    assert.throws(() => readIcs('hello world', 'UTC'), /^Error: it does not start with BEGIN:VCALENDAR$/);
+    const calendar = (...lines: string[]): string => ['BEGIN:VCALENDAR', 'VERSION:2.0', ...lines, 'END:VCALENDAR'].join('\r\n');
+    const event = (uid: string, rule: string): string[] => ['BEGIN:VEVENT', `UID:${uid}`, `SUMMARY:${uid}`, 'DTSTART:20261201T100000Z', rule, 'END:VEVENT'];
+    // A frequency ical.js knows is wrong: the whole file is refused with its reason (nothing is half-imported).
+    assert.throws(() => readIcs(calendar(...event('a', 'RRULE:FREQ=SOMETIMES')), 'UTC'), /invalid frequency "SOMETIMES"/);
+    // A rule ical.js reads as empty ("RRULE:GARBAGE=undefined" went to Google): that event is left out, with why.
+    const read = readIcs(calendar(...event('good', 'RRULE:FREQ=DAILY;COUNT=2'), ...event('bad', 'RRULE:garbage')), 'UTC');
+    assert.deepEqual(read.events.map((one) => one.iCalUID), ['good']);
+    assert.deepEqual(read.skipped, ['bad: its repeat rule (RRULE) has no valid FREQ']);
+    assert.equal(icsSizeProblem(MAX_ICS_BYTES), undefined);
+    assert.equal(icsSizeProblem(MAX_ICS_BYTES + 1), 'it is 11 MB, more than the 10 MB Desk imports at once: split it into smaller files');
+    // Many failures: the first few and a count, so the message stays one readable line.
+    assert.equal(listProblems(['a', 'b']), 'a; b');
+    assert.equal(listProblems(['1', '2', '3', '4', '5', '6', '7']), '1; 2; 3; 4; 5 and 2 more');
   });
 });

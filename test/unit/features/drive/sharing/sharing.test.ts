@@ -54,6 +54,9 @@ describe('Drive sharing e-mail addresses', () => {
     assert.equal(emailsProblem('bob@example.com', t), undefined);
     assert.equal(emailsProblem('bob@example.com, nope', t), '“nope” is not an e-mail address.');
     assert.equal(emailsProblem('x, y@', t), 'These are not e-mail addresses: x, y@');
+    // A pasted paragraph is quoted cut, not whole: the message stays readable.
+    const pasted = 'lorem-ipsum-dolor-sit-amet'.repeat(80);
+    assert.match(emailsProblem(pasted, t) ?? '', /^“lorem-ipsum-dolor-sit-amet.{20,40}…” is not an e-mail address\.$/);
   });
 });
 
