@@ -22,7 +22,8 @@ import { DriveSearchSource } from '../../../src/features/search/sources/drive';
 import { CalendarSearchSource } from '../../../src/features/search/sources/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
-import type { CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import type { AgendaSnapshot, CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import type { ViewSnapshotStore } from '../../../src/core/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../support/fakeVscode';
 import { RequestWaves } from '../../support/requestWaves';
@@ -81,6 +82,71 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(paths.some((path) => path?.endsWith('/calendarList')) && paths.some((path) => path?.endsWith('/events')) && paths.some((path) => path?.startsWith('/tasks/v1/lists/')), waves.describe());
     // calendarList ‖ settings ‖ tasklists, then events ‖ tasks: nothing of Tasks waits for Calendar.
     assert.equal(waves.roundTrips, 2, waves.describe());
+  });
+
+  it('Calendar: after a reload, the Agenda\'s fresh rows come in one round trip from the calendars and lists the cache knows; a calendar added or removed since is reconciled', async () => {
+    const http = httpFor(emulator, waves);
+    const calendarApi = new CalendarClient(http);
+    const tasksApi = new TasksClient(http);
+    const inWindow = (hours: number): { dateTime: string } => ({ dateTime: new Date(Date.now() + hours * 3_600_000).toISOString() });
+    const doomed = await calendarApi.insertCalendar({ summary: 'Old team' });
+    await calendarApi.insertEvent(doomed.id, { summary: 'Old team sync', start: inWindow(2), end: inWindow(3) });
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    await tasksApi.insertTask(list.id, { title: 'Pay the rent', due: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00.000Z' });
+    let saved: AgendaSnapshot | undefined;
+    const cache: ViewSnapshotStore<AgendaSnapshot> = { read: async () => saved, write: async (value) => { saved = value; } };
+    /** One window's Calendar view over the same cache file; resolves with the Agenda's rows once fresh. */
+    const session = async (): Promise<{ rows: string[]; cachedRows: number }> => {
+      const hadCache = saved !== undefined;
+      let tree: CalendarTreeProvider | undefined;
+      const store = new EventStore({ api: () => calendarApi, onChange: (id) => tree?.redrawCalendar(id) });
+      const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
+      let zone: Promise<string> | undefined;
+      const vs = fakeVscode() as unknown as Record<string, unknown>;
+      vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
+      tree = new CalendarTreeProvider(vs as never, {
+        api: () => calendarApi as unknown as CalendarApi,
+        store,
+        timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
+        daysAhead: () => 7,
+        showHidden: () => false,
+        isSignedIn: async () => true,
+        withProgress: (work) => work(),
+        log: () => undefined,
+        dueTasks: { store: dueTasks, enabled: () => true, showCompleted: () => false },
+        cache,
+      });
+      // The whole tree redrawn: the cached rows gave way to fresh ones (one calendar's redraw names its node).
+      const refreshed = new Promise<void>((resolve) => tree?.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
+      const [agenda] = await tree.getChildren();
+      const cachedRows = (await tree.getChildren(agenda as CalendarTreeNode)).length;
+      if (hadCache) await refreshed;
+      const [freshAgenda] = await tree.getChildren();
+      const days = await tree.getChildren(freshAgenda as CalendarTreeNode);
+      const rows = (await Promise.all(days.map((day) => tree.getChildren(day)))).flat().map((row) => tree.getTreeItem(row).label as string);
+      await waves.quiet();
+      return { rows, cachedRows };
+    };
+    await session();
+    assert.ok(saved?.taskLists?.some((known) => known.id === list.id), 'the cache keeps the task lists');
+
+    waves.reset();
+    const reload = await session();
+    assert.ok(reload.cachedRows > 0, 'the cached rows show first');
+    assert.ok(reload.rows.includes('Old team sync') && reload.rows.includes('Pay the rent'), JSON.stringify(reload.rows));
+    // calendarList ‖ settings ‖ tasklists ‖ each known calendar's events ‖ each known list's tasks.
+    assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // Since then: one calendar removed, one added. The removed one's rows go; the added one is listed (its own trip).
+    await calendarApi.deleteCalendar(doomed.id);
+    const added = await calendarApi.insertCalendar({ summary: 'New team' });
+    await calendarApi.insertEvent(added.id, { summary: 'New team kickoff', start: inWindow(4), end: inWindow(5) });
+    waves.reset();
+    const changed = await session();
+    assert.ok(changed.rows.includes('New team kickoff') && !changed.rows.includes('Old team sync'), JSON.stringify(changed.rows));
+    assert.equal(waves.roundTrips, 2, waves.describe());
+    assert.ok(!saved?.calendars.some((entry) => entry.id === doomed.id));
   });
 
   it('Drive: opening a file (stat, then read) costs two round trips, not three, one from the tree; a version changed in between is still pinned right', async () => {

@@ -13,6 +13,12 @@ export type DueTasksApi = Pick<TasksClient, 'allTaskLists' | 'allTasks' | 'patch
 const MAX_DAYS_AHEAD = 61;
 const DAY_MS = 86_400_000;
 
+/** A task list as the cache keeps it. */
+export interface KnownTaskList {
+  readonly id: string;
+  readonly title?: string | undefined;
+}
+
 export interface DueTaskStoreOptions {
   readonly api: () => DueTasksApi;
   readonly showCompleted: () => boolean;
@@ -25,8 +31,14 @@ export class DueTaskStore {
   private loading: Promise<readonly DueTask[]> | undefined;
   private loaded: DueTask[] | undefined;
   private generation = 0;
+  private lists: KnownTaskList[] | undefined;
 
   constructor(private readonly options: DueTaskStoreOptions) {}
+
+  /** The task lists of the last load (kept in the Agenda's cache so the next start asks their tasks at once). */
+  get taskLists(): readonly KnownTaskList[] | undefined {
+    return this.lists;
+  }
 
   /** What is loaded (undefined before the first load finished). */
   get tasks(): readonly DueTask[] | undefined {
@@ -34,10 +46,10 @@ export class DueTaskStore {
   }
 
   /** Loads the due tasks unless they are loaded; a failed load is not kept. */
-  ensureLoaded(): Promise<readonly DueTask[]> {
+  ensureLoaded(known: readonly KnownTaskList[] = []): Promise<readonly DueTask[]> {
     if (this.loaded) return Promise.resolve(this.loaded);
     const generation = this.generation;
-    this.loading ??= this.load().then((tasks) => {
+    this.loading ??= this.load(known).then((tasks) => {
       if (generation === this.generation) this.loaded = tasks;
       return tasks;
     }).finally(() => {
@@ -65,19 +77,28 @@ export class DueTaskStore {
     return patched;
   }
 
-  private async load(): Promise<DueTask[]> {
+  /**
+   * Every list's due tasks. The lists `known` from the last session have their tasks asked for beside the list of
+   * lists, not after it (one round trip); when the lists answer, a new list is read and a removed one's tasks dropped.
+   */
+  private async load(known: readonly KnownTaskList[]): Promise<DueTask[]> {
     const api = this.options.api();
     const showCompleted = this.options.showCompleted();
     const dueMax = new Date((this.options.now?.() ?? Date.now()) + MAX_DAYS_AHEAD * DAY_MS).toISOString();
+    const tasksOf = async (listId: string): Promise<Task[]> => {
+      const tasks: Task[] = [];
+      for await (const task of api.allTasks(listId, { dueMax, showCompleted, showHidden: showCompleted, maxResults: 100 })) if (task.due) tasks.push(task);
+      return tasks;
+    };
+    const early = new Map(known.map((list) => {
+      const tasks = tasksOf(list.id);
+      tasks.catch(() => undefined); // a list removed since answers 404: it is dropped below, not reported
+      return [list.id, tasks] as const;
+    }));
     const lists: TaskList[] = [];
     for await (const list of api.allTaskLists({ maxResults: 100 })) lists.push(list);
-    const perList = await Promise.all(lists.map(async (list) => {
-      const tasks: DueTask[] = [];
-      for await (const task of api.allTasks(list.id, { dueMax, showCompleted, showHidden: showCompleted, maxResults: 100 })) {
-        if (task.due) tasks.push({ listId: list.id, listTitle: list.title, task });
-      }
-      return tasks;
-    }));
+    this.lists = lists.map((list) => ({ id: list.id, title: list.title }));
+    const perList = await Promise.all(lists.map(async (list) => (await (early.get(list.id) ?? tasksOf(list.id))).map((task) => ({ listId: list.id, listTitle: list.title, task }))));
     return perList.flat();
   }
 }

@@ -15,6 +15,8 @@ const agendaSnapshotSchema = z.object({
   calendars: z.array(calendarListEntrySchema),
   timeZone: z.string(),
   events: z.array(z.object({ calendarId: z.string(), event: eventSchema })),
+  /** The task lists whose due tasks the Agenda showed (older snapshots have none). */
+  taskLists: z.optional(z.array(z.object({ id: z.string(), title: z.optional(z.string()) }))),
 });
 export type AgendaSnapshot = z.infer<typeof agendaSnapshotSchema>;
 export const isAgendaSnapshot = (data: unknown): data is AgendaSnapshot => agendaSnapshotSchema.safeParse(data).success;

@@ -205,9 +205,9 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
 
   private async rootChildren(): Promise<CalendarTreeNode[]> {
     if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
-    this.preloadDueTasks();
     // At the first start, the last session's calendars and Agenda while the calendars and their events load.
     const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
+    this.preloadDueTasks();
     if (cached) {
       this.zone = cached.timeZone;
       return [this.agenda, ...cached.calendars.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden)).map((entry) => this.calendarNodeOf(entry))];
@@ -237,13 +237,22 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   private preloadDueTasks(): void {
     const dueTasks = this.options.dueTasks;
     // A failed preload is not kept; the Agenda's own request for them reports the error (dueTaskStore.ts).
-    if (dueTasks?.enabled()) dueTasks.store.ensureLoaded().catch(() => undefined);
+    if (dueTasks?.enabled()) dueTasks.store.ensureLoaded(this.firstRows.snapshot?.taskLists).catch(() => undefined);
   }
 
-  /** The calendars and the Agenda calendars' events, loaded in parallel as far as they can be. */
+  /**
+   * The calendars, the zone and the Agenda calendars' events in one round trip: the events of the calendars the cache
+   * knows start with the calendar list instead of after it. When the list answers, a calendar added is loaded (its
+   * own round trip) and one removed is forgotten (its rows go with it, since the Agenda shows the list's calendars).
+   */
   private async loadAgenda(): Promise<void> {
+    this.preloadDueTasks();
+    const known = (this.firstRows.snapshot?.calendars ?? []).filter((entry) => this.isInAgenda(entry)).map((entry) => entry.id);
+    const early = known.map((id) => this.options.store.ensureLoaded(id).catch(() => undefined));
     const [entries] = await Promise.all([this.agendaCalendars(), this.options.timeZone()]);
-    await Promise.allSettled(entries.map((entry) => this.options.store.ensureLoaded(entry.id)));
+    await Promise.allSettled([...early, ...entries.filter((entry) => !known.includes(entry.id)).map((entry) => this.options.store.ensureLoaded(entry.id))]);
+    const current = new Set(entries.map((entry) => entry.id));
+    for (const id of known) if (!current.has(id)) this.options.store.forget(id);
   }
 
   /** The cached Agenda's day rows, regrouped for today (what has ended since is gone). */
@@ -297,6 +306,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       seen.add(key);
       events.push({ calendarId: occurrence.calendarId, event: occurrence.event });
     }
-    this.firstRows.save({ calendars: [...this.entries.values()], timeZone, events });
+    const taskLists = this.options.dueTasks?.enabled() ? this.options.dueTasks.store.taskLists : undefined;
+    this.firstRows.save({ calendars: [...this.entries.values()], timeZone, events, ...(taskLists ? { taskLists: taskLists.map((list) => ({ id: list.id, ...(list.title !== undefined ? { title: list.title } : {}) })) } : {}) });
   }
 }
