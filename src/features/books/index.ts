@@ -9,7 +9,7 @@ import { PublicLibraries } from './publicLibraries';
 import { BooksDragAndDropController } from './tree/dragAndDrop';
 import { BooksNode, BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from './tree/model';
 import type { Bookshelf } from '../../shared/schemas/books';
-import { FirstRowsFromCache } from '../../core/viewCache';
+import { FirstRowsFromCache, type ViewCache } from '../../core/viewCache';
 import { BOOKS_VIEW_ID, BooksTreeProvider } from './tree/treeProvider';
 
 /** The Books slice as activate() returns it to tests. */
@@ -30,6 +30,14 @@ export interface BooksSlice {
  * commands (live search included), the public libraries remembered per account, and the `desk-book:` details
  * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
+/** The view's slot in the view cache: My Library's shelves as last shown. */
+const BOOKS_CACHE = 'books';
+
+/** My Library's shelves as the Books view last showed them (from disk, no request), e.g. for the search. */
+export function cachedShelves(cache: ViewCache): Promise<Bookshelf[] | undefined> {
+  return cache.read(BOOKS_CACHE, isMyShelvesSnapshot);
+}
+
 export function registerBooks(desk: DeskContext): BooksSlice {
   return desk.register(new BooksFeature(desk));
 }
@@ -50,7 +58,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     super();
     const vs = desk.vs;
     this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
-    this.firstRows = new FirstRowsFromCache(desk.viewCache.view('books', isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)));
+    this.firstRows = new FirstRowsFromCache(desk.viewCache.view(BOOKS_CACHE, isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)));
     this.modelValue = this.newModel();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,

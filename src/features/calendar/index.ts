@@ -9,6 +9,8 @@ import { CalendarClient } from '../../api/calendar';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
+import type { ViewCache } from '../../core/viewCache';
+import type { CalendarListEntry } from '../../shared/schemas/calendar';
 import { CalendarCommands, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
 import { CalendarPrompts } from './commands/context';
 import type { CalendarApi } from './port';
@@ -39,6 +41,14 @@ export interface CalendarSlice {
   timeZone(): Promise<string>;
   /** Starts the status bar, reminders and sync when signed in with a backend up (what sign-in does). */
   startTimers(): Promise<void>;
+}
+
+/** The view's slot in the view cache: the calendars, the zone and the Agenda as last shown. */
+const AGENDA_CACHE = 'calendar-agenda';
+
+/** The calendar list as the Agenda's cache has it (from disk, no request), e.g. for the search. */
+export async function cachedCalendars(cache: ViewCache): Promise<CalendarListEntry[] | undefined> {
+  return (await cache.read(AGENDA_CACHE, isAgendaSnapshot))?.calendars;
 }
 
 export function registerCalendar(desk: DeskContext): CalendarSlice {
@@ -84,7 +94,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       locale: vs.env.language,
       onCalendars: () => void this.timers.follow(),
       dueTasks: agendaTasks.treeOptions(),
-      cache: desk.viewCache.view('calendar-agenda', isAgendaSnapshot),
+      cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
     }));
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true, manageCheckboxStateManually: true }));

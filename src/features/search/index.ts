@@ -18,6 +18,9 @@ import { BooksSearchSource } from './sources/books';
 import { CalendarSearchSource } from './sources/calendar';
 import { DriveSearchSource } from './sources/drive';
 import { TasksSearchSource } from './sources/tasks';
+import { cachedShelves } from '../books';
+import { cachedCalendars } from '../calendar';
+import { cachedTaskLists } from '../tasks';
 
 /** globalState key of the last text searched, put back in the box next time. */
 export const LAST_QUERY_KEY = 'desk.search.lastQuery';
@@ -104,11 +107,14 @@ class SearchFeature extends Disposable implements SearchSlice {
       books: new BooksClient(desk.httpClient((endpoints) => endpoints.books, DESK_SCOPES)),
     };
     const { tasks, drive, calendar, books } = this.clients;
+    // What the views' caches know (read from disk, no request) lets each source ask for contents without first
+    // waiting for the list of what to search in.
+    const cache = desk.viewCache;
     return [
-      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }),
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, () => cachedTaskLists(cache)),
       new DriveSearchSource(drive, t),
-      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language }),
-      new BooksSearchSource(books, t),
+      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, knownCalendars: () => cachedCalendars(cache) }),
+      new BooksSearchSource(books, t, () => cachedShelves(cache)),
     ];
   }
 }

@@ -168,3 +168,19 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }
+
+/**
+ * Starts `work` at once for each id a view's cache knows (the shelves, lists or calendars of the last session), so
+ * their contents are asked beside the listing of the containers instead of after it. The function returned gives an
+ * id's answer: the one started early, or a new one for an id the cache did not know. An early answer nobody asks for
+ * (the container was removed since) is dropped without an unhandled rejection.
+ */
+export function startEarly<K, T>(knownIds: readonly K[], work: (id: K) => Promise<T>): (id: K) => Promise<T> {
+  const early = new Map<K, Promise<T>>();
+  for (const id of new Set(knownIds)) {
+    const answer = work(id);
+    answer.catch(() => undefined);
+    early.set(id, answer);
+  }
+  return (id) => early.get(id) ?? work(id);
+}

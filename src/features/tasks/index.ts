@@ -8,6 +8,8 @@ import { TasksClient } from '../../api/tasks';
 import { SHOW_COMPLETED_CONTEXT_KEY, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
+import type { ViewCache } from '../../core/viewCache';
+import type { TaskList } from '../../shared/schemas/tasks';
 import { DESK_SCOPES } from '../../config/scopes';
 import { SETTING } from '../../core/settings';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
@@ -36,6 +38,14 @@ export interface TasksSlice {
 /** Set once the user ticks a task's checkbox: what completes the walkthrough's Tasks step. */
 export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
 
+/** The view's slot in the view cache: the lists and the first tasks as last shown. */
+const TASKS_CACHE = 'tasks';
+
+/** The task lists as the Tasks view last showed them (from disk, no request), e.g. for the search. */
+export async function cachedTaskLists(cache: ViewCache): Promise<TaskList[] | undefined> {
+  return (await cache.read(TASKS_CACHE, isTasksSnapshot))?.lists;
+}
+
 export function registerTasks(desk: DeskContext): TasksSlice {
   return desk.register(new TasksFeature(desk));
 }
@@ -61,7 +71,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       log: (message) => desk.log.warn(message),
       day: (ms) => desk.clock.day(ms),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
-      cache: desk.viewCache.view('tasks', isTasksSnapshot),
+      cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
     }));
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });

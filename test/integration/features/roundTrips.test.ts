@@ -20,6 +20,9 @@ import { BooksTreeModel, MY_LIBRARY } from '../../../src/features/books/tree/mod
 import { TasksSearchSource } from '../../../src/features/search/sources/tasks';
 import { DriveSearchSource } from '../../../src/features/search/sources/drive';
 import { CalendarSearchSource } from '../../../src/features/search/sources/calendar';
+import { BooksSearchSource } from '../../../src/features/search/sources/books';
+import type { SearchHit } from '../../../src/features/search/model';
+import type { CalendarListEntry } from '../../../src/shared/schemas/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import type { AgendaSnapshot, CalendarTreeNode } from '../../../src/features/calendar/tree/model';
@@ -286,5 +289,53 @@ describe('round trips per view action, against the emulator', function () {
     assert.equal(await measure(() => new CalendarSearchSource(new CalendarClient(http)).search('standup', signal)), 2, waves.describe());
     // files.list, then the folders of the hits at once (their path under each result).
     assert.ok(await measure(() => new DriveSearchSource(new DriveClient(http)).search('plan', signal)) <= 2, waves.describe());
+  });
+
+  it('search: with what the views\' caches know, each source answers in one round trip; a container added or removed since is reconciled', async () => {
+    const http = httpFor(emulator, waves);
+    const signal = new AbortController().signal;
+    const measure = async <T>(action: () => Promise<T>): Promise<T> => {
+      waves.reset();
+      const answer = await action();
+      await waves.quiet();
+      return answer;
+    };
+
+    // Books: the shelves the Books view cached are searched beside the shelf list (and the catalogue).
+    const booksApi = new BooksClient(http);
+    const shelves = (await booksApi.listMyBookshelves()).items ?? [];
+    const full = shelves.find((shelf) => (shelf.volumeCount ?? 0) > 0);
+    assert.ok(full);
+    const [volume] = (await booksApi.listMyShelfVolumes(full.id)).items ?? [];
+    const word = volume?.volumeInfo.title?.split(/\s+/).find((part) => part.length > 3);
+    assert.ok(volume && word);
+    const onShelf = (hits: readonly SearchHit[]): boolean => hits.some((hit) => hit.target.kind === 'volume' && hit.target.volumeId === volume.id && hit.context.includes(full.title ?? ''));
+    const bookHits = await measure(() => new BooksSearchSource(booksApi, undefined, async () => shelves).search(word, signal));
+    assert.ok(onShelf(bookHits), JSON.stringify(bookHits));
+    assert.equal(waves.roundTrips, 1, waves.describe());
+    // A cache that does not know the shelf (added since): it is searched once the list names it, so nothing is missed.
+    const staleHits = await measure(() => new BooksSearchSource(booksApi, undefined, async () => shelves.filter((shelf) => shelf.id !== full.id)).search(word, signal));
+    assert.ok(onShelf(staleHits), JSON.stringify(staleHits));
+    assert.equal(waves.roundTrips, 2, waves.describe());
+
+    // Tasks: the lists the Tasks view cached have their tasks read beside the list of lists; a removed list is dropped.
+    const tasksApi = new TasksClient(http);
+    const taskLists = (await tasksApi.listTaskLists()).items ?? [];
+    const [list] = taskLists;
+    assert.ok(list);
+    await tasksApi.insertTask(list.id, { title: 'Quarterly report draft' });
+    const taskHits = await measure(() => new TasksSearchSource(tasksApi, undefined, {}, async () => [...taskLists, { id: 'a-list-removed-since' }]).search('quarterly', signal));
+    assert.deepEqual(taskHits.map((hit) => hit.title), ['Quarterly report draft']);
+    assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // Calendar: the calendars the Agenda cached are searched beside the calendar list.
+    const calendarApi = new CalendarClient(http);
+    const calendars: CalendarListEntry[] = [];
+    for await (const entry of calendarApi.allCalendarListEntries()) calendars.push(entry);
+    const inWindow = (hours: number): { dateTime: string } => ({ dateTime: new Date(Date.now() + hours * 3_600_000).toISOString() });
+    await calendarApi.insertEvent('alice@example.com', { summary: 'Budget review', start: inWindow(2), end: inWindow(3) });
+    const eventHits = await measure(() => new CalendarSearchSource(calendarApi, { knownCalendars: async () => calendars }).search('budget', signal));
+    assert.deepEqual(eventHits.map((hit) => hit.title), ['Budget review']);
+    assert.equal(waves.roundTrips, 1, waves.describe());
   });
 });

@@ -1,11 +1,11 @@
 /**
  * Books for the search: the volumes on the user's own shelves that match (mylibrary volumes.list `q`, each shelf asked
- * at once; the shelf list is read once per quick pick), then the catalogue's (volumes.list `q`), leaving out what is
- * already shown from a shelf. A failing catalogue leaves the shelf hits, and the other way round.
+ * at once, those the Books view's cache knows even before the shelf list answers; the list is read once per quick
+ * pick), then the catalogue's (volumes.list `q`), leaving out what is already shown from a shelf. A failing catalogue leaves the shelf hits, and the other way round.
  */
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import { english, Translate } from '../../../shared/l10n';
-import { SearchHit, SearchSource, untilAborted } from '../model';
+import { SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchBooksApi } from '../port';
 
 const CATALOGUE_HITS = 10;
@@ -15,7 +15,8 @@ export class BooksSearchSource implements SearchSource {
   readonly service = 'books' as const;
   private shelves: Promise<readonly Bookshelf[]> | undefined;
 
-  constructor(private readonly api: SearchBooksApi, private readonly t: Translate = english) {}
+  /** `knownShelves`: My Library's shelves as the Books view's cache has them (read from disk, no request). */
+  constructor(private readonly api: SearchBooksApi, private readonly t: Translate = english, private readonly knownShelves: () => Promise<readonly Bookshelf[] | undefined> = async () => undefined) {}
 
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     const [onShelves, inCatalogue] = await Promise.allSettled([this.shelfHits(query, signal), this.api.searchVolumes(query, { maxResults: CATALOGUE_HITS, signal })]);
@@ -31,8 +32,12 @@ export class BooksSearchSource implements SearchSource {
   }
 
   private async shelfHits(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
-    const shelves = (await untilAborted(this.shelfList(), signal)).filter((shelf) => (shelf.volumeCount ?? 1) > 0);
-    const perShelf = await Promise.all(shelves.map(async (shelf) => ({ shelf, volumes: (await this.api.listMyShelfVolumes(shelf.id, { q: query, maxResults: SHELF_HITS, signal })).items ?? [] })));
+    const withVolumes = (shelf: Bookshelf): boolean => (shelf.volumeCount ?? 1) > 0;
+    // The shelves the cache knows are searched beside the shelf list (one round trip); the list then decides.
+    const known = (await this.knownShelves().catch(() => undefined)) ?? [];
+    const volumesOn = startEarly(known.filter(withVolumes).map((shelf) => shelf.id), async (id) => (await this.api.listMyShelfVolumes(id, { q: query, maxResults: SHELF_HITS, signal })).items ?? []);
+    const shelves = (await untilAborted(this.shelfList(), signal)).filter(withVolumes);
+    const perShelf = await Promise.all(shelves.map(async (shelf) => ({ shelf, volumes: await volumesOn(shelf.id) })));
     // The same book on two shelves is one hit naming both.
     const byVolume = new Map<string, { volume: Volume; shelves: Bookshelf[] }>();
     for (const { shelf, volumes } of perShelf) {

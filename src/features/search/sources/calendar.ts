@@ -6,7 +6,7 @@
  */
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
 import { english, Translate } from '../../../shared/l10n';
-import { SearchHit, SearchSource, untilAborted } from '../model';
+import { SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchCalendarApi } from '../port';
 
 const DAY_MS = 86_400_000;
@@ -19,6 +19,8 @@ export interface CalendarSearchOptions {
   readonly t?: Translate;
   readonly now?: () => number;
   readonly locale?: string;
+  /** The calendars the Agenda's cache knows (read from disk, no request): searched beside the calendar list. */
+  readonly knownCalendars?: () => Promise<readonly CalendarListEntry[] | undefined>;
 }
 
 export class CalendarSearchSource implements SearchSource {
@@ -33,13 +35,12 @@ export class CalendarSearchSource implements SearchSource {
   }
 
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
-    const calendars = await untilAborted(this.calendarList(), signal);
     const now = this.now();
     const window = { timeMin: new Date(now - SEARCH_WINDOW_DAYS.before * DAY_MS).toISOString(), timeMax: new Date(now + SEARCH_WINDOW_DAYS.after * DAY_MS).toISOString() };
-    const answers = await Promise.allSettled(calendars.map(async (calendar) => {
-      const page = await this.api.listEvents(calendar.id, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal });
-      return (page.items ?? []).filter((event) => event.status !== 'cancelled').map((event) => ({ calendar, event, start: startOf(event) }));
-    }));
+    const known = (await this.options.knownCalendars?.().catch(() => undefined)) ?? [];
+    const eventsOf = startEarly(known.filter(isSearched).map((calendar) => calendar.id), async (calendarId) => (await this.api.listEvents(calendarId, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal })).items ?? []);
+    const calendars = await untilAborted(this.calendarList(), signal);
+    const answers = await Promise.allSettled(calendars.map(async (calendar) => (await eventsOf(calendar.id)).filter((event) => event.status !== 'cancelled').map((event) => ({ calendar, event, start: startOf(event) }))));
     const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
     const found = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
     if (failed && answers.every((answer) => answer.status === 'rejected')) throw failed.reason;
@@ -65,7 +66,7 @@ export class CalendarSearchSource implements SearchSource {
   private calendarList(): Promise<readonly CalendarListEntry[]> {
     this.calendars ??= (async () => {
       const entries: CalendarListEntry[] = [];
-      for await (const entry of this.api.allCalendarListEntries({ maxResults: 250 })) if (!entry.hidden && !entry.deleted) entries.push(entry);
+      for await (const entry of this.api.allCalendarListEntries({ maxResults: 250 })) if (isSearched(entry)) entries.push(entry);
       return entries;
     })().catch((error: unknown) => {
       this.calendars = undefined;
@@ -89,6 +90,11 @@ export class CalendarSearchSource implements SearchSource {
       return new Intl.DateTimeFormat(this.options.locale, options).format(startOf(event));
     }
   }
+}
+
+/** Hidden calendars are not searched (as the Agenda does not show them). */
+function isSearched(entry: CalendarListEntry): boolean {
+  return !entry.hidden && !entry.deleted;
 }
 
 function startOf(event: CalendarEvent): number {

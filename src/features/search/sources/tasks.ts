@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { english, Translate } from '../../../shared/l10n';
 import { dueDateOf, shortDueDate } from '../../../core/dates';
-import { matchesWords, SearchHit, SearchSource, untilAborted } from '../model';
+import { matchesWords, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchTasksApi } from '../port';
 
 interface LoadedList {
@@ -26,7 +26,7 @@ export class TasksSearchSource implements SearchSource {
    * `today` and `locale` write due dates as the Tasks view does ("tomorrow", "Fri", "27 Nov"): the user's day and
    * language in the extension, fixed ones in tests.
    */
-  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english, private readonly dates: { readonly today?: () => Date; readonly locale?: string } = {}) {
+  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english, private readonly dates: { readonly today?: () => Date; readonly locale?: string } = {}, private readonly knownLists: () => Promise<readonly Pick<TaskList, 'id'>[] | undefined> = async () => undefined) {
     // One list and one page of tasks per request, all on this signal: more than Node's default 10 listeners.
     setMaxListeners(0, this.life.signal);
   }
@@ -58,15 +58,18 @@ export class TasksSearchSource implements SearchSource {
     return this.loaded;
   }
 
+  /** Every list's tasks; those of the lists the Tasks view's cache knows are asked beside the list of lists. */
   private async fetchAll(): Promise<readonly LoadedList[]> {
     const signal = this.life.signal;
+    const known = (await this.knownLists().catch(() => undefined)) ?? [];
+    const tasksOf = startEarly(known.map((list) => list.id), async (listId) => {
+      const tasks: Task[] = [];
+      for await (const task of this.api.allTasks(listId, { showCompleted: true, showHidden: true, maxResults: 100, signal })) tasks.push(task);
+      return tasks;
+    });
     const lists: TaskList[] = [];
     for await (const list of this.api.allTaskLists({ maxResults: 100, signal })) lists.push(list);
-    return Promise.all(lists.map(async (list) => {
-      const tasks: Task[] = [];
-      for await (const task of this.api.allTasks(list.id, { showCompleted: true, showHidden: true, maxResults: 100, signal })) tasks.push(task);
-      return { list, tasks };
-    }));
+    return Promise.all(lists.map(async (list) => ({ list, tasks: await tasksOf(list.id) })));
   }
 
   private hit(list: TaskList, task: Task): SearchHit {
