@@ -119,6 +119,25 @@ describe('Calendar view in VS Code', function () {
     }
   });
 
+  it('a refused New Calendar with a very long name says so once, quoting the name cut, not 2000 characters', async () => {
+    assert.equal((await emulatorRequest('PUT', '/emulator/v1/disabled-apis', { apis: ['calendar'] })).status, 200);
+    try {
+      const shown: unknown[][] = [];
+      stubs.stub('showInputBox', async () => `Long ${'name '.repeat(400)}`);
+      stubs.stub('showErrorMessage', async (...args: unknown[]) => {
+        shown.push(args);
+        return undefined;
+      });
+      await vscode.commands.executeCommand('desk.calendar.createCalendar');
+      assert.equal(shown.length, 1, JSON.stringify(shown).slice(0, 500));
+      const text = String(shown[0]?.[0]);
+      assert.match(text, /^Could not create the calendar "Long name name .*…"\. .*Google Calendar API is not enabled/);
+      assert.ok(text.length < 400, `${text.length} characters: ${text.slice(0, 200)}`);
+    } finally {
+      await emulatorRequest('PUT', '/emulator/v1/disabled-apis', { apis: [] });
+    }
+  });
+
   it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
     const seen = stubs.answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
     const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
@@ -234,6 +253,32 @@ describe('Calendar view in VS Code', function () {
     const siblings = await api.calendar.tree.getChildren(holiday.parent);
     assert.equal(siblings[0]?.kind === 'event' && siblings[0].occurrence.allDay, true, 'all-day first on its day');
     fs.rmSync(file, { force: true });
+  });
+
+  it('imports no part of a file that is not iCalendar, and says which events of a good file were left out', async () => {
+    const shown: string[] = [];
+    const say = async (message: unknown): Promise<undefined> => void shown.push(String(message));
+    stubs.stub('showErrorMessage', say);
+    stubs.stub('showWarningMessage', say);
+    stubs.stub('showInformationMessage', say);
+    const write = (name: string, lines: string[]): vscode.Uri => {
+      const file = path.join(os.tmpdir(), `desk-${name}-${process.pid}.ics`);
+      fs.writeFileSync(file, lines.join('\r\n'));
+      return vscode.Uri.file(file);
+    };
+    const empty = write('empty', []);
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.importIcs', await primary(), empty), undefined);
+    assert.match(shown.pop() ?? '', /^Nothing was imported: desk-empty-\d+\.ics is not an iCalendar file Desk can read \(the file is empty\)\.$/);
+    const day = tomorrow().replace(/-/g, '');
+    const mixed = write('mixed', ['BEGIN:VCALENDAR', 'VERSION:2.0',
+      'BEGIN:VEVENT', 'UID:desk-import-good@example.com', 'SUMMARY:Good one', `DTSTART:${day}T090000Z`, `DTEND:${day}T100000Z`, 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:desk-import-bad@example.com', 'SUMMARY:Bad rule', `DTSTART:${day}T110000Z`, 'RRULE:whenever', 'END:VEVENT',
+      'END:VCALENDAR']);
+    const imported = await vscode.commands.executeCommand<ApiEvent[]>('desk.calendar.importIcs', await primary(), mixed);
+    assert.deepEqual(imported?.map((event) => event.summary), ['Good one']);
+    assert.match(shown.pop() ?? '', /^Imported 1 of 2 events into .*\. Left out: Bad rule: its repeat rule \(RRULE\) has no valid FREQ$/);
+    assert.equal((await eventsOnEmulator(ALICE, `&iCalUID=${enc('desk-import-bad@example.com')}`)).length, 0);
+    for (const uri of [empty, mixed]) fs.rmSync(uri.fsPath, { force: true });
   });
 
   it('shares a calendar: add with a role, change the role, stop sharing', async () => {

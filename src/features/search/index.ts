@@ -113,7 +113,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     return [
       new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, () => cachedTaskLists(cache)),
       new DriveSearchSource(drive, t),
-      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, knownCalendars: () => cachedCalendars(cache) }),
+      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: () => cachedCalendars(cache) }),
       new BooksSearchSource(books, t, () => cachedShelves(cache)),
     ];
   }

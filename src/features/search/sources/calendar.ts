@@ -6,6 +6,7 @@
  */
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
 import { english, Translate } from '../../../shared/l10n';
+import { formatDay } from '../../../core/clock';
 import { SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchCalendarApi } from '../port';
 
@@ -19,6 +20,8 @@ export interface CalendarSearchOptions {
   readonly t?: Translate;
   readonly now?: () => number;
   readonly locale?: string;
+  /** How a moment reads (core/clock.ts's DeskClock `dateTime`: the user's Calendar zone, as the Agenda writes it). */
+  readonly dateTime?: (ms: number) => string;
   /** The calendars the Agenda's cache knows (read from disk, no request): searched beside the calendar list. */
   readonly knownCalendars?: () => Promise<readonly CalendarListEntry[] | undefined>;
 }
@@ -75,13 +78,18 @@ export class CalendarSearchSource implements SearchSource {
     return this.calendars;
   }
 
-  /** "Tue, Dec 1, 2026, 15:00" in the calendar's time zone; all-day events by their date only. */
+  /**
+   * "Tue 1 Dec, 15:00" as Desk's clock writes it (the user's Calendar zone, the year when not this one); all-day
+   * events by their date only. Without a clock (tests), the calendar's zone.
+   */
   private when(event: CalendarEvent, calendar: CalendarListEntry): string {
     const date = event.start?.date;
     if (date) {
       const [year, month, day] = date.split('-').map(Number);
-      return new Intl.DateTimeFormat(this.options.locale, { timeZone: 'UTC', weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }).format(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+      // A UTC noon written in UTC: no zone moves an all-day event's date.
+      return formatDay(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1, 12), 'UTC', this.options.locale, this.now());
     }
+    if (this.options.dateTime) return this.options.dateTime(startOf(event));
     const timeZone = event.start?.timeZone ?? calendar.timeZone;
     const options: Intl.DateTimeFormatOptions = { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
     try {

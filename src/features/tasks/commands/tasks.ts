@@ -185,7 +185,7 @@ export class TaskItemCommands {
     if (!listId || !taskFile) return `# ${this.t('Unknown task')}\n`;
     try {
       const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
-      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms));
+      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms), this.vs.env.language);
     } catch (error) {
       void this.desk.showError(error, { action: this.t('Could not open the task') });
       return `# ${this.t('Could not load the task')}\n\n${errorMessage(error, this.vs.l10n.t)}\n`;

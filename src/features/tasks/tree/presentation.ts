@@ -1,4 +1,4 @@
-import { describeDueDate, dueDateOf, isOverdue, shortDueDate } from '../../../core/dates';
+import { dueDateInFull, dueDateOf, isOverdue, shortDueDate } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
 import { english, Translate } from '../../../shared/l10n';
@@ -47,17 +47,14 @@ export function notesMarkdown(notes: string): string {
 }
 
 /** The hover of a task: title, status, due date and notes. */
-export function taskTooltip(task: Task, listTitle: string, today: Date, t: Translate = english, day: WriteMoment = utcDay): string {
+export function taskTooltip(task: Task, listTitle: string, today: Date, t: Translate = english, day: WriteMoment = utcDay, locale?: string): string {
   const lines = [`**${escapeMarkdown(taskLabel(task, t))}**`, ''];
   const status = task.status === 'completed'
     ? (task.completed ? t('Completed {0}', escapeMarkdown(moment(task.completed, day))) : t('Completed'))
     : t('Open');
   lines.push(t('{0} · in {1}', status, escapeMarkdown(listTitle)));
   const due = dueDateOf(task.due);
-  if (due) {
-    const words = describeDueDate(due, today, t);
-    lines.push('', due === words ? t('Due {0}', words) : t('Due {0} ({1})', words, due));
-  }
+  if (due) lines.push('', t('Due {0}', dueDateInFull(due, today, t, locale)));
   if (task.notes?.trim()) lines.push('', '---', '', notesMarkdown(task.notes));
   return lines.join('\n');
 }
@@ -75,14 +72,13 @@ export function renameListPrompt(list: TaskList, t: Translate = english, day: Wr
 }
 
 /** A read-only details page for "Open Task Details". */
-export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english, when: WriteMoment = utcMoment): string {
+export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english, when: WriteMoment = utcMoment, locale?: string): string {
   const lines = [`# ${escapeMarkdown(taskLabel(task, t))}`, ''];
   const due = dueDateOf(task.due);
-  const dueWords = due ? describeDueDate(due, today, t) : undefined;
   const rows: Array<[string, string]> = [
     [t('List'), escapeMarkdown(listTitle)],
     [t('Status'), task.status === 'completed' ? t('Completed') : t('Open')],
-    [t('Due'), due ? (dueWords === due ? due : `${due} (${dueWords})`) : '—'],
+    [t('Due'), due ? dueDateInFull(due, today, t, locale) : '—'],
     [t('Completed'), task.completed ? escapeMarkdown(moment(task.completed, when)) : '—'],
     [t('Updated'), escapeMarkdown(moment(task.updated, when))],
     [t('Subtask of'), task.parent ? escapeMarkdown(task.parent) : '—'],

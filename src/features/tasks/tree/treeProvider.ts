@@ -175,7 +175,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Hovers are built only when shown: notes can be long and most rows are never hovered. */
   resolveTreeItem(item: vscode.TreeItem, element: TasksNode): vscode.TreeItem {
     if (element.kind === 'task') {
-      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today, this.vs.l10n.t, this.options.day));
+      item.tooltip = new this.vs.MarkdownString(taskTooltip(element.task, element.list.list.title, this.today, this.vs.l10n.t, this.options.day, this.vs.env.language));
     } else if (element.kind === 'list') {
       const open = this.model.openCount(element.listId);
       item.tooltip = new this.vs.MarkdownString(listTooltip(element.list, open, this.vs.l10n.t, this.options.day));

@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import { EverythingSearch, SearchHit, SearchService, SearchSource, SearchState } from '../../../../src/features/search/model';
 import { driveSearchQuery, DriveSearchSource } from '../../../../src/features/search/sources/drive';
 import { TasksSearchSource } from '../../../../src/features/search/sources/tasks';
-import type { SearchDriveApi } from '../../../../src/features/search/port';
+import type { SearchCalendarApi, SearchDriveApi } from '../../../../src/features/search/port';
+import { CalendarSearchSource } from '../../../../src/features/search/sources/calendar';
+import type { CalendarEvent, CalendarListEntry } from '../../../../src/shared/schemas/calendar';
+import { DeskClock } from '../../../../src/core/clock';
 import type { DriveFile } from '../../../../src/shared/schemas/drive';
 import { ManualTimers } from '../../../support/manualTimers';
 import { FakeTasksApi, list, task } from '../../../support/fakes/tasks';
@@ -168,5 +171,29 @@ describe('Desk search: Drive source', () => {
     const hits = await new DriveSearchSource(api).search('plan', new AbortController().signal);
     assert.deepEqual(hits.map((one) => one.context), ['My Drive › Projects › Q4 · owner Alice', 'My Drive › Projects › Q4 · owner Alice', 'Shared with me · owner Bob', 'Shared drives › Team']);
     assert.deepEqual(gets.sort(), ['hidden', 'p', 'q', 'team'], 'each folder once');
+  });
+});
+
+describe('Desk search: Calendar source', () => {
+  /** One calendar in Berlin with a timed event kept in New York's zone and an all-day one. */
+  const api = {
+    async *allCalendarListEntries() {
+      yield { kind: 'calendar#calendarListEntry', id: 'work', summary: 'Work', timeZone: 'Europe/Berlin', accessRole: 'owner' } as CalendarListEntry;
+    },
+    async listEvents() {
+      return { items: [
+        { id: 'a', summary: 'Budget call', start: { dateTime: '2026-12-01T09:00:00-05:00', timeZone: 'America/New_York' }, end: { dateTime: '2026-12-01T10:00:00-05:00' } },
+        { id: 'b', summary: 'Budget day', start: { date: '2026-12-02' }, end: { date: '2026-12-03' } },
+      ] as CalendarEvent[] };
+    },
+  } as unknown as SearchCalendarApi;
+
+  it('writes when an event starts as Desk\'s clock does (the user\'s Calendar zone), all-day ones by their date, never ISO', async () => {
+    const now = Date.UTC(2026, 10, 27, 12);
+    const clock = new DeskClock('en-GB', undefined, 'Europe/Berlin');
+    const source = new CalendarSearchSource(api, { locale: 'en-GB', now: () => now, dateTime: (ms) => clock.dateTime(ms, now) });
+    const hits = await source.search('budget', new AbortController().signal);
+    // 09:00 in New York is 15:00 in Berlin: the time the Agenda shows, not the zone the event was saved in.
+    assert.deepEqual(hits.map((hit) => hit.context.replace(/,(?= \d)/, '')), ['Tue 1 Dec 15:00 · Work', 'Wed 2 Dec · Work']);
   });
 });

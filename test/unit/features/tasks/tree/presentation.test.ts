@@ -50,10 +50,12 @@ describe('task presentation', () => {
 
   it('names untitled tasks and puts notes and dates into the details page', () => {
     assert.equal(taskLabel(task({ title: '  ' })), '(untitled task)');
-    const page = taskDetailsMarkdown(task({ notes: 'line one\nline two', due: '2026-12-01T00:00:00.000Z' }), 'Home', TODAY);
+    const page = taskDetailsMarkdown(task({ notes: 'line one\nline two', due: '2026-12-01T00:00:00.000Z' }), 'Home', TODAY, undefined, undefined, 'en-GB');
     assert.match(page, /^# Pay rent/);
-    assert.match(page, /\| Due \| 2026-12-01 \|/);
-    assert.match(taskDetailsMarkdown(task({ due: '2026-11-26T00:00:00.000Z' }), 'Home', TODAY), /\| Due \| 2026-11-26 \(tomorrow\) \|/);
+    // The due date as Desk's clock writes a day, after "tomorrow" when it is: never the ISO date.
+    assert.match(page, /\| Due \| Tue,? 1 Dec \|/);
+    assert.match(taskDetailsMarkdown(task({ due: '2026-11-26T00:00:00.000Z' }), 'Home', TODAY, undefined, undefined, 'en-GB'), /\| Due \| tomorrow \(Thu,? 26 Nov\) \|/);
+    assert.match(taskTooltip(task({ due: '2027-01-05T00:00:00.000Z' }), 'Home', TODAY, undefined, undefined, 'en-GB'), /^Due Tue,? 5 Jan 2027$/m);
     assert.match(page, /line one {2}\nline two/);
   });
 });
