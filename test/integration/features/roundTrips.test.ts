@@ -47,6 +47,25 @@ function fileSystemVscode(): typeof vscode {
   return vs as unknown as typeof vscode;
 }
 
+/**
+ * The `vscode` of a file system that saves as VS Code does on Ctrl+S (onWillSaveTextDocument, Manual), with the
+ * conflict question answered from `answers` (undefined: dismissed) and recorded in `asked`.
+ */
+function savingVscode(answers: (string | undefined)[] = []): { vs: typeof vscode; asked: string[]; saveWith: (fileSystem: vscode.FileSystemProvider, uri: vscode.Uri) => (text: string) => Promise<void> } {
+  const vs = fileSystemVscode() as unknown as Record<string, unknown>;
+  let willSave: ((event: { document: { uri: vscode.Uri }; reason: number }) => void) | undefined;
+  const asked: string[] = [];
+  vs.workspace = { onWillSaveTextDocument: (listener: typeof willSave) => { willSave = listener; return { dispose: () => undefined }; }, textDocuments: [] };
+  vs.TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
+  vs.window = { showWarningMessage: async (message: string) => { asked.push(message); return answers.shift(); } };
+  const saveWith = (fileSystem: vscode.FileSystemProvider, uri: vscode.Uri) => async (text: string): Promise<void> => {
+    willSave?.({ document: { uri }, reason: 1 });
+    await fileSystem.stat(uri);
+    await fileSystem.writeFile(uri, Buffer.from(text), { create: false, overwrite: true });
+  };
+  return { vs: vs as unknown as typeof vscode, asked, saveWith };
+}
+
 describe('round trips per view action, against the emulator', function () {
   this.timeout(20000);
   let emulator: RunningEmulator;
@@ -192,15 +211,9 @@ describe('round trips per view action, against the emulator', function () {
     const http = httpFor(emulator, waves);
     const drive = new DriveClient(http);
     const file = await drive.uploadFile({ title: 'plan.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
-    // What VS Code does on Ctrl+S: onWillSaveTextDocument (Manual), the stat, then writeFile.
-    const vs = fileSystemVscode() as unknown as Record<string, unknown>;
-    let willSave: ((event: { document: { uri: vscode.Uri }; reason: number }) => void) | undefined;
-    const answers: string[] = [];
-    const asked: string[] = [];
-    vs.workspace = { onWillSaveTextDocument: (listener: typeof willSave) => { willSave = listener; return { dispose: () => undefined }; }, textDocuments: [] };
-    vs.TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
-    vs.window = { showWarningMessage: async (message: string) => { asked.push(message); return answers.shift(); } };
-    const fileSystem = new DriveFileSystemProvider(vs as unknown as typeof vscode, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const answers: (string | undefined)[] = [];
+    const { vs, asked, saveWith } = savingVscode(answers);
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
     const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(file, ['My Drive']), toString: () => 'desk-drive:/My Drive/plan.txt' } as unknown as vscode.Uri;
     await fileSystem.stat(uri);
     await fileSystem.readFile(uri);
@@ -209,11 +222,8 @@ describe('round trips per view action, against the emulator', function () {
       for await (const chunk of (await drive.download(fileId)).stream) chunks.push(Buffer.from(chunk as Uint8Array));
       return Buffer.concat(chunks).toString('utf8');
     };
-    const save = async (text: string): Promise<void> => {
-      willSave?.({ document: { uri }, reason: 1 });
-      await fileSystem.stat(uri);
-      await fileSystem.writeFile(uri, Buffer.from(text), { create: false, overwrite: true });
-    };
+    // What VS Code does on Ctrl+S: onWillSaveTextDocument (Manual), the stat, then writeFile.
+    const save = saveWith(fileSystem, uri);
     waves.reset();
     await save('second\n');
     assert.equal(waves.roundTrips, 1, waves.describe());
@@ -294,22 +304,13 @@ describe('round trips per view action, against the emulator', function () {
     const [list] = (await tasksApi.listTaskLists()).items ?? [];
     assert.ok(list);
     const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
-    const vs = fileSystemVscode() as unknown as Record<string, unknown>;
-    let willSave: ((event: { document: { uri: vscode.Uri }; reason: number }) => void) | undefined;
-    const asked: string[] = [];
-    vs.workspace = { onWillSaveTextDocument: (listener: typeof willSave) => { willSave = listener; return { dispose: () => undefined }; }, textDocuments: [] };
-    vs.TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
-    vs.window = { showWarningMessage: async (message: string) => { asked.push(message); return undefined; } };
-    const notes = new TaskNotesFileSystemProvider(vs as unknown as typeof vscode, { api: () => tasksApi });
+    const { vs, asked, saveWith } = savingVscode();
+    const notes = new TaskNotesFileSystemProvider(vs, { api: () => tasksApi });
     const parts = notesUriParts(list.id, list.title ?? '', task);
     const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
     await notes.stat(uri);
     await notes.readFile(uri);
-    const save = async (text: string): Promise<void> => {
-      willSave?.({ document: { uri }, reason: 1 });
-      await notes.stat(uri);
-      await notes.writeFile(uri, Buffer.from(text), { create: false, overwrite: true });
-    };
+    const save = saveWith(notes, uri);
     waves.reset();
     await save('Three pages');
     assert.deepEqual(waves.requests.map((request) => `${request.method} ${request.wave}`), ['GET 1', 'PATCH 2'], waves.describe());
