@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { activityItem, emulatorToken, getAsAlice, notification, openDeskContainer, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
+import { activityItem, chooseFromContextMenu, emulatorToken, getAsAlice, notification, openDeskContainer, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
 
 interface RowElement {
   querySelector(selector: string): { textContent: string | null } | null;
@@ -47,16 +47,6 @@ describe('Drive folders in the Explorer (UI)', function () {
     const files = await filesTitled(title);
     assert.equal(files.length, 1, `one file titled ${title} on Drive (found ${files.length})`);
     return files[0] as DriveFile;
-  }
-
-  /** Chooses an entry of the context menu open at `row` (right-clicked first); waits until the menu is gone. */
-  async function chooseFromMenu(page: Page, row: Locator, entry: string): Promise<void> {
-    await row.click({ button: 'right' });
-    const item = page.locator('.context-view .action-label', { hasText: entry }).first();
-    await item.waitFor({ state: 'visible', timeout: 15000 });
-    await item.hover();
-    await item.click();
-    await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 15000 });
   }
 
   /**
@@ -139,7 +129,7 @@ describe('Drive folders in the Explorer (UI)', function () {
     await showOnlyViews(page, ['Drive']);
     await treeRow(page, 'My Drive').waitFor({ state: 'visible', timeout: 30000 });
     const before = page.url();
-    await chooseFromMenu(page, treeRow(page, 'My Drive'), 'Add to Workspace');
+    await chooseFromContextMenu(page, treeRow(page, 'My Drive'), 'Add to Workspace');
     // The second folder makes an (untitled) multi-root workspace, which VS Code opens in a new window load.
     await page.waitForURL((url) => url.toString() !== before && url.searchParams.has('workspace'), { timeout: 60000 });
     await showWorkspaceExplorer(page);
@@ -173,7 +163,7 @@ describe('Drive folders in the Explorer (UI)', function () {
     await openDeskContainer(page);
     await showOnlyViews(page, ['Drive']);
     await treeRow(page, 'Projects').waitFor({ state: 'visible', timeout: 30000 });
-    await chooseFromMenu(page, treeRow(page, 'Projects'), 'Add to Workspace');
+    await chooseFromContextMenu(page, treeRow(page, 'Projects'), 'Add to Workspace');
     await showExplorer(page);
     const children = await waitForChild(page, 'Projects', 'Desk');
     assert.deepEqual(children, ['Desk', 'Budget', 'Project plan'], 'folders first, as Drive lists them');
@@ -241,7 +231,7 @@ describe('Drive folders in the Explorer (UI)', function () {
     assert.deepEqual(moved.parents?.map((parent) => parent.id), [desk.id], 'moved into Desk on Drive, out of Projects');
 
     // Delete from the Explorer's menu: the confirmation says the file goes to Drive's trash, and Desk offers Restore after.
-    await chooseFromMenu(page, insideDesk, 'Move to Drive\'s Trash…');
+    await chooseFromContextMenu(page, insideDesk, 'Move to Drive\'s Trash…');
     const confirmation = page.locator('.monaco-dialog-box');
     await confirmation.waitFor({ state: 'visible', timeout: 15000 });
     assert.match(await confirmation.innerText(), /Move “explorer-renamed\.txt” to Drive's trash\?/);

@@ -144,6 +144,31 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.press('Enter');
 }
 
+/**
+ * Chooses `entry` in the context menu of `row` and waits until the menu is gone. A menu left open (by a failed
+ * attempt) is closed first. As a hand does, the pointer rests on the entry before the click; a menu that is still
+ * settling can drop that click (seen on a loaded machine: the menu stayed open with the entry focused), so the
+ * focused entry is then chosen with Enter, which VS Code's menus handle the same way.
+ */
+export async function chooseFromContextMenu(page: Page, row: Locator, entry: string): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu');
+  if (await menu.isVisible()) {
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: 5000 });
+  }
+  await row.click({ button: 'right' });
+  const item = page.locator('.context-view .action-label', { hasText: entry }).first();
+  await item.waitFor({ state: 'visible', timeout: 15000 });
+  await item.hover();
+  await item.click();
+  const closed = await menu.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false);
+  if (closed) return;
+  await item.hover();
+  await page.locator('.context-view .action-item.focused .action-label', { hasText: entry }).waitFor({ state: 'visible', timeout: 5000 });
+  await page.keyboard.press('Enter');
+  await menu.waitFor({ state: 'hidden', timeout: 15000 });
+}
+
 /** The rows of the trees in the side bar, in screen order. */
 export function treeRows(page: Page): Locator {
   return page.locator('.part.sidebar .monaco-list-row[role="treeitem"]');
