@@ -52,7 +52,7 @@ export class DriveLabelCommands extends DriveCommandPart {
     }
     const picked = await this.vs.window.showQuickPick(labels.map((label) => {
       const definition = definitions.find((candidate) => candidate.id === label.id);
-      return { label: `$(tag) ${labelTitle(definition, label.id)}`, description: labelSummary(definition, label), labelValue: label };
+      return { label: `$(tag) ${labelTitle(definition, label.id)}`, description: labelSummary(definition, label, { locale: this.vs.env.language }), labelValue: label };
     }), { title: this.t('Labels of “{0}”', this.titleOf(file)), placeHolder });
     return picked?.labelValue;
   }
@@ -100,7 +100,7 @@ export class DriveLabelCommands extends DriveCommandPart {
     for (;;) {
       const done = { label: `$(check) ${this.t('Done')}`, field: undefined as LabelDefinitionField | undefined };
       const items = definition.fields.map((field) => {
-        const values = displayValues(field, label?.fields?.[field.id]);
+        const values = displayValues(field, label?.fields?.[field.id], { locale: this.vs.env.language });
         return { label: fieldName(field), description: values.length > 0 ? values.join(', ') : this.t('(empty)'), detail: fieldPrompt(field, this.t), field: field as LabelDefinitionField | undefined };
       });
       const picked = await this.vs.window.showQuickPick([...items, done], { title: this.t('“{0}” on “{1}”', labelTitle(definition, definition.id), this.titleOf(file)), placeHolder: this.t('Pick a field to change') });
@@ -157,7 +157,7 @@ export class DriveLabelCommands extends DriveCommandPart {
         const definition = definitions.find((candidate) => candidate.id === label.id);
         const title = labelTitle(definition, label.id);
         return [
-          { label: `$(tag) ${title}`, description: labelSummary(definition, label) || this.t('(no values)'), detail: this.t('Change its fields…'), run: () => this.change(file, label) },
+          { label: `$(tag) ${title}`, description: labelSummary(definition, label, { locale: this.vs.env.language }) || this.t('(no values)'), detail: this.t('Change its fields…'), run: () => this.change(file, label) },
           { label: `$(close) ${this.t('Remove “{0}”…', title)}`, run: () => this.remove(file, label) },
         ];
       });

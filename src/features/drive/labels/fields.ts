@@ -18,6 +18,7 @@ import {
 } from '../../../shared/schemas/drive/labels';
 
 import type { Translate } from '../../../shared/l10n';
+import { formatDay } from '../../../core/clock';
 
 export type { Translate };
 
@@ -35,19 +36,32 @@ export function rawValues(applied: DriveLabelField | undefined): string[] {
   return applied.text ?? applied.integer ?? applied.dateString ?? applied.selection ?? applied.user?.map((user) => user.emailAddress ?? user.displayName ?? '') ?? [];
 }
 
-/** The values as people read them: choices by name. */
-export function displayValues(field: LabelDefinitionField, applied: DriveLabelField | undefined): string[] {
+/** How dates are written for the user: their locale, and today for whether the year is said. */
+export interface DayWords {
+  readonly locale?: string;
+  readonly now?: number;
+}
+
+/** The values as people read them: choices by name, dates as Desk's clock writes a day ("Tue 30 Jun"). */
+export function displayValues(field: LabelDefinitionField, applied: DriveLabelField | undefined, words: DayWords = {}): string[] {
   const values = rawValues(applied);
+  if (valueTypeOf(field) === 'dateString') {
+    return values.map((value) => {
+      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+      // A UTC noon written in UTC: no zone moves the date; anything else is shown as Drive sent it.
+      return match ? formatDay(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12), 'UTC', words.locale, words.now) : value;
+    });
+  }
   if (valueTypeOf(field) !== 'selection') return values;
   return values.map((id) => field.selectionOptions?.choices.find((choice) => choice.id === id)?.properties?.displayName ?? id);
 }
 
 /** "Status: Done · Budget (EUR): 1200" — the fields that have values, in the definition's order. */
-export function labelSummary(definition: LabelDefinition | undefined, label: DriveLabel): string {
+export function labelSummary(definition: LabelDefinition | undefined, label: DriveLabel, words: DayWords = {}): string {
   if (!definition) return Object.entries(label.fields ?? {}).map(([id, field]) => `${id}: ${rawValues(field).join(', ')}`).join(' · ');
   return definition.fields
     .filter((field) => rawValues(label.fields?.[field.id]).length > 0)
-    .map((field) => `${fieldName(field)}: ${displayValues(field, label.fields?.[field.id]).join(', ')}`)
+    .map((field) => `${fieldName(field)}: ${displayValues(field, label.fields?.[field.id], words).join(', ')}`)
     .join(' · ');
 }
 

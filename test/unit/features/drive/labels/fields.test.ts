@@ -42,5 +42,9 @@ describe('label fields (pure)', () => {
     assert.deepEqual(displayValues(status, { selection: ['wip'] }), ['In progress']);
     const summary = labelSummary(definition, { id: 'project', fields: { status: { selection: ['done'] }, people: { user: [{ emailAddress: 'a@x.io' }] } } });
     assert.equal(summary, 'Status: Done · People: a@x.io');
+    // A date reads as Desk's clock writes a day, not as the YYYY-MM-DD Drive keeps.
+    const now = Date.UTC(2026, 10, 27);
+    assert.deepEqual(displayValues(due, { dateString: ['2026-06-30'] }, { locale: 'en-GB', now }).map((text) => text.replace(',', '')), ['Tue 30 Jun']);
+    assert.deepEqual(displayValues(due, { dateString: ['2027-01-05'] }, { locale: 'en-GB', now }).map((text) => text.replace(',', '')), ['Tue 5 Jan 2027']);
   });
 });
