@@ -185,10 +185,11 @@ export class SyncPoller<TItem> {
     this.pollSoon(true);
   }
 
-  start(): void {
+  /** `firstPollInMs`: when the token is fresh (the source was just read in full), the first poll waits. */
+  start(firstPollInMs = 0): void {
     if (this.running) return;
     this.running = true;
-    this.scheduleNext(0);
+    this.scheduleNext(firstPollInMs);
   }
 
   stop(): void {

@@ -25,6 +25,7 @@ import type { SearchHit } from '../../../src/features/search/model';
 import type { CalendarListEntry } from '../../../src/shared/schemas/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
+import { CalendarSync } from '../../../src/features/calendar/sync/calendarSync';
 import type { AgendaSnapshot, CalendarTreeNode } from '../../../src/features/calendar/tree/model';
 import type { ViewSnapshotStore } from '../../../src/core/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
@@ -169,6 +170,25 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(changed.rows.includes('New team kickoff') && !changed.rows.includes('Old team sync'), JSON.stringify(changed.rows));
     assert.equal(waves.roundTrips, 2, waves.describe());
     assert.ok(!saved?.calendars.some((entry) => entry.id === doomed.id));
+  });
+
+  it('Calendar: the sync that follows the Agenda\'s calendars does not list again at once the ones the Agenda just read', async () => {
+    const calendarApi = new CalendarClient(httpFor(emulator, waves));
+    const store = new EventStore({ api: () => calendarApi, onChange: () => undefined });
+    await store.ensureLoaded('alice@example.com');
+    const firstPolls = new Map<number, number>();
+    let timers = 0;
+    const clock = { now: () => Date.now(), setTimeout: (_callback: () => void, ms: number) => { firstPolls.set(++timers, ms); return timers; }, clearTimeout: () => undefined };
+    const sync = new CalendarSync({ store, focused: () => true, onError: () => undefined, onSignedOut: () => undefined, clock });
+    waves.reset();
+    sync.follow(['alice@example.com']);
+    await waves.quiet();
+    assert.equal(waves.requests.length, 0, waves.describe());
+    assert.ok((firstPolls.get(1) ?? 0) > 20_000, `first sync in ${firstPolls.get(1)} ms`);
+    // A calendar not read yet is listed at once.
+    sync.follow(['alice@example.com', 'a-calendar-not-read']);
+    assert.equal(firstPolls.get(2), 0);
+    sync.stopAll();
   });
 
   it('Drive: opening a file (stat, then read) costs two round trips, not three, one from the tree; a version changed in between is still pinned right', async () => {

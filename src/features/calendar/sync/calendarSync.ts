@@ -60,7 +60,10 @@ export class CalendarSync {
       this.pollers.set(id, poller);
       poller.setFocused(this.options.focused());
       poller.setSignedIn(true);
-      poller.start();
+      // A calendar just read in full (the Agenda's load) has a fresh token: its first sync waits one interval from
+      // that read instead of asking again at once.
+      const sinceLoad = this.options.store.msSinceFullLoad(id);
+      poller.start(sinceLoad === undefined ? 0 : Math.max(0, poller.nextDelay(false, false) - sinceLoad));
     }
   }
 

@@ -22,6 +22,8 @@ interface CalendarCache {
   readonly events: Map<string, CalendarEvent>;
   token: string | undefined;
   loaded: boolean;
+  /** When the last full load ended (ms, the store's clock). */
+  loadedAt?: number;
   loading: Promise<string> | undefined;
 }
 
@@ -67,6 +69,12 @@ export class EventStore implements TokenStore {
     return this.caches.get(calendarId)?.loaded ?? false;
   }
 
+  /** How long ago the calendar was last read in full (undefined if never). */
+  msSinceFullLoad(calendarId: string): number | undefined {
+    const loadedAt = this.caches.get(calendarId)?.loadedAt;
+    return loadedAt === undefined ? undefined : (this.options.now?.() ?? Date.now()) - loadedAt;
+  }
+
   events(calendarId: string): CalendarEvent[] {
     return [...(this.caches.get(calendarId)?.events.values() ?? [])];
   }
@@ -94,6 +102,7 @@ export class EventStore implements TokenStore {
       for (const event of items) if (event.status !== 'cancelled') cache.events.set(event.id, event);
       cache.token = token;
       cache.loaded = true;
+      cache.loadedAt = this.options.now?.() ?? Date.now();
       this.options.onChange(calendarId);
       return token;
     }).finally(() => {
