@@ -47,6 +47,25 @@ function fileSystemVscode(): typeof vscode {
   return vs as unknown as typeof vscode;
 }
 
+/**
+ * The `vscode` of a file system that saves as VS Code does on Ctrl+S (onWillSaveTextDocument, Manual), with the
+ * conflict question answered from `answers` (undefined: dismissed) and recorded in `asked`.
+ */
+function savingVscode(answers: (string | undefined)[] = []): { vs: typeof vscode; asked: string[]; saveWith: (fileSystem: vscode.FileSystemProvider, uri: vscode.Uri) => (text: string) => Promise<void> } {
+  const vs = fileSystemVscode() as unknown as Record<string, unknown>;
+  let willSave: ((event: { document: { uri: vscode.Uri }; reason: number }) => void) | undefined;
+  const asked: string[] = [];
+  vs.workspace = { onWillSaveTextDocument: (listener: typeof willSave) => { willSave = listener; return { dispose: () => undefined }; }, textDocuments: [] };
+  vs.TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
+  vs.window = { showWarningMessage: async (message: string) => { asked.push(message); return answers.shift(); } };
+  const saveWith = (fileSystem: vscode.FileSystemProvider, uri: vscode.Uri) => async (text: string): Promise<void> => {
+    willSave?.({ document: { uri }, reason: 1 });
+    await fileSystem.stat(uri);
+    await fileSystem.writeFile(uri, Buffer.from(text), { create: false, overwrite: true });
+  };
+  return { vs: vs as unknown as typeof vscode, asked, saveWith };
+}
+
 describe('round trips per view action, against the emulator', function () {
   this.timeout(20000);
   let emulator: RunningEmulator;
@@ -188,6 +207,43 @@ describe('round trips per view action, against the emulator', function () {
     fromTree.dispose();
   });
 
+  it('Drive: saving a file the user edited is one round trip (the upload); a change made on Drive meanwhile is met by its If-Match and asked about', async () => {
+    const http = httpFor(emulator, waves);
+    const drive = new DriveClient(http);
+    const file = await drive.uploadFile({ title: 'plan.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
+    const answers: (string | undefined)[] = [];
+    const { vs, asked, saveWith } = savingVscode(answers);
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(file, ['My Drive']), toString: () => 'desk-drive:/My Drive/plan.txt' } as unknown as vscode.Uri;
+    await fileSystem.stat(uri);
+    await fileSystem.readFile(uri);
+    const contentOf = async (fileId: string): Promise<string> => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of (await drive.download(fileId)).stream) chunks.push(Buffer.from(chunk as Uint8Array));
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    // What VS Code does on Ctrl+S: onWillSaveTextDocument (Manual), the stat, then writeFile.
+    const save = saveWith(fileSystem, uri);
+    waves.reset();
+    await save('second\n');
+    assert.equal(waves.roundTrips, 1, waves.describe());
+    assert.deepEqual(waves.requests.map((request) => request.method), ['PUT'], waves.describe());
+    assert.equal(await contentOf(file.id), 'second\n');
+
+    // Changed on Drive by someone else: the upload fails its If-Match, the user is asked; Cancel writes nothing.
+    await drive.updateFile(file.id, {}, { content: Buffer.from('theirs\n'), contentType: 'text/plain' });
+    answers.push('Cancel');
+    await assert.rejects(save('mine\n'));
+    assert.equal(asked.length, 1);
+    assert.equal(await contentOf(file.id), 'theirs\n', 'nothing of theirs was overwritten');
+    // Overwrite replaces their version with the user's.
+    answers.push('Overwrite');
+    await save('mine\n');
+    assert.equal(asked.length, 2);
+    assert.equal(await contentOf(file.id), 'mine\n');
+    fileSystem.dispose();
+  });
+
   it('Drive: a folder of 500 files opens in one round trip, and "Load more" shows the page fetched while the first was read', async () => {
     const drive = new DriveClient(httpFor(emulator, waves));
     const folder = await drive.insertFolder('Five hundred', 'root');
@@ -241,6 +297,30 @@ describe('round trips per view action, against the emulator', function () {
     const row = (await model.listChildren(listNode)).find((node) => node.kind === 'task' && node.task.id === task.id);
     assert.equal(row?.kind === 'task' ? row.task.status : undefined, 'completed');
     assert.equal(waves.requests.length, 1, waves.describe());
+  });
+
+  it('Tasks: saving a task\'s notes is two round trips (the task as it is now, then the patch), not three; a change made elsewhere is asked about', async () => {
+    const tasksApi = new TasksClient(httpFor(emulator, waves));
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
+    const { vs, asked, saveWith } = savingVscode();
+    const notes = new TaskNotesFileSystemProvider(vs, { api: () => tasksApi });
+    const parts = notesUriParts(list.id, list.title ?? '', task);
+    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
+    await notes.stat(uri);
+    await notes.readFile(uri);
+    const save = saveWith(notes, uri);
+    waves.reset();
+    await save('Three pages');
+    assert.deepEqual(waves.requests.map((request) => `${request.method} ${request.wave}`), ['GET 1', 'PATCH 2'], waves.describe());
+    assert.equal((await tasksApi.getTask(list.id, task.id)).notes, 'Three pages');
+
+    await tasksApi.patchTask(list.id, task.id, { notes: 'Theirs' });
+    await assert.rejects(save('Four pages'));
+    assert.equal(asked.length, 1);
+    assert.equal((await tasksApi.getTask(list.id, task.id)).notes, 'Theirs', 'nothing of theirs was overwritten');
+    notes.dispose();
   });
 
   it('Drive: the tree asks only for the fields it shows (fields=), which the service accepts and answers', async () => {

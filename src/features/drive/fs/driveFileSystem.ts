@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
-import { keepUnsaved, refusingStat, SaveStarter, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -71,8 +71,6 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
-  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
-  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -87,7 +85,6 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.pinned.clear();
     this.metadata.clear();
     this.approved.clear();
-    this.declined.clear();
   }
 
   /**
@@ -118,7 +115,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const resolved = await this.resolve(uri);
+    const resolved = this.pinnedAt(uri) ?? (await this.resolve(uri));
     const { FileType, FilePermission } = this.vs;
     if (resolved.kind === 'root') return { type: FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
@@ -131,19 +128,20 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       ...statTimes(item),
     };
     if (remote || isReadOnlyItem(item)) stat.permissions = FilePermission.Readonly;
-    // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
+    // The stat VS Code takes right before it writes. A save the user started answers from the pinned version with no
+    // request: the upload's If-Match meets a change made elsewhere, and writeFile asks (keepUnsaved keeps the text).
+    // An auto save cannot be declined in writeFile (core/saveConflict.ts): its conflict is settled here.
     const starter = pinned && !isReadOnlyItem(pinned) ? this.saves.take(uri) : undefined;
-    if (pinned && starter) return { ...stat, ...(await this.settleBeforeSave(uri, pinned, starter)) };
+    if (pinned && starter === 'auto') return { ...stat, ...(await this.settleBeforeAutoSave(uri, pinned)) };
     return stat;
   }
 
   /**
-   * Before VS Code writes: if the content changed on Drive since the editor opened it, the user chooses.
+   * Before VS Code auto-saves: if the content changed on Drive since the editor opened it, the user chooses.
    * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
-   * Cancel the write that follows keeps the editor dirty and writes nothing, or an auto save is refused here (see
-   * core/saveConflict.ts).
+   * Cancel the save is refused here (see core/saveConflict.ts).
    */
-  private async settleBeforeSave(uri: vscode.Uri, pinned: DriveItem, starter: SaveStarter): Promise<{ mtime: number; size: number }> {
+  private async settleBeforeAutoSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
     const current = await this.guard(uri, () => this.options.api().getFile(pinned.id));
     this.remember(current);
@@ -158,9 +156,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    if (starter === 'auto') return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
-    this.declined.add(uri.toString());
-    return opened;
+    return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
+  }
+
+  /** The version the editor holds, for a file opened by its id: a save needs no lookup of its own. */
+  private pinnedAt(uri: vscode.Uri): ResolvedPath | undefined {
+    const fileId = isRemoteVersion(uri) ? undefined : queryFileId(uri);
+    const pinned = fileId ? this.pinned.get(fileId) : undefined;
+    return pinned ? { kind: 'item', item: pinned } : undefined;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -235,10 +238,9 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
-    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    // A save of the open document the user started (VS Code's stat came first): a declined one keeps it dirty, no error.
     const saving = this.saves.takeWrite(uri);
-    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
-    const resolved = await this.resolve(uri);
+    const resolved = this.pinnedAt(uri) ?? (await this.resolve(uri));
     const api = this.options.api();
     const bytes = Buffer.from(content);
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
@@ -269,9 +271,9 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
         this.afterWrite(saved, bytes.length);
         return;
       }
-      // Changed between the stat before this save and the write (or a save VS Code did not announce): ask here.
-      const choice = await this.askConflict(uri, item);
-      if (choice === 'compare') await this.openComparison(uri, item);
+      // The content changed on Drive since the editor read it: the user chooses.
+      const choice = await this.askConflict(uri, current);
+      if (choice === 'compare') await this.openComparison(uri, current);
       if (choice !== 'overwrite') {
         if (saving && (await keepUnsaved(this.vs, uri))) return;
         throw this.vs.FileSystemError.Unavailable(choice === 'compare'

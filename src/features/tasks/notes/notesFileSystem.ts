@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { keepUnsaved, refusingStat, SaveStarter, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { isRemoteNotes, NOTES_SCHEME, notesFromText, notesTargetOf, NotesTarget, offsetOfNotesLength, planSave, remoteNotesQuery } from './notesPath';
@@ -37,8 +37,6 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   private readonly pinned = new Map<string, Task>();
   /** Tasks whose newer notes the user chose to overwrite in the stat before the save (see core/saveConflict.ts). */
   private readonly approved = new Map<string, string>();
-  /** Saves the user declined in the stat before them (Compare, Cancel): their write keeps the editor dirty. */
-  private readonly declined = new Set<string>();
   private readonly saves: SavesUnderWay;
   /**
    * The task a stat just read, by task id: VS Code reads the file right after its stat, and the same task read
@@ -58,7 +56,6 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     this.justStatted.clear();
     this.pinned.clear();
     this.approved.clear();
-    this.declined.clear();
   }
 
   watch(): vscode.Disposable {
@@ -76,20 +73,22 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const task = pinned ?? (await this.fetchForStat(uri, target, remote));
     const stat: vscode.FileStat = { type: this.vs.FileType.File, ctime: 0, ...notesStatTimes(task) };
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
-    // The stat VS Code takes right before it writes: a conflict is settled here, where refusing keeps the text.
+    // The stat VS Code takes right before it writes. A save the user started answers from the pinned version with no
+    // request: writeFile reads the task anyway and asks there (keepUnsaved keeps the text). An auto save cannot be
+    // declined in writeFile (core/saveConflict.ts): its conflict is settled here, where refusing keeps the text.
     const starter = pinned && !pinned.deleted ? this.saves.take(uri) : undefined;
-    if (pinned && starter) return { ...stat, ...(await this.settleBeforeSave(uri, target, pinned, starter)) };
+    if (pinned && starter === 'auto') return { ...stat, ...(await this.settleBeforeAutoSave(uri, target, pinned)) };
     return stat;
   }
 
-  /** Before VS Code writes: notes changed elsewhere since the editor opened them are the user's to decide. */
-  private async settleBeforeSave(uri: vscode.Uri, target: NotesTarget, pinned: Task, starter: SaveStarter): Promise<{ mtime: number; size: number }> {
+  /** Before VS Code auto-saves: notes changed elsewhere since the editor opened them are the user's to decide. */
+  private async settleBeforeAutoSave(uri: vscode.Uri, target: NotesTarget, pinned: Task): Promise<{ mtime: number; size: number }> {
     const opened = notesStatTimes(pinned);
     const current = await this.fetch(uri, target);
-    // An auto save of notes too long: Desk says so, and the save is refused here (a user's save: in writeFile).
+    // Notes too long: Desk says so, and the save is refused here.
     const text = this.vs.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())?.getText();
     const length = text === undefined ? 0 : notesFromText(text)?.length ?? 0;
-    if (starter === 'auto' && text !== undefined && length > NOTES_MAX_LENGTH) {
+    if (text !== undefined && length > NOTES_MAX_LENGTH) {
       await this.askTooLong(uri, current, text, NOTES_MAX_LENGTH, undefined);
       return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
     }
@@ -101,9 +100,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
-    if (starter === 'auto') return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
-    this.declined.add(uri.toString());
-    return opened;
+    return refusingStat(opened, notesStatTimes(current), savingBytes(this.vs, uri));
   }
 
   readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
@@ -130,9 +127,8 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     if (isRemoteNotes(uri)) throw FileSystemError.NoPermissions(uri);
     const target = this.target(uri);
     if (!options.overwrite) throw FileSystemError.FileExists(uri);
-    // A save of the open document (VS Code's stat came first): a declined one keeps the editor dirty, no error.
+    // A save of the open document the user started (VS Code's stat came first): a declined one keeps it dirty, no error.
     const saving = this.saves.takeWrite(uri);
-    if (this.declined.delete(uri.toString()) && saving && (await keepUnsaved(this.vs, uri))) return;
     const text = Buffer.from(content).toString('utf8');
     const current = await this.fetch(uri, target);
     if (current.deleted) throw FileSystemError.Unavailable(l10n.t('“{0}” was deleted: its notes cannot be saved.', current.title));
@@ -144,7 +140,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     }
     const approved = this.approved.get(target.taskId);
     this.approved.delete(target.taskId);
-    // Changed between the stat before this save and now (or a save VS Code did not announce): ask here.
+    // Changed elsewhere since the editor read them (an Overwrite chosen before an auto save is not asked again).
     if (plan.kind === 'conflict' && approved !== (current.etag ?? '')) {
       const choice = await this.askConflict(uri, current);
       if (choice === 'compare') await this.openComparison(uri, current);
