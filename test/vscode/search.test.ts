@@ -75,7 +75,8 @@ describe('Desk: Search… in VS Code', function () {
     assert.match(file.detail ?? '', /^My Drive · owner /, 'a file says its folder and owner');
     assert.equal((file.iconPath as vscode.ThemeIcon).id, 'file');
     const event = hit(items, /^Dune book club$/, 'calendar');
-    assert.match(event.detail ?? '', /\d{4}.*·/, 'an event says its date and calendar');
+    // As Desk's clock writes it ("Fri 27 Nov, 18:00", the year only when not this one), then the calendar.
+    assert.match(event.detail ?? '', /\d{1,2}.*\d{2}:\d{2}(, repeats)? · \S/, 'an event says its date and calendar');
     assert.match(hit(items, /^Dune$/, 'books').detail ?? '', /Frank Herbert/);
     assert.ok(items.every((item) => item.kind === vscode.QuickPickItemKind.Separator || item.alwaysShow), 'the pick does not filter the services\' answers again');
 
