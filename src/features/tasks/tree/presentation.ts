@@ -1,6 +1,7 @@
 import { dueDateInFull, dueDateOf, isOverdue, shortDueDate } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { escapeMarkdown } from '../../../core/markdown';
+import { nameInMessage } from '../../../core/names';
 import { english, Translate } from '../../../shared/l10n';
 import { formatDateTime, formatDay, writeTimestamp as moment } from '../../../core/clock';
 
@@ -68,7 +69,7 @@ export function listTooltip(list: TaskList, openCount: number | undefined, t: Tr
 
 /** The Rename Task List prompt: the name and when the list last changed, as a day ("Fri 27 Nov"). */
 export function renameListPrompt(list: TaskList, t: Translate = english, day: WriteMoment = utcDay): string {
-  return t('New name of "{0}" (last changed {1})', list.title, moment(list.updated, day));
+  return t('New name of "{0}" (last changed {1})', nameInMessage(list.title), moment(list.updated, day));
 }
 
 /** A read-only details page for "Open Task Details". */

@@ -44,6 +44,8 @@ describe('task presentation', () => {
     assert.match(taskTooltip(done, 'Home', TODAY, undefined, day), /^Completed Tue,? 24 Nov · in Home$/m);
     assert.match(listTooltip(list, 2, undefined, day), /Updated Fri,? 20 Nov/);
     assert.match(renameListPrompt(list, undefined, day), /^New name of "Home" \(last changed Fri,? 20 Nov\)$/);
+    // A 1024-character title (the most Tasks allows) is quoted cut: the prompt stays one line.
+    assert.ok(renameListPrompt({ ...list, title: 'Chores '.repeat(146) }, undefined, day).length < 120);
     // Without a clock (UTC, the runtime's locale) the day is still words, never ISO.
     assert.ok(!/\d{4}-\d{2}-\d{2}/.test(taskTooltip(done, 'Home', TODAY) + listTooltip(list, 2) + renameListPrompt(list)));
   });
