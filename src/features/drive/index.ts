@@ -10,6 +10,8 @@ import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/i
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
+import type { ViewCache } from '../../core/viewCache';
+import type { DriveFile } from '../../shared/schemas/drive';
 import type { DriveFileSystemProvider } from './fs/driveFileSystem';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { sharedDriveSource } from './sharedDrives/port';
@@ -44,6 +46,14 @@ export interface DriveSlice {
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
 }
 
+/** The view's slot in the view cache: My Drive's first rows as last shown. */
+const MY_DRIVE_CACHE = 'drive-my-drive';
+
+/** My Drive's first rows as the Drive view last showed them (from disk, no request), e.g. for the search. */
+export function cachedMyDriveRows(cache: ViewCache): Promise<DriveFile[] | undefined> {
+  return cache.read(MY_DRIVE_CACHE, isMyDriveSnapshot);
+}
+
 export function registerDrive(desk: DeskContext): DriveSlice {
   return desk.register(new DriveFeature(desk));
 }
@@ -73,7 +83,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       api: () => this.api(),
       sharedDrives: sharedDriveSource(() => this.driveClient()),
       t: vs.l10n.t,
-      firstRows: desk.viewCache.view('drive-my-drive', isMyDriveSnapshot),
+      firstRows: desk.viewCache.view(MY_DRIVE_CACHE, isMyDriveSnapshot),
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
     });
     const fileSystem = registerDriveFileSystem(desk, {

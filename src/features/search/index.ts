@@ -20,6 +20,7 @@ import { DriveSearchSource } from './sources/drive';
 import { TasksSearchSource } from './sources/tasks';
 import { cachedShelves } from '../books';
 import { cachedCalendars } from '../calendar';
+import { cachedMyDriveRows } from '../drive';
 import { cachedTaskLists } from '../tasks';
 
 /** globalState key of the last text searched, put back in the box next time. */
@@ -112,7 +113,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     const cache = desk.viewCache;
     return [
       new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, () => cachedTaskLists(cache)),
-      new DriveSearchSource(drive, t),
+      new DriveSearchSource(drive, t, () => cachedMyDriveRows(cache)),
       new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: () => cachedCalendars(cache) }),
       new BooksSearchSource(books, t, () => cachedShelves(cache)),
     ];

@@ -437,5 +437,14 @@ describe('round trips per view action, against the emulator', function () {
     const eventHits = await measure(() => new CalendarSearchSource(calendarApi, { knownCalendars: async () => calendars }).search('budget', signal));
     assert.deepEqual(eventHits.map((hit) => hit.title), ['Budget review']);
     assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // Drive: a hit in a folder of My Drive's cached rows has its path without a files.get after the search.
+    const driveApi = new DriveClient(http);
+    const folder = await driveApi.insertFolder('Quarterly plans', 'root');
+    await driveApi.uploadFile({ title: 'zebra-budget.txt', mimeType: 'text/plain', parents: [{ id: folder.id }] }, Buffer.from('numbers'));
+    const rootRows = (await driveApi.listFiles({ q: "'root' in parents and trashed = false" })).items;
+    const fileHits = await measure(() => new DriveSearchSource(driveApi, undefined, async () => rootRows).search('zebra-budget', signal));
+    assert.deepEqual(fileHits.map((hit) => hit.context.split(' · ')[0]), ['My Drive › Quarterly plans']);
+    assert.equal(waves.roundTrips, 1, waves.describe());
   });
 });

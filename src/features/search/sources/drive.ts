@@ -30,10 +30,16 @@ export class DriveSearchSource implements SearchSource {
   readonly service = 'drive' as const;
   private readonly folders = new Map<string, Promise<FolderStep | undefined>>();
 
-  constructor(private readonly api: SearchDriveApi, private readonly t: Translate = english) {}
+  /** `knownRows`: My Drive's rows as the Drive view's cache has them (from disk, no request): their folders' titles. */
+  constructor(private readonly api: SearchDriveApi, private readonly t: Translate = english, private readonly knownRows: () => Promise<readonly DriveFile[] | undefined> = async () => undefined) {}
 
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
-    const page = await this.api.listFiles({ q: driveSearchQuery(query), maxResults: MAX_HITS, corpora: 'allDrives', includeItemsFromAllDrives: true, signal });
+    const [page, known] = await Promise.all([
+      this.api.listFiles({ q: driveSearchQuery(query), maxResults: MAX_HITS, corpora: 'allDrives', includeItemsFromAllDrives: true, signal }),
+      this.knownRows().catch(() => undefined),
+    ]);
+    // A hit in a folder of My Drive's first rows has its path without a files.get (a round trip after the list).
+    for (const folder of known ?? []) if (isFolder(folder) && !this.folders.has(folder.id)) this.folders.set(folder.id, Promise.resolve(stepOf(folder)));
     return Promise.all((page.items ?? []).map(async (file) => this.hit(file, await this.folderPath(file))));
   }
 
@@ -64,14 +70,18 @@ export class DriveSearchSource implements SearchSource {
   private folder(folderId: string): Promise<FolderStep | undefined> {
     let step = this.folders.get(folderId);
     if (!step) {
-      step = this.api.getFile(folderId).then((folder) => ({
-        title: folder.title ?? folderId,
-        parentId: folder.parents?.[0]?.id,
-        parentIsRoot: folder.parents?.[0]?.isRoot ?? false,
-        sharedDriveRoot: folder.driveId !== undefined && folder.driveId === folder.id,
-      }), () => undefined);
+      step = this.api.getFile(folderId).then(stepOf, () => undefined);
       this.folders.set(folderId, step);
     }
     return step;
   }
+}
+
+function stepOf(folder: DriveFile): FolderStep {
+  return {
+    title: folder.title ?? folder.id,
+    parentId: folder.parents?.[0]?.id,
+    parentIsRoot: folder.parents?.[0]?.isRoot ?? false,
+    sharedDriveRoot: folder.driveId !== undefined && folder.driveId === folder.id,
+  };
 }
