@@ -345,13 +345,16 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
     await page.addInitScript({ content: watcherCall(reloadWatches) });
     const perView = new Map<string, MeasuredAction[]>();
     for (let reload = 1; reload <= reloads; reload++) {
-      log(`reloading the window (${reload} of ${reloads})…`);
       const reloadAt = epochMs();
+      log(`reloading the window (${reload} of ${reloads}) at ${new Date(reloadAt).toISOString()}…`);
       await page.reload();
       const reloadMarks = await marksOf(page, VIEWS.map((view) => `${view.title}:first`), 120000);
       const reloadIdle = await networkIdle(requestLog, quietMs, reloadAt);
       const settledMarks = await page.evaluate(`globalThis.__deskBench.marks`) as Record<string, number>;
       const afterReload = readRequestLog(requestLog).answered;
+      // Wall-clock marks, to set beside Desk's log ("Desk timeline", "View cache … read at") and the extension host's.
+      const firstRequest = afterReload.filter((record) => record.startMs >= reloadAt).reduce((first, record) => Math.min(first, record.startMs), Number.POSITIVE_INFINITY);
+      log(`  marks: ${VIEWS.map((view) => `${view.title} shown ${new Date(settledMarks[`${view.title}:shown`] ?? 0).toISOString().slice(11)}, first rows ${new Date(settledMarks[`${view.title}:first`] ?? 0).toISOString().slice(11)}`).join('; ')}; first request ${Number.isFinite(firstRequest) ? new Date(firstRequest).toISOString().slice(11) : 'none'}`);
       for (const view of VIEWS) {
         const marked = settledMarks[`${view.title}:fresh`];
         const lastEnd = afterReload.filter((record) => record.startMs >= reloadAt && belongsTo(view.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), 0);

@@ -185,9 +185,13 @@ describe('round trips per view action, against the emulator', function () {
     await waves.quiet();
     assert.equal(waves.requests.length, 0, waves.describe());
     assert.ok((firstPolls.get(1) ?? 0) > 20_000, `first sync in ${firstPolls.get(1)} ms`);
-    // A calendar not read yet is listed at once.
+    // A calendar not read yet is listed at once; one whose full read is under way waits too.
     sync.follow(['alice@example.com', 'a-calendar-not-read']);
     assert.equal(firstPolls.get(2), 0);
+    const reading = store.ensureLoaded('work@example.com').catch(() => undefined);
+    sync.follow(['alice@example.com', 'a-calendar-not-read', 'work@example.com']);
+    assert.ok((firstPolls.get(3) ?? 0) > 20_000, `first sync in ${firstPolls.get(3)} ms`);
+    await reading;
     sync.stopAll();
   });
 

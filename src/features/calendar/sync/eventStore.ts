@@ -69,10 +69,11 @@ export class EventStore implements TokenStore {
     return this.caches.get(calendarId)?.loaded ?? false;
   }
 
-  /** How long ago the calendar was last read in full (undefined if never). */
+  /** How long ago the calendar was last read in full: 0 while a full read runs, undefined if never. */
   msSinceFullLoad(calendarId: string): number | undefined {
-    const loadedAt = this.caches.get(calendarId)?.loadedAt;
-    return loadedAt === undefined ? undefined : (this.options.now?.() ?? Date.now()) - loadedAt;
+    const cache = this.caches.get(calendarId);
+    if (cache?.loading) return 0;
+    return cache?.loadedAt === undefined ? undefined : (this.options.now?.() ?? Date.now()) - cache.loadedAt;
   }
 
   events(calendarId: string): CalendarEvent[] {
