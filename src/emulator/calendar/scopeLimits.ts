@@ -9,7 +9,8 @@ import { ApiError } from '../core/errors';
 import type { Handler, Route, RequestContext } from '../core/router';
 import { scopesFor } from '../core/scopes';
 import type { TokenService } from '../auth/tokens';
-import type { Collection, Store } from '../store/store';
+import { AppOwnedIds } from '../store/appOwned';
+import type { Store } from '../store/store';
 import type { CalendarService } from './service';
 
 const AUTH = 'https://www.googleapis.com/auth/';
@@ -17,19 +18,9 @@ const APP_CREATED = `${AUTH}calendar.app.created`;
 const EVENTS_OWNED: ReadonlySet<string> = new Set([`${AUTH}calendar.events.owned`, `${AUTH}calendar.events.owned.readonly`]);
 
 /** The calendars each OAuth client (Calendar's "app") created. */
-export class AppCalendars {
-  private readonly records: Collection<{ appId: string; calendarId: string }>;
-
+export class AppCalendars extends AppOwnedIds {
   constructor(store: Store) {
-    this.records = store.collection('calendar.appCalendars');
-  }
-
-  add(appId: string, calendarId: string): void {
-    this.records.set(`${appId}\n${calendarId}`, { appId, calendarId });
-  }
-
-  has(appId: string, calendarId: string): boolean {
-    return this.records.has(`${appId}\n${calendarId}`);
+    super(store, 'calendar.appCalendars');
   }
 }
 

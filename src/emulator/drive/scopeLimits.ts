@@ -6,7 +6,8 @@
 import { ApiError } from '../core/errors';
 import type { Handler, Reply, RequestContext } from '../core/router';
 import { scopesFor } from '../core/scopes';
-import type { Collection, Store } from '../store/store';
+import { AppOwnedIds } from '../store/appOwned';
+import type { Store } from '../store/store';
 import { tokenOf } from './routing';
 import type { DriveService } from './service';
 
@@ -24,19 +25,9 @@ const LISTINGS: Readonly<Record<string, 'id' | 'fileId'>> = { 'drive.files.list'
 const SPACED: ReadonlySet<string> = new Set(['drive.files.list', 'drive.changes.list']);
 
 /** The files each OAuth client (Drive's "app") created, durable in the store. */
-export class AppFiles {
-  private readonly records: Collection<{ appId: string; fileId: string }>;
-
+export class AppFiles extends AppOwnedIds {
   constructor(store: Store) {
-    this.records = store.collection('drive.appFiles');
-  }
-
-  add(appId: string, fileId: string): void {
-    this.records.set(`${appId}\n${fileId}`, { appId, fileId });
-  }
-
-  has(appId: string, fileId: string): boolean {
-    return this.records.has(`${appId}\n${fileId}`);
+    super(store, 'drive.appFiles');
   }
 }
 

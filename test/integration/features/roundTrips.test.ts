@@ -67,6 +67,29 @@ function savingVscode(answers: (string | undefined)[] = []): { vs: typeof vscode
   return { vs: vs as unknown as typeof vscode, asked, saveWith };
 }
 
+/** The Calendar view's tree with its Agenda and due tasks, over these clients (and a view cache, when given). */
+function agendaTree(calendarApi: CalendarClient, tasksApi: TasksClient, cache?: ViewSnapshotStore<AgendaSnapshot>): CalendarTreeProvider {
+  let tree: CalendarTreeProvider | undefined;
+  const store = new EventStore({ api: () => calendarApi, onChange: (id) => tree?.redrawCalendar(id) });
+  const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
+  let zone: Promise<string> | undefined;
+  const vs = fakeVscode() as unknown as Record<string, unknown>;
+  vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
+  tree = new CalendarTreeProvider(vs as never, {
+    api: () => calendarApi as unknown as CalendarApi,
+    store,
+    timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
+    daysAhead: () => 7,
+    showHidden: () => false,
+    isSignedIn: async () => true,
+    withProgress: (work) => work(),
+    log: () => undefined,
+    dueTasks: { store: dueTasks, enabled: () => true, showCompleted: () => false },
+    ...(cache ? { cache } : {}),
+  });
+  return tree;
+}
+
 describe('round trips per view action, against the emulator', function () {
   this.timeout(20000);
   let emulator: RunningEmulator;
@@ -80,25 +103,7 @@ describe('round trips per view action, against the emulator', function () {
 
   it('Calendar: the calendars, the zone, the Agenda events and the due tasks in two round trips', async () => {
     const http = httpFor(emulator, waves);
-    const calendarApi = new CalendarClient(http);
-    const tasksApi = new TasksClient(http);
-    let tree: CalendarTreeProvider | undefined;
-    const store = new EventStore({ api: () => calendarApi, onChange: (id) => tree?.redrawCalendar(id) });
-    const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
-    let zone: Promise<string> | undefined;
-    const vs = fakeVscode() as unknown as Record<string, unknown>;
-    vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
-    tree = new CalendarTreeProvider(vs as never, {
-      api: () => calendarApi as unknown as CalendarApi,
-      store,
-      timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
-      daysAhead: () => 7,
-      showHidden: () => false,
-      isSignedIn: async () => true,
-      withProgress: (work) => work(),
-      log: () => undefined,
-      dueTasks: { store: dueTasks, enabled: () => true, showCompleted: () => false },
-    });
+    const tree = agendaTree(new CalendarClient(http), new TasksClient(http));
     const [agenda] = await tree.getChildren();
     await tree.getChildren(agenda as CalendarTreeNode);
     const paths = waves.requests.map((request) => request.target.split('?')[0]);
@@ -122,24 +127,7 @@ describe('round trips per view action, against the emulator', function () {
     /** One window's Calendar view over the same cache file; resolves with the Agenda's rows once fresh. */
     const session = async (): Promise<{ rows: string[]; cachedRows: number }> => {
       const hadCache = saved !== undefined;
-      let tree: CalendarTreeProvider | undefined;
-      const store = new EventStore({ api: () => calendarApi, onChange: (id) => tree?.redrawCalendar(id) });
-      const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
-      let zone: Promise<string> | undefined;
-      const vs = fakeVscode() as unknown as Record<string, unknown>;
-      vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
-      tree = new CalendarTreeProvider(vs as never, {
-        api: () => calendarApi as unknown as CalendarApi,
-        store,
-        timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
-        daysAhead: () => 7,
-        showHidden: () => false,
-        isSignedIn: async () => true,
-        withProgress: (work) => work(),
-        log: () => undefined,
-        dueTasks: { store: dueTasks, enabled: () => true, showCompleted: () => false },
-        cache,
-      });
+      const tree = agendaTree(calendarApi, tasksApi, cache);
       // The whole tree redrawn: the cached rows gave way to fresh ones (one calendar's redraw names its node).
       const refreshed = new Promise<void>((resolve) => tree?.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
       const [agenda] = await tree.getChildren();
