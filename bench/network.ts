@@ -51,6 +51,15 @@ export async function run(): Promise<void> {
   for (const line of formatRun(inVSCode)) console.log(line);
 }
 
+/** A view's "fresh rows are in" callback, and the promise it settles. */
+function refreshSignal(): { done: Promise<void>; refreshed: () => void } {
+  let refreshed: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    refreshed = resolve;
+  });
+  return { done, refreshed };
+}
+
 async function modelLevel(latencyMs: number): Promise<void> {
   const emulator = await startEmulator({ port: 0, seed: 'demo', latencyMs });
   const directory = path.join(await mkdtemp(path.join(os.tmpdir(), 'desk-bench-network-')), 'view-cache');
@@ -72,10 +81,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
     };
 
     const tasksStart = async (): Promise<{ fresh: Promise<unknown> }> => {
-      let refreshed: () => void = () => undefined;
-      const done = new Promise<void>((resolve) => {
-        refreshed = resolve;
-      });
+      const { done, refreshed } = refreshSignal();
       const model = new TasksTreeModel({
         api: new TasksClient(http), showCompleted: () => false, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined,
         onListLoaded: () => undefined, cache: cache.view('tasks', isTasksSnapshot), onRefreshed: refreshed,
@@ -93,10 +99,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       return { fresh };
     };
     const driveStart = async (): Promise<{ fresh: Promise<unknown> }> => {
-      let refreshed: () => void = () => undefined;
-      const done = new Promise<void>((resolve) => {
-        refreshed = resolve;
-      });
+      const { done, refreshed } = refreshSignal();
       const firstRows = new FirstRowsFromCache(cache.view('drive-my-drive', isMyDriveSnapshot), refreshed);
       const model = new DriveTreeModel(adaptDriveClient(new DriveClient(http)), { cache: firstRows });
       await model.children(model.section('myDrive'));
@@ -104,10 +107,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       return { fresh };
     };
     const booksStart = async (): Promise<{ fresh: Promise<unknown> }> => {
-      let refreshed: () => void = () => undefined;
-      const done = new Promise<void>((resolve) => {
-        refreshed = resolve;
-      });
+      const { done, refreshed } = refreshSignal();
       const firstRows = new FirstRowsFromCache(cache.view('books', isMyShelvesSnapshot), refreshed);
       const model = new BooksTreeModel(() => new BooksClient(http), { publicLibraries: () => [], cache: firstRows });
       await model.children(model.library(MY_LIBRARY));
