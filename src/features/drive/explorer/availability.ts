@@ -11,7 +11,7 @@ import { DRIVE_SCHEME } from '../fs/drivePath';
 export type UnavailableReason = 'signedOut' | 'unreachable';
 
 /** VS Code's own "Refresh Explorer" command: it resolves the workspace folders again, failed ones included. */
-export const REFRESH_EXPLORER_COMMAND = 'workbench.files.action.refreshFilesExplorer';
+const REFRESH_EXPLORER_COMMAND = 'workbench.files.action.refreshFilesExplorer';
 
 export interface DriveFolderAvailabilityOptions {
   /** Fires true when the user signs in (and false when they sign out). */
@@ -35,7 +35,7 @@ export class DriveFolderAvailability extends Disposable {
   }
 
   /** Whether the workspace holds a Drive folder (the Explorer lists it). */
-  hasDriveFolders(): boolean {
+  private hasDriveFolders(): boolean {
     return (this.vs.workspace.workspaceFolders ?? []).some((folder) => folder.uri.scheme === DRIVE_SCHEME);
   }
 
