@@ -44,6 +44,7 @@ describe('Channels view (UI)', function () {
 
   /** Set once signed in: a retry of the test runs in the same window (the workbench lives for the whole file). */
   let signedIn = false;
+  let receiverStarted = false;
 
   it('shows each channel with its expiry countdown and message count, and the notifications under it', async () => {
     const workbench = opened();
@@ -53,7 +54,9 @@ describe('Channels view (UI)', function () {
     if (!signedIn) await signInThroughConsent(workbench, { within: pane(page) });
     signedIn = true;
 
-    await runCommand(page, 'Desk Channels: Start Notification Receiver');
+    // The palette offers Start only while the receiver is stopped: a retry finds it running.
+    if (!receiverStarted) await runCommand(page, 'Desk Channels: Start Notification Receiver');
+    receiverStarted = true;
     // Desk's own channel for Drive's live changes comes with the receiver (desk.drive.pushChanges is on by default).
     const deskOwn = row(page, 'Desk\'s live Drive changes');
     await deskOwn.waitFor({ state: 'visible', timeout: 30000 });
