@@ -6,6 +6,7 @@ import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } fro
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
 import { clearOnAccountChange } from './core/viewCache';
+import { markStartup } from './core/startupMarks';
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
@@ -94,6 +95,8 @@ let activeBackend: Backend | undefined;
 export function activate(context: vscode.ExtensionContext): DeskApi {
   const started = performance.now();
   const activateCalledAt = Date.now();
+  markStartup('bundle', bundleEvaluatedAt);
+  markStartup('activate', activateCalledAt);
   const vs = vscode;
   const log = vs.window.createOutputChannel('Desk', { log: true });
   context.subscriptions.push(log);
@@ -140,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   context.subscriptions.push(provider.onDidChangeSessions(() => void accountWatch.check()));
 
   const activationTimeMs = performance.now() - started;
+  markStartup('activated');
   log.info(`Desk activated in ${activationTimeMs.toFixed(1)} ms (backend: ${backend.choice.kind})`);
   // Wall-clock times (the log's own are when lines were flushed): the extension host's start, Desk's bundle, activate().
   const at = (ms: number): string => new Date(ms).toISOString();

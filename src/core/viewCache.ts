@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { markStartup } from './startupMarks';
 
 /** A view's file is never larger than this; a bigger snapshot is not written (the view just starts empty). */
 export const VIEW_CACHE_MAX_BYTES = 256 * 1024;
@@ -29,6 +30,8 @@ export interface ViewCacheOptions {
 export interface ViewSnapshotStore<T> {
   read(): Promise<T | undefined>;
   write(value: T): Promise<void>;
+  /** The slot's name (the startup marks of the network benchmark). */
+  readonly name?: string;
 }
 
 export class ViewCache {
@@ -42,7 +45,7 @@ export class ViewCache {
 
   /** The slot of one view; `isValid` checks the shape of what is read back (a file from an older Desk, a torn write). */
   view<T>(name: string, isValid: (data: unknown) => data is T): ViewSnapshotStore<T> {
-    return { read: () => this.read(name, isValid), write: (value) => this.write(name, value) };
+    return { name, read: () => this.read(name, isValid), write: (value) => this.write(name, value) };
   }
 
   /** The last snapshot of `name` for the signed-in account; a corrupted, foreign or unreadable file is removed. */
@@ -170,6 +173,7 @@ export class FirstRowsFromCache<T> {
       this.onRefreshed();
     };
     fresh().then(done, done);
+    markStartup(`rows:${this.store.name ?? 'view'}`);
     return snapshot;
   }
 
