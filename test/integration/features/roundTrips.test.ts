@@ -438,5 +438,13 @@ describe('round trips per view action, against the emulator', function () {
     const fileHits = await measure(() => new DriveSearchSource(driveApi, undefined, async () => rootRows).search('zebra-budget', signal));
     assert.deepEqual(fileHits.map((hit) => hit.context.split(' · ')[0]), ['My Drive › Quarterly plans']);
     assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // Drive: a hit at a shared drive's top level has its path ("Shared drives › Team") from drives.list, asked beside
+    // the search, not from a files.get of the drive's root after it.
+    const team = await driveApi.insertDrive({ name: 'Zebra team' });
+    await driveApi.uploadFile({ title: 'zebra-roadmap.txt', mimeType: 'text/plain', parents: [{ id: team.id }] }, Buffer.from('milestones'));
+    const sharedHits = await measure(() => new DriveSearchSource(driveApi, undefined, async () => rootRows).search('zebra-roadmap', signal));
+    assert.deepEqual(sharedHits.map((hit) => hit.context.split(' · ')[0]), ['Shared drives › Zebra team']);
+    assert.equal(waves.roundTrips, 1, waves.describe());
   });
 });
