@@ -77,6 +77,8 @@ export class TasksClient {
       query: { maxResults: options.maxResults, pageToken: options.pageToken },
       signal: options.signal,
       operation: 'tasklists.list',
+      // The Tasks view and the Agenda's due tasks both list the lists at a reload: one request serves both.
+      shareInFlight: true,
     }).then((page) => this.seen.note(page));
   }
 

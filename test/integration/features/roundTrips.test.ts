@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { CalendarClient } from '../../../src/api/calendar';
-import { HttpClient } from '../../../src/api/http';
+import nodeFetch from 'node-fetch';
+import { HttpClient, SharedReads, type FetchFunction } from '../../../src/api/http';
 import { TasksClient } from '../../../src/api/tasks';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { DriveClient } from '../../../src/api/drive';
@@ -14,7 +15,7 @@ import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/driv
 import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/features/drive/tree/model';
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
 import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
-import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
+import { TasksTreeModel, type TasksSnapshot } from '../../../src/features/tasks/tree/model';
 import { BooksClient } from '../../../src/api/books';
 import { BooksTreeModel, MY_LIBRARY } from '../../../src/features/books/tree/model';
 import { TasksSearchSource } from '../../../src/features/search/sources/tasks';
@@ -158,6 +159,67 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(changed.rows.includes('New team kickoff') && !changed.rows.includes('Old team sync'), JSON.stringify(changed.rows));
     assert.equal(waves.roundTrips, 2, waves.describe());
     assert.ok(!saved?.calendars.some((entry) => entry.id === doomed.id));
+  });
+
+  it('Tasks and the Agenda: at a reload both views list the task lists with one request between them, everything in one round trip', async () => {
+    // Each feature has its own clients, as in the extension (desk.httpClient), sharing the Desk's reads in flight.
+    const token = emulator.tokenFor('alice@example.com').accessToken;
+    const sharedReads = new SharedReads();
+    const featureHttp = (): HttpClient => new HttpClient({ rootUrl: () => emulator.url, token: async () => token, fetch: waves.fetch, sharedReads });
+    const tasksApi = new TasksClient(featureHttp());
+    const calendarApi = new CalendarClient(featureHttp());
+    const dueTasksApi = new TasksClient(featureHttp());
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    await tasksApi.insertTask(list.id, { title: 'Pay the rent', due: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00.000Z' });
+    let tasksSaved: TasksSnapshot | undefined;
+    let agendaSaved: AgendaSnapshot | undefined;
+    const tasksCache: ViewSnapshotStore<TasksSnapshot> = { read: async () => tasksSaved, write: async (value) => { tasksSaved = value; } };
+    const agendaCache: ViewSnapshotStore<AgendaSnapshot> = { read: async () => agendaSaved, write: async (value) => { agendaSaved = value; } };
+    /** One window: both views visible at once, each until its fresh rows are in. */
+    const session = async (): Promise<void> => {
+      const reloaded = tasksSaved !== undefined && agendaSaved !== undefined;
+      let tasksRefreshed: () => void = () => undefined;
+      const tasksFresh = new Promise<void>((resolve) => { tasksRefreshed = resolve; });
+      const tasks = new TasksTreeModel({ api: tasksApi, showCompleted: () => false, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined, cache: tasksCache, onRefreshed: tasksRefreshed });
+      const agenda = agendaTree(calendarApi, dueTasksApi, agendaCache);
+      const agendaFresh = new Promise<void>((resolve) => agenda.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
+      const [lists, [agendaNode]] = await Promise.all([tasks.roots(), agenda.getChildren()]);
+      const firstList = lists.find((node) => node.kind === 'list');
+      assert.ok(firstList?.kind === 'list');
+      await Promise.all([tasks.listChildren(firstList), agenda.getChildren(agendaNode as CalendarTreeNode)]);
+      if (reloaded) await Promise.all([tasksFresh, agendaFresh]);
+      await waves.quiet();
+    };
+    await session();
+    assert.ok(tasksSaved && agendaSaved, 'both views cached their rows');
+
+    waves.reset();
+    await session();
+    const listings = waves.requests.filter((request) => request.target.split('?')[0] === '/tasks/v1/users/@me/lists');
+    assert.equal(listings.length, 1, waves.describe());
+    assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // A write while a listing is in flight (its answer held back): a listing asked after the write is a request of its
+    // own, which sees the write, not the one asked before it.
+    let answered: () => void = () => undefined;
+    const serverAnswered = new Promise<void>((resolve) => { answered = resolve; });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const heldFetch: FetchFunction = async (url, init) => {
+      const response = await nodeFetch(url, init);
+      answered();
+      await held;
+      return response;
+    };
+    const plainClient = (fetch?: FetchFunction): TasksClient => new TasksClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token, sharedReads, ...(fetch ? { fetch } : {}) }));
+    const before = plainClient(heldFetch).listTaskLists();
+    await serverAnswered;
+    await plainClient().insertTaskList('Errands');
+    const after = plainClient().listTaskLists();
+    release();
+    const [afterPage] = await Promise.all([after, before]);
+    assert.ok(afterPage.items?.some((candidate) => candidate.title === 'Errands'), JSON.stringify(afterPage.items?.map((candidate) => candidate.title)));
   });
 
   it('Calendar: the sync that follows the Agenda\'s calendars does not list again at once the ones the Agenda just read', async () => {
