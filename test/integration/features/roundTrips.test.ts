@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import { CalendarClient } from '../../../src/api/calendar';
 import nodeFetch from 'node-fetch';
 import { HttpClient, SharedReads, type FetchFunction } from '../../../src/api/http';
-import { TasksClient } from '../../../src/api/tasks';
+import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS, TasksClient } from '../../../src/api/tasks';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { DriveClient } from '../../../src/api/drive';
 import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore';
@@ -16,6 +16,7 @@ import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/feat
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
 import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
 import { TasksTreeModel, type TasksSnapshot } from '../../../src/features/tasks/tree/model';
+import { listTooltip, renameListPrompt, taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../src/features/tasks/tree/presentation';
 import { BooksClient } from '../../../src/api/books';
 import { BooksTreeModel, MY_LIBRARY } from '../../../src/features/books/tree/model';
 import { TasksSearchSource } from '../../../src/features/search/sources/tasks';
@@ -413,6 +414,57 @@ describe('round trips per view action, against the emulator', function () {
     assert.equal(row?.labels?.starred, full.labels?.starred);
     assert.equal(row?.userPermission?.role, full.userPermission?.role);
     for (const left of ['selfLink', 'alternateLink', 'exportLinks', 'permissions', 'kind'] as const) assert.equal(row?.[left], undefined, left);
+  });
+
+  it('Tasks: the tree and the Agenda\'s due tasks ask only for the fields they show (fields=); rows, hovers and details read as from the whole task', async () => {
+    const tasksApi = new TasksClient(httpFor(emulator, waves));
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    const due = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00.000Z';
+    const parent = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages', due });
+    await tasksApi.insertTask(list.id, { title: 'Outline' }, { parent: parent.id });
+    const model = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
+    waves.reset();
+    const listNode = (await model.roots()).find((node) => node.kind === 'list' && node.listId === list.id);
+    assert.ok(listNode?.kind === 'list');
+    await model.allTasks(list.id);
+    const rows = (await model.listChildren(listNode)).filter((node) => node.kind === 'task');
+    const fieldsOf = (index: number): string | null => new URL(`http://x${waves.requests[index]?.target ?? ''}`).searchParams.get('fields');
+    assert.deepEqual([fieldsOf(0), fieldsOf(1)], [TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS], waves.describe());
+    const fullList = await tasksApi.getTaskList(list.id);
+    const today = new Date();
+    assert.equal(listTooltip(listNode.list, 2), listTooltip(fullList, 2));
+    assert.equal(renameListPrompt(listNode.list), renameListPrompt(fullList));
+    const row = rows.find((node) => node.kind === 'task' && node.task.id === parent.id);
+    assert.ok(row?.kind === 'task');
+    const full = await tasksApi.getTask(list.id, parent.id);
+    // What the row, its hover, its details page and its notes editor read is there; kind and selfLink are not.
+    for (const shown of ['id', 'etag', 'title', 'updated', 'position', 'notes', 'status', 'due', 'webViewLink'] as const) assert.deepEqual(row.task[shown], full[shown], shown);
+    assert.equal(taskLabel(row.task), taskLabel(full));
+    assert.equal(taskDescription(row.task, today), taskDescription(full, today));
+    assert.equal(taskTooltip(row.task, list.title, today), taskTooltip(full, list.title, today));
+    assert.equal(taskDetailsMarkdown(row.task, list.title, today), taskDetailsMarkdown(full, list.title, today));
+    assert.equal(row.task.selfLink, undefined);
+    assert.equal(model.taskChildren(row).length, 1, 'the subtask is under its parent (parent and position are there)');
+
+    // The Agenda's due tasks: the same fields, the lists as the tree asks for them.
+    const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
+    waves.reset();
+    const dueRows = await dueTasks.ensureLoaded();
+    assert.ok(dueRows.some((dueTask) => dueTask.task.id === parent.id && dueTask.task.due === full.due && dueTask.task.title === full.title), JSON.stringify(dueRows));
+    for (const request of waves.requests) assert.equal(new URL(`http://x${request.target}`).searchParams.get('fields'), request.target.startsWith('/tasks/v1/users/') ? TASK_LIST_ROW_FIELDS : TASK_ROW_FIELDS, request.target);
+
+    // Bytes per task on the wire, whole against the tree's fields (the demo data: 436 → 309 a task, 236 → 117 a list).
+    const token = emulator.tokenFor('alice@example.com').accessToken;
+    const bytesPerItem = async (target: string): Promise<number> => {
+      const response = await nodeFetch(`${emulator.url}${target}`, { headers: { Authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      return text.length / Math.max(1, (JSON.parse(text) as { items?: unknown[] }).items?.length ?? 0);
+    };
+    const tasksPath = `/tasks/v1/lists/${encodeURIComponent(list.id)}/tasks?showCompleted=true&maxResults=100`;
+    const [wholeTask, rowTask] = [await bytesPerItem(tasksPath), await bytesPerItem(`${tasksPath}&fields=${encodeURIComponent(TASK_ROW_FIELDS)}`)];
+    const [wholeList, rowList] = [await bytesPerItem('/tasks/v1/users/@me/lists'), await bytesPerItem(`/tasks/v1/users/@me/lists?fields=${encodeURIComponent(TASK_LIST_ROW_FIELDS)}`)];
+    assert.ok(rowTask < wholeTask && rowList < wholeList, `bytes per task ${wholeTask} → ${rowTask}, per list ${wholeList} → ${rowList}`);
   });
 
   it('the other views and the search sources stay at the round trips their data needs', async () => {
