@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { HttpClient, RequestOptions, TokenSource } from '../api/http';
+import type { HttpClient, RequestOptions, SharedReads, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
@@ -65,6 +65,8 @@ export function createDeskContext(
 ): DeskContext {
   let clock: DeskClock | undefined;
   let viewCache: ViewCache | undefined;
+  /** One for every feature's clients: a listing two views ask for at once (the task lists at a reload) is sent once. */
+  let sharedReads: SharedReads | undefined;
   const desk: DeskContext = {
     vs,
     extensionContext,
@@ -102,9 +104,11 @@ export function createDeskContext(
     tokenSource: (scopes) => session.tokenSource(scopes),
     httpClient(rootOf, scopes, onRequest) {
       const tokens = session.tokenSource(scopes);
-      const { HttpClient } = network();
+      const { HttpClient, SharedReads } = network();
+      sharedReads ??= new SharedReads();
       return new HttpClient({
         ...(onRequest ? { onRequest } : {}),
+        sharedReads,
         // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
         // embedded emulator is running by the time rootUrl() is read.
         token: async (options) => {
