@@ -10,7 +10,7 @@ import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { DriveClient } from '../../../src/api/drive';
 import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore';
 import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
-import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
+import { DriveFileSystemProvider, FS_LISTING_FIELDS } from '../../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
 import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/features/drive/tree/model';
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
@@ -465,6 +465,50 @@ describe('round trips per view action, against the emulator', function () {
     const [wholeTask, rowTask] = [await bytesPerItem(tasksPath), await bytesPerItem(`${tasksPath}&fields=${encodeURIComponent(TASK_ROW_FIELDS)}`)];
     const [wholeList, rowList] = [await bytesPerItem('/tasks/v1/users/@me/lists'), await bytesPerItem(`/tasks/v1/users/@me/lists?fields=${encodeURIComponent(TASK_LIST_ROW_FIELDS)}`)];
     assert.ok(rowTask < wholeTask && rowList < wholeList, `bytes per task ${wholeTask} → ${rowTask}, per list ${wholeList} → ${rowList}`);
+  });
+
+  it('Drive Explorer: folder listings and path lookups ask only for the fields the file system reads; a file read at its path saves in one round trip (the upload), its conflict protection kept', async () => {
+    const http = httpFor(emulator, waves);
+    const drive = new DriveClient(http);
+    const folder = await drive.insertFolder('Explorer', 'root');
+    const file = await drive.uploadFile({ title: 'a.txt', mimeType: 'text/plain', parents: [{ id: folder.id }] }, Buffer.from('first\n'));
+    await drive.insertFolder('sub', folder.id);
+    const answers: (string | undefined)[] = [];
+    const { vs, asked, saveWith } = savingVscode(answers);
+    /** Workspace-folder URIs, as the Explorer names files: by path, no id. */
+    const pathUri = (path: string): vscode.Uri => ({
+      scheme: DRIVE_SCHEME, authority: '', path, query: '',
+      with: (change: { path?: string }) => pathUri(change.path ?? path),
+      toString: () => `${DRIVE_SCHEME}:${path}`,
+    }) as unknown as vscode.Uri;
+    (vs as unknown as { Uri: unknown }).Uri = { joinPath: (base: vscode.Uri, ...parts: string[]) => pathUri([base.path, ...parts].join('/')) };
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    waves.reset();
+    assert.deepEqual((await fileSystem.readDirectory(pathUri('/My Drive/Explorer'))).sort(), [['a.txt', 1], ['sub', 2]]);
+    const uri = pathUri('/My Drive/Explorer/a.txt');
+    const stat = await fileSystem.stat(uri);
+    const listings = waves.requests.filter((request) => request.target.split('?')[0] === '/drive/v2/files');
+    assert.ok(listings.length >= 2, waves.describe());
+    for (const listing of listings) assert.equal(new URL(`http://x${listing.target}`).searchParams.get('fields'), FS_LISTING_FIELDS, listing.target);
+    // The stat from the listed row is the stat of the whole file.
+    const full = await drive.getFile(file.id);
+    assert.deepEqual({ type: stat.type, mtime: stat.mtime, size: stat.size, ctime: stat.ctime, permissions: stat.permissions }, { type: 1, mtime: Date.parse(full.modifiedDate ?? ''), size: Number(full.fileSize), ctime: Date.parse(full.createdDate ?? ''), permissions: undefined });
+    assert.equal(Buffer.from(await fileSystem.readFile(uri)).toString('utf8'), 'first\n');
+
+    // Saved as the user saves: the version pinned from the listed row carries the If-Match (one request, the upload).
+    const save = saveWith(fileSystem, uri);
+    waves.reset();
+    await save('second\n');
+    assert.deepEqual(waves.requests.map((request) => request.method), ['PUT'], waves.describe());
+    // A change on Drive meanwhile is met by the If-Match and asked about; a rename only (same content) is not.
+    await drive.patchFile(file.id, { description: 'renamed elsewhere' });
+    await save('third\n');
+    assert.equal(asked.length, 0, 'a change of metadata only saves without asking');
+    await drive.updateFile(file.id, {}, { content: Buffer.from('theirs\n'), contentType: 'text/plain' });
+    answers.push('Cancel');
+    await assert.rejects(save('mine\n'));
+    assert.equal(asked.length, 1);
+    fileSystem.dispose();
   });
 
   it('the other views and the search sources stay at the round trips their data needs', async () => {
