@@ -5,12 +5,20 @@ import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
+import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
 import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
 import { ViewCache } from './viewCache';
+
+/** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
+export const REMEMBERED_ACCOUNT_KEY = 'desk.viewCache.account';
+export interface RememberedAccount {
+  readonly backend: string;
+  readonly account: string;
+}
 
 export interface ShowErrorOptions {
   /** What Desk was doing, e.g. "Could not rename the list". */
@@ -68,9 +76,21 @@ export function createDeskContext(
     log,
     push: new PushHub(),
     get viewCache(): ViewCache {
+      // The account is remembered with its backend: after a switch of backend, nothing shows before the check.
+      const remembered = (): RememberedAccount | undefined => extensionContext.globalState.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY);
       viewCache ??= new ViewCache({
         directory: path.join(extensionContext.globalStorageUri.fsPath, 'view-cache'),
         account: () => session.account(),
+        remembered: () => {
+          const saved = remembered();
+          return saved?.backend === backendKey(backend.expected) ? saved.account : undefined;
+        },
+        remember: (account) => {
+          const saved = remembered();
+          const backendNow = backendKey(backend.expected);
+          if (saved?.account === account && saved?.backend === backendNow) return;
+          void extensionContext.globalState.update(REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
+        },
         log: (message) => log.info(message),
       });
       return viewCache;

@@ -226,6 +226,11 @@ export class TasksTreeModel {
     return this.firstRows.refreshing;
   }
 
+  /** Whether the first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
+  startsFromCache(): Promise<boolean> {
+    return this.firstRows.startsFromCache();
+  }
+
   /** The list rows, or one error row; at the first start the cached rows while the fresh ones load. */
   async roots(): Promise<TasksNode[]> {
     const cached = await this.firstRows.firstStart(() => this.taskLists());
