@@ -10,6 +10,7 @@
 import type * as vscode from 'vscode';
 import type { DeskContext } from './deskContext';
 import { Disposable } from './disposable';
+import { markStartup, startupMarksWanted } from './startupMarks';
 
 export interface LazyFeatureSpec<TSlice> {
   readonly name: string;
@@ -65,6 +66,7 @@ export class LazyFeatures extends Disposable {
     const slice = spec.load(this.featureDesk);
     this.loaded.set(name, slice);
     this.desk.log.info(`Desk: ${name} loaded in ${(performance.now() - started).toFixed(1)} ms`);
+    markStartup(`feature:${name}`);
     return slice as TSlice;
   }
 
@@ -106,10 +108,29 @@ export class LazyFeatures extends Disposable {
         };
       },
     });
+    // The moment each tree view is visible to Desk (created visible, or shown later): the network benchmark's marks.
+    const window = new Proxy(vs.window, {
+      get: (target, property, receiver) => {
+        if (property !== 'createTreeView') return Reflect.get(target, property, receiver) as unknown;
+        return <T>(viewId: string, options: vscode.TreeViewOptions<T>): vscode.TreeView<T> => {
+          const view = target.createTreeView(viewId, options);
+          if (view.visible) markStartup(`visible:${viewId}`);
+          else {
+            const shown = view.onDidChangeVisibility((event) => {
+              if (!event.visible) return;
+              markStartup(`visible:${viewId}`);
+              shown.dispose();
+            });
+          }
+          return view;
+        };
+      },
+    });
     return new Proxy(vs, {
       get: (target, property, receiver) => {
         if (property === 'commands') return commands;
         if (property === 'workspace') return workspace;
+        if (property === 'window' && startupMarksWanted) return window;
         return Reflect.get(target, property, receiver) as unknown;
       },
     });

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import { BooksClient } from '../../api/books';
 import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
@@ -31,7 +32,7 @@ export interface BooksSlice {
  * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
 /** The view's slot in the view cache: My Library's shelves as last shown. */
-const BOOKS_CACHE = 'books';
+const BOOKS_CACHE = VIEW_CACHE_SLOTS.myLibrary;
 
 /** My Library's shelves as the Books view last showed them (from disk, no request), e.g. for the search. */
 export function cachedShelves(cache: ViewCache): Promise<Bookshelf[] | undefined> {
@@ -89,7 +90,13 @@ class BooksFeature extends Disposable implements BooksSlice {
       this.client = undefined;
       void this.reload();
     }));
-    this.reloading = this.readAccount();
+    // The remembered account's public libraries at once (its cached shelves show before the account check answers);
+    // the check then sets the account, and the library rows are redrawn if it is another.
+    this.libraries.use(desk.backend.expected.kind, desk.viewCache.rememberedAccount());
+    const assumed = this.libraries.account;
+    this.reloading = this.readAccount().then(() => {
+      if (this.libraries.account !== assumed) this.tree.refreshRoots();
+    });
   }
 
   /** The Books client, built on first use (and again after a backend switch). */

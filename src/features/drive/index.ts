@@ -1,4 +1,5 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import type { DriveClient } from '../../api/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
@@ -47,7 +48,7 @@ export interface DriveSlice {
 }
 
 /** The view's slot in the view cache: My Drive's first rows as last shown. */
-const MY_DRIVE_CACHE = 'drive-my-drive';
+const MY_DRIVE_CACHE = VIEW_CACHE_SLOTS.myDrive;
 
 /** My Drive's first rows as the Drive view last showed them (from disk, no request), e.g. for the search. */
 export function cachedMyDriveRows(cache: ViewCache): Promise<DriveFile[] | undefined> {

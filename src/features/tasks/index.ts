@@ -3,6 +3,7 @@
  * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
  * here touches the network: the tree loads when VS Code first asks for its rows.
  */
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { TasksClient } from '../../api/tasks';
 import { SHOW_COMPLETED_CONTEXT_KEY, TaskCommands } from './commands';
@@ -39,7 +40,7 @@ export interface TasksSlice {
 export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
 
 /** The view's slot in the view cache: the lists and the first tasks as last shown. */
-const TASKS_CACHE = 'tasks';
+const TASKS_CACHE = VIEW_CACHE_SLOTS.tasks;
 
 /** The task lists as the Tasks view last showed them (from disk, no request), e.g. for the search. */
 export async function cachedTaskLists(cache: ViewCache): Promise<TaskList[] | undefined> {

@@ -72,7 +72,8 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
   // ---- TreeDataProvider
 
   async getChildren(node?: BooksNode): Promise<BooksNode[]> {
-    if (!node) return (await this.options.isSignedIn()) ? this.model.roots() : []; // signed out: the welcome view
+    // Signed out: the welcome view. My Library's cached shelves show without waiting for that check.
+    if (!node) return (await this.model.startsFromCache()) || (await this.options.isSignedIn()) ? this.model.roots() : [];
     if (node.kind !== 'library' && node.kind !== 'shelf') return [];
     try {
       const refreshingBefore = this.model.refreshing;

@@ -204,7 +204,8 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   // ---- loading
 
   private async rootChildren(): Promise<CalendarTreeNode[]> {
-    if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
+    // The welcome view shows the sign-in buttons; the cached rows show without waiting for that check.
+    if (!(await this.firstRows.startsFromCache()) && !(await this.options.isSignedIn())) return [];
     // At the first start, the last session's calendars and Agenda while the calendars and their events load.
     const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
     this.preloadDueTasks();

@@ -175,7 +175,8 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   async getChildren(node?: DriveNode): Promise<DriveNode[]> {
-    if (!node) return (await this.options.isSignedIn()) ? [...this.model.sections] : [];
+    // My Drive's cached rows show without waiting for the signed-in check (the welcome view when signed out).
+    if (!node) return (await this.model.startsFromCache()) || (await this.options.isSignedIn()) ? [...this.model.sections] : [];
     if (node.kind === 'comments' || (node.kind === 'file' && !this.model.isContainer(node) && this.options.comments?.expandable(node))) {
       return this.options.comments?.children(node) ?? [];
     }
