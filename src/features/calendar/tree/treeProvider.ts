@@ -4,6 +4,7 @@
  * EventStore (synced with sync tokens); the provider only turns the model's nodes into TreeItems.
  */
 import type * as vscode from 'vscode';
+import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
@@ -87,7 +88,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   async calendars(): Promise<CalendarListEntry[]> {
     this.list ??= this.options.withProgress(async () => {
       const entries: CalendarListEntry[] = [];
-      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true })) entries.push(entry);
+      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true, fields: CALENDAR_ROW_FIELDS })) entries.push(entry);
       this.entries = new Map(entries.map((entry) => [entry.id, entry]));
       this.options.onCalendars?.(entries);
       return entries;
