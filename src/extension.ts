@@ -6,6 +6,9 @@ import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } fro
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
 import { clearOnAccountChange } from './core/viewCache';
+import { markStartup } from './core/startupMarks';
+import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
+import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
@@ -32,24 +35,28 @@ function featureModule<T>(name: string): T {
 const FEATURES = {
   tasks: {
     name: 'tasks',
+    treeViews: [TASKS_TREE_VIEW],
     commandPrefixes: ['desk.tasks.', 'desk.todo.'],
     fileSystems: [{ scheme: 'desk-tasks', options: { isCaseSensitive: true } }],
     load: (desk: DeskContext) => featureModule<typeof import('./features/tasks')>('tasks').registerTasks(desk),
   } satisfies LazyFeatureSpec<TasksSlice>,
   drive: {
     name: 'drive',
+    treeViews: [DRIVE_TREE_VIEW],
     commandPrefixes: ['desk.drive.'],
     fileSystems: [{ scheme: 'desk-drive', options: { isCaseSensitive: true } }],
     load: (desk: DeskContext) => featureModule<typeof import('./features/drive')>('drive').registerDrive(desk),
   } satisfies LazyFeatureSpec<DriveSlice>,
   calendar: {
     name: 'calendar',
+    treeViews: [CALENDAR_TREE_VIEW],
     commandPrefixes: ['desk.calendar.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/calendar')>('calendar').registerCalendar(desk),
   } satisfies LazyFeatureSpec<CalendarSlice>,
   books: {
     name: 'books',
+    treeViews: [BOOKS_TREE_VIEW],
     commandPrefixes: ['desk.books.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/books')>('books').registerBooks(desk),
@@ -94,6 +101,8 @@ let activeBackend: Backend | undefined;
 export function activate(context: vscode.ExtensionContext): DeskApi {
   const started = performance.now();
   const activateCalledAt = Date.now();
+  markStartup('bundle', bundleEvaluatedAt);
+  markStartup('activate', activateCalledAt);
   const vs = vscode;
   const log = vs.window.createOutputChannel('Desk', { log: true });
   context.subscriptions.push(log);
@@ -134,12 +143,17 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
-  // The views' cached rows go at sign-out and when another account signs in.
-  const accountWatch = clearOnAccountChange(desk.viewCache, () => session.account());
-  void Promise.resolve().then(() => accountWatch.check());
+  // The views' cached rows go at sign-out and when another account signs in; the account check is the view cache's
+  // own, so it also remembers the account for the next start. The views' files are read while the features load.
+  const accountWatch = clearOnAccountChange(desk.viewCache, () => desk.viewCache.currentAccount());
+  void Promise.resolve().then(() => {
+    desk.viewCache.warm(Object.values(VIEW_CACHE_SLOTS));
+    return accountWatch.check();
+  });
   context.subscriptions.push(provider.onDidChangeSessions(() => void accountWatch.check()));
 
   const activationTimeMs = performance.now() - started;
+  markStartup('activated');
   log.info(`Desk activated in ${activationTimeMs.toFixed(1)} ms (backend: ${backend.choice.kind})`);
   // Wall-clock times (the log's own are when lines were flushed): the extension host's start, Desk's bundle, activate().
   const at = (ms: number): string => new Date(ms).toISOString();

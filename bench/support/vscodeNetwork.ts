@@ -77,6 +77,9 @@ const refreshingMark = (title: string, absent = true): Condition => ({ selector:
 interface ViewSpec {
   readonly name: string;
   readonly title: string;
+  /** Its contributed view id and its view-cache slot (Desk's startup marks name them). */
+  readonly viewId: string;
+  readonly slot: string;
   /** Rows that only real data gives (the demo seed's); all must show. */
   readonly rows: readonly Condition[];
   /** The API whose requests are the view's. */
@@ -88,22 +91,22 @@ interface ViewSpec {
 
 const VIEWS: readonly ViewSpec[] = [
   {
-    name: 'Tasks: the lists', title: 'Tasks', api: 'tasks', minimumRoundTrips: 1,
+    name: 'Tasks: the lists', title: 'Tasks', viewId: 'desk.tasks', slot: 'tasks', api: 'tasks', minimumRoundTrips: 1,
     rows: [{ selector: rowLabel('Tasks'), text: 'My Tasks' }],
     why: 'one listing of the lists',
   },
   {
-    name: 'Drive: My Drive', title: 'Drive', api: 'drive', minimumRoundTrips: 1,
+    name: 'Drive: My Drive', title: 'Drive', viewId: 'desk.drive', slot: 'drive-my-drive', api: 'drive', minimumRoundTrips: 1,
     rows: [{ selector: rowLabel('Drive'), text: 'ideas.txt' }],
     why: 'one listing of \'root\'',
   },
   {
-    name: 'Calendar: agenda', title: 'Calendar', api: 'calendar', minimumRoundTrips: 1,
+    name: 'Calendar: agenda', title: 'Calendar', viewId: 'desk.calendar', slot: 'calendar-agenda', api: 'calendar', minimumRoundTrips: 1,
     rows: [{ selector: `${pane('Calendar')} .monaco-list-row[role="treeitem"][aria-level="3"]` }],
     why: 'the calendars\' events and the due tasks in parallel (their ids are known from the cache)',
   },
   {
-    name: 'Bookshelves: My Library', title: 'Bookshelves', api: 'books', minimumRoundTrips: 1,
+    name: 'Bookshelves: My Library', title: 'Bookshelves', viewId: 'desk.books', slot: 'books', api: 'books', minimumRoundTrips: 1,
     rows: [{ selector: rowLabel('Bookshelves'), text: 'To read' }],
     why: 'one listing of the shelves',
   },
@@ -134,15 +137,43 @@ export interface MeasuredAction {
   readonly freshMs: number;
   /** Reload only: from the reload to the view's pane being shown. */
   readonly shownMs?: number;
+  /** Reload only: where the time between the view shown and its first rows went (Desk's startup marks). */
+  readonly startup?: StartupSplit;
   readonly figures: RoundTripFigures;
   /** Requests that ended after the result (prefetch, background). */
   readonly after: RequestRecord[];
   readonly why: string;
 }
 
+/**
+ * A reload's time from the view shown (the page) to its first rows on screen, split at Desk's startup marks
+ * (src/core/startupMarks.ts, on the same wall clock): VS Code's part before Desk runs, and Desk's share.
+ */
+export interface StartupSplit {
+  /** The pane shown → Desk's bundle evaluated (VS Code: the extension host starting, the extensions resolved). */
+  readonly shownToBundleMs: number;
+  /** Desk's bundle evaluated → activate() called (VS Code: the extension's context, its storage from the window). */
+  readonly bundleToActivateMs: number;
+  /** activate() → VS Code tells Desk the view is visible (Desk registers the view in activate(): the window's answer). */
+  readonly activateToVisibleMs: number;
+  /**
+   * Desk's share as issue 21 counts it: from activate() or the moment VS Code makes the view visible to Desk,
+   * whichever is later, to the first rows on screen.
+   */
+  readonly deskMs: number;
+  /** Of Desk's share: Desk's code answering VS Code's asks for the view's rows (overlapping asks count once). */
+  readonly answeringMs: number;
+  /** Of Desk's share: the window's (its asks, one tree level at a time, and the rendering). */
+  readonly windowMs: number;
+  /** activate() → the first rows on screen. */
+  readonly fromActivateMs: number;
+}
+
 export interface NetworkRun {
   readonly latencyMs: number;
   readonly rows: MeasuredAction[];
+  /** Per view, the startup split of each reload. */
+  readonly startups: readonly { view: string; splits: readonly StartupSplit[] }[];
 }
 
 const FOLDER_TITLE = 'Bench: 500 files';
@@ -288,13 +319,67 @@ function actions(): ActionSpec[] {
   ];
 }
 
-function measured(action: string, why: string, records: RequestRecord[], window: { fromMs: number; firstMs: number; doneMs: number; idleMs: number; api: Api; minimumRoundTrips: number; shownMs?: number }): MeasuredAction {
+/** A moment Desk's extension host recorded (DESK_STARTUP_MARKS). */
+interface StartupMark {
+  readonly event: string;
+  readonly at: number;
+  readonly pid: number;
+}
+
+function readMarks(file: string): StartupMark[] {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as StartupMark);
+}
+
+/** The marks of the extension host that started after `sinceMs` (the reload's), by event (first occurrence). */
+function marksOfReload(file: string, sinceMs: number): Map<string, number> {
+  const marks = readMarks(file);
+  const activation = marks.find((mark) => mark.event === 'activate' && mark.at >= sinceMs);
+  const byEvent = new Map<string, number>();
+  for (const mark of marks) if (activation && mark.pid === activation.pid && !byEvent.has(mark.event)) byEvent.set(mark.event, mark.at);
+  return byEvent;
+}
+
+function startupSplit(marks: Map<string, number>, view: ViewSpec, shownAt: number, firstAt: number): StartupSplit | undefined {
+  const bundle = marks.get('bundle');
+  const activate = marks.get('activate');
+  const visible = marks.get(`visible:${view.viewId}`);
+  if (bundle === undefined || activate === undefined || visible === undefined) return undefined;
+  const deskStart = Math.max(activate, shownAt, visible);
+  // Desk's time answering the view's asks for rows (overlapping asks count once), up to the rows on screen.
+  const answers: [number, number][] = [];
+  for (const [event, at] of marks) {
+    const ask = /^ask:(.+):(\d+)$/.exec(event);
+    const answered = ask && ask[1] === view.viewId ? marks.get(`answer:${ask[1]}:${ask[2]}`) : undefined;
+    if (answered !== undefined && at < firstAt) answers.push([Math.max(at, deskStart), Math.min(answered, firstAt)]);
+  }
+  answers.sort((a, b) => a[0] - b[0]);
+  let answeringMs = 0;
+  let coveredTo = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of answers) {
+    answeringMs += Math.max(0, to - Math.max(from, coveredTo));
+    coveredTo = Math.max(coveredTo, to);
+  }
+  const deskMs = firstAt - deskStart;
+  return {
+    shownToBundleMs: bundle - shownAt,
+    bundleToActivateMs: activate - bundle,
+    activateToVisibleMs: visible - activate,
+    deskMs,
+    answeringMs,
+    windowMs: deskMs - answeringMs,
+    fromActivateMs: firstAt - Math.max(activate, shownAt),
+  };
+}
+
+function measured(action: string, why: string, records: RequestRecord[], window: { fromMs: number; firstMs: number; doneMs: number; idleMs: number; api: Api; minimumRoundTrips: number; shownMs?: number; startup?: StartupSplit }): MeasuredAction {
   const { beforeDone, afterDone } = requestsOf(records, { fromMs: window.fromMs, doneMs: window.doneMs, idleMs: window.idleMs, include: belongsTo(window.api) });
   return {
     action,
     firstMs: window.firstMs - window.fromMs,
     freshMs: window.doneMs - window.fromMs,
     ...(window.shownMs !== undefined ? { shownMs: window.shownMs - window.fromMs } : {}),
+    ...(window.startup ? { startup: window.startup } : {}),
     figures: roundTripFigures(beforeDone, window.minimumRoundTrips),
     after: afterDone,
     why,
@@ -306,13 +391,17 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
   const runDir = fs.mkdtempSync(path.join(require('node:os').tmpdir() as string, 'desk-bench-net-'));
   const requestLog = path.join(runDir, 'requests.jsonl');
+  const startupMarks = path.join(runDir, 'startup-marks.jsonl');
   const quietMs = latencyMs + 300;
   const workbench = await launcher.startWorkbench({
     name: 'bench-net', seed: 'demo', emulatorLatencyMs: latencyMs, requestLog, viewport: { width: 1400, height: 1600 },
     // The web build saves after a delay by default; the desktop's default (off) makes the save the user's move.
     settings: { 'desk.calendar.daysAhead': 14, 'files.autoSave': 'off' },
+    // Desk records its startup moments there (activate(), each view's cached rows handed to VS Code).
+    env: { DESK_STARTUP_MARKS: startupMarks },
   });
   const rows: MeasuredAction[] = [];
+  const startups: { view: string; splits: StartupSplit[] }[] = [];
   try {
     const { page } = workbench;
     log('seeding the big folder…');
@@ -355,20 +444,26 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       // Wall-clock marks, to set beside Desk's log ("Desk timeline", "View cache … read at") and the extension host's.
       const firstRequest = afterReload.filter((record) => record.startMs >= reloadAt).reduce((first, record) => Math.min(first, record.startMs), Number.POSITIVE_INFINITY);
       log(`  marks: ${VIEWS.map((view) => `${view.title} shown ${new Date(settledMarks[`${view.title}:shown`] ?? 0).toISOString().slice(11)}, first rows ${new Date(settledMarks[`${view.title}:first`] ?? 0).toISOString().slice(11)}`).join('; ')}; first request ${Number.isFinite(firstRequest) ? new Date(firstRequest).toISOString().slice(11) : 'none'}`);
+      const deskMarks = marksOfReload(startupMarks, reloadAt);
+      log(`  Desk's marks (ms after the reload): ${[...deskMarks].map(([event, at]) => `${event} ${at - reloadAt}`).join(', ')}`);
       for (const view of VIEWS) {
         const marked = settledMarks[`${view.title}:fresh`];
         const lastEnd = afterReload.filter((record) => record.startMs >= reloadAt && belongsTo(view.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), 0);
         const row = measured(`reload → ${view.name}${marked === undefined ? ' (no "refreshing" mark: fresh = its last answer)' : ''}`, view.why, afterReload, {
           fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`] as number, doneMs: marked ?? lastEnd,
           shownMs: settledMarks[`${view.title}:shown`] as number, idleMs: reloadIdle, api: view.api, minimumRoundTrips: view.minimumRoundTrips,
+          startup: startupSplit(deskMarks, view, settledMarks[`${view.title}:shown`] as number, reloadMarks[`${view.title}:first`] as number),
         });
         perView.set(view.title, [...(perView.get(view.title) ?? []), row]);
       }
     }
-    // Per view, the reload whose fresh rows came at the median time (a loaded machine spreads them).
+    // Per view, the reload whose fresh rows came at the median time (a loaded machine spreads them); the startup
+    // split is each part's median over the reloads.
     for (const view of VIEWS) {
       const runs = [...(perView.get(view.title) ?? [])].sort((a, b) => a.freshMs - b.freshMs);
       const median = runs[Math.floor(runs.length / 2)];
+      const splits = runs.flatMap((run) => (run.startup ? [run.startup] : []));
+      startups.push({ view: view.name, splits });
       if (median) rows.push({ ...median, action: `${median.action}${runs.length > 1 ? ` (median of ${runs.length})` : ''}` });
     }
 
@@ -393,7 +488,7 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       rows.push(measured(spec.action, spec.why, records, { fromMs, firstMs, doneMs, idleMs, api: spec.api, minimumRoundTrips: spec.minimumRoundTrips }));
     }
     await page.keyboard.press('Escape');
-    return { latencyMs, rows };
+    return { latencyMs, rows, startups };
   } catch (error) {
     const shot = path.join(repoRoot, 'test-results', 'bench-network-failure.png');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
@@ -421,10 +516,33 @@ export function formatRun(run: NetworkRun): string[] {
     const waterfall = row.figures.waterfall ? `yes: ${row.figures.roundTrips} for ${row.figures.needed} needed` : 'no';
     lines.push(`| ${row.action} | ${first} | ${ms(row.freshMs)} | ${requests} | ${row.figures.roundTrips} | ${waterfall} |`);
   }
+  lines.push('', ...formatStartups(run.startups));
   lines.push('', 'Critical paths (each arrow is a request that started only after the one before it had ended):');
   for (const row of run.rows) {
     lines.push(`- ${row.action} (needs ${row.figures.needed}: ${row.why}): ${row.figures.chain.map(describeRequest).join(' → ') || 'no request'}`);
     if (row.after.length > 0) lines.push(`    after the result: ${row.after.map(describeRequest).join(', ')}`);
+  }
+  return lines;
+}
+
+/** The reload's split: VS Code's part before Desk runs, and Desk's share (each the median over the reloads). */
+function formatStartups(startups: NetworkRun['startups']): string[] {
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const ms = (value: number): string => `${Math.round(value)} ms`;
+  const lines = [
+    'Where a reload\'s time goes from the view shown to its first rows (median over the reloads; Desk\'s marks, DESK_STARTUP_MARKS).',
+    'Desk\'s share: from activate() or the view visible to Desk, whichever is later, to the rows on screen; of it, Desk answering VS Code\'s asks for rows, and the window (its asks, one tree level at a time, and rendering).',
+    '',
+    '| View | VS Code: shown → Desk\'s bundle | VS Code: bundle → activate() | VS Code: activate() → view visible to Desk | Desk\'s share | of which Desk answering | of which the window | Desk\'s share, each reload | activate() → rows on screen |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const { view, splits } of startups) {
+    if (splits.length === 0) {
+      lines.push(`| ${view} | no marks | | | | | | | |`);
+      continue;
+    }
+    const of = (pick: (split: StartupSplit) => number): string => ms(median(splits.map(pick)));
+    lines.push(`| ${view} | ${of((split) => split.shownToBundleMs)} | ${of((split) => split.bundleToActivateMs)} | ${of((split) => split.activateToVisibleMs)} | ${of((split) => split.deskMs)} | ${of((split) => split.answeringMs)} | ${of((split) => split.windowMs)} | ${splits.map((split) => ms(split.deskMs)).join(', ')} | ${of((split) => split.fromActivateMs)} |`);
   }
   return lines;
 }

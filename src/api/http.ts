@@ -58,6 +58,8 @@ export interface HttpClientOptions {
   onReconcile?: (event: ReconcileEvent) => void;
   /** Told of every request before it is sent (Drive notes which files Desk itself changes: its own changes are no news). */
   onRequest?: (request: RequestOptions) => void;
+  /** Reads in flight that other clients of the same Desk may join (see SharedReads); none without it. */
+  sharedReads?: SharedReads;
 }
 
 export interface RequestOptions {
@@ -78,6 +80,12 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Name used in error messages, e.g. "tasks.insert". */
   operation: string;
+  /**
+   * A GET whose answer another caller asking the same thing meanwhile may share (one request for both): a listing
+   * that several views read at the same moment, e.g. the task lists at a reload. Not with a signal (one caller's
+   * cancel would end the other's read).
+   */
+  shareInFlight?: boolean;
 }
 
 /** What a writing call can add when the API gives it no idempotency key; see `HttpClient.json`. */
@@ -131,7 +139,12 @@ export class HttpClient {
 
   /** Sends a request and parses the JSON answer with `schema`; `reconcile`/`alreadyApplied` make a write safe to repeat. */
   async json<T>(schema: z.ZodMiniType<T>, request: JsonRequestOptions<T>): Promise<T> {
-    return this.execute(request, isSuccess, async (response) => readJsonAnswer(schema, await response.text(), request.operation), request);
+    const read = (): Promise<T> => this.execute(request, isSuccess, async (response) => readJsonAnswer(schema, await response.text(), request.operation), request);
+    const shared = this.options.sharedReads;
+    if (!shared || !request.shareInFlight || request.method !== 'GET' || request.signal) return read();
+    // The same question for the same account: the token is part of what is asked.
+    const token = await this.options.token({ forceRefresh: false });
+    return shared.join(`${token} ${this.url(request)}`, read);
   }
 
   /** Sends a request whose success has no body (204), e.g. deletes. */
@@ -148,6 +161,8 @@ export class HttpClient {
   /** The attempt loop behind every request: see the class comment for which failures are repeated. */
   private async execute<T>(request: RequestOptions, acceptStatus: (status: number) => boolean, read: (response: Response) => Promise<T>, recovery: Recovery<T>): Promise<T> {
     this.options.onRequest?.(request);
+    // A read asked after this write must see it: it may not join an answer asked before.
+    if (request.method !== 'GET') this.options.sharedReads?.forgetInFlight();
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method);
     // Streams cannot be replayed: a request with a stream body is sent once.
     const replayable = !(request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body));
@@ -318,6 +333,31 @@ export class HttpClient {
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     return Math.round(Math.random() * ceiling);
+  }
+}
+
+/**
+ * GET answers in flight, shared by the HTTP clients of one Desk (each feature has its own): a second caller asking
+ * exactly what another is waiting for joins its request instead of sending the same one again. Only while in
+ * flight (nothing is kept once answered), and any write sent through these clients makes later reads ask anew.
+ */
+export class SharedReads {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  join<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const started = read();
+    this.inFlight.set(key, started);
+    const done = (): void => {
+      if (this.inFlight.get(key) === started) this.inFlight.delete(key);
+    };
+    started.then(done, done);
+    return started;
+  }
+
+  forgetInFlight(): void {
+    this.inFlight.clear();
   }
 }
 

@@ -19,8 +19,18 @@ export type { Task, TaskList, TaskListsPage, TasksPage, TaskWrite } from '../sha
 export interface PageOptions {
   maxResults?: number;
   pageToken?: string;
+  /** Google's partial response: only these fields of the listing (e.g. TASK_ROW_FIELDS). */
+  fields?: string;
   signal?: AbortSignal;
 }
+
+/** What the views read of a task list (the Tasks tree, the Agenda's due tasks): not kind and selfLink. */
+export const TASK_LIST_ROW_FIELDS = 'items(id,etag,title,updated),nextPageToken';
+/**
+ * What the views read of a task (rows, hovers, the notes editor's version, checkboxes): not kind, selfLink, links and
+ * assignmentInfo, which nothing in Desk reads. Editing a task reads it whole first (tasks.get).
+ */
+export const TASK_ROW_FIELDS = 'items(id,etag,title,updated,parent,position,notes,status,due,completed,deleted,hidden,webViewLink),nextPageToken';
 
 /** tasks.list filters; timestamps are RFC 3339 strings. */
 export interface TaskFilterOptions {
@@ -74,9 +84,11 @@ export class TasksClient {
     return this.http.json(taskListsPageSchema, {
       method: 'GET',
       path: '/tasks/v1/users/@me/lists',
-      query: { maxResults: options.maxResults, pageToken: options.pageToken },
+      query: { maxResults: options.maxResults, pageToken: options.pageToken, fields: options.fields },
       signal: options.signal,
       operation: 'tasklists.list',
+      // The Tasks view and the Agenda's due tasks both list the lists at a reload: one request serves both.
+      shareInFlight: true,
     }).then((page) => this.seen.note(page));
   }
 

@@ -1,16 +1,24 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { HttpClient, RequestOptions, TokenSource } from '../api/http';
+import type { HttpClient, RequestOptions, SharedReads, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
 import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
+import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
 import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
 import { ViewCache } from './viewCache';
+
+/** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
+export const REMEMBERED_ACCOUNT_KEY = 'desk.viewCache.account';
+export interface RememberedAccount {
+  readonly backend: string;
+  readonly account: string;
+}
 
 export interface ShowErrorOptions {
   /** What Desk was doing, e.g. "Could not rename the list". */
@@ -57,6 +65,8 @@ export function createDeskContext(
 ): DeskContext {
   let clock: DeskClock | undefined;
   let viewCache: ViewCache | undefined;
+  /** One for every feature's clients: a listing two views ask for at once (the task lists at a reload) is sent once. */
+  let sharedReads: SharedReads | undefined;
   const desk: DeskContext = {
     vs,
     extensionContext,
@@ -66,9 +76,21 @@ export function createDeskContext(
     log,
     push: new PushHub(),
     get viewCache(): ViewCache {
+      // The account is remembered with its backend: after a switch of backend, nothing shows before the check.
+      const remembered = (): RememberedAccount | undefined => extensionContext.globalState.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY);
       viewCache ??= new ViewCache({
         directory: path.join(extensionContext.globalStorageUri.fsPath, 'view-cache'),
         account: () => session.account(),
+        remembered: () => {
+          const saved = remembered();
+          return saved?.backend === backendKey(backend.expected) ? saved.account : undefined;
+        },
+        remember: (account) => {
+          const saved = remembered();
+          const backendNow = backendKey(backend.expected);
+          if (saved?.account === account && saved?.backend === backendNow) return;
+          void extensionContext.globalState.update(REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
+        },
         log: (message) => log.info(message),
       });
       return viewCache;
@@ -82,9 +104,11 @@ export function createDeskContext(
     tokenSource: (scopes) => session.tokenSource(scopes),
     httpClient(rootOf, scopes, onRequest) {
       const tokens = session.tokenSource(scopes);
-      const { HttpClient } = network();
+      const { HttpClient, SharedReads } = network();
+      sharedReads ??= new SharedReads();
       return new HttpClient({
         ...(onRequest ? { onRequest } : {}),
+        sharedReads,
         // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
         // embedded emulator is running by the time rootUrl() is read.
         token: async (options) => {

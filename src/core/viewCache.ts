@@ -2,9 +2,12 @@
  * What each view showed last, per account, as one small JSON file per view in the extension's global storage, so a
  * view can show its first rows at once after a window reload (marked as refreshing) while the network answers.
  * No vscode: the feature's tree model reads and writes it; the extension clears it at sign-out and account change.
+ * The account whose rows to show is the one remembered at the last check (synchronous), so the rows are drawn before
+ * the account check (the secret storage, slow while the window starts) answers; that answer confirms or drops them.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { markStartup } from './startupMarks';
 
 /** A view's file is never larger than this; a bigger snapshot is not written (the view just starts empty). */
 export const VIEW_CACHE_MAX_BYTES = 256 * 1024;
@@ -21,20 +24,42 @@ export interface ViewCacheOptions {
   readonly directory: string;
   /** The signed-in account (undefined when signed out): a file of another account is never shown. */
   readonly account: () => Promise<string | undefined>;
+  /** The account the last check answered (kept across reloads, e.g. in a Memento), read synchronously. */
+  readonly remembered?: () => string | undefined;
+  /** Keeps what a check answered, for the next start's `remembered`. */
+  readonly remember?: (account: string | undefined) => void;
   readonly maxBytes?: number;
   readonly log?: (message: string) => void;
 }
 
+/** A snapshot shown before the account check answered: `confirmed` says whether it is still the signed-in account's. */
+export interface EarlySnapshot<T> {
+  readonly data: T;
+  readonly confirmed: Promise<boolean>;
+}
+
 /** One view's slot in the cache, as its tree model sees it. */
 export interface ViewSnapshotStore<T> {
+  /** The snapshot of the signed-in account, once the account check confirmed it. */
   read(): Promise<T | undefined>;
+  /** The snapshot of the remembered account at once, confirmed later (without one: as `read`, already confirmed). */
+  readEarly?(): Promise<EarlySnapshot<T> | undefined>;
   write(value: T): Promise<void>;
+  /** The slot's name (the startup marks of the network benchmark). */
+  readonly name?: string;
 }
+
+/** A cache file as read from disk, before its account and shape are checked. */
+type RawFile = { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'file'; account: string; data: unknown; readMs: number };
 
 export class ViewCache {
   private readonly maxBytes: number;
   /** Writes per view run one after another, and a clear waits for them (no file reappears after sign-out). */
   private pending: Promise<unknown> = Promise.resolve();
+  /** Files read ahead at activation (warm), each for its slot's first read. */
+  private readonly warmed = new Map<string, Promise<RawFile>>();
+  /** The account check in flight, shared by concurrent reads. */
+  private accountCheck: Promise<string | undefined> | undefined;
 
   constructor(private readonly options: ViewCacheOptions) {
     this.maxBytes = options.maxBytes ?? VIEW_CACHE_MAX_BYTES;
@@ -42,42 +67,71 @@ export class ViewCache {
 
   /** The slot of one view; `isValid` checks the shape of what is read back (a file from an older Desk, a torn write). */
   view<T>(name: string, isValid: (data: unknown) => data is T): ViewSnapshotStore<T> {
-    return { read: () => this.read(name, isValid), write: (value) => this.write(name, value) };
+    return { name, read: () => this.read(name, isValid), readEarly: () => this.readEarly(name, isValid), write: (value) => this.write(name, value) };
+  }
+
+  /**
+   * Starts reading the files of `names` and the account check now (at activation), so a view that loads a moment
+   * later finds them done. Each warmed file serves the first read of its slot only.
+   */
+  warm(names: readonly string[]): void {
+    for (const name of names) if (!this.warmed.has(name)) this.warmed.set(name, this.readFile(name));
+    void this.checkAccount();
   }
 
   /** The last snapshot of `name` for the signed-in account; a corrupted, foreign or unreadable file is removed. */
   async read<T>(name: string, isValid: (data: unknown) => data is T): Promise<T | undefined> {
+    const early = await this.readEarly(name, isValid);
+    return early && (await early.confirmed) ? early.data : undefined;
+  }
+
+  /**
+   * The last snapshot of `name`: at once when it is the remembered account's, then confirmed (or not) by the account
+   * check; without a remembered account, after the check. A corrupted or unreadable file, or one of an account
+   * other than the signed-in one, is removed.
+   */
+  async readEarly<T>(name: string, isValid: (data: unknown) => data is T): Promise<EarlySnapshot<T> | undefined> {
     const started = Date.now();
-    const account = await this.options.account();
-    const accountMs = Date.now() - started;
-    if (account === undefined) return undefined;
-    const file = this.fileOf(name);
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch {
-      return undefined;
+    const check = this.checkAccount();
+    const remembered = this.options.remembered?.();
+    const raw = await (this.warmed.get(name) ?? this.readFile(name));
+    this.warmed.delete(name);
+    if (raw.kind === 'missing') return undefined;
+    if (raw.kind === 'unreadable' || !isValid(raw.data)) return this.drop(name, 'unreadable');
+    const data = raw.data;
+    const confirmed = check.then(async (account) => {
+      if (account === raw.account) return true;
+      // Signed out: the rows are not shown, and the sign-out's clear removes the file.
+      if (account !== undefined) await this.drop(name, 'another account');
+      return false;
+    });
+    if (remembered !== undefined && remembered === raw.account) {
+      this.options.log?.(`View cache ${name}: read at ${new Date().toISOString()} in ${Date.now() - started} ms (file ${raw.readMs} ms; the account remembered, confirmed later)`);
+      return { data, confirmed };
     }
-    let parsed: Partial<CacheFile> | undefined;
-    try {
-      parsed = text.length <= this.maxBytes ? (JSON.parse(text) as Partial<CacheFile>) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed?.format === FORMAT && parsed.account === account && isValid(parsed.data)) {
-      // Wall-clock times: with "Desk activated" they tell where a reload's time goes before the first rows.
-      this.options.log?.(`View cache ${name}: read at ${new Date().toISOString()} in ${Date.now() - started} ms (the account: ${accountMs} ms)`);
-      return parsed.data;
-    }
-    this.options.log?.(`View cache ${name}: ignored and removed (${parsed?.account !== undefined && parsed.account !== account ? 'another account' : 'unreadable'})`);
-    await fs.rm(file, { force: true }).catch(() => undefined);
-    return undefined;
+    if (!(await confirmed)) return undefined;
+    // Wall-clock times: with "Desk activated" they tell where a reload's time goes before the first rows.
+    this.options.log?.(`View cache ${name}: read at ${new Date().toISOString()} in ${Date.now() - started} ms (waited for the account check)`);
+    return { data, confirmed: Promise.resolve(true) };
+  }
+
+  /** The account the last check answered (this backend's), known at once: the one whose rows a start shows first. */
+  rememberedAccount(): string | undefined {
+    return this.options.remembered?.();
+  }
+
+  /**
+   * The signed-in account (concurrent asks share one check), remembered for the next start's first rows.
+   * The extension's account watch calls it too, so sign-out and account change update what is remembered.
+   */
+  currentAccount(): Promise<string | undefined> {
+    return this.checkAccount();
   }
 
   /** Replaces the snapshot of `name` (skipped when signed out or larger than the bound). */
   write(name: string, data: unknown): Promise<void> {
     const task = this.pending.then(async () => {
-      const account = await this.options.account();
+      const account = await this.checkAccount();
       if (account === undefined) return;
       const text = JSON.stringify({ format: FORMAT, account, data } satisfies CacheFile);
       const file = this.fileOf(name);
@@ -97,9 +151,42 @@ export class ViewCache {
 
   /** Removes every view's file (sign-out, another account). */
   clear(): Promise<void> {
+    this.warmed.clear();
     const task = this.pending.then(() => fs.rm(this.options.directory, { recursive: true, force: true }));
     this.pending = task.catch(() => undefined);
     return this.pending.then(() => undefined);
+  }
+
+  private checkAccount(): Promise<string | undefined> {
+    this.accountCheck ??= this.options.account().catch(() => undefined).then((account) => {
+      this.accountCheck = undefined;
+      if (this.options.remembered?.() !== account) this.options.remember?.(account);
+      return account;
+    });
+    return this.accountCheck;
+  }
+
+  private async readFile(name: string): Promise<RawFile> {
+    const started = Date.now();
+    let text: string;
+    try {
+      text = await fs.readFile(this.fileOf(name), 'utf8');
+    } catch {
+      return { kind: 'missing' };
+    }
+    try {
+      const parsed = text.length <= this.maxBytes ? (JSON.parse(text) as Partial<CacheFile>) : undefined;
+      if (parsed?.format === FORMAT && typeof parsed.account === 'string') return { kind: 'file', account: parsed.account, data: parsed.data, readMs: Date.now() - started };
+    } catch {
+      // a torn or hand-edited file: unreadable
+    }
+    return { kind: 'unreadable' };
+  }
+
+  private async drop(name: string, why: string): Promise<undefined> {
+    this.options.log?.(`View cache ${name}: ignored and removed (${why})`);
+    await fs.rm(this.fileOf(name), { force: true }).catch(() => undefined);
+    return undefined;
   }
 
   private fileOf(name: string): string {
@@ -140,6 +227,8 @@ export interface FirstRowsOptions<T> {
 export class FirstRowsFromCache<T> {
   private consulted = false;
   private cached: T | undefined;
+  /** The one read of the slot, shared by `startsFromCache` and `firstStart`. */
+  private reading: Promise<EarlySnapshot<T> | undefined> | undefined;
 
   constructor(
     private readonly store: ViewSnapshotStore<T> | undefined,
@@ -157,12 +246,27 @@ export class FirstRowsFromCache<T> {
     return this.cached;
   }
 
-  /** Once, at the first start: the cached snapshot (or undefined), and `fresh` starts loading behind it. */
+  /**
+   * Whether the first start will show cached rows (or shows them now). A view asks this before its signed-in check:
+   * the remembered account's rows need no look at the secret storage, which is slow while the window starts.
+   */
+  async startsFromCache(): Promise<boolean> {
+    if (this.consulted) return this.cached !== undefined;
+    const early = await this.read();
+    return this.consulted ? this.cached !== undefined : early !== undefined;
+  }
+
+  /**
+   * Once, at the first start: the cached snapshot (or undefined), and `fresh` starts loading behind it. The rows
+   * go (a redraw) when the fresh ones are in, or as soon as the account check says they are not this account's.
+   */
   async firstStart(fresh: () => Promise<unknown>): Promise<T | undefined> {
     if (this.consulted || !this.store) return undefined;
+    const early = await this.read();
+    if (this.consulted) return undefined;
     this.consulted = true;
-    const snapshot = await this.store.read().catch(() => undefined);
-    if (snapshot === undefined || this.options.showsRows?.(snapshot) === false) return undefined;
+    if (early === undefined) return undefined;
+    const snapshot = early.data;
     this.cached = snapshot;
     const done = (): void => {
       if (this.cached !== snapshot) return;
@@ -170,6 +274,8 @@ export class FirstRowsFromCache<T> {
       this.onRefreshed();
     };
     fresh().then(done, done);
+    early.confirmed.then((confirmed) => (confirmed ? undefined : done()), done);
+    markStartup(`rows:${this.store.name ?? 'view'}`);
     return snapshot;
   }
 
@@ -186,5 +292,16 @@ export class FirstRowsFromCache<T> {
   reset(): void {
     this.consulted = true;
     this.cached = undefined;
+  }
+
+  /** The slot's snapshot if it has rows to show (read once). */
+  private read(): Promise<EarlySnapshot<T> | undefined> {
+    const store = this.store;
+    if (!store) return Promise.resolve(undefined);
+    this.reading ??= (async () => {
+      const early = store.readEarly ? await store.readEarly() : await store.read().then((data) => (data === undefined ? undefined : { data, confirmed: Promise.resolve(true) }));
+      return early === undefined || this.options.showsRows?.(early.data) === false ? undefined : early;
+    })().catch(() => undefined);
+    return this.reading;
   }
 }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import { shortDueDate } from '../../src/core/dates';
-import { activateAndSignIn, emulatorRequest, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, eventually, WindowStubs } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string }
 interface ApiList { id: string; title: string }
@@ -295,13 +295,26 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
   it('updates as files change: only the changed file is re-scanned', async () => {
     write('todo-ws/new.ts', '// TODO: appeared later\n');
     write('ignored-dir/late.ts', '// TODO: still ignored\n');
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // the file watcher's event, then the debounce
+    // The file watcher's event, then the debounce.
+    await eventually('the new file\'s TODO in the view', async () => ((await rows()).includes('unlinked > todo-ws/new.ts > appeared later') ? true : undefined));
+    await view().updateFiles([uriOf('ignored-dir/late.ts')]); // its own event may come later: checked now
     const now = await rows();
-    assert.ok(now.includes('unlinked > todo-ws/new.ts > appeared later'), now.join('\n'));
     assert.ok(!now.some((row) => row.includes('ignored-dir')), now.join('\n'));
     fs.rmSync(path.join(root, 'todo-ws/new.ts'));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    assert.ok(!(await rows()).some((row) => row.includes('new.ts')));
+    await eventually('the deleted file gone from the view', async () => ((await rows()).some((row) => row.includes('new.ts')) ? undefined : true));
+  });
+
+  it('a folder event re-scans the files in it: none is dropped, a file the watcher missed is found', async () => {
+    const before = await rows();
+    // An event for a folder that exists (the watcher reports a new folder, maybe without the files written in it).
+    await view().updateFiles([uriOf('todo-ws')]);
+    assert.deepEqual(await rows(), before);
+    write('todo-ws/sub/d.ts', '// TODO: only the folder was reported\n');
+    await view().updateFiles([uriOf('todo-ws/sub')]);
+    assert.ok((await rows()).includes('unlinked > todo-ws/sub/d.ts > only the folder was reported'));
+    fs.rmSync(path.join(root, 'todo-ws/sub'), { recursive: true });
+    await view().updateFiles([uriOf('todo-ws/sub')]);
+    assert.deepEqual(await rows(), before);
   });
 
   let trackedId = '';

@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { backendKey } from '../../src/auth/sessionStore';
+import { REMEMBERED_ACCOUNT_KEY, type RememberedAccount } from '../../src/core/deskContext';
 import type { DeskApi } from '../../src/extension';
 import type { TasksApi } from '../../src/features/tasks/port';
 import { isTasksSnapshot } from '../../src/features/tasks/tree/model';
@@ -134,6 +136,56 @@ describe('View cache in VS Code (first rows after a reload)', function () {
       assert.ok((await roots).every((node) => tree.getTreeItem(node).description !== 'refreshing…'));
       assert.ok(!fs.existsSync(cacheFile()) || !fs.readFileSync(cacheFile(), 'utf8').includes('someone-else@example.com'));
     } finally {
+      tree.dispose();
+    }
+  });
+
+  it('shows the remembered account\'s cached rows without waiting for the signed-in check (slow while a window starts)', async () => {
+    await fillCache();
+    const held = heldApi(api.tasks.api);
+    const tree = new TasksTreeProvider(vscode, {
+      api: held.api, showCompleted: () => false, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined,
+      // The signed-in check never answers: the rows must not wait for it.
+      isSignedIn: () => new Promise<boolean>(() => undefined),
+      cache: api.desk.viewCache.view('tasks', isTasksSnapshot),
+    });
+    try {
+      const rows = await tree.getChildren();
+      assert.ok(rows.some((node) => labelText(tree.getTreeItem(node)) === 'My Tasks' && tree.getTreeItem(node).description === 'refreshing…'), rows.map((node) => node.id).join(', '));
+    } finally {
+      held.open();
+      tree.dispose();
+    }
+  });
+
+  it('drops rows shown for the remembered account when the account check answers another one, then shows the fresh rows', async () => {
+    await fillCache();
+    const text = fs.readFileSync(cacheFile(), 'utf8');
+    const account = (JSON.parse(text) as { account: string }).account;
+    const state = api.desk.extensionContext.globalState;
+    const backend = backendKey(api.desk.backend.expected);
+    assert.deepEqual(state.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY), { backend, account }, 'the check remembers the signed-in account');
+    // As if the last window had another account signed in (its file and the memory of it), and this one has alice.
+    // A slot of its own: the real Tasks view may write its slot meanwhile.
+    const slot = 'tasks-other-account';
+    fs.writeFileSync(cacheFile(slot), text.replace(JSON.stringify(account), JSON.stringify('someone-else@example.com')));
+    await state.update(REMEMBERED_ACCOUNT_KEY, { backend, account: 'someone-else@example.com' });
+    const held = heldApi(api.tasks.api);
+    const tree = reloadedTree(held.api, slot);
+    try {
+      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));
+      const shown = await tree.getChildren();
+      assert.ok(shown.every((node) => tree.getTreeItem(node).description === 'refreshing…'));
+      // The check answers before the network (held): the other account's rows go at once.
+      await redrawn;
+      assert.equal(tree.model.refreshing, false);
+      held.open();
+      const fresh = await tree.getChildren();
+      assert.ok(fresh.some((node) => labelText(tree.getTreeItem(node)) === 'My Tasks') && fresh.every((node) => tree.getTreeItem(node).description !== 'refreshing…'));
+      await eventually('the account remembered again', () => (state.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY)?.account === account ? true : undefined));
+      await eventually('the other account\'s file removed or replaced', () => (!fs.existsSync(cacheFile(slot)) || !fs.readFileSync(cacheFile(slot), 'utf8').includes('someone-else@example.com') ? true : undefined));
+    } finally {
+      held.open();
       tree.dispose();
     }
   });

@@ -20,6 +20,8 @@ export interface ListDrivesOptions {
   pageToken?: string;
   /** As a domain administrator: every shared drive of the domain. */
   useDomainAdminAccess?: boolean;
+  /** Google's partial response: only these fields of the listing (e.g. `items(id,name),nextPageToken`). */
+  fields?: string;
   signal?: AbortSignal;
 }
 
@@ -37,7 +39,7 @@ export function listDrives(drive: DriveContext, options: ListDrivesOptions = {})
   return drive.http.json(sharedDriveListSchema, {
     method: 'GET',
     path: '/drive/v2/drives',
-    query: { q: options.q, maxResults: options.maxResults, pageToken: options.pageToken, useDomainAdminAccess: options.useDomainAdminAccess },
+    query: { q: options.q, maxResults: options.maxResults, pageToken: options.pageToken, useDomainAdminAccess: options.useDomainAdminAccess, fields: options.fields },
     signal: options.signal,
     operation: 'drive.drives.list',
   });

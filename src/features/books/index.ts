@@ -1,4 +1,6 @@
 import type * as vscode from 'vscode';
+import { BOOKS_TREE_VIEW } from '../../config/treeViews';
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import { BooksClient } from '../../api/books';
 import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
@@ -31,7 +33,7 @@ export interface BooksSlice {
  * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
 /** The view's slot in the view cache: My Library's shelves as last shown. */
-const BOOKS_CACHE = 'books';
+const BOOKS_CACHE = VIEW_CACHE_SLOTS.myLibrary;
 
 /** My Library's shelves as the Books view last showed them (from disk, no request), e.g. for the search. */
 export function cachedShelves(cache: ViewCache): Promise<Bookshelf[] | undefined> {
@@ -74,12 +76,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     }));
     let commands: BooksCommands | undefined;
     this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });
-    this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, {
-      treeDataProvider: this.tree,
-      dragAndDropController: this.dragAndDrop,
-      canSelectMany: true,
-      showCollapseAll: true,
-    }));
+    this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: this.dragAndDrop, ...BOOKS_TREE_VIEW.options }));
     commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
@@ -89,7 +86,13 @@ class BooksFeature extends Disposable implements BooksSlice {
       this.client = undefined;
       void this.reload();
     }));
-    this.reloading = this.readAccount();
+    // The remembered account's public libraries at once (its cached shelves show before the account check answers);
+    // the check then sets the account, and the library rows are redrawn if it is another.
+    this.libraries.use(desk.backend.expected.kind, desk.viewCache.rememberedAccount());
+    const assumed = this.libraries.account;
+    this.reloading = this.readAccount().then(() => {
+      if (this.libraries.account !== assumed) this.tree.refreshRoots();
+    });
   }
 
   /** The Books client, built on first use (and again after a backend switch). */

@@ -4,6 +4,8 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
+import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { CalendarClient } from '../../api/calendar';
 import { DESK_SCOPES } from '../../config/scopes';
@@ -44,7 +46,7 @@ export interface CalendarSlice {
 }
 
 /** The view's slot in the view cache: the calendars, the zone and the Agenda as last shown. */
-const AGENDA_CACHE = 'calendar-agenda';
+const AGENDA_CACHE = VIEW_CACHE_SLOTS.agenda;
 
 /** The calendar list as the Agenda's cache has it (from disk, no request), e.g. for the search. */
 export async function cachedCalendars(cache: ViewCache): Promise<CalendarListEntry[] | undefined> {
@@ -97,7 +99,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
     }));
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
-    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true, manageCheckboxStateManually: true }));
+    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
     agendaTasks.attach(this.view);
 
     const now = (): number => Date.now();

@@ -1,5 +1,6 @@
 /** The channels this extension made, as the Channels view keeps them: what was watched, the channel's identity and expiry, and what arrived on it (no vscode). */
 import type { Channel, DirectoryUserEvent } from '../../api/channels';
+import { updateDurably } from '../../core/durableMemento';
 
 /** What a channel watches; `service` follows from it (the service that must stop the channel). */
 export type WatchTarget =
@@ -188,7 +189,8 @@ export class ChannelBook {
   private async write(records: ChannelRecord[]): Promise<void> {
     const all = { ...this.all(), [this.scope]: records };
     if (records.length === 0) delete all[this.scope];
-    await this.memento.update(STORAGE_KEY, all);
+    // globalState can drop a write when another key's write is echoed meanwhile: a lost message count.
+    await updateDurably(this.memento, STORAGE_KEY, all);
     this.fire();
   }
 

@@ -1,4 +1,6 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
+import { DRIVE_TREE_VIEW } from '../../config/treeViews';
+import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import type { DriveClient } from '../../api/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
@@ -47,7 +49,7 @@ export interface DriveSlice {
 }
 
 /** The view's slot in the view cache: My Drive's first rows as last shown. */
-const MY_DRIVE_CACHE = 'drive-my-drive';
+const MY_DRIVE_CACHE = VIEW_CACHE_SLOTS.myDrive;
 
 /** My Drive's first rows as the Drive view last showed them (from disk, no request), e.g. for the search. */
 export function cachedMyDriveRows(cache: ViewCache): Promise<DriveFile[] | undefined> {
@@ -110,7 +112,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       clock: desk.clock,
       comments: commentsTree,
     }));
-    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, canSelectMany: true, showCollapseAll: true }));
+    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, ...DRIVE_TREE_VIEW.options }));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
 

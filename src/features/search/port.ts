@@ -5,6 +5,6 @@ import type { DriveClient } from '../../api/drive';
 import type { TasksClient } from '../../api/tasks';
 
 export type SearchTasksApi = Pick<TasksClient, 'allTaskLists' | 'allTasks'>;
-export type SearchDriveApi = Pick<DriveClient, 'listFiles' | 'getFile'>;
+export type SearchDriveApi = Pick<DriveClient, 'listFiles' | 'getFile' | 'listDrives'>;
 export type SearchCalendarApi = Pick<CalendarClient, 'allCalendarListEntries' | 'listEvents'>;
 export type SearchBooksApi = Pick<BooksClient, 'searchVolumes' | 'listMyBookshelves' | 'listMyShelfVolumes'>;

@@ -35,23 +35,27 @@ export const assignmentInfoSchema = z.object({
   spaceInfo: z.optional(z.object({ space: z.optional(z.string()) })),
 });
 
+/*
+ * Listings Desk's views read ask only for what they show (`fields=`, see api/tasks.ts): kind and selfLink, which no
+ * view reads, may then be absent; everything the views rely on stays required.
+ */
 export const taskListSchema = z.object({
-  kind: z.literal('tasks#taskList'),
+  kind: z.optional(z.literal('tasks#taskList')),
   id: z.string(),
   etag: z.string(),
   title: z._default(z.string(), ''),
   updated: z.string(),
-  selfLink: z.string(),
+  selfLink: z.optional(z.string()),
 });
 export type TaskList = z.infer<typeof taskListSchema>;
 
 export const taskSchema = z.object({
-  kind: z.literal('tasks#task'),
+  kind: z.optional(z.literal('tasks#task')),
   id: z.string(),
   etag: z.string(),
   title: z._default(z.string(), ''),
   updated: z.string(),
-  selfLink: z.string(),
+  selfLink: z.optional(z.string()),
   /** Absent at the top level. */
   parent: z.optional(z.string()),
   /** Sibling order: compare as strings. */
@@ -71,7 +75,7 @@ export const taskSchema = z.object({
 export type Task = z.infer<typeof taskSchema>;
 
 export const taskListsPageSchema = z.object({
-  kind: z.literal('tasks#taskLists'),
+  kind: z.optional(z.literal('tasks#taskLists')),
   etag: z.optional(z.string()),
   nextPageToken: z.optional(z.string()),
   items: z.optional(z.array(taskListSchema)),
@@ -79,7 +83,7 @@ export const taskListsPageSchema = z.object({
 export type TaskListsPage = z.infer<typeof taskListsPageSchema>;
 
 export const tasksPageSchema = z.object({
-  kind: z.literal('tasks#tasks'),
+  kind: z.optional(z.literal('tasks#tasks')),
   etag: z.optional(z.string()),
   nextPageToken: z.optional(z.string()),
   items: z.optional(z.array(taskSchema)),

@@ -2,19 +2,21 @@
 // vscode-free models: independent requests must go out together (one round trip), not wait on each other.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { CalendarClient } from '../../../src/api/calendar';
-import { HttpClient } from '../../../src/api/http';
-import { TasksClient } from '../../../src/api/tasks';
+import { AGENDA_EVENT_FIELDS, CALENDAR_ROW_FIELDS, CalendarClient } from '../../../src/api/calendar';
+import nodeFetch from 'node-fetch';
+import { HttpClient, SharedReads, type FetchFunction } from '../../../src/api/http';
+import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS, TasksClient } from '../../../src/api/tasks';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { DriveClient } from '../../../src/api/drive';
 import { DueTaskStore } from '../../../src/features/calendar/agenda/dueTaskStore';
 import { adaptDriveClient } from '../../../src/features/drive/driveAdapter';
-import { DriveFileSystemProvider } from '../../../src/features/drive/fs/driveFileSystem';
+import { DriveFileSystemProvider, FS_LISTING_FIELDS } from '../../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_SCHEME, driveUriParts } from '../../../src/features/drive/fs/drivePath';
 import { DriveTreeModel, FileNode, TREE_LISTING_FIELDS } from '../../../src/features/drive/tree/model';
 import { TaskNotesFileSystemProvider } from '../../../src/features/tasks/notes/notesFileSystem';
 import { NOTES_SCHEME, notesUriParts } from '../../../src/features/tasks/notes/notesPath';
-import { TasksTreeModel } from '../../../src/features/tasks/tree/model';
+import { TasksTreeModel, type TasksSnapshot } from '../../../src/features/tasks/tree/model';
+import { listTooltip, renameListPrompt, taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../src/features/tasks/tree/presentation';
 import { BooksClient } from '../../../src/api/books';
 import { BooksTreeModel, MY_LIBRARY } from '../../../src/features/books/tree/model';
 import { TasksSearchSource } from '../../../src/features/search/sources/tasks';
@@ -26,7 +28,10 @@ import type { CalendarListEntry } from '../../../src/shared/schemas/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import { CalendarSync } from '../../../src/features/calendar/sync/calendarSync';
-import type { AgendaSnapshot, CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { joinLinkOf, occurrenceOf, type AgendaSnapshot, type CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { calendarTooltip, eventDescription, eventDetailsMarkdown, eventTooltip } from '../../../src/features/calendar/tree/presentation';
+import { dueReminders } from '../../../src/features/calendar/status/upcoming';
+import { dateKey } from '../../../src/features/calendar/time';
 import type { ViewSnapshotStore } from '../../../src/core/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../support/fakeVscode';
@@ -158,6 +163,122 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(changed.rows.includes('New team kickoff') && !changed.rows.includes('Old team sync'), JSON.stringify(changed.rows));
     assert.equal(waves.roundTrips, 2, waves.describe());
     assert.ok(!saved?.calendars.some((entry) => entry.id === doomed.id));
+  });
+
+  it('Tasks and the Agenda: at a reload both views list the task lists with one request between them, everything in one round trip', async () => {
+    // Each feature has its own clients, as in the extension (desk.httpClient), sharing the Desk's reads in flight.
+    const token = emulator.tokenFor('alice@example.com').accessToken;
+    const sharedReads = new SharedReads();
+    const featureHttp = (): HttpClient => new HttpClient({ rootUrl: () => emulator.url, token: async () => token, fetch: waves.fetch, sharedReads });
+    const tasksApi = new TasksClient(featureHttp());
+    const calendarApi = new CalendarClient(featureHttp());
+    const dueTasksApi = new TasksClient(featureHttp());
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    await tasksApi.insertTask(list.id, { title: 'Pay the rent', due: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00.000Z' });
+    let tasksSaved: TasksSnapshot | undefined;
+    let agendaSaved: AgendaSnapshot | undefined;
+    const tasksCache: ViewSnapshotStore<TasksSnapshot> = { read: async () => tasksSaved, write: async (value) => { tasksSaved = value; } };
+    const agendaCache: ViewSnapshotStore<AgendaSnapshot> = { read: async () => agendaSaved, write: async (value) => { agendaSaved = value; } };
+    /** One window: both views visible at once, each until its fresh rows are in. */
+    const session = async (): Promise<void> => {
+      const reloaded = tasksSaved !== undefined && agendaSaved !== undefined;
+      let tasksRefreshed: () => void = () => undefined;
+      const tasksFresh = new Promise<void>((resolve) => { tasksRefreshed = resolve; });
+      const tasks = new TasksTreeModel({ api: tasksApi, showCompleted: () => false, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined, cache: tasksCache, onRefreshed: tasksRefreshed });
+      const agenda = agendaTree(calendarApi, dueTasksApi, agendaCache);
+      const agendaFresh = new Promise<void>((resolve) => agenda.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
+      const [lists, [agendaNode]] = await Promise.all([tasks.roots(), agenda.getChildren()]);
+      const firstList = lists.find((node) => node.kind === 'list');
+      assert.ok(firstList?.kind === 'list');
+      await Promise.all([tasks.listChildren(firstList), agenda.getChildren(agendaNode as CalendarTreeNode)]);
+      if (reloaded) await Promise.all([tasksFresh, agendaFresh]);
+      await waves.quiet();
+    };
+    await session();
+    assert.ok(tasksSaved && agendaSaved, 'both views cached their rows');
+
+    waves.reset();
+    await session();
+    const listings = waves.requests.filter((request) => request.target.split('?')[0] === '/tasks/v1/users/@me/lists');
+    assert.equal(listings.length, 1, waves.describe());
+    assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // A write while a listing is in flight (its answer held back): a listing asked after the write is a request of its
+    // own, which sees the write, not the one asked before it.
+    let answered: () => void = () => undefined;
+    const serverAnswered = new Promise<void>((resolve) => { answered = resolve; });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const heldFetch: FetchFunction = async (url, init) => {
+      const response = await nodeFetch(url, init);
+      answered();
+      await held;
+      return response;
+    };
+    const plainClient = (fetch?: FetchFunction): TasksClient => new TasksClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token, sharedReads, ...(fetch ? { fetch } : {}) }));
+    const before = plainClient(heldFetch).listTaskLists();
+    await serverAnswered;
+    await plainClient().insertTaskList('Errands');
+    const after = plainClient().listTaskLists();
+    release();
+    const [afterPage] = await Promise.all([after, before]);
+    assert.ok(afterPage.items?.some((candidate) => candidate.title === 'Errands'), JSON.stringify(afterPage.items?.map((candidate) => candidate.title)));
+  });
+
+  it('Calendar: the calendar list and the events (full read and sync) ask only for the fields Desk reads; rows, hovers, details and reminders read as from the whole event', async () => {
+    const http = httpFor(emulator, waves);
+    const calendarApi = new CalendarClient(http);
+    const inWindow = (hours: number): { dateTime: string } => ({ dateTime: new Date(Date.now() + hours * 3_600_000).toISOString() });
+    const created = await calendarApi.insertEvent('alice@example.com', {
+      summary: 'Design review', description: 'Bring the **mock-ups**', location: 'Room 4', colorId: '5', start: inWindow(2), end: inWindow(3),
+      attendees: [{ email: 'bob@example.com' }, { email: 'alice@example.com', responseStatus: 'accepted' }],
+      reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 15 }] },
+      conferenceData: { createRequest: { requestId: 'design-review', conferenceSolutionKey: { type: 'hangoutsMeet' } } },
+    }, { conferenceDataVersion: 1 });
+    const tree = agendaTree(calendarApi, new TasksClient(http));
+    const store = new EventStore({ api: () => calendarApi, onChange: () => undefined });
+    waves.reset();
+    const [agenda] = await tree.getChildren();
+    await store.ensureLoaded('alice@example.com');
+    const fieldsOf = (path: string): (string | null)[] => waves.requests.filter((request) => request.target.split('?')[0]?.endsWith(path)).map((request) => new URL(`http://x${request.target}`).searchParams.get('fields'));
+    assert.deepEqual(fieldsOf('/calendarList'), [CALENDAR_ROW_FIELDS], waves.describe());
+    assert.deepEqual(fieldsOf('/events').filter((fields) => fields !== AGENDA_EVENT_FIELDS), [], waves.describe());
+
+    const zone = 'Europe/Berlin';
+    const listed = store.find('alice@example.com', created.id);
+    assert.ok(listed && agenda);
+    const full = await calendarApi.getEvent('alice@example.com', created.id);
+    const [listedOccurrence, fullOccurrence] = [occurrenceOf('alice@example.com', listed, zone), occurrenceOf('alice@example.com', full, zone)];
+    assert.ok(listedOccurrence && fullOccurrence);
+    for (const shown of ['etag', 'summary', 'description', 'location', 'colorId', 'start', 'end', 'attendees', 'hangoutLink', 'conferenceData', 'reminders', 'htmlLink', 'organizer', 'status'] as const) assert.deepEqual(listed[shown], full[shown], shown);
+    assert.equal(eventTooltip(listedOccurrence, 'Alice', zone), eventTooltip(fullOccurrence, 'Alice', zone));
+    assert.equal(eventDetailsMarkdown(listedOccurrence, 'Alice', zone), eventDetailsMarkdown(fullOccurrence, 'Alice', zone));
+    const day = dateKey(listedOccurrence.start, zone);
+    assert.equal(eventDescription(listedOccurrence, zone, day, 'Alice'), eventDescription(fullOccurrence, zone, day, 'Alice'));
+    assert.equal(joinLinkOf(listed), joinLinkOf(full));
+    const remindersOf = (occurrence: typeof listedOccurrence): string[] => dueReminders([occurrence], () => [], Date.now(), Date.now() + 3 * 3_600_000).map((reminder) => `${reminder.key} ${reminder.minutes}`);
+    assert.deepEqual(remindersOf(listedOccurrence), remindersOf(fullOccurrence));
+    assert.equal(remindersOf(listedOccurrence).length, 1);
+    for (const left of ['kind', 'iCalUID', 'creator', 'created', 'sequence'] as const) assert.equal(listed[left], undefined, left);
+
+    // The sync answer has the same fields, and its token came through the selection: only what changed is asked for.
+    await calendarApi.patchEvent('alice@example.com', created.id, { summary: 'Design review (moved)' });
+    waves.reset();
+    await store.sync('alice@example.com');
+    assert.equal(store.find('alice@example.com', created.id)?.summary, 'Design review (moved)');
+    const syncRequest = waves.requests.find((request) => request.target.includes('syncToken='));
+    assert.ok(syncRequest, waves.describe());
+    assert.equal(new URL(`http://x${syncRequest.target}`).searchParams.get('fields'), AGENDA_EVENT_FIELDS);
+    assert.equal(store.find('alice@example.com', created.id)?.attendees?.length, 2);
+
+    // The calendar rows' hovers read as from the whole entry.
+    const [, ...calendarRows] = await tree.getChildren();
+    const row = calendarRows.find((node) => node.kind === 'calendar' && node.entry.id === 'alice@example.com');
+    assert.ok(row?.kind === 'calendar');
+    const fullEntry = await calendarApi.getCalendarListEntry('alice@example.com');
+    assert.equal(calendarTooltip(row.entry, 1), calendarTooltip(fullEntry, 1));
+    assert.equal(row.entry.kind, undefined);
   });
 
   it('Calendar: the sync that follows the Agenda\'s calendars does not list again at once the ones the Agenda just read', async () => {
@@ -353,6 +474,101 @@ describe('round trips per view action, against the emulator', function () {
     for (const left of ['selfLink', 'alternateLink', 'exportLinks', 'permissions', 'kind'] as const) assert.equal(row?.[left], undefined, left);
   });
 
+  it('Tasks: the tree and the Agenda\'s due tasks ask only for the fields they show (fields=); rows, hovers and details read as from the whole task', async () => {
+    const tasksApi = new TasksClient(httpFor(emulator, waves));
+    const [list] = (await tasksApi.listTaskLists()).items ?? [];
+    assert.ok(list);
+    const due = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00.000Z';
+    const parent = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages', due });
+    await tasksApi.insertTask(list.id, { title: 'Outline' }, { parent: parent.id });
+    const model = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
+    waves.reset();
+    const listNode = (await model.roots()).find((node) => node.kind === 'list' && node.listId === list.id);
+    assert.ok(listNode?.kind === 'list');
+    await model.allTasks(list.id);
+    const rows = (await model.listChildren(listNode)).filter((node) => node.kind === 'task');
+    const fieldsOf = (index: number): string | null => new URL(`http://x${waves.requests[index]?.target ?? ''}`).searchParams.get('fields');
+    assert.deepEqual([fieldsOf(0), fieldsOf(1)], [TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS], waves.describe());
+    const fullList = await tasksApi.getTaskList(list.id);
+    const today = new Date();
+    assert.equal(listTooltip(listNode.list, 2), listTooltip(fullList, 2));
+    assert.equal(renameListPrompt(listNode.list), renameListPrompt(fullList));
+    const row = rows.find((node) => node.kind === 'task' && node.task.id === parent.id);
+    assert.ok(row?.kind === 'task');
+    const full = await tasksApi.getTask(list.id, parent.id);
+    // What the row, its hover, its details page and its notes editor read is there; kind and selfLink are not.
+    for (const shown of ['id', 'etag', 'title', 'updated', 'position', 'notes', 'status', 'due', 'webViewLink'] as const) assert.deepEqual(row.task[shown], full[shown], shown);
+    assert.equal(taskLabel(row.task), taskLabel(full));
+    assert.equal(taskDescription(row.task, today), taskDescription(full, today));
+    assert.equal(taskTooltip(row.task, list.title, today), taskTooltip(full, list.title, today));
+    assert.equal(taskDetailsMarkdown(row.task, list.title, today), taskDetailsMarkdown(full, list.title, today));
+    assert.equal(row.task.selfLink, undefined);
+    assert.equal(model.taskChildren(row).length, 1, 'the subtask is under its parent (parent and position are there)');
+
+    // The Agenda's due tasks: the same fields, the lists as the tree asks for them.
+    const dueTasks = new DueTaskStore({ api: () => tasksApi, showCompleted: () => false, onChange: () => undefined });
+    waves.reset();
+    const dueRows = await dueTasks.ensureLoaded();
+    assert.ok(dueRows.some((dueTask) => dueTask.task.id === parent.id && dueTask.task.due === full.due && dueTask.task.title === full.title), JSON.stringify(dueRows));
+    for (const request of waves.requests) assert.equal(new URL(`http://x${request.target}`).searchParams.get('fields'), request.target.startsWith('/tasks/v1/users/') ? TASK_LIST_ROW_FIELDS : TASK_ROW_FIELDS, request.target);
+
+    // Bytes per task on the wire, whole against the tree's fields (the demo data: 436 → 309 a task, 236 → 117 a list).
+    const token = emulator.tokenFor('alice@example.com').accessToken;
+    const bytesPerItem = async (target: string): Promise<number> => {
+      const response = await nodeFetch(`${emulator.url}${target}`, { headers: { Authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      return text.length / Math.max(1, (JSON.parse(text) as { items?: unknown[] }).items?.length ?? 0);
+    };
+    const tasksPath = `/tasks/v1/lists/${encodeURIComponent(list.id)}/tasks?showCompleted=true&maxResults=100`;
+    const [wholeTask, rowTask] = [await bytesPerItem(tasksPath), await bytesPerItem(`${tasksPath}&fields=${encodeURIComponent(TASK_ROW_FIELDS)}`)];
+    const [wholeList, rowList] = [await bytesPerItem('/tasks/v1/users/@me/lists'), await bytesPerItem(`/tasks/v1/users/@me/lists?fields=${encodeURIComponent(TASK_LIST_ROW_FIELDS)}`)];
+    assert.ok(rowTask < wholeTask && rowList < wholeList, `bytes per task ${wholeTask} → ${rowTask}, per list ${wholeList} → ${rowList}`);
+  });
+
+  it('Drive Explorer: folder listings and path lookups ask only for the fields the file system reads; a file read at its path saves in one round trip (the upload), its conflict protection kept', async () => {
+    const http = httpFor(emulator, waves);
+    const drive = new DriveClient(http);
+    const folder = await drive.insertFolder('Explorer', 'root');
+    const file = await drive.uploadFile({ title: 'a.txt', mimeType: 'text/plain', parents: [{ id: folder.id }] }, Buffer.from('first\n'));
+    await drive.insertFolder('sub', folder.id);
+    const answers: (string | undefined)[] = [];
+    const { vs, asked, saveWith } = savingVscode(answers);
+    /** Workspace-folder URIs, as the Explorer names files: by path, no id. */
+    const pathUri = (path: string): vscode.Uri => ({
+      scheme: DRIVE_SCHEME, authority: '', path, query: '',
+      with: (change: { path?: string }) => pathUri(change.path ?? path),
+      toString: () => `${DRIVE_SCHEME}:${path}`,
+    }) as unknown as vscode.Uri;
+    (vs as unknown as { Uri: unknown }).Uri = { joinPath: (base: vscode.Uri, ...parts: string[]) => pathUri([base.path, ...parts].join('/')) };
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    waves.reset();
+    assert.deepEqual((await fileSystem.readDirectory(pathUri('/My Drive/Explorer'))).sort(), [['a.txt', 1], ['sub', 2]]);
+    const uri = pathUri('/My Drive/Explorer/a.txt');
+    const stat = await fileSystem.stat(uri);
+    const listings = waves.requests.filter((request) => request.target.split('?')[0] === '/drive/v2/files');
+    assert.ok(listings.length >= 2, waves.describe());
+    for (const listing of listings) assert.equal(new URL(`http://x${listing.target}`).searchParams.get('fields'), FS_LISTING_FIELDS, listing.target);
+    // The stat from the listed row is the stat of the whole file.
+    const full = await drive.getFile(file.id);
+    assert.deepEqual({ type: stat.type, mtime: stat.mtime, size: stat.size, ctime: stat.ctime, permissions: stat.permissions }, { type: 1, mtime: Date.parse(full.modifiedDate ?? ''), size: Number(full.fileSize), ctime: Date.parse(full.createdDate ?? ''), permissions: undefined });
+    assert.equal(Buffer.from(await fileSystem.readFile(uri)).toString('utf8'), 'first\n');
+
+    // Saved as the user saves: the version pinned from the listed row carries the If-Match (one request, the upload).
+    const save = saveWith(fileSystem, uri);
+    waves.reset();
+    await save('second\n');
+    assert.deepEqual(waves.requests.map((request) => request.method), ['PUT'], waves.describe());
+    // A change on Drive meanwhile is met by the If-Match and asked about; a rename only (same content) is not.
+    await drive.patchFile(file.id, { description: 'renamed elsewhere' });
+    await save('third\n');
+    assert.equal(asked.length, 0, 'a change of metadata only saves without asking');
+    await drive.updateFile(file.id, {}, { content: Buffer.from('theirs\n'), contentType: 'text/plain' });
+    answers.push('Cancel');
+    await assert.rejects(save('mine\n'));
+    assert.equal(asked.length, 1);
+    fileSystem.dispose();
+  });
+
   it('the other views and the search sources stay at the round trips their data needs', async () => {
     const http = httpFor(emulator, waves);
     const tasksApi = new TasksClient(http);
@@ -437,6 +653,14 @@ describe('round trips per view action, against the emulator', function () {
     const rootRows = (await driveApi.listFiles({ q: "'root' in parents and trashed = false" })).items;
     const fileHits = await measure(() => new DriveSearchSource(driveApi, undefined, async () => rootRows).search('zebra-budget', signal));
     assert.deepEqual(fileHits.map((hit) => hit.context.split(' · ')[0]), ['My Drive › Quarterly plans']);
+    assert.equal(waves.roundTrips, 1, waves.describe());
+
+    // Drive: a hit at a shared drive's top level has its path ("Shared drives › Team") from drives.list, asked beside
+    // the search, not from a files.get of the drive's root after it.
+    const team = await driveApi.insertDrive({ name: 'Zebra team' });
+    await driveApi.uploadFile({ title: 'zebra-roadmap.txt', mimeType: 'text/plain', parents: [{ id: team.id }] }, Buffer.from('milestones'));
+    const sharedHits = await measure(() => new DriveSearchSource(driveApi, undefined, async () => rootRows).search('zebra-roadmap', signal));
+    assert.deepEqual(sharedHits.map((hit) => hit.context.split(' · ')[0]), ['Shared drives › Zebra team']);
     assert.equal(waves.roundTrips, 1, waves.describe());
   });
 });

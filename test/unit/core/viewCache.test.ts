@@ -104,4 +104,90 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.equal(await empty.firstStart(async () => undefined), undefined);
     assert.equal(empty.refreshing, false);
   });
+
+  /** A cache whose account check is held until `answer(account)`, with the account remembered from the last check. */
+  function heldCheck(remembered: string | undefined): { cache: ViewCache; answer(account: string | undefined): void; remembered(): string | undefined } {
+    let answer: (account: string | undefined) => void = () => undefined;
+    const check = new Promise<string | undefined>((resolve) => {
+      answer = resolve;
+    });
+    let memory = remembered;
+    const held = new ViewCache({ directory, account: () => check, remembered: () => memory, remember: (value) => { memory = value; } });
+    return { cache: held, answer: (value) => answer(value), remembered: () => memory };
+  }
+
+  it('gives the remembered account\'s rows before the account check answers, then confirms them', async () => {
+    await cache().write('tasks', ['cached']);
+    const held = heldCheck('alice@example.com');
+    const early = await held.cache.view('tasks', isRows).readEarly?.();
+    assert.deepEqual(early?.data, ['cached'], 'shown while the check is still out');
+    held.answer('alice@example.com');
+    assert.equal(await early?.confirmed, true);
+    assert.deepEqual(await fs.readdir(directory), ['tasks.json']);
+  });
+
+  it('drops rows shown for the remembered account when the check answers another one, removes the file and remembers the new account', async () => {
+    await cache().write('tasks', ['alice row']);
+    const held = heldCheck('alice@example.com');
+    let redraws = 0;
+    const rows = new FirstRowsFromCache(held.cache.view('tasks', isRows), () => redraws++);
+    assert.equal(await rows.startsFromCache(), true);
+    assert.deepEqual(await rows.firstStart(() => new Promise(() => undefined)), ['alice row']);
+    held.answer('bob@example.com');
+    await eventually(() => redraws === 1);
+    assert.equal(rows.refreshing, false, 'the fresh rows (still loading) replace nothing: the view loads bob\'s');
+    assert.equal(rows.snapshot, undefined);
+    assert.equal(held.remembered(), 'bob@example.com');
+    await eventually(async () => (await fs.readdir(directory)).length === 0);
+  });
+
+  it('drops rows shown for the remembered account when the check finds no one signed in (and forgets the account)', async () => {
+    await cache().write('tasks', ['alice row']);
+    const held = heldCheck('alice@example.com');
+    let redraws = 0;
+    const rows = new FirstRowsFromCache(held.cache.view('tasks', isRows), () => redraws++);
+    assert.deepEqual(await rows.firstStart(() => new Promise(() => undefined)), ['alice row']);
+    held.answer(undefined);
+    await eventually(() => redraws === 1);
+    assert.equal(rows.refreshing, false);
+    assert.equal(held.remembered(), undefined);
+  });
+
+  it('waits for the account check when no account is remembered (or another one): nothing of another account shows', async () => {
+    await cache().write('tasks', ['alice row']);
+    const held = heldCheck('bob@example.com');
+    let settled = false;
+    const reading = held.cache.view('tasks', isRows).readEarly?.().then((early) => {
+      settled = true;
+      return early;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'a file of alice waits while bob is remembered');
+    held.answer('alice@example.com');
+    const early = await reading;
+    assert.deepEqual(early?.data, ['alice row']);
+    assert.equal(await early?.confirmed, true);
+    assert.equal(held.remembered(), 'alice@example.com');
+  });
+
+  it('reads the files warmed at activation once, and a clear in between shows nothing', async () => {
+    await cache().write('tasks', ['cached']);
+    const held = heldCheck('alice@example.com');
+    held.cache.warm(['tasks', 'drive']);
+    await held.cache.clear();
+    assert.equal(await held.cache.view('tasks', isRows).readEarly?.(), undefined);
+    const other = heldCheck('alice@example.com');
+    await cache().write('tasks', ['again']);
+    other.cache.warm(['tasks']);
+    assert.deepEqual((await other.cache.view('tasks', isRows).readEarly?.())?.data, ['again']);
+  });
 });
+
+/** Waits (on state, polled each turn of the event loop) until `condition` holds. */
+async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 1000; turn++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.fail('the condition never held');
+}

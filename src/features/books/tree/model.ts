@@ -242,6 +242,11 @@ export class BooksTreeModel {
 
   // ---- loading
 
+  /** Whether My Library's first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
+  async startsFromCache(): Promise<boolean> {
+    return (await this.options.cache?.startsFromCache()) ?? false;
+  }
+
   /** Whether My Library shows the last session's shelves while the fresh ones load. */
   get refreshing(): boolean {
     return this.options.cache?.refreshing ?? false;

@@ -3,7 +3,7 @@
  * Agenda (completed ones only when the Tasks setting shows them), read once and kept until something says they changed
  * (the Tasks view, a setting, sign-in); completing one from the Agenda goes through the Tasks API and updates the copy.
  */
-import type { TasksClient } from '../../../api/tasks';
+import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS, type TasksClient } from '../../../api/tasks';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { DueTask } from './dueTasks';
 
@@ -87,7 +87,7 @@ export class DueTaskStore {
     const dueMax = new Date((this.options.now?.() ?? Date.now()) + MAX_DAYS_AHEAD * DAY_MS).toISOString();
     const tasksOf = async (listId: string): Promise<Task[]> => {
       const tasks: Task[] = [];
-      for await (const task of api.allTasks(listId, { dueMax, showCompleted, showHidden: showCompleted, maxResults: 100 })) if (task.due) tasks.push(task);
+      for await (const task of api.allTasks(listId, { dueMax, showCompleted, showHidden: showCompleted, maxResults: 100, fields: TASK_ROW_FIELDS })) if (task.due) tasks.push(task);
       return tasks;
     };
     const early = new Map(known.map((list) => {
@@ -96,7 +96,8 @@ export class DueTaskStore {
       return [list.id, tasks] as const;
     }));
     const lists: TaskList[] = [];
-    for await (const list of api.allTaskLists({ maxResults: 100 })) lists.push(list);
+    // Asked as the Tasks view asks (Google's default page of 1000, its fields): at a reload both share one request.
+    for await (const list of api.allTaskLists({ fields: TASK_LIST_ROW_FIELDS })) lists.push(list);
     this.lists = lists.map((list) => ({ id: list.id, title: list.title }));
     const perList = await Promise.all(lists.map(async (list) => (await (early.get(list.id) ?? tasksOf(list.id))).map((task) => ({ listId: list.id, listTitle: list.title, task }))));
     return perList.flat();

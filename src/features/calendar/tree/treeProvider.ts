@@ -4,6 +4,7 @@
  * EventStore (synced with sync tokens); the provider only turns the model's nodes into TreeItems.
  */
 import type * as vscode from 'vscode';
+import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
@@ -87,7 +88,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   async calendars(): Promise<CalendarListEntry[]> {
     this.list ??= this.options.withProgress(async () => {
       const entries: CalendarListEntry[] = [];
-      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true })) entries.push(entry);
+      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true, fields: CALENDAR_ROW_FIELDS })) entries.push(entry);
       this.entries = new Map(entries.map((entry) => [entry.id, entry]));
       this.options.onCalendars?.(entries);
       return entries;
@@ -204,7 +205,8 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   // ---- loading
 
   private async rootChildren(): Promise<CalendarTreeNode[]> {
-    if (!(await this.options.isSignedIn())) return []; // the welcome view shows the sign-in buttons
+    // The welcome view shows the sign-in buttons; the cached rows show without waiting for that check.
+    if (!(await this.firstRows.startsFromCache()) && !(await this.options.isSignedIn())) return [];
     // At the first start, the last session's calendars and Agenda while the calendars and their events load.
     const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
     this.preloadDueTasks();

@@ -10,6 +10,7 @@ import { DRIVE_COMMAND } from '../../../config/commandIds';
 import { attempt, registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
+import { updateDurably } from '../../../core/durableMemento';
 import type { TokenStore } from '../../../core/sync/poller';
 import { isInvalidPageToken, isSignedOut } from '../driveAdapter';
 import type { DriveAboutInfo } from '../port';
@@ -168,7 +169,7 @@ export class DriveChangeFeed extends Disposable {
     const state = desk.extensionContext.globalState;
     const tokens: TokenStore = {
       get: (key) => state.get<string>(`${TOKEN_KEY_PREFIX}${key}`),
-      set: async (key, value) => { await state.update(`${TOKEN_KEY_PREFIX}${key}`, value); },
+      set: (key, value) => updateDurably(state, `${TOKEN_KEY_PREFIX}${key}`, value),
     };
     const poller = new ChangePoller({
       source: this.host.changeSource(),

@@ -44,6 +44,13 @@ export function fileIdOf(uri: vscode.Uri): string | undefined {
   return segments.length <= 2 && segments[0] !== 'root' && segments[0] !== MY_DRIVE_SEGMENT && segments[0] !== SHARED_DRIVES_SEGMENT ? segments[0] : undefined;
 }
 
+/**
+ * What the file system reads of a listed file (Google's partial response): the stat's type, times, size and
+ * read-only state, the version a read pins and a save's If-Match and conflict check (etag, md5Checksum), the parents
+ * a move changes. Listing rows are remembered as metadata, so everything stat, readFile and writeFile use is here.
+ */
+export const FS_LISTING_FIELDS = 'items(id,title,mimeType,parents(id,isRoot),createdDate,modifiedDate,fileSize,md5Checksum,etag,editable,labels(trashed)),nextPageToken';
+
 /** A Drive item's modification time and size as a FileStat reports them. */
 function statTimes(item: DriveItem): { mtime: number; size: number } {
   return { mtime: Date.parse(item.modifiedDate ?? '') || 0, size: Number(item.fileSize ?? 0) || 0 };
@@ -66,6 +73,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
   /** The version each open file was read at: stat reports it and saves are conditional on it. */
   private readonly pinned = new Map<string, DriveItem>();
+  /** The file each path-named document (an Explorer folder's file, no id in its URI) was read from: its saves need no lookup. */
+  private readonly pinnedPaths = new Map<string, string>();
   /** Where each listed file or folder was last shown (Explorer folders): a change elsewhere is reported at its path. */
   private readonly listed = new Map<string, vscode.Uri>();
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
@@ -83,6 +92,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   /** Forget everything (backend or account change). */
   reset(): void {
     this.pinned.clear();
+    this.pinnedPaths.clear();
     this.metadata.clear();
     this.approved.clear();
   }
@@ -159,9 +169,12 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     return refusingStat(opened, statTimes(current), savingBytes(this.vs, uri));
   }
 
-  /** The version the editor holds, for a file opened by its id: a save needs no lookup of its own. */
+  /**
+   * The version the editor holds, for a file opened by its id or read at this path: a save needs no lookup of its
+   * own (for an Explorer path, one request per folder level, twice: the stat and the write).
+   */
   private pinnedAt(uri: vscode.Uri): ResolvedPath | undefined {
-    const fileId = isRemoteVersion(uri) ? undefined : queryFileId(uri);
+    const fileId = isRemoteVersion(uri) ? undefined : queryFileId(uri) ?? this.pinnedPaths.get(uri.toString());
     const pinned = fileId ? this.pinned.get(fileId) : undefined;
     return pinned ? { kind: 'item', item: pinned } : undefined;
   }
@@ -175,7 +188,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.listed.set(resolved.item.id, uri);
     let pageToken: string | undefined;
     do {
-      const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken, includeItemsFromAllDrives: true }));
+      const page = await this.guard(uri, () => this.options.api().listFiles({ q: `${quoteQuery(resolved.item.id)} in parents and trashed = false`, orderBy: 'folder,title', maxResults: 1000, pageToken, includeItemsFromAllDrives: true, fields: FS_LISTING_FIELDS }));
       for (const child of page.items) {
         this.remember(child);
         const name = sanitizeTitle(child.title ?? child.id);
@@ -217,14 +230,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       if (!type) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('“{0}” has no text export: open it in the browser', item.title ?? item.id));
       // An export carries no etag: the metadata is read beside it (same round trip) to pin the version exported.
       const [bytes, current] = await Promise.all([this.guard(uri, () => api.exportFile(item.id, type)), this.freshItem(uri, item.id)]);
-      if (!remote) this.pinned.set(item.id, current);
+      if (!remote) this.pin(uri, current);
       return bytes;
     }
     const download = await this.guard(uri, () => api.download(item.id));
     const bytes = await readAll(download.stream);
     if (!remote) {
       const pinnedItem = download.etag !== undefined && download.etag === item.etag ? item : await this.freshItem(uri, item.id);
-      this.pinned.set(item.id, { ...pinnedItem, fileSize: String(bytes.length) });
+      this.pin(uri, { ...pinnedItem, fileSize: String(bytes.length) });
     }
     return bytes;
   }
@@ -290,6 +303,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (resolved.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(uri);
     const trashed = await this.guard(uri, () => this.options.api().trashFile(resolved.item.id));
     this.pinned.delete(resolved.item.id);
+    this.pinnedPaths.delete(uri.toString());
     this.metadata.delete(resolved.item.id);
     this.listed.delete(resolved.item.id);
     this.options.onOwnWrite?.(trashed);
@@ -382,6 +396,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const patched = await this.guard(oldUri, () => this.options.api().patchFile(item.id, { title }, { addParents, removeParents }));
     this.remember(patched);
     if (this.pinned.has(item.id)) this.pinned.set(item.id, { ...(this.pinned.get(item.id) as DriveItem), title: patched.title, parents: patched.parents, etag: patched.etag });
+    if (this.pinnedPaths.delete(oldUri.toString()) && !queryFileId(newUri)) this.pinnedPaths.set(newUri.toString(), item.id);
     this.options.onOwnWrite?.(patched);
     this.changeEmitter.fire([
       { type: this.vs.FileChangeType.Deleted, uri: oldUri },
@@ -390,6 +405,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   // ---- helpers
+
+  private pin(uri: vscode.Uri, item: DriveItem): void {
+    this.pinned.set(item.id, item);
+    if (!queryFileId(uri)) this.pinnedPaths.set(uri.toString(), item.id);
+  }
 
   private afterWrite(saved: DriveItem, size: number): void {
     const item = { ...saved, fileSize: saved.fileSize ?? String(size) };
@@ -428,7 +448,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
         return item;
       },
       findChild: async (folderId, title) => {
-        const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10, includeItemsFromAllDrives: true });
+        const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10, includeItemsFromAllDrives: true, fields: FS_LISTING_FIELDS });
         const child = page.items.find((candidate) => sanitizeTitle(candidate.title ?? candidate.id) === title) ?? page.items[0];
         if (child) this.remember(child);
         return child;

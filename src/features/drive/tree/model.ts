@@ -183,6 +183,11 @@ export class DriveTreeModel {
     return [...this.driveTrashes.values()].filter((node) => node.driveId === item.driveId);
   }
 
+  /** Whether My Drive's first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
+  async startsFromCache(): Promise<boolean> {
+    return (await this.cache?.startsFromCache()) ?? false;
+  }
+
   /** Children of a container: the first page is fetched on first expansion; later pages on "Load more…". */
   async children(container: ContainerNode): Promise<DriveNode[]> {
     if (this.cache && container.kind === 'section' && container.section === 'myDrive' && container.driveId === undefined) {

@@ -204,26 +204,49 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     this.updating = this.updating.then(() => this.updateFiles(uris)).catch((error: unknown) => this.desk.log.warn(`TODOs view update: ${String(error)}`));
   }
 
-  /** Re-scans only `uris`: open dirty documents from their text, the others with rg on those files alone. */
+  /** Re-scans only `uris`: open dirty documents from their text, the others with rg on those files alone (a folder: its files). */
   async updateFiles(uris: readonly vscode.Uri[]): Promise<void> {
     await this.scanned;
     const targets = this.scanTargets();
     let changed = false;
-    const onDisk = new Map<vscode.WorkspaceFolder, Array<{ relative: string; key: string }>>();
+    type Place = { folder: vscode.WorkspaceFolder; relative: string; key: string; listed?: boolean };
+    const files: Place[] = [];
+    const directories: Place[] = [];
     for (const uri of uris) {
       const place = this.locate(uri);
       if (!place) continue;
-      const open = this.vs.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
-      if (open?.isDirty) {
-        changed = this.index.setFile(place.key, this.fromText(place.key, open.getText())) || changed;
+      if (this.dirtyText(place.key) !== undefined) {
+        files.push(place);
         continue;
       }
-      if (!fs.existsSync(uri.fsPath) || fs.statSync(uri.fsPath).isDirectory()) {
+      if (!fs.existsSync(uri.fsPath)) {
         // A deleted folder takes its files with it.
         for (const file of this.index.files()) if (file === place.key || file.startsWith(`${place.key}/`)) changed = this.index.removeFile(file) || changed;
         continue;
       }
-      onDisk.set(place.folder, [...(onDisk.get(place.folder) ?? []), place]);
+      (fs.statSync(uri.fsPath).isDirectory() ? directories : files).push(place);
+    }
+    // A folder that appeared or changed: the watcher may report it without the files made in it (they can be
+    // written before it watches the new folder), so its searched files are listed and each one scanned.
+    const listings = new Map<vscode.WorkspaceFolder, Promise<string[]>>();
+    for (const directory of directories) {
+      const options = targets.find((target) => target.folder === directory.folder)?.options;
+      if (!options) continue;
+      if (!listings.has(directory.folder)) listings.set(directory.folder, listSearchedFiles(options));
+      const inside = ((await listings.get(directory.folder)) ?? []).filter((file) => file.startsWith(`${directory.relative}/`));
+      const keys = new Set(inside.map((file) => this.keyOf(directory.folder, file)));
+      for (const file of this.index.files()) if (file.startsWith(`${directory.key}/`) && !keys.has(file)) changed = this.index.removeFile(file) || changed;
+      for (const relative of inside) files.push({ folder: directory.folder, relative, key: this.keyOf(directory.folder, relative), listed: true });
+    }
+    const onDisk = new Map<vscode.WorkspaceFolder, Place[]>();
+    for (const place of files) {
+      const text = this.dirtyText(place.key);
+      if (text !== undefined) {
+        changed = this.index.setFile(place.key, this.fromText(place.key, text)) || changed;
+        continue;
+      }
+      const queued = onDisk.get(place.folder) ?? [];
+      if (!queued.some((other) => other.key === place.key)) onDisk.set(place.folder, [...queued, place]);
     }
     for (const [folder, places] of onDisk) {
       const options = targets.find((target) => target.folder === folder)?.options;
@@ -231,7 +254,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
       // rg searches a file named on its command line even when ignored: new files are checked first.
       const searched: typeof places = [];
       for (const place of places) {
-        if (this.index.isSearched(place.key) !== false || (await isSearched(options, place.relative))) searched.push(place);
+        if (place.listed || this.index.isSearched(place.key) !== false || (await isSearched(options, place.relative))) searched.push(place);
       }
       const found = await scanFiles(options, searched.map((place) => place.relative));
       for (const place of searched) {
@@ -239,6 +262,11 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
       }
     }
     if (changed) this.redraw();
+  }
+
+  /** The text of the open document with unsaved changes at index key `key`, if there is one. */
+  private dirtyText(key: string): string | undefined {
+    return this.vs.workspace.textDocuments.find((document) => document.isDirty && this.locate(document.uri)?.key === key)?.getText();
   }
 
   /** Where the marker of `taskId` is now, in open documents (unsaved text first) and on disk, every folder. */

@@ -4,6 +4,7 @@
  * into nodes for the provider to render.
  */
 import { errorMessage } from '../../../api/errors';
+import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS } from '../../../api/tasks';
 import { NotSignedInError } from '../../../core/session';
 import { english, Translate } from '../../../shared/l10n';
 import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
@@ -91,7 +92,7 @@ export async function* taskPages(api: TasksApi, listId: string, options: { showC
   let pageToken: string | undefined;
   const seen = new Set<string>();
   do {
-    const page = await api.listTasks(listId, { showCompleted: options.showCompleted, showHidden: false, maxResults: options.maxResults, pageToken });
+    const page = await api.listTasks(listId, { showCompleted: options.showCompleted, showHidden: false, maxResults: options.maxResults, pageToken, fields: TASK_ROW_FIELDS });
     yield page;
     pageToken = page.nextPageToken || undefined;
     if (pageToken && seen.has(pageToken)) return; // a server repeating a token would loop forever
@@ -225,6 +226,11 @@ export class TasksTreeModel {
     return this.firstRows.refreshing;
   }
 
+  /** Whether the first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
+  startsFromCache(): Promise<boolean> {
+    return this.firstRows.startsFromCache();
+  }
+
   /** The list rows, or one error row; at the first start the cached rows while the fresh ones load. */
   async roots(): Promise<TasksNode[]> {
     const cached = await this.firstRows.firstStart(() => this.taskLists());
@@ -293,7 +299,7 @@ export class TasksTreeModel {
   private loadLists(): Promise<TaskList[]> {
     return this.options.withProgress(async () => {
       const lists: TaskList[] = [];
-      for await (const list of this.options.api.allTaskLists()) lists.push(list);
+      for await (const list of this.options.api.allTaskLists({ fields: TASK_LIST_ROW_FIELDS })) lists.push(list);
       return lists;
     }).then((lists) => {
       queueMicrotask(() => this.saveSnapshot());

@@ -128,7 +128,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   // ---- TreeDataProvider
 
   async getChildren(element?: TasksNode): Promise<TasksNode[]> {
-    if (!element) return (await this.options.isSignedIn()) ? this.model.roots() : []; // signed out: the welcome view's sign-in buttons
+    // Signed out: the welcome view's sign-in buttons. The cached rows show without waiting for that check.
+    if (!element) return (await this.model.startsFromCache()) || (await this.options.isSignedIn()) ? this.model.roots() : [];
     if (element.kind === 'list') return this.listChildren(element);
     if (element.kind === 'task') return this.model.taskChildren(element);
     return [];

@@ -167,6 +167,7 @@ describe('Desk search: Drive source', () => {
         if (!folder) throw new Error('404 notFound');
         return folder;
       }) as SearchDriveApi['getFile'],
+      listDrives: async () => ({ items: [] }),
     };
     const hits = await new DriveSearchSource(api).search('plan', new AbortController().signal);
     assert.deepEqual(hits.map((one) => one.context), ['My Drive › Projects › Q4 · owner Alice', 'My Drive › Projects › Q4 · owner Alice', 'Shared with me · owner Bob', 'Shared drives › Team']);
