@@ -8,7 +8,7 @@ import type { ChannelsApi } from '../../../../src/features/channels/port';
 import { checkNotification, sameToken } from '../../../../src/features/channels/receiver/check';
 import { countdownIntervalMs, formatDuration, planRenewals, renewalLeadMs } from '../../../../src/features/channels/renewal';
 import { channelDescription } from '../../../../src/features/channels/tree/presentation';
-import { addressProblem, channelIdProblem, checkedWatchInput, driveFileIdOf, driveFileIdProblem, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
+import { addressProblem, channelIdProblem, checkedWatchInput, directoryDomainProblem, driveFileIdOf, driveFileIdProblem, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
 import { MapMemento } from '../../../support/memento';
 import { english as t } from '../../../../src/shared/l10n';
 
@@ -23,6 +23,14 @@ describe('Channels: validation', () => {
     assert.match(addressProblem('https://user:pw@hooks.example.com', t) ?? '', /user name/);
     assert.match(addressProblem('not a url', t) ?? '', /not an address/);
     assert.match(addressProblem('  ', t) ?? '', /Enter/);
+  });
+
+  it('takes a domain name for a directory watch, refusing an address or an emoji with what to type', () => {
+    for (const domain of ['example.com', 'mail.example.co.uk', 'xn--bcher-kva.example']) assert.equal(directoryDomainProblem(domain, t), undefined, domain);
+    assert.match(directoryDomainProblem('https://example.com', t) ?? '', /domain alone/);
+    assert.match(directoryDomainProblem('bob@example.com', t) ?? '', /domain alone/);
+    assert.match(directoryDomainProblem('😀', t) ?? '', /not a domain name/);
+    assert.match(directoryDomainProblem('  ', t) ?? '', /Enter a domain/);
   });
 
   it('limits tokens to 256 and ids to 64 allowed characters', () => {
