@@ -12,7 +12,7 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/features/drive/tree/treeProvider';
 import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
-import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText, detailsTab } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
@@ -371,27 +371,29 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual([...errors, ...errorsAfter], []);
   });
 
-  it('shows a file\'s properties as a read-only JSON document, and the account in "about"', async () => {
+  it('shows a file\'s details in words as one read-only tab named after it, and the account in "about"', async () => {
     const errors = stubs.collect('showErrorMessage');
     const photos = await child(await myDrive(), 'Photos');
     const pixel = await child(photos, 'pixel.png');
     await vscode.commands.executeCommand('desk.drive.properties', pixel);
-    const editor = await eventually('the properties document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive-properties' ? vscode.window.activeTextEditor : undefined);
-    const shown = JSON.parse(editor.document.getText()) as ApiFile;
-    assert.equal(shown.id, pixel.item.id);
-    assert.equal(shown.mimeType, 'image/png');
-    assert.equal(editor.document.languageId, 'json');
-    const inFolders = (shown as ApiFile & { inFolders?: { id: string; title?: string }[] }).inFolders;
-    assert.deepEqual(inFolders, [{ id: photos.item.id, title: 'Photos' }], 'parents.list, titled');
+    const tabs = await detailsTab('pixel.png');
+    assert.deepEqual(tabs.filter((tab) => tab.label === 'pixel.png').map((tab) => tab.input instanceof vscode.TabInputWebview), [true], `one tab named after the file: ${tabs.map((tab) => tab.label).join(', ')}`);
+    assert.ok(!tabs.some((tab) => /\.json$/.test(tab.label)), 'a raw JSON tab');
+    const page = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${pixel.item.id}/`));
+    assert.ok(page, 'the details document is not open');
+    const text = page.getText();
+    assert.doesNotMatch(text, /"kind"|drive#file|selfLink|\d{4}-\d\d-\d\dT/, 'raw API values on the page');
+    assert.match(text, /\| Kind \| image\/png \|/);
+    assert.match(text, /\| In \| Photos \|/, 'parents.list, titled');
+    assert.match(text, /\| Owner \| Alice Demo \|/);
 
     await vscode.commands.executeCommand('desk.drive.properties', photos);
-    const folderEditor = await eventually('the folder\'s properties', () => {
-      const document = vscode.window.activeTextEditor?.document;
-      return document?.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${photos.item.id}/`) ? document : undefined;
-    });
+    await detailsTab('Photos');
+    const folderPage = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${photos.item.id}/`));
     const children = await emulatorRequest<{ items: { id: string }[] }>('GET', `/drive/v2/files/${photos.item.id}/children`);
     assert.ok(children.body.items.length > 0);
-    assert.equal((JSON.parse(folderEditor.getText()) as { childCount?: number }).childCount, children.body.items.length);
+    const count = children.body.items.length;
+    assert.match(folderPage?.getText() ?? '', new RegExp(`\\| Contains \\| ${count === 1 ? '1 item' : `${count} items`} \\|`));
 
     const messages: string[] = [];
     stubs.stub('showInformationMessage', async (message: unknown) => {

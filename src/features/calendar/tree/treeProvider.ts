@@ -175,7 +175,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = element.id;
       item.contextValue = contextValueFor(element, entry);
       item.iconPath = vs.Uri.parse(swatchDataUri(entry?.backgroundColor, 'dot'));
-      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t);
+      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t, this.options.locale);
       item.accessibilityInformation = { label: `${eventTitle(element.event, vs.l10n.t)}, ${item.description}` };
       item.command = { command: CALENDAR_COMMAND.openEvent, title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;
