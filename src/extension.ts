@@ -8,6 +8,7 @@ import { createDeskContext, DeskContext } from './core/deskContext';
 import { clearOnAccountChange } from './core/viewCache';
 import { markStartup } from './core/startupMarks';
 import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
+import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
@@ -34,24 +35,28 @@ function featureModule<T>(name: string): T {
 const FEATURES = {
   tasks: {
     name: 'tasks',
+    treeViews: [TASKS_TREE_VIEW],
     commandPrefixes: ['desk.tasks.', 'desk.todo.'],
     fileSystems: [{ scheme: 'desk-tasks', options: { isCaseSensitive: true } }],
     load: (desk: DeskContext) => featureModule<typeof import('./features/tasks')>('tasks').registerTasks(desk),
   } satisfies LazyFeatureSpec<TasksSlice>,
   drive: {
     name: 'drive',
+    treeViews: [DRIVE_TREE_VIEW],
     commandPrefixes: ['desk.drive.'],
     fileSystems: [{ scheme: 'desk-drive', options: { isCaseSensitive: true } }],
     load: (desk: DeskContext) => featureModule<typeof import('./features/drive')>('drive').registerDrive(desk),
   } satisfies LazyFeatureSpec<DriveSlice>,
   calendar: {
     name: 'calendar',
+    treeViews: [CALENDAR_TREE_VIEW],
     commandPrefixes: ['desk.calendar.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/calendar')>('calendar').registerCalendar(desk),
   } satisfies LazyFeatureSpec<CalendarSlice>,
   books: {
     name: 'books',
+    treeViews: [BOOKS_TREE_VIEW],
     commandPrefixes: ['desk.books.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/books')>('books').registerBooks(desk),

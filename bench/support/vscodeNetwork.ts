@@ -154,14 +154,19 @@ export interface StartupSplit {
   readonly shownToBundleMs: number;
   /** Desk's bundle evaluated → activate() called (VS Code: the extension's context, its storage from the window). */
   readonly bundleToActivateMs: number;
-  /** Desk's share: from activate() (or the pane shown, if later) to the first rows on screen. */
+  /** activate() → VS Code tells Desk the view is visible (Desk registers the view in activate(): the window's answer). */
+  readonly activateToVisibleMs: number;
+  /**
+   * Desk's share as issue 21 counts it: from activate() or the moment VS Code makes the view visible to Desk,
+   * whichever is later, to the first rows on screen.
+   */
   readonly deskMs: number;
-  /** The same from the moment VS Code told Desk the view is visible (its tree registered; if after activate()). */
-  readonly deskFromVisibleMs: number;
-  /** Of Desk's share: activate() → Desk handed the cached rows to VS Code (features, views registered, cache read). */
-  readonly handedMs: number;
-  /** Of Desk's share: the rows handed → on screen (the tree's round trips to the window, its rendering). */
-  readonly renderMs: number;
+  /** Of Desk's share: Desk's code answering VS Code's asks for the view's rows (overlapping asks count once). */
+  readonly answeringMs: number;
+  /** Of Desk's share: the window's (its asks, one tree level at a time, and the rendering). */
+  readonly windowMs: number;
+  /** activate() → the first rows on screen. */
+  readonly fromActivateMs: number;
 }
 
 export interface NetworkRun {
@@ -338,16 +343,32 @@ function marksOfReload(file: string, sinceMs: number): Map<string, number> {
 function startupSplit(marks: Map<string, number>, view: ViewSpec, shownAt: number, firstAt: number): StartupSplit | undefined {
   const bundle = marks.get('bundle');
   const activate = marks.get('activate');
-  const rows = marks.get(`rows:${view.slot}`);
-  if (bundle === undefined || activate === undefined || rows === undefined) return undefined;
-  const deskStart = Math.max(activate, shownAt);
+  const visible = marks.get(`visible:${view.viewId}`);
+  if (bundle === undefined || activate === undefined || visible === undefined) return undefined;
+  const deskStart = Math.max(activate, shownAt, visible);
+  // Desk's time answering the view's asks for rows (overlapping asks count once), up to the rows on screen.
+  const answers: [number, number][] = [];
+  for (const [event, at] of marks) {
+    const ask = /^ask:(.+):(\d+)$/.exec(event);
+    const answered = ask && ask[1] === view.viewId ? marks.get(`answer:${ask[1]}:${ask[2]}`) : undefined;
+    if (answered !== undefined && at < firstAt) answers.push([Math.max(at, deskStart), Math.min(answered, firstAt)]);
+  }
+  answers.sort((a, b) => a[0] - b[0]);
+  let answeringMs = 0;
+  let coveredTo = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of answers) {
+    answeringMs += Math.max(0, to - Math.max(from, coveredTo));
+    coveredTo = Math.max(coveredTo, to);
+  }
+  const deskMs = firstAt - deskStart;
   return {
     shownToBundleMs: bundle - shownAt,
     bundleToActivateMs: activate - bundle,
-    deskMs: firstAt - deskStart,
-    deskFromVisibleMs: firstAt - Math.max(deskStart, marks.get(`visible:${view.viewId}`) ?? deskStart),
-    handedMs: rows - deskStart,
-    renderMs: firstAt - rows,
+    activateToVisibleMs: visible - activate,
+    deskMs,
+    answeringMs,
+    windowMs: deskMs - answeringMs,
+    fromActivateMs: firstAt - Math.max(activate, shownAt),
   };
 }
 
@@ -509,18 +530,19 @@ function formatStartups(startups: NetworkRun['startups']): string[] {
   const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const ms = (value: number): string => `${Math.round(value)} ms`;
   const lines = [
-    'Where a reload\'s time goes from the view shown to its first rows (median over the reloads; Desk\'s marks, DESK_STARTUP_MARKS):',
+    'Where a reload\'s time goes from the view shown to its first rows (median over the reloads; Desk\'s marks, DESK_STARTUP_MARKS).',
+    'Desk\'s share: from activate() or the view visible to Desk, whichever is later, to the rows on screen; of it, Desk answering VS Code\'s asks for rows, and the window (its asks, one tree level at a time, and rendering).',
     '',
-    '| View | VS Code: shown → Desk\'s bundle | VS Code: bundle → activate() | Desk\'s share: activate() → rows on screen | of which activate() → rows handed to VS Code | of which rows handed → on screen | Desk\'s share, each reload | from the view visible to Desk → on screen |',
-    '|---|---|---|---|---|---|---|---|',
+    '| View | VS Code: shown → Desk\'s bundle | VS Code: bundle → activate() | VS Code: activate() → view visible to Desk | Desk\'s share | of which Desk answering | of which the window | Desk\'s share, each reload | activate() → rows on screen |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const { view, splits } of startups) {
     if (splits.length === 0) {
-      lines.push(`| ${view} | no marks | | | | | | |`);
+      lines.push(`| ${view} | no marks | | | | | | | |`);
       continue;
     }
     const of = (pick: (split: StartupSplit) => number): string => ms(median(splits.map(pick)));
-    lines.push(`| ${view} | ${of((split) => split.shownToBundleMs)} | ${of((split) => split.bundleToActivateMs)} | ${of((split) => split.deskMs)} | ${of((split) => split.handedMs)} | ${of((split) => split.renderMs)} | ${splits.map((split) => ms(split.deskMs)).join(', ')} | ${of((split) => split.deskFromVisibleMs)} |`);
+    lines.push(`| ${view} | ${of((split) => split.shownToBundleMs)} | ${of((split) => split.bundleToActivateMs)} | ${of((split) => split.activateToVisibleMs)} | ${of((split) => split.deskMs)} | ${of((split) => split.answeringMs)} | ${of((split) => split.windowMs)} | ${splits.map((split) => ms(split.deskMs)).join(', ')} | ${of((split) => split.fromActivateMs)} |`);
   }
   return lines;
 }

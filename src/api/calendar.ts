@@ -71,7 +71,20 @@ export interface PageOptions extends CallOptions {
   pageToken?: string;
   /** A nextSyncToken from an earlier listing: only what changed since (410 GoogleApiError when it expired). */
   syncToken?: string;
+  /** Google's partial response: only these fields of the listing (e.g. AGENDA_EVENT_FIELDS). */
+  fields?: string;
 }
+
+/**
+ * What Desk reads of a listed event (Agenda and calendar rows, hovers, the details page, join, RSVP, reminders, and
+ * the patches and conflict checks of edit, move and delete), with the page and sync tokens: not kind, created,
+ * creator, iCalUID, sequence, the guest permissions, extended properties, attachments, source or the typed
+ * properties, which nothing in Desk reads. A full listing and each sync ask for the same fields, so the store's
+ * events are alike whichever answer brought them.
+ */
+export const AGENDA_EVENT_FIELDS = 'items(id,etag,status,htmlLink,updated,summary,description,location,colorId,organizer,start,end,recurrence,recurringEventId,transparency,visibility,attendees,hangoutLink,conferenceData,reminders),nextPageToken,nextSyncToken';
+/** What the Calendar view reads of a calendar list entry (rows, hovers, colours, reminders, pickers): not kind, notificationSettings, conferenceProperties, dataOwner. */
+export const CALENDAR_ROW_FIELDS = 'items(id,etag,summary,summaryOverride,description,location,timeZone,colorId,backgroundColor,foregroundColor,hidden,selected,accessRole,defaultReminders,primary,deleted),nextPageToken,nextSyncToken';
 
 export interface ListCalendarListOptions extends PageOptions {
   minAccessRole?: 'freeBusyReader' | 'reader' | 'writer' | 'owner';

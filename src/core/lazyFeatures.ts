@@ -1,19 +1,28 @@
 /**
  * Features loaded after activation, each from its own bundle. Activation only registers what VS Code needs at
  * once: a stub for every contributed command of a feature (a command run before its feature is loaded loads
- * it, then runs) and the file systems a restored editor may ask for. A feature's real registrations go through a
- * `vscode` whose `commands.registerCommand` and `workspace.registerFileSystemProvider` fill those stubs in;
- * everything else reaches VS Code unchanged. Features load one per macrotask after activation returns (three of
+ * it, then runs), the file systems a restored editor may ask for, and the tree views that show cached rows (VS Code
+ * asks a visible view for rows a window round trip after its registration: that trip then overlaps the loading). A
+ * feature's real registrations go through a `vscode` whose `commands.registerCommand`,
+ * `workspace.registerFileSystemProvider` and `window.createTreeView` fill those stubs in; everything else reaches
+ * VS Code unchanged. Features load one per macrotask after activation returns (three of
  * them have background duties: the Drive change poller, the Calendar status bar, TODO hovers), or at once when a
  * command or a test needs them.
  */
 import type * as vscode from 'vscode';
+import type { TreeViewRegistration } from '../config/treeViews';
 import type { DeskContext } from './deskContext';
 import { Disposable } from './disposable';
 import { markStartup, startupMarksWanted } from './startupMarks';
 
 export interface LazyFeatureSpec<TSlice> {
   readonly name: string;
+  /**
+   * Tree views registered at activation with stand-ins for the data provider and drag and drop: VS Code asks a
+   * visible view for its rows a window round trip after the registration, and that trip then runs while the features
+   * load. The feature's createTreeView gets the view back, attached to its provider (config/treeViews.ts).
+   */
+  readonly treeViews?: readonly TreeViewRegistration[];
   /** Command ids of this feature (the stubs registered at activation). */
   readonly commandPrefixes: readonly string[];
   /** File-system schemes this feature serves (proxied from activation on). */
@@ -29,6 +38,7 @@ export class LazyFeatures extends Disposable {
   private readonly handlers = new Map<string, CommandHandler>();
   private readonly stubbed = new Set<string>();
   private readonly fileSystems = new Map<string, ProxyFileSystem>();
+  private readonly treeViews = new Map<string, StandInTreeView>();
   private readonly loaded = new Map<string, unknown>();
   private readonly specs = new Map<string, LazyFeatureSpec<unknown>>();
   private readonly featureDesk: DeskContext;
@@ -48,6 +58,7 @@ export class LazyFeatures extends Disposable {
           return handler(...args);
         }));
       }
+      for (const view of spec.treeViews ?? []) this.treeViews.set(view.id, this.standInTreeView(view, () => this.ensure(spec.name)));
       for (const { scheme, options } of spec.fileSystems) {
         const proxy = new ProxyFileSystem(vs, () => this.ensure(spec.name));
         this.fileSystems.set(scheme, proxy);
@@ -86,6 +97,37 @@ export class LazyFeatures extends Disposable {
     setTimeout(next, 0);
   }
 
+  /** Registers `spec`'s view now, with a data provider (and drag and drop) that load the feature on first use. */
+  private standInTreeView(spec: TreeViewRegistration, load: () => void): StandInTreeView {
+    const vs = this.desk.vs;
+    const provider = this._register(new ProxyTreeDataProvider(vs, spec.id, load));
+    const dragAndDrop = spec.dragAndDrop ? new ProxyDragAndDrop(spec.dragAndDrop, () => provider.attached(load)) : undefined;
+    const view = this._register(vs.window.createTreeView(spec.id, {
+      treeDataProvider: provider,
+      ...(dragAndDrop ? { dragAndDropController: dragAndDrop } : {}),
+      ...spec.options,
+    }));
+    if (startupMarksWanted) markWhenVisible(spec.id, view);
+    return { spec, view, provider, dragAndDrop };
+  }
+
+  /** A feature's createTreeView of a view registered at activation: the options must match; the view is attached. */
+  private attachTreeView<T>(standIn: StandInTreeView, options: vscode.TreeViewOptions<T>): vscode.TreeView<T> {
+    const { spec } = standIn;
+    const controller = options.dragAndDropController;
+    const same = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+    const matches = Boolean(options.canSelectMany) === Boolean(spec.options.canSelectMany)
+      && Boolean(options.showCollapseAll) === Boolean(spec.options.showCollapseAll)
+      && Boolean(options.manageCheckboxStateManually) === Boolean(spec.options.manageCheckboxStateManually)
+      && Boolean(controller) === Boolean(spec.dragAndDrop)
+      && same(controller?.dragMimeTypes, spec.dragAndDrop?.dragMimeTypes) && same(controller?.dropMimeTypes, spec.dragAndDrop?.dropMimeTypes);
+    // A programming error (the tests catch it): the view keeps the options it was registered with.
+    if (!matches) this.desk.log.error(`Desk: the ${spec.id} view was registered at activation with other options than its feature gives`);
+    standIn.provider.attach(options.treeDataProvider as vscode.TreeDataProvider<unknown>);
+    if (controller) standIn.dragAndDrop?.attach(controller as vscode.TreeDragAndDropController<unknown>);
+    return standIn.view as vscode.TreeView<T>;
+  }
+
   /** The `vscode` a feature sees: its contributed commands and file systems fill the activation stubs. */
   private interceptingVscode(vs: typeof vscode): typeof vscode {
     const commands = new Proxy(vs.commands, {
@@ -108,20 +150,15 @@ export class LazyFeatures extends Disposable {
         };
       },
     });
-    // The moment each tree view is visible to Desk (created visible, or shown later): the network benchmark's marks.
+    // Views registered at activation are handed back; the others are created here.
     const window = new Proxy(vs.window, {
       get: (target, property, receiver) => {
         if (property !== 'createTreeView') return Reflect.get(target, property, receiver) as unknown;
         return <T>(viewId: string, options: vscode.TreeViewOptions<T>): vscode.TreeView<T> => {
+          const standIn = this.treeViews.get(viewId);
+          if (standIn) return this.attachTreeView(standIn, options);
           const view = target.createTreeView(viewId, options);
-          if (view.visible) markStartup(`visible:${viewId}`);
-          else {
-            const shown = view.onDidChangeVisibility((event) => {
-              if (!event.visible) return;
-              markStartup(`visible:${viewId}`);
-              shown.dispose();
-            });
-          }
+          if (startupMarksWanted) markWhenVisible(viewId, view);
           return view;
         };
       },
@@ -130,10 +167,114 @@ export class LazyFeatures extends Disposable {
       get: (target, property, receiver) => {
         if (property === 'commands') return commands;
         if (property === 'workspace') return workspace;
-        if (property === 'window' && startupMarksWanted) return window;
+        if (property === 'window') return window;
         return Reflect.get(target, property, receiver) as unknown;
       },
     });
+  }
+}
+
+interface StandInTreeView {
+  readonly spec: TreeViewRegistration;
+  readonly view: vscode.TreeView<unknown>;
+  readonly provider: ProxyTreeDataProvider;
+  readonly dragAndDrop: ProxyDragAndDrop | undefined;
+}
+
+/** The network benchmark's mark of the moment VS Code tells Desk a view is visible. */
+function markWhenVisible(viewId: string, view: vscode.TreeView<unknown>): void {
+  if (view.visible) {
+    markStartup(`visible:${viewId}`);
+    return;
+  }
+  const shown = view.onDidChangeVisibility((event) => {
+    if (!event.visible) return;
+    markStartup(`visible:${viewId}`);
+    shown.dispose();
+  });
+}
+
+/** A tree view's data provider registered at activation: loads its feature when VS Code first asks, then forwards. */
+class ProxyTreeDataProvider implements vscode.TreeDataProvider<unknown>, vscode.Disposable {
+  private target: vscode.TreeDataProvider<unknown> | undefined;
+  private forwarding: vscode.Disposable | undefined;
+  private readonly changes: vscode.EventEmitter<unknown>;
+  readonly onDidChangeTreeData: vscode.Event<unknown>;
+
+  private calls = 0;
+
+  constructor(private readonly vs: typeof vscode, private readonly viewId: string, private readonly load: () => void) {
+    this.changes = new vs.EventEmitter<unknown>();
+    this.onDidChangeTreeData = this.changes.event;
+  }
+
+  attach(provider: vscode.TreeDataProvider<unknown>): void {
+    this.forwarding?.dispose();
+    this.target = provider;
+    this.forwarding = provider.onDidChangeTreeData?.((change) => this.changes.fire(change));
+  }
+
+  /** The feature's provider, loading the feature first if needed. */
+  attached(load = this.load): vscode.TreeDataProvider<unknown> {
+    if (!this.target) load();
+    if (!this.target) throw new Error(this.vs.l10n.t('Desk: this view is not available'));
+    return this.target;
+  }
+
+  getTreeItem(element: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    if (!startupMarksWanted) return this.attached().getTreeItem(element);
+    return this.marked(() => this.attached().getTreeItem(element));
+  }
+  getChildren(element?: unknown): vscode.ProviderResult<unknown[]> {
+    if (!startupMarksWanted) return this.attached().getChildren(element);
+    return this.marked(() => this.attached().getChildren(element));
+  }
+  getParent(element: unknown): vscode.ProviderResult<unknown> {
+    return this.attached().getParent?.(element);
+  }
+  // Every Desk view resolves its hovers; VS Code asks once whether a provider can, at registration.
+  resolveTreeItem(item: vscode.TreeItem, element: unknown, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+    const target = this.attached();
+    return target.resolveTreeItem ? target.resolveTreeItem(item, element, token) : item;
+  }
+  dispose(): void {
+    this.forwarding?.dispose();
+    this.changes.dispose();
+  }
+
+  /** The network benchmark's marks of each ask of VS Code and Desk's answer, to tell Desk's time from the window's. */
+  private marked<T>(answer: () => T | Thenable<T>): Promise<T> {
+    const call = ++this.calls;
+    markStartup(`ask:${this.viewId}:${call}`);
+    return Promise.resolve(answer()).finally(() => markStartup(`answer:${this.viewId}:${call}`));
+  }
+}
+
+/** A tree view's drag and drop registered at activation (mime types fixed then); forwards to the feature's controller. */
+class ProxyDragAndDrop implements vscode.TreeDragAndDropController<unknown> {
+  readonly dragMimeTypes: readonly string[];
+  readonly dropMimeTypes: readonly string[];
+  private target: vscode.TreeDragAndDropController<unknown> | undefined;
+
+  constructor(types: NonNullable<TreeViewRegistration['dragAndDrop']>, private readonly load: () => void) {
+    this.dragMimeTypes = types.dragMimeTypes;
+    this.dropMimeTypes = types.dropMimeTypes;
+  }
+
+  attach(controller: vscode.TreeDragAndDropController<unknown>): void {
+    this.target = controller;
+  }
+
+  private controller(): vscode.TreeDragAndDropController<unknown> | undefined {
+    if (!this.target) this.load();
+    return this.target;
+  }
+
+  handleDrag(source: readonly unknown[], dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Thenable<void> | void {
+    return this.controller()?.handleDrag?.(source, dataTransfer, token);
+  }
+  handleDrop(target: unknown, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Thenable<void> | void {
+    return this.controller()?.handleDrop?.(target, dataTransfer, token);
   }
 }
 

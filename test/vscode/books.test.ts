@@ -242,6 +242,21 @@ describe('Bookshelves view in VS Code', function () {
     assert.equal((await shelfTitles(3))[0], 'Middlemarch');
   });
 
+  it('says a book is already on the shelf it is added to, and does not report it added', async () => {
+    // Google answers addVolume for a book already on the shelf as a success that changes nothing.
+    const infos = stubs.collect('showInformationMessage');
+    const dune = (await volume('To read', 'Dune')).volume;
+    stubs.pickByLabel(/^To read$/);
+    const { picker, result } = await openSearch();
+    const found = (await typeAndWait(picker, 'intitle:dune')).find((item) => item.volume?.id === dune.id);
+    assert.ok(found);
+    picker.trigger(found, 'add');
+    const outcome = await result as { added?: { shelfId: number; volumeId: string; alreadyOnShelf?: boolean } };
+    assert.deepEqual(outcome.added, { shelfId: 2, volumeId: dune.id, alreadyOnShelf: true });
+    assert.deepEqual(infos, ['"Dune" is already on "To read".']);
+    assert.equal((await shelfTitles(2)).filter((title) => title === 'Dune').length, 1);
+  });
+
   it('removes a volume only after confirmation', async () => {
     const middlemarch = await volume('Reading now', 'Middlemarch');
     stubs.confirmWith(undefined);

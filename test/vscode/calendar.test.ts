@@ -344,9 +344,15 @@ describe('Calendar view in VS Code', function () {
   it('adds a calendar someone shared by its id, and removes it from the list', async () => {
     const bobs = await emulatorRequest<ApiEntry>('POST', '/calendar/v3/calendars', { summary: "Bob's trips" }, 'bob@example.com');
     await emulatorRequest('POST', `/calendar/v3/calendars/${enc(bobs.body.id)}/acl`, { role: 'reader', scope: { type: 'user', value: ALICE } }, 'bob@example.com');
-    stubs.answerInputs(bobs.body.id);
+    const asked = stubs.answerInputs(bobs.body.id);
     const added = await vscode.commands.executeCommand<ApiEntry | undefined>('desk.calendar.addCalendar');
     assert.equal(added?.id, bobs.body.id);
+    // What is not an id is refused with the reason while typing (a calendar's web address, an emoji, nothing).
+    const validate = asked[0]?.validateInput;
+    assert.ok(validate);
+    assert.match(String(await validate('https://calendar.google.com/calendar/embed?src=team%40example.com')), /A calendar id is an address/);
+    assert.match(String(await validate('😀')), /A calendar id is an address/);
+    assert.equal(await validate(''), 'Enter a calendar id.');
     const node = await calendarNode((candidate) => candidate.calendarId === bobs.body.id);
     assert.match(String(api.calendar.tree.getTreeItem(node).description), /read-only/);
     stubs.confirmWith('Remove');

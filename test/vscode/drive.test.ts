@@ -12,7 +12,7 @@ import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import { DRIVE_TREE_MIME } from '../../src/features/drive/tree/treeProvider';
 import type { DriveNode, FileNode } from '../../src/features/drive/tree/model';
-import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, labelText, WindowStubs, eventually, replaceText, detailsTab } from './support';
 
 interface ApiFile { id: string; title: string; etag?: string; parents?: { id: string }[]; mimeType?: string }
 
@@ -142,6 +142,55 @@ describe('Drive view in VS Code', function () {
     stubs.stub('showWarningMessage', async () => 'Overwrite');
     assert.equal(await document.save(), true);
     assert.equal(await contentOf(file.id), 'My version\n');
+  });
+
+  describe('auto save', () => {
+    before(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', 100, vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    it('auto-saves an edit; a change made on Drive meanwhile is asked about once, nothing of theirs overwritten, the typed text kept unsaved', async () => {
+      const created = await http('POST', '/drive/v2/files', { json: { title: 'auto-save.txt', mimeType: 'text/plain' } });
+      const file = JSON.parse(created.text) as ApiFile;
+      assert.equal((await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'First\n' })).status, 200);
+      const asked: unknown[][] = [];
+      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+        asked.push(args);
+        return undefined; // the modal's Cancel
+      });
+      const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+      await vscode.window.showTextDocument(document);
+      await replaceText(document, 'Auto-saved\n');
+      await eventually('the auto save on Drive', async () => (!document.isDirty && (await contentOf(file.id)) === 'Auto-saved\n' ? true : undefined));
+
+      // The user types and, before VS Code auto-saves, someone else saves: the auto save meets the change and asks.
+      // (Typed after their save reached the editor, the text would be theirs reloaded: no conflict to meet.)
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', 3000, vscode.ConfigurationTarget.Global);
+      await replaceText(document, 'My version\n');
+      const upload = await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'Their version\n' });
+      assert.equal(upload.status, 200);
+      await eventually('the conflict question', () => (asked.length > 0 ? true : undefined));
+      assert.match(String(asked[0]?.[0]), /changed on Drive/);
+      await eventually('the user\'s text, unsaved, in the editor', () => (document.isDirty && document.getText() === 'My version\n' ? true : undefined));
+      assert.equal(await contentOf(file.id), 'Their version\n', 'Cancel leaves Drive as the other client left it');
+      assert.equal(asked.length, 1, 'asked once: the declined auto save is refused, and VS Code stops auto-saving the document');
+
+      // The user saves: asked again, and Overwrite saves the typed text.
+      stubs.restore();
+      const askedAgain: unknown[][] = [];
+      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+        askedAgain.push(args);
+        return 'Overwrite';
+      });
+      assert.equal(await document.save(), true);
+      assert.equal(askedAgain.length, 1);
+      assert.equal(await contentOf(file.id), 'My version\n');
+    });
   });
 
   it('Compare opens a diff of the Drive version against the user\'s', async () => {
@@ -322,27 +371,29 @@ describe('Drive view in VS Code', function () {
     assert.deepEqual([...errors, ...errorsAfter], []);
   });
 
-  it('shows a file\'s properties as a read-only JSON document, and the account in "about"', async () => {
+  it('shows a file\'s details in words as one read-only tab named after it, and the account in "about"', async () => {
     const errors = stubs.collect('showErrorMessage');
     const photos = await child(await myDrive(), 'Photos');
     const pixel = await child(photos, 'pixel.png');
     await vscode.commands.executeCommand('desk.drive.properties', pixel);
-    const editor = await eventually('the properties document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'desk-drive-properties' ? vscode.window.activeTextEditor : undefined);
-    const shown = JSON.parse(editor.document.getText()) as ApiFile;
-    assert.equal(shown.id, pixel.item.id);
-    assert.equal(shown.mimeType, 'image/png');
-    assert.equal(editor.document.languageId, 'json');
-    const inFolders = (shown as ApiFile & { inFolders?: { id: string; title?: string }[] }).inFolders;
-    assert.deepEqual(inFolders, [{ id: photos.item.id, title: 'Photos' }], 'parents.list, titled');
+    const tabs = await detailsTab('pixel.png');
+    assert.deepEqual(tabs.filter((tab) => tab.label === 'pixel.png').map((tab) => tab.input instanceof vscode.TabInputWebview), [true], `one tab named after the file: ${tabs.map((tab) => tab.label).join(', ')}`);
+    assert.ok(!tabs.some((tab) => /\.json$/.test(tab.label)), 'a raw JSON tab');
+    const page = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${pixel.item.id}/`));
+    assert.ok(page, 'the details document is not open');
+    const text = page.getText();
+    assert.doesNotMatch(text, /"kind"|drive#file|selfLink|\d{4}-\d\d-\d\dT/, 'raw API values on the page');
+    assert.match(text, /\| Kind \| image\/png \|/);
+    assert.match(text, /\| In \| Photos \|/, 'parents.list, titled');
+    assert.match(text, /\| Owner \| Alice Demo \|/);
 
     await vscode.commands.executeCommand('desk.drive.properties', photos);
-    const folderEditor = await eventually('the folder\'s properties', () => {
-      const document = vscode.window.activeTextEditor?.document;
-      return document?.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${photos.item.id}/`) ? document : undefined;
-    });
+    await detailsTab('Photos');
+    const folderPage = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-drive-properties' && document.uri.path.startsWith(`/${photos.item.id}/`));
     const children = await emulatorRequest<{ items: { id: string }[] }>('GET', `/drive/v2/files/${photos.item.id}/children`);
     assert.ok(children.body.items.length > 0);
-    assert.equal((JSON.parse(folderEditor.getText()) as { childCount?: number }).childCount, children.body.items.length);
+    const count = children.body.items.length;
+    assert.match(folderPage?.getText() ?? '', new RegExp(`\\| Contains \\| ${count === 1 ? '1 item' : `${count} items`} \\|`));
 
     const messages: string[] = [];
     stubs.stub('showInformationMessage', async (message: unknown) => {

@@ -63,6 +63,48 @@ export function parseBody<T>(schema: z.ZodMiniType<T>, body: unknown): T {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
-  const message = path ? `Invalid value at '${path}': ${issue?.message ?? 'invalid'}` : `Invalid request body: ${issue?.message ?? 'invalid'}`;
+  const words = issue ? issueInWords(issue, valueAt(body, issue.path)) : 'invalid';
+  const message = path ? `Invalid value at '${path}': ${words}` : `Invalid request body: ${words}`;
   throw new ApiError(400, 'invalid', message, path ? { location: path, locationType: 'body' } : {});
+}
+
+/**
+ * A validation issue as Google words one ("at most 1024 characters"), not in zod's words ("Too big: expected string
+ * to have <=1024 characters"), which reach the user through the client's error message. A schema's own message
+ * (a refinement's) is kept.
+ */
+export function issueInWords(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'too_big':
+    case 'too_small': {
+      const most = issue.code === 'too_big';
+      const bound = Number(most ? issue.maximum : issue.minimum);
+      const strict = issue.inclusive === false;
+      if (issue.origin === 'string') return !most && bound === 1 ? 'must not be empty' : `${most ? 'at most' : 'at least'} ${strict ? bound + (most ? -1 : 1) : bound} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `${most ? 'at most' : 'at least'} ${strict ? bound + (most ? -1 : 1) : bound} items`;
+      return `${most ? (strict ? 'less than' : 'at most') : (strict ? 'more than' : 'at least')} ${bound}`;
+    }
+    case 'invalid_type':
+      return value === undefined ? 'required' : `expected ${issue.expected === 'object' || issue.expected === 'array' ? 'an' : 'a'} ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'not in the expected format' : `not a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `'${key}'`).join(', ')}`;
+    case 'custom':
+      return issue.message;
+    default:
+      return 'invalid value';
+  }
+}
+
+/** What the body holds at an issue's path (undefined when a step is missing). */
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

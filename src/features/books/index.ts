@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { BOOKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import { BooksClient } from '../../api/books';
 import { DESK_SCOPES, SCOPES } from '../../config/scopes';
@@ -75,12 +76,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     }));
     let commands: BooksCommands | undefined;
     this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });
-    this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, {
-      treeDataProvider: this.tree,
-      dragAndDropController: this.dragAndDrop,
-      canSelectMany: true,
-      showCollapseAll: true,
-    }));
+    this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: this.dragAndDrop, ...BOOKS_TREE_VIEW.options }));
     commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);

@@ -4,6 +4,7 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
+import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { CalendarClient } from '../../api/calendar';
@@ -98,7 +99,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
     }));
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
-    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true, manageCheckboxStateManually: true }));
+    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
     agendaTasks.attach(this.view);
 
     const now = (): number => Date.now();

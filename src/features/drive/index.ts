@@ -1,4 +1,5 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
+import { DRIVE_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import type { DriveClient } from '../../api/drive';
@@ -111,7 +112,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       clock: desk.clock,
       comments: commentsTree,
     }));
-    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, canSelectMany: true, showCollapseAll: true }));
+    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, ...DRIVE_TREE_VIEW.options }));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
 

@@ -3,6 +3,7 @@
  * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
  * here touches the network: the tree loads when VS Code first asks for its rows.
  */
+import { TASKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { TasksClient } from '../../api/tasks';
@@ -77,14 +78,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
-    this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, {
-      treeDataProvider: this.tree,
-      dragAndDropController: dragAndDrop,
-      canSelectMany: true,
-      showCollapseAll: true,
-      // Completing a parent must not tick its subtasks: each checkbox is one task.
-      manageCheckboxStateManually: true,
-    }));
+    this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: dragAndDrop, ...TASKS_TREE_VIEW.options }));
     commands = new TaskCommands(desk, this.api, this.tree, this.view);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);

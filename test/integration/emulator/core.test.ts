@@ -98,6 +98,19 @@ describe('emulator core over HTTP', () => {
     assert.equal(errorOf(parse.body).errors?.[0]?.reason, 'parseError');
   });
 
+  it('words a refused field as Google does, never in the schema library\'s words (they reach the user)', async () => {
+    const cases: Array<[string, string]> = [
+      ['{"text":"abcdefghijklmnop"}', "Invalid value at 'text': at most 10 characters"],
+      ['{"text":5}', "Invalid value at 'text': expected a string"],
+      ['{}', "Invalid value at 'text': required"],
+      ['{"text":"ok","extra":1}', "Invalid request body: unknown field 'extra'"],
+    ];
+    for (const [body, message] of cases) {
+      const { body: answer } = await call('POST', '/probe/v1/notes', { body });
+      assert.equal(errorOf(answer).message, message, `body ${body}`);
+    }
+  });
+
   it('validates integer parameters with the range in the message', async () => {
     assert.deepEqual((await call('GET', '/probe/v1/limit')).body, { n: 2 });
     const high = await call('GET', '/probe/v1/limit?n=9');

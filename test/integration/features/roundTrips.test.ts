@@ -2,7 +2,7 @@
 // vscode-free models: independent requests must go out together (one round trip), not wait on each other.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { CalendarClient } from '../../../src/api/calendar';
+import { AGENDA_EVENT_FIELDS, CALENDAR_ROW_FIELDS, CalendarClient } from '../../../src/api/calendar';
 import nodeFetch from 'node-fetch';
 import { HttpClient, SharedReads, type FetchFunction } from '../../../src/api/http';
 import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS, TasksClient } from '../../../src/api/tasks';
@@ -28,7 +28,10 @@ import type { CalendarListEntry } from '../../../src/shared/schemas/calendar';
 import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import { CalendarSync } from '../../../src/features/calendar/sync/calendarSync';
-import type { AgendaSnapshot, CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { joinLinkOf, occurrenceOf, type AgendaSnapshot, type CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { calendarTooltip, eventDescription, eventDetailsMarkdown, eventTooltip } from '../../../src/features/calendar/tree/presentation';
+import { dueReminders } from '../../../src/features/calendar/status/upcoming';
+import { dateKey } from '../../../src/features/calendar/time';
 import type { ViewSnapshotStore } from '../../../src/core/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../support/fakeVscode';
@@ -221,6 +224,61 @@ describe('round trips per view action, against the emulator', function () {
     release();
     const [afterPage] = await Promise.all([after, before]);
     assert.ok(afterPage.items?.some((candidate) => candidate.title === 'Errands'), JSON.stringify(afterPage.items?.map((candidate) => candidate.title)));
+  });
+
+  it('Calendar: the calendar list and the events (full read and sync) ask only for the fields Desk reads; rows, hovers, details and reminders read as from the whole event', async () => {
+    const http = httpFor(emulator, waves);
+    const calendarApi = new CalendarClient(http);
+    const inWindow = (hours: number): { dateTime: string } => ({ dateTime: new Date(Date.now() + hours * 3_600_000).toISOString() });
+    const created = await calendarApi.insertEvent('alice@example.com', {
+      summary: 'Design review', description: 'Bring the **mock-ups**', location: 'Room 4', colorId: '5', start: inWindow(2), end: inWindow(3),
+      attendees: [{ email: 'bob@example.com' }, { email: 'alice@example.com', responseStatus: 'accepted' }],
+      reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 15 }] },
+      conferenceData: { createRequest: { requestId: 'design-review', conferenceSolutionKey: { type: 'hangoutsMeet' } } },
+    }, { conferenceDataVersion: 1 });
+    const tree = agendaTree(calendarApi, new TasksClient(http));
+    const store = new EventStore({ api: () => calendarApi, onChange: () => undefined });
+    waves.reset();
+    const [agenda] = await tree.getChildren();
+    await store.ensureLoaded('alice@example.com');
+    const fieldsOf = (path: string): (string | null)[] => waves.requests.filter((request) => request.target.split('?')[0]?.endsWith(path)).map((request) => new URL(`http://x${request.target}`).searchParams.get('fields'));
+    assert.deepEqual(fieldsOf('/calendarList'), [CALENDAR_ROW_FIELDS], waves.describe());
+    assert.deepEqual(fieldsOf('/events').filter((fields) => fields !== AGENDA_EVENT_FIELDS), [], waves.describe());
+
+    const zone = 'Europe/Berlin';
+    const listed = store.find('alice@example.com', created.id);
+    assert.ok(listed && agenda);
+    const full = await calendarApi.getEvent('alice@example.com', created.id);
+    const [listedOccurrence, fullOccurrence] = [occurrenceOf('alice@example.com', listed, zone), occurrenceOf('alice@example.com', full, zone)];
+    assert.ok(listedOccurrence && fullOccurrence);
+    for (const shown of ['etag', 'summary', 'description', 'location', 'colorId', 'start', 'end', 'attendees', 'hangoutLink', 'conferenceData', 'reminders', 'htmlLink', 'organizer', 'status'] as const) assert.deepEqual(listed[shown], full[shown], shown);
+    assert.equal(eventTooltip(listedOccurrence, 'Alice', zone), eventTooltip(fullOccurrence, 'Alice', zone));
+    assert.equal(eventDetailsMarkdown(listedOccurrence, 'Alice', zone), eventDetailsMarkdown(fullOccurrence, 'Alice', zone));
+    const day = dateKey(listedOccurrence.start, zone);
+    assert.equal(eventDescription(listedOccurrence, zone, day, 'Alice'), eventDescription(fullOccurrence, zone, day, 'Alice'));
+    assert.equal(joinLinkOf(listed), joinLinkOf(full));
+    const remindersOf = (occurrence: typeof listedOccurrence): string[] => dueReminders([occurrence], () => [], Date.now(), Date.now() + 3 * 3_600_000).map((reminder) => `${reminder.key} ${reminder.minutes}`);
+    assert.deepEqual(remindersOf(listedOccurrence), remindersOf(fullOccurrence));
+    assert.equal(remindersOf(listedOccurrence).length, 1);
+    for (const left of ['kind', 'iCalUID', 'creator', 'created', 'sequence'] as const) assert.equal(listed[left], undefined, left);
+
+    // The sync answer has the same fields, and its token came through the selection: only what changed is asked for.
+    await calendarApi.patchEvent('alice@example.com', created.id, { summary: 'Design review (moved)' });
+    waves.reset();
+    await store.sync('alice@example.com');
+    assert.equal(store.find('alice@example.com', created.id)?.summary, 'Design review (moved)');
+    const syncRequest = waves.requests.find((request) => request.target.includes('syncToken='));
+    assert.ok(syncRequest, waves.describe());
+    assert.equal(new URL(`http://x${syncRequest.target}`).searchParams.get('fields'), AGENDA_EVENT_FIELDS);
+    assert.equal(store.find('alice@example.com', created.id)?.attendees?.length, 2);
+
+    // The calendar rows' hovers read as from the whole entry.
+    const [, ...calendarRows] = await tree.getChildren();
+    const row = calendarRows.find((node) => node.kind === 'calendar' && node.entry.id === 'alice@example.com');
+    assert.ok(row?.kind === 'calendar');
+    const fullEntry = await calendarApi.getCalendarListEntry('alice@example.com');
+    assert.equal(calendarTooltip(row.entry, 1), calendarTooltip(fullEntry, 1));
+    assert.equal(row.entry.kind, undefined);
   });
 
   it('Calendar: the sync that follows the Agenda\'s calendars does not list again at once the ones the Agenda just read', async () => {

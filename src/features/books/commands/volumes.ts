@@ -16,6 +16,8 @@ import type { BooksCommandContext, BooksPrompts } from './context';
 export interface AddedVolume {
   readonly shelfId: number;
   readonly volumeId: string;
+  /** The book was on the shelf already: nothing was sent (Google answers such an addVolume as a success that changes nothing). */
+  readonly alreadyOnShelf?: true;
 }
 
 export class VolumeCommands {
@@ -61,6 +63,11 @@ export class VolumeCommands {
     }
     if (!shelf) return undefined;
     const target = shelf;
+    if (await this.isOnShelf(target.id, book.id)) {
+      void this.context.desk.vs.window.showInformationMessage(this.t('"{0}" is already on "{1}".', volumeLabel(book, this.t), shelfLabel(target, this.t)));
+      await this.prompts.reveal(MY_LIBRARY, target.id, book.id);
+      return { shelfId: target.id, volumeId: book.id, alreadyOnShelf: true };
+    }
     const added = await attempt(this.context.desk, async () => {
       await this.context.api().addVolume(target.id, book.id);
       return { shelfId: target.id, volumeId: book.id };
@@ -74,6 +81,19 @@ export class VolumeCommands {
       },
     });
     return added;
+  }
+
+  /**
+   * Whether the shelf holds the book, from the rows the view has loaded, else its listing (one page for most shelves).
+   * A listing that fails answers false: the add itself is tried and reports what went wrong.
+   */
+  private async isOnShelf(shelfId: number, volumeId: string): Promise<boolean> {
+    try {
+      return (await this.context.model().findVolumeNode(MY_LIBRARY, shelfId, volumeId)) !== undefined;
+    } catch (error) {
+      this.context.desk.log.debug(`Books: could not list shelf ${shelfId} before adding: ${String(error)}`);
+      return false;
+    }
   }
 
   /** removeVolume, after a modal confirmation. */

@@ -1,10 +1,11 @@
 /** Drag volumes within a writable shelf of My Library to reorder it (moveVolume); see dropPlan.ts for what a drop means. */
+import { BOOKS_MIME, BOOKS_TREE_VIEW } from '../../../config/treeViews';
 import type * as vscode from 'vscode';
 import * as z from '../../../shared/schemas/zod';
 import { planShelfMoves, ShelfDropTarget, ShelfMove } from './dropPlan';
 import type { BooksNode, BooksTreeModel, ShelfNode } from './model';
 
-export const BOOKS_MIME = 'application/vnd.code.tree.desk.books';
+export { BOOKS_MIME };
 
 /** What a drag carries: plain references (checked on drop, since a data transfer holds anything). */
 const draggedSchema = z.array(z.object({ owner: z.string(), shelfId: z.number(), volumeId: z.string() }));
@@ -15,8 +16,8 @@ export interface BooksDropHandler {
 }
 
 export class BooksDragAndDropController implements vscode.TreeDragAndDropController<BooksNode> {
-  readonly dragMimeTypes = [BOOKS_MIME];
-  readonly dropMimeTypes = [BOOKS_MIME];
+  readonly dragMimeTypes = BOOKS_TREE_VIEW.dragAndDrop.dragMimeTypes;
+  readonly dropMimeTypes = BOOKS_TREE_VIEW.dragAndDrop.dropMimeTypes;
 
   constructor(private readonly vs: typeof vscode, private readonly model: () => BooksTreeModel, private readonly handler: BooksDropHandler) {}
 

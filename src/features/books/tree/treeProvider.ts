@@ -2,6 +2,7 @@
  * Renders the Bookshelves tree model: libraries, shelves (volume count and access as the description), volumes
  * (authors · year · pages), "Load more…" rows and messages. Hovers are built in resolveTreeItem, only when shown.
  */
+import { BOOKS_TREE_VIEW } from '../../../config/treeViews';
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
@@ -11,7 +12,7 @@ import { contextValueFor, shelfDescription, shelfLabel, shelfTooltip, Translate,
 import { messageTreeItem } from '../../../core/treeMessage';
 import { BOOKS_COMMAND } from '../../../config/commandIds';
 
-export const BOOKS_VIEW_ID = 'desk.books';
+export const BOOKS_VIEW_ID = BOOKS_TREE_VIEW.id;
 
 export interface BooksTreeOptions {
   readonly model: () => BooksTreeModel;

@@ -32,7 +32,7 @@ export class CalendarListCommands {
   }
 
   async createCalendar(): Promise<Calendar | undefined> {
-    const summary = await this.context.prompts.ask(this.t('New calendar'), this.t('Name of the new calendar'), '', (text) => (text.trim() ? undefined : this.t('Enter a name.')));
+    const summary = await this.context.prompts.ask(this.t('New calendar'), this.t('Name of the new calendar'), '', (text) => calendarNameProblem(text, (message, ...args) => this.t(message, ...args)));
     if (summary === undefined) return undefined;
     const timeZone = await this.context.timeZone();
     return attempt(this.context.desk, () => this.context.api().insertCalendar({ summary, timeZone }), {
@@ -46,7 +46,7 @@ export class CalendarListCommands {
     const entry = await this.context.prompts.resolveCalendar(node, this.t('Rename which calendar?'), (candidate) => candidate.accessRole === 'owner');
     if (!entry) return undefined;
     const current = await this.context.api().getCalendar(entry.id);
-    const summary = await this.context.prompts.ask(this.t('Rename calendar'), this.t('New name of "{0}"', nameInMessage(current.summary ?? entry.id)), current.summary ?? '', (text) => (text.trim() ? undefined : this.t('Enter a name.')));
+    const summary = await this.context.prompts.ask(this.t('Rename calendar'), this.t('New name of "{0}"', nameInMessage(current.summary ?? entry.id)), current.summary ?? '', (text) => calendarNameProblem(text, (message, ...args) => this.t(message, ...args)));
     if (summary === undefined || summary === current.summary) return undefined;
     return attempt(this.context.desk, () => this.context.api().patchCalendar(entry.id, { summary }, current.etag ? { ifMatch: current.etag } : {}), {
       action: this.t('Could not rename the calendar'),
@@ -107,7 +107,7 @@ export class CalendarListCommands {
 
   /** calendarList.insert of a calendar someone shared (or a public one) by its id. */
   async addCalendar(id?: string): Promise<CalendarListEntry | undefined> {
-    const calendarId = id ?? await this.context.prompts.ask(this.t('Add a calendar'), this.t('The id of the calendar (its address, e.g. someone@example.com)'), '', (text) => calendarIdProblem(text, this.t));
+    const calendarId = id ?? await this.context.prompts.ask(this.t('Add a calendar'), this.t('The id of the calendar (its address, e.g. someone@example.com)'), '', (text) => calendarIdProblem(text, (message, ...args) => this.t(message, ...args)));
     if (!calendarId) return undefined;
     return attempt(this.context.desk, () => this.context.api().insertCalendarListEntry({ id: calendarId, selected: true }), {
       action: this.t('Could not add the calendar "{0}"', calendarId),
@@ -184,6 +184,16 @@ export class CalendarListCommands {
  * …@group.calendar.google.com, en.usa#holiday@group.v.calendar.google.com), so text without "@" or with spaces is
  * refused before the service answers a bare "Not Found".
  */
+/** Google Calendar keeps a calendar's name to 1024 characters. */
+const CALENDAR_NAME_MAX = 1024;
+
+/** Why a typed calendar name cannot be sent, while it is typed (so a refused name stays in the box). */
+export function calendarNameProblem(text: string, t: (message: string, ...args: Array<string | number>) => string): string | undefined {
+  if (text.trim() === '') return t('Enter a name.');
+  if (text.length > CALENDAR_NAME_MAX) return t('A calendar name has at most {0} characters (this one has {1}).', CALENDAR_NAME_MAX, text.length);
+  return undefined;
+}
+
 export function calendarIdProblem(text: string, t: (message: string, ...args: Array<string | number>) => string): string | undefined {
   const id = text.trim();
   if (id === '') return t('Enter a calendar id.');

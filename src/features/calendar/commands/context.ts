@@ -5,9 +5,8 @@ import type { CalendarListEntry, CalendarEvent } from '../../../shared/schemas/c
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
 import { calendarName, CalendarTreeNode, EventNode, isWritable, Occurrence, occurrenceOf } from '../tree/model';
-import { eventTitle, timeRange } from '../tree/presentation';
+import { eventTitle, whenLabel } from '../tree/presentation';
 import type { CalendarTreeProvider } from '../tree/treeProvider';
-import { dateKey } from '../time';
 
 export interface CalendarCommandContext {
   readonly desk: DeskContext;
@@ -88,9 +87,9 @@ export class CalendarPrompts {
   /**
    * The row's event, or one picked from the coming ones that pass `filter`. When some are coming but none
    * passes, `noneFits` says why in words about the next one ("the next event has no call link"), never
-   * "No upcoming events" while the status bar shows one.
+   * "No upcoming events" while the status bar shows one; it gets the next one's day and time as the picker writes them.
    */
-  async resolveEvent(node: CalendarTreeNode | undefined, placeHolder: string, filter: (target: EventTarget) => boolean = () => true, noneFits?: (next: Occurrence, zone: string) => string): Promise<EventTarget | undefined> {
+  async resolveEvent(node: CalendarTreeNode | undefined, placeHolder: string, filter: (target: EventTarget) => boolean = () => true, noneFits?: (next: Occurrence, when: string) => string): Promise<EventTarget | undefined> {
     if (node?.kind === 'event') {
       const eventNode: EventNode = node;
       return { calendarId: eventNode.calendarId, event: this.store.find(eventNode.calendarId, eventNode.event.id) ?? eventNode.event };
@@ -106,17 +105,22 @@ export class CalendarPrompts {
     const occurrences = upcoming.filter((occurrence) => filter({ calendarId: occurrence.calendarId, event: occurrence.event })).slice(0, 200);
     if (occurrences.length === 0) {
       const next = upcoming[0];
-      void this.vs.window.showInformationMessage(next && noneFits ? noneFits(next, zone) : next ? this.t('None of the upcoming events fits.') : this.t('No upcoming events.'));
+      void this.vs.window.showInformationMessage(next && noneFits ? noneFits(next, this.when(next, zone)) : next ? this.t('None of the upcoming events fits.') : this.t('No upcoming events.'));
       return undefined;
     }
     return this.pick(occurrences.map((occurrence) => {
       const entry = this.tree.entry(occurrence.calendarId);
       return {
         label: eventTitle(occurrence.event, this.vs.l10n.t),
-        description: `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone, undefined, this.vs.l10n.t)}`,
+        description: this.when(occurrence, zone),
         detail: entry ? calendarName(entry) : occurrence.calendarId,
         value: { calendarId: occurrence.calendarId, event: occurrence.event },
       };
     }), placeHolder);
+  }
+
+  /** "Thu 26 Nov · 10:00–10:45" in the user's locale, as the Agenda writes a day. */
+  when(occurrence: Occurrence, zone: string): string {
+    return whenLabel(occurrence, zone, this.vs.env.language, this.vs.l10n.t);
   }
 }

@@ -9,8 +9,7 @@ import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
-import { eventTitle, timeRange } from '../tree/presentation';
-import { dateKey } from '../time';
+import { eventTitle } from '../tree/presentation';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { EditField, EventPrompts } from './eventPrompts';
 import { eventTimes } from './when';
@@ -219,7 +218,7 @@ export class EventCommands {
     const picked = await this.context.prompts.pick(instances.map((instance) => {
       const occurrence = occurrenceOf(target.calendarId, instance, zone);
       return {
-        label: occurrence ? `${dateKey(occurrence.start, zone)} ${timeRange(occurrence, zone, undefined, this.vs.l10n.t)}` : instance.id,
+        label: occurrence ? this.context.prompts.when(occurrence, zone) : instance.id,
         description: instance.summary !== target.event.summary ? eventTitle(instance, this.vs.l10n.t) : '',
         value: instance,
       };
@@ -239,8 +238,8 @@ export class EventCommands {
 
   /** Opens the Meet link (or the first video entry point). */
   async joinEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<boolean> {
-    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Join which event?'), (candidate) => Boolean(joinLinkOf(candidate.event)), (next, zone) =>
-      this.t('The next event, “{0}” ({1}), has no call link, nor does any later one.', eventTitle(next.event, this.context.desk.vs.l10n.t), `${dateKey(next.start, zone)} ${timeRange(next, zone, undefined, this.context.desk.vs.l10n.t)}`));
+    const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Join which event?'), (candidate) => Boolean(joinLinkOf(candidate.event)), (next, when) =>
+      this.t('The next event, “{0}” ({1}), has no call link, nor does any later one.', eventTitle(next.event, this.context.desk.vs.l10n.t), when));
     if (!target) return false;
     const link = joinLinkOf(target.event);
     if (!link) {

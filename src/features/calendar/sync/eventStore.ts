@@ -4,6 +4,7 @@
  * calendar is a source of the generic sync engine (core/sync/poller.ts): `startToken` is the full load, the resume
  * token is Google's nextSyncToken, and a 410 (token expired) makes the engine load in full again. No vscode.
  */
+import { AGENDA_EVENT_FIELDS } from '../../../api/calendar';
 import { GoogleApiError } from '../../../api/errors';
 import type { SyncPage, SyncPageRequest, SyncSource, TokenStore } from '../../../core/sync/poller';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
@@ -167,7 +168,7 @@ export class EventStore implements TokenStore {
       listPage: async (request: SyncPageRequest): Promise<SyncPage<CalendarEvent>> => {
         const { syncToken, pageToken } = decodePageToken(request.pageToken);
         this.requests++;
-        const page = await this.options.api().listEvents(calendarId, { syncToken, singleEvents: true, maxResults: PAGE_SIZE, signal: request.signal, ...(pageToken ? { pageToken } : {}) });
+        const page = await this.options.api().listEvents(calendarId, { syncToken, singleEvents: true, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, signal: request.signal, ...(pageToken ? { pageToken } : {}) });
         return {
           items: page.items,
           nextPageToken: page.nextPageToken ? encodePageToken(syncToken, page.nextPageToken) : undefined,
@@ -187,7 +188,7 @@ export class EventStore implements TokenStore {
     this.fullLoads++;
     do {
       this.requests++;
-      const page = await this.options.api().listEvents(calendarId, { timeMin, singleEvents: true, maxResults: PAGE_SIZE, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
+      const page = await this.options.api().listEvents(calendarId, { timeMin, singleEvents: true, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
       items.push(...page.items);
       token = page.nextSyncToken ?? token;
       pageToken = page.nextPageToken || undefined;

@@ -3,12 +3,13 @@
  * occurrences are grouped by day in the user's time zone (Today, Tomorrow, then dates; all-day events first), and the
  * nodes carry stable ids (`<kind>/<ids>`) and their parent, so `reveal` and expansion survive reloads.
  */
+import { CALENDAR_TREE_VIEW } from '../../../config/treeViews';
 import { calendarListEntrySchema, eventSchema, type CalendarEvent, type CalendarListEntry } from '../../../shared/schemas/calendar';
 import * as z from '../../../shared/schemas/zod';
 import { addDays, dateKey, startOfDay } from '../time';
 import type { DueTask } from '../agenda/dueTasks';
 
-export const CALENDAR_VIEW_ID = 'desk.calendar';
+export const CALENDAR_VIEW_ID = CALENDAR_TREE_VIEW.id;
 
 /** What the view keeps for its next start: the calendars, the zone, and the events the Agenda showed. */
 const agendaSnapshotSchema = z.object({

@@ -15,8 +15,8 @@ export function eventTitle(event: Pick<CalendarEvent, 'summary'>, t: Translate =
   return event.summary?.trim() ? event.summary : t('(No title)');
 }
 
-/** "10:00–10:45", "All day", "All day (3 days)", "since Mon 23 Nov 22:00" for what started on an earlier day. */
-export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: string, t: Translate = english): string {
+/** "10:00–10:45", "All day", "All day (3 days)", "22:00–Sat 28 Nov 02:00" for what ends on a later day. */
+export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: string, t: Translate = english, locale?: string): string {
   if (occurrence.allDay) {
     const days = Math.round((Date.parse(`${occurrence.endDate}T00:00:00Z`) - Date.parse(`${occurrence.startDate}T00:00:00Z`)) / 86_400_000);
     return days > 1 ? t('All day ({0} days)', days) : t('All day');
@@ -27,12 +27,12 @@ export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: str
   const endDay = dateKey(occurrence.end, timeZone);
   if (dayKey && startDay < dayKey) return endDay === dayKey ? t('until {0}', end) : t('all day (continues)');
   if (occurrence.end === occurrence.start) return start;
-  return endDay === startDay || (endDay > startDay && end === '00:00' && dateKey(occurrence.end - 1, timeZone) === startDay) ? `${start}–${end}` : `${start}–${endDay} ${end}`;
+  return endDay === startDay || (endDay > startDay && end === '00:00' && dateKey(occurrence.end - 1, timeZone) === startDay) ? `${start}–${end}` : `${start}–${dayLabel(endDay, locale)} ${end}`;
 }
 
 /** The row's description: the time, then (in the Agenda) the calendar, and a marker when the user declined. */
-export function eventDescription(occurrence: Occurrence, timeZone: string, dayKey: string, calendar?: string, t: Translate = english): string {
-  const parts = [timeRange(occurrence, timeZone, dayKey, t)];
+export function eventDescription(occurrence: Occurrence, timeZone: string, dayKey: string, calendar?: string, t: Translate = english, locale?: string): string {
+  const parts = [timeRange(occurrence, timeZone, dayKey, t, locale)];
   if (calendar) parts.push(calendar);
   const response = selfResponse(occurrence.event);
   if (response === 'declined') parts.push(t('declined'));
@@ -57,7 +57,7 @@ function responseWord(status: string, t: Translate): string {
 export function eventTooltip(occurrence: Occurrence, calendar: string, timeZone: string, locale?: string, t: Translate = english): string {
   const { event } = occurrence;
   const lines = [`**${escapeMarkdown(eventTitle(event, t))}**`, ''];
-  lines.push(`${escapeMarkdown(longDate(occurrence.start, timeZone, locale))} · ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t))} (${escapeMarkdown(timeZone)})`);
+  lines.push(`${escapeMarkdown(longDate(occurrence.start, timeZone, locale))} · ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t, locale))} (${escapeMarkdown(timeZone)})`);
   lines.push('', t('Calendar: {0}', escapeMarkdown(calendar)));
   if (event.recurringEventId || event.recurrence?.length) lines.push('', t('Repeats'));
   if (event.location) lines.push('', t('Location: {0}', escapeMarkdown(event.location)));
@@ -97,6 +97,12 @@ export function dayLabel(key: string, locale?: string): string {
   return new Intl.DateTimeFormat(locale ?? 'en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${key}T12:00:00Z`));
 }
 
+/** "Thu 26 Nov · 10:00–10:45", "Fri 27 Nov · All day": an occurrence in a picker or a message, its day as the Agenda's rows write it. */
+export function whenLabel(occurrence: Occurrence, timeZone: string, locale?: string, t: Translate = english): string {
+  const day = occurrence.allDay && occurrence.startDate ? occurrence.startDate : dateKey(occurrence.start, timeZone);
+  return `${dayLabel(day, locale)} · ${timeRange(occurrence, timeZone, undefined, t, locale)}`;
+}
+
 /** Only http(s) links become links; anything else (command:, javascript:) stays text. */
 export function safeLink(text: string, url: string): string {
   if (!/^https?:\/\//i.test(url)) return escapeMarkdown(text);
@@ -119,7 +125,7 @@ export function eventDetailsMarkdown(occurrence: Occurrence, calendar: string, t
   const { event } = occurrence;
   const lines = [`# ${escapeMarkdown(eventTitle(event, t))}`, ''];
   const rows: Array<[string, string]> = [
-    [t('When'), `${escapeMarkdown(longDate(occurrence.start, timeZone, locale))}, ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t))} (${escapeMarkdown(timeZone)})`],
+    [t('When'), `${escapeMarkdown(longDate(occurrence.start, timeZone, locale))}, ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t, locale))} (${escapeMarkdown(timeZone)})`],
     [t('Calendar'), escapeMarkdown(calendar)],
     [t('Location'), event.location ? escapeMarkdown(event.location) : '—'],
     [t('Status'), escapeMarkdown(event.status ?? 'confirmed')],

@@ -4,6 +4,7 @@
  * EventStore (synced with sync tokens); the provider only turns the model's nodes into TreeItems.
  */
 import type * as vscode from 'vscode';
+import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
@@ -87,7 +88,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   async calendars(): Promise<CalendarListEntry[]> {
     this.list ??= this.options.withProgress(async () => {
       const entries: CalendarListEntry[] = [];
-      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true })) entries.push(entry);
+      for await (const entry of this.options.api().allCalendarListEntries({ showHidden: true, fields: CALENDAR_ROW_FIELDS })) entries.push(entry);
       this.entries = new Map(entries.map((entry) => [entry.id, entry]));
       this.options.onCalendars?.(entries);
       return entries;
@@ -174,7 +175,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = element.id;
       item.contextValue = contextValueFor(element, entry);
       item.iconPath = vs.Uri.parse(swatchDataUri(entry?.backgroundColor, 'dot'));
-      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t);
+      item.description = eventDescription(occurrence, this.zone, element.parent.group.key, element.inAgenda && entry && !entry.primary ? calendarName(entry) : undefined, vs.l10n.t, this.options.locale);
       item.accessibilityInformation = { label: `${eventTitle(element.event, vs.l10n.t)}, ${item.description}` };
       item.command = { command: CALENDAR_COMMAND.openEvent, title: vs.l10n.t('Open Event Details'), arguments: [element] };
       return item;

@@ -68,7 +68,7 @@ export class DriveCommands {
   register(): vscode.Disposable[] {
     const { files, content, organize, trash, info, sharing, sharedDrives, properties, revisions, labels, comments } = this;
     const vs = this.host.desk.vs;
-    const documents = [vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, () => this.host.api())];
+    const documents = [vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, () => this.host.api(), (ms) => this.host.desk.clock.dateTime(ms))];
     return [...documents, ...registerCommands(this.host.desk, {
       [DRIVE_COMMAND.revisionHistory]: (arg?: RevisionArg) => revisions.revisionHistory(arg),
       [DRIVE_COMMAND.openRevision]: (arg?: RevisionArg) => revisions.openRevision(arg),

@@ -1,39 +1,55 @@
-/** The Drive commands that show information: a file's properties, the installed apps, the account and its quota. */
+/** The Drive commands that show information: a file's details, the installed apps, the account and its quota. */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { isFolder } from '../../../shared/schemas/drive';
-import type { DriveApi } from '../port';
-import { formatBytes } from '../tree/presentation';
+import { showDetails } from '../../../core/detailsView';
+import { escapeMarkdown } from '../../../core/markdown';
+import { english, Translate } from '../../../shared/l10n';
+import { isFolder, isNative } from '../../../shared/schemas/drive';
+import type { DriveApi, DriveItem } from '../port';
+import { formatBytes, kindLabel, WriteMoment } from '../tree/presentation';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
 
 export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
 
-/** The read-only properties and app-details documents these commands open; a failure reads as a comment line. */
-export function registerInfoDocuments(vs: typeof vscode, api: () => DriveApi): vscode.Disposable[] {
+/** The read-only file-details (markdown) and app-details (JSON) documents these commands open; a failure reads as such. */
+export function registerInfoDocuments(vs: typeof vscode, api: () => DriveApi, when: WriteMoment): vscode.Disposable[] {
   const firstPathPart = (uri: vscode.Uri): string => uri.path.split('/').filter(Boolean)[0] ?? '';
-  const document = (render: (uri: vscode.Uri) => Promise<string>): vscode.TextDocumentContentProvider => ({
+  const t = vs.l10n.t;
+  const document = (render: (uri: vscode.Uri) => Promise<string>, failure: (message: string) => string): vscode.TextDocumentContentProvider => ({
     provideTextDocumentContent: async (uri) => {
       try {
         return await render(uri);
       } catch (error) {
-        return `// ${errorMessage(error, vs.l10n.t)}\n`;
+        return failure(errorMessage(error, t));
       }
     },
   });
   return [
-    vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, document((uri) => propertiesDocument(api(), firstPathPart(uri), vs.l10n.t('My Drive')))),
-    vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, document((uri) => appDocument(api(), firstPathPart(uri)))),
+    vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, document(
+      (uri) => propertiesDocument(api(), firstPathPart(uri), { rootTitle: t('My Drive'), when, t }),
+      (message) => `# ${t('Could not load the details')}\n\n${escapeMarkdown(message)}\n`,
+    )),
+    vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, document((uri) => appDocument(api(), firstPathPart(uri)), (message) => `// ${message}\n`)),
   ];
 }
 
+/** How the details page writes: the root folder's name, moments (Desk's clock) and Desk's words. */
+export interface DetailsWriting {
+  readonly rootTitle: string;
+  readonly when: WriteMoment;
+  readonly t?: Translate;
+}
+
 /**
- * The properties document: the file resource, the folders it is in (parents.list, titled where readable) and,
- * for a folder, how many entries it holds (children.list over every page).
+ * The details page of a file or folder, in words: kind, size, the folders it is in (parents.list, titled where
+ * readable), for a folder how many entries it holds (children.list over every page), owner, dates as Desk's clock
+ * writes them, and a link to Drive.
  */
-export async function propertiesDocument(api: DriveApi, fileId: string, rootTitle: string): Promise<string> {
+export async function propertiesDocument(api: DriveApi, fileId: string, writing: DetailsWriting): Promise<string> {
+  const { rootTitle } = writing;
   const [file, parents] = await Promise.all([api.getFile(fileId), api.listParents(fileId)]);
   const inFolders = await Promise.all(parents.map(async (parent) => ({
     id: parent.id,
@@ -49,7 +65,34 @@ export async function propertiesDocument(api: DriveApi, fileId: string, rootTitl
       pageToken = page.nextPageToken;
     } while (pageToken);
   }
-  return `${JSON.stringify({ ...file, inFolders, ...(childCount !== undefined ? { childCount } : {}) }, null, 2)}\n`;
+  return fileDetailsMarkdown(file, inFolders.map((folder) => folder.title ?? folder.id), childCount, writing);
+}
+
+/** The details page's markdown (pure). Text from Drive is escaped; a value Drive did not give reads "—". */
+export function fileDetailsMarkdown(file: DriveItem, inFolders: readonly string[], childCount: number | undefined, writing: DetailsWriting): string {
+  const t = writing.t ?? english;
+  const moment = (value: string | undefined): string => {
+    const ms = value ? Date.parse(value) : NaN;
+    return Number.isNaN(ms) ? escapeMarkdown(value ?? '—') : escapeMarkdown(writing.when(ms));
+  };
+  const owners = file.owners?.map((owner) => owner.displayName ?? owner.emailAddress).filter((name): name is string => Boolean(name)) ?? file.ownerNames ?? [];
+  const yes = (value: boolean | undefined): string => (value ? t('Yes') : t('No'));
+  const rows: Array<[string, string]> = [[t('Kind'), escapeMarkdown(kindLabel(file.mimeType, t))]];
+  if (childCount !== undefined) rows.push([t('Contains'), childCount === 1 ? t('1 item') : t('{0} items', childCount)]);
+  else if (!isFolder(file) && !isNative(file) && file.fileSize !== undefined) rows.push([t('Size'), formatBytes(Number(file.fileSize), t)]);
+  rows.push(
+    [t('In'), inFolders.length > 0 ? inFolders.map(escapeMarkdown).join(', ') : '—'],
+    [t('Owner'), owners.length > 0 ? owners.map(escapeMarkdown).join(', ') : '—'],
+    [t('Created'), moment(file.createdDate)],
+    [t('Modified'), file.lastModifyingUserName ? t('{0} by {1}', moment(file.modifiedDate), escapeMarkdown(file.lastModifyingUserName)) : moment(file.modifiedDate)],
+    [t('Starred'), yes(file.labels?.starred)],
+    [t('Shared'), yes(file.shared)],
+  );
+  if (file.labels?.trashed) rows.push([t('In the trash'), t('Yes')]);
+  const lines = [`# ${escapeMarkdown(file.title ?? file.id)}`, '', `| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value.replace(/\|/g, '\\|')} |`), ''];
+  if (file.description?.trim()) lines.push(`## ${t('Description')}`, '', escapeMarkdown(file.description), '');
+  if (file.alternateLink && /^https?:/i.test(file.alternateLink)) lines.push(`[${t('Open in Google Drive')}](${encodeURI(file.alternateLink).replace(/[()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)})`, '');
+  return lines.join('\n');
 }
 
 /** An app's details document (apps.get). */
@@ -66,12 +109,15 @@ export class DriveInfoCommands extends DriveCommandPart {
     await this.vs.window.showTextDocument(doc, { preview: true });
   }
 
+  /** One read-only tab titled with the file's name (see core/detailsView.ts). */
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
       const [file] = this.context.requireFiles(node) ?? [];
       if (!file) return;
-      await this.showJson(PROPERTIES_SCHEME, file.item.id, file.item.title ?? file.item.id);
-    }, { action: this.t('Could not show the properties'), retry: true });
+      const title = file.item.title ?? file.item.id;
+      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${title.replace(/\//g, '∕')}.md` });
+      await showDetails(this.vs, uri, title);
+    }, { action: this.t('Could not show the details'), retry: true });
   }
 
   apps() {

@@ -1,4 +1,5 @@
 /** Renders the Drive tree model for VS Code: tree items, lazy tooltips, context values and drag and drop. */
+import { DRIVE_TREE_MIME, DRIVE_TREE_VIEW, URI_LIST_MIME } from '../../../config/treeViews';
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
@@ -13,9 +14,8 @@ import { driveTooltipLines, driveTrashContextValue, isSharedDriveRow, sharedDriv
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, MessageNode, sectionOf } from './model';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 
-export const DRIVE_VIEW_ID = 'desk.drive';
-export const DRIVE_TREE_MIME = 'application/vnd.code.tree.desk.drive';
-const URI_LIST_MIME = 'text/uri-list';
+export const DRIVE_VIEW_ID = DRIVE_TREE_VIEW.id;
+export { DRIVE_TREE_MIME };
 
 /** The words menus match on (`viewItem =~ /\bfolder\b/`). */
 export function contextValueFor(node: DriveNode): string {
@@ -81,8 +81,8 @@ export interface DriveTreeComments {
 export class DriveTreeProvider extends Disposable implements vscode.TreeDataProvider<DriveNode>, vscode.TreeDragAndDropController<DriveNode> {
   private readonly changeEmitter: vscode.EventEmitter<DriveNode | undefined>;
   readonly onDidChangeTreeData: vscode.Event<DriveNode | undefined>;
-  readonly dragMimeTypes = [DRIVE_TREE_MIME];
-  readonly dropMimeTypes = [DRIVE_TREE_MIME, URI_LIST_MIME];
+  readonly dragMimeTypes = DRIVE_TREE_VIEW.dragAndDrop.dragMimeTypes;
+  readonly dropMimeTypes = DRIVE_TREE_VIEW.dragAndDrop.dropMimeTypes;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveTreeOptions) {
     super();

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { TASKS_TREE_VIEW } from '../../../config/treeViews';
 import * as z from '../../../shared/schemas/zod';
 import { affectedLists, DropTarget, MoveRequest, planDrop, TaskRef } from './dropPlan';
 import { TASKS_MIME, TasksNode } from './nodes';
@@ -13,8 +14,8 @@ export interface TasksDropHandler {
 
 /** Drag tasks onto a task (subtask or reorder) or onto a list (top level, across lists): see dropPlan.ts. */
 export class TasksDragAndDropController implements vscode.TreeDragAndDropController<TasksNode> {
-  readonly dragMimeTypes = [TASKS_MIME];
-  readonly dropMimeTypes = [TASKS_MIME];
+  readonly dragMimeTypes = TASKS_TREE_VIEW.dragAndDrop.dragMimeTypes;
+  readonly dropMimeTypes = TASKS_TREE_VIEW.dragAndDrop.dropMimeTypes;
 
   constructor(private readonly vs: typeof vscode, private readonly handler: TasksDropHandler) {}
 

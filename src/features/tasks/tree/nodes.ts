@@ -1,4 +1,5 @@
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
+import { TASKS_MIME, TASKS_TREE_VIEW } from '../../../config/treeViews';
 import type { TaskRef } from './dropPlan';
 
 /**
@@ -67,5 +68,5 @@ export class MessageNode {
 
 export type TasksNode = TaskListNode | TaskNode | MessageNode;
 
-export const TASKS_VIEW_ID = 'desk.tasks';
-export const TASKS_MIME = 'application/vnd.code.tree.desk.tasks';
+export const TASKS_VIEW_ID = TASKS_TREE_VIEW.id;
+export { TASKS_MIME };

@@ -9,14 +9,20 @@ import { fakeVscode } from '../../../../support/fakeVscode';
 const NOW = Date.parse('2026-11-26T09:00:00Z');
 
 /** The prompts over one calendar holding `events`, recording what the user is told. */
-function promptsWith(events: CalendarEvent[]): { prompts: CalendarPrompts; told: string[] } {
+function promptsWith(events: CalendarEvent[]): { prompts: CalendarPrompts; told: string[]; offered: vscode.QuickPickItem[][] } {
   const told: string[] = [];
+  const offered: vscode.QuickPickItem[][] = [];
   const base = fakeVscode();
-  const vs = { ...base, window: { ...base.window, showInformationMessage: async (message: string) => { told.push(message); return undefined; } } } as unknown as typeof vscode;
+  const window = {
+    ...base.window,
+    showInformationMessage: async (message: string) => { told.push(message); return undefined; },
+    showQuickPick: async (items: vscode.QuickPickItem[]) => { offered.push(items); return undefined; },
+  };
+  const vs = { ...base, window, env: { ...base.env, language: 'en-GB' } } as unknown as typeof vscode;
   const entry: CalendarListEntry = { id: 'alice@example.com', summary: 'Alice', accessRole: 'owner' };
   const tree = { agendaCalendars: async () => [entry], entry: () => entry } as unknown as CalendarTreeProvider;
   const store = { ensureLoaded: async () => undefined, events: () => events } as unknown as EventStore;
-  return { prompts: new CalendarPrompts(vs, tree, store, async () => 'UTC', () => NOW), told };
+  return { prompts: new CalendarPrompts(vs, tree, store, async () => 'UTC', () => NOW), told, offered };
 }
 
 describe('Calendar: choosing an event', () => {
@@ -26,6 +32,16 @@ describe('Calendar: choosing an event', () => {
     const picked = await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next) => `The next event, “${next.event.summary}”, has no call link.`);
     assert.equal(picked, undefined);
     assert.deepEqual(told, ['The next event, “Standup”, has no call link.']);
+  });
+
+  it('writes the next event\'s day and time as the Agenda writes them, in the picker and in what it says about the next one', async () => {
+    const standup: CalendarEvent = { id: 'e1', summary: 'Standup', start: { dateTime: '2026-11-26T10:00:00Z' }, end: { dateTime: '2026-11-26T10:15:00Z' } };
+    const offsite: CalendarEvent = { id: 'e2', summary: 'Offsite', start: { date: '2026-11-27' }, end: { date: '2026-11-28' } };
+    const { prompts, told, offered } = promptsWith([standup, offsite]);
+    await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next, when) => `${next.event.summary} (${when})`);
+    assert.deepEqual(told, ['Standup (Thu 26 Nov · 10:00–10:15)']);
+    await prompts.resolveEvent(undefined, 'Show which event?');
+    assert.deepEqual(offered[0]?.map((item) => item.description), ['Thu 26 Nov · 10:00–10:15', 'Fri 27 Nov · All day']);
   });
 
   it('says "No upcoming events" only when there are none', async () => {

@@ -16,6 +16,9 @@ describe('Calendar presentation', () => {
     assert.equal(timeRange(place(allDay('c', '2026-11-24', '2026-11-25')), BERLIN), 'All day');
     const overnight = place(timed('n', '2026-11-23T21:00:00Z', '2026-11-24T06:00:00Z'));
     assert.equal(timeRange(overnight, BERLIN, '2026-11-24'), 'until 07:00');
+    // Seen from its first day, the end's day is written as the Agenda's rows write a day, not as "2026-11-24".
+    assert.equal(timeRange(overnight, BERLIN, '2026-11-23'), '22:00–Tue 24 Nov 07:00');
+    assert.equal(timeRange(overnight, BERLIN, undefined, undefined, 'en-US'), '22:00–Tue, Nov 24 07:00');
   });
 
   it('describes a row with the calendar (in the Agenda), the answer of the user and the place', () => {
