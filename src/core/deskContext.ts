@@ -7,6 +7,7 @@ import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
 import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
+import { updateDurably } from './durableMemento';
 import { network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
@@ -89,7 +90,8 @@ export function createDeskContext(
           const saved = remembered();
           const backendNow = backendKey(backend.expected);
           if (saved?.account === account && saved?.backend === backendNow) return;
-          void extensionContext.globalState.update(REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
+          // Durably: a write lost to the global state's echo would leave the next start waiting for the check again.
+          void updateDurably(extensionContext.globalState, REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
         },
         log: (message) => log.info(message),
       });

@@ -144,6 +144,55 @@ describe('Drive view in VS Code', function () {
     assert.equal(await contentOf(file.id), 'My version\n');
   });
 
+  describe('auto save', () => {
+    before(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', 100, vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    it('auto-saves an edit; a change made on Drive meanwhile is asked about once, nothing of theirs overwritten, the typed text kept unsaved', async () => {
+      const created = await http('POST', '/drive/v2/files', { json: { title: 'auto-save.txt', mimeType: 'text/plain' } });
+      const file = JSON.parse(created.text) as ApiFile;
+      assert.equal((await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'First\n' })).status, 200);
+      const asked: unknown[][] = [];
+      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+        asked.push(args);
+        return undefined; // the modal's Cancel
+      });
+      const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+      await vscode.window.showTextDocument(document);
+      await replaceText(document, 'Auto-saved\n');
+      await eventually('the auto save on Drive', async () => (!document.isDirty && (await contentOf(file.id)) === 'Auto-saved\n' ? true : undefined));
+
+      // The user types and, before VS Code auto-saves, someone else saves: the auto save meets the change and asks.
+      // (Typed after their save reached the editor, the text would be theirs reloaded: no conflict to meet.)
+      await vscode.workspace.getConfiguration('files').update('autoSaveDelay', 3000, vscode.ConfigurationTarget.Global);
+      await replaceText(document, 'My version\n');
+      const upload = await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'Their version\n' });
+      assert.equal(upload.status, 200);
+      await eventually('the conflict question', () => (asked.length > 0 ? true : undefined));
+      assert.match(String(asked[0]?.[0]), /changed on Drive/);
+      await eventually('the user\'s text, unsaved, in the editor', () => (document.isDirty && document.getText() === 'My version\n' ? true : undefined));
+      assert.equal(await contentOf(file.id), 'Their version\n', 'Cancel leaves Drive as the other client left it');
+      assert.equal(asked.length, 1, 'asked once: the declined auto save is refused, and VS Code stops auto-saving the document');
+
+      // The user saves: asked again, and Overwrite saves the typed text.
+      stubs.restore();
+      const askedAgain: unknown[][] = [];
+      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+        askedAgain.push(args);
+        return 'Overwrite';
+      });
+      assert.equal(await document.save(), true);
+      assert.equal(askedAgain.length, 1);
+      assert.equal(await contentOf(file.id), 'My version\n');
+    });
+  });
+
   it('Compare opens a diff of the Drive version against the user\'s', async () => {
     const file = await findFile('groceries.txt');
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
