@@ -220,6 +220,9 @@ export async function signInThroughConsent(
   await consent.waitForLoadState('domcontentloaded');
   await options.afterChoice?.(consent);
   await consent.close();
+  // Closing the consent page is not being signed in: Desk still exchanges the code and stores the session, and a
+  // command run meanwhile finds it signed out ("sign in to search…"). Desk says so once its session is checked.
+  await notification(page, options.account ?? 'alice@example.com').first().waitFor({ state: 'visible', timeout: 30000 });
 }
 
 /** The header of a side-bar view, by its title. */

@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { EverythingPickItem, EverythingPicker } from '../../src/features/search/picker';
+import type { SearchHit, SearchService } from '../../src/features/search/model';
+import { EverythingPickItem, EverythingPicker } from '../../src/features/search/picker';
 import { activateAndSignIn, emulatorRequest, eventually } from './support';
 
 interface Created { id: string }
@@ -122,5 +123,28 @@ describe('Desk: Search… in VS Code', function () {
     assert.match(failed.label, /^Books: couldn't search — .+/);
     assert.deepEqual(picker.search.state.groups.map((group) => `${group.service}:${group.status}`), ['tasks:done', 'drive:done', 'calendar:done', 'books:failed']);
     assert.equal(picker.quickPick.busy, false);
+  });
+
+  it('keeps the first row focused while groups arrive out of order (Tasks answering after Drive)', async () => {
+    // Each service answers when the test says (Drive first, then Tasks, whose group is shown above Drive's).
+    const answers = new Map<SearchService, (hits: readonly SearchHit[]) => void>();
+    const services: readonly SearchService[] = ['tasks', 'drive', 'calendar', 'books'];
+    const picker = new EverythingPicker(vscode, services.map((service) => ({ service, search: () => new Promise<readonly SearchHit[]>((resolve) => answers.set(service, resolve)) })), { debounceMs: 0 });
+    const answer = (service: SearchService, hits: readonly SearchHit[]): void => answers.get(service)?.(hits);
+    const focused = (): string | undefined => picker.quickPick.activeItems[0]?.label;
+    try {
+      picker.show();
+      picker.type('plan');
+      await eventually('every service asked', () => (answers.size === services.length ? true : undefined));
+      answer('drive', [
+        { title: 'Project plan', context: 'My Drive › Projects', target: { kind: 'file', fileId: 'f1', folder: false } },
+        { title: 'Planning', context: 'Shared drives', target: { kind: 'file', fileId: 'f2', folder: true } },
+      ]);
+      await eventually('the Drive row focused', () => (focused() === 'Project plan' ? true : undefined));
+      answer('tasks', [{ title: 'Plan the weekend trip', context: 'My Tasks', target: { kind: 'task', listId: 'l1', taskId: 't1' } }]);
+      await eventually(`the new first row focused (focused: ${String(focused())})`, () => (focused() === 'Plan the weekend trip' ? true : undefined), 5000);
+    } finally {
+      picker.dispose();
+    }
   });
 });

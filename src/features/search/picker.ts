@@ -28,7 +28,7 @@ export function serviceName(service: SearchService, t: Translate): string {
   }
 }
 
-/** A row's identity across renders, so the highlighted row stays put while other groups arrive. */
+/** A row's identity across renders, so the row the user moved to stays put while other groups arrive. */
 function keyOf(item: EverythingPickItem): string {
   const target = item.hit?.target;
   if (!target) return `${item.role}/${item.service ?? ''}`;
@@ -118,11 +118,16 @@ export class EverythingPicker extends Disposable {
     for (const group of state.groups) items.push(...this.groupItems(group));
     const settled = state.groups.length > 0 && state.groups.every((group) => group.status !== 'searching');
     if (settled && items.length === 0) items.push({ role: 'empty', label: t('Nothing found for "{0}"', state.query), iconPath: new vs.ThemeIcon('info'), alwaysShow: true });
+    const rows = (list: readonly EverythingPickItem[]) => list.filter((item) => item.kind !== vs.QuickPickItemKind.Separator);
+    // A row the user moved to stays under the keys while other groups arrive; the first row is VS Code's own choice,
+    // not the user's, so it follows the new first row (a group shown above it, e.g. Tasks answering after Drive).
     const active = quickPick.activeItems[0];
-    const activeKey = active ? keyOf(active) : undefined;
+    const shownFirst = rows(quickPick.items)[0];
+    const movedTo = active && shownFirst && keyOf(active) !== keyOf(shownFirst) ? keyOf(active) : undefined;
     quickPick.items = items;
-    const same = activeKey === undefined ? undefined : items.find((item) => item.kind !== vs.QuickPickItemKind.Separator && keyOf(item) === activeKey);
-    if (same) quickPick.activeItems = [same];
+    const selectable = rows(items);
+    const focus = (movedTo === undefined ? undefined : selectable.find((item) => keyOf(item) === movedTo)) ?? selectable[0];
+    if (focus) quickPick.activeItems = [focus];
   }
 
   private groupItems(group: SearchGroup): EverythingPickItem[] {
