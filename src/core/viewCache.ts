@@ -217,6 +217,11 @@ export interface FirstRowsOptions<T> {
    * empty tree is drawn as the view's welcome content, which a user reloading a signed-in window must not see.
    */
   readonly showsRows?: (snapshot: T) => boolean;
+  /**
+   * The snapshot shown was not the signed-in account's after all (another account, or none): the whole view is drawn
+   * again (signed out: its welcome content). Default: `onRefreshed`, for views whose redraw is the whole tree.
+   */
+  readonly onDropped?: () => void;
 }
 
 /**
@@ -274,9 +279,22 @@ export class FirstRowsFromCache<T> {
       this.onRefreshed();
     };
     fresh().then(done, done);
-    early.confirmed.then((confirmed) => (confirmed ? undefined : done()), done);
+    const dropped = (): void => {
+      if (this.cached !== snapshot) return;
+      this.cached = undefined;
+      (this.options.onDropped ?? this.onRefreshed)();
+    };
+    early.confirmed.then((confirmed) => (confirmed ? undefined : dropped()), dropped);
     markStartup(`rows:${this.store.name ?? 'view'}`);
     return snapshot;
+  }
+
+  /**
+   * Reads (and checks) the slot now, when the feature loads: VS Code asks a view for its rows a window round trip
+   * after registering it, and the answer then finds the snapshot ready (read once; shown only at the first start).
+   */
+  prefetch(): void {
+    if (!this.consulted) void this.read();
   }
 
   /** Keeps what the view shows now for the next start. */

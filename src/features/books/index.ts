@@ -60,7 +60,11 @@ class BooksFeature extends Disposable implements BooksSlice {
     super();
     const vs = desk.vs;
     this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
-    this.firstRows = new FirstRowsFromCache(desk.viewCache.view(BOOKS_CACHE, isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)));
+    this.firstRows = new FirstRowsFromCache(desk.viewCache.view(BOOKS_CACHE, isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)), {
+      // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
+      onDropped: () => this.tree.refreshRoots(),
+    });
+    this.firstRows.prefetch();
     this.modelValue = this.newModel();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,

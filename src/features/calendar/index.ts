@@ -98,6 +98,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       dueTasks: agendaTasks.treeOptions(),
       cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
     }));
+    this.tree.prefetchFirstRows();
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
     agendaTasks.attach(this.view);

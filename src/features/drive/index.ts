@@ -87,6 +87,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       t: vs.l10n.t,
       firstRows: desk.viewCache.view(MY_DRIVE_CACHE, isMyDriveSnapshot),
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
+      onFirstRowsDropped: () => this.provider.refresh(),
     });
     const fileSystem = registerDriveFileSystem(desk, {
       api: () => this.api(),

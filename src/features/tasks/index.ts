@@ -75,6 +75,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
     }));
+    this.tree.model.prefetchFirstRows();
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;

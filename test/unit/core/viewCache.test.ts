@@ -153,6 +153,35 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.equal(held.remembered(), undefined);
   });
 
+  it('reads the slot ahead when the feature loads (prefetch), once: the first start finds it read; nothing after a reset', async () => {
+    let reads = 0;
+    const store = { read: async () => { reads++; return ['cached']; }, write: async () => undefined };
+    const rows = new FirstRowsFromCache<string[]>(store, () => undefined);
+    rows.prefetch();
+    assert.equal(reads, 1);
+    rows.prefetch();
+    assert.deepEqual(await rows.firstStart(() => new Promise(() => undefined)), ['cached']);
+    assert.equal(reads, 1, 'the view\'s first ask used the read made ahead');
+
+    const reset = new FirstRowsFromCache<string[]>(store, () => undefined);
+    reset.reset();
+    reset.prefetch();
+    assert.equal(reads, 1);
+  });
+
+  it('asks for a redraw of the whole view when the rows shown are dropped (a view whose refresh redraws one node)', async () => {
+    await cache().write('drive', ['alice row']);
+    const held = heldCheck('alice@example.com');
+    let refreshed = 0;
+    let dropped = 0;
+    const rows = new FirstRowsFromCache(held.cache.view('drive', isRows), () => refreshed++, { onDropped: () => dropped++ });
+    assert.deepEqual(await rows.firstStart(() => new Promise(() => undefined)), ['alice row']);
+    held.answer(undefined);
+    await eventually(() => dropped === 1);
+    assert.equal(refreshed, 0);
+    assert.equal(rows.refreshing, false);
+  });
+
   it('waits for the account check when no account is remembered (or another one): nothing of another account shows', async () => {
     await cache().write('tasks', ['alice row']);
     const held = heldCheck('bob@example.com');

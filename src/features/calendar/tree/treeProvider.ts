@@ -58,6 +58,11 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     this.firstRows = new FirstRowsFromCache(options.cache, () => this.changeEmitter.fire(undefined));
   }
 
+  /** Reads the cached Agenda now, before the view asks (see FirstRowsFromCache.prefetch). */
+  prefetchFirstRows(): void {
+    this.firstRows.prefetch();
+  }
+
   private get now(): number {
     return this.options.now?.() ?? Date.now();
   }

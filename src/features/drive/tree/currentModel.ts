@@ -16,6 +16,8 @@ export interface CurrentModelOptions {
   readonly firstRows: ViewSnapshotStore<DriveItem[]>;
   /** The fresh rows replaced the cached ones: My Drive must be drawn again. */
   onFirstRowsReplaced(model: DriveTreeModel): void;
+  /** The cached rows were another account's (or no one is signed in): the whole tree must be drawn again. */
+  onFirstRowsDropped(): void;
 }
 
 export class CurrentDriveModel {
@@ -23,8 +25,9 @@ export class CurrentDriveModel {
   private value: DriveTreeModel;
 
   constructor(private readonly options: CurrentModelOptions) {
-    this.firstRows = new FirstRowsFromCache(options.firstRows, () => options.onFirstRowsReplaced(this.value));
+    this.firstRows = new FirstRowsFromCache(options.firstRows, () => options.onFirstRowsReplaced(this.value), { onDropped: () => options.onFirstRowsDropped() });
     this.value = this.fresh(false);
+    this.firstRows.prefetch();
   }
 
   get(): DriveTreeModel {

@@ -226,6 +226,11 @@ export class TasksTreeModel {
     return this.firstRows.refreshing;
   }
 
+  /** Reads the cached rows now, before the view asks (see FirstRowsFromCache.prefetch). */
+  prefetchFirstRows(): void {
+    this.firstRows.prefetch();
+  }
+
   /** Whether the first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
   startsFromCache(): Promise<boolean> {
     return this.firstRows.startsFromCache();
