@@ -46,6 +46,16 @@ async function contentOf(fileId: string): Promise<string> {
 /** Stubbed vscode.window functions, put back after every test. */
 const stubs = new WindowStubs();
 
+/** showWarningMessage answering `answer` (undefined: the modal's Cancel); returns the questions as they are asked. */
+function answerWarnings(answer: string | undefined): unknown[][] {
+  const asked: unknown[][] = [];
+  stubs.stub('showWarningMessage', async (...args: unknown[]) => {
+    asked.push(args);
+    return answer;
+  });
+  return asked;
+}
+
 describe('Drive view in VS Code', function () {
   this.timeout(40000);
   let api: DeskApi;
@@ -116,11 +126,7 @@ describe('Drive view in VS Code', function () {
   it('a conflicting save asks Compare / Overwrite / Cancel; Cancel keeps both texts, Overwrite wins', async () => {
     const file = await findFile('design.md');
     // Installed first: whichever save reaches the conflict (ours, or one VS Code starts), the user answers here.
-    const asked: unknown[][] = [];
-    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
-      asked.push(args);
-      return undefined; // the modal's Cancel
-    });
+    const asked = answerWarnings(undefined); // the modal's Cancel
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'My version\n');
@@ -158,11 +164,7 @@ describe('Drive view in VS Code', function () {
       const created = await http('POST', '/drive/v2/files', { json: { title: 'auto-save.txt', mimeType: 'text/plain' } });
       const file = JSON.parse(created.text) as ApiFile;
       assert.equal((await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'First\n' })).status, 200);
-      const asked: unknown[][] = [];
-      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
-        asked.push(args);
-        return undefined; // the modal's Cancel
-      });
+      const asked = answerWarnings(undefined); // the modal's Cancel
       const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
       await vscode.window.showTextDocument(document);
       await replaceText(document, 'Auto-saved\n');
@@ -182,11 +184,7 @@ describe('Drive view in VS Code', function () {
 
       // The user saves: asked again, and Overwrite saves the typed text.
       stubs.restore();
-      const askedAgain: unknown[][] = [];
-      stubs.stub('showWarningMessage', async (...args: unknown[]) => {
-        askedAgain.push(args);
-        return 'Overwrite';
-      });
+      const askedAgain = answerWarnings('Overwrite');
       assert.equal(await document.save(), true);
       assert.equal(askedAgain.length, 1);
       assert.equal(await contentOf(file.id), 'My version\n');
@@ -210,11 +208,7 @@ describe('Drive view in VS Code', function () {
     // The user merges in the diff and saves again: asked again, and Overwrite saves the merged text.
     await replaceText(document, 'jam\ntea\n');
     stubs.restore();
-    const asked: unknown[] = [];
-    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
-      asked.push(args);
-      return 'Overwrite';
-    });
+    const asked = answerWarnings('Overwrite');
     assert.equal(await document.save(), true);
     assert.equal(asked.length, 1);
     assert.equal(await contentOf(file.id), 'jam\ntea\n');
@@ -308,11 +302,7 @@ describe('Drive view in VS Code', function () {
     await vscode.commands.executeCommand('desk.drive.untrash', inTrash);
     await child(root, 'ideas-renamed.txt');
 
-    const questions: unknown[][] = [];
-    stubs.stub('showWarningMessage', async (...args: unknown[]) => {
-      questions.push(args);
-      return undefined;
-    });
+    const questions = answerWarnings(undefined);
     const again = await child(root, 'ideas-renamed.txt');
     await vscode.commands.executeCommand('desk.drive.delete', again);
     assert.equal(questions.length, 1);

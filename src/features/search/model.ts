@@ -170,6 +170,15 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 /**
+ * A request started before something else is awaited (the view cache's read): its failure is handled where it is
+ * awaited later, not reported meanwhile as an unhandled rejection.
+ */
+export function askedNow<T>(answer: Promise<T>): Promise<T> {
+  answer.catch(() => undefined);
+  return answer;
+}
+
+/**
  * Starts `work` at once for each id a view's cache knows (the shelves, lists or calendars of the last session), so
  * their contents are asked beside the listing of the containers instead of after it. The function returned gives an
  * id's answer: the one started early, or a new one for an id the cache did not know. An early answer nobody asks for
@@ -178,9 +187,7 @@ function abortReason(signal: AbortSignal): Error {
 export function startEarly<K, T>(knownIds: readonly K[], work: (id: K) => Promise<T>): (id: K) => Promise<T> {
   const early = new Map<K, Promise<T>>();
   for (const id of new Set(knownIds)) {
-    const answer = work(id);
-    answer.catch(() => undefined);
-    early.set(id, answer);
+    early.set(id, askedNow(work(id)));
   }
   return (id) => early.get(id) ?? work(id);
 }

@@ -599,6 +599,39 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(await measure(() => new DriveSearchSource(new DriveClient(http)).search('plan', signal)) <= 2, waves.describe());
   });
 
+  it('search: each source asks for its containers at once, not after the view cache\'s read (a disk read that can take longer than a request)', async () => {
+    const http = httpFor(emulator, waves);
+    const signal = new AbortController().signal;
+    /** A view cache whose read ends only when the test says so. */
+    const slowCache = <T>(rows: T): { read: () => Promise<T>; done: () => void } => {
+      let done: () => void = () => undefined;
+      const read = new Promise<T>((resolve) => { done = () => resolve(rows); });
+      return { read: () => read, done };
+    };
+    const tasksApi = new TasksClient(http);
+    const calendarApi = new CalendarClient(http);
+    const booksApi = new BooksClient(http);
+    const lists = slowCache((await tasksApi.listTaskLists()).items ?? []);
+    const calendars: CalendarListEntry[] = [];
+    for await (const entry of calendarApi.allCalendarListEntries()) calendars.push(entry);
+    const known = slowCache(calendars);
+    const shelves = slowCache((await booksApi.listMyBookshelves()).items ?? []);
+    waves.reset();
+    const searches = Promise.all([
+      new TasksSearchSource(tasksApi, undefined, {}, lists.read).search('report', signal),
+      new CalendarSearchSource(calendarApi, { knownCalendars: known.read }).search('standup', signal),
+      new BooksSearchSource(booksApi, undefined, shelves.read).search('dune', signal),
+    ]);
+    await waves.quiet();
+    const asked = waves.requests.map((request) => request.target.split('?')[0]);
+    for (const containers of ['/tasks/v1/users/@me/lists', '/calendar/v3/users/me/calendarList', '/books/v1/mylibrary/bookshelves']) assert.ok(asked.includes(containers), `${containers} while the cache is read: ${waves.describe()}`);
+    lists.done();
+    known.done();
+    shelves.done();
+    await searches;
+    assert.equal(waves.roundTrips, 1, waves.describe());
+  });
+
   it('search: with what the views\' caches know, each source answers in one round trip; a container added or removed since is reconciled', async () => {
     const http = httpFor(emulator, waves);
     const signal = new AbortController().signal;

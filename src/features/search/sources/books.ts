@@ -5,7 +5,7 @@
  */
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import { english, Translate } from '../../../shared/l10n';
-import { SearchHit, SearchSource, startEarly, untilAborted } from '../model';
+import { askedNow, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchBooksApi } from '../port';
 
 const CATALOGUE_HITS = 10;
@@ -34,9 +34,11 @@ export class BooksSearchSource implements SearchSource {
   private async shelfHits(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     const withVolumes = (shelf: Bookshelf): boolean => (shelf.volumeCount ?? 1) > 0;
     // The shelves the cache knows are searched beside the shelf list (one round trip); the list then decides.
+    // The shelf list is asked for at once: reading the view's cache is a disk read, not worth a wait before it.
+    const listed = askedNow(this.shelfList());
     const known = (await this.knownShelves().catch(() => undefined)) ?? [];
     const volumesOn = startEarly(known.filter(withVolumes).map((shelf) => shelf.id), async (id) => (await this.api.listMyShelfVolumes(id, { q: query, maxResults: SHELF_HITS, signal })).items ?? []);
-    const shelves = (await untilAborted(this.shelfList(), signal)).filter(withVolumes);
+    const shelves = (await untilAborted(listed, signal)).filter(withVolumes);
     const perShelf = await Promise.all(shelves.map(async (shelf) => ({ shelf, volumes: await volumesOn(shelf.id) })));
     // The same book on two shelves is one hit naming both.
     const byVolume = new Map<string, { volume: Volume; shelves: Bookshelf[] }>();

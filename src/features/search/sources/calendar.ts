@@ -7,7 +7,7 @@
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
 import { english, Translate } from '../../../shared/l10n';
 import { formatDay } from '../../../core/clock';
-import { SearchHit, SearchSource, startEarly, untilAborted } from '../model';
+import { askedNow, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchCalendarApi } from '../port';
 
 const DAY_MS = 86_400_000;
@@ -40,9 +40,11 @@ export class CalendarSearchSource implements SearchSource {
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     const now = this.now();
     const window = { timeMin: new Date(now - SEARCH_WINDOW_DAYS.before * DAY_MS).toISOString(), timeMax: new Date(now + SEARCH_WINDOW_DAYS.after * DAY_MS).toISOString() };
+    // The calendar list is asked for at once: reading the view's cache is a disk read, not worth a wait before it.
+    const listed = askedNow(this.calendarList());
     const known = (await this.options.knownCalendars?.().catch(() => undefined)) ?? [];
     const eventsOf = startEarly(known.filter(isSearched).map((calendar) => calendar.id), async (calendarId) => (await this.api.listEvents(calendarId, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal })).items ?? []);
-    const calendars = await untilAborted(this.calendarList(), signal);
+    const calendars = await untilAborted(listed, signal);
     const answers = await Promise.allSettled(calendars.map(async (calendar) => (await eventsOf(calendar.id)).filter((event) => event.status !== 'cancelled').map((event) => ({ calendar, event, start: startOf(event) }))));
     const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
     const found = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));

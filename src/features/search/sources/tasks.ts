@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { english, Translate } from '../../../shared/l10n';
 import { dueDateOf, shortDueDate } from '../../../core/dates';
-import { matchesWords, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
+import { askedNow, matchesWords, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchTasksApi } from '../port';
 
 interface LoadedList {
@@ -61,14 +61,19 @@ export class TasksSearchSource implements SearchSource {
   /** Every list's tasks; those of the lists the Tasks view's cache knows are asked beside the list of lists. */
   private async fetchAll(): Promise<readonly LoadedList[]> {
     const signal = this.life.signal;
+    // The list of lists is asked for at once: reading the view's cache is a disk read, not worth a wait before it.
+    const listed = askedNow((async () => {
+      const lists: TaskList[] = [];
+      for await (const list of this.api.allTaskLists({ maxResults: 100, signal })) lists.push(list);
+      return lists;
+    })());
     const known = (await this.knownLists().catch(() => undefined)) ?? [];
     const tasksOf = startEarly(known.map((list) => list.id), async (listId) => {
       const tasks: Task[] = [];
       for await (const task of this.api.allTasks(listId, { showCompleted: true, showHidden: true, maxResults: 100, signal })) tasks.push(task);
       return tasks;
     });
-    const lists: TaskList[] = [];
-    for await (const list of this.api.allTaskLists({ maxResults: 100, signal })) lists.push(list);
+    const lists = await listed;
     return Promise.all(lists.map(async (list) => ({ list, tasks: await tasksOf(list.id) })));
   }
 
