@@ -182,15 +182,24 @@ export class ChannelBook {
 
   private pendingWrite: Promise<unknown> = Promise.resolve();
 
+  /**
+   * What this window wrote, per scope: globalState's in-memory copy can lose a write for a moment or for good
+   * (durableMemento.ts), and a count read back from it then starts again lower. Other scopes come from the memento.
+   */
+  private readonly written = new Map<string, ChannelRecord[]>();
+
   private all(): Record<string, ChannelRecord[]> {
-    return this.memento.get<Record<string, ChannelRecord[]>>(STORAGE_KEY) ?? {};
+    const all = { ...(this.memento.get<Record<string, ChannelRecord[]>>(STORAGE_KEY) ?? {}) };
+    for (const [scope, records] of this.written) {
+      if (records.length === 0) delete all[scope];
+      else all[scope] = records;
+    }
+    return all;
   }
 
   private async write(records: ChannelRecord[]): Promise<void> {
-    const all = { ...this.all(), [this.scope]: records };
-    if (records.length === 0) delete all[this.scope];
-    // globalState can drop a write when another key's write is echoed meanwhile: a lost message count.
-    await updateDurably(this.memento, STORAGE_KEY, all);
+    this.written.set(this.scope, records);
+    await updateDurably(this.memento, STORAGE_KEY, this.all());
     this.fire();
   }
 
