@@ -373,7 +373,7 @@ describe('Drive view in VS Code', function () {
     assert.ok(page, 'the details document is not open');
     const text = page.getText();
     assert.doesNotMatch(text, /"kind"|drive#file|selfLink|\d{4}-\d\d-\d\dT/, 'raw API values on the page');
-    assert.match(text, /\| Kind \| image\/png \|/);
+    assert.match(text, /\| Kind \| PNG image \|/);
     assert.match(text, /\| In \| Photos \|/, 'parents.list, titled');
     assert.match(text, /\| Owner \| Alice Demo \|/);
 
