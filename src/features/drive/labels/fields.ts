@@ -18,6 +18,7 @@ import {
 } from '../../../shared/schemas/drive/labels';
 
 import type { Translate } from '../../../shared/l10n';
+import { parseDueInput } from '../../../core/dates';
 import { formatDay } from '../../../core/clock';
 
 export type { Translate };
@@ -74,7 +75,7 @@ export function fieldPrompt(field: LabelDefinitionField, t: Translate): string {
       const max = field.integerOptions?.maxValue;
       return min !== undefined && max !== undefined ? t('A whole number for {0}, from {1} to {2}', fieldName(field), min, max) : t('A whole number for {0}', fieldName(field));
     }
-    case 'dateString': return t('A date for {0}, as YYYY-MM-DD', fieldName(field));
+    case 'dateString': return t('A date for {0}: YYYY-MM-DD, "today", "tomorrow", a weekday such as "friday", or "in 3 days"', fieldName(field));
     case 'user': return isMultiValued(field)
       ? t('Email addresses for {0}, separated by commas (at most {1})', fieldName(field), maxEntriesOf(field))
       : t('An email address for {0}', fieldName(field));
@@ -83,16 +84,25 @@ export function fieldPrompt(field: LabelDefinitionField, t: Translate): string {
   }
 }
 
-/** Typed text → values: several comma-separated addresses for a multi-valued user field, else the one value. */
-export function parseInput(field: LabelDefinitionField, text: string): string[] {
+/**
+ * Typed text → values: several comma-separated addresses for a multi-valued user field; for a date, the day the words
+ * name ("fri", "tomorrow", "in 3 days", as the Tasks due-date step reads them, `today` being the user's day) as
+ * Drive's YYYY-MM-DD; else the one value.
+ */
+export function parseInput(field: LabelDefinitionField, text: string, today: Date = new Date()): string[] {
   if (valueTypeOf(field) === 'user' && isMultiValued(field)) return text.split(/[,;\s]+/).map((value) => value.trim()).filter(Boolean);
+  if (valueTypeOf(field) === 'dateString') {
+    const parsed = parseDueInput(text, today);
+    if (parsed.kind === 'date') return [parsed.date];
+    if (parsed.kind === 'none') return [];
+  }
   const value = valueTypeOf(field) === 'text' ? text : text.trim();
   return value === '' ? [] : [value];
 }
 
 /** What is wrong with typed text for the field, in the user's words; undefined when Drive will take it (empty clears the field). */
-export function inputProblem(field: LabelDefinitionField, text: string, t: Translate): string | undefined {
-  const values = parseInput(field, text);
+export function inputProblem(field: LabelDefinitionField, text: string, t: Translate, today: Date = new Date()): string | undefined {
+  const values = parseInput(field, text, today);
   if (values.length > maxEntriesOf(field)) return t('{0} takes at most {1} values.', fieldName(field), maxEntriesOf(field));
   for (const value of values) {
     const problem = fieldValueProblem(field, value);
@@ -108,7 +118,7 @@ export function problemText(problem: LabelValueProblem, t: Translate): string {
     case 'notInteger': return t('Enter a whole number, such as 42.');
     case 'tooSmall': return t('Enter {0} or more.', problem.limit ?? '');
     case 'tooLarge': return t('Enter {0} or less.', problem.limit ?? '');
-    case 'notDate': return t('Enter a date as YYYY-MM-DD, such as 2026-06-30.');
+    case 'notDate': return t('Enter a date as YYYY-MM-DD (such as 2026-06-30), "today", "tomorrow", a weekday such as "friday", or "in 3 days".');
     case 'notCalendarDate': return t('That day does not exist.');
     case 'notChoice': return t('Pick one of the choices.');
     case 'notEmail': return t('Enter an email address, such as name@example.com.');

@@ -153,12 +153,13 @@ export function fieldValueProblem(field: LabelDefinitionField, value: string): L
       return undefined;
     }
     case 'integer': {
-      if (!/^-?\d{1,18}$/.test(value.trim())) return { code: 'notInteger' };
+      // Any run of digits is a whole number: one past the field's bounds (or int64's) is too large, not "not a number".
+      if (!/^-?\d+$/.test(value.trim())) return { code: 'notInteger' };
       const number = BigInt(value.trim());
-      const min = field.integerOptions?.minValue;
-      const max = field.integerOptions?.maxValue;
-      if (min !== undefined && number < BigInt(min)) return { code: 'tooSmall', limit: min };
-      if (max !== undefined && number > BigInt(max)) return { code: 'tooLarge', limit: max };
+      const min = field.integerOptions?.minValue ?? '-9223372036854775808';
+      const max = field.integerOptions?.maxValue ?? '9223372036854775807';
+      if (number < BigInt(min)) return { code: 'tooSmall', limit: min };
+      if (number > BigInt(max)) return { code: 'tooLarge', limit: max };
       return undefined;
     }
     case 'dateString': {

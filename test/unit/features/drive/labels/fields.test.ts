@@ -24,7 +24,9 @@ describe('label fields (pure)', () => {
     assert.equal(inputProblem(budget, '101', t), 'Enter 100 or less.');
     assert.equal(inputProblem(budget, '-1', t), 'Enter 0 or more.');
     assert.equal(inputProblem(due, '2026-02-29', t), 'That day does not exist.');
-    assert.equal(inputProblem(due, '29.02.2028', t), 'Enter a date as YYYY-MM-DD, such as 2026-06-30.');
+    assert.match(inputProblem(due, '29.02.2028', t) ?? '', /^Enter a date as YYYY-MM-DD \(such as 2026-06-30\), "today", "tomorrow"/);
+    // 20 digits are a whole number too large, not "not a whole number".
+    assert.equal(inputProblem(budget, '99999999999999999999', t), 'Enter 100 or less.');
     assert.equal(inputProblem(due, '2028-02-29', t), undefined);
     assert.equal(inputProblem(note, 'toolong', t), 'Use at most 5 characters.');
     assert.equal(inputProblem(people, 'a@x.io, b@x.io', t), undefined);
@@ -32,6 +34,18 @@ describe('label fields (pure)', () => {
     assert.equal(inputProblem(people, 'a@x.io, nobody', t), 'nobody: Enter an email address, such as name@example.com.');
     assert.deepEqual(parseInput(people, ' a@x.io;b@x.io '), ['a@x.io', 'b@x.io']);
     assert.deepEqual(parseInput(note, ' hi '), [' hi ']);
+  });
+
+  it('reads a date field as the Tasks due-date step does: "tomorrow", "fri", "in 3 days" become the YYYY-MM-DD Drive keeps', () => {
+    const thursday = new Date(2026, 10, 26); // Thu 26 Nov 2026
+    assert.deepEqual(parseInput(due, 'tomorrow', thursday), ['2026-11-27']);
+    assert.deepEqual(parseInput(due, 'fri', thursday), ['2026-11-27']);
+    assert.deepEqual(parseInput(due, 'in 3 days', thursday), ['2026-11-29']);
+    assert.deepEqual(parseInput(due, '2026-12-01', thursday), ['2026-12-01']);
+    assert.deepEqual(parseInput(due, '  ', thursday), []);
+    assert.equal(inputProblem(due, 'fri', t, thursday), undefined);
+    assert.match(inputProblem(due, 'tomorrow 32:99', t, thursday) ?? '', /Enter a date as YYYY-MM-DD/);
+    assert.match(inputProblem(due, '31 Feb', t, thursday) ?? '', /Enter a date as YYYY-MM-DD/);
   });
 
   it('builds the modification of each type and shows values by name', () => {
