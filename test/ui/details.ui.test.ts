@@ -1,10 +1,10 @@
-// Details and date steps as a new user meets them: an event's and a task's details open as ONE read-only tab named
-// after the thing (not "<id>.md" beside its preview), and New Event's "When?" step refuses a time that does not parse
+// Details and date steps as a new user meets them: an event's, a task's and a Drive file's details open as ONE read-only
+// tab named after the thing (not "<id>.md" beside its preview, nor the file's raw JSON), and New Event's "When?" step refuses a time that does not parse
 // ("tomorrow 32:99") with the reason and shows what a phrase resolves to before the user confirms. Screenshots go to
 // test-results/ui/.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openDeskContainer, saveScreenshot, runCommand, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { openDeskContainer, saveScreenshot, runCommand, showOnlyViews, signInThroughConsent, treeRow, treeRows, useWorkbench } from './workbench';
 
 describe('Details and date steps (UI)', function () {
   this.timeout(180000);
@@ -88,5 +88,26 @@ describe('Details and date steps (UI)', function () {
     assert.ok(!labels.some((label) => /\.md$|^Preview /.test(label)), labels.join(', '));
     await renderedHeading(page, title);
     await saveScreenshot(page, 'details-task.png');
+  });
+
+  it('opens a Drive file\'s details in words as one read-only tab named after the file, not its raw JSON', async () => {
+    const { page } = opened();
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('W');
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'hidden', timeout: 20000 });
+    await showOnlyViews(page, ['Drive']);
+    // A click opens the file in an editor; Show File Details then acts on it (the selected row, or the open Drive file).
+    await treeRow(page, 'ideas.txt').click();
+    await page.locator('.editor-group-container .tab', { hasText: 'ideas.txt' }).first().waitFor({ state: 'visible', timeout: 20000 });
+    await runCommand(page, 'Desk Drive: Show File Details');
+    await renderedHeading(page, 'ideas.txt');
+    const labels = await tabLabels(page);
+    assert.ok(!labels.some((label) => /\.json$/.test(label)), labels.join(', '));
+    const page$ = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    const cells = (await page$.locator('td').allInnerTexts()).map((text) => text.trim());
+    for (const field of ['Kind', 'Size', 'In', 'Owner', 'Modified']) assert.ok(cells.includes(field), `no "${field}" row: ${cells.join(' | ')}`);
+    assert.ok(cells.includes('My Drive'), `the folder it is in, by name: ${cells.join(' | ')}`);
+    assert.ok(!cells.some((text) => /\d{4}-\d\d-\d\dT|drive#file/.test(text)), `raw API values: ${cells.join(' | ')}`);
+    await saveScreenshot(page, 'details-drive-file.png');
   });
 });

@@ -55,15 +55,23 @@ describe('Channels with the built-in receiver in VS Code', function () {
 
   it('watches a domain\'s users for chosen events from the command, and counts an added user in the view', async () => {
     const picks: string[] = [];
+    const eventLabels: string[] = [];
     stubs.stub('showQuickPick', async (items, options) => {
       const list = (await items) as Array<vscode.QuickPickItem & { value?: string }>;
       picks.push(String((options as vscode.QuickPickOptions).placeHolder));
-      // The form first (domain), then the events (add and makeAdmin of the five).
-      if ((options as vscode.QuickPickOptions).canPickMany) return list.filter((item) => item.label === 'add' || item.label === 'makeAdmin');
+      // The form first (domain), then the events (add and makeAdmin of the five), in words with the API's name beside.
+      if ((options as vscode.QuickPickOptions).canPickMany) {
+        eventLabels.push(...list.map((item) => item.label));
+        return list.filter((item) => item.description === 'add' || item.description === 'makeAdmin');
+      }
       return list.find((item) => item.value === 'domain');
     });
     const answers = ['example.com', address, 'directory-token'];
-    stubs.stub('showInputBox', async () => answers.shift());
+    const asked: vscode.InputBoxOptions[] = [];
+    stubs.stub('showInputBox', async (options) => {
+      asked.push(options as vscode.InputBoxOptions);
+      return answers.shift();
+    });
     // Watching users needs the administrator's scope, asked for (with consent) only now.
     let grantAsked = false;
     stubs.stub('showWarningMessage', async (_message, _options, ...actions) => {
@@ -80,6 +88,10 @@ describe('Channels with the built-in receiver in VS Code', function () {
       api.setAuthUrlOpener(undefined);
     }
     assert.ok(made, `no channels (${errors.join('; ')}; picks: ${picks.join(' | ')})`);
+    // A web address where the domain goes is refused in the box, saying what to type.
+    assert.match(String(await asked[0]?.validateInput?.('https://example.com')), /the domain alone, e\.g\. example\.com/);
+    assert.equal(await asked[0]?.validateInput?.('example.com'), undefined);
+    assert.ok(eventLabels.includes('A user becomes or stops being an administrator') && !eventLabels.includes('makeAdmin'), `event choices: ${eventLabels.join(', ')}`);
     const hasAdminScope = (await api.desk.auth.listSessions()).some((session) => session.scopes.includes('https://www.googleapis.com/auth/admin.directory.user'));
     assert.ok(hasAdminScope, `a session with the admin scope (asked: ${grantAsked})`);
     assert.deepEqual(made.map((record) => record.target), [

@@ -294,13 +294,14 @@ describe('Drive view in VS Code', function () {
     const unstarred = JSON.parse((await http('GET', `/drive/v2/files/${ideas.item.id}`)).text) as { labels: { starred: boolean } };
     assert.equal(unstarred.labels.starred, false);
 
-    stubs.stub('showInformationMessage', async () => undefined);
+    const told = stubs.collect('showInformationMessage');
     await vscode.commands.executeCommand('desk.drive.trash', ideas);
     const trashSection = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'trash');
     const inTrash = await child(trashSection, 'ideas-renamed.txt');
     assert.ok(!(await api.drive.provider.getChildren(root)).some((node) => label(node) === 'ideas-renamed.txt'));
     await vscode.commands.executeCommand('desk.drive.untrash', inTrash);
     await child(root, 'ideas-renamed.txt');
+    assert.equal(told.at(-1), 'Restored “ideas-renamed.txt” to the folder it was in.', 'a restore says where the file went');
 
     const questions = answerWarnings(undefined);
     const again = await child(root, 'ideas-renamed.txt');
@@ -373,7 +374,7 @@ describe('Drive view in VS Code', function () {
     assert.ok(page, 'the details document is not open');
     const text = page.getText();
     assert.doesNotMatch(text, /"kind"|drive#file|selfLink|\d{4}-\d\d-\d\dT/, 'raw API values on the page');
-    assert.match(text, /\| Kind \| image\/png \|/);
+    assert.match(text, /\| Kind \| PNG image \|/);
     assert.match(text, /\| In \| Photos \|/, 'parents.list, titled');
     assert.match(text, /\| Owner \| Alice Demo \|/);
 

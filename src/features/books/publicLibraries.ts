@@ -13,6 +13,23 @@ export function isBooksUserId(text: string): boolean {
   return /^\d{1,40}$/.test(text.trim());
 }
 
+/**
+ * The user id in what was typed: the id itself, or a library's web address with its `uid` (books.google.com/books?uid=…,
+ * the form the prompt shows). Undefined for anything else.
+ */
+export function booksUserIdIn(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (isBooksUserId(trimmed)) return trimmed;
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
+  } catch {
+    return undefined;
+  }
+  const uid = url.searchParams.get('uid') ?? undefined;
+  return /(^|\.)(books|play)\.google\.[a-z.]+$/i.test(url.hostname) && uid !== undefined && isBooksUserId(uid) ? uid.trim() : undefined;
+}
+
 export class PublicLibraries {
   private owners: string[] = [];
   private key: string | undefined;

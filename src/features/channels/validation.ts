@@ -1,6 +1,6 @@
 /** Checks what the user typed for a watch (address, token, channel id) before anything is sent, and makes channel ids (no vscode). */
 import { randomUUID } from 'node:crypto';
-import { CHANNEL_ID_PATTERN, MAX_CHANNEL_ID, MAX_CHANNEL_TOKEN } from '../../shared/schemas/channels';
+import { CHANNEL_ID_PATTERN, DirectoryUserEvent, MAX_CHANNEL_ID, MAX_CHANNEL_TOKEN } from '../../shared/schemas/channels';
 
 /** Formats a message with `{0}` placeholders: vscode.l10n.t in the extension, a plain substitution in tests. */
 import type { Translate } from '../../shared/l10n';
@@ -47,6 +47,26 @@ export function driveFileIdProblem(value: string, t: Translate): string | undefi
   if (value.trim() === '') return t('Enter a file id.');
   if (driveFileIdOf(value) === undefined) return t('Enter a Drive file id (letters, digits, - and _) or a link to the file from drive.google.com.');
   return undefined;
+}
+
+/** Why the text is no domain name (what the Directory API's `domain` takes: example.com, not an address), or undefined. */
+export function directoryDomainProblem(value: string, t: Translate): string | undefined {
+  const text = value.trim();
+  if (text === '') return t('Enter a domain, e.g. example.com.');
+  if (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/i.test(text)) return undefined;
+  if (/[:/@]/.test(text)) return t('Enter the domain alone, e.g. example.com (no https://, path or e-mail address).');
+  return t('"{0}" is not a domain name, e.g. example.com.', text.slice(0, 100));
+}
+
+/** What each Directory users event means, for the picker (the API's name goes beside it). */
+export function directoryEventWords(event: DirectoryUserEvent, t: Translate): string {
+  switch (event) {
+    case 'add': return t('A user is added');
+    case 'delete': return t('A user is deleted');
+    case 'makeAdmin': return t('A user becomes or stops being an administrator');
+    case 'undelete': return t('A deleted user is restored');
+    case 'update': return t('A user\'s details change');
+  }
 }
 
 /** Why a token cannot be used, or undefined (empty means no token). */

@@ -5,7 +5,7 @@
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import { shelfDetailsPath } from '../details';
-import { isBooksUserId } from '../publicLibraries';
+import { booksUserIdIn } from '../publicLibraries';
 import type { BooksNode, LibraryNode } from '../tree/model';
 import { MY_LIBRARY } from '../tree/model';
 import { shelfLabel } from '../tree/presentation';
@@ -65,20 +65,21 @@ export class ShelfCommands {
   async addPublicLibrary(userIdArgument?: unknown): Promise<string | undefined> {
     const { desk, libraries } = this.context;
     const vs = desk.vs;
-    let userId = typeof userIdArgument === 'string' ? userIdArgument.trim() : undefined;
-    if (userId === undefined) {
-      userId = (await vs.window.showInputBox({
+    let typed = typeof userIdArgument === 'string' ? userIdArgument.trim() : undefined;
+    if (typed === undefined) {
+      typed = (await vs.window.showInputBox({
         title: this.t('Add a Public Library'),
         prompt: this.t('The Books user id of the library (a number, as in books.google.com/books?uid=…). Its public shelves are shown; nothing is copied.'),
         placeHolder: this.t('e.g. 113000000000000000001'),
         value: this.libraryDraft,
         ignoreFocusOut: true,
-        validateInput: (text) => (isBooksUserId(text) ? undefined : this.t('A Books user id is a number.')),
+        validateInput: (text) => (booksUserIdIn(text) !== undefined ? undefined : this.t('A Books user id is a number, or the library\'s address with ?uid=…')),
       }))?.trim();
     }
-    if (userId === undefined) return undefined;
-    if (!isBooksUserId(userId)) {
-      void vs.window.showWarningMessage(this.t('"{0}" is not a Books user id (a number): nothing was added.', userId));
+    if (typed === undefined) return undefined;
+    const userId = booksUserIdIn(typed);
+    if (userId === undefined) {
+      void vs.window.showWarningMessage(this.t('"{0}" is not a Books user id (a number): nothing was added.', typed));
       return undefined;
     }
     if (libraries.account && userId === libraries.account) {

@@ -2,7 +2,7 @@
 import { DIRECTORY_USER_EVENTS, DirectoryUserEvent } from '../../../shared/schemas/channels';
 import type { ChannelRecord, WatchTarget } from '../model';
 import { calendarIdOf, calendarRow, ChannelPrompts, ChannelsCommandContext, isObject, optionString } from './context';
-import { driveFileIdOf, driveFileIdProblem } from '../validation';
+import { directoryDomainProblem, directoryEventWords, driveFileIdOf, driveFileIdProblem } from '../validation';
 
 export class ChannelWatchCommands {
   constructor(private readonly context: ChannelsCommandContext, private readonly prompts: ChannelPrompts) {}
@@ -81,7 +81,7 @@ export class ChannelWatchCommands {
         { label: this.t('A customer'), description: this.t('a customer id, or my_customer for your own'), value: 'customer' as const },
       ], this.t('Watch the users of…'));
       if (!form) return undefined;
-      const value = await this.prompts.ask(form === 'domain' ? this.t('The domain whose users to watch') : this.t('The customer id whose users to watch'), form === 'domain' ? '' : 'my_customer', (text) => (text.trim() === '' ? this.t('Enter a value.') : undefined));
+      const value = await this.prompts.ask(form === 'domain' ? this.t('The domain whose users to watch') : this.t('The customer id whose users to watch'), form === 'domain' ? '' : 'my_customer', (text) => (form === 'domain' ? directoryDomainProblem(text, this.t) : text.trim() === '' ? this.t('Enter a value.') : undefined));
       if (!value) return undefined;
       if (form === 'domain') domain = value.trim();
       else customer = value.trim();
@@ -91,13 +91,13 @@ export class ChannelWatchCommands {
     if (given) {
       events = DIRECTORY_USER_EVENTS.filter((event) => given.includes(event));
     } else {
-      const picked = await this.vs.window.showQuickPick(DIRECTORY_USER_EVENTS.map((event) => ({ label: event, picked: true })), {
+      const picked = await this.vs.window.showQuickPick(DIRECTORY_USER_EVENTS.map((event) => ({ label: directoryEventWords(event, this.t), description: event, picked: true, event })), {
         canPickMany: true,
         ignoreFocusOut: true,
         placeHolder: this.t('Which changes? (all, or one channel per chosen event)'),
       });
       if (!picked) return undefined;
-      events = DIRECTORY_USER_EVENTS.filter((event) => picked.some((item) => item.label === event));
+      events = DIRECTORY_USER_EVENTS.filter((event) => picked.some((item) => item.event === event));
     }
     const perEvent: Array<DirectoryUserEvent | undefined> = events.length === 0 || events.length === DIRECTORY_USER_EVENTS.length ? [undefined] : events;
     const request = await this.prompts.askRequest(options);

@@ -10,6 +10,7 @@ import { Disposable, toDisposable } from '../../../core/disposable';
 import type { LivePush } from '../livePush';
 import type { ChannelBook } from '../model';
 import type { ChannelOperations } from '../operations';
+import { receiverTooltip } from '../tree/presentation';
 import type { ChannelsTreeProvider } from '../tree/treeProvider';
 import type { Translate } from '../validation';
 import type { ReceivedNotification } from './check';
@@ -122,7 +123,7 @@ export class BuiltInReceiver extends Disposable {
       return;
     }
     this.statusItem.text = `$(inbox) ${this.received}`;
-    this.statusItem.tooltip = this.t('Desk channels: {0} notifications received at {1}', this.received, this.receiver.address ?? '');
+    this.statusItem.tooltip = receiverTooltip(this.received, this.receiver.address ?? '', this.t);
     this.statusItem.show();
   }
 }

@@ -74,3 +74,10 @@ export function notificationLabel(notification: ReceivedNotification): string {
 export function notificationDescription(notification: ReceivedNotification, clock: ChannelClock): string {
   return clock.time(notification.receivedAt);
 }
+
+/** The receiver's status-bar hover: how many notifications arrived, and where it listens. */
+export function receiverTooltip(received: number, address: string, t: Translate): string {
+  return received === 1
+    ? t('Desk channels: 1 notification received at {0}', address)
+    : t('Desk channels: {0} notifications received at {1}', received, address);
+}

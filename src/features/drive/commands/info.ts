@@ -109,13 +109,13 @@ export class DriveInfoCommands extends DriveCommandPart {
     await this.vs.window.showTextDocument(doc, { preview: true });
   }
 
-  /** One read-only tab titled with the file's name (see core/detailsView.ts). */
+  /** One read-only tab titled with the file's name (see core/detailsView.ts): the row, the selection, or the open Drive file. */
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = await this.context.targetFile(node);
       if (!file) return;
-      const title = file.item.title ?? file.item.id;
-      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.item.id}/${title.replace(/\//g, '∕')}.md` });
+      const title = file.title ?? file.id;
+      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.id}/${title.replace(/\//g, '∕')}.md` });
       await showDetails(this.vs, uri, title);
     }, { action: this.t('Could not show the details'), retry: true });
   }

@@ -46,7 +46,11 @@ export class DriveTrashCommands extends DriveCommandPart {
       if (!files) return;
       // Back where it was: My Drive, or the shared drive's row (which reloads its folders and its Trash).
       const driveRows = files.flatMap((file) => (file.parent.kind === 'section' && file.parent.parent ? [file.parent.parent] : []));
-      await this.context.changeAll(files, (targets) => this.host.api().untrashFiles(targets.map((file) => file.item.id)), [this.host.model().section('trash'), this.host.model().section('myDrive'), ...driveRows]);
+      const restored = await this.context.changeAll(files, (targets) => this.host.api().untrashFiles(targets.map((file) => file.item.id)), [this.host.model().section('trash'), this.host.model().section('myDrive'), ...driveRows]);
+      // The row leaves the Trash; say where the file went (back to the folder it was trashed from).
+      const [only] = restored;
+      if (restored.length === 1 && only) void this.vs.window.showInformationMessage(this.t('Restored “{0}” to the folder it was in.', only.item.item.title ?? only.item.item.id));
+      else if (restored.length > 1) void this.vs.window.showInformationMessage(this.t('Restored {0} items to the folders they were in.', restored.length));
     }, { action: this.t('Could not restore from the trash'), retry: true });
   }
 

@@ -37,7 +37,7 @@ export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
   return 'file';
 }
 
-/** A friendly name for a MIME type in tooltips. */
+/** What a file is, in words for the hover and the details page ("Plain text", "PNG image"), not its MIME type. */
 export function kindLabel(mimeType: string | undefined, t: Translate = english): string {
   switch (mimeType) {
     case FOLDER_MIME_TYPE: return t('Folder');
@@ -46,8 +46,26 @@ export function kindLabel(mimeType: string | undefined, t: Translate = english):
     case 'application/vnd.google-apps.presentation': return t('Google Slides');
     case 'application/vnd.google-apps.drawing': return t('Google Drawing');
     case 'application/vnd.google-apps.form': return t('Google Form');
-    default: return mimeType ?? t('File');
+    case 'application/vnd.google-apps.shortcut': return t('Shortcut');
+    case 'text/plain': return t('Plain text');
+    case 'text/markdown': return t('Markdown');
+    case 'text/csv': return t('CSV table');
+    case 'text/html': return t('Web page (HTML)');
+    case 'application/json': return t('JSON');
+    case 'application/pdf': return t('PDF document');
+    case 'application/zip': return t('ZIP archive');
+    case undefined:
+    case '':
+      return t('File');
+    default: break;
   }
+  // "image/png" → "PNG image"; other types keep their MIME type, which says more than a guess.
+  const [type, subtype = ''] = mimeType.split('/');
+  const name = subtype.replace(/^x-/, '').replace(/\+xml$/, '').toUpperCase();
+  if (type === 'image' && name) return t('{0} image', name);
+  if (type === 'audio' && name) return t('{0} audio', name);
+  if (type === 'video' && name) return t('{0} video', name);
+  return mimeType;
 }
 
 export function formatBytes(bytes: number, t: Translate = english): string {

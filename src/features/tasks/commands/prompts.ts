@@ -1,10 +1,10 @@
 /** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
 import type * as vscode from 'vscode';
-import { describeDay, DUE_INPUT_HELP, dueDateOf, parseDueInput } from '../../../core/dates';
+import { describeDay, DUE_INPUT_HELP, parseDueInput } from '../../../core/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
-import { taskLabel } from '../tree/presentation';
+import { taskDescription, taskLabel } from '../tree/presentation';
 import type { TasksTreeProvider } from '../tree/treeProvider';
 
 /** A task as the commands address it (a tree row, or what the user picked in the palette). */
@@ -105,7 +105,8 @@ export class TaskPrompts {
     const task = await this.pick(
       entries.map((entry) => ({
         label: `${'    '.repeat(entry.depth)}${entry.task.status === 'completed' ? '$(pass-filled)' : '$(circle-large-outline)'} ${taskLabel(entry.task, this.vs.l10n.t)}`,
-        description: dueDateOf(entry.task.due) ?? '',
+        // The due date as the row writes it ("tomorrow", "Fri", "8 Dec · overdue"), not "2026-12-08".
+        description: taskDescription(entry.task, new Date(), this.vs.l10n.t, this.vs.env.language) ?? '',
         value: entry.task,
       })),
       placeHolder,

@@ -185,7 +185,9 @@ export class TaskItemCommands {
     if (!listId || !taskFile) return `# ${this.t('Unknown task')}\n`;
     try {
       const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
-      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms), this.vs.env.language);
+      // A subtask's parent by its title (one more tasks.get, for subtasks only); the page still opens if it fails.
+      const parent = task.parent ? await this.api.getTask(listId, task.parent).catch(() => undefined) : undefined;
+      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms), this.vs.env.language, parent ? taskLabel(parent, this.vs.l10n.t) : undefined);
     } catch (error) {
       void this.desk.showError(error, { action: this.t('Could not open the task') });
       return `# ${this.t('Could not load the task')}\n\n${errorMessage(error, this.vs.l10n.t)}\n`;

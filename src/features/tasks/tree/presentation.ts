@@ -72,8 +72,8 @@ export function renameListPrompt(list: TaskList, t: Translate = english, day: Wr
   return t('New name of "{0}" (last changed {1})', nameInMessage(list.title), moment(list.updated, day));
 }
 
-/** A read-only details page for "Open Task Details". */
-export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english, when: WriteMoment = utcMoment, locale?: string): string {
+/** A read-only details page for "Open Task Details"; a subtask names its parent by `parentTitle` (its id means nothing to a reader). */
+export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, t: Translate = english, when: WriteMoment = utcMoment, locale?: string, parentTitle?: string): string {
   const lines = [`# ${escapeMarkdown(taskLabel(task, t))}`, ''];
   const due = dueDateOf(task.due);
   const rows: Array<[string, string]> = [
@@ -82,7 +82,7 @@ export function taskDetailsMarkdown(task: Task, listTitle: string, today: Date, 
     [t('Due'), due ? dueDateInFull(due, today, t, locale) : '—'],
     [t('Completed'), task.completed ? escapeMarkdown(moment(task.completed, when)) : '—'],
     [t('Updated'), escapeMarkdown(moment(task.updated, when))],
-    [t('Subtask of'), task.parent ? escapeMarkdown(task.parent) : '—'],
+    [t('Subtask of'), task.parent ? (parentTitle !== undefined ? escapeMarkdown(parentTitle) : t('another task of the list')) : '—'],
   ];
   lines.push(`| ${t('Field')} | ${t('Value')} |`, '|---|---|', ...rows.map(([field, value]) => `| ${field} | ${value} |`), '');
   lines.push(`## ${t('Notes')}`, '', task.notes?.trim() ? task.notes.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n') : `_${t('No notes.')}_`, '');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseDetailsPath, shelfDetailsPath, volumeDetailsPath } from '../../../../src/features/books/details';
-import { isBooksUserId, PublicLibraries } from '../../../../src/features/books/publicLibraries';
+import { booksUserIdIn, isBooksUserId, PublicLibraries } from '../../../../src/features/books/publicLibraries';
 import { MapMemento } from '../../../support/memento';
 
 describe('Books public libraries and details paths', () => {
@@ -34,6 +34,16 @@ describe('Books public libraries and details paths', () => {
     const libraries = new PublicLibraries(memento);
     libraries.use('emulator', 'a');
     assert.deepEqual(libraries.list(), ['1']);
+  });
+
+  it('takes the user id out of a library\'s web address, as the prompt shows it, and nothing else', () => {
+    assert.equal(booksUserIdIn(' 100000000000000000002 '), '100000000000000000002');
+    assert.equal(booksUserIdIn('https://books.google.com/books?uid=100000000000000000002'), '100000000000000000002');
+    assert.equal(booksUserIdIn('books.google.co.uk/books?uid=42&hl=en'), '42');
+    assert.equal(booksUserIdIn('https://example.com/books?uid=42'), undefined, 'another site');
+    assert.equal(booksUserIdIn('https://books.google.com/books?id=abc'), undefined, 'a book, not a library');
+    assert.equal(booksUserIdIn('😀'), undefined);
+    assert.equal(booksUserIdIn(''), undefined);
   });
 
   it('puts ids in the details path and a readable title at its end', () => {

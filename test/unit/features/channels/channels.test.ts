@@ -7,8 +7,8 @@ import { ChannelOperations } from '../../../../src/features/channels/operations'
 import type { ChannelsApi } from '../../../../src/features/channels/port';
 import { checkNotification, sameToken } from '../../../../src/features/channels/receiver/check';
 import { countdownIntervalMs, formatDuration, planRenewals, renewalLeadMs } from '../../../../src/features/channels/renewal';
-import { channelDescription } from '../../../../src/features/channels/tree/presentation';
-import { addressProblem, channelIdProblem, checkedWatchInput, driveFileIdOf, driveFileIdProblem, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
+import { channelDescription, receiverTooltip } from '../../../../src/features/channels/tree/presentation';
+import { addressProblem, channelIdProblem, checkedWatchInput, directoryDomainProblem, driveFileIdOf, driveFileIdProblem, newChannelId, tokenProblem } from '../../../../src/features/channels/validation';
 import { MapMemento } from '../../../support/memento';
 import { english as t } from '../../../../src/shared/l10n';
 
@@ -23,6 +23,20 @@ describe('Channels: validation', () => {
     assert.match(addressProblem('https://user:pw@hooks.example.com', t) ?? '', /user name/);
     assert.match(addressProblem('not a url', t) ?? '', /not an address/);
     assert.match(addressProblem('  ', t) ?? '', /Enter/);
+  });
+
+  it('counts the receiver\'s notifications in words that agree with the number', () => {
+    assert.equal(receiverTooltip(1, 'https://127.0.0.1:4000/desk/notifications', t), 'Desk channels: 1 notification received at https://127.0.0.1:4000/desk/notifications');
+    assert.equal(receiverTooltip(0, 'https://h/x', t), 'Desk channels: 0 notifications received at https://h/x');
+    assert.equal(receiverTooltip(3, 'https://h/x', t), 'Desk channels: 3 notifications received at https://h/x');
+  });
+
+  it('takes a domain name for a directory watch, refusing an address or an emoji with what to type', () => {
+    for (const domain of ['example.com', 'mail.example.co.uk', 'xn--bcher-kva.example']) assert.equal(directoryDomainProblem(domain, t), undefined, domain);
+    assert.match(directoryDomainProblem('https://example.com', t) ?? '', /domain alone/);
+    assert.match(directoryDomainProblem('bob@example.com', t) ?? '', /domain alone/);
+    assert.match(directoryDomainProblem('😀', t) ?? '', /not a domain name/);
+    assert.match(directoryDomainProblem('  ', t) ?? '', /Enter a domain/);
   });
 
   it('limits tokens to 256 and ids to 64 allowed characters', () => {

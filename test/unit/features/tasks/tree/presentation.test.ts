@@ -59,5 +59,14 @@ describe('task presentation', () => {
     assert.match(taskDetailsMarkdown(task({ due: '2026-11-26T00:00:00.000Z' }), 'Home', TODAY, undefined, undefined, 'en-GB'), /\| Due \| tomorrow \(Thu,? 26 Nov\) \|/);
     assert.match(taskTooltip(task({ due: '2027-01-05T00:00:00.000Z' }), 'Home', TODAY, undefined, undefined, 'en-GB'), /^Due Tue,? 5 Jan 2027$/m);
     assert.match(page, /line one {2}\nline two/);
+    assert.match(page, /\| Subtask of \| — \|/);
+  });
+
+  it('names a subtask\'s parent on the details page by its title, never by its id', () => {
+    const subtask = task({ parent: 'MTA3NjQ4NTc0OTk3' });
+    assert.match(taskDetailsMarkdown(subtask, 'Home', TODAY, undefined, undefined, 'en-GB', 'Plan the weekend trip'), /\| Subtask of \| Plan the weekend trip \|/);
+    const unread = taskDetailsMarkdown(subtask, 'Home', TODAY, undefined, undefined, 'en-GB');
+    assert.doesNotMatch(unread, /MTA3NjQ4NTc0OTk3/);
+    assert.match(unread, /\| Subtask of \| another task of the list \|/);
   });
 });
