@@ -27,6 +27,8 @@ export class CommentStore {
   private readonly loadListeners = new Set<(fileId: string) => void>();
   /** Bumped by reset(), so a load that started before it does not fill the cache afterwards. */
   private generation = 0;
+  /** Changes Desk made per file: a list asked for before one of them may not hold it yet. */
+  private readonly localChanges = new Map<string, number>();
 
   constructor(private readonly api: () => CommentsApi, private readonly now: () => number = Date.now) {}
 
@@ -53,15 +55,23 @@ export class CommentStore {
     let loading = this.pending.get(fileId);
     if (!loading) {
       const generation = this.generation;
+      const changesBefore = this.localChanges.get(fileId) ?? 0;
+      let outdated = false;
       loading = this.fetchAll(fileId).then((comments) => {
+        if (generation !== this.generation) return comments;
+        // Desk changed a comment while this list was on its way (a reopen during a reload the change feed asked
+        // for): the list may predate that change and would undo it on screen. Drive is asked again instead.
+        outdated = (this.localChanges.get(fileId) ?? 0) !== changesBefore;
+        if (outdated) return this.entries.get(fileId)?.comments ?? comments;
         // Whoever asked renders the answer; others hear of it only when it differs from what they showed.
         const before = this.entries.get(fileId)?.comments;
-        if (generation === this.generation) {
-          this.set(fileId, comments, before !== undefined && JSON.stringify(before) !== JSON.stringify(comments));
-          for (const listener of [...this.loadListeners]) listener(fileId);
-        }
+        this.set(fileId, comments, before !== undefined && JSON.stringify(before) !== JSON.stringify(comments));
+        for (const listener of [...this.loadListeners]) listener(fileId);
         return comments;
-      }).finally(() => this.pending.delete(fileId));
+      }).finally(() => {
+        this.pending.delete(fileId);
+        if (outdated) void this.load(fileId, 0).catch(() => undefined);
+      });
       this.pending.set(fileId, loading);
     }
     return loading;
@@ -69,6 +79,7 @@ export class CommentStore {
 
   /** Replaces one comment (or adds it) after Desk changed it. */
   upsert(fileId: string, comment: DriveComment): void {
+    this.noteLocalChange(fileId);
     const list = [...(this.entries.get(fileId)?.comments ?? [])];
     const index = list.findIndex((existing) => existing.commentId === comment.commentId);
     if (comment.deleted) {
@@ -98,6 +109,7 @@ export class CommentStore {
   }
 
   remove(fileId: string, commentId: string): void {
+    this.noteLocalChange(fileId);
     const entry = this.entries.get(fileId);
     if (!entry) return;
     this.set(fileId, entry.comments.filter((comment) => comment.commentId !== commentId));
@@ -118,6 +130,10 @@ export class CommentStore {
     this.generation++;
     this.entries.clear();
     this.pending.clear();
+  }
+
+  private noteLocalChange(fileId: string): void {
+    this.localChanges.set(fileId, (this.localChanges.get(fileId) ?? 0) + 1);
   }
 
   private set(fileId: string, comments: DriveComment[], notify = true): void {

@@ -19,6 +19,39 @@ function fakeApi(comments: DriveComment[]): CommentsApi & { calls: number } {
 const comment = (commentId: string, extra: Partial<DriveComment> = {}): DriveComment => ({ commentId, content: commentId, status: 'open', replies: [], ...extra });
 
 describe('Drive comment store', () => {
+  it('a list asked for before Desk changed a comment does not undo the change: Drive is asked again', async () => {
+    // Drive's side: the comment is resolved, then reopened by Desk while a reload (the change feed's) is on its way.
+    let onDrive: DriveComment[] = [comment('a', { status: 'resolved' })];
+    const answers: Array<() => void> = [];
+    let calls = 0;
+    const api = {
+      async listComments(): Promise<CommentList> {
+        calls++;
+        const items = onDrive;
+        await new Promise<void>((resolve) => answers.push(resolve));
+        return { items };
+      },
+    } as unknown as CommentsApi;
+    const store = new CommentStore(() => api);
+    const first = store.load('f', 0);
+    answers.shift()?.();
+    await first;
+    const heard: string[] = [];
+    store.onDidChange(() => heard.push(store.find('f', 'a')?.status ?? '-'));
+    const reload = store.load('f', 0); // holds the resolved comment
+    await new Promise((resolve) => setImmediate(resolve));
+    onDrive = [comment('a', { status: 'open' })];
+    store.addReply('f', 'a', { replyId: 'r1', verb: 'reopen' });
+    answers.shift()?.();
+    await reload;
+    assert.equal(store.find('f', 'a')?.status, 'open', 'the older list undid the reopen');
+    while (calls < 3) await new Promise((resolve) => setImmediate(resolve));
+    answers.shift()?.();
+    while (store.find('f', 'a')?.replies?.length !== 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(store.find('f', 'a')?.status, 'open');
+    assert.deepEqual(heard, ['open', 'open'], 'never shown resolved again');
+  });
+
   it('loads every page, leaves out deleted comments, and reuses the list while it is fresh', async () => {
     let now = 1000;
     const api = fakeApi([comment('a'), comment('b', { deleted: true }), comment('c'), comment('d')]);
