@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { emulatorEndpoints, GOOGLE_ENDPOINTS, ServiceEndpoints } from '../config/endpoints';
 import { Disposable } from './disposable';
+import { updateDurably } from './durableMemento';
 import { EmulatorLauncher } from './emulatorLauncher';
 import { BackendChoice, chooseBackend, readDeskSettings, sameChoice, SETTING } from './settings';
 
@@ -71,7 +72,7 @@ export class Backend extends Disposable {
     const url = await launcher.start();
     if (!wasRunning) {
       const port = Number(new URL(url).port);
-      if (port && port !== this.lastPort()) await this.options.memento.update(LAST_PORT_KEY, port);
+      if (port && port !== this.lastPort()) await updateDurably(this.options.memento, LAST_PORT_KEY, port);
       this.changeEmitter.fire(emulatorEndpoints(url));
     }
     return emulatorEndpoints(url);

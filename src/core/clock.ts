@@ -3,6 +3,7 @@
  * Calendar time zone (learnt by the Calendar feature, remembered, the machine's until then), and a 24-hour clock as the
  * Calendar view shows it. No vscode, so the formats are unit-tested in any zone.
  */
+import { updateDurably } from './durableMemento';
 
 /** The formatters of one zone and locale, built once. */
 interface Formats {
@@ -109,7 +110,7 @@ export class DeskClock {
   setTimeZone(timeZone: string): void {
     if (!isZone(timeZone) || timeZone === this.zone) return;
     this.zone = timeZone;
-    void this.memory?.update(ZONE_KEY, timeZone);
+    if (this.memory) void updateDurably(this.memory, ZONE_KEY, timeZone);
   }
 
   time(ms: number): string {

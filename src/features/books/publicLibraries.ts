@@ -5,6 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { english, Translate } from '../../shared/l10n';
+import { updateDurably } from '../../core/durableMemento';
 
 const KEY_PREFIX = 'desk.books.publicLibraries/';
 
@@ -62,14 +63,14 @@ export class PublicLibraries {
     if (!this.key) throw new Error(this.t('Sign in before adding a public library'));
     if (this.owners.includes(id)) return false;
     this.owners = [...this.owners, id];
-    await this.memento.update(this.key, this.owners);
+    await updateDurably(this.memento, this.key, this.owners);
     return true;
   }
 
   async remove(userId: string): Promise<boolean> {
     if (!this.key || !this.owners.includes(userId)) return false;
     this.owners = this.owners.filter((owner) => owner !== userId);
-    await this.memento.update(this.key, this.owners);
+    await updateDurably(this.memento, this.key, this.owners);
     return true;
   }
 }

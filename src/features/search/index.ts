@@ -10,6 +10,7 @@ import { TasksClient } from '../../api/tasks';
 import { attempt, registerCommands } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
+import { updateDurably } from '../../core/durableMemento';
 import { DESK_SCOPES } from '../../config/scopes';
 import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
 import type { SearchHit, SearchSource } from './model';
@@ -67,7 +68,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     const picker = new EverythingPicker(vs, sources, {
       initialQuery: memento.get<string>(LAST_QUERY_KEY, ''),
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-      onSearch: (query) => void memento.update(LAST_QUERY_KEY, query),
+      onSearch: (query) => void updateDurably(memento, LAST_QUERY_KEY, query),
     });
     this.current = picker;
     picker.show();

@@ -3,6 +3,7 @@ import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { TasksClient } from '../../../api/tasks';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable, toDisposable } from '../../../core/disposable';
+import { updateDurably } from '../../../core/durableMemento';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
@@ -201,7 +202,7 @@ export class TodoTracking extends Disposable {
     const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place, undefined, this.vs.l10n.t), notes: sourceNotes(relative, link) });
     await this.remember(task.id, list.id);
     this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
-    await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, list.id);
+    await updateDurably(this.desk.extensionContext.globalState, LAST_LIST_KEY, list.id);
     this.tasks?.tree.refreshList(list.id);
 
     if (!(await this.writeMarker(document, target.line, todo, task.id))) {
@@ -243,7 +244,7 @@ export class TodoTracking extends Disposable {
   /** Which list a new task goes to: a quick pick with the last used list first (no question with one list). */
   /** Remembers the list a task went to, so it is offered first next time. */
   async usedList(listId: string): Promise<void> {
-    await this.desk.extensionContext.globalState.update(LAST_LIST_KEY, listId);
+    await updateDurably(this.desk.extensionContext.globalState, LAST_LIST_KEY, listId);
   }
 
   async pickList(title = this.t('Create Task from TODO')): Promise<TaskList | undefined> {
@@ -442,7 +443,7 @@ export class TodoTracking extends Disposable {
     const state = this.desk.extensionContext.workspaceState;
     const known = state.get<Record<string, string>>(TASK_LISTS_KEY) ?? {};
     if (known[taskId] === listId) return;
-    await state.update(TASK_LISTS_KEY, { ...known, [taskId]: listId });
+    await updateDurably(state, TASK_LISTS_KEY, { ...known, [taskId]: listId });
   }
 
   /** The linked task, from the cache while fresh; concurrent asks for one task share one request. */
