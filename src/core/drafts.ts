@@ -35,6 +35,7 @@ export class Drafts {
 /** One run of a dialog: what each step starts with, and what the user typed so far. */
 export class Draft {
   private readonly typed: Record<string, string>;
+  private saved = false;
 
   constructor(readonly key: string, private readonly original: DraftFields, kept: DraftFields, private readonly store: (fields: DraftFields | undefined) => void) {
     this.typed = { ...kept };
@@ -53,6 +54,8 @@ export class Draft {
 
   /** Keeps what is in a step's box: called as the user types (so Escape loses nothing) and with the answer. */
   keep(field: string, text: string): void {
+    // A box validated once more after the save (VS Code may, a script does) must not bring the draft back.
+    if (this.saved) return;
     if (text === (this.original[field] ?? '')) delete this.typed[field];
     else this.typed[field] = text;
     this.store(Object.keys(this.typed).length > 0 ? { ...this.typed } : undefined);
@@ -60,6 +63,7 @@ export class Draft {
 
   /** Saved: nothing is left to offer next time. */
   drop(): void {
+    this.saved = true;
     for (const field of Object.keys(this.typed)) delete this.typed[field];
     this.store(undefined);
   }

@@ -163,6 +163,34 @@ describe('Calendar view in VS Code', function () {
     assert.equal((await eventOnEmulator(ALICE, quick.id)).status, 200);
   });
 
+  it('Edit Event\'s When step starts with the time the Agenda shows, previews it as the Agenda writes it, and keeps a time left with Escape', async () => {
+    const node = await eventNode(await primary(), 'Desk sync');
+    const shown = String(api.calendar.tree.getTreeItem(node).description ?? '');
+    const start = /^(\d{2}:\d{2})/.exec(shown)?.[1];
+    assert.ok(start, shown);
+    // Escape on the When step: nothing is changed.
+    let asked = stubs.answerInputs(undefined);
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'time'), undefined);
+    assert.equal(asked[0]?.value, `${node.parent.group.key} ${start}`);
+    const preview = await asked[0]?.validateInput?.(asked[0]?.value ?? '');
+    const dayRow = String(api.calendar.tree.getTreeItem(node.parent).description ?? '').split(' · ')[0];
+    assert.equal(typeof preview === 'object' ? preview?.message : preview, `${dayRow} · ${start}`);
+
+    // A new time typed, then Escape on How long: the next Edit Event on it starts with that time, and says so.
+    asked = stubs.answerInputs(`${tomorrow()} 07:15`, undefined);
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'time'), undefined);
+    asked = stubs.answerInputs(undefined);
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'time');
+    assert.equal(asked[0]?.value, `${tomorrow()} 07:15`);
+    assert.match(asked[0]?.prompt ?? '', /unsaved text from last time/);
+    // Typed back as it was: no draft is left.
+    asked = stubs.answerInputs(`${node.parent.group.key} ${start}`, undefined);
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'time');
+    asked = stubs.answerInputs(undefined);
+    await vscode.commands.executeCommand('desk.calendar.editEvent', node, 'time');
+    assert.equal(asked[0]?.value, `${node.parent.group.key} ${start}`);
+  });
+
   it('edits with the etag, and asks Reload / Overwrite / Cancel when the event changed elsewhere', async () => {
     let node = await eventNode(await primary(), 'Desk sync');
     stubs.answerInputs('Desk sync (moved)');

@@ -25,6 +25,8 @@ describe('Drafts', () => {
     assert.equal(drafts.open('new-event/cal', { title: '', when: '' }).value('when'), 'fri 12:30');
     draft.drop();
     assert.equal(drafts.has('new-event/cal'), false);
+    draft.keep('when', 'next blue moon');
+    assert.equal(drafts.has('new-event/cal'), false, 'a box validated after the save brings nothing back');
     drafts.open('new-event/cal', { title: '' }).keep('title', 'Lunch');
     drafts.clear('new-event/cal');
     assert.equal(drafts.open('new-event/cal', { title: '' }).value('title'), '');

@@ -113,29 +113,33 @@ export class EventCommands {
     const base = eventId === target.event.id ? target.event : await this.context.api().getEvent(target.calendarId, eventId);
     const body = await this.asking.askChange(chosen, base, target.event, target.calendarId);
     if (!body) return undefined;
-    const saved = await this.writeWithEtag(target.calendarId, base, body);
-    if (saved) this.context.drafts.clear(editDraftKey(target.calendarId, base.id, chosen));
-    return saved;
+    // Saved, or dropped with Reload: the typed text is not offered again.
+    return this.writeWithEtag(target.calendarId, base, body, () => this.context.drafts.clear(editDraftKey(target.calendarId, base.id, chosen)));
   }
 
 
   /**
    * events.patch with If-Match: when the event changed since Desk loaded it, the user chooses Reload (drop this
    * change, show the newer version), Overwrite (send it without the etag) or Cancel. Never overwritten silently.
+   * `done` runs when the change is saved or dropped with Reload (the dialog's draft goes then).
    */
-  async writeWithEtag(calendarId: string, base: CalendarEvent, body: EventWrite): Promise<CalendarEvent | undefined> {
+  async writeWithEtag(calendarId: string, base: CalendarEvent, body: EventWrite, done: () => void = () => undefined): Promise<CalendarEvent | undefined> {
     const action = this.t('Could not save "{0}"', eventTitle(base, this.vs.l10n.t));
     const patch = (ifMatch: string | undefined) => this.context.api().patchEvent(calendarId, base.id, body, ifMatch ? { ifMatch } : {});
+    const saved = () => {
+      done();
+      return this.synced(calendarId);
+    };
     try {
-      const saved = await patch(base.etag);
-      await this.synced(calendarId);
-      return saved;
+      const result = await patch(base.etag);
+      await saved();
+      return result;
     } catch (error) {
       if (!(error instanceof GoogleApiError && error.isConflict)) {
         void this.context.desk.showError(error, { action });
         return undefined;
       }
-      if (!(await this.reallyChanged(calendarId, base))) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: () => this.synced(calendarId) });
+      if (!(await this.reallyChanged(calendarId, base))) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: saved });
     }
     const reload = this.t('Reload');
     const overwrite = this.t('Overwrite');
@@ -145,8 +149,11 @@ export class EventCommands {
       reload,
       overwrite,
     );
-    if (choice === overwrite) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: () => this.synced(calendarId) });
-    if (choice === reload) await this.synced(calendarId);
+    if (choice === overwrite) return attempt(this.context.desk, () => patch(undefined), { action, onSuccess: saved });
+    if (choice === reload) {
+      done();
+      await this.synced(calendarId);
+    }
     return undefined;
   }
 
