@@ -59,6 +59,13 @@ export function formatDay(ms: number, timeZone: string, locale?: string, now: nu
   return (sameYear ? formats.date : formats.dateWithYear).format(new Date(ms));
 }
 
+/** "Fri 27 Nov" for a date that is already the user's wall date (`YYYY-MM-DD`: a due date, a typed date), as `formatDay` writes a day; the year when it is not the year of `today` (`YYYY-MM-DD`, else now). */
+export function formatDateKey(key: string, locale?: string, today?: string): string {
+  // A UTC noon formatted in UTC: no zone can move the calendar date.
+  const noon = (date: string): number => Date.parse(`${date}T12:00:00Z`);
+  return formatDay(noon(key), 'UTC', locale, today ? noon(today) : Date.now());
+}
+
 /** An API timestamp ("2026-11-27T10:00:00.000Z") written by `write` (a DeskClock's `day` or `dateTime`); one that does not parse is shown as it came. */
 export function writeTimestamp(value: string, write: (ms: number) => string): string {
   const ms = Date.parse(value);

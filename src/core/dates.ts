@@ -5,7 +5,7 @@
  * the words typed are read in English.
  */
 import { english, Translate } from '../shared/l10n';
-import { formatDay } from './clock';
+import { formatDateKey, formatDay } from './clock';
 
 export type DueInput =
   | { readonly kind: 'date'; readonly date: string }
@@ -116,10 +116,9 @@ export function dueDateInFull(date: string, today: Date, t: Translate = english,
   return relative === date ? written : t('{0} ({1})', relative, written);
 }
 
-/** A date as the user reads it before confirming it: "Fri 27 Nov 2026" (in their locale). */
-export function describeDay(date: string, locale = 'en-GB'): string {
-  // A UTC noon, formatted in UTC: no zone can move the calendar date.
-  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
+/** A date as the user reads it before confirming it: "Fri 27 Nov" (the year when not this year), Desk's one day form (core/clock.ts). */
+export function describeDay(date: string, locale = 'en-GB', today?: string): string {
+  return formatDateKey(date, locale, today);
 }
 
 export function isOverdue(date: string, today: Date): boolean {

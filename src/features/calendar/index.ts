@@ -26,6 +26,7 @@ import { CALENDAR_VIEW_ID, CalendarTreeNode, isAgendaSnapshot } from './tree/mod
 import { CalendarTreeProvider } from './tree/treeProvider';
 import { DueTaskStore } from './agenda/dueTaskStore';
 import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
+import { Drafts } from '../../core/drafts';
 
 /** The Calendar slice as activate() returns it to tests. */
 export interface CalendarSlice {
@@ -105,7 +106,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
 
     const now = (): number => Date.now();
     const timeZone = (): Promise<string> => this.timeZone();
-    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now) };
+    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts() };
     this.commands = new CalendarCommands(context, {
       setShowHidden: async (show) => {
         this.showHidden = show;

@@ -1,6 +1,7 @@
 /** What every Calendar command part shares: the desk, the port, the tree and its view, the event store and the prompts. */
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
+import type { Drafts } from '../../../core/drafts';
 import type { CalendarListEntry, CalendarEvent } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
@@ -17,6 +18,8 @@ export interface CalendarCommandContext {
   readonly timeZone: () => Promise<string>;
   readonly now: () => number;
   readonly prompts: CalendarPrompts;
+  /** What the user typed in New / Edit Event and did not save (Escape, a failed save): offered again next time. */
+  readonly drafts: Drafts;
 }
 
 /** An event a command works on: from the clicked row, or picked from the Agenda when run from the palette. */

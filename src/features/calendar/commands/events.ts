@@ -11,7 +11,7 @@ import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
 import type { CalendarCommandContext, EventTarget } from './context';
-import { EditField, EventPrompts } from './eventPrompts';
+import { EditField, editDraftKey, EventPrompts } from './eventPrompts';
 import { eventTimes } from './when';
 
 export type { EditField } from './eventPrompts';
@@ -50,20 +50,25 @@ export class EventCommands {
     const calendar = await this.context.prompts.calendarForNewEvent(node);
     if (!calendar) return undefined;
     const title = this.t('New event in {0}', calendarName(calendar));
-    const summary = await this.context.prompts.ask(title, this.t('Title of the event'), '', (text) => (text.trim() ? undefined : this.t('Enter a title.')));
+    // What was typed in this dialog last time and not saved (Escape, a failed save) comes back.
+    const draft = this.context.drafts.open(`new-event/${calendar.id}`, { title: '', when: node?.kind === 'day' ? `${node.group.key} 09:00` : '', duration: '1h', location: '' });
+    const summary = await this.asking.askStep(title, draft, 'title', this.t('Title of the event'), (text) => (text.trim() ? undefined : this.t('Enter a title.')));
     if (summary === undefined) return undefined;
     // From a day row, that day is already filled in.
-    const when = await this.asking.askWhen(title, node?.kind === 'day' ? `${node.group.key} 09:00` : '');
+    const when = await this.asking.askWhen(title, draft);
     if (!when) return undefined;
-    const duration = when.kind === 'timed' ? await this.asking.askDuration(title, '1h') : 24 * 60;
+    const duration = when.kind === 'timed' ? await this.asking.askDuration(title, draft) : 24 * 60;
     if (duration === undefined) return undefined;
-    const location = await this.context.prompts.ask(title, this.t('Where? (optional)'), '');
+    const location = await this.asking.askStep(title, draft, 'location', this.t('Where? (optional)'));
     if (location === undefined) return undefined;
     const zone = await this.context.timeZone();
     const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
     return attempt(this.context.desk, () => this.context.api().insertEvent(calendar.id, body), {
       action: this.t('Could not create the event "{0}"', summary),
-      onSuccess: () => this.synced(calendar.id),
+      onSuccess: () => {
+        draft.drop();
+        return this.synced(calendar.id);
+      },
     });
   }
 
@@ -106,9 +111,11 @@ export class EventCommands {
     if (!eventId) return undefined;
     // The version the edit is based on: the series when editing the series, else the row's own event.
     const base = eventId === target.event.id ? target.event : await this.context.api().getEvent(target.calendarId, eventId);
-    const body = await this.asking.askChange(chosen, base, target.event);
+    const body = await this.asking.askChange(chosen, base, target.event, target.calendarId);
     if (!body) return undefined;
-    return this.writeWithEtag(target.calendarId, base, body);
+    const saved = await this.writeWithEtag(target.calendarId, base, body);
+    if (saved) this.context.drafts.clear(editDraftKey(target.calendarId, base.id, chosen));
+    return saved;
   }
 
 

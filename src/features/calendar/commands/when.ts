@@ -6,6 +6,7 @@
  * go through `t` (vscode.l10n.t from the prompts); what is typed is read in English.
  */
 import * as chrono from 'chrono-node';
+import { formatDateKey } from '../../../core/clock';
 import { english, Translate } from '../../../shared/l10n';
 import type { EventDateTime } from '../../../shared/schemas/calendar';
 import { addDays, wallDateTime, wallTime } from '../time';
@@ -44,11 +45,11 @@ export function parseWhen(input: string, now: number, timeZone: string, t: Trans
   return { kind: 'timed', date, hour: start.get('hour') ?? 0, minute: start.get('minute') ?? 0 };
 }
 
-/** What a time resolves to, for the user to check before confirming: "Fri 27 Nov, 15:00" or "Fri 27 Nov, all day". */
+/** What a time resolves to, for the user to check before confirming, as the Agenda writes it: "Fri 27 Nov · 15:00", "Fri 27 Nov · All day". */
 export function describeWhen(when: Exclude<When, { kind: 'invalid' }>, today: string, t: Translate = english, locale = 'en-GB'): string {
-  // The date is already the user's wall date: format it as a UTC noon so no zone can move it.
-  const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: when.date.slice(0, 4) === today.slice(0, 4) ? undefined : 'numeric', timeZone: 'UTC' }).format(new Date(`${when.date}T12:00:00Z`));
-  return when.kind === 'allDay' ? t('{0}, all day', day) : `${day}, ${pad(when.hour)}:${pad(when.minute)}`;
+  // The date is already the user's wall date; Desk's one day form (core/clock.ts), the year when it is not this year.
+  const day = formatDateKey(when.date, locale, today);
+  return `${day} · ${when.kind === 'allDay' ? t('All day') : `${pad(when.hour)}:${pad(when.minute)}`}`;
 }
 
 /** Minutes from "45", "45m", "1h", "1h30", "1:30", "1.5h", "2 hours". Undefined when it is not a length. */

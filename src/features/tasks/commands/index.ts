@@ -14,7 +14,7 @@ import { TaskListNode, TaskNode, TasksNode } from '../tree/nodes';
 import type { TasksApi } from '../port';
 import type { TasksTreeProvider } from '../tree/treeProvider';
 import { revealTask } from '../reveal';
-import type { TaskDraft } from './context';
+import { Drafts } from '../../../core/drafts';
 import { TaskListCommands } from './lists';
 import { TaskPrompts } from './prompts';
 import { TASK_DETAILS_SCHEME, TaskItemCommands } from './tasks';
@@ -28,7 +28,7 @@ export class TaskCommands {
   readonly tasks: TaskItemCommands;
 
   constructor(private readonly desk: DeskContext, api: TasksApi, private readonly tree: TasksTreeProvider, private readonly view: vscode.TreeView<TasksNode>) {
-    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree), drafts: new Map<string, TaskDraft>() };
+    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree), drafts: new Drafts() };
     this.lists = new TaskListCommands(context);
     this.tasks = new TaskItemCommands(context);
     this.refresh = (node) => {

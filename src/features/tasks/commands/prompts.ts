@@ -1,6 +1,7 @@
 /** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
 import type * as vscode from 'vscode';
 import { describeDay, DUE_INPUT_HELP, parseDueInput } from '../../../core/dates';
+import { unsavedPrompt } from '../../../core/drafts';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
@@ -21,13 +22,17 @@ export class TaskPrompts {
     return this.vs.l10n.t(message, ...args);
   }
 
-  async askTitle(title: string, prompt: string, value: string): Promise<string | undefined> {
+  /** `typed` hears the box's text as it changes (a dialog's draft keeps it when the user presses Escape). */
+  async askTitle(title: string, prompt: string, value: string, typed?: (text: string) => void): Promise<string | undefined> {
     const answer = await this.vs.window.showInputBox({
       title,
       prompt,
       value,
       ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() === '' ? this.t('A title is required.') : text.length > 1024 ? this.t('At most 1024 characters.') : undefined),
+      validateInput: (text) => {
+        typed?.(text);
+        return text.trim() === '' ? this.t('A title is required.') : text.length > 1024 ? this.t('At most 1024 characters.') : undefined;
+      },
     });
     // The input box refuses empty titles, but a stubbed or programmatic answer must be checked too.
     if (answer === undefined) return undefined;
@@ -43,7 +48,7 @@ export class TaskPrompts {
    * flattened there, so the step offers the notes editor instead (or keeping them as they are). Undefined when
    * cancelled; `inEditor` asks the caller to open the notes document once the rest is saved.
    */
-  async askNotes(title: string, value: string): Promise<{ notes: string; inEditor: boolean } | undefined> {
+  async askNotes(title: string, value: string, typed?: (text: string) => void, unsaved = false): Promise<{ notes: string; inEditor: boolean } | undefined> {
     if (value.includes('\n')) {
       const lines = value.split('\n').length;
       const choice = await this.pick([
@@ -52,25 +57,32 @@ export class TaskPrompts {
       ], this.t('{0}: the notes have several lines', title));
       return choice === undefined ? undefined : { notes: value, inEditor: choice };
     }
+    const prompt = this.t('Notes on one line (leave empty for none). For several lines, use Edit Notes (the notes icon on the task\'s row).');
     const notes = await this.vs.window.showInputBox({
       title,
-      prompt: this.t('Notes on one line (leave empty for none). For several lines, use Edit Notes (the notes icon on the task\'s row).'),
+      prompt: unsaved ? unsavedPrompt(prompt, this.vs.l10n.t) : prompt,
       value,
       ignoreFocusOut: true,
+      validateInput: (text) => {
+        typed?.(text);
+        return undefined;
+      },
     });
     return notes === undefined ? undefined : { notes, inEditor: false };
   }
 
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
-  async askDue(title: string, value: string): Promise<string | null | undefined> {
+  async askDue(title: string, value: string, typed?: (text: string) => void, unsaved = false): Promise<string | null | undefined> {
     const validate = (text: string): string | vscode.InputBoxValidationMessage | undefined => {
+      typed?.(text);
       const parsed = parseDueInput(text, new Date(), this.vs.l10n.t);
       if (parsed.kind === 'invalid') return parsed.message;
       // What "fri" resolves to, seen before confirming.
       const message = parsed.kind === 'date' ? this.t('Due {0}', describeDay(parsed.date, this.vs.env.language)) : this.t('No due date');
       return { message, severity: this.vs.InputBoxValidationSeverity.Info };
     };
-    const answer = await this.vs.window.showInputBox({ title, prompt: this.t(DUE_INPUT_HELP), value, ignoreFocusOut: true, validateInput: validate });
+    const prompt = unsaved ? unsavedPrompt(this.t(DUE_INPUT_HELP), this.vs.l10n.t) : this.t(DUE_INPUT_HELP);
+    const answer = await this.vs.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput: validate });
     if (answer === undefined) return undefined;
     const parsed = parseDueInput(answer, new Date(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {

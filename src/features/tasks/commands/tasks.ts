@@ -11,7 +11,7 @@ import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
 import { taskDetailsMarkdown, taskLabel } from '../tree/presentation';
 import { openNotes } from '../notes/openNotes';
-import type { TaskCommandContext, TaskDraft } from './context';
+import type { TaskCommandContext } from './context';
 import type { TaskTarget } from './prompts';
 
 export const TASK_DETAILS_SCHEME = 'desk-task';
@@ -53,18 +53,21 @@ export class TaskItemCommands {
     const target = await this.prompts.resolveTask(node, this.t('Edit which task?'));
     if (!target) return undefined;
     const current = await this.api.getTask(target.listId, target.task.id);
-    const draftKey = `${target.listId}/${current.id}`;
-    const draft = this.drafts.get(draftKey) ?? { title: current.title, notes: current.notes ?? '', due: dueDateOf(current.due) ?? '' };
+    // What was typed last time and not saved (Escape on a later step, or a failed save) comes back.
+    const draft = this.drafts.open(`edit-task/${target.listId}/${current.id}`, { title: current.title, notes: current.notes ?? '', due: dueDateOf(current.due) ?? '' });
+    const keep = (field: string) => (text: string) => draft.keep(field, text);
 
-    const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), this.t('Title of the task'), draft.title);
+    const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), draft.prompt('title', this.t('Title of the task'), this.vs.l10n.t), draft.value('title'), keep('title'));
     if (title === undefined) return undefined;
-    const notesStep = await this.prompts.askNotes(this.t('Edit task (2/3): notes'), draft.notes);
+    draft.keep('title', title);
+    const notesStep = await this.prompts.askNotes(this.t('Edit task (2/3): notes'), draft.value('notes'), keep('notes'), draft.isUnsaved('notes'));
     if (notesStep === undefined) return undefined;
     const notes = notesStep.notes;
-    const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), draft.due);
+    draft.keep('notes', notes);
+    const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), draft.value('due'), keep('due'), draft.isUnsaved('due'));
     if (due === undefined) return undefined;
+    draft.keep('due', due ?? '');
 
-    const edited: TaskDraft = { title, notes, due: due ?? '' };
     const body: TaskWrite = {
       title,
       notes: notes.trim() === '' ? null : notes,
@@ -73,12 +76,11 @@ export class TaskItemCommands {
       // tasks.update replaces every writable field: status and completion date go back unchanged.
       ...(current.completed ? { completed: current.completed } : {}),
     };
-    this.drafts.set(draftKey, edited);
     return attempt(this.desk, () => this.api.updateTask(target.listId, current.id, body), {
       action: this.t('Could not save the task "{0}"', title),
       retry: true,
       onSuccess: async (saved) => {
-        this.drafts.delete(draftKey);
+        draft.drop();
         await this.refreshAndReveal(target.listId, saved.id);
         if (notesStep.inEditor) await openNotes(this.vs, target.listId, target.listTitle, saved);
       },
@@ -195,15 +197,15 @@ export class TaskItemCommands {
   }
 
   private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
-    const draftKey = `new/${listId}/${placement.parent ?? ''}`;
-    const title = await this.prompts.askTitle(this.t('New task'), prompt, this.drafts.get(draftKey)?.title ?? '');
+    const draft = this.drafts.open(`new-task/${listId}/${placement.parent ?? ''}`, { title: '' });
+    const title = await this.prompts.askTitle(this.t('New task'), draft.prompt('title', prompt, this.vs.l10n.t), draft.value('title'), (text) => draft.keep('title', text));
     if (title === undefined) return undefined;
-    this.drafts.set(draftKey, { title, notes: '', due: '' });
+    draft.keep('title', title);
     return attempt(this.desk, () => this.api.insertTask(listId, { title }, placement), {
       action: this.t('Could not add the task "{0}"', title),
       retry: true,
       onSuccess: async (task) => {
-        this.drafts.delete(draftKey);
+        draft.drop();
         await this.refreshAndReveal(listId, task.id);
       },
     });

@@ -29,10 +29,10 @@ describe('Calendar input', () => {
   it('describes what a phrase resolves to, in the Calendar zone, before the user confirms', () => {
     const timed = parseWhen('tomorrow 15:00', NOW, 'Asia/Tokyo');
     assert.ok(timed.kind === 'timed');
-    assert.equal(describeWhen(timed, '2026-11-24'), 'Wed 25 Nov, 15:00');
+    assert.equal(describeWhen(timed, '2026-11-24'), 'Wed 25 Nov · 15:00');
     const allDay = parseWhen('2027-01-04', NOW, 'Europe/Berlin');
     assert.ok(allDay.kind === 'allDay');
-    assert.equal(describeWhen(allDay, '2026-11-23'), 'Mon, 4 Jan 2027, all day');
+    assert.equal(describeWhen(allDay, '2026-11-23'), 'Mon, 4 Jan 2027 · All day');
   });
 
   it('reads lengths and reminders, and writes wall-clock times with the zone', () => {
