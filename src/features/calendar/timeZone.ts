@@ -1,6 +1,7 @@
 /**
- * The user's Calendar time zone (settings.get `timezone`), asked once per account: the machine's zone until it is
- * known, and when it cannot be read (then it is asked again next time). Desk's clock (core/clock.ts) follows it.
+ * The user's Calendar time zone (settings.get `timezone`), asked once per account: until it is known, and when it
+ * cannot be read (then it is asked again next time), the zone Desk's clock remembers from the last time (the machine's
+ * when never known), so a failed read never moves times away from what the views show. Desk's clock follows it.
  */
 import { errorMessage } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
@@ -9,9 +10,11 @@ import { isValidTimeZone, systemTimeZone } from './time';
 
 export class CalendarTimeZone {
   private zone: Promise<string> | undefined;
-  private knownZone = systemTimeZone();
+  private knownZone: string;
 
-  constructor(private readonly desk: Pick<DeskContext, 'clock' | 'log'>, private readonly api: () => Pick<CalendarApi, 'getSetting'>) {}
+  constructor(private readonly desk: Pick<DeskContext, 'clock' | 'log'>, private readonly api: () => Pick<CalendarApi, 'getSetting'>) {
+    this.knownZone = isValidTimeZone(desk.clock.timeZone) ? desk.clock.timeZone : systemTimeZone();
+  }
 
   get(): Promise<string> {
     this.zone ??= this.api().getSetting('timezone').then((setting) => {
@@ -21,8 +24,8 @@ export class CalendarTimeZone {
       return zone;
     }, (error: unknown) => {
       this.zone = undefined;
-      this.desk.log.warn(`Calendar: the time zone setting could not be read (${errorMessage(error)}); using ${systemTimeZone()}`);
-      return systemTimeZone();
+      this.desk.log.warn(`Calendar: the time zone setting could not be read (${errorMessage(error)}); using ${this.knownZone}`);
+      return this.knownZone;
     });
     return this.zone;
   }
