@@ -81,10 +81,19 @@ export interface RoundTripFigures {
  * list's tasks", 1 for "one listing"); each next page on the chain adds one, as pages depend on the one before.
  */
 export function roundTripFigures(records: readonly RequestRecord[], minimumRoundTrips: number): RoundTripFigures {
-  const chain = criticalPath(records);
+  // A request the client abandoned (a search's earlier text, superseded as the user typed on) was waited on by
+  // nothing: it is counted among the requests, not as a link of the chain.
+  const chain = criticalPath(records.filter((record) => !wasAbandoned(record)));
   const needed = records.length === 0 ? 0 : minimumRoundTrips + chain.filter(isNextPage).length;
   return { requests: records.length, roundTrips: chain.length, needed, waterfall: chain.length > needed, chain };
 }
+
+/** The client went away before the answer (the emulator logs nginx's 499). */
+export function wasAbandoned(record: RequestRecord): boolean {
+  return record.status === ABANDONED_STATUS;
+}
+
+const ABANDONED_STATUS = 499;
 
 /** A request as one short line: method and path, ids shortened, the query's names (and fields=) kept. */
 export function describeRequest(record: RequestRecord): string {
@@ -92,5 +101,5 @@ export function describeRequest(record: RequestRecord): string {
   const shortPath = pathname.split('/').map((part) => (part.length > 24 ? `${part.slice(0, 8)}…` : part)).join('/');
   const names = query ? new URLSearchParams(query) : undefined;
   const params = names ? [...names.keys()].map((name) => (name === 'fields' ? `fields=${(names.get(name) ?? '').slice(0, 30)}` : name)) : [];
-  return `${record.method} ${shortPath}${params.length > 0 ? `?${params.join('&')}` : ''} (${Math.round(record.endMs - record.startMs)} ms)`;
+  return `${record.method} ${shortPath}${params.length > 0 ? `?${params.join('&')}` : ''} (${Math.round(record.endMs - record.startMs)} ms${wasAbandoned(record) ? ', abandoned' : ''})`;
 }

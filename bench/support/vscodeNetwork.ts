@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
 import { epochMs, readRequestLog, RequestRecord } from '../../src/emulator/core/requestLog';
-import { describeRequest, requestsOf, roundTripFigures, RoundTripFigures } from './roundTrips';
+import { describeRequest, requestsOf, roundTripFigures, RoundTripFigures, wasAbandoned } from './roundTrips';
 import { emulatorToken, repoRoot, runCommand, showOnlyViews, signInThroughConsent } from '../../test/ui/workbench';
 
 type Launcher = typeof import('../../scripts/vscode/launch');
@@ -142,6 +142,8 @@ export interface MeasuredAction {
   readonly figures: RoundTripFigures;
   /** Requests that ended after the result (prefetch, background). */
   readonly after: RequestRecord[];
+  /** Requests of the action the client gave up before their answer (not links of its chain). */
+  readonly abandoned: RequestRecord[];
   readonly why: string;
 }
 
@@ -382,6 +384,7 @@ function measured(action: string, why: string, records: RequestRecord[], window:
     ...(window.startup ? { startup: window.startup } : {}),
     figures: roundTripFigures(beforeDone, window.minimumRoundTrips),
     after: afterDone,
+    abandoned: beforeDone.filter(wasAbandoned),
     why,
   };
 }
@@ -521,6 +524,7 @@ export function formatRun(run: NetworkRun): string[] {
   for (const row of run.rows) {
     lines.push(`- ${row.action} (needs ${row.figures.needed}: ${row.why}): ${row.figures.chain.map(describeRequest).join(' → ') || 'no request'}`);
     if (row.after.length > 0) lines.push(`    after the result: ${row.after.map(describeRequest).join(', ')}`);
+    if (row.abandoned.length > 0) lines.push(`    abandoned by Desk before their answer (not waited on): ${row.abandoned.map(describeRequest).join(', ')}`);
   }
   return lines;
 }

@@ -32,6 +32,14 @@ describe('round trips from the request log (bench/support/roundTrips.ts)', () =>
     assert.equal(roundTripFigures(records, 2).waterfall, false);
   });
 
+  it('leaves a request the client abandoned out of the chain, but counts it (a search for the text before the last keystroke)', () => {
+    const abandoned: RequestRecord = { ...request('/volumes?q=pla', 0, 102), status: 499 };
+    const figures = roundTripFigures([abandoned, request('/events?q=plan', 110, 260)], 1);
+    assert.deepEqual({ ...figures, chain: undefined }, { requests: 2, roundTrips: 1, needed: 1, waterfall: false, chain: undefined });
+    assert.deepEqual(figures.chain.map((record) => record.target), ['/events?q=plan']);
+    assert.equal(roundTripFigures([{ ...abandoned, status: 200 }, request('/events?q=plan', 110, 260)], 1).waterfall, true, 'answered, it is a link');
+  });
+
   it('counts each next page on the chain as needed: a page waits for the one before it', () => {
     const records = [request('/files?q=x', 0, 150), request('/files?q=x&pageToken=p2', 151, 300), request('/files?q=x&pageToken=p3', 301, 450)];
     const figures = roundTripFigures(records, 1);
