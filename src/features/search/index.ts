@@ -13,7 +13,7 @@ import { Disposable } from '../../core/disposable';
 import { updateDurably } from '../../core/durableMemento';
 import { DESK_SCOPES } from '../../config/scopes';
 import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
-import type { SearchHit, SearchSource } from './model';
+import { readAhead, SearchHit, SearchSource } from './model';
 import { EverythingPicker } from './picker';
 import { BooksSearchSource } from './sources/books';
 import { CalendarSearchSource } from './sources/calendar';
@@ -111,12 +111,13 @@ class SearchFeature extends Disposable implements SearchSlice {
     const { tasks, drive, calendar, books } = this.clients;
     // What the views' caches know (read from disk, no request) lets each source ask for contents without first
     // waiting for the list of what to search in.
+    // They are read once, as the quick pick opens: while the user types, not after.
     const cache = desk.viewCache;
     return [
-      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, () => cachedTaskLists(cache)),
-      new DriveSearchSource(drive, t, () => cachedMyDriveRows(cache)),
-      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: () => cachedCalendars(cache) }),
-      new BooksSearchSource(books, t, () => cachedShelves(cache)),
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, readAhead(() => cachedTaskLists(cache))),
+      new DriveSearchSource(drive, t, readAhead(() => cachedMyDriveRows(cache))),
+      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: readAhead(() => cachedCalendars(cache)) }),
+      new BooksSearchSource(books, t, readAhead(() => cachedShelves(cache))),
     ];
   }
 }

@@ -179,6 +179,16 @@ export function askedNow<T>(answer: Promise<T>): Promise<T> {
 }
 
 /**
+ * Starts a read at once (a view cache's file, for a quick pick that has just opened) and gives every later ask the
+ * same answer, so the first search does not wait for the disk and the account check after the user's typing;
+ * undefined when it failed (the source then asks for its containers only).
+ */
+export function readAhead<T>(read: () => Promise<T>): () => Promise<T | undefined> {
+  const answer = read().catch(() => undefined);
+  return () => answer;
+}
+
+/**
  * Starts `work` at once for each id a view's cache knows (the shelves, lists or calendars of the last session), so
  * their contents are asked beside the listing of the containers instead of after it. The function returned gives an
  * id's answer: the one started early, or a new one for an id the cache did not know. An early answer nobody asks for

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { EverythingSearch, SearchHit, SearchService, SearchSource, SearchState } from '../../../../src/features/search/model';
+import { EverythingSearch, readAhead, SearchHit, SearchService, SearchSource, SearchState } from '../../../../src/features/search/model';
 import { driveSearchQuery, DriveSearchSource } from '../../../../src/features/search/sources/drive';
 import { TasksSearchSource } from '../../../../src/features/search/sources/tasks';
 import type { SearchCalendarApi, SearchDriveApi } from '../../../../src/features/search/port';
@@ -196,5 +196,49 @@ describe('Desk search: Calendar source', () => {
     const hits = await source.search('budget', new AbortController().signal);
     // 09:00 in New York is 15:00 in Berlin: the time the Agenda shows, not the zone the event was saved in.
     assert.deepEqual(hits.map((hit) => hit.context.replace(/,(?= \d)/, '')), ['Tue 1 Dec 15:00 · Work', 'Wed 2 Dec · Work']);
+  });
+});
+
+describe('Desk search: the views\' caches read as the quick pick opens (readAhead)', () => {
+  it('asks a known calendar\'s events at once on the first search, the cache having been read while the user typed', async () => {
+    const asked: string[] = [];
+    let listCalendars: () => void = () => undefined;
+    const listed = new Promise<void>((resolve) => {
+      listCalendars = resolve;
+    });
+    const api = {
+      async *allCalendarListEntries() {
+        asked.push('calendarList');
+        await listed;
+        yield { kind: 'calendar#calendarListEntry', id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry;
+      },
+      async listEvents(calendarId: string) {
+        asked.push(`events:${calendarId}`);
+        return { items: [] as CalendarEvent[] };
+      },
+    } as unknown as SearchCalendarApi;
+    let reads = 0;
+    // The picker opens: the cache's read starts now, and has answered by the time the user's text is searched.
+    const known = readAhead(async () => {
+      reads++;
+      return [{ kind: 'calendar#calendarListEntry', id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry];
+    });
+    assert.equal(reads, 1, 'read as the picker opens, before any search');
+    await settle();
+    const source = new CalendarSearchSource(api, { knownCalendars: known });
+    const searching = source.search('budget', new AbortController().signal);
+    await settle();
+    assert.deepEqual(asked.sort(), ['calendarList', 'events:work'], 'the events are out beside the calendar list, not after it');
+    listCalendars();
+    await searching;
+    await source.search('budgets', new AbortController().signal);
+    assert.equal(reads, 1, 'each search of the same picker uses the one read');
+  });
+
+  it('answers undefined when the read failed, without an unhandled rejection', async () => {
+    const known = readAhead(async () => {
+      throw new Error('unreadable');
+    });
+    assert.equal(await known(), undefined);
   });
 });
