@@ -5,6 +5,7 @@ import { errorMessage } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
+import { Drafts } from '../../../core/drafts';
 import type { DriveComments } from '../comments/controller';
 import type { LabelsApi } from '../labels/port';
 import type { PropertiesApi } from '../properties/port';
@@ -129,6 +130,8 @@ function isItem(value: DriveItem | void): value is DriveItem {
 export class DriveCommandContext {
   readonly vs: typeof vscode;
   readonly t: typeof vscode.l10n.t;
+  /** What the user typed in Drive's dialogs and did not send (Escape on a later step, a failed request): offered again next time. */
+  readonly drafts = new Drafts();
 
   constructor(readonly host: DriveCommandHost) {
     this.vs = host.desk.vs;

@@ -84,8 +84,22 @@ export class DriveSharingCommands extends DriveCommandPart {
   private async addPeopleTo(access: Access): Promise<boolean> {
     const { file } = access;
     const title = this.t('Share “{0}”: add people', this.titleOf(file));
-    const text = await this.vs.window.showInputBox({ title, prompt: this.t('E-mail addresses, separated by commas'), placeHolder: 'bob@example.com, carol@example.com', ignoreFocusOut: true, validateInput: (value) => emailsProblem(value, this.t) });
+    // The addresses and the message typed last time and not sent (Escape on a later step, a refusal) come back.
+    const draft = this.context.drafts.open(`add-people/${file.id}`, { emails: '', message: '' });
+    const emailsPrompt = this.t('E-mail addresses, separated by commas');
+    const text = await this.vs.window.showInputBox({
+      title,
+      prompt: draft.prompt('emails', emailsPrompt, this.t),
+      value: draft.value('emails'),
+      placeHolder: 'bob@example.com, carol@example.com',
+      ignoreFocusOut: true,
+      validateInput: (value) => {
+        draft.keep('emails', value);
+        return emailsProblem(value, this.t);
+      },
+    });
     if (text === undefined) return false;
+    draft.keep('emails', text);
     const problem = emailsProblem(text, this.t);
     if (problem) throw new Error(problem);
     const { emails } = parseEmails(text);
@@ -98,8 +112,19 @@ export class DriveSharingCommands extends DriveCommandPart {
     if (!notify) return false;
     let emailMessage: string | undefined;
     if (notify.notify) {
-      emailMessage = await this.vs.window.showInputBox({ title, prompt: this.t('A message for the e-mail (optional)'), placeHolder: this.t('Press Enter to send the invitation without a message'), ignoreFocusOut: true });
+      emailMessage = await this.vs.window.showInputBox({
+        title,
+        prompt: draft.prompt('message', this.t('A message for the e-mail (optional)'), this.t),
+        value: draft.value('message'),
+        placeHolder: this.t('Press Enter to send the invitation without a message'),
+        ignoreFocusOut: true,
+        validateInput: (value) => {
+          draft.keep('message', value);
+          return undefined;
+        },
+      });
       if (emailMessage === undefined) return false;
+      draft.keep('message', emailMessage);
     }
     const done: string[] = [];
     for (const email of emails) {
@@ -108,10 +133,13 @@ export class DriveSharingCommands extends DriveCommandPart {
       } catch (error) {
         // The error says why this one failed; say who already has access and who was not added, not only the failure.
         if (done.length > 0) void this.vs.window.showWarningMessage(this.t('Shared “{0}” with {1}; not with {2}.', this.titleOf(file), done.join(', '), emails.slice(done.length).join(', ')));
+        // Next time the dialog offers the people not added yet, with the same message.
+        draft.keep('emails', emails.slice(done.length).join(', '));
         throw error;
       }
       done.push(email);
     }
+    draft.drop();
     void this.vs.window.showInformationMessage(this.t('Shared “{0}” with {1} ({2}).', this.titleOf(file), emails.join(', '), roleLabel(role, this.t)));
     return true;
   }
