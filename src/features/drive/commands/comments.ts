@@ -93,8 +93,25 @@ export class DriveCommentCommands extends DriveCommandPart {
     return undefined;
   }
 
-  private askText(prompt: string, value?: string): Thenable<string | undefined> {
-    return this.vs.window.showInputBox({ prompt, ...(value !== undefined ? { value } : {}), validateInput: (text) => (text.trim() === '' ? this.t('Write something first') : undefined) });
+  /**
+   * A comment's text, starting with what was typed in the same box for the same comment last time and not sent
+   * (Escape, a click elsewhere, a failed request); `send` posts it, and only its success drops that text.
+   */
+  private async writeText<T>(draftKey: string, prompt: string, original: string, send: (text: string) => Promise<T>): Promise<T | undefined> {
+    const draft = this.context.drafts.open(draftKey, { text: original });
+    const text = await this.vs.window.showInputBox({
+      prompt: draft.prompt('text', prompt, this.t),
+      value: draft.value('text'),
+      validateInput: (typed) => {
+        draft.keep('text', typed);
+        return typed.trim() === '' ? this.t('Write something first') : undefined;
+      },
+    });
+    if (text === undefined) return undefined;
+    draft.keep('text', text);
+    const sent = await send(text.trim());
+    draft.drop();
+    return sent;
   }
 
   /** Resolve or reopen: from a thread's title, its reply box (the typed text goes with it), a row, or a pick. */
@@ -127,9 +144,8 @@ export class DriveCommentCommands extends DriveCommandPart {
       // A selection that ends at the start of a line does not take that line in.
       const end = selection.end.line > selection.start.line && selection.end.character === 0 ? selection.end.line - 1 : selection.end.line;
       const span = { start: selection.start.line, end };
-      const text = await this.askText(span.end > span.start ? this.t('Comment on lines {0}–{1}', span.start + 1, span.end + 1) : this.t('Comment on line {0}', span.start + 1));
-      if (text === undefined) return undefined;
-      return this.comments.add(editor.document, span, text.trim());
+      const prompt = span.end > span.start ? this.t('Comment on lines {0}–{1}', span.start + 1, span.end + 1) : this.t('Comment on line {0}', span.start + 1);
+      return this.writeText(`add-comment/${editor.document.uri.toString()}/${span.start}-${span.end}`, prompt, '', (text) => this.comments.add(editor.document, span, text));
     }, { action: this.t('Could not add the comment') });
   }
 
@@ -164,8 +180,8 @@ export class DriveCommentCommands extends DriveCommandPart {
         about = picked?.comment;
       }
       if (!target) return;
-      const text = await this.askText(about ? this.t('Reply to {0}', authorName(about, this.t)) : this.t('Reply'));
-      if (text !== undefined) await this.comments.reply(target, text.trim());
+      const replyTo = target;
+      await this.writeText(`reply/${replyTo.fileId}/${replyTo.commentId}`, about ? this.t('Reply to {0}', authorName(about, this.t)) : this.t('Reply'), '', (text) => this.comments.reply(replyTo, text));
     }, { action: this.t('Could not reply') });
   }
 
@@ -188,8 +204,10 @@ export class DriveCommentCommands extends DriveCommandPart {
         current = picked ? (target?.replyId ? picked.comment.replies?.find((reply) => reply.replyId === target?.replyId)?.content : picked.comment.content) : undefined;
       }
       if (!target) return;
-      const text = await this.askText(this.t('Edit the comment'), current);
-      if (text !== undefined && text.trim() !== current) await this.comments.edit(target, text.trim());
+      const edited = target;
+      await this.writeText(`edit-comment/${edited.fileId}/${edited.commentId}/${edited.replyId ?? ''}`, this.t('Edit the comment'), current ?? '', async (text) => {
+        if (text !== current) await this.comments.edit(edited, text);
+      });
     }, { action: this.t('Could not edit the comment') });
   }
 

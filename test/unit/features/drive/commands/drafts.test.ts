@@ -1,9 +1,12 @@
-// Drive's Add People: the addresses and the message typed and left with Escape on a later step (or refused by Drive) come back the next time the dialog is opened for the same file; sharing drops them.
+// Drive's Add People and comment boxes: what was typed and left with Escape on a later step (or refused by Drive) comes back the next time the dialog is opened for the same file or comment; sending drops it.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { Drafts } from '../../../../../src/core/drafts';
 import type { DriveCommandContext } from '../../../../../src/features/drive/commands/context';
 import { DriveSharingCommands } from '../../../../../src/features/drive/commands/sharing';
+import { DriveCommentCommands } from '../../../../../src/features/drive/commands/comments';
+import type { CommentTarget } from '../../../../../src/features/drive/comments/threads';
+import type { DriveComment } from '../../../../../src/shared/schemas/drive/comments';
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import type { DriveNode } from '../../../../../src/features/drive/tree/model';
 import { fakeVscode } from '../../../../support/fakeVscode';
@@ -91,5 +94,96 @@ describe('Drive: Add People keeps what was typed', () => {
     other.play([{ escape: true }]);
     await other.commands.addPeople(other.node);
     assert.equal(other.steps[0]?.value, '');
+  });
+});
+
+/** Comment commands over the same fake input boxes, an editor on a Drive file, and comments that fail while `failing` is set. */
+function commentCommands() {
+  const steps: Step[] = [];
+  let actions: Action[] = [];
+  let failing = false;
+  const sent: { kind: 'add' | 'reply' | 'edit'; text: string; target?: CommentTarget }[] = [];
+  const base = fakeVscode();
+  const document = { uri: { toString: () => 'desk-drive:/f1/plan.md' } };
+  const editor = { document, selection: { start: { line: 2, character: 0 }, end: { line: 4, character: 3 } } };
+  const window = {
+    ...base.window,
+    activeTextEditor: editor,
+    showInputBox: async (options: vscode.InputBoxOptions) => {
+      steps.push({ prompt: options.prompt ?? '', value: options.value ?? '' });
+      const action = actions.shift() ?? {};
+      const text = action.type ?? options.value ?? '';
+      await options.validateInput?.(text);
+      return action.escape ? undefined : text;
+    },
+    showInformationMessage: async () => undefined,
+  };
+  const vs = { ...base, window } as unknown as typeof vscode;
+  const send = (kind: 'add' | 'reply' | 'edit', text: string, target?: CommentTarget) => {
+    if (failing) throw new Error('Drive is unreachable');
+    sent.push({ kind, text, ...(target ? { target } : {}) });
+  };
+  const comments = {
+    isDriveDocument: () => true,
+    add: async (_document: unknown, _span: unknown, text: string) => { send('add', text); return {}; },
+    reply: async (target: CommentTarget, text: string) => send('reply', text, target),
+    edit: async (target: CommentTarget, text: string) => send('edit', text, target),
+  };
+  const desk = { vs, showError: async () => undefined, log: { debug: () => undefined, warn: () => undefined } };
+  const context = { host: { desk, comments }, vs, t: vs.l10n.t, drafts: new Drafts() } as unknown as DriveCommandContext;
+  const fileRow = { kind: 'file', item: { id: 'f1', title: 'plan.md' } };
+  const row = (comment: Partial<DriveComment>) => ({ kind: 'comment', parent: { kind: 'comments', parent: fileRow }, comment: { author: { displayName: 'Ann', isAuthenticatedUser: true }, ...comment } }) as unknown as DriveNode;
+  return {
+    commands: new DriveCommentCommands(context), steps, sent, row,
+    play: (next: Action[]) => { actions = next; steps.length = 0; },
+    fail: (on: boolean) => { failing = on; },
+  };
+}
+
+describe('Drive: comment boxes keep what was typed', () => {
+  it('a reply left with Escape or refused comes back for the same comment only, and goes once sent', async () => {
+    const { commands, steps, sent, row, play, fail } = commentCommands();
+    const first = row({ commentId: 'c1', content: 'Is this final?' });
+    play([{ type: 'Not yet, waiting for Bob', escape: true }]);
+    await commands.reply(first);
+    play([{ type: 'Not yet, waiting for Bob and Carol' }]);
+    fail(true);
+    await commands.reply(first);
+    assert.equal(steps[0]?.value, 'Not yet, waiting for Bob');
+    assert.match(steps[0]?.prompt ?? '', /unsaved text from last time/);
+    assert.equal(sent.length, 0);
+
+    fail(false);
+    play([{ escape: true }]);
+    await commands.reply(row({ commentId: 'c2', content: 'Typo here' }));
+    assert.equal(steps[0]?.value, '', 'another comment starts empty');
+    play([{}]);
+    await commands.reply(first);
+    assert.equal(steps[0]?.value, 'Not yet, waiting for Bob and Carol');
+    assert.deepEqual(sent.map((item) => item.text), ['Not yet, waiting for Bob and Carol']);
+    play([{ escape: true }]);
+    await commands.reply(first);
+    assert.equal(steps[0]?.value, '');
+  });
+
+  it('Edit Comment and Add Comment on Selection start with the text left unsaved, then from the comment once saved', async () => {
+    const { commands, steps, sent, row, play, fail } = commentCommands();
+    const mine = row({ commentId: 'c1', content: 'Move to Friday' });
+    fail(true);
+    play([{ type: 'Move to Friday 10:00' }]);
+    await commands.edit(mine);
+    fail(false);
+    play([{}]);
+    await commands.edit(mine);
+    assert.equal(steps[0]?.value, 'Move to Friday 10:00');
+    assert.deepEqual(sent, [{ kind: 'edit', text: 'Move to Friday 10:00', target: { fileId: 'f1', commentId: 'c1' } }]);
+
+    play([{ type: 'These three lines repeat section 2', escape: true }]);
+    await commands.add();
+    play([{}]);
+    await commands.add();
+    assert.equal(steps[0]?.value, 'These three lines repeat section 2');
+    assert.match(steps[0]?.prompt ?? '', /^Comment on lines 3–5 \(your unsaved text from last time\)$/);
+    assert.equal(sent[1]?.text, 'These three lines repeat section 2');
   });
 });
