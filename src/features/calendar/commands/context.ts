@@ -18,7 +18,7 @@ export interface CalendarCommandContext {
   readonly timeZone: () => Promise<string>;
   readonly now: () => number;
   readonly prompts: CalendarPrompts;
-  /** What the user typed in New / Edit Event and did not save (Escape, a failed save): offered again next time. */
+  /** What the user typed in New / Edit Event and Quick Add and did not save (Escape, a failed save): offered again next time. */
   readonly drafts: Drafts;
 }
 

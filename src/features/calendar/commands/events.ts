@@ -76,11 +76,16 @@ export class EventCommands {
   async quickAdd(node?: CalendarTreeNode, text?: string): Promise<CalendarEvent | undefined> {
     const calendar = await this.context.prompts.calendarForNewEvent(node);
     if (!calendar) return undefined;
-    const line = text ?? await this.context.prompts.ask(this.t('Quick Add to {0}', calendarName(calendar)), this.t('Describe the event in one line'), '', (value) => (value.trim() ? undefined : this.t('Enter some text.')), this.t('Lunch with Ann tomorrow 12:30'));
+    // The line typed last time and not added (Escape, a failed request) comes back; a line handed in by a caller has none.
+    const draft = text === undefined ? this.context.drafts.open(`quick-add/${calendar.id}`, { line: '' }) : undefined;
+    const line = text ?? (draft && await this.asking.askStep(this.t('Quick Add to {0}', calendarName(calendar)), draft, 'line', this.t('Describe the event in one line'), (value) => (value.trim() ? undefined : this.t('Enter some text.')), this.t('Lunch with Ann tomorrow 12:30')));
     if (!line) return undefined;
     return attempt(this.context.desk, () => this.context.api().quickAddEvent(calendar.id, line), {
       action: this.t('Could not add "{0}"', line),
-      onSuccess: () => this.synced(calendar.id),
+      onSuccess: () => {
+        draft?.drop();
+        return this.synced(calendar.id);
+      },
     });
   }
 

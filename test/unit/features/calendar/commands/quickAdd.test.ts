@@ -1,0 +1,82 @@
+// Quick Add: the line typed and left with Escape, or refused by Calendar, comes back the next time Quick Add opens on the same calendar; adding drops it.
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { Drafts } from '../../../../../src/core/drafts';
+import { CalendarPrompts, CalendarCommandContext } from '../../../../../src/features/calendar/commands/context';
+import { EventCommands } from '../../../../../src/features/calendar/commands/events';
+import type { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
+import type { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
+import type { CalendarEvent, CalendarListEntry } from '../../../../../src/shared/schemas/calendar';
+import { fakeVscode } from '../../../../support/fakeVscode';
+
+interface Step { prompt: string; value: string }
+/** What the user does in one input box: type `text` (undefined: leave it as it is), then accept or press Escape. */
+interface Action { type?: string; escape?: boolean }
+
+/** Event commands over fake input boxes that play `actions`, a calendar picked by the user's choice, and a Calendar API refusing while `failing`. */
+function quickAddCommands() {
+  const steps: Step[] = [];
+  let actions: Action[] = [];
+  let failing = false;
+  let calendar: CalendarListEntry = { id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry;
+  const added: { calendarId: string; line: string }[] = [];
+  const base = fakeVscode();
+  const window = {
+    ...base.window,
+    showInputBox: async (options: vscode.InputBoxOptions) => {
+      steps.push({ prompt: options.prompt ?? '', value: options.value ?? '' });
+      const action = actions.shift() ?? {};
+      const text = action.type ?? options.value ?? '';
+      // VS Code validates the box's text as it changes.
+      await options.validateInput?.(text);
+      return action.escape ? undefined : text;
+    },
+  };
+  const vs = { ...base, window, InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 } } as unknown as typeof vscode;
+  const prompts = Object.assign(new CalendarPrompts(vs, {} as CalendarTreeProvider, {} as EventStore, async () => 'UTC', () => 0), { calendarForNewEvent: async () => calendar });
+  const api = {
+    quickAddEvent: async (calendarId: string, line: string) => {
+      if (failing) throw new Error('Calendar is unreachable');
+      added.push({ calendarId, line });
+      return { id: 'e1', summary: line } as CalendarEvent;
+    },
+  };
+  const desk = { vs, showError: async () => undefined, log: { warn: () => undefined, debug: () => undefined } };
+  const context = { desk, api: () => api, store: { sync: async () => undefined }, timeZone: async () => 'UTC', now: () => 0, prompts, drafts: new Drafts() } as unknown as CalendarCommandContext;
+  return {
+    commands: new EventCommands(context), steps, added,
+    play: (next: Action[]) => { actions = next; steps.length = 0; },
+    fail: (on: boolean) => { failing = on; },
+    onCalendar: (entry: CalendarListEntry) => { calendar = entry; },
+  };
+}
+
+describe('Calendar: Quick Add keeps the line typed', () => {
+  it('offers the line left with Escape or refused on the same calendar, says so, and adding drops it', async () => {
+    const { commands, steps, added, play, fail, onCalendar } = quickAddCommands();
+    play([{ type: 'Dentist fri 8:30', escape: true }]);
+    assert.equal(await commands.quickAdd(), undefined);
+    fail(true);
+    play([{ type: 'Dentist fri 8:30 with Sam' }]);
+    await commands.quickAdd();
+    assert.equal(steps[0]?.value, 'Dentist fri 8:30');
+    assert.match(steps[0]?.prompt ?? '', /unsaved text from last time/);
+    assert.equal(added.length, 0);
+
+    fail(false);
+    onCalendar({ id: 'home', summary: 'Home', accessRole: 'owner' } as CalendarListEntry);
+    play([{ escape: true }]);
+    await commands.quickAdd();
+    assert.equal(steps[0]?.value, '', 'another calendar starts empty');
+
+    onCalendar({ id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry);
+    play([{}]);
+    await commands.quickAdd();
+    assert.equal(steps[0]?.value, 'Dentist fri 8:30 with Sam');
+    assert.deepEqual(added, [{ calendarId: 'work', line: 'Dentist fri 8:30 with Sam' }]);
+    play([{ escape: true }]);
+    await commands.quickAdd();
+    assert.equal(steps[0]?.value, '');
+    assert.doesNotMatch(steps[0]?.prompt ?? '', /unsaved/);
+  });
+});
