@@ -1,6 +1,6 @@
 /**
- * Text typed into a dialog (New / Edit Task, New / Edit Event, Quick Add, Drive's Add People and comment boxes...) that was not saved,
- * Escape on some step or the save failed: kept for the session, so the same dialog on the same item starts with it.
+ * Text typed into a dialog (New / Edit Task, New / Edit Event, Quick Add, Drive's Add People and comment boxes...)
+ * that was not saved, because the user pressed Escape on some step or the save failed: kept for the session, so the same dialog on the same item starts with it.
  * A successful save (or typing the original text back) drops it. No vscode, so the rules are unit-tested.
  */
 
