@@ -5,7 +5,8 @@ import { errorMessage } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
-import { Drafts } from '../../../core/drafts';
+import { Draft, Drafts } from '../../../core/drafts';
+import { emailsProblem, parseEmails } from '../sharing/emails';
 import type { DriveComments } from '../comments/controller';
 import type { LabelsApi } from '../labels/port';
 import type { PropertiesApi } from '../properties/port';
@@ -163,6 +164,29 @@ export class DriveCommandContext {
     if (fileId) return this.host.api().getFile(fileId);
     void this.vs.window.showInformationMessage(this.t('Select a file in the Drive view, or open one from Drive, first.'));
     return undefined;
+  }
+
+  /**
+   * The addresses step of Add People and Add Members: starts with the draft's `emails` (the text left unsaved last
+   * time, the prompt saying so) and keeps what is typed. Undefined when cancelled; throws when the addresses are wrong.
+   */
+  async askEmails(title: string, draft: Draft): Promise<string[] | undefined> {
+    const text = await this.vs.window.showInputBox({
+      title,
+      prompt: draft.prompt('emails', this.t('E-mail addresses, separated by commas'), this.t),
+      value: draft.value('emails'),
+      placeHolder: 'bob@example.com, carol@example.com',
+      ignoreFocusOut: true,
+      validateInput: (value) => {
+        draft.keep('emails', value);
+        return emailsProblem(value, this.t);
+      },
+    });
+    if (text === undefined) return undefined;
+    draft.keep('emails', text);
+    const problem = emailsProblem(text, this.t);
+    if (problem) throw new Error(problem);
+    return parseEmails(text).emails;
   }
 
   /** The folder a "new folder"/"upload" goes into: the folder clicked, the folder of the file clicked, or My Drive. */

@@ -12,7 +12,6 @@ import type { DriveMemberRole } from '../../../shared/schemas/drive/drives';
 import type { DriveItem } from '../port';
 import { driveAsItem, SharedDrivesApi } from '../sharedDrives/port';
 import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveNameProblem, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
-import { emailsProblem, parseEmails } from '../sharing/emails';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
 
@@ -93,18 +92,24 @@ export class SharedDriveCommands extends DriveCommandPart {
 
   private async addMemberTo(drive: DriveItem): Promise<boolean> {
     const title = this.t('Add members to “{0}”', this.nameOf(drive));
-    const text = await this.vs.window.showInputBox({ title, prompt: this.t('E-mail addresses, separated by commas'), placeHolder: 'bob@example.com, carol@example.com', ignoreFocusOut: true, validateInput: (value) => emailsProblem(value, this.t) });
-    if (text === undefined) return false;
-    const problem = emailsProblem(text, this.t);
-    if (problem) throw new Error(problem);
-    const { emails } = parseEmails(text);
+    // The addresses typed last time and not added (Escape on the role step, a refusal) come back.
+    const draft = this.context.drafts.open(`add-members/${drive.id}`, { emails: '' });
+    const emails = await this.context.askEmails(title, draft);
+    if (!emails) return false;
     const role = await this.pickRole(title, this.t('What may {0} do in the shared drive?', emails.join(', ')));
     if (!role) return false;
+    let added = 0;
     try {
-      for (const email of emails) await this.api().insertPermission(drive.id, { type: 'user', emailAddress: email, ...memberRoleInput(role) });
+      for (const email of emails) {
+        await this.api().insertPermission(drive.id, { type: 'user', emailAddress: email, ...memberRoleInput(role) });
+        added++;
+      }
     } catch (error) {
+      // Next time the dialog offers the people not added yet.
+      draft.keep('emails', emails.slice(added).join(', '));
       throw this.explained(error, drive);
     }
+    draft.drop();
     void this.vs.window.showInformationMessage(this.t('Added {0} to “{1}” as {2}.', emails.join(', '), this.nameOf(drive), memberRoleLabel(role, this.t)));
     return true;
   }

@@ -11,7 +11,7 @@ import { nameInMessage } from '../../../core/names';
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { displayName, isInheritedOnly, linkPermissionOf, linkSentence, peopleOf, permissionRow } from '../sharing/access';
-import { emailsProblem, isEmailAddress, parseEmails } from '../sharing/emails';
+import { isEmailAddress } from '../sharing/emails';
 import { explainSharingError } from '../sharing/errors';
 import { linkRoleOptions, roleDetail, roleInput, roleLabel, roleOf, roleOptions, ShareRole } from '../sharing/roles';
 import type { DriveNode } from '../tree/model';
@@ -86,23 +86,8 @@ export class DriveSharingCommands extends DriveCommandPart {
     const title = this.t('Share “{0}”: add people', this.titleOf(file));
     // The addresses and the message typed last time and not sent (Escape on a later step, a refusal) come back.
     const draft = this.context.drafts.open(`add-people/${file.id}`, { emails: '', message: '' });
-    const emailsPrompt = this.t('E-mail addresses, separated by commas');
-    const text = await this.vs.window.showInputBox({
-      title,
-      prompt: draft.prompt('emails', emailsPrompt, this.t),
-      value: draft.value('emails'),
-      placeHolder: 'bob@example.com, carol@example.com',
-      ignoreFocusOut: true,
-      validateInput: (value) => {
-        draft.keep('emails', value);
-        return emailsProblem(value, this.t);
-      },
-    });
-    if (text === undefined) return false;
-    draft.keep('emails', text);
-    const problem = emailsProblem(text, this.t);
-    if (problem) throw new Error(problem);
-    const { emails } = parseEmails(text);
+    const emails = await this.context.askEmails(title, draft);
+    if (!emails) return false;
     const role = await this.pickRole(roleOptions(file), title, this.t('What may {0} do?', emails.join(', ')));
     if (!role) return false;
     const notify = await this.vs.window.showQuickPick([

@@ -1,10 +1,10 @@
 // Drive's Add People and comment boxes: what was typed and left with Escape on a later step (or refused by Drive) comes back the next time the dialog is opened for the same file or comment; sending drops it.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Drafts } from '../../../../../src/core/drafts';
-import type { DriveCommandContext } from '../../../../../src/features/drive/commands/context';
+import { DriveCommandContext, DriveCommandHost } from '../../../../../src/features/drive/commands/context';
 import { DriveSharingCommands } from '../../../../../src/features/drive/commands/sharing';
 import { DriveCommentCommands } from '../../../../../src/features/drive/commands/comments';
+import { SharedDriveCommands } from '../../../../../src/features/drive/commands/sharedDrives';
 import type { CommentTarget } from '../../../../../src/features/drive/comments/threads';
 import type { DriveComment } from '../../../../../src/shared/schemas/drive/comments';
 import type { DriveItem } from '../../../../../src/features/drive/port';
@@ -39,18 +39,20 @@ function sharingCommands(file: DriveItem) {
   const vs = { ...base, window } as unknown as typeof vscode;
   const sharing = {
     listPermissions: async () => ({ items: [] }),
-    insertPermission: async (_fileId: string, permission: { emailAddress?: string }, options: { emailMessage?: string }) => {
+    insertPermission: async (_fileId: string, permission: { emailAddress?: string }, options?: { emailMessage?: string }) => {
       if (permission.emailAddress === refuse) throw new Error(`${refuse} cannot be shared with`);
-      invited.push({ email: permission.emailAddress ?? '', ...(options.emailMessage ? { message: options.emailMessage } : {}) });
+      invited.push({ email: permission.emailAddress ?? '', ...(options?.emailMessage ? { message: options.emailMessage } : {}) });
       return {};
     },
   };
   const desk = { vs, showError: async () => undefined, log: { debug: () => undefined, warn: () => undefined }, clock: { day: () => '' } };
-  const host = { desk, api: () => ({ getFile: async () => file }), about: async () => ({ userEmail: 'me@example.com' }), resources: () => sharing };
-  const context = { host, vs, t: vs.l10n.t, drafts: new Drafts(), targetFile: async () => file, changeEach: async () => [] } as unknown as DriveCommandContext;
+  const drives = async function* () { yield { id: file.id, name: file.title }; };
+  const host = { desk, api: () => ({ getFile: async () => file }), about: async () => ({ userEmail: 'me@example.com' }), resources: () => ({ ...sharing, allDrives: drives }), treeView: { selection: [] } };
+  // The change is shown by re-reading the file's row, which these tests have no tree for.
+  const context = Object.assign(new DriveCommandContext(host as unknown as DriveCommandHost), { changeEach: async () => [] });
   const node = { kind: 'file', item: file } as unknown as DriveNode;
   return {
-    commands: new DriveSharingCommands(context), node, steps, invited,
+    commands: new DriveSharingCommands(context), members: new SharedDriveCommands(context), node, steps, invited,
     play: (next: Action[]) => { actions = next; steps.length = 0; },
     refuse: (email: string | undefined) => { refuse = email; },
   };
@@ -130,7 +132,7 @@ function commentCommands() {
     edit: async (target: CommentTarget, text: string) => send('edit', text, target),
   };
   const desk = { vs, showError: async () => undefined, log: { debug: () => undefined, warn: () => undefined } };
-  const context = { host: { desk, comments }, vs, t: vs.l10n.t, drafts: new Drafts() } as unknown as DriveCommandContext;
+  const context = new DriveCommandContext({ desk, comments } as unknown as DriveCommandHost);
   const fileRow = { kind: 'file', item: { id: 'f1', title: 'plan.md' } };
   const row = (comment: Partial<DriveComment>) => ({ kind: 'comment', parent: { kind: 'comments', parent: fileRow }, comment: { author: { displayName: 'Ann', isAuthenticatedUser: true }, ...comment } }) as unknown as DriveNode;
   return {
@@ -139,6 +141,34 @@ function commentCommands() {
     fail: (on: boolean) => { failing = on; },
   };
 }
+
+describe('Drive: Add Members to a shared drive keeps the addresses typed', () => {
+  const drive = { id: 'd1', title: 'Team' } as DriveItem;
+
+  it('offers the ones Drive refused next time, saying so, and nothing once all are added', async () => {
+    const { members, steps, invited, play, refuse } = sharingCommands(drive);
+    play([{ type: 'bob@example.com, carol@example.com' }]);
+    await members.addMember();
+    assert.equal(invited.length, 2, 'the fake quick pick takes the first role');
+    invited.length = 0;
+    play([{ escape: true }]);
+    await members.addMember();
+    assert.equal(steps[0]?.value, '', 'added: nothing is offered');
+
+    play([{ type: 'dan@example.com, erin@example.com' }]);
+    refuse('erin@example.com');
+    await members.addMember();
+    assert.deepEqual(invited.map((invite) => invite.email), ['dan@example.com']);
+    refuse(undefined);
+    play([{}]);
+    await members.addMember();
+    assert.equal(steps[0]?.value, 'erin@example.com');
+    assert.match(steps[0]?.prompt ?? '', /unsaved text from last time/);
+    play([{ escape: true }]);
+    await members.addMember();
+    assert.equal(steps[0]?.value, '');
+  });
+});
 
 describe('Drive: comment boxes keep what was typed', () => {
   it('a reply left with Escape or refused comes back for the same comment only, and goes once sent', async () => {
