@@ -49,12 +49,22 @@ export class DrivePropertyCommands extends DriveCommandPart {
 
   private async add(file: DriveItem, properties: readonly DriveProperty[]): Promise<boolean> {
     const title = this.t('Add a property to “{0}”', this.titleOf(file));
-    const key = await this.vs.window.showInputBox({ title, prompt: this.t('Key'), ignoreFocusOut: true, validateInput: (value) => keyProblem(value, this.t) });
+    // The key and value typed last time and not added (Escape on a later step, a refusal) come back.
+    const draft = this.context.drafts.open(`add-property/${file.id}`, { key: '', value: '' });
+    const key = await this.vs.window.showInputBox({ title, prompt: draft.prompt('key', this.t('Key'), this.t), value: draft.value('key'), ignoreFocusOut: true, validateInput: (text) => {
+      draft.keep('key', text);
+      return keyProblem(text, this.t);
+    } });
     if (key === undefined) return false;
+    draft.keep('key', key);
     const keyIssue = keyProblem(key, this.t);
     if (keyIssue) throw new Error(keyIssue);
-    const value = await this.vs.window.showInputBox({ title, prompt: this.t('Value of {0}', key), ignoreFocusOut: true, validateInput: (text) => valueProblem(key, text, this.t) });
+    const value = await this.vs.window.showInputBox({ title, prompt: draft.prompt('value', this.t('Value of {0}', key), this.t), value: draft.value('value'), ignoreFocusOut: true, validateInput: (text) => {
+      draft.keep('value', text);
+      return valueProblem(key, text, this.t);
+    } });
     if (value === undefined) return false;
+    draft.keep('value', value);
     const valueIssue = valueProblem(key, value, this.t);
     if (valueIssue) throw new Error(valueIssue);
     const picked = await this.vs.window.showQuickPick((['PRIVATE', 'PUBLIC'] as const).map((visibility) => ({ label: visibilityLabel(visibility, this.t), visibility })), { title, placeHolder: this.t('Who sees {0}?', key) });
@@ -62,11 +72,13 @@ export class DrivePropertyCommands extends DriveCommandPart {
     // The same key and visibility again replaces that property's value (an update); anything else is a new one.
     if (properties.some((property) => property.key === key && visibilityOf(property) === picked.visibility)) {
       await this.api().updateProperty(file.id, key, { value, visibility: picked.visibility }, picked.visibility);
+      draft.drop();
       return true;
     }
     const countIssue = countProblem(properties, key, picked.visibility, this.t);
     if (countIssue) throw new Error(countIssue);
     await this.api().insertProperty(file.id, { key, value, visibility: picked.visibility });
+    draft.drop();
     return true;
   }
 

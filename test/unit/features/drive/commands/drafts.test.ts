@@ -5,6 +5,7 @@ import { DriveCommandContext, DriveCommandHost } from '../../../../../src/featur
 import { DriveSharingCommands } from '../../../../../src/features/drive/commands/sharing';
 import { DriveCommentCommands } from '../../../../../src/features/drive/commands/comments';
 import { SharedDriveCommands } from '../../../../../src/features/drive/commands/sharedDrives';
+import { DrivePropertyCommands } from '../../../../../src/features/drive/commands/properties';
 import type { CommentTarget } from '../../../../../src/features/drive/comments/threads';
 import type { DriveComment } from '../../../../../src/shared/schemas/drive/comments';
 import type { DriveItem } from '../../../../../src/features/drive/port';
@@ -39,6 +40,13 @@ function sharingCommands(file: DriveItem) {
   const vs = { ...base, window } as unknown as typeof vscode;
   const sharing = {
     listPermissions: async () => ({ items: [] }),
+    listProperties: async () => ({ items: [] }),
+    insertProperty: async (_fileId: string, property: { key: string; value: string }) => {
+      if (property.key === refuse) throw new Error(`${refuse} is refused`);
+      // Recorded with the invitations, as key=value.
+      invited.push({ email: `${property.key}=${property.value}` });
+      return property;
+    },
     insertPermission: async (_fileId: string, permission: { emailAddress?: string }, options?: { emailMessage?: string }) => {
       if (permission.emailAddress === refuse) throw new Error(`${refuse} cannot be shared with`);
       invited.push({ email: permission.emailAddress ?? '', ...(options?.emailMessage ? { message: options.emailMessage } : {}) });
@@ -52,7 +60,7 @@ function sharingCommands(file: DriveItem) {
   const context = Object.assign(new DriveCommandContext(host as unknown as DriveCommandHost), { changeEach: async () => [] });
   const node = { kind: 'file', item: file } as unknown as DriveNode;
   return {
-    commands: new DriveSharingCommands(context), members: new SharedDriveCommands(context), node, steps, invited,
+    commands: new DriveSharingCommands(context), members: new SharedDriveCommands(context), properties: new DrivePropertyCommands(context), node, steps, invited,
     play: (next: Action[]) => { actions = next; steps.length = 0; },
     refuse: (email: string | undefined) => { refuse = email; },
   };
@@ -166,6 +174,27 @@ describe('Drive: Add Members to a shared drive keeps the addresses typed', () =>
     assert.match(steps[0]?.prompt ?? '', /unsaved text from last time/);
     play([{ escape: true }]);
     await members.addMember();
+    assert.equal(steps[0]?.value, '');
+  });
+});
+
+describe('Drive: Add Property keeps the key and value typed', () => {
+  const file = { id: 'f1', title: 'Budget' } as DriveItem;
+
+  it('offers them after Drive refused, for the same file, and nothing once added', async () => {
+    const { properties, node, steps, invited, play, refuse } = sharingCommands(file);
+    refuse('reviewed-by');
+    play([{ type: 'reviewed-by' }, { type: 'Ann Lee, 26 Nov' }]);
+    await properties.addProperty(node);
+    assert.equal(invited.length, 0);
+    refuse(undefined);
+    play([{}, {}]);
+    await properties.addProperty(node);
+    assert.deepEqual(steps.map((step) => step.value), ['reviewed-by', 'Ann Lee, 26 Nov']);
+    assert.match(steps[1]?.prompt ?? '', /^Value of reviewed-by \(your unsaved text from last time\)$/);
+    assert.deepEqual(invited.map((added) => added.email), ['reviewed-by=Ann Lee, 26 Nov']);
+    play([{ escape: true }]);
+    await properties.addProperty(node);
     assert.equal(steps[0]?.value, '');
   });
 });
