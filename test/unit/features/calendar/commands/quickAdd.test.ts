@@ -8,29 +8,19 @@ import type { EventStore } from '../../../../../src/features/calendar/sync/event
 import type { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
 import type { CalendarEvent, CalendarListEntry } from '../../../../../src/shared/schemas/calendar';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { scriptedInputBoxes } from '../../../../support/scriptedInputBoxes';
 
-interface Step { prompt: string; value: string }
-/** What the user does in one input box: type `text` (undefined: leave it as it is), then accept or press Escape. */
-interface Action { type?: string; escape?: boolean }
 
 /** Event commands over fake input boxes that play `actions`, a calendar picked by the user's choice, and a Calendar API refusing while `failing`. */
 function quickAddCommands() {
-  const steps: Step[] = [];
-  let actions: Action[] = [];
+  const { showInputBox, steps, play } = scriptedInputBoxes();
   let failing = false;
   let calendar: CalendarListEntry = { id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry;
   const added: { calendarId: string; line: string }[] = [];
   const base = fakeVscode();
   const window = {
     ...base.window,
-    showInputBox: async (options: vscode.InputBoxOptions) => {
-      steps.push({ prompt: options.prompt ?? '', value: options.value ?? '' });
-      const action = actions.shift() ?? {};
-      const text = action.type ?? options.value ?? '';
-      // VS Code validates the box's text as it changes.
-      await options.validateInput?.(text);
-      return action.escape ? undefined : text;
-    },
+    showInputBox,
   };
   const vs = { ...base, window, InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 } } as unknown as typeof vscode;
   const prompts = Object.assign(new CalendarPrompts(vs, {} as CalendarTreeProvider, {} as EventStore, async () => 'UTC', () => 0), { calendarForNewEvent: async () => calendar });
@@ -45,7 +35,7 @@ function quickAddCommands() {
   const context = { desk, api: () => api, store: { sync: async () => undefined }, timeZone: async () => 'UTC', now: () => 0, prompts, drafts: new Drafts() } as unknown as CalendarCommandContext;
   return {
     commands: new EventCommands(context), steps, added,
-    play: (next: Action[]) => { actions = next; steps.length = 0; },
+    play,
     fail: (on: boolean) => { failing = on; },
     onCalendar: (entry: CalendarListEntry) => { calendar = entry; },
   };

@@ -11,28 +11,18 @@ import type { DriveComment } from '../../../../../src/shared/schemas/drive/comme
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import type { DriveNode } from '../../../../../src/features/drive/tree/model';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { scriptedInputBoxes } from '../../../../support/scriptedInputBoxes';
 
-interface Step { prompt: string; value: string }
-/** What the user does in one input box: type `text` (undefined: leave it as it is), then accept or press Escape. */
-interface Action { type?: string; escape?: boolean }
 
 /** Sharing commands over fake input boxes that play `actions` in order (quick picks take their first item), and a Drive holding `file`. */
 function sharingCommands(file: DriveItem) {
-  const steps: Step[] = [];
-  let actions: Action[] = [];
+  const { showInputBox, steps, play } = scriptedInputBoxes();
   let refuse: string | undefined;
   const invited: { email: string; message?: string }[] = [];
   const base = fakeVscode();
   const window = {
     ...base.window,
-    showInputBox: async (options: vscode.InputBoxOptions) => {
-      steps.push({ prompt: options.prompt ?? '', value: options.value ?? '' });
-      const action = actions.shift() ?? {};
-      const text = action.type ?? options.value ?? '';
-      // VS Code validates the box's text as it changes.
-      await options.validateInput?.(text);
-      return action.escape ? undefined : text;
-    },
+    showInputBox,
     showQuickPick: async <T>(items: readonly T[]) => items[0],
     showInformationMessage: async () => undefined,
     showWarningMessage: async () => undefined,
@@ -61,7 +51,7 @@ function sharingCommands(file: DriveItem) {
   const node = { kind: 'file', item: file } as unknown as DriveNode;
   return {
     commands: new DriveSharingCommands(context), members: new SharedDriveCommands(context), properties: new DrivePropertyCommands(context), node, steps, invited,
-    play: (next: Action[]) => { actions = next; steps.length = 0; },
+    play,
     refuse: (email: string | undefined) => { refuse = email; },
   };
 }
@@ -109,8 +99,7 @@ describe('Drive: Add People keeps what was typed', () => {
 
 /** Comment commands over the same fake input boxes, an editor on a Drive file, and comments that fail while `failing` is set. */
 function commentCommands() {
-  const steps: Step[] = [];
-  let actions: Action[] = [];
+  const { showInputBox, steps, play } = scriptedInputBoxes();
   let failing = false;
   const sent: { kind: 'add' | 'reply' | 'edit'; text: string; target?: CommentTarget }[] = [];
   const base = fakeVscode();
@@ -119,13 +108,7 @@ function commentCommands() {
   const window = {
     ...base.window,
     activeTextEditor: editor,
-    showInputBox: async (options: vscode.InputBoxOptions) => {
-      steps.push({ prompt: options.prompt ?? '', value: options.value ?? '' });
-      const action = actions.shift() ?? {};
-      const text = action.type ?? options.value ?? '';
-      await options.validateInput?.(text);
-      return action.escape ? undefined : text;
-    },
+    showInputBox,
     showInformationMessage: async () => undefined,
   };
   const vs = { ...base, window } as unknown as typeof vscode;
@@ -145,7 +128,7 @@ function commentCommands() {
   const row = (comment: Partial<DriveComment>) => ({ kind: 'comment', parent: { kind: 'comments', parent: fileRow }, comment: { author: { displayName: 'Ann', isAuthenticatedUser: true }, ...comment } }) as unknown as DriveNode;
   return {
     commands: new DriveCommentCommands(context), steps, sent, row,
-    play: (next: Action[]) => { actions = next; steps.length = 0; },
+    play,
     fail: (on: boolean) => { failing = on; },
   };
 }
