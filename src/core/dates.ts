@@ -5,7 +5,7 @@
  * the words typed are read in English.
  */
 import { english, Translate } from '../shared/l10n';
-import { formatDateKey, formatDay } from './clock';
+import { formatDateKey } from './clock';
 
 export type DueInput =
   | { readonly kind: 'date'; readonly date: string }
@@ -109,9 +109,7 @@ export function shortDueDate(date: string, today: Date, t: Translate = english, 
  * this one), after the relative word when there is one ("tomorrow (Thu 26 Nov)"). Never the ISO date.
  */
 export function dueDateInFull(date: string, today: Date, t: Translate = english, locale?: string): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  // A UTC noon written in UTC: no zone moves a calendar date.
-  const written = formatDay(Date.UTC(year, month - 1, day, 12), 'UTC', locale, Date.UTC(today.getFullYear(), today.getMonth(), today.getDate(), 12));
+  const written = formatDateKey(date, locale, formatDate(today));
   const relative = describeDueDate(date, today, t);
   return relative === date ? written : t('{0} ({1})', relative, written);
 }

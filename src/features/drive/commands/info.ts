@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
+import { writeTimestamp } from '../../../core/clock';
 import { showDetails } from '../../../core/detailsView';
 import { escapeMarkdown } from '../../../core/markdown';
 import { english, Translate } from '../../../shared/l10n';
@@ -71,10 +72,7 @@ export async function propertiesDocument(api: DriveApi, fileId: string, writing:
 /** The details page's markdown (pure). Text from Drive is escaped; a value Drive did not give reads "—". */
 export function fileDetailsMarkdown(file: DriveItem, inFolders: readonly string[], childCount: number | undefined, writing: DetailsWriting): string {
   const t = writing.t ?? english;
-  const moment = (value: string | undefined): string => {
-    const ms = value ? Date.parse(value) : NaN;
-    return Number.isNaN(ms) ? escapeMarkdown(value ?? '—') : escapeMarkdown(writing.when(ms));
-  };
+  const moment = (value: string | undefined): string => escapeMarkdown(value === undefined ? '—' : writeTimestamp(value, writing.when));
   const owners = file.owners?.map((owner) => owner.displayName ?? owner.emailAddress).filter((name): name is string => Boolean(name)) ?? file.ownerNames ?? [];
   const yes = (value: boolean | undefined): string => (value ? t('Yes') : t('No'));
   const rows: Array<[string, string]> = [[t('Kind'), escapeMarkdown(kindLabel(file.mimeType, t))]];

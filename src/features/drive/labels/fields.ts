@@ -19,7 +19,7 @@ import {
 
 import type { Translate } from '../../../shared/l10n';
 import { parseDueInput } from '../../../core/dates';
-import { formatDay } from '../../../core/clock';
+import { formatDateKey } from '../../../core/clock';
 
 export type { Translate };
 
@@ -47,10 +47,10 @@ export interface DayWords {
 export function displayValues(field: LabelDefinitionField, applied: DriveLabelField | undefined, words: DayWords = {}): string[] {
   const values = rawValues(applied);
   if (valueTypeOf(field) === 'dateString') {
+    const today = words.now === undefined ? undefined : new Date(words.now).toISOString().slice(0, 10);
     return values.map((value) => {
-      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-      // A UTC noon written in UTC: no zone moves the date; anything else is shown as Drive sent it.
-      return match ? formatDay(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12), 'UTC', words.locale, words.now) : value;
+      // Anything but a date is shown as Drive sent it.
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDateKey(value, words.locale, today) : value;
     });
   }
   if (valueTypeOf(field) !== 'selection') return values;
