@@ -32,6 +32,13 @@ export class Drafts {
   }
 }
 
+/** What an input box of a draft's step is opened with. */
+export interface DraftBox<V> {
+  readonly prompt: string;
+  readonly value: string;
+  readonly validateInput: (text: string) => V | undefined;
+}
+
 /** One run of a dialog: what each step starts with, and what the user typed so far. */
 export class Draft {
   private readonly typed: Record<string, string>;
@@ -66,6 +73,24 @@ export class Draft {
     this.saved = true;
     for (const field of Object.keys(this.typed)) delete this.typed[field];
     this.store(undefined);
+  }
+
+  /**
+   * Asks one step in an input box `show` opens with the box's prompt, first text and check: it starts with the
+   * draft's text (its prompt saying so) and keeps what is typed, so Escape on this or a later step loses nothing.
+   */
+  async ask<V = string>(field: string, prompt: string, t: Translate, show: (box: DraftBox<V>) => PromiseLike<string | undefined>, validate?: (text: string) => V | undefined): Promise<string | undefined> {
+    const answer = await show({
+      prompt: this.prompt(field, prompt, t),
+      value: this.value(field),
+      validateInput: (text) => {
+        this.keep(field, text);
+        return validate?.(text);
+      },
+    });
+    // Kept again: an answer can come without the check having seen its last text (a scripted box).
+    if (answer !== undefined) this.keep(field, answer);
+    return answer;
   }
 
   /** A step's prompt, saying when the box holds the unsaved text of last time. */

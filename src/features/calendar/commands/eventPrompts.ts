@@ -27,12 +27,7 @@ export class EventPrompts {
    * the item's own; what is typed is kept as it is typed, so Escape on this or a later step loses nothing.
    */
   async askStep(title: string, draft: Draft, field: string, prompt: string, validate?: (text: string) => string | vscode.InputBoxValidationMessage | undefined, placeHolder?: string): Promise<string | undefined> {
-    const answer = await this.context.prompts.ask(title, draft.prompt(field, prompt, this.context.desk.vs.l10n.t), draft.value(field), (text) => {
-      draft.keep(field, text);
-      return validate?.(text);
-    }, placeHolder);
-    if (answer !== undefined) draft.keep(field, answer);
-    return answer;
+    return draft.ask(field, prompt, this.context.desk.vs.l10n.t, (box) => this.context.prompts.ask(title, box.prompt, box.value, box.validateInput, placeHolder), validate);
   }
 
   /** The "When?" step (the draft's `when` field). */

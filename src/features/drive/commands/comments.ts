@@ -99,16 +99,8 @@ export class DriveCommentCommands extends DriveCommandPart {
    */
   private async writeText<T>(draftKey: string, prompt: string, original: string, send: (text: string) => Promise<T>): Promise<T | undefined> {
     const draft = this.context.drafts.open(draftKey, { text: original });
-    const text = await this.vs.window.showInputBox({
-      prompt: draft.prompt('text', prompt, this.t),
-      value: draft.value('text'),
-      validateInput: (typed) => {
-        draft.keep('text', typed);
-        return typed.trim() === '' ? this.t('Write something first') : undefined;
-      },
-    });
+    const text = await draft.ask('text', prompt, this.t, (box) => this.vs.window.showInputBox(box), (typed) => (typed.trim() === '' ? this.t('Write something first') : undefined));
     if (text === undefined) return undefined;
-    draft.keep('text', text);
     const sent = await send(text.trim());
     draft.drop();
     return sent;

@@ -171,19 +171,8 @@ export class DriveCommandContext {
    * time, the prompt saying so) and keeps what is typed. Undefined when cancelled; throws when the addresses are wrong.
    */
   async askEmails(title: string, draft: Draft): Promise<string[] | undefined> {
-    const text = await this.vs.window.showInputBox({
-      title,
-      prompt: draft.prompt('emails', this.t('E-mail addresses, separated by commas'), this.t),
-      value: draft.value('emails'),
-      placeHolder: 'bob@example.com, carol@example.com',
-      ignoreFocusOut: true,
-      validateInput: (value) => {
-        draft.keep('emails', value);
-        return emailsProblem(value, this.t);
-      },
-    });
+    const text = await draft.ask('emails', this.t('E-mail addresses, separated by commas'), this.t, (box) => this.vs.window.showInputBox({ title, placeHolder: 'bob@example.com, carol@example.com', ignoreFocusOut: true, ...box }), (value) => emailsProblem(value, this.t));
     if (text === undefined) return undefined;
-    draft.keep('emails', text);
     const problem = emailsProblem(text, this.t);
     if (problem) throw new Error(problem);
     return parseEmails(text).emails;

@@ -6,6 +6,7 @@
 import type * as vscode from 'vscode';
 import { CancelledError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
+import type { DraftBox } from '../../../core/drafts';
 import type { DriveProperty, PropertyVisibility } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { countProblem, keyProblem, sortProperties, valueProblem, visibilityLabel, visibilityOf } from '../properties/limits';
@@ -51,20 +52,13 @@ export class DrivePropertyCommands extends DriveCommandPart {
     const title = this.t('Add a property to “{0}”', this.titleOf(file));
     // The key and value typed last time and not added (Escape on a later step, a refusal) come back.
     const draft = this.context.drafts.open(`add-property/${file.id}`, { key: '', value: '' });
-    const key = await this.vs.window.showInputBox({ title, prompt: draft.prompt('key', this.t('Key'), this.t), value: draft.value('key'), ignoreFocusOut: true, validateInput: (text) => {
-      draft.keep('key', text);
-      return keyProblem(text, this.t);
-    } });
+    const ask = (box: DraftBox<string>) => this.vs.window.showInputBox({ title, ignoreFocusOut: true, ...box });
+    const key = await draft.ask('key', this.t('Key'), this.t, ask, (text) => keyProblem(text, this.t));
     if (key === undefined) return false;
-    draft.keep('key', key);
     const keyIssue = keyProblem(key, this.t);
     if (keyIssue) throw new Error(keyIssue);
-    const value = await this.vs.window.showInputBox({ title, prompt: draft.prompt('value', this.t('Value of {0}', key), this.t), value: draft.value('value'), ignoreFocusOut: true, validateInput: (text) => {
-      draft.keep('value', text);
-      return valueProblem(key, text, this.t);
-    } });
+    const value = await draft.ask('value', this.t('Value of {0}', key), this.t, ask, (text) => valueProblem(key, text, this.t));
     if (value === undefined) return false;
-    draft.keep('value', value);
     const valueIssue = valueProblem(key, value, this.t);
     if (valueIssue) throw new Error(valueIssue);
     const picked = await this.vs.window.showQuickPick((['PRIVATE', 'PUBLIC'] as const).map((visibility) => ({ label: visibilityLabel(visibility, this.t), visibility })), { title, placeHolder: this.t('Who sees {0}?', key) });

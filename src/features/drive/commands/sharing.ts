@@ -97,19 +97,8 @@ export class DriveSharingCommands extends DriveCommandPart {
     if (!notify) return false;
     let emailMessage: string | undefined;
     if (notify.notify) {
-      emailMessage = await this.vs.window.showInputBox({
-        title,
-        prompt: draft.prompt('message', this.t('A message for the e-mail (optional)'), this.t),
-        value: draft.value('message'),
-        placeHolder: this.t('Press Enter to send the invitation without a message'),
-        ignoreFocusOut: true,
-        validateInput: (value) => {
-          draft.keep('message', value);
-          return undefined;
-        },
-      });
+      emailMessage = await draft.ask('message', this.t('A message for the e-mail (optional)'), this.t, (box) => this.vs.window.showInputBox({ title, placeHolder: this.t('Press Enter to send the invitation without a message'), ignoreFocusOut: true, ...box }));
       if (emailMessage === undefined) return false;
-      draft.keep('message', emailMessage);
     }
     const done: string[] = [];
     for (const email of emails) {
