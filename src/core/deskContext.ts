@@ -86,10 +86,9 @@ export function createDeskContext(
           const saved = remembered();
           return saved?.backend === backendKey(backend.expected) ? saved.account : undefined;
         },
+        // Called only when the check answers other than `remembered` (so never with what is already kept).
         remember: (account) => {
-          const saved = remembered();
           const backendNow = backendKey(backend.expected);
-          if (saved?.account === account && saved?.backend === backendNow) return;
           // Durably: a write lost to the global state's echo would leave the next start waiting for the check again.
           void updateDurably(extensionContext.globalState, REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
         },

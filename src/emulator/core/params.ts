@@ -80,8 +80,10 @@ export function issueInWords(issue: z.core.$ZodIssue, value: unknown): string {
       const most = issue.code === 'too_big';
       const bound = Number(most ? issue.maximum : issue.minimum);
       const strict = issue.inclusive === false;
-      if (issue.origin === 'string') return !most && bound === 1 ? 'must not be empty' : `${most ? 'at most' : 'at least'} ${strict ? bound + (most ? -1 : 1) : bound} characters`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${most ? 'at most' : 'at least'} ${strict ? bound + (most ? -1 : 1) : bound} items`;
+      // A count: "less than 5" is "at most 4".
+      const limit = strict ? bound + (most ? -1 : 1) : bound;
+      if (issue.origin === 'string') return !most && bound === 1 ? 'must not be empty' : `${most ? 'at most' : 'at least'} ${limit} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `${most ? 'at most' : 'at least'} ${limit} items`;
       return `${most ? (strict ? 'less than' : 'at most') : (strict ? 'more than' : 'at least')} ${bound}`;
     }
     case 'invalid_type':

@@ -179,11 +179,6 @@ export class CalendarListCommands {
   }
 }
 
-/**
- * What is wrong with a calendar id as typed, said in the box: every calendar's id is an address (someone@example.com,
- * …@group.calendar.google.com, en.usa#holiday@group.v.calendar.google.com), so text without "@" or with spaces is
- * refused before the service answers a bare "Not Found".
- */
 /** Google Calendar keeps a calendar's name to 1024 characters. */
 const CALENDAR_NAME_MAX = 1024;
 
@@ -194,6 +189,11 @@ export function calendarNameProblem(text: string, t: (message: string, ...args: 
   return undefined;
 }
 
+/**
+ * What is wrong with a calendar id as typed, said in the box: every calendar's id is an address (someone@example.com,
+ * …@group.calendar.google.com, en.usa#holiday@group.v.calendar.google.com), so text without "@" or with spaces is
+ * refused before the service answers a bare "Not Found".
+ */
 export function calendarIdProblem(text: string, t: (message: string, ...args: Array<string | number>) => string): string | undefined {
   const id = text.trim();
   if (id === '') return t('Enter a calendar id.');

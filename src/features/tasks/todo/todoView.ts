@@ -212,10 +212,12 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     type Place = { folder: vscode.WorkspaceFolder; relative: string; key: string; listed?: boolean };
     const files: Place[] = [];
     const directories: Place[] = [];
+    // Read once per loop (neither awaits inside, so each sees the documents as a per-file lookup would).
+    let dirty = this.dirtyDocuments();
     for (const uri of uris) {
       const place = this.locate(uri);
       if (!place) continue;
-      if (this.dirtyText(place.key) !== undefined) {
+      if (dirty.has(place.key)) {
         files.push(place);
         continue;
       }
@@ -239,8 +241,9 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
       for (const relative of inside) files.push({ folder: directory.folder, relative, key: this.keyOf(directory.folder, relative), listed: true });
     }
     const onDisk = new Map<vscode.WorkspaceFolder, Place[]>();
+    dirty = this.dirtyDocuments();
     for (const place of files) {
-      const text = this.dirtyText(place.key);
+      const text = dirty.get(place.key)?.getText();
       if (text !== undefined) {
         changed = this.index.setFile(place.key, this.fromText(place.key, text)) || changed;
         continue;
@@ -264,9 +267,14 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     if (changed) this.redraw();
   }
 
-  /** The text of the open document with unsaved changes at index key `key`, if there is one. */
-  private dirtyText(key: string): string | undefined {
-    return this.vs.workspace.textDocuments.find((document) => document.isDirty && this.locate(document.uri)?.key === key)?.getText();
+  /** The open documents with unsaved changes, by index key (the first document of a key, as a lookup finds it). */
+  private dirtyDocuments(): Map<string, vscode.TextDocument> {
+    const documents = new Map<string, vscode.TextDocument>();
+    for (const document of this.vs.workspace.textDocuments) {
+      const key = document.isDirty ? this.locate(document.uri)?.key : undefined;
+      if (key !== undefined && !documents.has(key)) documents.set(key, document);
+    }
+    return documents;
   }
 
   /** Where the marker of `taskId` is now, in open documents (unsaved text first) and on disk, every folder. */
