@@ -100,6 +100,15 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   private urlOpener: ((url: string) => Promise<boolean>) | undefined;
   /** The backend of `announced`; when the settings switch backends, VS Code hears of the other accounts. */
   private announcedBackend: string;
+  /**
+   * The token last handed out per backend and scope set, so a burst of requests (a search asks 18 at once)
+   * does not read SecretStorage twice each: every read is a round trip to the window, queued behind the others.
+   * Forgotten on any change to the stored sessions (ours or another window's) and near expiry.
+   */
+  private readonly handedOut = new Map<string, { readonly session: StoredSession; readonly generation: number }>();
+  private readonly lookingUp = new Map<string, Promise<StoredSession>>();
+  /** Bumped whenever the stored sessions change; an answer looked up before a change is not remembered. */
+  private generation = 0;
 
   constructor(
     private readonly vs: typeof vscode,
@@ -117,7 +126,9 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     this.disposables.push(
       this.emitter,
       secrets.onDidChange((event) => {
-        if (event.key === SESSIONS_SECRET_KEY) void this.refreshSessions();
+        if (event.key !== SESSIONS_SECRET_KEY) return;
+        this.forgetTokens();
+        void this.refreshSessions();
       }),
     );
   }
@@ -229,6 +240,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
         // Offline or already revoked: the local sign-out must still happen; the token is forgotten below.
       }
     }
+    // Requests from now on must not get the token being signed out.
+    this.forgetTokens();
     await this.store.remove(backend, sessionId);
     await this.refreshSessions();
   }
@@ -245,10 +258,41 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   }
 
   /**
+   * A usable access token of the first session covering `scopes`, for the HTTP pipeline: one stored-session
+   * read for all requests asked together, none while the token handed out last is still fresh. `forceRefresh`
+   * (after a 401) always reads the store and refreshes. Throws NotSignedInError when no session covers them.
+   */
+  async accessTokenFor(scopes: readonly string[], options: { forceRefresh: boolean } = { forceRefresh: false }): Promise<string> {
+    const backend = this.backend();
+    const key = `${backend}\n${normaliseScopes(scopes).join(' ')}`;
+    if (!options.forceRefresh) {
+      const known = this.handedOut.get(key);
+      if (known && known.generation === this.generation && !needsRefresh(known.session.expiresAt, this.now())) return known.session.accessToken;
+      const pending = this.lookingUp.get(key);
+      if (pending) return (await pending).accessToken;
+    }
+    const generation = this.generation;
+    const lookUp = (async () => {
+      const [stored] = await this.matchingSessions(backend, scopes, undefined);
+      if (!stored) throw new NotSignedInError(this.vs.l10n.t);
+      return this.ensureFresh(backend, stored, options.forceRefresh);
+    })();
+    if (!options.forceRefresh) this.lookingUp.set(key, lookUp);
+    try {
+      const fresh = await lookUp;
+      if (generation === this.generation) this.handedOut.set(key, { session: fresh, generation });
+      return fresh.accessToken;
+    } finally {
+      if (this.lookingUp.get(key) === lookUp) this.lookingUp.delete(key);
+    }
+  }
+
+  /**
    * Re-reads the stored sessions and tells VS Code what was added, removed or changed. Runs on every
    * SecretStorage change (other windows); call it too when the backend setting changes.
    */
   refreshSessions(): Promise<void> {
+    this.forgetTokens();
     const run = this.reconciling.then(async () => {
       const backend = backendKey(this.options.endpoints());
       this.announcedBackend = backend;
@@ -266,6 +310,13 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     });
     this.reconciling = run.catch(() => undefined);
     return run;
+  }
+
+  /** The stored sessions changed (or are about to): tokens handed out before are looked up again. */
+  private forgetTokens(): void {
+    this.generation++;
+    this.handedOut.clear();
+    this.lookingUp.clear();
   }
 
   private async matchingSessions(backend: string, scopes: readonly string[] | undefined, accountId: string | undefined): Promise<StoredSession[]> {

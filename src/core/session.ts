@@ -8,7 +8,7 @@ import { Disposable } from './disposable';
 /** One sign-in covers every Desk service (DESK_SCOPES); a service asks for its own subset of them. */
 export { AUTH_PROVIDER_ID, NotSignedInError, SIGNED_IN_CONTEXT_KEY };
 
-export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'getAccessToken' | 'onDidChangeSessions' | 'createSession'>;
+export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 'accessTokenFor' | 'onDidChangeSessions' | 'createSession'>;
 
 /**
  * Whether the user is signed in (the `desk:signedIn` context key for welcome views and menus), and bearer
@@ -47,14 +47,10 @@ export class DeskSession extends Disposable {
   /**
    * Bearer tokens for `scopes`, refreshed when near expiry; throws NotSignedInError rather than prompting.
    * Desk owns the provider, so it reads its sessions there directly: VS Code's per-extension access
-   * prompts are for other extensions borrowing an account.
+   * prompts are for other extensions borrowing an account. Requests asked together share one lookup.
    */
   tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
-    return async ({ forceRefresh }) => {
-      const session = (await this.provider.listSessions()).find((candidate) => scopes.every((scope) => candidate.scopes.includes(scope)));
-      if (!session) throw new NotSignedInError(this.vs.l10n.t);
-      return this.provider.getAccessToken(session.id, { forceRefresh });
-    };
+    return ({ forceRefresh }) => this.provider.accessTokenFor(scopes, { forceRefresh });
   }
 
   /** The signed-in account's id (the first session with every Desk scope), undefined when signed out; no network. */

@@ -171,6 +171,82 @@ describe('auth/provider', () => {
     assert.deepEqual(summary, [{ added: ['x'], removed: [] }, { added: [], removed: ['x'] }]);
   });
 
+  describe('accessTokenFor (the HTTP pipeline\'s tokens)', () => {
+    /** Counts SecretStorage reads: each one is a round trip to the window in VS Code. */
+    function countReads(secrets: FakeSecretStorage): { count: number } {
+      const reads = { count: 0 };
+      const get = secrets.get.bind(secrets);
+      secrets.get = async (key: string) => {
+        reads.count++;
+        return get(key);
+      };
+      return reads;
+    }
+
+    it('serves a burst of requests with one stored-session read, and later ones with none', async () => {
+      const { provider, secrets } = await harness([stored('a')]);
+      const reads = countReads(secrets);
+      const tokens = await Promise.all(Array.from({ length: 18 }, () => provider.accessTokenFor([TASKS])));
+      assert.deepEqual(new Set(tokens), new Set(['access-a']));
+      assert.equal(reads.count, 1);
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-a');
+      assert.equal(reads.count, 1, 'a fresh token handed out before is handed out again without a read');
+    });
+
+    it('hands out no token after sign-out, and the other account\'s after a sign-in elsewhere', async () => {
+      const { provider, secrets } = await harness([stored('a')]);
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-a');
+      await provider.removeSession('a');
+      await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+      const otherWindow = new SessionStore(secrets);
+      await otherWindow.put(backendKey(EMULATOR), stored('b'));
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-b');
+      // Another window signs b out: SecretStorage's change event is all this window hears.
+      await otherWindow.remove(backendKey(EMULATOR), 'b');
+      await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+    });
+
+    it('does not remember a token looked up while the sessions changed', async () => {
+      const { provider, secrets } = await harness([stored('a')]);
+      const lookUp = provider.accessTokenFor([TASKS]);
+      await new SessionStore(secrets).remove(backendKey(EMULATOR), 'a');
+      await lookUp.catch(() => undefined);
+      await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+    });
+
+    it('refreshes a remembered token near its expiry, and on a 401 even when fresh', async () => {
+      let now = NOW;
+      const secrets = new FakeSecretStorage();
+      await new SessionStore(secrets).put(backendKey(EMULATOR), stored('a'));
+      let issued = 0;
+      const provider = new DeskAuthenticationProvider(fakeVscode(), secrets, {
+        endpoints: () => EMULATOR,
+        clientId: async () => ({ clientId: 'test-client' }),
+        now: () => now,
+        fetch: async () => new Response(JSON.stringify({ access_token: `fresh-${++issued}`, expires_in: 3600, token_type: 'Bearer' }), { status: 200 }),
+      });
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-a');
+      now = NOW + 60 * 60 * 1000 - REFRESH_MARGIN_MS;
+      assert.equal(await provider.accessTokenFor([TASKS]), 'fresh-1');
+      assert.equal(await provider.accessTokenFor([TASKS], { forceRefresh: true }), 'fresh-2');
+      assert.equal(await provider.accessTokenFor([TASKS]), 'fresh-2');
+    });
+
+    it('asks per backend: a token of one emulator is never sent to Google', async () => {
+      let endpoints: ServiceEndpoints = EMULATOR;
+      const { provider } = await harness([stored('a')], undefined, () => endpoints);
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-a');
+      endpoints = GOOGLE_ENDPOINTS;
+      await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+    });
+
+    it('answers only for sessions that cover the asked scopes', async () => {
+      const { provider } = await harness([stored('a', { scopes: ['email', 'openid', 'profile'] })]);
+      await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+      assert.equal(await provider.accessTokenFor(['email']), 'access-a');
+    });
+  });
+
   describe('createTokenSource', () => {
     it('asks VS Code silently for the session and returns its token, refreshed when forced', async () => {
       const { provider, tokenRequests } = await harness([stored('a')]);
