@@ -6,6 +6,7 @@
 // Pass/fail is decided from the workbench's codeAutomationExit (0 = run() resolved) AND the JSON result file that
 // run() writes; the server's and extension host's exit codes say nothing about the suite.
 // Options: --grep TEXT (test titles), --file TEXT (test file names), --timeout SECONDS (default 300).
+// DESK_DEBUG_REQUEST_LOG=FILE keeps the emulator's request log (JSON lines: what Desk asked, when, the answer's status).
 // Prints a mocha-style summary ("N passing", "N failing") that scripts/test-all.js reads.
 'use strict';
 
@@ -53,6 +54,7 @@ async function main() {
         name: 'vscode-suite',
         seed: 'demo',
         testsPath,
+        ...(process.env.DESK_DEBUG_REQUEST_LOG ? { requestLog: process.env.DESK_DEBUG_REQUEST_LOG } : {}),
         // Reminders fire on the real clock: in a shared host one could land while another suite stubs a dialog.
         settings: { 'desk.calendar.reminders': false },
         env,

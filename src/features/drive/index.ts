@@ -129,6 +129,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
         this.comments.fileChanged(fileId);
       },
       revealFile: (fileId, options) => this.revealFile(fileId, options),
+      knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? this.model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
     }));
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.resetData();
@@ -159,7 +160,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   knowFile(item: DriveItem): void { this.fileSystem.know(item); }
 
   revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
-    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView }, fileId, options);
+    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView, redraw: (container) => this.provider.rerender(container) }, fileId, options);
   }
 
   private resetData(): void {

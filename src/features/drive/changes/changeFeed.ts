@@ -51,10 +51,12 @@ export interface DriveChangeFeedHost {
   /** A file changed elsewhere: open editors and comment threads catch up. */
   fileChanged(fileId: string): void;
   revealFile(fileId: string, options: { open?: boolean }): Promise<void>;
+  /** The modification date of the version Desk shows of a file (open editor, tree row), if it shows one. */
+  knownModifiedDate(fileId: string): string | undefined;
 }
 
 export class DriveChangeFeed extends Disposable {
-  readonly changeLog = new ChangeLog();
+  readonly changeLog: ChangeLog;
   readonly statusBar: ChangesStatusBar;
   private poller: ChangePoller | undefined;
   private pollerStarting: Promise<void> | undefined;
@@ -66,6 +68,7 @@ export class DriveChangeFeed extends Disposable {
   constructor(private readonly host: DriveChangeFeedHost) {
     super();
     const { vs } = host.desk;
+    this.changeLog = new ChangeLog(Date.now, undefined, (fileId) => host.knownModifiedDate(fileId));
     this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock));
     this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(PUSH_CHANGES_SETTING) !== false));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {

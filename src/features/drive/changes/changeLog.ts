@@ -61,7 +61,15 @@ export class ChangeLog {
   /** The modification date each file had in the last change seen: an edit shows as a newer one. */
   private readonly lastModified = new Map<string, string>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 200) {}
+  /**
+   * `knownModifiedDate`: the modification date of the version Desk shows of a file (an open editor, a row), the
+   * baseline for a file no poll has shown yet, so another app's edit right after Desk commented is still news.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxEntries = 200,
+    private readonly knownModifiedDate: (fileId: string) => string | undefined = () => undefined,
+  ) {}
 
   /** Records a file version this client wrote; a change carrying the same etag is not shown. */
   noteOwnWrite(fileId: string, etag: string | undefined): void {
@@ -89,7 +97,7 @@ export class ChangeLog {
       if (!fileId) continue;
       if (change.file?.title) this.titles.set(fileId, change.file.title);
       const modified = change.file?.modifiedDate;
-      const modifiedBefore = this.lastModified.get(fileId);
+      const modifiedBefore = this.lastModified.get(fileId) ?? this.knownModifiedDate(fileId);
       if (modified !== undefined) this.lastModified.set(fileId, modified);
       // A version this client wrote itself (the etag its write answered) is no news.
       const own = this.ownWrites.get(fileId);

@@ -105,6 +105,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.remember(item);
   }
 
+  /** The version of a file an open editor holds, else the metadata last seen; undefined when Desk has none. */
+  knownVersion(fileId: string): DriveItem | undefined {
+    return this.pinned.get(fileId) ?? this.metadata.get(fileId)?.item;
+  }
+
   /**
    * Another client changed a file: open editors without unsaved edits reload it; an editor with edits keeps
    * its pinned version, so the next save meets the conflict instead of silently overwriting.

@@ -72,7 +72,7 @@ interface Listing {
  * drag and drop and row commands read, about half of the whole resource. Editors, the properties document and
  * reveal read the file whole with files.get.
  */
-export const TREE_LISTING_FIELDS = 'items(id,title,mimeType,labels,parents(id,isRoot),createdDate,modifiedDate,fileSize,md5Checksum,driveId,etag,description,editable,shared,ownedByMe,ownerNames,owners(displayName,emailAddress,permissionId,isAuthenticatedUser),lastModifyingUserName,sharedWithMeDate,sharingUser(displayName,emailAddress),userPermission(role,additionalRoles),writersCanShare,capabilities(canComment,canDelete,canEdit,canListChildren,canShare,canTrash,canTrashChildren,canUntrash)),nextPageToken';
+export const TREE_LISTING_FIELDS = 'items(id,title,mimeType,labels,parents(id,isRoot),createdDate,modifiedDate,version,fileSize,md5Checksum,driveId,etag,description,editable,shared,ownedByMe,ownerNames,owners(displayName,emailAddress,permissionId,isAuthenticatedUser),lastModifyingUserName,sharedWithMeDate,sharingUser(displayName,emailAddress),userPermission(role,additionalRoles),writersCanShare,capabilities(canComment,canDelete,canEdit,canListChildren,canShare,canTrash,canTrashChildren,canUntrash)),nextPageToken';
 
 /** What the view keeps for its next start: the first rows of My Drive. */
 const myDriveSnapshotSchema = z.array(driveFileSchema);
@@ -89,6 +89,12 @@ export interface TreeModelOptions {
   readonly t?: Translate;
   /** My Drive's first rows of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
   readonly cache?: FirstRowsFromCache<DriveItem[]>;
+}
+
+/** How findNode looks: pages per folder before giving up, and who hears of a container it had to complete. */
+export interface FindNodeOptions {
+  readonly maxPagesPerFolder?: number;
+  readonly onPlaced?: (container: ContainerNode) => void;
 }
 
 export class DriveTreeModel {
@@ -303,6 +309,8 @@ export class DriveTreeModel {
     const redraw = new Map<string, ContainerNode>();
     for (const change of changed) {
       const item = change.removed ? undefined : change.item;
+      // A poll answered before Desk's own write landed must not put the older version back.
+      if (item && this.knowsNewerThan(item)) continue;
       for (const [containerId, listing] of this.listings) {
         const container = this.nodeById(containerId);
         if (!container || (container.kind !== 'section' && container.kind !== 'file') || !this.listsByParent(container)) continue;
@@ -336,6 +344,12 @@ export class DriveTreeModel {
     return this.rootId().catch(() => undefined);
   }
 
+  /** Whether a loaded row already shows a later version of this file than `item` (Drive's `version` only grows). */
+  private knowsNewerThan(item: DriveItem): boolean {
+    for (const node of this.nodes.values()) if (node.item.id === item.id && isOlderVersion(item, node.item)) return true;
+    return false;
+  }
+
   /** Updates the metadata a node shows (e.g. after a rename) without reloading its folder. */
   updateItem(item: DriveItem): FileNode[] {
     const updated: FileNode[] = [];
@@ -356,11 +370,14 @@ export class DriveTreeModel {
    * Finds (loading pages as needed) the node of a file under My Drive or Shared with me, for reveal.
    * Walks up the parents with getFile, then down through the listings.
    */
-  async findNode(fileId: string, maxPagesPerFolder = 50): Promise<FileNode | undefined> {
+  async findNode(fileId: string, options: FindNodeOptions = {}): Promise<FileNode | undefined> {
+    const maxPagesPerFolder = options.maxPagesPerFolder ?? 50;
     const chain: string[] = [fileId];
     const rootId = await this.rootId();
     let section: DriveSection = 'shared';
     let current = await this.api.getFile(fileId);
+    /** What Drive answers now for each file on the way: newer than a listing loaded before it was made or moved. */
+    const known = new Map<string, DriveItem>([[current.id, current]]);
     if (current.labels?.trashed) section = 'trash';
     for (let depth = 0; depth < 64 && section !== 'trash'; depth++) {
       const parent = current.parents?.[0];
@@ -372,6 +389,7 @@ export class DriveTreeModel {
       chain.unshift(parent.id);
       try {
         current = await this.api.getFile(parent.id);
+        known.set(current.id, current);
       } catch {
         break;
       }
@@ -387,13 +405,26 @@ export class DriveTreeModel {
       container = this.driveTrashOf(row);
     }
     for (const id of chain) {
-      const found = await this.findChild(container, id, maxPagesPerFolder);
+      const found: FileNode | undefined = (await this.findChild(container, id, maxPagesPerFolder)) ?? (await this.placeKnown(container, known.get(id), maxPagesPerFolder, options.onPlaced));
       // A file shared with me whose top folder is not itself in "Shared with me": start lower.
       if (!found) return undefined;
       if (id === fileId) return found;
       container = found;
     }
     return undefined;
+  }
+
+  /**
+   * A file Drive places in a folder or My Drive whose loaded listing lacks it (made or moved there elsewhere, and
+   * the change feed has not told us yet): the listing takes it in place, as from the change feed, and `onPlaced`
+   * hears which container to redraw.
+   */
+  private async placeKnown(container: ContainerNode, item: DriveItem | undefined, maxPages: number, onPlaced: ((container: ContainerNode) => void) | undefined): Promise<FileNode | undefined> {
+    if (!item || !this.listings.has(container.id) || !this.listsByParent(container)) return undefined;
+    await this.applyChanges([{ fileId: item.id, item, removed: false }]);
+    const found = await this.findChild(container, item.id, maxPages);
+    if (found) onPlaced?.(container);
+    return found;
   }
 
   /** The row of a file in a container, loading its pages until found. */
@@ -424,7 +455,8 @@ export class DriveTreeModel {
     const id = `${parent.id}/${item.id}`;
     const existing = this.nodes.get(id);
     if (existing) {
-      existing.item = item;
+      // A listing asked before Desk's own write keeps the row at the written version.
+      if (!isOlderVersion(item, existing.item)) existing.item = item;
       return existing;
     }
     const node: FileNode = { kind: 'file', id, parent, item };
@@ -536,4 +568,11 @@ function emptyText(container: ContainerNode, t: Translate): string {
     }
   }
   return t('Empty folder');
+}
+
+/** Whether `item` is an earlier version of `than` (Drive's `version` only grows); unknown when either lacks one. */
+function isOlderVersion(item: DriveItem, than: DriveItem): boolean {
+  const versionOf = (file: DriveItem): bigint | undefined => (file.version !== undefined && /^\d{1,20}$/.test(file.version) ? BigInt(file.version) : undefined);
+  const [incoming, shown] = [versionOf(item), versionOf(than)];
+  return incoming !== undefined && shown !== undefined && incoming < shown;
 }

@@ -12,11 +12,13 @@ export interface RevealHost {
   readonly vs: typeof vscode;
   readonly model: DriveTreeModel;
   readonly view: vscode.TreeView<DriveNode>;
+  /** Redraws a container whose rows the search for the file completed. */
+  readonly redraw: (container: DriveNode) => void;
 }
 
 export async function revealDriveFile(host: RevealHost, fileId: string, options: { open?: boolean } = {}): Promise<void> {
   const { vs, model, view } = host;
-  const node = await model.findNode(fileId);
+  const node = await model.findNode(fileId, { onPlaced: (container) => host.redraw(container) });
   if (!node) {
     void vs.window.showInformationMessage(vs.l10n.t('That file is not in My Drive, Shared with me or the trash any more.'));
     return;

@@ -70,6 +70,18 @@ describe('ChangeLog (status bar model)', () => {
     assert.deepEqual(edited.map((entry) => entry.fileId), ['f']);
   });
 
+  it('announces an edit by another app right after Desk commented, when no poll showed the file before (Desk\'s open version is the baseline)', () => {
+    const shown = new Map([['f', '2026-11-26T09:00:00.000Z']]);
+    const log = new ChangeLog(() => 1_000, 200, (fileId) => shown.get(fileId));
+    log.noteOwnAction('f');
+    const file = { id: 'f', title: 'design.md', etag: '"v2"', modifiedDate: '2026-11-26T09:00:00.000Z' };
+    assert.deepEqual(log.add([{ fileId: 'f', file }]), [], 'Desk\'s own comment: the version Desk shows is unchanged');
+    const other = new ChangeLog(() => 1_000, 200, (fileId) => shown.get(fileId));
+    other.noteOwnAction('f');
+    const edited = other.add([{ fileId: 'f', file: { ...file, etag: '"v3"', modifiedDate: '2026-11-26T09:00:05.000Z' } }]);
+    assert.deepEqual(edited.map((entry) => entry.fileId), ['f'], 'newer than the version Desk shows: news');
+  });
+
   it('tells which file a request of Desk changes', () => {
     assert.equal(fileChangedBy('GET', '/drive/v2/files/a'), undefined);
     assert.equal(fileChangedBy('PATCH', '/drive/v2/files/a'), 'a');

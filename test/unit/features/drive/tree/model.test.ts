@@ -200,6 +200,50 @@ describe('Drive tree model', () => {
     assert.equal(model.parentOf(parent)?.kind === 'file' && (model.parentOf(parent) as FileNode).item.title, 'Top');
   });
 
+  it('finds for reveal a file made elsewhere after its folder was listed, placing it without reloading the folder', async () => {
+    const drive = new FakeDrive();
+    const folder = drive.folder('Projects');
+    drive.file('old.txt', folder);
+    const model = new DriveTreeModel(drive);
+    const folderNode = fileChild(await model.children(model.section('myDrive')), 'Projects');
+    assert.ok(folderNode);
+    assert.deepEqual(titles(await model.children(folderNode)), ['old.txt']);
+    // Another app adds a file; the change feed has not brought it yet.
+    const made = drive.file('new.txt', folder);
+    const listedBefore = drive.listRequests.length;
+    const placed: string[] = [];
+    const node = await model.findNode(made, { onPlaced: (container) => placed.push(container.id) });
+    assert.equal(node?.item.title, 'new.txt');
+    assert.equal(node && model.parentOf(node), folderNode);
+    assert.deepEqual(placed, [folderNode.id], 'the folder is redrawn with the new row');
+    assert.deepEqual(titles(await model.children(folderNode)), ['new.txt', 'old.txt']);
+    assert.equal(drive.listRequests.length, listedBefore, 'no listing was asked again');
+  });
+
+  it('keeps the version Desk wrote when a poll answered before the write brings an older one', async () => {
+    const drive = new FakeDrive();
+    const site = drive.folder('site');
+    const photos = drive.folder('Photos');
+    const index = drive.file('index.html', site);
+    const model = new DriveTreeModel(drive);
+    const myDrive = await model.children(model.section('myDrive'));
+    const siteNode = fileChild(myDrive, 'site');
+    const photosNode = fileChild(myDrive, 'Photos');
+    const row = fileChild(await model.children(siteNode), 'index.html');
+    await model.children(photosNode);
+    const base = row.item;
+    // Desk removed the file from Photos: its own write answered version 8 with one parent.
+    model.updateItem({ ...base, version: '8', parents: [{ id: site }] });
+    // A poll that left before that write comes back after it, with version 7 still in both folders.
+    const { redraw } = await model.applyChanges([{ fileId: index, item: { ...base, version: '7', parents: [{ id: site }, { id: photos }] }, removed: false }]);
+    assert.deepEqual(redraw, []);
+    assert.deepEqual(row.item.parents, [{ id: site }]);
+    assert.ok(!titles(await model.children(photosNode)).includes('index.html'), 'Photos does not take the file back');
+    // A later version from the feed is taken as always.
+    await model.applyChanges([{ fileId: index, item: { ...base, version: '9', parents: [{ id: site }, { id: photos }] }, removed: false }]);
+    assert.ok(titles(await model.children(photosNode)).includes('index.html'));
+  });
+
   it('reports a listing failure and retries on the next expansion', async () => {
     const drive = new FakeDrive();
     drive.file('a.txt');
