@@ -8,11 +8,12 @@ import { createDeskContext, DeskContext } from './core/deskContext';
 import { clearOnAccountChange } from './core/viewCache';
 import { markStartup } from './core/startupMarks';
 import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
-import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
+import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
-import { LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
+import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
+import { BundleLoader } from './core/bundleLoader';
 import type { TasksSlice } from './features/tasks';
 
 /** When this bundle was evaluated: with activate()'s start, where a window reload's time goes before Desk runs. */
@@ -28,9 +29,15 @@ import type { SearchSlice } from './features/search';
  * when one of their commands runs first. The bundles are required by a computed path so this bundle stays small.
  */
 function featureModule<T>(name: string): T {
+  const file = path.join(__dirname, 'features', `${name}.js`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.join(__dirname, 'features', `${name}.js`)) as T;
+  return bundles ? bundles.load<T>(file) : (require(file) as T);
 }
+
+/** The feature bundles' loader with V8's code cache (core/bundleLoader.ts), set up by activate(). */
+let bundles: BundleLoader | undefined;
+/** When the bundles' code cache is written: after the deferred features have loaded, off the start's path. */
+const CODE_CACHE_SAVE_MS = DEFERRED_LOAD_MS + 2000;
 
 const FEATURES = {
   tasks: {
@@ -63,15 +70,18 @@ const FEATURES = {
   } satisfies LazyFeatureSpec<BooksSlice>,
   channels: {
     name: 'channels',
+    treeViews: [CHANNELS_TREE_VIEW],
     commandPrefixes: ['desk.channels.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/channels')>('channels').registerChannels(desk),
+    deferred: true,
   } satisfies LazyFeatureSpec<ChannelsSlice>,
   search: {
     name: 'search',
     commandPrefixes: ['desk.search.'],
     fileSystems: [],
     load: (desk: DeskContext) => featureModule<typeof import('./features/search')>('search').registerSearch(desk),
+    deferred: true,
   } satisfies LazyFeatureSpec<SearchSlice>,
 };
 
@@ -138,8 +148,12 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
   // returns, or when one of its commands runs first. None touches the network when it loads.
   const contributed = ((context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []).map((entry) => entry.command);
+  bundles = new BundleLoader(path.join(context.globalStorageUri.fsPath, 'code-cache'), require);
   const features = desk.register(new LazyFeatures(desk, contributed, Object.values(FEATURES)));
   features.loadAllSoon();
+  const loader = bundles;
+  const saveCaches = setTimeout(() => void loader.saveCaches((message) => log.warn(message)), CODE_CACHE_SAVE_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(saveCaches) });
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());

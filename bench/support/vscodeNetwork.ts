@@ -396,12 +396,15 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
   const requestLog = path.join(runDir, 'requests.jsonl');
   const startupMarks = path.join(runDir, 'startup-marks.jsonl');
   const quietMs = latencyMs + 300;
+  const profileDir = process.env.DESK_BENCH_PROFILE_DIR;
   const workbench = await launcher.startWorkbench({
     name: 'bench-net', seed: 'demo', emulatorLatencyMs: latencyMs, requestLog, viewport: { width: 1400, height: 1600 },
     // The web build saves after a delay by default; the desktop's default (off) makes the save the user's move.
     settings: { 'desk.calendar.daysAhead': 14, 'files.autoSave': 'off' },
     // Desk records its startup moments there (activate(), each view's cached rows handed to VS Code).
-    env: { DESK_STARTUP_MARKS: startupMarks },
+    // DESK_BENCH_PROFILE_DIR=DIR: CPU profiles of the last reload, the extension host's (extensionHostProfiler.js) and
+    // the window's (window.cpuprofile), to see where a start's time goes.
+    env: { DESK_STARTUP_MARKS: startupMarks, ...(profileDir ? { DESK_BENCH_PROFILE_DIR: profileDir, NODE_OPTIONS: `--require ${path.join(repoRoot, 'bench', 'support', 'extensionHostProfiler.js')}` } : {}) },
   });
   const rows: MeasuredAction[] = [];
   const startups: { view: string; splits: StartupSplit[] }[] = [];
@@ -439,8 +442,18 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
     for (let reload = 1; reload <= reloads; reload++) {
       const reloadAt = epochMs();
       log(`reloading the window (${reload} of ${reloads}) at ${new Date(reloadAt).toISOString()}…`);
+      const profiler = profileDir && reload === reloads ? await page.context().newCDPSession(page) : undefined;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+        await profiler.send('Profiler.start');
+      }
       await page.reload();
       const reloadMarks = await marksOf(page, VIEWS.map((view) => `${view.title}:first`), 120000);
+      if (profiler) {
+        const { profile } = await profiler.send('Profiler.stop');
+        fs.writeFileSync(path.join(profileDir as string, 'window.cpuprofile'), JSON.stringify({ ...profile, deskReloadAt: reloadAt, deskFirstRows: reloadMarks, deskStoppedAt: epochMs() }));
+      }
       const reloadIdle = await networkIdle(requestLog, quietMs, reloadAt);
       const settledMarks = await page.evaluate(`globalThis.__deskBench.marks`) as Record<string, number>;
       const afterReload = readRequestLog(requestLog).answered;

@@ -50,3 +50,9 @@ export const BOOKS_TREE_VIEW = {
   options: { canSelectMany: true, showCollapseAll: true },
   dragAndDrop: { dragMimeTypes: [BOOKS_MIME], dropMimeTypes: [BOOKS_MIME] },
 } as const satisfies TreeViewRegistration;
+
+/** A developer's view, collapsed by default: registered at activation so that, when open at a start, its first ask loads it. */
+export const CHANNELS_TREE_VIEW = {
+  id: 'desk.channels',
+  options: {},
+} as const satisfies TreeViewRegistration;

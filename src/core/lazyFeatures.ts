@@ -7,7 +7,7 @@
  * `workspace.registerFileSystemProvider` and `window.createTreeView` fill those stubs in; everything else reaches
  * VS Code unchanged. Features load one per macrotask after activation returns (three of
  * them have background duties: the Drive change poller, the Calendar status bar, TODO hovers), or at once when a
- * command or a test needs them.
+ * command or a test needs them; features marked `deferred` load only once the start has settled.
  */
 import type * as vscode from 'vscode';
 import type { TreeViewRegistration } from '../config/treeViews';
@@ -29,7 +29,16 @@ export interface LazyFeatureSpec<TSlice> {
   readonly fileSystems: readonly { scheme: string; options: { isCaseSensitive?: boolean; isReadonly?: boolean } }[];
   /** Loads the bundle and registers the feature with the desk it is given. */
   load(desk: DeskContext): TSlice;
+  /**
+   * Nothing of it is needed while the window starts (no view shown from the cache, no background duty at once):
+   * it loads only once the start has settled (DEFERRED_LOAD_MS), or at once when a command of it runs, so its
+   * bundle is not compiled while the extension host still answers the visible views.
+   */
+  readonly deferred?: boolean;
 }
+
+/** How long after activation the deferred features wait: past the first rows of the views shown at a start. */
+export const DEFERRED_LOAD_MS = 3000;
 
 type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -82,19 +91,26 @@ export class LazyFeatures extends Disposable {
   }
 
   /** Loads every feature not yet loaded, one per macrotask, so the host stays responsive. */
-  loadAllSoon(): void {
-    const pending = [...this.specs.keys()];
-    const next = (): void => {
-      const name = pending.shift();
-      if (name === undefined || this.isDisposed) return;
-      try {
-        this.ensure(name);
-      } catch (error) {
-        this.desk.log.error(`Desk: could not load ${name}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+  loadAllSoon(deferredAfterMs = DEFERRED_LOAD_MS): void {
+    const specs = [...this.specs.values()];
+    const loadInTurn = (pending: string[]): void => {
+      const next = (): void => {
+        const name = pending.shift();
+        if (name === undefined || this.isDisposed) return;
+        try {
+          this.ensure(name);
+        } catch (error) {
+          this.desk.log.error(`Desk: could not load ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        setTimeout(next, 0);
+      };
       setTimeout(next, 0);
     };
-    setTimeout(next, 0);
+    loadInTurn(specs.filter((spec) => !spec.deferred).map((spec) => spec.name));
+    const later = specs.filter((spec) => spec.deferred).map((spec) => spec.name);
+    if (later.length === 0) return;
+    const timer = setTimeout(() => loadInTurn(later), deferredAfterMs);
+    this._register({ dispose: () => clearTimeout(timer) });
   }
 
   /** Registers `spec`'s view now, with a data provider (and drag and drop) that load the feature on first use. */

@@ -119,3 +119,32 @@ describe('lazy features: tree views registered at activation', () => {
     assert.match(errors[0] ?? '', /desk\.example/);
   });
 });
+
+describe('lazy features: loading after activation', () => {
+  it('loads the features the start needs one per macrotask, and the deferred ones only after the wait (or at their first use)', async () => {
+    const loaded: string[] = [];
+    const vs = { ...(fakeVscode() as unknown as Record<string, unknown>), commands: { registerCommand: () => ({ dispose: () => undefined }) }, workspace: {} } as unknown as typeof vscode;
+    const desk = { vs, log: { info: () => undefined, error: () => undefined } } as unknown as DeskContext;
+    const spec = (name: string, deferred: boolean) => ({ name, commandPrefixes: [], fileSystems: [], deferred, load: () => { loaded.push(name); return {}; } });
+    const features = new LazyFeatures(desk, [], [spec('tasks', false), spec('search', true), spec('drive', false), spec('channels', true)]);
+    features.loadAllSoon(60);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(loaded, ['tasks', 'drive'], 'the deferred features wait');
+    features.ensure('channels');
+    assert.deepEqual(loaded, ['tasks', 'drive', 'channels'], 'a command of a deferred feature loads it at once');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.deepEqual(loaded, ['tasks', 'drive', 'channels', 'search']);
+    features.dispose();
+  });
+
+  it('loads no deferred feature after the activation was disposed', async () => {
+    const loaded: string[] = [];
+    const vs = { ...(fakeVscode() as unknown as Record<string, unknown>), commands: { registerCommand: () => ({ dispose: () => undefined }) }, workspace: {} } as unknown as typeof vscode;
+    const desk = { vs, log: { info: () => undefined, error: () => undefined } } as unknown as DeskContext;
+    const features = new LazyFeatures(desk, [], [{ name: 'search', commandPrefixes: [], fileSystems: [], deferred: true, load: () => { loaded.push('search'); return {}; } }]);
+    features.loadAllSoon(10);
+    features.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.deepEqual(loaded, []);
+  });
+});

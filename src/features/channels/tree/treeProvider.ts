@@ -1,11 +1,12 @@
 /** Renders the Channels view: one row per channel (expiry countdown and message count as the description) with the notifications the built-in receiver accepted as its children. */
+import { CHANNELS_TREE_VIEW } from '../../../config/treeViews';
 import type * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import type { ChannelBook, ChannelRecord } from '../model';
 import type { ReceivedNotification } from '../receiver/check';
 import { ChannelClock, channelContextValue, channelDescription, channelLabel, channelTooltip, notificationDescription, notificationLabel, Translate } from './presentation';
 
-export const CHANNELS_VIEW_ID = 'desk.channels';
+export const CHANNELS_VIEW_ID = CHANNELS_TREE_VIEW.id;
 
 export interface ChannelNode {
   readonly kind: 'channel';

@@ -62,6 +62,9 @@ export async function refreshFor(host: ListingHost, items: readonly DriveItem[],
   const containers = new Map<string, ContainerNode>();
   for (const container of extra) containers.set(container.id, container);
   for (const container of await model.containersAffectedBy(items.map((item) => ({ fileId: item.id, item, removed: false })))) containers.set(container.id, container);
+  // The rows hold Drive's answer at once: a command run before the listings come back (add to a folder right after
+  // removing it from one) must not decide from the version before the write.
+  for (const item of items) model.updateItem(item);
   for (const container of containers.values()) host.provider.refresh(container);
 }
 
