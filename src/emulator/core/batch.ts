@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError, badRequest } from './errors';
 import type { Reply } from './router';
+import { bodyTooLarge, readBody } from './requestBody';
 import { BatchPart, mixedBoundary, multipartEnd, readHttpMessage, readMultipart, writeMultipartPart } from '../../shared/httpBatch';
 
 /** What a batch path accepts: the API prefixes its parts may target and Google's limits on the number of calls. */
@@ -79,13 +80,15 @@ export const MAX_PART_HEADER_BYTES = 16 * 1024;
  * Answers a batch request: checks the envelope, then runs each part in order, writing each answer as soon as it is
  * ready (answers held until the last part ran grew to gigabytes for 1000 large listings).
  */
-export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart): Promise<Reply> {
+export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart, bodyTimeoutMs: number): Promise<Reply> {
   const boundary = mixedBoundary(request.headers['content-type']);
   if (!boundary) {
     request.resume();
     throw badRequest("A batch request needs Content-Type 'multipart/mixed; boundary=…'");
   }
-  const body = await readBatchBody(request);
+  const body = await readBody(request, MAX_BATCH_BYTES, bodyTimeoutMs).catch((error: unknown) => {
+    throw error instanceof ApiError && error.code === 413 ? bodyTooLarge(MAX_BATCH_BYTES, 'Batch request body') : error;
+  });
   // Counted before any part is parsed: parsing 200,000 tiny parts took 13 s and 8 GB.
   const count = countMultipartParts(body, boundary);
   if (count > MAX_BATCH_CALLS) throw tooManyCalls(count);
@@ -179,20 +182,6 @@ function partMessage(outer: IncomingMessage, inner: InnerRequest): IncomingMessa
   message.push(null);
   message.complete = true;
   return message;
-}
-
-async function readBatchBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BATCH_BYTES) {
-      request.resume();
-      throw new ApiError(413, 'badRequest', `Batch request body larger than ${MAX_BATCH_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function parsePart(part: BatchPart): ParsedPart {
