@@ -43,8 +43,23 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): string | und
   return undefined;
 }
 
-/** Parses a request body: empty is `{}`, malformed or too deep is Google's 400 parseError. */
-export function parseJsonBody(text: string): unknown {
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses a request body: empty is `{}`, malformed or too deep is Google's 400 parseError. Bytes must be UTF-8, as
+ * JSON (RFC 8259) and Google's string fields require: decoding them leniently stored U+FFFD in place of a client's
+ * Latin-1 bytes.
+ */
+export function parseJsonBody(body: string | Buffer): unknown {
+  let text: string;
+  if (typeof body === 'string') text = body;
+  else {
+    try {
+      text = strictUtf8.decode(body);
+    } catch {
+      throw new ApiError(400, 'parseError', 'Invalid JSON payload received. The request body is not valid UTF-8.');
+    }
+  }
   if (text.trim() === '') return {};
   const deepKey = tooDeepAt(text);
   if (deepKey !== undefined) {

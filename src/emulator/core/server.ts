@@ -225,10 +225,10 @@ export class EmulatorHttpServer {
     }
 
     let bodyRead = false;
-    const readText = async (): Promise<string> => {
+    const readBytes = async (): Promise<Buffer> => {
       if (bodyRead) throw new Error('request body read twice');
       bodyRead = true;
-      return (await readBody(request, MAX_JSON_BYTES, this.deps.options.bodyTimeoutMs)).toString('utf8');
+      return readBody(request, MAX_JSON_BYTES, this.deps.options.bodyTimeoutMs);
     };
     const context: RequestContext = {
       method: effectiveMethod as HttpMethod,
@@ -239,8 +239,8 @@ export class EmulatorHttpServer {
       user,
       baseUrl: this.origin,
       request,
-      text: readText,
-      json: async () => parseJsonBody(await readText()),
+      text: async () => (await readBytes()).toString('utf8'),
+      json: async () => parseJsonBody(await readBytes()),
     };
     // A bad selection is refused before the call has any effect, as Google does.
     const selection = fieldSelectionOf(url.searchParams, route.id);

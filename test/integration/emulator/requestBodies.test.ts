@@ -1,12 +1,13 @@
 /**
  * Request bodies from hostile or broken clients, over raw sockets: a Content-Length beyond the emulator's limits, a
  * body that stops arriving or never ends (slowloris). Each gets Google's error format, and the connection is closed
- * rather than read to its end.
+ * rather than read to its end; JSON that is not UTF-8 is refused, not stored with replacement characters.
  */
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { googleErrorBodySchema } from '../../../src/shared/schemas/errors';
+import { EmulatorCall, emulatorHttp, expectGoogleError } from '../../support/emulatorHttp';
 
 /** What the server sent on one connection, once it closed it; `write` feeds the request (and may keep feeding). */
 interface Exchange {
@@ -116,5 +117,23 @@ describe('hostile request bodies over raw sockets', function () {
       }, 50);
     });
     assert.equal(firstResponse(received).status, 408, received.slice(0, 300));
+  });
+});
+
+describe('hostile JSON bodies', () => {
+  let emulator: RunningEmulator;
+  let call: EmulatorCall;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+    call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+  });
+  after(() => emulator.close());
+
+  it('refuses a JSON body that is not UTF-8 with 400 parseError instead of storing U+FFFD in place of its bytes', async () => {
+    const body = Buffer.concat([Buffer.from('{"title":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]); // Latin-1 é
+    const error = await expectGoogleError(call('POST', '/tasks/v1/users/@me/lists', { body, contentType: 'application/json' }), 400, 'parseError');
+    assert.match(error.message, /UTF-8/);
+    const lists = (await call('GET', '/tasks/v1/users/@me/lists')).json as { items?: { title: string }[] };
+    assert.equal((lists.items ?? []).some((list) => list.title.includes('\ufffd')), false, 'nothing was stored');
   });
 });

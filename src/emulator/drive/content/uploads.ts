@@ -83,7 +83,9 @@ export class Uploads {
       const reader = readMultipartStream(request, boundary);
       const dicer = reader.parts;
       let partIndex = 0;
-      let metadataText = '';
+      // Kept as bytes until the part has ended: a character may straddle two chunks.
+      const metadataChunks: Buffer[] = [];
+      let metadataBytes = 0;
       let metadataTooLarge = false;
       let mediaType = 'application/octet-stream';
       let metadata: FileMetadataInput | undefined;
@@ -109,7 +111,7 @@ export class Uploads {
       /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
       const parseMetadata = (): FileMetadataInput => {
         if (metadataTooLarge) throw badRequest('The metadata part is too large');
-        return parseBody(fileMetadataInputSchema, parseJsonBody(metadataText));
+        return parseBody(fileMetadataInputSchema, parseJsonBody(Buffer.concat(metadataChunks)));
       };
       dicer.on('part', (part) => {
         const index = partIndex++;
@@ -121,8 +123,9 @@ export class Uploads {
           }
           if (index === 0) {
             part.on('data', (chunk: Buffer) => {
-              if (metadataText.length + chunk.length > MAX_METADATA_BYTES) metadataTooLarge = true;
-              else metadataText += chunk.toString('utf8');
+              metadataBytes += chunk.length;
+              if (metadataBytes > MAX_METADATA_BYTES) metadataTooLarge = true;
+              else metadataChunks.push(chunk);
             });
             metadataDone = new Promise((resolveEnd) => {
               part.on('end', () => resolveEnd());
