@@ -80,6 +80,7 @@ export interface StoredChannel {
   token?: string;
   /** Epoch ms. */
   expiration: number;
+  /** Written by older emulators; never read (params.ttl is read at the watch). */
   params?: Record<string, string>;
   events?: string[];
   created: number;
@@ -105,6 +106,11 @@ export interface PublishOptions {
 
 export const MAX_CHANNEL_ID = 64;
 export const MAX_CHANNEL_TOKEN = 256;
+/**
+ * The longest receiver address the emulator keeps (its own bound; Google publishes none): every channel holds its
+ * address for up to a week, so its size, times the channels, is memory and journal.
+ */
+export const MAX_CHANNEL_ADDRESS = 2048;
 /** How often expired channels (and their queued messages) are swept away. */
 const SWEEP_MS = 30_000;
 
@@ -182,6 +188,7 @@ export class ChannelRegistry {
     if (!request.type) throw required('type', 'body');
     if (request.type !== 'web_hook' && request.type !== 'webhook') throw invalid(`Unknown channel type: ${request.type}. Use web_hook.`, 'type', 'body');
     if (!request.address) throw required('address', 'body');
+    if (request.address.length > MAX_CHANNEL_ADDRESS) throw invalid(`WebHook address must be at most ${MAX_CHANNEL_ADDRESS} characters`, 'address', 'body');
     let address: URL;
     try {
       address = new URL(request.address);
@@ -212,7 +219,7 @@ export class ChannelRegistry {
       expiration,
       created: now,
       ...(request.token !== undefined ? { token: request.token } : {}),
-      ...(request.params ? { params: request.params } : {}),
+      // params are read at the watch (ttl) and never again: a channel keeps none of them, whatever their size.
       ...(resource.events ? { events: [...resource.events] } : {}),
     };
     this.channels.set(stored.id, stored);

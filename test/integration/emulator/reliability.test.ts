@@ -339,6 +339,31 @@ describe('reliability: watch addresses', () => {
   });
 });
 
+describe('reliability: what a channel keeps', () => {
+  it('keeps no params beyond ttl and refuses an address longer than 2048 characters, so 10,000 channels cannot hold gigabytes', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    const receiver = await Receiver.forEmulator(emulator);
+    try {
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      // 4 MB of params were stored with the channel (and journaled), though only params.ttl is ever read.
+      const watched = await call('POST', '/calendar/v3/calendars/primary/events/watch', { json: { id: 'big-params', type: 'web_hook', address: receiver.url, params: { ttl: '3600', padding: 'x'.repeat(4_000_000) } } });
+      assert.equal(watched.status, 200, watched.text.slice(0, 300));
+      const expiration = Number((watched.json as { expiration: string | number }).expiration);
+      assert.ok(expiration <= Date.now() + 3600_000, 'params.ttl still applies');
+      const stored = emulator.deps.store.collection<unknown>('channels').get('big-params');
+      assert.ok(stored, 'the channel is stored');
+      assert.ok(JSON.stringify(stored).length < 4096, `the stored channel takes ${JSON.stringify(stored).length} characters`);
+      const longAddress = `${receiver.url}${'p'.repeat(2100)}`;
+      const error = await expectGoogleError(call('POST', '/calendar/v3/calendars/primary/events/watch', { json: { id: 'long-address', type: 'web_hook', address: longAddress } }), 400, 'invalid');
+      assert.match(error.message, /2048/);
+      assert.ok(error.message.length < 400, 'the message does not echo the address whole');
+    } finally {
+      await emulator.close();
+      await receiver.close();
+    }
+  });
+});
+
 /** Polls a condition on state (not a duration) until it holds, for up to `timeoutMs`. */
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
