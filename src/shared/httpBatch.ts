@@ -43,22 +43,35 @@ export function readHttpMessage(message: string): HttpMessage | undefined {
   return { startLine: message.slice(0, lineEnd.index).trim(), headers: rest.headers, body: Buffer.from(rest.body, 'latin1') };
 }
 
+/** One part of a multipart answer: envelope headers and an HTTP message (start line, headers, body). */
+export interface HttpPartToWrite {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly startLine: string;
+  readonly messageHeaders: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
 /** A multipart body from parts given as envelope headers and an HTTP message (start line, headers, body). */
-export function writeMultipart(boundary: string, parts: readonly { headers: Readonly<Record<string, string>>; startLine: string; messageHeaders: Readonly<Record<string, string>>; body: Buffer }[]): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    let head = `--${boundary}\r\n`;
-    for (const [name, value] of Object.entries(part.headers)) head += `${name}: ${value}\r\n`;
-    head += `\r\n${part.startLine}\r\n`;
-    for (const [name, value] of Object.entries(part.messageHeaders)) {
-      if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
-    }
-    if (part.body.length > 0 || /^HTTP\//.test(part.startLine)) head += `Content-Length: ${part.body.length}\r\n`;
-    head += '\r\n';
-    chunks.push(Buffer.from(head, 'latin1'), part.body, Buffer.from('\r\n', 'latin1'));
+export function writeMultipart(boundary: string, parts: readonly HttpPartToWrite[]): Buffer {
+  return Buffer.concat([...parts.map((part) => writeMultipartPart(boundary, part)), multipartEnd(boundary)]);
+}
+
+/** One part with its delimiter, as `writeMultipart` writes it (for bodies written part by part). */
+export function writeMultipartPart(boundary: string, part: HttpPartToWrite): Buffer {
+  let head = `--${boundary}\r\n`;
+  for (const [name, value] of Object.entries(part.headers)) head += `${name}: ${value}\r\n`;
+  head += `\r\n${part.startLine}\r\n`;
+  for (const [name, value] of Object.entries(part.messageHeaders)) {
+    if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
   }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
-  return Buffer.concat(chunks);
+  if (part.body.length > 0 || /^HTTP\//.test(part.startLine)) head += `Content-Length: ${part.body.length}\r\n`;
+  head += '\r\n';
+  return Buffer.concat([Buffer.from(head, 'latin1'), part.body, Buffer.from('\r\n', 'latin1')]);
+}
+
+/** The closing delimiter of a multipart body. */
+export function multipartEnd(boundary: string): Buffer {
+  return Buffer.from(`--${boundary}--\r\n`, 'latin1');
 }
 
 /** Headers, a blank line, the rest; lines end with CRLF or LF; repeated headers are joined with commas. */

@@ -110,5 +110,16 @@ describe('Channels view (UI)', function () {
       await page.waitForTimeout(800);
     }
     await workbench.screenshot('channels-view');
+
+    // A row's hover says in words what is watched, where the notifications go and when the channel expires; the ids come last.
+    await row(page, 'Events of calendar primary').locator('.label-name').hover();
+    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Notifications go to' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15000 });
+    const said = await hover.innerText();
+    assert.match(said, /^Events of your primary calendar/, said);
+    // The address offered was the built-in receiver's, and a token was given.
+    assert.match(said, /Notifications go to Desk's built-in receiver\.\s+Each notification carries your token\.\s+Expires [^\n]*\d{2}:\d{2}\./, said);
+    assert.match(said, /notifications? arrived/, said);
+    await workbench.screenshot('channels-hover', { keepPointer: true });
   });
 });

@@ -6,9 +6,11 @@
  */
 import { IncomingMessage, STATUS_CODES } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { ApiError, badRequest } from './errors';
 import type { Reply } from './router';
-import { BatchPart, mixedBoundary, readHttpMessage, readMultipart, writeMultipart } from '../../shared/httpBatch';
+import { bodyTooLarge, readBody } from './requestBody';
+import { BatchPart, mixedBoundary, multipartEnd, readHttpMessage, readMultipart, writeMultipartPart } from '../../shared/httpBatch';
 
 /** What a batch path accepts: the API prefixes its parts may target and Google's limits on the number of calls. */
 export interface BatchTarget {
@@ -68,14 +70,28 @@ interface InnerRequest {
   readonly body: Buffer;
 }
 
-/** Answers a batch request: checks the envelope, runs each part in order, and writes the multipart answer. */
-export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart): Promise<Reply> {
+/**
+ * A part's request line and headers may take this many bytes, as a request alone may (Node's default
+ * `maxHeaderSize`, beyond which the server answers 431): a part of 200,000 headers took a second and 135 MB to read.
+ */
+export const MAX_PART_HEADER_BYTES = 16 * 1024;
+
+/**
+ * Answers a batch request: checks the envelope, then runs each part in order, writing each answer as soon as it is
+ * ready (answers held until the last part ran grew to gigabytes for 1000 large listings).
+ */
+export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart, bodyTimeoutMs: number): Promise<Reply> {
   const boundary = mixedBoundary(request.headers['content-type']);
   if (!boundary) {
     request.resume();
     throw badRequest("A batch request needs Content-Type 'multipart/mixed; boundary=…'");
   }
-  const body = await readBatchBody(request);
+  const body = await readBody(request, MAX_BATCH_BYTES, bodyTimeoutMs).catch((error: unknown) => {
+    throw error instanceof ApiError && error.code === 413 ? bodyTooLarge(MAX_BATCH_BYTES, 'Batch request body') : error;
+  });
+  // Counted before any part is parsed: parsing 200,000 tiny parts took 13 s and 8 GB.
+  const count = countMultipartParts(body, boundary);
+  if (count > MAX_BATCH_CALLS) throw tooManyCalls(count);
   let parts: ParsedPart[];
   try {
     parts = (await readMultipart(body, boundary)).map(parsePart);
@@ -83,7 +99,7 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
     throw error instanceof ApiError ? error : badRequest(`Malformed batch body: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (parts.length === 0) throw badRequest('The batch request has no parts');
-  if (parts.length > MAX_BATCH_CALLS) throw badRequest(`A batch request holds at most ${MAX_BATCH_CALLS} calls; this one has ${parts.length}. Split it into several batch requests.`);
+  if (parts.length > MAX_BATCH_CALLS) throw tooManyCalls(parts.length);
   const seen = new Set<string>();
   for (const part of parts) {
     if (part.contentId === undefined) continue;
@@ -92,23 +108,43 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
   }
 
   const outerAuthorization = request.headers.authorization;
-  const answers: PartAnswer[] = [];
-  for (const [index, part] of parts.entries()) {
-    const inner = part.request;
-    // A malformed part, or one Google refuses inside a batch, is answered alone; the other parts still run.
-    const refusal = inner instanceof ApiError ? inner : refuse(inner, target, index);
-    if (refusal !== undefined || inner instanceof ApiError) {
-      answers.push(errorAnswer(refusal ?? badRequest('Malformed batch part')));
-      continue;
-    }
-    const headers = { ...inner.headers };
-    // The outer Authorization applies to every part that does not carry its own.
-    if (headers.authorization === undefined && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
-    answers.push(await dispatchPart(partMessage(request, { ...inner, headers })));
-  }
-
   const responseBoundary = `batch_${randomBytes(12).toString('base64url')}`;
-  return { status: 200, contentType: `multipart/mixed; boundary=${responseBoundary}`, body: writeAnswers(responseBoundary, parts, answers) };
+  async function* answers(): AsyncGenerator<Buffer> {
+    for (const [index, part] of parts.entries()) {
+      const inner = part.request;
+      // A malformed part, or one Google refuses inside a batch, is answered alone; the other parts still run.
+      const refusal = inner instanceof ApiError ? inner : refuse(inner, target, index);
+      let answer: PartAnswer;
+      if (refusal !== undefined || inner instanceof ApiError) {
+        answer = errorAnswer(refusal ?? badRequest('Malformed batch part'));
+      } else {
+        const headers = { ...inner.headers };
+        // The outer Authorization applies to every part that does not carry its own.
+        if (headers.authorization === undefined && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
+        answer = await dispatchPart(partMessage(request, { ...inner, headers }));
+      }
+      yield writeAnswer(responseBoundary, part.contentId, answer);
+    }
+    yield multipartEnd(responseBoundary);
+  }
+  // A byte stream pulled as the socket drains: at most one part's answer waits in memory.
+  return { status: 200, contentType: `multipart/mixed; boundary=${responseBoundary}`, body: Readable.from(answers(), { objectMode: false }) };
+}
+
+function tooManyCalls(count: number): ApiError {
+  return badRequest(`A batch request holds at most ${MAX_BATCH_CALLS} calls; this one has ${count}. Split it into several batch requests.`);
+}
+
+/**
+ * How many parts a multipart body holds, counted from its delimiter lines (`--boundary` at the start of the body or
+ * of a line) without parsing any part; the closing delimiter is not a part.
+ */
+function countMultipartParts(body: Buffer, boundary: string): number {
+  const delimiter = Buffer.from(`--${boundary}`, 'latin1');
+  const lineDelimiter = Buffer.concat([Buffer.from('\n', 'latin1'), delimiter]);
+  let delimiters = body.subarray(0, delimiter.length).equals(delimiter) ? 1 : 0;
+  for (let at = body.indexOf(lineDelimiter); at >= 0; at = body.indexOf(lineDelimiter, at + lineDelimiter.length)) delimiters++;
+  return Math.max(0, delimiters - 1);
 }
 
 /** The reason a well-formed part is not run: another API, a nested batch, a media upload, or Drive's soft limit. */
@@ -116,6 +152,10 @@ function refuse(inner: InnerRequest, target: BatchTarget, index: number): ApiErr
   const path = inner.target.split('?')[0] ?? '';
   if (batchTargetFor(path)) return badRequest('Nested batch requests are not allowed: a batch part cannot itself be a batch request.');
   if (path.startsWith('/upload/')) return badRequest('Media uploads are not supported in a batch request; send them as separate requests.');
+  // Drive documents that batches carry no media, uploads or downloads (a download would be held whole in memory).
+  if (new URLSearchParams(inner.target.slice(path.length + 1)).get('alt') === 'media') {
+    return badRequest('Media downloads (alt=media) are not supported in a batch request; send them as separate requests.');
+  }
   if (target.prefixes && !target.prefixes.some((prefix) => path.startsWith(prefix))) {
     return badRequest(`Every call in a batch request to ${target.path} must go to the ${target.name} API; ${path} does not.`);
   }
@@ -144,20 +184,6 @@ function partMessage(outer: IncomingMessage, inner: InnerRequest): IncomingMessa
   return message;
 }
 
-async function readBatchBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BATCH_BYTES) {
-      request.resume();
-      throw new ApiError(413, 'badRequest', `Batch request body larger than ${MAX_BATCH_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 function parsePart(part: BatchPart): ParsedPart {
   const contentType = part.headers['content-type'];
   if (!contentType || !/^application\/http\b/i.test(contentType)) {
@@ -170,6 +196,10 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 
 /** `METHOD target [HTTP/1.1]`, headers, blank line, body. The target may be a path or a full URL (its path is used). */
 function parseInnerRequest(text: string): InnerRequest | ApiError {
+  const headEnd = /\r?\n\r?\n/.exec(text)?.index ?? text.length;
+  if (headEnd > MAX_PART_HEADER_BYTES) {
+    return new ApiError(431, 'badRequest', `Request header fields too large: a batch part's request line and headers may take ${MAX_PART_HEADER_BYTES} bytes`);
+  }
   const message = readHttpMessage(text);
   if (!message) return badRequest('Malformed batch part: a malformed header line');
   const found = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(message.startLine);
@@ -196,14 +226,11 @@ function responseContentId(contentId: string): string {
   return bracketed ? `<response-${bracketed[1] as string}>` : `response-${contentId}`;
 }
 
-function writeAnswers(boundary: string, parts: readonly ParsedPart[], answers: readonly PartAnswer[]): Buffer {
-  return writeMultipart(boundary, answers.map((answer, index) => {
-    const contentId = parts[index]?.contentId;
-    return {
-      headers: { 'Content-Type': 'application/http', ...(contentId !== undefined ? { 'Content-ID': responseContentId(contentId) } : {}) },
-      startLine: `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trim(),
-      messageHeaders: answer.headers,
-      body: answer.body,
-    };
-  }));
+function writeAnswer(boundary: string, contentId: string | undefined, answer: PartAnswer): Buffer {
+  return writeMultipartPart(boundary, {
+    headers: { 'Content-Type': 'application/http', ...(contentId !== undefined ? { 'Content-ID': responseContentId(contentId) } : {}) },
+    startLine: `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trim(),
+    messageHeaders: answer.headers,
+    body: answer.body,
+  });
 }

@@ -15,6 +15,7 @@ import { logLine, redactSecrets, redactTarget } from './log';
 import { continueQuery, continuesQuery, withContinuation } from './paging';
 import { QueryParams } from './params';
 import { RequestLog } from './requestLog';
+import { readBody, watchBodyArrival } from './requestBody';
 import { requireScopes } from './scopes';
 import { stringifyInSlices } from './slices';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
@@ -47,6 +48,11 @@ export interface EmulatorOptions {
   disabledApis: Set<EmulatedApiName>;
   /** A file that gets one timed, token-free record per request (`--request-log`, for benchmarks); undefined: none. */
   requestLog: string | undefined;
+  /**
+   * How long a request body may stop arriving, and how long a body read whole (JSON, a batch) may take to arrive,
+   * before the request is answered 408 and its connection closed; 0: no limit.
+   */
+  bodyTimeoutMs: number;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -64,6 +70,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   loopbackWatch: true,
   disabledApis: new Set(),
   requestLog: undefined,
+  bodyTimeoutMs: 60_000,
 };
 
 /** What every service module gets when it registers its routes. */
@@ -99,6 +106,7 @@ export class EmulatorHttpServer {
     this.requestLog = deps.options.requestLog ? new RequestLog(deps.options.requestLog) : undefined;
     this.server = http.createServer((request, response) => {
       if (this.requestLog) this.logWhenAnswered(this.requestLog, request, response);
+      watchBodyArrival(request, response, deps.options.bodyTimeoutMs);
       void this.handle(request, response);
     });
     // Requests Node's parser rejects (bad header bytes, oversized headers) still get Google's error format.
@@ -149,6 +157,8 @@ export class EmulatorHttpServer {
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const { reply } = await this.process(request, false);
+    // Answered already: the body stopped arriving (408) and the connection is closing.
+    if (response.headersSent) return;
     try {
       await send(response, reply);
     } catch (error) {
@@ -191,7 +201,7 @@ export class EmulatorHttpServer {
     const batch = method === 'POST' && !inBatch ? batchTargetFor(url.pathname) : undefined;
     if (batch) {
       await this.addLatency();
-      return serveBatch(request, batch, (part) => this.processPart(part));
+      return serveBatch(request, batch, (part) => this.processPart(part), this.deps.options.bodyTimeoutMs);
     }
     // Google accepts a method override header on POST (used by some clients for PATCH).
     const override = request.headers['x-http-method-override'];
@@ -224,7 +234,7 @@ export class EmulatorHttpServer {
     const readText = async (): Promise<string> => {
       if (bodyRead) throw new Error('request body read twice');
       bodyRead = true;
-      return readBody(request, MAX_JSON_BYTES);
+      return (await readBody(request, MAX_JSON_BYTES, this.deps.options.bodyTimeoutMs)).toString('utf8');
     };
     const context: RequestContext = {
       method: effectiveMethod as HttpMethod,
@@ -329,17 +339,6 @@ function linkHost(address: AddressInfo): string {
   if (address.address === '0.0.0.0' || address.address === '') return '127.0.0.1';
   if (address.address === '::') return '[::1]';
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-}
-
-async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new ApiError(413, 'badRequest', `Request body larger than ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function drain(request: http.IncomingMessage): Promise<void> {

@@ -62,7 +62,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     const vs = desk.vs;
     this.book = new ChannelBook(desk.extensionContext.globalState);
     this.book.use(desk.backend.expected.kind, undefined);
-    this.tree = this._register(new ChannelsTreeProvider(vs, this.book, desk.clock));
+    this.tree = this._register(new ChannelsTreeProvider(vs, this.book, desk.clock, () => this.receiverAddress()));
     this.view = this._register(vs.window.createTreeView(CHANNELS_VIEW_ID, { treeDataProvider: this.tree, ...CHANNELS_TREE_VIEW.options }));
     this.operations = new ChannelOperations({ api: () => this.api(), book: this.book, t: vs.l10n.t, log: (message) => desk.log.warn(message) });
     this.receiver = this._register(new BuiltInReceiver({ desk, book: this.book, operations: this.operations, tree: this.tree, livePush: () => this.livePush }));

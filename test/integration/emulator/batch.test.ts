@@ -238,4 +238,62 @@ describe('batch requests (POST /batch/{api}/{version}) over HTTP', function () {
     // GET on the batch path is not a route.
     await expectGoogleError(call('GET', '/batch/tasks/v1'), 404, 'notFound');
   });
+
+  it('refuses a batch of far more than 1000 parts before reading them one by one (peak memory stays flat)', async () => {
+    // 20,000 empty parts: read part by part, they took ~1.4 s and ~800 MB before the count was checked (200,000: 8 GB).
+    const body = `${`--${BOUNDARY}\r\n\r\n\r\n`.repeat(20_000)}--${BOUNDARY}--\r\n`;
+    const peakBefore = process.resourceUsage().maxRSS;
+    const error = await expectGoogleError(call('POST', '/batch/tasks/v1', { body, contentType: `multipart/mixed; boundary=${BOUNDARY}` }), 400, 'badRequest');
+    assert.match(error.message, /at most 1000 calls; this one has 20000/);
+    const grewMb = (process.resourceUsage().maxRSS - peakBefore) / 1024;
+    assert.ok(grewMb < 100, `the peak RSS grew by ${grewMb.toFixed(0)} MB`);
+  });
+
+  it('answers a part whose headers exceed 16 KB alone with 431, as the same request alone; the other parts run', async () => {
+    const parts = readAnswers(await batch('/batch/tasks/v1', [
+      { method: 'GET', path: '/tasks/v1/users/@me/lists', headers: { 'X-Big': 'a'.repeat(20_000) } },
+      { method: 'GET', path: '/tasks/v1/users/@me/lists', headers: Object.fromEntries(Array.from({ length: 3000 }, (_, index) => [`X-H${index}`, 'v'])) },
+      { method: 'GET', path: '/tasks/v1/users/@me/lists' },
+    ]));
+    assert.deepEqual(parts.map((part) => part.status), [431, 431, 200]);
+    assert.equal(reasonOf(parts[0] as RawAnswer), 'badRequest');
+  });
+
+  it('refuses a media download (alt=media) inside a Drive batch, as Drive does, answering it alone', async () => {
+    const file = driveFileSchema.parse((await call('POST', '/upload/drive/v2/files?uploadType=media', { body: 'content', contentType: 'text/plain' })).json);
+    const parts = readAnswers(await batch('/batch/drive/v2', [
+      { method: 'GET', path: `/drive/v2/files/${file.id}?alt=media` },
+      { method: 'GET', path: `/drive/v2/files/${file.id}/revisions/head?alt=media` },
+      { method: 'GET', path: `/drive/v2/files/${file.id}` },
+    ]));
+    assert.deepEqual(parts.map((part) => part.status), [400, 400, 200]);
+    assert.match(googleErrorBodySchema.parse(parts[0]?.json).error.message, /Media downloads/);
+  });
+
+  it('writes each part\'s answer as soon as it is ready: the first answer arrives while a later part still waits', async () => {
+    const start = ((await call('GET', '/drive/v2/changes/startPageToken')).json as { startPageToken: string }).startPageToken;
+    const response = await fetch(`${emulator.url}/batch/drive/v2`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${alice}`, 'Content-Type': `multipart/mixed; boundary=${BOUNDARY}` },
+      body: batchBody([
+        { method: 'GET', path: '/drive/v2/about' },
+        // Held by the emulator's long poll until a change arrives (up to 60 s): the batch cannot end before it.
+        { method: 'GET', path: `/drive/v2/changes?pageToken=${start}`, headers: { 'X-Desk-Wait': '60' } },
+      ]),
+    });
+    assert.equal(response.status, 200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let received = '';
+    while (!received.includes('"drive#about"')) {
+      const chunk = await reader.read();
+      assert.equal(chunk.done, false, 'the batch ended before its second part could');
+      received += Buffer.from(chunk.value as Uint8Array).toString('utf8');
+    }
+    assert.doesNotMatch(received, /drive#changeList/);
+    // A change releases the held part, and the batch ends with its answer.
+    await call('POST', '/drive/v2/files', { json: { title: 'releases the long poll' } });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received += Buffer.from(chunk.value).toString('utf8');
+    assert.match(received, /drive#changeList/);
+    assert.match(received, /--\r\n$/);
+  });
 });

@@ -61,9 +61,9 @@ describe('Desk clock', () => {
     const clock = new DeskClock('en-US', undefined, 'UTC');
     clock.setTimeZone('Europe/Berlin');
     const record = { id: 'c1', resourceId: 'r1', address: 'https://127.0.0.1/hook', expiration: AFTERNOON, created: 0, messages: 1, lastMessageAt: AFTERNOON, lastState: 'change', target: { kind: 'driveChanges' } } as unknown as ChannelRecord;
-    const tooltip = channelTooltip(record, english, clock);
-    assert.match(tooltip, /Expires: .*15:05/);
-    assert.match(tooltip, /Last message: change at 15:05/);
+    const tooltip = channelTooltip(record, english, clock, AFTERNOON - 60_000);
+    assert.match(tooltip, /Expires .*15:05/);
+    assert.match(tooltip, /1 notification arrived, at .*15:05/);
     assert.doesNotMatch(tooltip, /\b[AP]M\b/);
     assert.equal(notificationDescription({ channelId: 'c1', messageNumber: 2, resourceState: 'change', receivedAt: AFTERNOON } as Parameters<typeof notificationDescription>[0], clock), '15:05');
   });

@@ -1,7 +1,9 @@
-/** How a channel and its notifications read in the Channels view: labels, the expiry countdown, tooltips and context values (no vscode). */
+/** How a channel and its notifications read in the Channels view: labels, the expiry countdown, hovers in words and context values (no vscode). */
+import { escapeMarkdown } from '../../../core/markdown';
 import type { ReceivedNotification } from '../receiver/check';
 import { formatDuration } from '../renewal';
 import type { ChannelRecord, WatchTarget } from '../model';
+import { directoryEventWords } from '../validation';
 import type { Translate } from '../validation';
 
 export type { Translate } from '../validation';
@@ -47,19 +49,57 @@ export function channelDescription(record: ChannelRecord, now: number, t: Transl
   return `${expiry} · ${record.messages === 1 ? t('1 message') : t('{0} messages', record.messages)}`;
 }
 
-export function channelTooltip(record: ChannelRecord, t: Translate, clock: ChannelClock): string {
+/** What a channel watches, as a sentence for its hover: "Changes to your Drive", "Events of your primary calendar". */
+export function watchedInWords(target: WatchTarget, t: Translate): string {
+  switch (target.kind) {
+    case 'driveChanges':
+      return t('Changes to your Drive');
+    case 'driveFile':
+      return target.title !== undefined ? t('Changes to “{0}” in your Drive', target.title) : t('Changes to a file in your Drive');
+    case 'calendarEvents':
+      return target.calendarId === 'primary' ? t('Events of your primary calendar') : t('Events of calendar {0}', target.calendarId);
+    case 'calendarAcl':
+      return target.calendarId === 'primary' ? t('Who your primary calendar is shared with') : t('Who calendar {0} is shared with', target.calendarId);
+    case 'calendarList':
+      return t('Changes to your list of calendars');
+    case 'calendarSettings':
+      return t('Changes to your Calendar settings');
+    case 'directoryUsers':
+      if (target.domain !== undefined) return t('Directory users of {0}', target.domain);
+      return target.customer === undefined || target.customer === 'my_customer' ? t('Directory users of your organization') : t('Directory users of customer {0}', target.customer);
+  }
+}
+
+/**
+ * A channel's hover (markdown), in words: what is watched, where the notifications go, when the channel expires and
+ * what arrived; the ids a developer looks for come last, in small print. `receiverAddress` is the built-in receiver's
+ * while it runs.
+ */
+export function channelTooltip(record: ChannelRecord, t: Translate, clock: ChannelClock, now: number, receiverAddress?: string): string {
+  const { target } = record;
+  const when = (ms: number): string => escapeMarkdown(clock.dateTime(ms));
+  const lastAt = when(record.lastMessageAt ?? record.created);
   const lines = [
-    targetLabel(record.target, t),
+    ...(target.kind === 'directoryUsers' && target.event ? [t('Only when: {0}', escapeMarkdown(directoryEventWords(target.event, t)))] : []),
     ...(record.feed !== undefined ? [t('Made by Desk so its live changes arrive by push: renewed automatically, stopped with the receiver.')] : []),
-    t('Channel: {0}', record.id),
-    t('Resource: {0}', record.resourceId),
-    ...(record.resourceUri ? [t('Resource URI: {0}', record.resourceUri)] : []),
-    t('Address: {0}', record.address),
-    record.token ? t('Token: set') : t('Token: none'),
-    t('Expires: {0}', clock.dateTime(record.expiration)),
-    ...(record.lastMessageAt ? [t('Last message: {0} at {1}', record.lastState ?? '', clock.time(record.lastMessageAt))] : []),
+    receiverAddress !== undefined && record.address === receiverAddress ? t('Notifications go to Desk\'s built-in receiver.') : t('Notifications go to {0}', codeSpan(record.address)),
+    ...(record.token ? [t('Each notification carries your token.')] : []),
+    record.expiration > now ? t('Expires {0}.', when(record.expiration)) : t('Expired {0}.', when(record.expiration)),
+    record.messages === 0 ? t('No notification has reached Desk yet.') : record.messages === 1 ? t('1 notification arrived, at {0}.', lastAt) : t('{0} notifications arrived, the last at {1}.', record.messages, lastAt),
   ];
-  return lines.join('\n');
+  const ids = [
+    t('channel {0}', codeSpan(record.id)),
+    t('resource {0}', codeSpan(record.resourceId)),
+    ...(target.kind === 'driveFile' ? [t('file {0}', codeSpan(target.fileId))] : []),
+    ...(record.resourceUri ? [codeSpan(record.resourceUri)] : []),
+  ];
+  // The words first; what a developer copies after a rule, in small print (the hover allows that much HTML).
+  return [`**${escapeMarkdown(watchedInWords(target, t))}**`, '', lines.join('  \n'), '', '---', '', `<small>${ids.join(' · ')}</small>`].join('\n');
+}
+
+/** An id as code (shown as it is, whatever its characters). */
+function codeSpan(text: string): string {
+  return `\`${text.replace(/`/g, '')}\``;
 }
 
 /** Space-separated words for `when` clauses: `channel` plus `live` or `expired`. */

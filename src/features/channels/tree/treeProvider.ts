@@ -33,7 +33,14 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
   /** The latest notifications per channel id, newest first (this session only). */
   private readonly recent = new Map<string, ReceivedNotification[]>();
 
-  constructor(private readonly vs: typeof vscode, private readonly book: ChannelBook, private readonly clock: ChannelClock, private readonly now: () => number = Date.now) {
+  /** `receiverAddress` is the built-in receiver's while it runs (a hover says so rather than repeat its address). */
+  constructor(
+    private readonly vs: typeof vscode,
+    private readonly book: ChannelBook,
+    private readonly clock: ChannelClock,
+    private readonly receiverAddress: () => string | undefined = () => undefined,
+    private readonly now: () => number = Date.now,
+  ) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<ChannelsNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
@@ -91,8 +98,12 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ChannelsNode): vscode.TreeItem {
-    if (node.kind === 'channel') item.tooltip = channelTooltip(node.record, this.t, this.clock);
-    else item.tooltip = [node.notification.resourceUri, node.notification.body ?? ''].filter((line) => line !== '').join('\n');
+    if (node.kind === 'channel') {
+      const hover = new this.vs.MarkdownString(channelTooltip(node.record, this.t, this.clock, this.now(), this.receiverAddress()));
+      // For the ids' small print only: every text from a service in it is escaped or in code.
+      hover.supportHtml = true;
+      item.tooltip = hover;
+    } else item.tooltip = [node.notification.resourceUri, node.notification.body ?? ''].filter((line) => line !== '').join('\n');
     return item;
   }
 }

@@ -49,7 +49,7 @@ export class DriveTrashCommands extends DriveCommandPart {
       const restored = await this.context.changeAll(files, (targets) => this.host.api().untrashFiles(targets.map((file) => file.item.id)), [this.host.model().section('trash'), this.host.model().section('myDrive'), ...driveRows]);
       // The row leaves the Trash; say where the file went (back to the folder it was trashed from).
       const [only] = restored;
-      if (restored.length === 1 && only) void this.vs.window.showInformationMessage(this.t('Restored “{0}” to the folder it was in.', only.item.item.title ?? only.item.item.id));
+      if (restored.length === 1 && only) void this.vs.window.showInformationMessage(this.t('Restored “{0}” to the folder it was in.', this.titleOf(only.item.item)));
       else if (restored.length > 1) void this.vs.window.showInformationMessage(this.t('Restored {0} items to the folders they were in.', restored.length));
     }, { action: this.t('Could not restore from the trash'), retry: true });
   }
@@ -58,7 +58,8 @@ export class DriveTrashCommands extends DriveCommandPart {
     return attempt(this.desk, async () => {
       const files = this.context.requireFiles(node, nodes);
       if (!files) return;
-      const names = files.length === 1 ? `“${files[0]?.item.title ?? ''}”` : this.t('{0} items', files.length);
+      const [one] = files;
+      const names = files.length === 1 && one ? `“${this.titleOf(one.item)}”` : this.t('{0} items', files.length);
       const detail = this.t('This skips the trash and cannot be undone. Folders are deleted with everything in them.');
       if (!(await confirmModal(this.vs, this.t('Delete {0} forever?', names), detail, this.t('Delete Forever')))) return;
       await this.context.changeAll(files, (targets) => this.host.api().deleteFiles(targets.map((file) => file.item.id)), (deleted) => deleted.map((file) => file.parent));
@@ -69,7 +70,7 @@ export class DriveTrashCommands extends DriveCommandPart {
     return attempt(this.desk, async () => {
       const trash = node?.kind === 'section' && node.section === 'trash' ? node : await this.pickTrash();
       if (!trash) return;
-      const driveName = trash.parent ? trash.parent.item.title ?? trash.parent.item.id : undefined;
+      const driveName = trash.parent ? this.titleOf(trash.parent.item) : undefined;
       const question = driveName === undefined ? this.t('Delete everything in the trash forever?') : this.t('Delete everything in the trash of “{0}” forever?', driveName);
       const detail = driveName === undefined ? this.t('This cannot be undone.') : this.t('This cannot be undone, and it deletes the items for every member of the shared drive.');
       if (!(await confirmModal(this.vs, question, detail, this.t('Empty Trash')))) return;

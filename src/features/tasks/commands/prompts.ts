@@ -1,7 +1,7 @@
 /** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
 import type * as vscode from 'vscode';
 import { describeDay, DUE_INPUT_HELP, parseDueInput } from '../../../core/dates';
-import { unsavedPrompt } from '../../../core/drafts';
+import type { Draft, DraftBox } from '../../../core/drafts';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';
@@ -15,6 +15,9 @@ export interface TaskTarget {
   readonly task: Task;
 }
 
+/** What a step's box starts with: a text, or a field of a dialog's draft (its unsaved text from last time, kept as typed). */
+export type StepStart = string | { readonly draft: Draft; readonly field: string };
+
 export class TaskPrompts {
   constructor(private readonly vs: typeof vscode, private readonly tree: Pick<TasksTreeProvider, 'taskLists' | 'allTasks'>) {}
 
@@ -22,18 +25,9 @@ export class TaskPrompts {
     return this.vs.l10n.t(message, ...args);
   }
 
-  /** `typed` hears the box's text as it changes (a dialog's draft keeps it when the user presses Escape). */
-  async askTitle(title: string, prompt: string, value: string, typed?: (text: string) => void): Promise<string | undefined> {
-    const answer = await this.vs.window.showInputBox({
-      title,
-      prompt,
-      value,
-      ignoreFocusOut: true,
-      validateInput: (text) => {
-        typed?.(text);
-        return text.trim() === '' ? this.t('A title is required.') : text.length > 1024 ? this.t('At most 1024 characters.') : undefined;
-      },
-    });
+  /** A task's or list's title, trimmed; undefined when cancelled or empty. */
+  async askTitle(title: string, prompt: string, start: StepStart): Promise<string | undefined> {
+    const answer = await this.input(title, prompt, start, (text) => (text.trim() === '' ? this.t('A title is required.') : text.length > 1024 ? this.t('At most 1024 characters.') : undefined));
     // The input box refuses empty titles, but a stubbed or programmatic answer must be checked too.
     if (answer === undefined) return undefined;
     if (answer.trim() === '') {
@@ -48,7 +42,8 @@ export class TaskPrompts {
    * flattened there, so the step offers the notes editor instead (or keeping them as they are). Undefined when
    * cancelled; `inEditor` asks the caller to open the notes document once the rest is saved.
    */
-  async askNotes(title: string, value: string, typed?: (text: string) => void, unsaved = false): Promise<{ notes: string; inEditor: boolean } | undefined> {
+  async askNotes(title: string, start: StepStart): Promise<{ notes: string; inEditor: boolean } | undefined> {
+    const value = typeof start === 'string' ? start : start.draft.value(start.field);
     if (value.includes('\n')) {
       const lines = value.split('\n').length;
       const choice = await this.pick([
@@ -57,32 +52,19 @@ export class TaskPrompts {
       ], this.t('{0}: the notes have several lines', title));
       return choice === undefined ? undefined : { notes: value, inEditor: choice };
     }
-    const prompt = this.t('Notes on one line (leave empty for none). For several lines, use Edit Notes (the notes icon on the task\'s row).');
-    const notes = await this.vs.window.showInputBox({
-      title,
-      prompt: unsaved ? unsavedPrompt(prompt, this.vs.l10n.t) : prompt,
-      value,
-      ignoreFocusOut: true,
-      validateInput: (text) => {
-        typed?.(text);
-        return undefined;
-      },
-    });
+    const notes = await this.input(title, this.t('Notes on one line (leave empty for none). For several lines, use Edit Notes (the notes icon on the task\'s row).'), start, () => undefined);
     return notes === undefined ? undefined : { notes, inEditor: false };
   }
 
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
-  async askDue(title: string, value: string, typed?: (text: string) => void, unsaved = false): Promise<string | null | undefined> {
-    const validate = (text: string): string | vscode.InputBoxValidationMessage | undefined => {
-      typed?.(text);
+  async askDue(title: string, start: StepStart): Promise<string | null | undefined> {
+    const answer = await this.input(title, this.t(DUE_INPUT_HELP), start, (text): string | vscode.InputBoxValidationMessage | undefined => {
       const parsed = parseDueInput(text, new Date(), this.vs.l10n.t);
       if (parsed.kind === 'invalid') return parsed.message;
       // What "fri" resolves to, seen before confirming.
       const message = parsed.kind === 'date' ? this.t('Due {0}', describeDay(parsed.date, this.vs.env.language)) : this.t('No due date');
       return { message, severity: this.vs.InputBoxValidationSeverity.Info };
-    };
-    const prompt = unsaved ? unsavedPrompt(this.t(DUE_INPUT_HELP), this.vs.l10n.t) : this.t(DUE_INPUT_HELP);
-    const answer = await this.vs.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput: validate });
+    });
     if (answer === undefined) return undefined;
     const parsed = parseDueInput(answer, new Date(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {
@@ -90,6 +72,12 @@ export class TaskPrompts {
       return undefined;
     }
     return parsed.kind === 'date' ? parsed.date : null;
+  }
+
+  /** One input box; a draft's step starts with the unsaved text of last time (its prompt saying so) and keeps what is typed. */
+  private async input<V extends string | vscode.InputBoxValidationMessage>(title: string, prompt: string, start: StepStart, validate: (text: string) => V | undefined): Promise<string | undefined> {
+    const show = (box: DraftBox<V>) => this.vs.window.showInputBox({ title, ignoreFocusOut: true, ...box });
+    return typeof start === 'string' ? show({ prompt, value: start, validateInput: validate }) : start.draft.ask(start.field, prompt, this.vs.l10n.t, show, validate);
   }
 
   async pick<T>(items: Array<{ label: string; description?: string; value: T }>, placeHolder: string): Promise<T | undefined> {

@@ -55,17 +55,15 @@ export class TaskItemCommands {
     const current = await this.api.getTask(target.listId, target.task.id);
     // What was typed last time and not saved (Escape on a later step, or a failed save) comes back.
     const draft = this.drafts.open(`edit-task/${target.listId}/${current.id}`, { title: current.title, notes: current.notes ?? '', due: dueDateOf(current.due) ?? '' });
-    const keep = (field: string) => (text: string) => draft.keep(field, text);
 
-    const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), draft.prompt('title', this.t('Title of the task'), this.vs.l10n.t), draft.value('title'), keep('title'));
+    const title = await this.prompts.askTitle(this.t('Edit task (1/3): title'), this.t('Title of the task'), { draft, field: 'title' });
     if (title === undefined) return undefined;
-    draft.keep('title', title);
-    const notesStep = await this.prompts.askNotes(this.t('Edit task (2/3): notes'), draft.value('notes'), keep('notes'), draft.isUnsaved('notes'));
+    const notesStep = await this.prompts.askNotes(this.t('Edit task (2/3): notes'), { draft, field: 'notes' });
     if (notesStep === undefined) return undefined;
     const notes = notesStep.notes;
-    draft.keep('notes', notes);
-    const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), draft.value('due'), keep('due'), draft.isUnsaved('due'));
+    const due = await this.prompts.askDue(this.t('Edit task (3/3): due date'), { draft, field: 'due' });
     if (due === undefined) return undefined;
+    // The day the box showed, not "fri": after a failed save, the draft must not move to another Friday.
     draft.keep('due', due ?? '');
 
     const body: TaskWrite = {
@@ -198,9 +196,8 @@ export class TaskItemCommands {
 
   private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
     const draft = this.drafts.open(`new-task/${listId}/${placement.parent ?? ''}`, { title: '' });
-    const title = await this.prompts.askTitle(this.t('New task'), draft.prompt('title', prompt, this.vs.l10n.t), draft.value('title'), (text) => draft.keep('title', text));
+    const title = await this.prompts.askTitle(this.t('New task'), prompt, { draft, field: 'title' });
     if (title === undefined) return undefined;
-    draft.keep('title', title);
     return attempt(this.desk, () => this.api.insertTask(listId, { title }, placement), {
       action: this.t('Could not add the task "{0}"', title),
       retry: true,
