@@ -53,8 +53,6 @@ export interface MediaUpload<T> {
 const MULTIPART_LIMIT = 5 * 1024 * 1024;
 const CHUNK_GRANULARITY = 256 * 1024;
 const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
-/** Consecutive failed chunk attempts (no progress) before a resumable upload gives up. */
-const MAX_STALLED_ATTEMPTS = 5;
 
 /** Sends `content` with the upload type the options ask for (or the one its size suggests) and returns the parsed answer. */
 export async function uploadMedia<T>(http: HttpClient, request: MediaUpload<T>, options: MediaUploadOptions): Promise<T> {
@@ -104,8 +102,9 @@ export async function uploadMedia<T>(http: HttpClient, request: MediaUpload<T>, 
 
 /**
  * The resumable protocol: open a session (metadata), then PUT chunks with Content-Range. After a failed
- * chunk (network error or 5xx) ask the server how much it has (`bytes *\/total`) and continue from there,
- * so an interrupted upload resumes instead of starting over. Memory use is one chunk.
+ * chunk (network error or 5xx) wait as the retry policy waits, ask the server how much it has (`bytes *\/total`)
+ * and continue from there, so an interrupted upload resumes instead of starting over. Tries that make no progress
+ * count against the policy's attempts; progress starts the count again. Memory use is one chunk.
  */
 async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, options: MediaUploadOptions, contentType: string, size: number | undefined): Promise<T> {
   const chunkSize = Math.max(CHUNK_GRANULARITY, Math.floor((options.chunkSize ?? DEFAULT_CHUNK_SIZE) / CHUNK_GRANULARITY) * CHUNK_GRANULARITY);
@@ -159,8 +158,12 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
         (status) => (status >= 200 && status < 300) || status === 308,
       );
     } catch (error) {
-      if (!isResumable(error) || ++stalled > MAX_STALLED_ATTEMPTS) throw error;
-      offset = await uploadStatus(http, session, size, contentType, request.operation, options.signal);
+      if (!isResumable(error) || ++stalled >= http.maxAttempts) throw error;
+      // Google asks for exponential backoff before resuming after a 5xx: repeated at once, a short outage used up every try.
+      await http.pauseBeforeRetry(stalled, error instanceof GoogleApiError ? error.retryAfterMs : undefined, options.signal);
+      const acknowledged = await uploadStatus(http, session, size, contentType, request.operation, options.signal);
+      if (acknowledged > offset) stalled = 0;
+      offset = acknowledged;
       continue;
     }
     if (response.status !== 308) {
@@ -171,7 +174,8 @@ async function resumableUpload<T>(http: HttpClient, request: MediaUpload<T>, opt
     await response.arrayBuffer();
     const acknowledged = acknowledgedBytes(response.headers.get('range'));
     if (acknowledged > offset) stalled = 0;
-    else if (++stalled > MAX_STALLED_ATTEMPTS) throw new GoogleApiError(308, (t) => t('The upload made no progress'), undefined, [], undefined);
+    else if (++stalled >= http.maxAttempts) throw new GoogleApiError(308, (t) => t('The upload made no progress'), undefined, [], undefined);
+    else await http.pauseBeforeRetry(stalled, undefined, options.signal);
     offset = acknowledged;
     options.onProgress?.(offset, size);
   }

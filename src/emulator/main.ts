@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { CA_CERT_FILE, CertificateAuthority } from './core/certificates';
 import { EMULATED_APIS, isEmulatedApiName } from './core/disabledApis';
 import { logLine } from './core/log';
+import { seededRandom } from './core/random';
 import { startEmulator } from './emulator';
 
 const USAGE = `Usage: desk-emulator [options]
@@ -21,6 +22,7 @@ Options:
   --token-lifetime S    access-token lifetime in seconds (default 3600)
   --latency MS          added latency per API call (fault injection)
   --fault-rate R        share 0..1 of API calls answered 429 or 503 (fault injection)
+  --fault-seed N        draw those faults from a seeded sequence: the same requests meet the same faults
   --disable-api NAME    answer every call to this API as Google does when the client's Cloud project has not
                         enabled it (403 SERVICE_DISABLED; repeatable): tasks, books, drive, drivelabels,
                         calendar, admin
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
       'token-lifetime': { type: 'string' },
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
+      'fault-seed': { type: 'string' },
       'trust-ca': { type: 'string', multiple: true },
       'allow-watch-network': { type: 'string', multiple: true },
       'no-loopback-watch': { type: 'boolean' },
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
     accessTokenLifetimeSeconds: numberOption('token-lifetime', values['token-lifetime'], 3600, 1, 86400 * 365),
     latencyMs: numberOption('latency', values.latency, 0, 0, 60000),
     faultRate: numberOption('fault-rate', values['fault-rate'], 0, 0, 1),
+    ...(values['fault-seed'] !== undefined ? { faultRandom: seededRandom(numberOption('fault-seed', values['fault-seed'], 0, 0, 2 ** 32 - 1)) } : {}),
     quiet: !values.verbose,
     trustCaFiles: values['trust-ca'] ?? [],
     allowWatchNetworks: values['allow-watch-network'] ?? [],

@@ -32,6 +32,11 @@ export interface EmulatorOptions {
   /** Fault injection for resilience tests: added latency, and a share of API calls answered 429/503. */
   latencyMs: number;
   faultRate: number;
+  /**
+   * Draws the faults: Math.random, or a seeded sequence (`--fault-seed`, `seededRandom`) so that the same requests
+   * in the same order meet the same faults again (a test that failed under faults prints its seed).
+   */
+  faultRandom: () => number;
   quiet: boolean;
   /** PEM files of extra CAs whose receiver certificates channels trust (`--trust-ca`), beside the emulator's CA and the system store. */
   trustCaFiles: readonly string[];
@@ -58,6 +63,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   accessTokenLifetimeSeconds: 3600,
   latencyMs: 0,
   faultRate: 0,
+  faultRandom: Math.random,
   quiet: true,
   trustCaFiles: [],
   allowWatchNetworks: [],
@@ -279,9 +285,9 @@ export class EmulatorHttpServer {
   }
 
   private injectFaults(): void {
-    const { faultRate } = this.deps.options;
-    if (faultRate > 0 && Math.random() < faultRate) {
-      if (Math.random() < 0.5) {
+    const { faultRate, faultRandom } = this.deps.options;
+    if (faultRate > 0 && faultRandom() < faultRate) {
+      if (faultRandom() < 0.5) {
         throw new ApiError(429, 'rateLimitExceeded', 'Rate Limit Exceeded', { domain: 'usageLimits' }, { 'Retry-After': '1' });
       }
       throw new ApiError(503, 'backendError', 'The service is currently unavailable.');

@@ -1,17 +1,25 @@
 // Writes under injected faults, over HTTP: every write the API cannot deduplicate is reconciled or carries a chosen
 // id, so each call succeeds and leaves exactly one resource, also when an answer is lost after the server acted.
 import * as assert from 'node:assert/strict';
-import nodeFetch, { Response } from 'node-fetch';
+import { createHash } from 'node:crypto';
+import nodeFetch, { RequestInit, Response } from 'node-fetch';
 import { DriveClient } from '../../../src/api/drive';
 import { GoogleApiError } from '../../../src/api/errors';
 import { FetchFunction, HttpClient, RetryPolicy } from '../../../src/api/http';
 import { TasksClient } from '../../../src/api/tasks';
+import { seededRandom } from '../../../src/emulator/core/random';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
-import { FOLDER_MIME_TYPE } from '../../../src/shared/schemas/drive';
+import { DriveFile, FOLDER_MIME_TYPE } from '../../../src/shared/schemas/drive';
 
-/** Enough attempts that a 50% fault rate almost never exhausts them; Retry-After capped so no test waits a second. */
-const PATIENT: RetryPolicy = { maxAttempts: 14, baseDelayMs: 1, maxDelayMs: 4, maxRetryAfterMs: 2 };
+/**
+ * Enough attempts that a 50% fault rate practically never exhausts them: a call meets a fault on every one of n attempts
+ * with probability 2^-n. 14 did so about once in 140 runs of this file (~120 calls under faults), and the client then
+ * rightly reports the failure; 30 make it about once in nine million. Retry-After capped so no test waits a second.
+ */
+const PATIENT: RetryPolicy = { maxAttempts: 30, baseDelayMs: 1, maxDelayMs: 4, maxRetryAfterMs: 2 };
 const FAULT_RATE = 0.5;
+/** Each test under faults draws them from a seed, printed when it fails: DESK_FAULT_SEED=<seed> replays the same faults. */
+const REPLAY_SEED = process.env['DESK_FAULT_SEED'] === undefined ? undefined : Number(process.env['DESK_FAULT_SEED']);
 
 interface Recorded {
   fetch: FetchFunction;
@@ -20,16 +28,16 @@ interface Recorded {
 }
 
 /**
- * node-fetch with a saboteur: for the first request `drop` matches, either the answer is lost after the server acted
- * ('lost', as a reset connection after the write), or a 503 is made up without forwarding ('unsent').
+ * node-fetch with a saboteur: for the first `times` requests `drop` matches, either the answer is lost after the server
+ * acted ('lost', as a reset connection after the write), or a 503 is made up without forwarding ('unsent').
  */
-function sabotaged(drop: (method: string, pathname: string) => boolean, how: 'lost' | 'unsent' = 'lost'): Recorded & { dropped: () => number } {
+function sabotaged(drop: (method: string, pathname: string, init: RequestInit | undefined) => boolean, how: 'lost' | 'unsent' = 'lost', times = 1): Recorded & { dropped: () => number } {
   const log: string[] = [];
   let dropped = 0;
   const fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
     const pathname = new URL(url).pathname;
-    if (dropped === 0 && drop(method, pathname)) {
+    if (dropped < times && drop(method, pathname, init)) {
       dropped++;
       if (how === 'unsent') {
         log.push(`${method} ${pathname} -> fake 503`);
@@ -57,8 +65,13 @@ describe('Writes under faults: retried without duplicates', function () {
   let token: string;
 
   const http = (fetch?: FetchFunction): HttpClient => new HttpClient({ rootUrl: () => emulator.url, token: async () => token, retry: PATIENT, ...(fetch ? { fetch } : {}) });
-  /** Runs `body` with the emulator failing a share of calls, then turns faults off for the checks. */
-  async function underFaults<T>(body: () => Promise<T>): Promise<T> {
+  /** The seed of the current test's faults and its traffic, to replay and explain a failure. */
+  let faultsMet: { seed: number; log: readonly string[] } | undefined;
+  /** Runs `body` with the emulator failing a share of calls (drawn from a seed), then turns faults off for the checks. */
+  async function underFaults<T>(traffic: Recorded, body: () => Promise<T>): Promise<T> {
+    const seed = REPLAY_SEED ?? Math.floor(Math.random() * 2 ** 32);
+    faultsMet = { seed, log: traffic.log };
+    emulator.deps.options.faultRandom = seededRandom(seed);
     emulator.deps.options.faultRate = FAULT_RATE;
     try {
       return await body();
@@ -66,6 +79,13 @@ describe('Writes under faults: retried without duplicates', function () {
       emulator.deps.options.faultRate = 0;
     }
   }
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed' && faultsMet) {
+      console.log(`    replay these faults: DESK_FAULT_SEED=${faultsMet.seed} npx mocha --config .mocharc.json out/test/integration/api/retries.test.js --grep ${JSON.stringify(this.currentTest.title)}`);
+      console.log(`    its last requests:\n      ${faultsMet.log.slice(-30).join('\n      ')}`);
+    }
+    faultsMet = undefined;
+  });
   const posts = (log: readonly string[], pathname: string): number => log.filter((line) => line.startsWith(`POST ${pathname} `)).length;
 
   before(async () => {
@@ -90,7 +110,7 @@ describe('Writes under faults: retried without duplicates', function () {
     it('tasklists.insert and tasklists.patch succeed under a 50% fault rate, one list each', async () => {
       const traffic = recorded();
       const client = new TasksClient(http(traffic.fetch));
-      const made = await underFaults(async () => {
+      const made = await underFaults(traffic, async () => {
         const lists = [];
         for (let index = 0; index < 12; index++) lists.push(await client.insertTaskList(`faulty list ${index}`));
         for (const [index, list] of lists.entries()) await client.patchTaskList(list.id, { title: `patched list ${index}` });
@@ -104,11 +124,12 @@ describe('Writes under faults: retried without duplicates', function () {
     });
 
     it('tasks.insert (top level and subtasks), tasks.patch and a cross-list move succeed under faults, one task each', async () => {
-      const client = new TasksClient(http());
+      const traffic = recorded();
+      const client = new TasksClient(http(traffic.fetch));
       const source = await checker().insertTaskList('move source');
       const destination = await checker().insertTaskList('move destination');
       const parent = await checker().insertTask(source.id, { title: 'parent' });
-      const made = await underFaults(async () => {
+      const made = await underFaults(traffic, async () => {
         const tasks = [];
         for (let index = 0; index < 15; index++) {
           const task = await client.insertTask(source.id, { title: `faulty task ${index}`, notes: `n${index}` }, index % 3 === 0 ? { parent: parent.id } : {});
@@ -189,7 +210,7 @@ describe('Writes under faults: retried without duplicates', function () {
       const traffic = recorded();
       const client = new DriveClient(http(traffic.fetch));
       const folder = await checker().insertFolder('faulty folder');
-      const made = await underFaults(async () => {
+      const made = await underFaults(traffic, async () => {
         const files = [];
         for (let index = 0; index < 8; index++) files.push(await client.insertFile({ title: `inserted ${index}`, parents: [{ id: folder.id }] }));
         for (let index = 0; index < 8; index++) files.push(await client.uploadFile({ title: `uploaded ${index}`, mimeType: 'text/plain', parents: [{ id: folder.id }] }, Buffer.from(`content ${index}`)));
@@ -229,6 +250,30 @@ describe('Writes under faults: retried without duplicates', function () {
       assert.equal(folderSaboteur.dropped(), 1);
       assert.equal(folder.title, 'folder once');
       assert.equal(await titled('folder once'), 1);
+    });
+
+    it('a resumable upload rides out a run of 503s on a chunk, waiting before each try as any retry does, and gives up only after the policy\'s attempts', async () => {
+      const policy: RetryPolicy = { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 4 };
+      const content = Buffer.alloc(300 * 1024, 9);
+      const isChunk = (method: string, pathname: string, init: RequestInit | undefined): boolean => method === 'PUT' && pathname === '/upload/drive/v2/files' && Buffer.isBuffer(init?.body) && init.body.length > 0;
+      const uploadThrough = (fetch: FetchFunction, waits: number[]): Promise<DriveFile> =>
+        new DriveClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token, retry: policy, fetch, sleep: async (ms) => void waits.push(ms) }))
+          .uploadFile({ title: 'resumed through 503s.bin' }, content, { uploadType: 'resumable', chunkSize: 256 * 1024 });
+
+      // One try short of the policy's attempts: the upload goes through, after a wait before each new try.
+      const waits: number[] = [];
+      const bursty = sabotaged(isChunk, 'unsent', policy.maxAttempts - 1);
+      const file = await uploadThrough(bursty.fetch, waits);
+      assert.equal(bursty.dropped(), policy.maxAttempts - 1);
+      assert.ok(waits.length >= policy.maxAttempts - 1, `a wait before each try after a 503: ${waits.length} waits; ${bursty.log.join(' | ')}`);
+      assert.equal(file.md5Checksum, createHash('md5').update(content).digest('hex'));
+      assert.equal(await titled('resumed through 503s.bin'), 1);
+
+      // A chunk that never gets through: the 503 is reported after the policy's attempts, not before, not never.
+      const down = sabotaged(isChunk, 'unsent', Infinity);
+      await assert.rejects(uploadThrough(down.fetch, []), (error: unknown) => error instanceof GoogleApiError && error.status === 503);
+      assert.equal(down.dropped(), policy.maxAttempts, down.log.join(' | '));
+      assert.equal(await titled('resumed through 503s.bin'), 1);
     });
 
     it('a conditional patch whose answer is lost is recognised as ours (412 to the repeat), a real conflict is not', async () => {
