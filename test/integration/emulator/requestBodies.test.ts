@@ -136,4 +136,13 @@ describe('hostile JSON bodies', () => {
     const lists = (await call('GET', '/tasks/v1/users/@me/lists')).json as { items?: { title: string }[] };
     assert.equal((lists.items ?? []).some((list) => list.title.includes('\ufffd')), false, 'nothing was stored');
   });
+
+  it('refuses a Calendar access rule for a megabyte-long address, as Drive refuses such a permission (320 characters at most)', async () => {
+    const value = `${'a'.repeat(1_000_000)}@example.com`;
+    const error = await expectGoogleError(call('POST', '/calendar/v3/calendars/primary/acl', { json: { role: 'reader', scope: { type: 'user', value } } }), 400, 'invalid');
+    assert.equal(error.errors?.[0]?.location, 'scope.value');
+    assert.ok(error.message.length < 500, 'the message does not echo the value');
+    const rules = (await call('GET', '/calendar/v3/calendars/primary/acl')).json as { items: { id: string }[] };
+    assert.equal(rules.items.some((rule) => rule.id.length > 1000), false, 'no rule was made');
+  });
 });

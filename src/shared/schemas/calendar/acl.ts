@@ -30,7 +30,8 @@ export const aclRuleInputSchema = z.object({
   role: z.optional(z.nullable(accessRoleSchema)),
   scope: z.optional(z.nullable(z.object({
     type: z.enum(SCOPE_TYPES),
-    value: z.optional(z.nullable(z.string())),
+    // An address or domain: Drive's bound for the same (an unbounded one was stored, and made the rule's id).
+    value: z.optional(z.nullable(z.string().check(z.maxLength(320)))),
   }))),
 });
 export type AclRuleInput = z.infer<typeof aclRuleInputSchema>;
