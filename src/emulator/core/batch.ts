@@ -80,13 +80,13 @@ export const MAX_PART_HEADER_BYTES = 16 * 1024;
  * Answers a batch request: checks the envelope, then runs each part in order, writing each answer as soon as it is
  * ready (answers held until the last part ran grew to gigabytes for 1000 large listings).
  */
-export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart, bodyTimeoutMs: number): Promise<Reply> {
+export async function serveBatch(request: IncomingMessage, target: BatchTarget, dispatchPart: DispatchPart, limits: BatchLimits): Promise<Reply> {
   const boundary = mixedBoundary(request.headers['content-type']);
   if (!boundary) {
     request.resume();
     throw badRequest("A batch request needs Content-Type 'multipart/mixed; boundary=…'");
   }
-  const body = await readBody(request, MAX_BATCH_BYTES, bodyTimeoutMs).catch((error: unknown) => {
+  const body = await readBody(request, MAX_BATCH_BYTES, limits.bodyTimeoutMs).catch((error: unknown) => {
     throw error instanceof ApiError && error.code === 413 ? bodyTooLarge(MAX_BATCH_BYTES, 'Batch request body') : error;
   });
   // Counted before any part is parsed: parsing 200,000 tiny parts took 13 s and 8 GB.
@@ -109,11 +109,13 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
 
   const outerAuthorization = request.headers.authorization;
   const responseBoundary = `batch_${randomBytes(12).toString('base64url')}`;
+  const startedAt = Date.now();
   async function* answers(): AsyncGenerator<Buffer> {
     for (const [index, part] of parts.entries()) {
       const inner = part.request;
       // A malformed part, or one Google refuses inside a batch, is answered alone; the other parts still run.
-      const refusal = inner instanceof ApiError ? inner : refuse(inner, target, index);
+      const outOfTime = index > 0 && Date.now() - startedAt > limits.timeLimitMs;
+      const refusal = outOfTime ? outOfTimeError() : inner instanceof ApiError ? inner : refuse(inner, target, index);
       let answer: PartAnswer;
       if (refusal !== undefined || inner instanceof ApiError) {
         answer = errorAnswer(refusal ?? badRequest('Malformed batch part'));
@@ -129,6 +131,17 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
   }
   // A byte stream pulled as the socket drains: at most one part's answer waits in memory.
   return { status: 200, contentType: `multipart/mixed; boundary=${responseBoundary}`, body: Readable.from(answers(), { objectMode: false }) };
+}
+
+/** What a batch is allowed: how long its body may take to arrive, and how long its calls may run in all. */
+export interface BatchLimits {
+  readonly bodyTimeoutMs: number;
+  /** Calls not started by then are answered 503 (calls held one after another kept a batch open for hours). */
+  readonly timeLimitMs: number;
+}
+
+function outOfTimeError(): ApiError {
+  return new ApiError(503, 'backendError', 'The batch request ran out of time before this call, which did not run. Send it again.');
 }
 
 function tooManyCalls(count: number): ApiError {

@@ -18,6 +18,8 @@ export interface RequestContext {
   readonly user: EmulatorUser | undefined;
   /** `http://<listening address>:<port>`, for selfLinks and Location headers; never taken from the Host header. */
   readonly baseUrl: string;
+  /** Whether this is one call of a batch request (which never holds a long poll). */
+  readonly inBatch: boolean;
   /** The raw request, for streaming uploads. Do not read it after calling json() or text(). */
   readonly request: IncomingMessage;
   /** The JSON body (`{}` when empty); malformed JSON is a 400 parseError (shape is checked by parseBody). */

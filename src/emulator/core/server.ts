@@ -53,6 +53,8 @@ export interface EmulatorOptions {
    * before the request is answered 408 and its connection closed; 0: no limit.
    */
   bodyTimeoutMs: number;
+  /** How long a batch may run its calls: calls not started by then are answered 503 without running. */
+  batchTimeLimitMs: number;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -71,6 +73,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   disabledApis: new Set(),
   requestLog: undefined,
   bodyTimeoutMs: 60_000,
+  batchTimeLimitMs: 60_000,
 };
 
 /** What every service module gets when it registers its routes. */
@@ -201,7 +204,8 @@ export class EmulatorHttpServer {
     const batch = method === 'POST' && !inBatch ? batchTargetFor(url.pathname) : undefined;
     if (batch) {
       await this.addLatency();
-      return serveBatch(request, batch, (part) => this.processPart(part), this.deps.options.bodyTimeoutMs);
+      const { bodyTimeoutMs, batchTimeLimitMs } = this.deps.options;
+      return serveBatch(request, batch, (part) => this.processPart(part), { bodyTimeoutMs, timeLimitMs: batchTimeLimitMs });
     }
     // Google accepts a method override header on POST (used by some clients for PATCH).
     const override = request.headers['x-http-method-override'];
@@ -244,6 +248,7 @@ export class EmulatorHttpServer {
       headers: request.headers,
       user,
       baseUrl: this.origin,
+      inBatch,
       request,
       text: async () => (await readBytes()).toString('utf8'),
       json: async () => parseJsonBody(await readBytes()),

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { DEV_CLIENT_ID } from '../../../src/emulator/auth/devToken';
 import { findUser } from '../../../src/emulator/auth/users';
@@ -270,30 +271,80 @@ describe('batch requests (POST /batch/{api}/{version}) over HTTP', function () {
     assert.match(googleErrorBodySchema.parse(parts[0]?.json).error.message, /Media downloads/);
   });
 
-  it('writes each part\'s answer as soon as it is ready: the first answer arrives while a later part still waits', async () => {
-    const start = ((await call('GET', '/drive/v2/changes/startPageToken')).json as { startPageToken: string }).startPageToken;
-    const response = await fetch(`${emulator.url}/batch/drive/v2`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${alice}`, 'Content-Type': `multipart/mixed; boundary=${BOUNDARY}` },
-      body: batchBody([
-        { method: 'GET', path: '/drive/v2/about' },
-        // Held by the emulator's long poll until a change arrives (up to 60 s): the batch cannot end before it.
-        { method: 'GET', path: `/drive/v2/changes?pageToken=${start}`, headers: { 'X-Desk-Wait': '60' } },
-      ]),
-    });
-    assert.equal(response.status, 200);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let received = '';
-    while (!received.includes('"drive#about"')) {
-      const chunk = await reader.read();
-      assert.equal(chunk.done, false, 'the batch ended before its second part could');
-      received += Buffer.from(chunk.value as Uint8Array).toString('utf8');
+  it('writes each part\'s answer as soon as it is ready: the first answer arrives while a later part still runs', async () => {
+    // A receiver that accepts connections and never answers: the watch's certificate check waits on it (up to 5 s).
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`${emulator.url}/batch/calendar/v3`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${alice}`, 'Content-Type': `multipart/mixed; boundary=${BOUNDARY}` },
+        body: batchBody([
+          { method: 'GET', path: '/calendar/v3/colors' },
+          { method: 'POST', path: '/calendar/v3/calendars/primary/events/watch', json: { id: 'held-part', type: 'web_hook', address: `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}/` } },
+        ]),
+      });
+      assert.equal(response.status, 200);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let received = '';
+      while (!received.includes('"calendar#colors"')) {
+        const chunk = await reader.read();
+        assert.equal(chunk.done, false, 'the batch ended before its second part could');
+        received += Buffer.from(chunk.value as Uint8Array).toString('utf8');
+      }
+      assert.doesNotMatch(received, /WebHook/);
+      // The receiver goes away: the watch fails, and the batch ends with its answer.
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const socket of held) socket.destroy();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received += Buffer.from(chunk.value).toString('utf8');
+      assert.match(received, /Invalid WebHook address/);
+      assert.match(received, /--\r\n$/);
+    } finally {
+      silent.close();
     }
-    assert.doesNotMatch(received, /drive#changeList/);
-    // A change releases the held part, and the batch ends with its answer.
-    await call('POST', '/drive/v2/files', { json: { title: 'releases the long poll' } });
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received += Buffer.from(chunk.value).toString('utf8');
-    assert.match(received, /drive#changeList/);
-    assert.match(received, /--\r\n$/);
+  });
+
+  it('answers a long poll (X-Desk-Wait) inside a batch at once: 1000 held parts would hold the batch for 16 hours', async () => {
+    const start = ((await call('GET', '/drive/v2/changes/startPageToken')).json as { startPageToken: string }).startPageToken;
+    const polls = Array.from({ length: 3 }, (): RawCall => ({ method: 'GET', path: `/drive/v2/changes?pageToken=${start}`, headers: { 'X-Desk-Wait': '60' } }));
+    // Before, each part waited its 60 s for a change (the test's timeout is 20 s).
+    const parts = readAnswers(await batch('/batch/drive/v2', polls));
+    assert.deepEqual(parts.map((part) => part.status), [200, 200, 200]);
+    assert.ok(parts.every((part) => changeListSchema.parse(part.json).items.length === 0));
+  });
+});
+
+describe('batch requests: the time a batch may take', function () {
+  this.timeout(20000);
+
+  it('answers the calls it has not started once the batch\'s time is spent with 503, keeping the answers of those that ran', async () => {
+    // A limit of 1 ms (60 s by default): the first call, held by a receiver that never answers, spends it.
+    const emulator = await startEmulator({ port: 0, batchTimeLimitMs: 1 });
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const sentAt = Date.now();
+      const answer = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken)('POST', '/batch/calendar/v3', {
+        contentType: `multipart/mixed; boundary=${BOUNDARY}`,
+        body: batchBody([
+          { method: 'POST', path: '/calendar/v3/calendars/primary/events/watch', json: { id: 'slow-part', type: 'web_hook', address: `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}/` } },
+          { method: 'GET', path: '/calendar/v3/colors' },
+          { method: 'POST', path: '/calendar/v3/calendars', json: { summary: 'never made' } },
+        ]),
+      });
+      // Released once the emulator is waiting on it and the limit has passed.
+      while (held.length === 0 || Date.now() - sentAt < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const socket of held) socket.destroy();
+      const parts = readAnswers(await answer);
+      assert.deepEqual(parts.map((part) => part.status), [400, 503, 503]);
+      assert.equal(reasonOf(parts[1] as RawAnswer), 'backendError');
+      const calendars = (await emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken)('GET', '/calendar/v3/users/me/calendarList')).json as { items: { summary: string }[] };
+      assert.equal(calendars.items.some((calendar) => calendar.summary === 'never made'), false, 'the refused call did not run');
+    } finally {
+      silent.close();
+      await emulator.close();
+    }
   });
 });
