@@ -148,7 +148,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
   // returns, or when one of its commands runs first. None touches the network when it loads.
   const contributed = ((context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []).map((entry) => entry.command);
-  bundles = new BundleLoader(path.join(context.globalStorageUri.fsPath, 'code-cache'), require);
+  bundles = new BundleLoader(path.join(context.globalStorageUri.fsPath, 'code-cache'));
   const features = desk.register(new LazyFeatures(desk, contributed, Object.values(FEATURES)));
   features.loadAllSoon();
   const loader = bundles;

@@ -151,7 +151,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   about(): Promise<DriveAboutInfo> { return this.connection.about(); }
   pollChangesNow(): void { this.changes.pollNow(); }
   changesState(): DriveChangesState { return this.changes.state(); }
-  noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag); }
+  noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag, item.version); }
   // What the commands need besides the slice (commands/context.ts's DriveCommandHost).
   model(): DriveTreeModel { return this.models.get(); }
   endpoints(): ServiceEndpoints | undefined { return this.desk.backend.current; }

@@ -8,7 +8,8 @@ import { BundleLoader } from '../../../src/core/bundleLoader';
 /** A feature bundle as esbuild writes one: CommonJS, requiring Node's modules. */
 function writeBundle(dir: string, name: string, answer: string): string {
   const file = path.join(dir, `${name}.js`);
-  fs.writeFileSync(file, `"use strict";\nconst path = require("node:path");\nmodule.exports = { answer: () => ${JSON.stringify(answer)}, base: path.basename(__filename), dir: __dirname, self: this === exports };\n`);
+  fs.writeFileSync(path.join(dir, 'helper.js'), 'module.exports = "the helper beside it";\n');
+  fs.writeFileSync(file, `"use strict";\nconst path = require("node:path");\nmodule.exports = { answer: () => ${JSON.stringify(answer)}, base: path.basename(__filename), dir: __dirname, self: this === exports, helper: require("./helper.js") };\n`);
   return file;
 }
 
@@ -20,7 +21,7 @@ function nextStart(file: string, cacheDir: string): { answer: string; fromCache:
   const loaderPath = require.resolve('../../../src/core/bundleLoader');
   const script = `
     const { BundleLoader } = require(${JSON.stringify(loaderPath)});
-    const loader = new BundleLoader(${JSON.stringify(cacheDir)}, require);
+    const loader = new BundleLoader(${JSON.stringify(cacheDir)});
     const answer = loader.load(${JSON.stringify(file)}).answer();
     const warnings = [];
     loader.saveCaches((message) => warnings.push(message)).then(() => console.log(JSON.stringify({ answer, fromCache: loader.compiledFromCache(${JSON.stringify(file)}), warnings })));`;
@@ -39,11 +40,11 @@ describe('core/bundleLoader: feature bundles with V8\'s code cache', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const caches = (): string[] => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
 
-  it('gives the exports `require` would, evaluated once, with the module\'s own file, folder and `this`', () => {
+  it('gives the exports `require` would, evaluated once, with the module\'s own file, folder, `this` and `require`', () => {
     const file = writeBundle(dir, 'tasks', 'tasks');
-    const loader = new BundleLoader(cacheDir, require);
-    const loaded = loader.load<{ answer(): string; base: string; dir: string; self: boolean }>(file);
-    assert.deepEqual({ answer: loaded.answer(), base: loaded.base, dir: loaded.dir, self: loaded.self }, { answer: 'tasks', base: 'tasks.js', dir, self: true });
+    const loader = new BundleLoader(cacheDir);
+    const loaded = loader.load<{ answer(): string; base: string; dir: string; self: boolean; helper: string }>(file);
+    assert.deepEqual({ answer: loaded.answer(), base: loaded.base, dir: loaded.dir, self: loaded.self, helper: loaded.helper }, { answer: 'tasks', base: 'tasks.js', dir, self: true, helper: 'the helper beside it' });
     assert.equal(loader.load(file), loaded);
   });
 
@@ -52,7 +53,7 @@ describe('core/bundleLoader: feature bundles with V8\'s code cache', () => {
     assert.deepEqual(nextStart(file, cacheDir), { answer: 'drive', fromCache: false, warnings: [] });
     const written = caches();
     assert.equal(written.length, 1);
-    assert.match(written[0] ?? '', /^drive-\d+-\d+\.v8cache$/);
+    assert.match(written[0] ?? '', /^drive-[0-9a-f]{24}\.v8cache$/);
     const stamp = fs.statSync(path.join(cacheDir, written[0] ?? '')).mtimeMs;
     assert.deepEqual(nextStart(file, cacheDir), { answer: 'drive', fromCache: true, warnings: [] });
     assert.equal(fs.statSync(path.join(cacheDir, written[0] ?? '')).mtimeMs, stamp, 'a cache that was taken is not written again');
@@ -78,10 +79,42 @@ describe('core/bundleLoader: feature bundles with V8\'s code cache', () => {
     assert.equal(nextStart(file, cacheDir).fromCache, true);
   });
 
+  it('does not give V8 a cache damaged inside (V8 would take it and crash the extension host), and replaces it', () => {
+    const file = writeBundle(dir, 'search', 'search');
+    nextStart(file, cacheDir);
+    const cache = path.join(cacheDir, caches()[0] ?? '');
+    const bytes = fs.readFileSync(cache);
+    // The start and the end stay whole, as when two windows' writes interleave: only the middle is another's.
+    bytes.fill(0x5a, Math.floor(bytes.length / 3), Math.floor((2 * bytes.length) / 3));
+    fs.writeFileSync(cache, bytes);
+    assert.deepEqual(nextStart(file, cacheDir), { answer: 'search', fromCache: false, warnings: [] });
+    assert.equal(nextStart(file, cacheDir).fromCache, true, 'a whole cache again');
+  });
+
+  it('never takes the cache of other source of the same length and time', () => {
+    const file = writeBundle(dir, 'books', 'aaaa');
+    nextStart(file, cacheDir);
+    const { mtime } = fs.statSync(file);
+    writeBundle(dir, 'books', 'bbbb');
+    fs.utimesSync(file, mtime, mtime);
+    assert.deepEqual(nextStart(file, cacheDir), { answer: 'bbbb', fromCache: false, warnings: [] });
+  });
+
+  it('leaves no temporary file behind, and removes one a stopped window left long ago', () => {
+    const file = writeBundle(dir, 'tasks', 'tasks');
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const leftOver = path.join(cacheDir, 'tasks-0123.v8cache.999-abcd.tmp');
+    fs.writeFileSync(leftOver, 'half a cache');
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    fs.utimesSync(leftOver, longAgo, longAgo);
+    nextStart(file, cacheDir);
+    assert.deepEqual(caches().filter((name) => !name.endsWith('.v8cache')), []);
+  });
+
   it('says why when the cache cannot be written, and the bundle still loads', async () => {
     const file = writeBundle(dir, 'search', 'search');
     fs.writeFileSync(cacheDir, 'a file where the folder should be');
-    const loader = new BundleLoader(cacheDir, require);
+    const loader = new BundleLoader(cacheDir);
     assert.equal(loader.load<{ answer(): string }>(file).answer(), 'search');
     await loader.saveCaches((message) => warnings.push(message));
     assert.equal(warnings.length, 1);

@@ -96,8 +96,8 @@ export class DriveChangeFeed extends Disposable {
   }
 
   /** Records a version Desk wrote, so it is not announced as news. */
-  noteOwnWrite(fileId: string, etag: string | undefined): void {
-    this.changeLog.noteOwnWrite(fileId, etag);
+  noteOwnWrite(fileId: string, etag: string | undefined, version?: string): void {
+    this.changeLog.noteOwnWrite(fileId, etag, version);
   }
 
   /** Desk itself is changing this file (a request on its way): its next change is not news. */

@@ -56,6 +56,8 @@ export class ChangeLog {
   private readonly unseen = new Map<string, ChangeEntry>();
   private readonly titles = new Map<string, string>();
   private readonly ownWrites = new Map<string, string>();
+  /** The latest `version` Desk wrote of each file. */
+  private readonly ownVersions = new Map<string, bigint>();
   /** When Desk last acted on each file (sharing, properties, labels: actions that answer no file etag). */
   private readonly ownActions = new Map<string, number>();
   /** The modification date each file had in the last change seen: an edit shows as a newer one. */
@@ -71,9 +73,15 @@ export class ChangeLog {
     private readonly knownModifiedDate: (fileId: string) => string | undefined = () => undefined,
   ) {}
 
-  /** Records a file version this client wrote; a change carrying the same etag is not shown. */
-  noteOwnWrite(fileId: string, etag: string | undefined): void {
+  /**
+   * Records a file version this client wrote; a change carrying the same etag is not shown, nor one of the same or
+   * an earlier `version` (a poll answered between two of Desk's writes reports the first after the second landed).
+   */
+  noteOwnWrite(fileId: string, etag: string | undefined, version?: string): void {
     if (etag) this.ownWrites.set(fileId, etag);
+    const written = parseVersion(version);
+    const before = this.ownVersions.get(fileId);
+    if (written !== undefined && (before === undefined || written > before)) this.ownVersions.set(fileId, written);
   }
 
   /** Records that this Desk session just changed a file: its changes in the next moments are not news. */
@@ -102,6 +110,9 @@ export class ChangeLog {
       // A version this client wrote itself (the etag its write answered) is no news.
       const own = this.ownWrites.get(fileId);
       if (own !== undefined && change.file?.etag === own) continue;
+      const version = parseVersion(change.file?.version);
+      const ownVersion = this.ownVersions.get(fileId);
+      if (version !== undefined && ownVersion !== undefined && version <= ownVersion) continue;
       // A share, a star, a label or a comment answers no file etag and leaves the modification date alone: such a
       // change of a file Desk just acted on is Desk's own, not "another app or person". A newer modification date is
       // someone's edit, whoever acted on the file moments before.
@@ -164,4 +175,9 @@ export class ChangeLog {
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Drive's `version` of a file (a decimal int64) as a number to compare; undefined when absent or malformed. */
+function parseVersion(version: string | undefined): bigint | undefined {
+  return version !== undefined && /^\d{1,20}$/.test(version) ? BigInt(version) : undefined;
 }

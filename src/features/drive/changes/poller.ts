@@ -8,7 +8,7 @@ import { SyncOutcome, SyncPage, SyncPoller, SyncSource } from '../../../core/syn
 /** One change as the poller needs it: a subset of Drive's Change resource (the shared schema's). */
 export type PolledChange = Partial<Pick<Change, 'id' | 'fileId' | 'deleted' | 'modificationDate' | 'changeType'>> & { readonly file?: PolledChangeFile | undefined };
 
-export type PolledChangeFile = Pick<DriveFile, 'id' | 'title' | 'mimeType' | 'etag' | 'createdDate' | 'modifiedDate' | 'parents' | 'labels' | 'lastModifyingUserName' | 'shared'>;
+export type PolledChangeFile = Pick<DriveFile, 'id' | 'title' | 'mimeType' | 'etag' | 'version' | 'createdDate' | 'modifiedDate' | 'parents' | 'labels' | 'lastModifyingUserName' | 'shared'>;
 
 export type ChangePage = SyncPage<PolledChange>;
 export type ChangeSource = SyncSource<PolledChange>;

@@ -250,6 +250,6 @@ export abstract class DriveCommandPart {
 
   /** A file's name as the messages say it (a very long one cut). */
   protected titleOf(file: DriveItem): string {
-    return nameInMessage(file.title ?? file.id);
+    return nameInMessage(file.title || file.id);
   }
 }

@@ -82,6 +82,19 @@ describe('ChangeLog (status bar model)', () => {
     assert.deepEqual(edited.map((entry) => entry.fileId), ['f'], 'newer than the version Desk shows: news');
   });
 
+  it('does not announce Desk\'s first write when the poll reporting it comes after Desk\'s second', () => {
+    const log = new ChangeLog(() => 1_000);
+    const file = { id: 'f', title: 'notes.md', modifiedDate: '2026-11-26T09:00:00.000Z' };
+    log.add([{ fileId: 'f', file: { ...file, etag: '"v4"', version: '4' } }]);
+    log.markSeen();
+    log.noteOwnWrite('f', '"v5"', '5');
+    log.noteOwnWrite('f', '"v6"', '6');
+    const late = { fileId: 'f', file: { ...file, etag: '"v5"', version: '5', modifiedDate: '2026-11-26T09:01:00.000Z' } };
+    assert.deepEqual(log.add([late]), [], 'version 5 was Desk\'s own, though its etag is no longer the last one written');
+    const theirs = { fileId: 'f', file: { ...file, etag: '"v7"', version: '7', modifiedDate: '2026-11-26T09:02:00.000Z' } };
+    assert.deepEqual(log.add([theirs]).map((entry) => entry.fileId), ['f'], 'a later version is someone else\'s');
+  });
+
   it('tells which file a request of Desk changes', () => {
     assert.equal(fileChangedBy('GET', '/drive/v2/files/a'), undefined);
     assert.equal(fileChangedBy('PATCH', '/drive/v2/files/a'), 'a');
