@@ -14,6 +14,12 @@ import { LfMultipartTooLarge, readMultipartStream } from '../../../shared/multip
 /** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */
 export const MAX_UPLOAD_BYTES = 5_497_558_138_880;
 const MAX_METADATA_BYTES = 1024 * 1024;
+/**
+ * Sessions kept per user, finished or not (the emulator's bound; Google's sessions expire after a week). Each holds
+ * its file's metadata: a client opening sessions it never used grew memory and journal with every one.
+ */
+export const MAX_UPLOAD_SESSIONS_PER_USER = 1000;
+const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 export interface ReceivedMedia {
   blob: StoredBlob;
@@ -182,8 +188,24 @@ export class Uploads {
     if (options.fileId !== undefined) session.fileId = options.fileId;
     if (options.ifMatch !== undefined) session.ifMatch = options.ifMatch;
     if (options.totalSize !== undefined) session.totalSize = options.totalSize;
+    this.forgetOldSessionsOf(user.id, MAX_UPLOAD_SESSIONS_PER_USER - 1);
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  /** Forgets the user's expired sessions, then the oldest idle ones beyond `keep` (their chunks with them). */
+  private forgetOldSessionsOf(userId: string, keep: number): void {
+    const own = [...this.sessions.values()].filter((session) => session.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
+    let excess = own.length - keep;
+    for (const session of own) {
+      const expired = this.now() - session.createdAt > SESSION_LIFETIME_MS;
+      if (!expired && excess <= 0) break;
+      if (this.inFlight.has(session.id) || this.locks.has(session.id)) continue;
+      this.sessions.delete(session.id);
+      this.digests.delete(session.id);
+      void this.blobs.removePart(session.id).catch(() => undefined);
+      excess--;
+    }
   }
 
   session(user: EmulatorUser, sessionId: string, fileId: string | undefined): UploadSession {
@@ -279,7 +301,7 @@ export class Uploads {
   }
 
   /** Forgets sessions older than Google's one-week lifetime; returns the ids still open. */
-  expire(maxAgeMs = 7 * 24 * 3600 * 1000): Set<string> {
+  expire(maxAgeMs = SESSION_LIFETIME_MS): Set<string> {
     const live = new Set<string>();
     for (const session of [...this.sessions.values()]) {
       if (this.now() - session.createdAt > maxAgeMs) this.sessions.delete(session.id);
