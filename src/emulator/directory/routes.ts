@@ -200,13 +200,13 @@ export function directoryRoutes(model: DirectoryModel, channels: ChannelRegistry
     },
     {
       id: 'emulator.channels.certificates', method: 'POST', path: '/emulator/v1/channels/certificates', auth: false,
-      handle: (context) => {
+      handle: async (context) => {
         const hosts = context.query.all('host');
         if (hosts.length === 0) throw required('host');
         if (hosts.length > 16) throw invalid('At most 16 hosts', 'host');
         for (const host of hosts) if (!isIP(host) && !HOST_NAME.test(host)) throw invalid(`Invalid host: ${host.slice(0, 100)}`, 'host');
         const authority = channels.certificateAuthority();
-        return { json: { ...authority.issue({ hosts }), ca: authority.certPem } };
+        return { json: { ...(await authority.issueAsync({ hosts })), ca: authority.certPem } };
       },
     },
   ];

@@ -364,6 +364,44 @@ describe('reliability: what a channel keeps', () => {
   });
 });
 
+describe('reliability: receiver certificates on demand', () => {
+  it('keeps answering others while it issues certificates (each RSA key took the event loop ~300 ms before)', async function () {
+    this.timeout(60_000);
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      // The CA exists before the race: it is made once, on first use.
+      channelRegistryFor(emulator.deps).certificateAuthority();
+      let issued = 0;
+      const certificates = Array.from({ length: 8 }, (_unused, index) => fetch(`${emulator.url}/emulator/v1/channels/certificates?host=h${index}.example`, { method: 'POST' }).then(async (response) => {
+        assert.equal(response.status, 200);
+        const body = (await response.json()) as { cert: string; key: string; ca: string };
+        assert.match(body.cert, /BEGIN CERTIFICATE/);
+        issued++;
+        return body;
+      }));
+      const health = await fetch(`${emulator.url}/emulator/v1/health`);
+      assert.equal(health.status, 200);
+      const issuedWhenHealthAnswered = issued;
+      const [first] = await Promise.all(certificates);
+      assert.ok(issuedWhenHealthAnswered < certificates.length, 'the health check waited for every certificate');
+      // What was issued is a certificate the emulator's trust accepts for its host.
+      const receiver = await Receiver.start({ cert: (first as { cert: string }).cert, key: (first as { key: string }).key });
+      try {
+        const socket = tls.connect({ host: '127.0.0.1', port: receiver.port, servername: 'h0.example', ca: [channelRegistryFor(emulator.deps).certificateAuthority().certPem], checkServerIdentity: (_host, cert) => tls.checkServerIdentity('h0.example', cert) });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('secureConnect', () => resolve());
+          socket.once('error', reject);
+        });
+        socket.destroy();
+      } finally {
+        await receiver.close();
+      }
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
 /** Polls a condition on state (not a duration) until it holds, for up to `timeoutMs`. */
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
