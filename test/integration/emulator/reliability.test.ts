@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import tls = require('node:tls');
 import { findUser, EmulatorUser } from '../../../src/emulator/auth/users';
 import { calendarServiceFor } from '../../../src/emulator/calendar';
+import { driveServiceFor } from '../../../src/emulator/drive/service';
 import { channelRegistryFor } from '../../../src/emulator/core/channels';
 import { setLogSink } from '../../../src/emulator/core/log';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
@@ -396,6 +397,37 @@ describe('reliability: receiver certificates on demand', () => {
       } finally {
         await receiver.close();
       }
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe('reliability: Drive queries over many files with text', () => {
+  it('keeps answering others while a long fullText query runs over 600 files of 32 KB (it held the event loop 0.8 s)', async function () {
+    this.timeout(60_000);
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const alice = findUser('alice@example.com') as EmulatorUser;
+      const { model } = driveServiceFor(emulator.deps);
+      const text = 'lorem ipsum dolor sit amet '.repeat(1200).slice(0, 32 * 1024);
+      for (let index = 0; index < 600; index++) {
+        model.insert(alice, { title: `text ${index}`, mimeType: 'text/plain' }, { blob: { blobId: `blob-${index}`, size: text.length, md5: 'x' }, mimeType: 'text/plain', text: `${text}${index}` });
+      }
+      const call = emulatorHttp(emulator, () => emulator.tokenFor('alice@example.com').accessToken);
+      const q = Array.from({ length: 280 }, (_unused, index) => `fullText contains 'z${index}'`).join(' or ');
+      let listed = false;
+      const listing = call('GET', `/drive/v2/files?maxResults=1000&q=${encodeURIComponent(q)}`).finally(() => {
+        listed = true;
+      });
+      assert.equal((await fetch(`${emulator.url}/emulator/v1/health`)).status, 200);
+      assert.equal(listed, false, 'the health check waited for the whole query');
+      const answer = await listing;
+      assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      assert.deepEqual((answer.json as { items: unknown[] }).items, []);
+      // The same query finds a term of the text, in every file, case-insensitively.
+      const found = await call('GET', `/drive/v2/files?maxResults=1000&q=${encodeURIComponent(`${q} or fullText contains 'IPSUM'`)}`);
+      assert.equal((found.json as { items: unknown[] }).items.length, 600);
     } finally {
       await emulator.close();
     }

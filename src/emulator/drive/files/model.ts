@@ -335,7 +335,7 @@ export class DriveModel {
 
   // ---- listing ----
 
-  list(user: EmulatorUser, options: ListOptions): ListResult {
+  list(user: EmulatorUser, options: ListOptions): Promise<ListResult> {
     return listFiles(this, user, options);
   }
 

@@ -38,7 +38,7 @@ export type QueryNode =
 export interface QueryTarget {
   title: string;
   mimeType: string;
-  /** Title, description and text content, for fullText. */
+  /** Title, description and text content, lower-cased, for fullText. */
   fullText(): string;
   dates: Partial<Record<DateField, number>>;
   trashed: boolean;
@@ -323,7 +323,7 @@ export function matches(node: QueryNode, target: QueryTarget): boolean {
     case 'or': return matches(node.left, target) || matches(node.right, target);
     case 'not': return !matches(node.operand, target);
     case 'string': {
-      if (node.field === 'fullText') return target.fullText().toLowerCase().includes(node.value.toLowerCase());
+      if (node.field === 'fullText') return target.fullText().includes(node.value.toLowerCase());
       const actual = node.field === 'title' ? target.title : target.mimeType;
       if (node.op === 'contains') {
         // Drive matches a title term by prefix, word by word ("HelloWorld" matches 'Hello', not 'World';

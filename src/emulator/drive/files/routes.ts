@@ -51,7 +51,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     { id: 'drive.parents.delete', method: 'DELETE', path: '/drive/v2/files/:fileId/parents/:parentId', handle: deleteParent },
   ];
 
-  function listFiles(context: RequestContext): Reply {
+  async function listFiles(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const query = context.query;
     const q = query.string('q');
@@ -65,7 +65,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const scope = listScope(query, corpora, drives, user);
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
-      : model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
+      : await model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
     const nextPageToken = 'nextPageToken' in result ? result.nextPageToken : undefined;
     return { json: renderFileList(kit.renderContext(context), model.largestChangeId(), result.files, { nextPageToken, q, orderBy, maxResults }) };
   }
@@ -181,7 +181,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     }
   }
 
-  function listChildren(context: RequestContext): Reply {
+  async function listChildren(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const folder = model.get(user, context.params.folderId as string);
     const q = context.query.string('q');
@@ -189,7 +189,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const maxResults = listPageSize(context.query);
     const pageToken = context.query.string('pageToken', 2048);
     // children.list has no supportsAllDrives: a shared drive's folder lists its items.
-    const result = model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id, ...(folder.driveId !== undefined ? { allDrives: true } : {}) });
+    const result = await model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id, ...(folder.driveId !== undefined ? { allDrives: true } : {}) });
     const listed = { id: folder.id, requestedAs: context.params.folderId as string };
     return { json: renderChildList(kit.renderContext(context), model.largestChangeId(), listed, result.files.map((file) => file.id), result.nextPageToken) };
   }

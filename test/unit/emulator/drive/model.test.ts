@@ -112,14 +112,14 @@ describe('DriveModel', () => {
     assert.deepEqual(later.changes.map((change) => change.fileId), [busy.id]);
   });
 
-  it('pages by sort position: ties break by id, and a removed cursor item does not skip or repeat', () => {
+  it('pages by sort position: ties break by id, and a removed cursor item does not skip or repeat', async () => {
     const box = folder('box');
     const ids = Array.from({ length: 9 }, (_, index) => file(index < 5 ? 'same' : `t${index}`, box.id).id);
     const seen: string[] = [];
     let pageToken: string | undefined;
     let deleted = false;
     do {
-      const page = model.list(alice, { q: `'${box.id}' in parents`, orderBy: 'title', maxResults: 2, pageToken });
+      const page = await model.list(alice, { q: `'${box.id}' in parents`, orderBy: 'title', maxResults: 2, pageToken });
       seen.push(...page.files.map((entry) => entry.id));
       pageToken = page.nextPageToken;
       if (!deleted && page.files.length > 0) {
@@ -132,13 +132,13 @@ describe('DriveModel', () => {
     assert.deepEqual([...seen].sort(), [...ids].sort());
   });
 
-  it('rejects a page token from another query or user', () => {
+  it('rejects a page token from another query or user', async () => {
     const box = folder('box2');
     for (let index = 0; index < 3; index++) file(`f${index}`, box.id);
-    const page = model.list(alice, { q: `'${box.id}' in parents`, maxResults: 1 });
+    const page = await model.list(alice, { q: `'${box.id}' in parents`, maxResults: 1 });
     assert.ok(page.nextPageToken);
-    assert.throws(() => model.list(alice, { q: 'starred = true', maxResults: 1, pageToken: page.nextPageToken }), apiError('invalid', 400));
-    assert.throws(() => model.list(bob, { q: `'${box.id}' in parents`, maxResults: 1, pageToken: page.nextPageToken }), apiError('invalid', 400));
+    await assert.rejects(model.list(alice, { q: 'starred = true', maxResults: 1, pageToken: page.nextPageToken }), apiError('invalid', 400));
+    await assert.rejects(model.list(bob, { q: `'${box.id}' in parents`, maxResults: 1, pageToken: page.nextPageToken }), apiError('invalid', 400));
   });
 
   it('computes quota from stored bytes, including what is in the trash', () => {
