@@ -2,6 +2,7 @@
 import { GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE, GOOGLE_SLIDES_MIME_TYPE } from '../../../shared/schemas/drive';
 import { ApiError } from '../../core/errors';
 import { escapeHtml } from '../../core/html';
+import { withoutTags } from '../../../shared/html';
 
 /**
  * Native Google documents in the emulator keep their content as text: a Doc or a presentation as plain
@@ -132,20 +133,6 @@ function withoutBlocks(html: string): string {
     kept.push(html.slice(copiedUpTo, opening.index));
     copiedUpTo = found.index + found[0].length;
     BLOCK_OPENING.lastIndex = copiedUpTo;
-  }
-  kept.push(html.slice(copiedUpTo));
-  return kept.join('');
-}
-
-/** Drops every `<…>` tag; a `<` with no `>` after it stays, and so does everything after it. */
-function withoutTags(html: string): string {
-  const kept: string[] = [];
-  let copiedUpTo = 0;
-  for (let open = html.indexOf('<'); open >= 0; open = html.indexOf('<', copiedUpTo)) {
-    const close = html.indexOf('>', open + 1);
-    if (close < 0) break;
-    kept.push(html.slice(copiedUpTo, open));
-    copiedUpTo = close + 1;
   }
   kept.push(html.slice(copiedUpTo));
   return kept.join('');

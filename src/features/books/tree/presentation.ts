@@ -8,6 +8,7 @@ import type { BooksNode } from './model';
 import { escapeMarkdown } from '../../../core/markdown';
 import { formatDateTime, formatDay, writeTimestamp } from '../../../core/clock';
 
+import { withoutTags } from '../../../shared/html';
 import { english, type Translate } from '../../../shared/l10n';
 
 /** The shared translator, re-exported for the Books modules: `vs.l10n.t` in the extension, `english` in unit tests. */
@@ -16,10 +17,7 @@ export { english, type Translate };
 /** Google's descriptions are HTML with b, i, br and p: paragraphs kept, every tag dropped, entities decoded. */
 export function htmlToText(html: string): string {
   const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-  return html
-    .replace(/<\s*br\s*\/?>/gi, '\n')
-    .replace(/<\s*\/\s*p\s*>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
+  return withoutTags(html.replace(/<\s*br\s*\/?>/gi, '\n').replace(/<\s*\/\s*p\s*>/gi, '\n\n'))
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
       if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
       if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));

@@ -10,6 +10,7 @@
  * file is edited, so the quoted text (`context.value`) decides when it disagrees with the anchor: a thread goes
  * where its text is now, else where its anchor says, else at the top of the file.
  */
+import { withoutTags } from '../../../shared/html';
 
 /** A 0-based, inclusive range of lines. */
 export interface LineSpan {
@@ -150,9 +151,7 @@ function normalizeNewlines(text: string): string {
 }
 
 function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+  return withoutTags(html.replace(/<br\s*\/?>/gi, '\n'))
     .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity: string, name: string) => {
       if (name.startsWith('#')) {
         const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
