@@ -76,7 +76,7 @@ export function quoteOf(context: CommentContext | undefined): string | undefined
   const value = context?.value;
   if (value === undefined) return undefined;
   const text = /html/i.test(context?.type ?? '') ? htmlToText(value) : value;
-  const normalized = normalizeNewlines(text).replace(/^\n+|\n+$/g, '');
+  const normalized = withoutOuterNewlines(normalizeNewlines(text));
   return normalized.trim() === '' ? undefined : normalized;
 }
 
@@ -143,6 +143,19 @@ function lineAt(lineStarts: readonly number[], offset: number): number {
     else high = middle - 1;
   }
   return low;
+}
+
+/**
+ * The text without its leading and trailing line breaks, as replace(/^\n+|\n+$/g, '') gives it: that form rescanned
+ * the rest of a run of line breaks from each one (100 KB of them between two letters held the extension host for
+ * minutes).
+ */
+function withoutOuterNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '\n') start++;
+  while (end > start && text[end - 1] === '\n') end--;
+  return text.slice(start, end);
 }
 
 /** CRLF and lone CR count as one line break, as in VS Code's text model. */

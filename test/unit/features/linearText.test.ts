@@ -1,0 +1,78 @@
+/**
+ * Text Desk does not control (task notes, comment quotes, workspace files, typed label values) is read in linear
+ * time: each rewritten regular expression gives what its one-regex form gave on random small inputs, and takes a
+ * hostile input of about a million characters that held the extension host for minutes or hours before.
+ */
+import * as assert from 'node:assert/strict';
+import { findTodos, parseTodo, patternsFor, sourceOf } from '../../../src/features/tasks/todo/todoParser';
+import { notesMarkdown } from '../../../src/features/tasks/tree/presentation';
+import { quoteOf } from '../../../src/features/drive/comments/anchors';
+import { looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
+
+/** `count` random texts of up to `maxPieces` pieces, the same every run. */
+function randomTexts(pieces: readonly string[], count: number, maxPieces = 12): string[] {
+  let seed = 11;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: next() % (maxPieces + 1) }, () => pieces[next() % pieces.length]).join(''));
+}
+
+const MILLION = 1_000_000;
+
+describe('linear reading of text from services, files and the user', () => {
+  it('TODO comments: the same match as before on any line, and a line of a million "#", "-", ";" or "%" in one pass', () => {
+    const before = new RegExp(String.raw`(?<pre>^|[^:\w/])(?<opener>\/\/+!?|#+|--+|\/\*+|<!--|;+|%+|\(\*+|\{-|^\s*\*+)(?<gap>[ \t]*)(?<keyword>TODO|FIXME)\b(?:\((?<tags>[^()]*)\))?(?::|[ \t]|$)`);
+    const pieces = ['#', '##', '-', '--', ';', '%', '/', '//', '*', '/*', '(*', '{-', '<!--', ' ', '\t', 'TODO', 'FIXME', 'x', ':', '(', ')', 'task:a1'];
+    for (const line of randomTexts(pieces, 20000)) {
+      const [was, is] = [before.exec(line), patternsFor().todo.exec(line)];
+      assert.deepEqual(is && { index: is.index, groups: { ...is.groups } }, was && { index: was.index, groups: { ...was.groups } }, JSON.stringify(line));
+    }
+    for (const run of ['#', '-', ';', '%']) {
+      assert.equal(parseTodo(`${run.repeat(MILLION)} TODO: tidy`)?.text, 'tidy');
+      assert.deepEqual(findTodos(`a\n${run.repeat(MILLION)}x TODO\nb`), []);
+    }
+  });
+
+  it("a task's Source line: the same path and line as before, and a million trailing spaces in one pass", () => {
+    const before = (notes: string): { path: string; line: number | undefined } | undefined => {
+      const found = /^Source: (.+?)(?::(\d+))?\s*$/m.exec(notes);
+      return found?.[1] ? { path: found[1], line: found[2] ? Number(found[2]) : undefined } : undefined;
+    };
+    const pieces = ['Source: ', 'src/a.ts', ':', '12', '7', ' ', '\t', '\u00a0', '\n', '\r', '\u2028', 'x', 'Source:'];
+    for (const notes of randomTexts(pieces, 20000)) assert.deepEqual(sourceOf(notes), before(notes), JSON.stringify(notes));
+    assert.deepEqual(sourceOf(`Source: a${' '.repeat(MILLION)}x`), { path: `a${' '.repeat(MILLION)}x`, line: undefined });
+  });
+
+  it('task notes keep a [label]: command: definition from acting, as before, and a million spaces, line breaks or "[\\r" in one pass', () => {
+    const before = (notes: string): string => notes
+      .replace(/\]\(\s*(?:<\s*)?command:/gi, '\\]\\(command:')
+      .replace(/^(\s*)\[([^\]\n]*)\]:(\s*<?\s*command:)/gim, '$1\\[$2\\]:$3')
+      .replace(/</g, '\\<')
+      .split('\n')
+      .map((line) => `${line}  `)
+      .join('\n');
+    const pieces = ['[', ']', ']:', '[a]:', ' ', '\t', '\n', '\r', '\u2028', '<', 'command:', 'COMMAND:', 'a', '](', '\n['];
+    for (const notes of randomTexts(pieces, 20000)) assert.equal(notesMarkdown(notes), before(notes), JSON.stringify(notes));
+    assert.ok(notesMarkdown(`[a]:${' '.repeat(MILLION)}`).startsWith('[a]:'));
+    assert.equal(notesMarkdown('\n'.repeat(MILLION)).length, 3 * MILLION + 2);
+    assert.ok(notesMarkdown(`${'[\r'.repeat(MILLION / 2)}]: command:x`).startsWith('\\[\r['));
+  });
+
+  it("a comment's quote loses its outer line breaks as before, and a million inner ones in one pass", () => {
+    for (const value of randomTexts(['\n', '\r', 'a', ' ', '\r\n'], 5000)) {
+      const was = value.replace(/\r\n?/g, '\n').replace(/^\n+|\n+$/g, '');
+      assert.equal(quoteOf({ type: 'text/plain', value }), was.trim() === '' ? undefined : was, JSON.stringify(value));
+    }
+    assert.equal(quoteOf({ type: 'text/plain', value: `a${'\n'.repeat(MILLION)}b` })?.length, MILLION + 2);
+  });
+
+  it('a typed user value reads as an address exactly as before, and a million dots in one pass', () => {
+    for (const text of randomTexts(['a', '@', '.', ' ', '..', 'b.c'], 20000, 8)) {
+      assert.equal(looksLikeEmail(text), /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text), JSON.stringify(text));
+    }
+    assert.equal(looksLikeEmail(`a@${'.'.repeat(MILLION)}@`), false);
+    assert.equal(looksLikeEmail(`a@b${'.'.repeat(MILLION)}c`), true);
+  });
+});
