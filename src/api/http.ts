@@ -7,8 +7,11 @@ export type FetchFunction = (url: string, init?: RequestInit) => Promise<Respons
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | readonly string[];
 
-/** Supplies the bearer token; `forceRefresh` after a 401 asks for a new one. */
-export type TokenSource = (options: { forceRefresh: boolean }) => Promise<string>;
+/**
+ * Supplies the bearer token; `forceRefresh` after a 401 asks for a new one, and `rejected` names the token the 401
+ * answered, so a token another request has refreshed meanwhile is taken instead of refreshing again.
+ */
+export type TokenSource = (options: { forceRefresh: boolean; rejected?: string }) => Promise<string>;
 
 export interface RetryPolicy {
   /** Total attempts, including the first. */
@@ -169,11 +172,14 @@ export class HttpClient {
     const canReconcile = recovery.reconcile !== undefined && replayable;
     const startedAt = Date.now();
     let refreshed = false;
+    /** The token a 401 answered, for the refresh that follows. */
+    let rejected: string | undefined;
     /** Whether an earlier attempt may have taken effect without our hearing so. */
     let unclearBefore = false;
     for (let attempt = 1; ; attempt++) {
       throwIfAborted(request.signal);
-      const token = await this.options.token({ forceRefresh: refreshed });
+      const token = await this.options.token(rejected === undefined ? { forceRefresh: refreshed } : { forceRefresh: true, rejected });
+      rejected = undefined;
       const last = attempt >= this.retry.maxAttempts;
       let response: Response;
       try {
@@ -199,6 +205,7 @@ export class HttpClient {
       const error = GoogleApiError.fromResponse(response.status, bodyText, retryAfterMs);
       if (response.status === 401 && !refreshed && replayable) {
         refreshed = true;
+        rejected = token;
         this.options.onRetry?.({ operation: request.operation, attempt, why: 'unauthorized', status: 401 });
         continue;
       }

@@ -260,9 +260,11 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   /**
    * A usable access token of the first session covering `scopes`, for the HTTP pipeline: one stored-session
    * read for all requests asked together, none while the token handed out last is still fresh. `forceRefresh`
-   * (after a 401) always reads the store and refreshes. Throws NotSignedInError when no session covers them.
+   * (after a 401) always reads the store, and refreshes unless the stored token is already another than `rejected`
+   * (the one the 401 answered: another request refreshed it meanwhile). Throws NotSignedInError when no session
+   * covers them.
    */
-  async accessTokenFor(scopes: readonly string[], options: { forceRefresh: boolean } = { forceRefresh: false }): Promise<string> {
+  async accessTokenFor(scopes: readonly string[], options: { forceRefresh: boolean; rejected?: string } = { forceRefresh: false }): Promise<string> {
     const backend = this.backend();
     const key = `${backend}\n${normaliseScopes(scopes).join(' ')}`;
     if (!options.forceRefresh) {
@@ -275,7 +277,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const lookUp = (async () => {
       const [stored] = await this.matchingSessions(backend, scopes, undefined);
       if (!stored) throw new NotSignedInError(this.vs.l10n.t);
-      return this.ensureFresh(backend, stored, options.forceRefresh);
+      // refresh() takes the stored token when it is no longer the one the server refused.
+      return this.ensureFresh(backend, options.rejected === undefined ? stored : { ...stored, accessToken: options.rejected }, options.forceRefresh);
     })();
     if (!options.forceRefresh) this.lookingUp.set(key, lookUp);
     try {

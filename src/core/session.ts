@@ -50,7 +50,7 @@ export class DeskSession extends Disposable {
    * prompts are for other extensions borrowing an account. Requests asked together share one lookup.
    */
   tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
-    return ({ forceRefresh }) => this.provider.accessTokenFor(scopes, { forceRefresh });
+    return (options) => this.provider.accessTokenFor(scopes, options);
   }
 
   /** The signed-in account's id (the first session with every Desk scope), undefined when signed out; no network. */

@@ -78,6 +78,22 @@ describe('API request pipeline', () => {
     assert.equal(again.calls.length, 2);
   });
 
+  it('names the refused token when it asks for a new one after a 401, and only then', async () => {
+    const asked: { forceRefresh: boolean; rejected?: string }[] = [];
+    const { fetch } = scripted([googleError(401, 'authError', 'Invalid Credentials'), json(200, { id: 'ok' }), json(200, { id: 'ok' })]);
+    const http = new HttpClient({
+      rootUrl: () => 'http://svc.test/',
+      token: async (options) => {
+        asked.push(options);
+        return options.forceRefresh ? 'new' : 'old';
+      },
+      fetch,
+    });
+    await http.json(itemSchema, { method: 'GET', path: '/x', operation: 't' });
+    await http.json(itemSchema, { method: 'GET', path: '/y', operation: 't' });
+    assert.deepEqual(asked, [{ forceRefresh: false }, { forceRefresh: true, rejected: 'old' }, { forceRefresh: false }]);
+  });
+
   it('turns a response of the wrong shape into a clear validation error', async () => {
     const { fetch } = scripted([json(200, { id: 42 })]);
     await assert.rejects(client(fetch).json(itemSchema, { method: 'GET', path: '/x', operation: 'things.get' }), (error: unknown) => {

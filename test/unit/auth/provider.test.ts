@@ -232,6 +232,18 @@ describe('auth/provider', () => {
       assert.equal(await provider.accessTokenFor([TASKS]), 'fresh-2');
     });
 
+    it('refreshes once for requests refused one after another with the same token (the later ones take the new token)', async () => {
+      const { provider, tokenRequests } = await harness([stored('a')]);
+      const first = await provider.accessTokenFor([TASKS], { forceRefresh: true, rejected: 'access-a' });
+      assert.match(first, /^fresh-/);
+      // A request that was sent with the old token hears its 401 after the refresh.
+      assert.equal(await provider.accessTokenFor([TASKS], { forceRefresh: true, rejected: 'access-a' }), first);
+      assert.equal(tokenRequests.length, 1);
+      // A 401 for the new token itself refreshes again.
+      assert.notEqual(await provider.accessTokenFor([TASKS], { forceRefresh: true, rejected: first }), first);
+      assert.equal(tokenRequests.length, 2);
+    });
+
     it('asks per backend: a token of one emulator is never sent to Google', async () => {
       let endpoints: ServiceEndpoints = EMULATOR;
       const { provider } = await harness([stored('a')], undefined, () => endpoints);
