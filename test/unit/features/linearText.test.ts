@@ -8,6 +8,7 @@ import { findTodos, parseTodo, patternsFor, sourceOf } from '../../../src/featur
 import { notesMarkdown } from '../../../src/features/tasks/tree/presentation';
 import { quoteOf } from '../../../src/features/drive/comments/anchors';
 import { looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
+import { parseEmails } from '../../../src/features/drive/sharing/emails';
 
 /** `count` random texts of up to `maxPieces` pieces, the same every run. */
 function randomTexts(pieces: readonly string[], count: number, maxPieces = 12): string[] {
@@ -74,5 +75,11 @@ describe('linear reading of text from services, files and the user', () => {
     }
     assert.equal(looksLikeEmail(`a@${'.'.repeat(MILLION)}@`), false);
     assert.equal(looksLikeEmail(`a@b${'.'.repeat(MILLION)}c`), true);
+  });
+
+  it('a pasted list of 92,000 addresses (1.7 MB) is checked and de-duplicated in one pass, first spelling first', () => {
+    const addresses = Array.from({ length: 46_000 }, (_, index) => `user${index}@example.com`);
+    const pasted = [...addresses, ...addresses.map((address) => address.toUpperCase())].join(', ');
+    assert.deepEqual(parseEmails(pasted), { emails: addresses, invalid: [] });
   });
 });

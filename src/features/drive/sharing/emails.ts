@@ -25,7 +25,8 @@ export function isEmailAddress(text: string): boolean {
  * a mail client) counts as the address.
  */
 export function parseEmails(text: string): ParsedEmails {
-  const emails: string[] = [];
+  // A set, not emails.includes: a pasted list of 46,000 addresses (1 MB) took 20 s to check, at every keystroke.
+  const emails = new Set<string>();
   const invalid: string[] = [];
   const pieces = text.split(/[,;\n]+/).flatMap((piece) => {
     const named = /<([^<>]*)>\s*$/.exec(piece);
@@ -38,10 +39,9 @@ export function parseEmails(text: string): ParsedEmails {
       invalid.push(piece);
       continue;
     }
-    const email = piece.toLowerCase();
-    if (!emails.includes(email)) emails.push(email);
+    emails.add(piece.toLowerCase());
   }
-  return { emails, invalid };
+  return { emails: [...emails], invalid };
 }
 
 /** Why the typed text cannot be sent yet (the input box's validation), or undefined when it can. */
