@@ -4,7 +4,7 @@
  * hostile input of about a million characters that held the extension host for minutes or hours before.
  */
 import * as assert from 'node:assert/strict';
-import { findTodos, parseTodo, patternsFor, sourceOf } from '../../../src/features/tasks/todo/todoParser';
+import { findTodos, parseTodo, patternsFor, relocateTodo, sourceOf, todoLocator } from '../../../src/features/tasks/todo/todoParser';
 import { notesMarkdown } from '../../../src/features/tasks/tree/presentation';
 import { quoteOf } from '../../../src/features/drive/comments/anchors';
 import { looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
@@ -81,5 +81,34 @@ describe('linear reading of text from services, files and the user', () => {
     const addresses = Array.from({ length: 46_000 }, (_, index) => `user${index}@example.com`);
     const pasted = [...addresses, ...addresses.map((address) => address.toUpperCase())].join(', ');
     assert.deepEqual(parseEmails(pasted), { emails: addresses, invalid: [] });
+  });
+
+  it('moved TODOs are found where relocateTodo finds them, and a thousand gone from 100,000 lines with one parse of each line', () => {
+    const kinds = ['x = 1;', '// TODO: a', '// TODO: b', '# FIXME: a', '// TODO(task:t1): a', '// TODO(task:t2): b', '// TODO(alice, task:t1): c', ''];
+    let seed = 5;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let sample = 0; sample < 3000; sample++) {
+      const lines = Array.from({ length: next() % 12 }, () => kinds[next() % kinds.length] as string);
+      const lineAt = (line: number): string => lines[line] as string;
+      const locator = todoLocator(lineAt, lines.length);
+      const line = (next() % 16) - 2;
+      const [keyword, text] = [['TODO', 'FIXME'][next() % 2] as string, ['a', 'b', 'c'][next() % 3] as string];
+      const taskId = ['t1', 't2', 't3'][next() % 3] as string;
+      const context = JSON.stringify({ lines, line, keyword, text, taskId });
+      assert.equal(locator.unlinked(line, { keyword, text }), relocateTodo(lineAt, lines.length, line, (todo) => !todo.taskId && todo.text === text && todo.keyword === keyword), context);
+      assert.equal(locator.linked(line, taskId), relocateTodo(lineAt, lines.length, line, (todo) => todo.taskId === taskId), context);
+    }
+    const document = Array.from({ length: 100_000 }, (_, line) => (line % 10 === 0 ? `  // TODO: item ${line}` : `  const x${line} = ${line};`));
+    let parsed = 0;
+    const locator = todoLocator((line) => {
+      parsed++;
+      return document[line] as string;
+    }, document.length);
+    for (let gone = 0; gone < 1000; gone++) assert.equal(locator.unlinked(gone * 100 + 5, { keyword: 'TODO', text: `gone ${gone}` }), undefined);
+    assert.equal(locator.unlinked(99_999, { keyword: 'TODO', text: 'item 50000' }), 50_000);
+    assert.ok(parsed <= document.length + 1001, `${parsed} line parses`);
   });
 });

@@ -15,7 +15,7 @@ import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
 import { describeDay } from '../../../core/dates';
 import { byFile, TodoTreeNode, unlinkedTodosOf } from './todoIndex';
 import {
-  doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment,
+  doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment, todoLocator,
   unlinkEdit, withSource,
 } from './todoParser';
 import type { FoundTodo } from './todoScan';
@@ -135,8 +135,9 @@ export class TodoCommands {
       if (!uri) continue;
       // The document as it is now (open or not): the TODO may have moved since the scan.
       const document = await vs.workspace.openTextDocument(uri);
+      const locator = todoLocator((at) => document.lineAt(at).text, document.lineCount, keywords);
       for (const item of items) {
-        const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, item.line, (todo) => !todo.taskId && todo.text === item.todo.text && todo.keyword === item.todo.keyword, keywords);
+        const line = locator.unlinked(item.line, item.todo);
         if (line === undefined) unmarked++;
         else located.push({ file, uri, item, line });
       }
@@ -180,8 +181,9 @@ export class TodoCommands {
       const document = await vs.workspace.openTextDocument(uri);
       const edit = new vs.WorkspaceEdit();
       let count = 0;
+      const locator = todoLocator((at) => document.lineAt(at).text, document.lineCount, keywords);
       for (const { mark } of items) {
-        const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, mark.item.line, (todo) => !todo.taskId && todo.text === mark.item.todo.text && todo.keyword === mark.item.todo.keyword, keywords);
+        const line = locator.unlinked(mark.item.line, mark.item.todo);
         if (line === undefined) {
           unmarked++;
           continue;
@@ -342,9 +344,10 @@ export class TodoCommands {
       if (!uri) continue;
       const document = await vs.workspace.openTextDocument(uri);
       const lines = new Set<number>();
+      const locator = todoLocator((at) => document.lineAt(at).text, document.lineCount, keywords);
       for (const item of items) {
         const taskId = item.todo.taskId as string;
-        const line = relocateTodo((at) => document.lineAt(at).text, document.lineCount, item.line, (todo) => todo.taskId === taskId, keywords);
+        const line = locator.linked(item.line, taskId);
         if (line === undefined || lines.has(line)) continue;
         lines.add(line);
         const text = document.lineAt(line).text;
