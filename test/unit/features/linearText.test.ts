@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { findTodos, parseTodo, patternsFor, relocateTodo, sourceOf, todoLocator } from '../../../src/features/tasks/todo/todoParser';
 import { notesMarkdown } from '../../../src/features/tasks/tree/presentation';
-import { quoteOf } from '../../../src/features/drive/comments/anchors';
+import { commentPlacer, lineAnchor, placeComment, quoteOf } from '../../../src/features/drive/comments/anchors';
 import { looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
 import { parseEmails } from '../../../src/features/drive/sharing/emails';
 
@@ -110,5 +110,18 @@ describe('linear reading of text from services, files and the user', () => {
     for (let gone = 0; gone < 1000; gone++) assert.equal(locator.unlinked(gone * 100 + 5, { keyword: 'TODO', text: `gone ${gone}` }), undefined);
     assert.equal(locator.unlinked(99_999, { keyword: 'TODO', text: 'item 50000' }), 50_000);
     assert.ok(parsed <= document.length + 1001, `${parsed} line parses`);
+  });
+
+  it("the 5,000 comments of a 1 MB CRLF document are placed as one by one, with the document's lines found once", () => {
+    const text = Array.from({ length: 20_000 }, (_, line) => `line ${line} of the document, with some words in it`).join('\r\n');
+    const comments = Array.from({ length: 5000 }, (_, index) => ({
+      anchor: lineAnchor({ start: index % 50, end: index % 50 }, 1),
+      context: { type: 'text/plain', value: index % 2 === 0 ? `line ${index * 4 + 1} of` : `gone ${index}` },
+    }));
+    const placeOf = commentPlacer(text);
+    const places = comments.map((comment) => placeOf(comment));
+    assert.deepEqual(places[10], { start: 41, end: 41, via: 'quote' });
+    assert.deepEqual(places[11], { start: 11, end: 11, via: 'anchor' });
+    for (const index of [0, 1, 2499, 4998, 4999]) assert.deepEqual(places[index], placeComment(comments[index] as (typeof comments)[number], text));
   });
 });

@@ -81,9 +81,24 @@ export function quoteOf(context: CommentContext | undefined): string | undefined
 }
 
 /** The lines a comment is shown at in `text` (see the header for the rules). */
-export function placeComment(comment: { readonly anchor?: string | undefined; readonly context?: CommentContext | undefined }, text: string): CommentPlace {
+export function placeComment(comment: PlacedComment, text: string): CommentPlace {
+  return commentPlacer(text)(comment);
+}
+
+/** What places a comment: its anchor and the text it quotes. */
+export type PlacedComment = { readonly anchor?: string | undefined; readonly context?: CommentContext | undefined };
+
+/**
+ * placeComment for many comments of one text: the line breaks are normalized and the lines found once, not once per
+ * comment (5,000 comments on a 1 MB document took 12 s at each layout).
+ */
+export function commentPlacer(text: string): (comment: PlacedComment) => CommentPlace {
   const body = normalizeNewlines(text);
   const lineStarts = lineStartsOf(body);
+  return (comment) => placeInBody(comment, body, lineStarts);
+}
+
+function placeInBody(comment: PlacedComment, body: string, lineStarts: readonly number[]): CommentPlace {
   const lastLine = lineStarts.length - 1;
   const anchored = spanOf(parseAnchor(comment.anchor), body, lineStarts);
   const quote = quoteOf(comment.context);

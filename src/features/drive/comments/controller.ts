@@ -11,7 +11,7 @@ import { Disposable } from '../../../core/disposable';
 import type { CommentReplyInput, DriveComment } from '../../../shared/schemas/drive/comments';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
 import { isRemoteVersion } from '../fs/drivePath';
-import { CommentPlace, LineSpan, lineAnchor, placeComment, quoteContext } from './anchors';
+import { CommentPlace, commentPlacer, LineSpan, lineAnchor, placeComment, quoteContext } from './anchors';
 import { isResolved } from './nodes';
 import { CommentsApi, CommentStore } from './store';
 import { CommentTarget, DriveCommentEntry, threadContextValue, threadEntries, threadLabel, threadState } from './threads';
@@ -218,11 +218,11 @@ export class DriveComments extends Disposable {
     const key = document.uri.toString();
     const shown = this.threads.get(key) ?? new Map<string, ThreadRecord>();
     this.threads.set(key, shown);
-    const text = document.getText();
+    const placeOf = commentPlacer(document.getText());
     const seen = new Set<string>();
     for (const comment of comments) {
       seen.add(comment.commentId);
-      const place = placeComment(comment, text);
+      const place = placeOf(comment);
       const last = Math.min(place.end, document.lineCount - 1);
       const range = new vs.Range(place.start, 0, last, document.lineAt(last).text.length);
       let record = shown.get(comment.commentId);
