@@ -18,13 +18,16 @@ export type ShelfDropTarget = { readonly kind: 'shelf' } | { readonly kind: 'vol
  * moved volume, each position computed on the order the previous calls leave.
  */
 export function planShelfMoves(order: readonly string[], dragged: readonly string[], target: ShelfDropTarget): ShelfMove[] {
-  const onShelf = new Set(order);
-  const moving = [...new Set(dragged)].filter((id) => onShelf.has(id))
+  // Positions and membership by lookup, not by searching the lists: 20,000 volumes took 0.8 s to plan.
+  const shelfIndex = new Map<string, number>();
+  order.forEach((id, index) => { if (!shelfIndex.has(id)) shelfIndex.set(id, index); });
+  const moving = [...new Set(dragged)].filter((id) => shelfIndex.has(id))
     // Shelf order, not selection order: a block keeps the order it had.
-    .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    .sort((a, b) => (shelfIndex.get(a) as number) - (shelfIndex.get(b) as number));
   if (moving.length === 0) return [];
-  if (target.kind === 'volume' && moving.includes(target.volumeId)) return [];
-  const rest = order.filter((id) => !moving.includes(id));
+  const movingIds = new Set(moving);
+  if (target.kind === 'volume' && movingIds.has(target.volumeId)) return [];
+  const rest = order.filter((id) => !movingIds.has(id));
   let insertAt = 0;
   if (target.kind === 'volume') {
     const anchor = rest.indexOf(target.volumeId);
@@ -36,18 +39,13 @@ export function planShelfMoves(order: readonly string[], dragged: readonly strin
   if (wanted.every((id, index) => order[index] === id)) return [];
 
   // Place the block from its last volume to its first, each right before the one placed after it (or before the
-  // volume that follows the block), simulating each call so every position is the index at the time of its call.
-  const current = [...order];
-  const moves: ShelfMove[] = [];
-  let next: string | undefined = rest[insertAt];
-  for (const volumeId of [...moving].reverse()) {
-    current.splice(current.indexOf(volumeId), 1);
-    const position = next === undefined ? current.length : current.indexOf(next);
-    current.splice(position, 0, volumeId);
-    moves.push({ volumeId, position });
-    next = volumeId;
-  }
-  return moves;
+  // volume that follows the block): each position is the index at the time of its call. Then the volumes before the
+  // block's place are the rest before it and the moving volumes not placed yet that were before it (a prefix of
+  // `moving`, in shelf order), so no call needs the order simulated (that was quadratic: 20,000 volumes, 0.3 s).
+  const end = rest[insertAt];
+  const boundary = end === undefined ? Number.POSITIVE_INFINITY : (shelfIndex.get(end) as number);
+  const before = moving.filter((id) => (shelfIndex.get(id) as number) < boundary).length;
+  return moving.map((volumeId, index) => ({ volumeId, position: insertAt + Math.min(index, before) })).reverse();
 }
 
 /** Applies moveVolume's rule to an order (for tests and for redrawing before the reload). */

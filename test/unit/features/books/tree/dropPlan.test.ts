@@ -39,4 +39,40 @@ describe('Books drop plan (moves within a shelf)', () => {
     assert.deepEqual(planShelfMoves(['a', 'b', 'c'], ['a'], onto('c')), [{ volumeId: 'a', position: 2 }]);
     assert.deepEqual(applyShelfMoves(['a', 'b', 'c', 'x', 'y'], [{ volumeId: 'a', position: 2 }]), ['b', 'c', 'a', 'x', 'y']);
   });
+
+  it('computes the same calls as simulating each one on the order, for any drag on any shelf, and plans 20,000 volumes in one pass', () => {
+    // The plan as it was written first: each call simulated on the order the previous ones leave.
+    const simulated = (shelf: readonly string[], moving: readonly string[], next: string | undefined): { volumeId: string; position: number }[] => {
+      const current = [...shelf];
+      const moves: { volumeId: string; position: number }[] = [];
+      for (const volumeId of [...moving].reverse()) {
+        current.splice(current.indexOf(volumeId), 1);
+        const position = next === undefined ? current.length : current.indexOf(next);
+        current.splice(position, 0, volumeId);
+        moves.push({ volumeId, position });
+        next = volumeId;
+      }
+      return moves;
+    };
+    let seed = 3;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let sample = 0; sample < 5000; sample++) {
+      const shelf = Array.from({ length: 1 + (next() % 9) }, (_, index) => `v${index}`);
+      const dragged = Array.from({ length: next() % 5 }, () => `v${next() % (shelf.length + 1)}`);
+      const target: ShelfDropTarget = next() % 4 === 0 ? { kind: 'shelf' } : onto(`v${next() % shelf.length}`);
+      const moves = planShelfMoves(shelf, dragged, target);
+      if (moves.length === 0) continue;
+      const moving = [...moves].reverse().map((move) => move.volumeId);
+      const wanted = applyShelfMoves(shelf, moves);
+      const after = wanted[wanted.indexOf(moving[moving.length - 1] as string) + 1];
+      assert.deepEqual(moves, simulated(shelf, moving, after), JSON.stringify({ shelf, dragged, target }));
+    }
+    const shelf = Array.from({ length: 20_000 }, (_, index) => `v${index}`);
+    const moves = planShelfMoves(shelf, shelf.filter((_, index) => index % 2 === 1).reverse(), { kind: 'shelf' });
+    // Each odd volume goes to the top, the last first, so they end up in their order before the even ones.
+    assert.deepEqual(moves, shelf.filter((_, index) => index % 2 === 1).reverse().map((volumeId) => ({ volumeId, position: 0 })));
+  });
 });
