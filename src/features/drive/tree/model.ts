@@ -267,12 +267,20 @@ export class DriveTreeModel {
       rootId = undefined;
     }
     const parentFolderIds = new Set<string>();
+    // The containers listing each file and the nodes showing each folder, found once for all the changes, not by
+    // searching every listing per change: 1,000 changes over 100,000 loaded rows took 1 s.
+    const listedIn = new Map<string, string[]>();
+    for (const [containerId, listing] of this.listings) {
+      for (const item of listing.items) {
+        const containers = listedIn.get(item.id);
+        if (!containers) listedIn.set(item.id, [containerId]);
+        else if (containers[containers.length - 1] !== containerId) containers.push(containerId);
+      }
+    }
     for (const change of changed) {
-      for (const [containerId, listing] of this.listings) {
-        if (listing.items.some((item) => item.id === change.fileId)) {
-          const node = this.nodeById(containerId);
-          if (node && (node.kind === 'section' || node.kind === 'file')) affected.set(node.id, node);
-        }
+      for (const containerId of listedIn.get(change.fileId) ?? []) {
+        const node = this.nodeById(containerId);
+        if (node && (node.kind === 'section' || node.kind === 'file')) affected.set(node.id, node);
       }
       const item = change.removed ? undefined : change.item;
       if (!item) continue;
@@ -283,14 +291,19 @@ export class DriveTreeModel {
       if (item.labels?.trashed) for (const trash of this.trashFor(item)) if (this.listings.has(trash.id)) affected.set(trash.id, trash);
       if (item.shared) parentFolderIds.add(SECTION_IDS.shared);
     }
+    const showing = new Map<string, FileNode[]>();
+    for (const node of this.nodes.values()) {
+      if (!parentFolderIds.has(node.item.id) || !this.listings.has(node.id)) continue;
+      const nodes = showing.get(node.item.id);
+      if (nodes) nodes.push(node);
+      else showing.set(node.item.id, [node]);
+    }
     for (const id of parentFolderIds) {
       if (id.startsWith('drive:')) {
         if (this.listings.has(id)) affected.set(id, this.nodeById(id) as SectionNode);
         continue;
       }
-      for (const node of this.nodes.values()) {
-        if (node.item.id === id && this.listings.has(node.id)) affected.set(node.id, node);
-      }
+      for (const node of showing.get(id) ?? []) affected.set(node.id, node);
     }
     // Refreshing a container already refreshes what is below it: keep only the top-most ones.
     const ids = [...affected.keys()];

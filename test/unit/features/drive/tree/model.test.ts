@@ -138,6 +138,24 @@ describe('Drive tree model', () => {
     assert.deepEqual(await model.containersAffectedBy([{ fileId: elsewhere.id, item: elsewhere, removed: false }]), [], 'C was never expanded');
   });
 
+  it('finds the folders a page of 1,000 changes affects among 20,000 loaded rows, with each listing read once', async () => {
+    const drive = new FakeDrive();
+    const files: string[][] = [];
+    for (let folder = 0; folder < 50; folder++) {
+      const id = drive.folder(`F${folder}`);
+      files.push(Array.from({ length: 400 }, (_, index) => drive.file(`f${folder}-${index}.txt`, id)));
+    }
+    const model = new DriveTreeModel(drive, { pageSize: 1000 });
+    for (const node of await model.children(model.section('myDrive'))) if (node.kind === 'file') await model.children(node);
+    // The changes touch the even folders only.
+    const changed = await Promise.all(Array.from({ length: 1000 }, async (_, index) => {
+      const fileId = files[(index % 25) * 2]?.[index % 400] as string;
+      return { fileId, item: await drive.getFile(fileId), removed: false };
+    }));
+    const affected = await model.containersAffectedBy(changed);
+    assert.deepEqual(affected.map((node) => (node.kind === 'file' ? node.item.title : node.label)).sort(), Array.from({ length: 25 }, (_, index) => `F${index * 2}`).sort());
+  });
+
   it('puts changes from the change feed in place: no listing reloads, expanded subfolders and loaded pages stay', async () => {
     const drive = new FakeDrive();
     const a = drive.folder('A');
