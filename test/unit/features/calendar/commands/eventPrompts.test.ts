@@ -98,3 +98,14 @@ describe('Calendar: text typed in Edit Event left with Escape', () => {
     assert.equal(patch?.end?.dateTime, '2026-11-27T16:00:00');
   });
 });
+
+describe('Calendar: Edit Event, attendees', () => {
+  it('keeps the answers of the 20,000 attendees already invited (any case) and adds the new one, looked up by address', async () => {
+    const invited = Array.from({ length: 20_000 }, (_, index) => ({ email: `Guest${index}@Example.com`, responseStatus: index % 2 === 0 ? 'accepted' : 'declined' }));
+    const event: CalendarEvent = { id: 'e3', summary: 'All hands', start: { dateTime: '2026-11-27T10:30:00+01:00' }, end: { dateTime: '2026-11-27T11:15:00+01:00' }, attendees: invited };
+    const typed = [...invited.map((attendee) => attendee.email.toLowerCase()), 'new@example.com'].join(', ');
+    const { asking } = eventPrompts('Europe/Paris', () => typed);
+    const patch = await asking.askChange('attendees', event, event, 'cal');
+    assert.deepEqual(patch?.attendees, [...invited, { email: 'new@example.com' }]);
+  });
+});
