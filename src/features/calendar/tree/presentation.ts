@@ -71,7 +71,8 @@ export function eventTooltip(occurrence: Occurrence, calendar: string, timeZone:
       lines.push(`- ${escapeMarkdown(who)} — ${escapeMarkdown(notes.join(', '))}`);
     }
   }
-  if (event.description?.trim()) lines.push('', '---', '', ...event.description.split('\n').map((line) => `${escapeMarkdown(line)}  `));
+  // One joined entry, not one argument per line: a description of 500,000 lines overflowed the call stack.
+  if (event.description?.trim()) lines.push('', '---', '', event.description.split('\n').map((line) => `${escapeMarkdown(line)}  `).join('\n'));
   return lines.join('\n');
 }
 

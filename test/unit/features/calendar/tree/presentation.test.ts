@@ -42,6 +42,12 @@ describe('Calendar presentation', () => {
     assert.match(tooltip, /Europe\/Berlin/);
   });
 
+  it('shows a description of half a million lines (1 MB) in the hover, each line escaped and kept', () => {
+    const description = 'a *b*\n'.repeat(500_000);
+    const tooltip = eventTooltip(place(timed('m', '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', { description })), 'Team', BERLIN);
+    assert.ok(tooltip.endsWith(`${'a \\*b\\*  \n'.repeat(500_000)}  `));
+  });
+
   it('draws colour swatches as SVG data URIs, refusing anything that is not a hex colour', () => {
     assert.match(decodeURIComponent(swatchDataUri('#ff8800')), /fill="#ff8800"/);
     assert.match(decodeURIComponent(swatchDataUri('red"/><script>', 'dot')), /fill="#888888"/);
