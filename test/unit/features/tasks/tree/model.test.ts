@@ -55,6 +55,27 @@ describe('task tree model', () => {
     assert.equal(comparePositions('5', '5'), 0);
   });
 
+  it('compares positions as BigInt does, and sorts 40 tasks whose positions are a million digits long in one pass each', () => {
+    const asBigInt = (a: string, b: string): number => {
+      if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0;
+      return a < b ? -1 : a > b ? 1 : 0;
+    };
+    let seed = 9;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const position = (): string => Array.from({ length: next() % 6 }, () => ['0', '1', '9', '00', 'a'][next() % 5]).join('');
+    for (let sample = 0; sample < 20000; sample++) {
+      const [a, b] = [position(), position()];
+      assert.equal(Math.sign(comparePositions(a, b)), asBigInt(a, b), JSON.stringify([a, b]));
+    }
+    // Leading zeros aside, a later task has one digit fewer: the smaller number, so it comes first.
+    const tasks = Array.from({ length: 40 }, (_, index) => task(`t${index}`, `${'0'.repeat(index)}${index % 2 === 0 ? '7' : '3'}${'1'.repeat(1_000_000 - index)}`));
+    const order = buildTaskTree(tasks, { complete: true }).map((entry) => entry.task.id);
+    assert.deepEqual(order, tasks.map((entry) => entry.id).reverse());
+  });
+
   it('flattens depth first with depths for pickers', () => {
     const tasks = [task('a', '1'), task('a1', '1', { parent: 'a' }), task('b', '2')];
     assert.deepEqual(flattenTree(buildTaskTree(tasks, { complete: true })).map((entry) => `${entry.task.id}:${entry.depth}`), ['a:0', 'a1:1', 'b:0']);
