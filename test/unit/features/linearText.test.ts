@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { findTodos, parseTodo, patternsFor, relocateTodo, sourceOf, todoLocator } from '../../../src/features/tasks/todo/todoParser';
 import { notesMarkdown } from '../../../src/features/tasks/tree/presentation';
 import { commentPlacer, lineAnchor, placeComment, quoteOf } from '../../../src/features/drive/comments/anchors';
-import { looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
+import { fieldValueProblem, LabelDefinitionField, looksLikeEmail } from '../../../src/shared/schemas/drive/labels';
 import { parseEmails } from '../../../src/features/drive/sharing/emails';
 
 /** `count` random texts of up to `maxPieces` pieces, the same every run. */
@@ -123,5 +123,37 @@ describe('linear reading of text from services, files and the user', () => {
     assert.deepEqual(places[10], { start: 41, end: 41, via: 'quote' });
     assert.deepEqual(places[11], { start: 11, end: 11, via: 'anchor' });
     for (const index of [0, 1, 2499, 4998, 4999]) assert.deepEqual(places[index], placeComment(comments[index] as (typeof comments)[number], text));
+  });
+
+  it('a typed whole number is checked against the bounds as BigInt checks it, and a million digits in one pass', () => {
+    const withBigInt = (value: string, min: string, max: string): string | undefined => {
+      if (!/^-?\d+$/.test(value.trim())) return 'notInteger';
+      if (BigInt(value.trim()) < BigInt(min)) return 'tooSmall';
+      return BigInt(value.trim()) > BigInt(max) ? 'tooLarge' : undefined;
+    };
+    const numbers = randomTexts(['-', '0', '00', '1', '9', '12', ' ', 'x'], 3000, 5);
+    const bounds = ['-0', '0', '00', '-9', '10', '-10', '9223372036854775807', '-9223372036854775808', '0x10', '007'];
+    for (const value of numbers) {
+      for (const [min, max] of [[bounds[value.length % 10], bounds[(value.length * 7 + 3) % 10]], ['-10', '10'], ['0x10', '-9']] as Array<[string, string]>) {
+        const field = { integerOptions: { minValue: min, maxValue: max } } as LabelDefinitionField;
+        let was: string | undefined;
+        try {
+          was = withBigInt(value, min, max);
+        } catch {
+          was = 'throws';
+        }
+        let is: string | undefined;
+        try {
+          is = fieldValueProblem(field, value)?.code;
+        } catch {
+          is = 'throws';
+        }
+        assert.equal(is, was, JSON.stringify({ value, min, max }));
+      }
+    }
+    const field = { integerOptions: {} } as LabelDefinitionField;
+    assert.equal(fieldValueProblem(field, `${'0'.repeat(MILLION)}42`), undefined);
+    assert.equal(fieldValueProblem(field, '9'.repeat(MILLION))?.code, 'tooLarge');
+    assert.equal(fieldValueProblem(field, `-${'9'.repeat(MILLION)}`)?.code, 'tooSmall');
   });
 });
