@@ -319,24 +319,50 @@ export class DriveTreeModel {
   async applyChanges(changed: readonly { fileId: string; item?: DriveItem | undefined; removed: boolean }[]): Promise<{ redraw: ContainerNode[]; reload: ContainerNode[] }> {
     const reload = (await this.containersAffectedBy(changed)).filter((container) => !this.listsByParent(container));
     const rootId = await this.rootIdIfNeeded(changed);
-    const redraw = new Map<string, ContainerNode>();
+    // Each file's last change wins, as if applied one by one; the rows are indexed once, not searched per change
+    // (1000 changes over 100,000 loaded rows took 10 s searched per change).
+    const rowsOfFile = new Map<string, FileNode[]>();
+    for (const node of this.nodes.values()) {
+      const rows = rowsOfFile.get(node.item.id);
+      if (rows) rows.push(node);
+      else rowsOfFile.set(node.item.id, [node]);
+    }
+    const latest = new Map<string, DriveItem | undefined>();
     for (const change of changed) {
       const item = change.removed ? undefined : change.item;
       // A poll answered before Desk's own write landed must not put the older version back.
-      if (item && this.knowsNewerThan(item)) continue;
-      for (const [containerId, listing] of this.listings) {
-        const container = this.nodeById(containerId);
-        if (!container || (container.kind !== 'section' && container.kind !== 'file') || !this.listsByParent(container)) continue;
-        const index = listing.items.findIndex((existing) => existing.id === change.fileId);
-        const belongs = item !== undefined && !item.labels?.trashed && (item.parents ?? []).some((parent) => this.isParentOf(container, parent, rootId));
-        if (index >= 0 && belongs && item) listing.items[index] = item;
-        else if (index >= 0) listing.items.splice(index, 1);
-        else if (belongs && item) listing.items.push(item);
-        else continue;
-        redraw.set(container.id, container);
-      }
-      if (item) for (const node of this.nodes.values()) if (node.item.id === item.id) node.item = item;
+      const shown = [...(rowsOfFile.get(change.fileId) ?? []).map((node) => node.item), ...(latest.get(change.fileId) ? [latest.get(change.fileId) as DriveItem] : [])];
+      if (item && shown.some((known) => isOlderVersion(item, known))) continue;
+      latest.set(change.fileId, item);
     }
+    const redraw = new Map<string, ContainerNode>();
+    for (const [containerId, listing] of this.listings) {
+      const container = this.nodeById(containerId);
+      if (!container || (container.kind !== 'section' && container.kind !== 'file') || !this.listsByParent(container)) continue;
+      const belongs = (item: DriveItem | undefined): item is DriveItem => item !== undefined && !item.labels?.trashed && (item.parents ?? []).some((parent) => this.isParentOf(container, parent, rootId));
+      const listed = new Set<string>();
+      let touched = false;
+      const items: DriveItem[] = [];
+      for (const existing of listing.items) {
+        if (!latest.has(existing.id) || listed.has(existing.id)) {
+          items.push(existing);
+          continue;
+        }
+        listed.add(existing.id);
+        touched = true;
+        const item = latest.get(existing.id);
+        if (belongs(item)) items.push(item);
+      }
+      for (const [fileId, item] of latest) {
+        if (listed.has(fileId) || !belongs(item)) continue;
+        items.push(item);
+        touched = true;
+      }
+      if (!touched) continue;
+      listing.items = items;
+      redraw.set(container.id, container);
+    }
+    for (const [fileId, item] of latest) if (item) for (const node of rowsOfFile.get(fileId) ?? []) node.item = item;
     return { redraw: [...redraw.values()], reload };
   }
 
@@ -355,12 +381,6 @@ export class DriveTreeModel {
     const unsure = changed.some((change) => (change.item?.parents ?? []).some((parent) => parent.isRoot === undefined));
     if (!unsure || !this.listings.has(SECTION_IDS.myDrive)) return undefined;
     return this.rootId().catch(() => undefined);
-  }
-
-  /** Whether a loaded row already shows a later version of this file than `item` (Drive's `version` only grows). */
-  private knowsNewerThan(item: DriveItem): boolean {
-    for (const node of this.nodes.values()) if (node.item.id === item.id && isOlderVersion(item, node.item)) return true;
-    return false;
   }
 
   /** Updates the metadata a node shows (e.g. after a rename) without reloading its folder. */

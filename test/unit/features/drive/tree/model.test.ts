@@ -262,6 +262,34 @@ describe('Drive tree model', () => {
     assert.ok(titles(await model.children(photosNode)).includes('index.html'));
   });
 
+  it('applies a page holding several changes of one file as if one by one: the last wins, an older version never', async () => {
+    const drive = new FakeDrive();
+    const site = drive.folder('site');
+    const photos = drive.folder('Photos');
+    const index = drive.file('index.html', site);
+    const model = new DriveTreeModel(drive);
+    const myDrive = await model.children(model.section('myDrive'));
+    const siteNode = fileChild(myDrive, 'site');
+    const photosNode = fileChild(myDrive, 'Photos');
+    const row = fileChild(await model.children(siteNode), 'index.html');
+    await model.children(photosNode);
+    const base = row.item;
+    const inBoth = { ...base, parents: [{ id: site }, { id: photos }] };
+    // Added to Photos (v8), then an older answer (v7) in the same page: Photos keeps it, the row stays at v8.
+    await model.applyChanges([{ fileId: index, item: { ...inBoth, version: '8', title: 'v8.html' }, removed: false }, { fileId: index, item: { ...base, version: '7' }, removed: false }]);
+    assert.ok(titles(await model.children(photosNode)).includes('v8.html'));
+    assert.equal(row.item.version, '8');
+    // Left Photos, then came back, in one page: listed once, in Photos and in site.
+    const { redraw } = await model.applyChanges([{ fileId: index, item: { ...base, version: '9' }, removed: false }, { fileId: index, item: { ...inBoth, version: '10', title: 'v10.html' }, removed: false }]);
+    assert.deepEqual(titles(await model.children(photosNode)).filter((title) => title.endsWith('.html')), ['v10.html']);
+    assert.deepEqual(titles(await model.children(siteNode)).filter((title) => title.endsWith('.html')), ['v10.html']);
+    assert.deepEqual(redraw.map((node) => node.id).sort(), [photosNode.id, siteNode.id].sort());
+    // Removed in the same page it was changed in: gone from both.
+    await model.applyChanges([{ fileId: index, item: { ...inBoth, version: '11' }, removed: false }, { fileId: index, removed: true }]);
+    assert.ok(!titles(await model.children(photosNode)).some((title) => title.endsWith('.html')));
+    assert.ok(!titles(await model.children(siteNode)).some((title) => title.endsWith('.html')));
+  });
+
   it('reports a listing failure and retries on the next expansion', async () => {
     const drive = new FakeDrive();
     drive.file('a.txt');
