@@ -12,6 +12,21 @@ function fileChild(nodes: DriveNode[], title: string): FileNode {
   return found;
 }
 
+/** A file in "site" with "Photos" beside it, both folders' listings loaded: where the change feed's versions meet. */
+async function siteAndPhotosLoaded() {
+  const drive = new FakeDrive();
+  const site = drive.folder('site');
+  const photos = drive.folder('Photos');
+  const index = drive.file('index.html', site);
+  const model = new DriveTreeModel(drive);
+  const myDrive = await model.children(model.section('myDrive'));
+  const siteNode = fileChild(myDrive, 'site');
+  const photosNode = fileChild(myDrive, 'Photos');
+  const row = fileChild(await model.children(siteNode), 'index.html');
+  await model.children(photosNode);
+  return { model, site, photos, index, siteNode, photosNode, row, base: row.item };
+}
+
 describe('Drive tree model', () => {
   it('lists My Drive with folders first, then files by title (whatever order the server uses)', async () => {
     const drive = new FakeDrive();
@@ -239,17 +254,7 @@ describe('Drive tree model', () => {
   });
 
   it('keeps the version Desk wrote when a poll answered before the write brings an older one', async () => {
-    const drive = new FakeDrive();
-    const site = drive.folder('site');
-    const photos = drive.folder('Photos');
-    const index = drive.file('index.html', site);
-    const model = new DriveTreeModel(drive);
-    const myDrive = await model.children(model.section('myDrive'));
-    const siteNode = fileChild(myDrive, 'site');
-    const photosNode = fileChild(myDrive, 'Photos');
-    const row = fileChild(await model.children(siteNode), 'index.html');
-    await model.children(photosNode);
-    const base = row.item;
+    const { model, site, photos, index, photosNode, row, base } = await siteAndPhotosLoaded();
     // Desk removed the file from Photos: its own write answered version 8 with one parent.
     model.updateItem({ ...base, version: '8', parents: [{ id: site }] });
     // A poll that left before that write comes back after it, with version 7 still in both folders.
@@ -263,17 +268,7 @@ describe('Drive tree model', () => {
   });
 
   it('applies a page holding several changes of one file as if one by one: the last wins, an older version never', async () => {
-    const drive = new FakeDrive();
-    const site = drive.folder('site');
-    const photos = drive.folder('Photos');
-    const index = drive.file('index.html', site);
-    const model = new DriveTreeModel(drive);
-    const myDrive = await model.children(model.section('myDrive'));
-    const siteNode = fileChild(myDrive, 'site');
-    const photosNode = fileChild(myDrive, 'Photos');
-    const row = fileChild(await model.children(siteNode), 'index.html');
-    await model.children(photosNode);
-    const base = row.item;
+    const { model, site, photos, index, siteNode, photosNode, row, base } = await siteAndPhotosLoaded();
     const inBoth = { ...base, parents: [{ id: site }, { id: photos }] };
     // Added to Photos (v8), then an older answer (v7) in the same page: Photos keeps it, the row stays at v8.
     await model.applyChanges([{ fileId: index, item: { ...inBoth, version: '8', title: 'v8.html' }, removed: false }, { fileId: index, item: { ...base, version: '7' }, removed: false }]);
