@@ -9,6 +9,7 @@ import type { DeskApi } from '../../src/extension';
 import type { SearchHit, SearchService } from '../../src/features/search/model';
 import { EverythingPickItem, EverythingPicker } from '../../src/features/search/picker';
 import { activateAndSignIn, emulatorRequest, eventually } from './support';
+import { updateDurably } from '../../src/core/durableMemento';
 
 interface Created { id: string }
 
@@ -31,7 +32,8 @@ describe('Desk: Search… in VS Code', function () {
     const end = new Date(tomorrow.getTime() + 3_600_000);
     made.eventId = (await emulatorRequest<Created>('POST', '/calendar/v3/calendars/primary/events', { summary: `${WORD} book club`, start: { dateTime: tomorrow.toISOString() }, end: { dateTime: end.toISOString() } })).body.id;
     assert.ok(made.listId && made.taskId && made.doneTaskId && made.fileId && made.eventId, 'the test data was created');
-    await api.desk.extensionContext.globalState.update('desk.search.lastQuery', undefined);
+    // Durably: an echo of another write of Desk's global state in flight could otherwise bring the last query back.
+    await updateDurably(api.desk.extensionContext.globalState, 'desk.search.lastQuery', undefined);
   });
 
   afterEach(async () => {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { backendKey } from '../../src/auth/sessionStore';
 import { REMEMBERED_ACCOUNT_KEY, type RememberedAccount } from '../../src/core/deskContext';
+import { updateDurably } from '../../src/core/durableMemento';
 import type { DeskApi } from '../../src/extension';
 import type { TasksApi } from '../../src/features/tasks/port';
 import { isTasksSnapshot } from '../../src/features/tasks/tree/model';
@@ -169,7 +170,9 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     // A slot of its own: the real Tasks view may write its slot meanwhile.
     const slot = 'tasks-other-account';
     fs.writeFileSync(cacheFile(slot), text.replace(JSON.stringify(account), JSON.stringify('someone-else@example.com')));
-    await state.update(REMEMBERED_ACCOUNT_KEY, { backend, account: 'someone-else@example.com' });
+    // Durably: the echo of another write of Desk's global state in flight would otherwise take this one away, and the
+    // reloaded view would then wait for the held network instead of showing the other account's rows.
+    await updateDurably(state, REMEMBERED_ACCOUNT_KEY, { backend, account: 'someone-else@example.com' });
     const held = heldApi(api.tasks.api);
     const tree = reloadedTree(held.api, slot);
     try {
