@@ -6,7 +6,8 @@
 import { ApiError } from '../../core/errors';
 import type { WorkBudget } from './expansion';
 import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
-import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, firstIndex, StoredEvent, VirtualInstance } from './timeline';
+import { firstIndex } from '../../../shared/sorted';
+import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, StoredEvent, VirtualInstance } from './timeline';
 
 /** The id of the instance of `seriesId` originally starting at `originalStart` (instant, or wall date if all-day). */
 export function instanceId(seriesId: string, originalStart: number, allDay: boolean): string {

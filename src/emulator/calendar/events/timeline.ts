@@ -10,6 +10,7 @@ import { TimeSlices } from '../../core/slices';
 import { REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudget } from './expansion';
 import { SeriesStart, storedRecurrence } from './recurrence';
 import type { EventBody, EventTiming } from './rules';
+import { lowerBound } from '../../../shared/sorted';
 
 export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';
 
@@ -97,22 +98,6 @@ interface TimelineEntry {
 
 function compareEntries(a: TimelineEntry, b: TimelineEntry): number {
   return a.key - b.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function lowerBound<T>(items: readonly T[], isBefore: (item: T) => boolean): number {
-  return firstIndex(items.length, (index) => isBefore(items[index] as T));
-}
-
-/** The first index below `count` that `isBefore` rejects, for a predicate that holds up to some index and not after. */
-function firstIndex(count: number, isBefore: (index: number) => boolean): number {
-  let low = 0;
-  let high = count;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (isBefore(middle)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 export class CalendarEvents {
@@ -267,4 +252,3 @@ export class CalendarEvents {
   }
 }
 
-export { firstIndex, lowerBound };

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { notFound, invalid } from '../../core/errors';
 import type { Collection, Store } from '../../store/store';
+import { lowerBound } from '../../../shared/sorted';
 
 export interface ChangeRecord {
   id: number;
@@ -85,7 +86,7 @@ export class ChangeFeed {
       from = Number(options.pageToken);
     }
     const ids = this.userChangeIds(userId);
-    let index = lowerBound(ids, from);
+    let index = lowerBound(ids, (id) => id < from);
     const changes: ChangeRecord[] = [];
     let lastSeen = from - 1;
     while (index < ids.length && changes.length < options.maxResults) {
@@ -175,15 +176,4 @@ export class ChangeFeed {
     }
     return ids;
   }
-}
-
-function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((sorted[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -4,6 +4,7 @@
  * itself (`TODO(task:abc123): text`) so the link travels with the file through edits, moves and commits.
  */
 import { english, Translate } from '../../../shared/l10n';
+import { lowerBound } from '../../../shared/sorted';
 
 /** A trigger word (`desk.todo.keywords`); the defaults are TODO and FIXME. */
 export type TodoKeyword = string;
@@ -347,13 +348,7 @@ export function todoLocator(lineAt: (line: number) => string, lineCount: number,
 /** The line of the ascending `lines` nearest to `line`, the earlier on a tie, within relocateTodo's reach (under `lineCount` away). */
 function nearest(lines: readonly number[] | undefined, line: number, lineCount: number): number | undefined {
   if (!lines) return undefined;
-  let low = 0;
-  let high = lines.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((lines[middle] as number) < line) low = middle + 1;
-    else high = middle;
-  }
+  const low = lowerBound(lines, (candidate) => candidate < line);
   const after = lines[low];
   const before = lines[low - 1];
   const best = before !== undefined && (after === undefined || line - before <= after - line) ? before : after;
