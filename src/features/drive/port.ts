@@ -10,6 +10,7 @@
 import type { BatchResult } from '../../api/batch';
 import type { Readable } from 'node:stream';
 import { quoteQuery } from '../../api/drive/query';
+import { compareDigits } from '../../shared/decimal';
 import type { DriveFile, ParentReference } from '../../shared/schemas/drive';
 
 export type DriveItem = DriveFile;
@@ -107,6 +108,18 @@ export interface DriveApi {
   listChildren(folderId: string, pageToken?: string): Promise<{ readonly ids: readonly string[]; readonly nextPageToken?: string | undefined }>;
   listApps(): Promise<readonly DriveAppInfo[]>;
   getApp(appId: string): Promise<DriveAppInfo>;
+}
+
+/** Drive's `version` of a file: a decimal int64 that only grows with every change. */
+const VERSION = /^\d{1,20}$/;
+
+export function isDriveVersion(version: string | undefined): version is string {
+  return version !== undefined && VERSION.test(version);
+}
+
+/** How two versions of one file compare (-1, 0 or 1): undefined when either is absent or not a version. */
+export function compareVersions(a: string | undefined, b: string | undefined): number | undefined {
+  return isDriveVersion(a) && isDriveVersion(b) ? compareDigits(a, b) : undefined;
 }
 
 /** The files.list query behind "Add Existing File to Folder…": titles containing the typed text, not in the trash. */

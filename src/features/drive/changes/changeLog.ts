@@ -1,6 +1,7 @@
 /** What the change poller found, as news for the user: Desk's own writes filtered out, one entry per file. */
 import { english, Translate } from '../../../shared/l10n';
 import type { PolledChange } from './poller';
+import { compareVersions, isDriveVersion } from '../port';
 
 /** What happened to a file, in words for the status bar and quick pick. */
 export type ChangeKind = 'created' | 'modified' | 'trashed' | 'removed';
@@ -57,7 +58,7 @@ export class ChangeLog {
   private readonly titles = new Map<string, string>();
   private readonly ownWrites = new Map<string, string>();
   /** The latest `version` Desk wrote of each file. */
-  private readonly ownVersions = new Map<string, bigint>();
+  private readonly ownVersions = new Map<string, string>();
   /** When Desk last acted on each file (sharing, properties, labels: actions that answer no file etag). */
   private readonly ownActions = new Map<string, number>();
   /** The modification date each file had in the last change seen: an edit shows as a newer one. */
@@ -79,9 +80,8 @@ export class ChangeLog {
    */
   noteOwnWrite(fileId: string, etag: string | undefined, version?: string): void {
     if (etag) this.ownWrites.set(fileId, etag);
-    const written = parseVersion(version);
     const before = this.ownVersions.get(fileId);
-    if (written !== undefined && (before === undefined || written > before)) this.ownVersions.set(fileId, written);
+    if (isDriveVersion(version) && (before === undefined || (compareVersions(version, before) ?? 0) > 0)) this.ownVersions.set(fileId, version);
   }
 
   /** Records that this Desk session just changed a file: its changes in the next moments are not news. */
@@ -110,9 +110,8 @@ export class ChangeLog {
       // A version this client wrote itself (the etag its write answered) is no news.
       const own = this.ownWrites.get(fileId);
       if (own !== undefined && change.file?.etag === own) continue;
-      const version = parseVersion(change.file?.version);
-      const ownVersion = this.ownVersions.get(fileId);
-      if (version !== undefined && ownVersion !== undefined && version <= ownVersion) continue;
+      const sinceOwn = compareVersions(change.file?.version, this.ownVersions.get(fileId));
+      if (sinceOwn !== undefined && sinceOwn <= 0) continue;
       // A share, a star, a label or a comment answers no file etag and leaves the modification date alone: such a
       // change of a file Desk just acted on is Desk's own, not "another app or person". A newer modification date is
       // someone's edit, whoever acted on the file moments before.
@@ -175,9 +174,4 @@ export class ChangeLog {
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** Drive's `version` of a file (a decimal int64) as a number to compare; undefined when absent or malformed. */
-function parseVersion(version: string | undefined): bigint | undefined {
-  return version !== undefined && /^\d{1,20}$/.test(version) ? BigInt(version) : undefined;
 }

@@ -4,7 +4,7 @@ import { english, Translate } from '../../../shared/l10n';
 import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
 import * as z from '../../../shared/schemas/zod';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
-import { DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
+import { compareVersions, DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
 import { compareItems } from './presentation';
 import type { SharedDriveSource } from '../sharedDrives/port';
 
@@ -331,8 +331,8 @@ export class DriveTreeModel {
     for (const change of changed) {
       const item = change.removed ? undefined : change.item;
       // A poll answered before Desk's own write landed must not put the older version back.
-      const shown = [...(rowsOfFile.get(change.fileId) ?? []).map((node) => node.item), ...(latest.get(change.fileId) ? [latest.get(change.fileId) as DriveItem] : [])];
-      if (item && shown.some((known) => isOlderVersion(item, known))) continue;
+      const earlier = latest.get(change.fileId);
+      if (item && ((earlier && isOlderVersion(item, earlier)) || (rowsOfFile.get(change.fileId) ?? []).some((node) => isOlderVersion(item, node.item)))) continue;
       latest.set(change.fileId, item);
     }
     const redraw = new Map<string, ContainerNode>();
@@ -603,9 +603,7 @@ function emptyText(container: ContainerNode, t: Translate): string {
   return t('Empty folder');
 }
 
-/** Whether `item` is an earlier version of `than` (Drive's `version` only grows); unknown when either lacks one. */
+/** Whether `item` is an earlier version of `than` (Drive's `version` only grows); false when either lacks one. */
 function isOlderVersion(item: DriveItem, than: DriveItem): boolean {
-  const versionOf = (file: DriveItem): bigint | undefined => (file.version !== undefined && /^\d{1,20}$/.test(file.version) ? BigInt(file.version) : undefined);
-  const [incoming, shown] = [versionOf(item), versionOf(than)];
-  return incoming !== undefined && shown !== undefined && incoming < shown;
+  return (compareVersions(item.version, than.version) ?? 0) < 0;
 }
