@@ -41,7 +41,7 @@ export class BundleLoader {
   load<T>(file: string): T {
     if (this.modules.has(file)) return this.modules.get(file) as T;
     const source = readFileSync(file, 'utf8');
-    const cacheFile = this.cacheDir ? path.join(this.cacheDir, `${path.basename(file, '.js')}-${sha256(source).slice(0, 24)}.v8cache`) : undefined;
+    const cacheFile = this.cacheDir ? path.join(this.cacheDir, `${path.basename(file, '.js')}-${sha256(source).toString('hex').slice(0, 24)}.v8cache`) : undefined;
     const cachedData = cacheFile ? readCache(cacheFile) : undefined;
     // The same wrapper Node puts around a CommonJS module, so the bundle runs as it would under `require`.
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
@@ -83,12 +83,12 @@ export class BundleLoader {
   }
 }
 
-function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+function sha256(data: string | Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
 }
 
 function withDigest(data: Buffer): Buffer {
-  return Buffer.concat([CACHE_TAG, createHash('sha256').update(data).digest(), data]);
+  return Buffer.concat([CACHE_TAG, sha256(data), data]);
 }
 
 /** The V8 data of a cache file whose own hash holds; undefined when there is none or it is damaged. */
@@ -102,7 +102,7 @@ function readCache(file: string): Buffer | undefined {
   const headerBytes = CACHE_TAG.length + DIGEST_BYTES;
   if (bytes.length <= headerBytes || !bytes.subarray(0, CACHE_TAG.length).equals(CACHE_TAG)) return undefined;
   const data = bytes.subarray(headerBytes);
-  return createHash('sha256').update(data).digest().equals(bytes.subarray(CACHE_TAG.length, headerBytes)) ? data : undefined;
+  return sha256(data).equals(bytes.subarray(CACHE_TAG.length, headerBytes)) ? data : undefined;
 }
 
 /** Writes a temporary file beside `file` and renames it into place: readers see the old file or the new, whole. */
