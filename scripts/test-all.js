@@ -4,13 +4,14 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python vscode package ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python vscode package ui vscode@sunday ui@sunday.
 'use strict';
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const { hostileClockEnv } = require('./hostileClock');
 
 const repoRoot = path.resolve(__dirname, '..');
 const node = process.execPath;
@@ -72,7 +73,28 @@ const STAGES = [
   // packaging mistake fails here (the extension-host suite above runs the development build).
   { name: 'package', timeoutSeconds: 300, needsBuild: true, command: () => [node, ['scripts/package.js', '--out', PACKAGED_VSIX]] },
   { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX } },
+  // The two VS Code suites again, every process's clock moved to the coming Sunday 23:40 in Europe/Berlin
+  // (scripts/hostileClock.js): what shows dates, the demo's week and the channels' expirations must hold on any day.
+  hostileClockStage('vscode@sunday', ['scripts/vscode/run-extension-tests.js', '--timeout', '480'], 600, {}),
+  hostileClockStage('ui@sunday', ['scripts/vscode/run-ui-tests.js'], 1500, { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX, DESK_UI_RESULTS: 'test-results/sunday' }),
 ];
+
+/** A stage run under the hostile clock; without libfaketime it fails (scripts/setup.sh installs it), never passes silently. */
+function hostileClockStage(name, args, timeoutSeconds, env) {
+  const clock = hostileClockEnv();
+  return {
+    name,
+    timeoutSeconds,
+    tests: true,
+    needsBuild: true,
+    command: () => {
+      if (!clock) return [node, ['-e', 'console.error("libfaketime is missing: bash scripts/setup.sh system installs Debian\'s faketime"); process.exit(1)']];
+      console.log(`(clock moved to ${clock.DESK_HOSTILE_CLOCK}, FAKETIME=${clock.FAKETIME}, TZ=${clock.TZ})`);
+      return [node, args];
+    },
+    env: { ...env, ...(clock ?? {}) },
+  };
+}
 
 /** Debian's python3, whose dist-packages hold python3-googleapi (a python3 earlier on PATH, such as pyenv's, may not see them). */
 function pythonWithDebianModules() {

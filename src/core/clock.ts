@@ -93,17 +93,37 @@ export interface ClockMemory {
 
 const ZONE_KEY = 'desk.clock.timeZone';
 
-/** Desk's clock: the zone and locale every view formats times with. */
+/** `YYYY-MM-DD` of the instant `ms` in `timeZone` (UTC for a zone Intl does not know). */
+export function dateKeyIn(ms: number, timeZone: string): string {
+  // en-CA writes a date as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: isZone(timeZone) ? timeZone : 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+}
+
+/** Desk's clock: the one "now" of the extension, and the zone and locale every view formats times with. */
 export class DeskClock {
   private zone: string;
 
-  constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC') {
+  constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', private readonly clock: () => number = Date.now) {
     const remembered = memory?.get<string>(ZONE_KEY);
     this.zone = remembered && isZone(remembered) ? remembered : systemZone;
   }
 
   get timeZone(): string {
     return this.zone;
+  }
+
+  /** Epoch milliseconds now: every view's "now" comes from here, so a test sets one clock. */
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * Today in the user's zone as a Date at local noon whose calendar fields (getFullYear/getMonth/getDate) are that
+   * day: due dates are dates, and "today", "tomorrow" and "overdue" are the user's, not the machine's.
+   */
+  today(): Date {
+    const [year, month, day] = dateKeyIn(this.now(), this.zone).split('-').map(Number) as [number, number, number];
+    return new Date(year, month - 1, day, 12);
   }
 
   /** The Calendar feature read the user's zone (settings.get timezone). */

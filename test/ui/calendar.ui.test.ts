@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { openDeskContainer, showOnlyViews, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { openDeskContainer, showOnlyViews, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
 
-const RESULTS = path.join(repoRoot, 'test-results');
+const RESULTS = RESULTS_DIR;
 
 describe('Calendar view (UI)', function () {
   this.timeout(180000);

@@ -55,6 +55,8 @@ export interface EmulatorOptions {
   bodyTimeoutMs: number;
   /** How long a batch may run its calls: calls not started by then are answered 503 without running. */
   batchTimeLimitMs: number;
+  /** The emulator's one clock (epoch ms): timestamps, tokens, channels and the demo seed read it, so a test sets it once. */
+  now: () => number;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -74,6 +76,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   requestLog: undefined,
   bodyTimeoutMs: 60_000,
   batchTimeLimitMs: 60_000,
+  now: () => Date.now(),
 };
 
 /** What every service module gets when it registers its routes. */
