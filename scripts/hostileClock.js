@@ -2,9 +2,14 @@
 // demo's week is over, the day has twenty minutes left, and alice's zone is an hour from UTC). Every process of the
 // run shares it through libfaketime (Debian's `faketime` package) with a relative offset, so the test runner, the
 // emulator, VS Code's server, its extension host and Chromium all read the same moved clock.
+// VS Code's server deletes LD_PRELOAD from the extension host's environment (removeDangerousEnvVariables), so the
+// run uses a copy of Node that loads libfaketime itself (patchelf --add-needed): every Node process it starts, the
+// extension host included, keeps the moved clock; FAKETIME, which VS Code passes on, says by how much.
 'use strict';
 
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const path = require('node:path');
 
 const LIBFAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1'];
 const ZONE = 'Europe/Berlin';
@@ -49,4 +54,27 @@ function hostileClockEnv(now = Date.now(), target = comingSundayNight(now)) {
   };
 }
 
-module.exports = { comingSundayNight, hostileClockEnv, libfaketimePath, wallInstant };
+/**
+ * A copy of this Node (under `cacheDir`, made once per Node version) that needs libfaketime, so the clock moves in
+ * every process started from it whatever its environment. Throws with the reason when patchelf or libfaketime is missing.
+ */
+function nodeWithFakeClock(cacheDir) {
+  const library = libfaketimePath();
+  if (!library) throw new Error("libfaketime is missing: bash scripts/setup.sh system installs Debian's faketime");
+  const target = path.join(cacheDir, `node-${process.version}-faketime`);
+  if (fs.existsSync(target)) return target;
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.copyFileSync(process.execPath, temporary);
+  try {
+    execFileSync('patchelf', ['--add-needed', library, temporary], { stdio: 'pipe' });
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw new Error(`patchelf could not make a Node that loads libfaketime (bash scripts/setup.sh system installs Debian's patchelf): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  fs.chmodSync(temporary, 0o755);
+  fs.renameSync(temporary, target);
+  return target;
+}
+
+module.exports = { comingSundayNight, hostileClockEnv, libfaketimePath, nodeWithFakeClock, wallInstant };

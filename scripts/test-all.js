@@ -11,7 +11,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { hostileClockEnv } = require('./hostileClock');
+const { hostileClockEnv, nodeWithFakeClock } = require('./hostileClock');
 
 const repoRoot = path.resolve(__dirname, '..');
 const node = process.execPath;
@@ -88,9 +88,15 @@ function hostileClockStage(name, args, timeoutSeconds, env) {
     tests: true,
     needsBuild: true,
     command: () => {
-      if (!clock) return [node, ['-e', 'console.error("libfaketime is missing: bash scripts/setup.sh system installs Debian\'s faketime"); process.exit(1)']];
-      console.log(`(clock moved to ${clock.DESK_HOSTILE_CLOCK}, FAKETIME=${clock.FAKETIME}, TZ=${clock.TZ})`);
-      return [node, args];
+      let fakedNode;
+      try {
+        if (!clock) throw new Error("libfaketime is missing: bash scripts/setup.sh system installs Debian's faketime");
+        fakedNode = nodeWithFakeClock(path.join(repoRoot, '.vscode-test', 'faketime-node'));
+      } catch (error) {
+        return [node, ['-e', `console.error(${JSON.stringify(String(error instanceof Error ? error.message : error))}); process.exit(1)`]];
+      }
+      console.log(`(clock moved to ${clock.DESK_HOSTILE_CLOCK}, FAKETIME=${clock.FAKETIME}, TZ=${clock.TZ}; Node: ${fakedNode})`);
+      return [fakedNode, args];
     },
     env: { ...env, ...(clock ?? {}) },
   };
