@@ -92,8 +92,11 @@ export interface ChannelResource {
   resourceId: string;
   resourceUri: string;
   token?: string;
-  /** Epoch ms, a number as the spec's channel table has it. */
-  expiration?: number;
+  /**
+   * Epoch ms as a string of digits: the discovery documents declare it `type: string, format: int64`, as Google
+   * encodes every int64 in JSON, and generated clients (Go's `,string` tag) refuse a number.
+   */
+  expiration?: string;
 }
 
 /** What a published change carries to each channel on the resource. */
@@ -362,7 +365,8 @@ export class ChannelRegistry {
 export function expirationOf(requested: string | number | undefined, ttlSeconds: string | undefined, resource: Pick<WatchedResource, 'maxTtlMs' | 'defaultTtlMs'>, now: number): number {
   const candidates = [now + resource.maxTtlMs];
   if (requested !== undefined && requested !== '') {
-    const value = Number(requested);
+    // An int64 in JSON: Google's string of digits, or a number (both are accepted, as Google does).
+    const value = typeof requested === 'string' && !/^\d+$/.test(requested) ? Number.NaN : Number(requested);
     if (!Number.isFinite(value) || value <= 0 || !Number.isInteger(value)) throw invalid(`Invalid value for expiration: ${String(requested)}`, 'expiration', 'body');
     if (value <= now) throw invalid('Channel expiration is in the past', 'expiration', 'body');
     candidates.push(value);
@@ -383,7 +387,7 @@ export function renderChannel(channel: StoredChannel): ChannelResource {
     resourceId: channel.resourceId,
     resourceUri: channel.resourceUri,
     ...(channel.token !== undefined ? { token: channel.token } : {}),
-    expiration: channel.expiration,
+    expiration: String(channel.expiration),
   };
 }
 
