@@ -149,6 +149,10 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
     if (outcome.kind === 'incomplete') {
       // 308 "Resume Incomplete"; no Range header until some bytes arrived, as on Google.
       const headers: Record<string, string> = outcome.received > 0 ? { Range: `bytes=0-${outcome.received - 1}` } : {};
+      // A client that cannot take a 308 (Go's net/http follows it as a redirect) asks for 200 with the status in a header.
+      if (header(context, 'x-guploader-no-308')?.trim().toLowerCase() === 'yes') {
+        return { status: 200, headers: { ...headers, 'X-HTTP-Status-Code-Override': '308', 'Content-Length': '0' }, empty: true };
+      }
       return { status: 308, headers: { ...headers, 'Content-Length': '0' }, empty: true };
     }
     let file: StoredFile;
