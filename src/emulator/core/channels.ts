@@ -114,6 +114,11 @@ export const MAX_CHANNEL_TOKEN = 256;
  * address for up to a week, so its size, times the channels, is memory and journal.
  */
 export const MAX_CHANNEL_ADDRESS = 2048;
+/**
+ * Live channels one user may hold across all services (the emulator's bound; Google publishes none): each keeps
+ * its record and queue for up to a week, so a client watching in a loop would otherwise grow memory and journal.
+ */
+export const MAX_CHANNELS_PER_USER = 1000;
 /** How often expired channels (and their queued messages) are swept away. */
 const SWEEP_MS = 30_000;
 
@@ -203,12 +208,14 @@ export class ChannelRegistry {
 
     const now = this.now();
     const expiration = expirationOf(request.expiration, request.params?.ttl, resource, now);
+    this.assertUnderUserCap(caller.user.id);
     // Where the address leads is checked before anything connects there; the certificate check then connects only
     // to the address that passed.
     const [connectTo] = await this.network.addressesOf(address);
     await checkReceiverCertificate(address, this.trustedContext(), undefined, connectTo);
-    // The check took a while: another watch may have taken the id meanwhile.
+    // The check took a while: another watch may have taken the id (or the user's last channel) meanwhile.
     this.assertUnique(request.id);
+    this.assertUnderUserCap(caller.user.id);
     const stored: StoredChannel = {
       id: request.id,
       resourceId: resourceIdOf(resource.key),
@@ -323,6 +330,16 @@ export class ChannelRegistry {
       return undefined;
     }
     return channel;
+  }
+
+  /** 403 `limitExceeded` when the user already holds the most live channels allowed. */
+  private assertUnderUserCap(userId: string): void {
+    const now = this.now();
+    let held = 0;
+    for (const channel of this.channels.values()) if (channel.userId === userId && channel.expiration > now) held++;
+    if (held >= MAX_CHANNELS_PER_USER) {
+      throw new ApiError(403, 'limitExceeded', `A user may hold at most ${MAX_CHANNELS_PER_USER} live notification channels; stop some (channels.stop) or let them expire.`, { domain: 'usageLimits' });
+    }
   }
 
   private assertUnique(id: string): void {

@@ -1,6 +1,6 @@
 /** Drive's content routes: uploads (media, multipart, resumable sessions), downloads (alt=media, ranges) and exports. */
 import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, importTarget, notExportable } from './convert';
-import { ReceivedMedia, UploadSession } from './uploads';
+import { ReceivedMedia, refuseOverMaximum, UploadSession } from './uploads';
 import { hideDriveItems, supportsAllDrives, supportsAllDrivesIn } from '../files/allDrives';
 import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
 import {
@@ -118,6 +118,7 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
       const metadata = await readMetadata(context);
       const totalHeader = header(context, 'x-upload-content-length');
       if (totalHeader !== undefined && !/^\d+$/.test(totalHeader)) throw invalid('X-Upload-Content-Length must be a byte count', 'X-Upload-Content-Length', 'header');
+      refuseOverMaximum(totalHeader !== undefined ? Number(totalHeader) : undefined, 'X-Upload-Content-Length');
       const query: Record<string, string> = {};
       for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate', 'newRevision', 'pinned', 'supportsAllDrives', 'supportsTeamDrives']) {
         const value = context.query.string(name);

@@ -309,6 +309,8 @@ export type AppList = z.infer<typeof appListSchema>;
 
 const MAX_TITLE = 32_767;
 const MAX_DESCRIPTION = 32_767;
+/** Google's published bound on the text a client gives to index a file by ("limited to 128KB in length"). */
+export const MAX_INDEXABLE_TEXT = 128 * 1024;
 const timestampInput = z.string().check(
   z.maxLength(64),
   z.refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), { error: 'must be an RFC 3339 date-time' }),
@@ -343,6 +345,8 @@ export const fileMetadataInputSchema = z.object({
   lastViewedByMeDate: z.optional(timestampInput),
   originalFilename: z.optional(z.string().check(z.maxLength(MAX_TITLE))),
   writersCanShare: z.optional(z.boolean()),
+  /** Text `fullText` searches besides the content (Drive v2 `indexableText`). */
+  indexableText: z.optional(z.object({ text: z.optional(z.string().check(z.maxLength(MAX_INDEXABLE_TEXT))) })),
 });
 export type FileMetadataInput = z.infer<typeof fileMetadataInputSchema>;
 
