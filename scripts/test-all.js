@@ -4,7 +4,7 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python go vscode package ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python go emulator-package vscode package ui.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -70,6 +70,9 @@ const STAGES = [
   // Google's official Go client (Debian's golang-google-api-dev, built in GOPATH mode: no module download) against
   // the built emulator: its runner builds test/go (a cold build takes about a minute here) and prints the same lines.
   { name: 'go', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/go/run.js']] },
+  // The emulator as other projects install it: packed, installed in an empty folder, started with npx, and the
+  // README's Node, Python and Go programs run against it as printed.
+  { name: 'emulator-package', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/package/run.js']] },
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).
