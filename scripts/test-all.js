@@ -195,7 +195,7 @@ async function main() {
   console.log('\n=== summary ===');
   for (const result of results) {
     const counts = `${String(result.passed).padStart(4)} passed ${String(result.failed).padStart(3)} failed${result.pending ? ` ${result.pending} pending` : ''}`;
-    console.log(`${result.name.padEnd(12)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
+    console.log(`${result.name.padEnd(17)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
   }
   console.log(`total ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
