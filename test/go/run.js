@@ -8,6 +8,7 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 
@@ -29,7 +30,9 @@ function goTool() {
 
 /** GOPATH mode over Debian's sources only: nothing is downloaded, and a missing package fails the build. */
 function goEnvironment() {
-  return { ...process.env, GO111MODULE: 'off', GOPATH: DEBIAN_GOPATH, GOPROXY: 'off', GOFLAGS: '', CGO_ENABLED: '0' };
+  // Go keeps its build cache under $HOME; a CI user without one gets a cache in the temporary folder.
+  const cache = process.env.GOCACHE ?? (process.env.HOME ? undefined : path.join(os.tmpdir(), 'desk-go-build'));
+  return { ...process.env, GO111MODULE: 'off', GOPATH: DEBIAN_GOPATH, GOPROXY: 'off', GOFLAGS: '', CGO_ENABLED: '0', ...(cache ? { GOCACHE: cache } : {}) };
 }
 
 /** The emulator's URL, from its first line ("… listening on http://127.0.0.1:PORT …"). */

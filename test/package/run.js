@@ -132,7 +132,7 @@ async function main() {
       const goDir = path.join(snippetDir, 'go');
       fs.mkdirSync(goDir);
       fs.writeFileSync(path.join(goDir, 'main.go'), snippets.go);
-      const goEnv = { ...env, GO111MODULE: 'off', GOPATH: DEBIAN_GOPATH, GOPROXY: 'off', GOFLAGS: '', CGO_ENABLED: '0' };
+      const goEnv = { ...env, GO111MODULE: 'off', GOPATH: DEBIAN_GOPATH, GOPROXY: 'off', GOFLAGS: '', CGO_ENABLED: '0', ...(env.GOCACHE || env.HOME ? {} : { GOCACHE: path.join(os.tmpdir(), 'desk-go-build') }) };
       run('go', ['build', '-o', path.join(goDir, 'first-call'), '.'], { cwd: goDir, env: goEnv });
       listsAlice(run(path.join(goDir, 'first-call'), [], { cwd: goDir, env }));
     });
