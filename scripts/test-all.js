@@ -4,7 +4,7 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python vscode package ui vscode@sunday ui@sunday.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python go emulator-package vscode package ui vscode@sunday ui@sunday.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -68,6 +68,12 @@ const STAGES = [
   // Google's Python client (Debian's python3-googleapi) built from the emulator's discovery documents, against the
   // built dist/emulator.js; its runner ends with mocha's "N passing / N failing" lines, counted like the others.
   { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']], env: { NODE: node } },
+  // Google's official Go client (Debian's golang-google-api-dev, built in GOPATH mode: no module download) against
+  // the built emulator: its runner builds test/go (a cold build takes about a minute here) and prints the same lines.
+  { name: 'go', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/go/run.js']] },
+  // The emulator as other projects install it: packed, installed in an empty folder, started with npx, and the
+  // README's Node, Python and Go programs run against it as printed.
+  { name: 'emulator-package', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/package/run.js']] },
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).
@@ -217,7 +223,7 @@ async function main() {
   console.log('\n=== summary ===');
   for (const result of results) {
     const counts = `${String(result.passed).padStart(4)} passed ${String(result.failed).padStart(3)} failed${result.pending ? ` ${result.pending} pending` : ''}`;
-    console.log(`${result.name.padEnd(12)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
+    console.log(`${result.name.padEnd(17)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
   }
   console.log(`total ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
