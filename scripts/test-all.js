@@ -87,13 +87,15 @@ const STAGES = [
 
 /** A stage run under the hostile clock; without libfaketime it fails (scripts/setup.sh installs it), never passes silently. */
 function hostileClockStage(name, args, timeoutSeconds, env) {
-  const clock = hostileClockEnv();
+  // The offset is taken when the stage starts, not when npm test did: the run begins at Sunday 23:40, whatever ran before.
+  let clock;
   return {
     name,
     timeoutSeconds,
     tests: true,
     needsBuild: true,
     command: () => {
+      clock = hostileClockEnv();
       let fakedNode;
       try {
         if (!clock) throw new Error("libfaketime is missing: bash scripts/setup.sh system installs Debian's faketime");
@@ -104,7 +106,10 @@ function hostileClockStage(name, args, timeoutSeconds, env) {
       console.log(`(clock moved to ${clock.DESK_HOSTILE_CLOCK}, FAKETIME=${clock.FAKETIME}, TZ=${clock.TZ}; Node: ${fakedNode})`);
       return [fakedNode, args];
     },
-    env: { ...env, ...(clock ?? {}) },
+    // Read after command() has set the clock.
+    get env() {
+      return { ...env, ...(clock ?? {}) };
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * Calendar time zone (learnt by the Calendar feature, remembered, the machine's until then), and a 24-hour clock as the
  * Calendar view shows it. No vscode, so the formats are unit-tested in any zone.
  */
+import { dateKeyIn } from '../shared/dateKey';
 import { updateDurably } from './durableMemento';
 
 /** The formatters of one zone and locale, built once. */
@@ -92,12 +93,6 @@ export interface ClockMemory {
 }
 
 const ZONE_KEY = 'desk.clock.timeZone';
-
-/** `YYYY-MM-DD` of the instant `ms` in `timeZone` (UTC for a zone Intl does not know). */
-export function dateKeyIn(ms: number, timeZone: string): string {
-  // en-CA writes a date as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: isZone(timeZone) ? timeZone : 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-}
 
 /** Desk's clock: the one "now" of the extension, and the zone and locale every view formats times with. */
 export class DeskClock {

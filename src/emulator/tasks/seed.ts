@@ -1,4 +1,5 @@
 /** Demo task lists for `--seed demo`, due dates counted from the seeding day in each user's zone (today, tomorrow, this week, overdue). */
+import { dateKeyIn } from '../../shared/dateKey';
 import { DEMO_USERS } from '../auth/users';
 import { TasksModel } from './model';
 
@@ -84,8 +85,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** `YYYY-MM-DD` of `days` after the day of `now` in `timeZone`: a task's due date is a date, the user's date. */
 export function dueDateIn(timeZone: string, now: number, days: number): string {
-  // en-CA writes dates as YYYY-MM-DD; the day is then moved in UTC, where days are 24 hours long.
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // The day is moved in UTC, where days are 24 hours long.
+  const today = dateKeyIn(now, timeZone);
   return new Date(Date.parse(`${today}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
