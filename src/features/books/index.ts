@@ -86,6 +86,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     for (const disposable of commands.register()) this._register(disposable);
 
     this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
+    this._register(desk.onDidComeOnline(() => void this.reload()));
     this._register(desk.backend.onDidChange(() => {
       this.client = undefined;
       void this.reload();

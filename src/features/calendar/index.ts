@@ -129,6 +129,11 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       this.reset();
       if (signedIn) void this.startTimers();
     }));
+    // Back online: the Agenda reloads and every calendar's sync polls now.
+    this._register(desk.onDidComeOnline(() => {
+      this.tree.refreshAll();
+      this.timers.sync.pollNow();
+    }));
     this._register(desk.backend.onDidChange(() => {
       this.reset();
       void desk.session.check().then(() => this.startTimers());

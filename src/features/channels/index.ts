@@ -80,6 +80,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.timers = this._register(new ChannelTimers({ desk, book: this.book, operations: this.operations, tree: this.tree, view: this.view }));
 
     this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
+    this._register(desk.onDidComeOnline(() => void this.reload()));
     this._register(desk.backend.onDidChange(() => {
       this.client = undefined;
       void this.reload();

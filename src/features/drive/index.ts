@@ -136,6 +136,12 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       if (signedIn) void this.changes.ensureStarted();
       else this.changes.stop();
     }));
+    // Back online: the tree reloads what it shows, and the change feed polls now (or starts, if it could not).
+    this._register(desk.onDidComeOnline(() => {
+      this.provider.refresh();
+      void this.changes.ensureStarted();
+      this.changes.pollNow();
+    }));
     this._register(desk.backend.onDidChange(() => {
       this.connection.forgetBackend();
       this.changes.stop();

@@ -97,6 +97,8 @@ class TasksFeature extends Disposable implements TasksSlice {
       notes.reset();
       this.tree.refreshAll();
     }));
+    // Back online (the waiting changes sent): the view shows the service's rows again.
+    this._register(desk.onDidComeOnline(() => this.tree.refreshAll()));
     this._register(desk.backend.onDidChange(() => {
       notes.reset();
       void desk.session.check();
