@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import { DESK_COMMAND } from '../config/commandIds';
 import { registerCommands } from './commands';
 import type { DeskContext } from './deskContext';
-import { Disposable } from './disposable';
+import { Disposable, type DisposableLike } from './disposable';
 import type { Connectivity } from './sync/connectivity';
 import type { QueuedChange, WriteQueue } from './sync/writeQueue';
 
@@ -102,4 +102,18 @@ export function registerOffline(desk: DeskContext): void {
   }));
   // The account's waiting changes show at once, and replay as soon as their features load (if the service answers).
   void Promise.resolve().then(() => desk.offlineQueue.replay());
+}
+
+/**
+ * Marks a tree view offline in one header line while the service cannot be reached: its rows are what was loaded
+ * (this session, or cached at the last one), not fresh. Cleared when the service is back.
+ */
+export function markViewOffline(desk: Pick<DeskContext, 'vs' | 'connectivity' | 'clock'>, view: Pick<vscode.TreeView<unknown>, 'message'>): DisposableLike {
+  const { vs, connectivity } = desk;
+  const update = (): void => {
+    const since = connectivity.offlineSince;
+    view.message = since === undefined ? undefined : vs.l10n.t('Offline since {0}: showing what was last loaded. Changes are kept and sent when the connection is back.', desk.clock.time(since));
+  };
+  update();
+  return connectivity.onDidChange(update);
 }

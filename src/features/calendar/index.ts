@@ -4,6 +4,7 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
+import { markViewOffline } from '../../core/offlineStatus';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -104,6 +105,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.tree.prefetchFirstRows();
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.view));
     agendaTasks.attach(this.view);
 
     const now = (): number => desk.clock.now();
@@ -157,6 +159,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.store.forget();
     this.dueTasks.forget();
     this.zone.forget();
+    this.tree.forgetKnown();
     this.tree.refreshAll();
   }
 }

@@ -1,4 +1,5 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
+import { markViewOffline } from '../../core/offlineStatus';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -114,6 +115,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       comments: commentsTree,
     }));
     this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, ...DRIVE_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.treeView));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
 

@@ -3,6 +3,7 @@
  * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
  * here touches the network: the tree loads when VS Code first asks for its rows.
  */
+import { markViewOffline } from '../../core/offlineStatus';
 import { TASKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -81,6 +82,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
     this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: dragAndDrop, ...TASKS_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.view));
     commands = new TaskCommands(desk, this.api, this.tree, this.view);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
@@ -95,14 +97,14 @@ class TasksFeature extends Disposable implements TasksSlice {
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();
-      this.tree.refreshAll();
+      this.tree.refreshAll({ accountChanged: true });
     }));
     // Back online (the waiting changes sent): the view shows the service's rows again.
     this._register(desk.onDidComeOnline(() => this.tree.refreshAll()));
     this._register(desk.backend.onDidChange(() => {
       notes.reset();
       void desk.session.check();
-      this.tree.refreshAll();
+      this.tree.refreshAll({ accountChanged: true });
     }));
     void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
     this._register(vs.workspace.onDidChangeConfiguration((event) => {

@@ -68,9 +68,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 
   // ---- refresh
 
-  /** Everything again (sign-in, backend change, "Refresh"). */
-  refreshAll(): void {
-    this.model.reset();
+  /** Everything again (sign-in, backend change, "Refresh"); what was shown stays for offline unless `accountChanged`. */
+  refreshAll(options: { accountChanged?: boolean } = {}): void {
+    this.model.reset(options);
     this.changeEmitter.fire(undefined);
     this.options.onRefresh?.();
   }
