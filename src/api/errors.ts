@@ -149,6 +149,12 @@ export class ServiceUnreachableError extends NetworkError {
 
   override readonly wording: Wording;
 
+  /** The request never left (refused, no such host): it cannot have taken effect. */
+  get notSent(): boolean {
+    const code = (this.cause as { code?: unknown } | undefined)?.code;
+    return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  }
+
   constructor(operation: string, cause: unknown, readonly status: number | undefined = undefined) {
     super(operation, cause);
     this.wording = (t) => t('Cannot reach the service: Desk is offline');

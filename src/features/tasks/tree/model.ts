@@ -227,6 +227,15 @@ export class TasksTreeModel {
     return true;
   }
 
+  /** A task added offline got its id from the service (its add was replayed): the row shows the service's task. */
+  replaceLocalTask(listId: string, localId: string, task: Task): void {
+    for (const tasks of [this.listStates.get(listId)?.tasks, this.knownTasks.get(listId)]) {
+      const index = tasks?.findIndex((candidate) => candidate.id === localId) ?? -1;
+      if (tasks && index !== -1) tasks[index] = task;
+    }
+    this.saveSnapshot();
+  }
+
   /** Whether the rows shown for a list are the last known ones (offline), not a fresh load. */
   showsKnownRows(listId: string): boolean {
     const state = this.listStates.get(listId);
@@ -238,9 +247,17 @@ export class TasksTreeModel {
     this.lists = undefined;
   }
 
+  /** The lists; offline, those last shown (commands still find a list to add to). */
   async taskLists(): Promise<TaskList[]> {
     this.lists ??= this.loadLists();
-    return this.lists;
+    const loading = this.lists;
+    try {
+      return await loading;
+    } catch (error) {
+      if (!isUnreachable(error) || !this.knownLists) throw error;
+      if (this.lists === loading) this.lists = undefined;
+      return this.knownLists;
+    }
   }
 
   listNode(listId: string): TaskListNode | undefined {

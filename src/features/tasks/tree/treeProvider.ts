@@ -95,6 +95,22 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     this.options.onRefresh?.();
   }
 
+  /** A change made offline, shown at once without a request (the write queue sends it later). */
+  applyLocalTask(listId: string, task: Task): void {
+    if (this.model.applyLocalTask(listId, task)) this.redrawList(listId);
+  }
+
+  /** A task added offline, shown at once at its place. */
+  addLocalTask(listId: string, task: Task, previous?: string): void {
+    if (this.model.addLocalTask(listId, task, previous)) this.redrawList(listId);
+  }
+
+  /** A task added offline has its service id now (its add was replayed). */
+  replaceLocalTask(listId: string, localId: string, task: Task): void {
+    this.model.replaceLocalTask(listId, localId, task);
+    this.redrawList(listId);
+  }
+
   /** The list set changed (created, renamed, deleted): reload the lists but keep loaded tasks. */
   refreshLists(): void {
     this.model.invalidateLists();
