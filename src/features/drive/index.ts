@@ -1,5 +1,6 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
 import { markViewOffline } from '../../core/offlineStatus';
+import { DriveOfflineSaves } from './fs/offlineSaves';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -90,14 +91,18 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
       onFirstRowsDropped: () => this.provider.refresh(),
     });
+    // Saves Drive cannot be reached for wait in Desk's queue and are uploaded once when it is back.
+    const offlineSaves = new DriveOfflineSaves({ desk, api: () => this.api(), onUploaded: (item, size) => this.fileSystem.uploaded(item, size) });
     const fileSystem = registerDriveFileSystem(desk, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
+      keepOffline: (item, bytes, ifMatch, openedMd5) => offlineSaves.keep(item, bytes, ifMatch, openedMd5),
     });
     for (const disposable of fileSystem.disposables) this._register(disposable);
     this.fileSystem = fileSystem.provider;
+    this._register(offlineSaves.register());
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
