@@ -5,6 +5,7 @@
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
 import { markViewOffline } from '../../core/offlineStatus';
+import { CalendarOfflineWrites } from './offline';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -110,7 +111,10 @@ class CalendarFeature extends Disposable implements CalendarSlice {
 
     const now = (): number => desk.clock.now();
     const timeZone = (): Promise<string> => this.timeZone();
-    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts() };
+    // New events that cannot reach the service wait in Desk's queue; a replayed one is caught up with the sync token.
+    const offline = new CalendarOfflineWrites({ desk, api: () => this.api, store: this.store, onInserted: (calendarId) => this.store.sync(calendarId).catch((error: unknown) => desk.log.warn(`Calendar: sync after a replayed insert failed: ${String(error)}`)) });
+    this._register(offline.register());
+    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts(), offline };
     this.commands = new CalendarCommands(context, {
       setShowHidden: async (show) => {
         this.showHidden = show;

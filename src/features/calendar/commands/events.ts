@@ -3,7 +3,7 @@
  * server is reported with Reload / Overwrite / Cancel), delete (this instance or the whole series), move to another
  * calendar, show a series' instances, open the details page, and join the call.
  */
-import { GoogleApiError } from '../../../api/errors';
+import { GoogleApiError, isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
@@ -63,11 +63,22 @@ export class EventCommands {
     if (location === undefined) return undefined;
     const zone = await this.context.timeZone();
     const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
-    return attempt(this.context.desk, () => this.context.api().insertEvent(calendar.id, body), {
+    // Offline, the event is kept (shown in the Agenda at once, with an id Desk chose) and inserted when the service is back.
+    const offline = this.context.offline;
+    let kept = false;
+    return attempt(this.context.desk, async () => {
+      try {
+        return await this.context.api().insertEvent(calendar.id, body);
+      } catch (error) {
+        if (!isUnreachable(error) || !offline) throw error;
+        kept = true;
+        return offline.insertEvent(calendar, body);
+      }
+    }, {
       action: this.t('Could not create the event "{0}"', summary),
       onSuccess: () => {
         draft.drop();
-        return this.synced(calendar.id);
+        return kept ? undefined : this.synced(calendar.id);
       },
     });
   }

@@ -135,8 +135,19 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       this.options.onCalendars?.(entries);
       return entries;
     });
-    this.list.catch(() => { this.list = undefined; });
-    return this.list;
+    const loading = this.list;
+    loading.catch(() => {
+      if (this.list === loading) this.list = undefined;
+    });
+    try {
+      return await loading;
+    } catch (error) {
+      // Offline: the calendars as last known, so commands still find one (New Event offline).
+      if (!isUnreachable(error)) throw error;
+      const known = this.entries.size > 0 ? [...this.entries.values()] : this.knownAgenda?.calendars;
+      if (!known) throw error;
+      return known;
+    }
   }
 
   entry(calendarId: string): CalendarListEntry | undefined {
