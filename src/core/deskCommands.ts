@@ -20,6 +20,7 @@ export function registerDeskCommands(desk: DeskContext): void {
   const commands = registerCommands(desk, {
     [DESK_COMMAND.signIn]: signIn,
     [DESK_COMMAND.signOut]: async () => {
+      if (!(await settleWaitingChanges(desk))) return;
       await vs.commands.executeCommand(AUTH_COMMAND.signOut);
       await session.check();
     },
@@ -41,6 +42,26 @@ export function registerDeskCommands(desk: DeskContext): void {
     },
   });
   for (const command of commands) desk.register(command);
+}
+
+/**
+ * Sign-out with changes waiting to be sent: they can be kept for the next sign-in of this account (the queue is per
+ * account) or discarded; closing the question cancels the sign-out. True when the sign-out goes on.
+ */
+async function settleWaitingChanges(desk: DeskContext): Promise<boolean> {
+  const { vs } = desk;
+  const waiting = desk.offlineQueue.size;
+  if (waiting === 0) return true;
+  const keep = vs.l10n.t('Keep Them for Next Sign-In');
+  const discard = vs.l10n.t('Discard Them');
+  const choice = await vs.window.showWarningMessage(
+    waiting === 1 ? vs.l10n.t('1 change made offline has not been sent yet.') : vs.l10n.t('{0} changes made offline have not been sent yet.', waiting),
+    { modal: true, detail: vs.l10n.t('Kept, they are sent when this account signs in again and the service can be reached. Discarded, they are lost.') },
+    keep,
+    discard,
+  );
+  if (choice === discard) await desk.offlineQueue.clear();
+  return choice === keep || choice === discard;
 }
 
 async function hasGoogleClient(desk: DeskContext): Promise<boolean> {
