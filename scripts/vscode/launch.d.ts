@@ -43,6 +43,10 @@ export interface Workbench {
   workbenchUrl: string;
   page: Page;
   browserContext: BrowserContext;
+  /** Stops the emulator (a network loss, for the offline tests). */
+  stopEmulator(): Promise<void>;
+  /** Starts it again on the same port and data (durable only with `dataDir`). */
+  restartEmulator(): Promise<void>;
   close(): Promise<void>;
 }
 

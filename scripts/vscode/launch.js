@@ -449,6 +449,11 @@ async function startWorkbench(options = {}) {
       workbenchUrl: url,
       page: parts.browser.page,
       browserContext: parts.browser.context,
+      // A network loss and its end, for the offline tests: the emulator stops, then starts on the same port and data.
+      stopEmulator: () => stopChild(parts.emulator?.child),
+      restartEmulator: async () => {
+        parts.emulator = await startEmulator({ seed: options.seed ?? 'demo', dataDir: options.dataDir, port: Number(new URL(parts.emulator.url).port), logFile: path.join(runDir, 'emulator.log') });
+      },
       close,
     };
   } catch (error) {

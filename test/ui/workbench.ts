@@ -29,6 +29,8 @@ export interface OpenWorkbenchOptions {
   settings?: Record<string, unknown>;
   /** VS Code's display language (e.g. 'qps-ploc', pseudo-localized); default English. */
   locale?: string;
+  /** A durable emulator data folder (memory without), so the emulator can stop and start again on the same data. */
+  dataDir?: string;
 }
 
 export interface OpenedWorkbench {
@@ -40,6 +42,9 @@ export interface OpenedWorkbench {
    * hover covers the picture, unless `keepPointer` (the hover or menu under it is what the picture is for).
    */
   screenshot(name: string, options?: { keepPointer?: boolean }): Promise<string>;
+  /** Stops the emulator (a network loss), and starts it again on the same port and data. */
+  stopEmulator(): Promise<void>;
+  restartEmulator(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,7 +59,7 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 }
 
 export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise<OpenedWorkbench> {
-  const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {}, ...(options.locale ? { locale: options.locale } : {}) });
+  const workbench = await launcher.startWorkbench({ name: 'ui', seed: options.seed ?? 'demo', settings: options.settings ?? {}, ...(options.locale ? { locale: options.locale } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const { page } = workbench;
   try {
     // The activity bar is the last part to render; after it the workbench takes keyboard input.
@@ -77,6 +82,8 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
       if (fs.statSync(file).size === 0) throw new Error(`the screenshot ${file} is empty`);
       return file;
     },
+    stopEmulator: () => workbench.stopEmulator(),
+    restartEmulator: () => workbench.restartEmulator(),
     close: () => workbench.close(),
   };
 }
