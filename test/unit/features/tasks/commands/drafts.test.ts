@@ -41,7 +41,9 @@ function taskCommands(task: Task) {
     insertTask: async (_list: string, body: { title: string }) => { inserts.push(body.title); return { id: 'new', title: body.title, status: 'needsAction' } as Task; },
   };
   const tree = { refreshList: () => undefined } as unknown as TasksTreeProvider;
-  const context = { desk: { vs, showError: async () => undefined, log: { debug: () => undefined } }, api, tree, view: { visible: false }, prompts: new TaskPrompts(vs, tree), drafts: new Drafts() } as unknown as TaskCommandContext;
+  const context = { desk: { vs, showError: async () => undefined, log: { debug: () => undefined } }, api, tree, view: { visible: false }, prompts: new TaskPrompts(vs, tree), drafts: new Drafts(),
+    // Online: every write is sent (the offline queue is tested in features/tasks/offline.test.ts).
+    offline: { orKeep: async <T>(write: () => Promise<T>) => ({ value: await write(), kept: false }) } } as unknown as TaskCommandContext;
   const node = { kind: 'task', listId: list.id, list: { list }, task } as unknown as TasksNode;
   const listNode = { kind: 'list', list } as unknown as TasksNode;
   return { commands: new TaskItemCommands(context), node, listNode, steps, updates, inserts, play: (next: Action[]) => { actions = next; steps.length = 0; } };
