@@ -172,15 +172,19 @@ async function runningExtensionsFigure(page: Page, subject: Subject): Promise<nu
   await runCommand(page, 'Show Running Extensions');
   const editor = page.locator('.part.editor');
   await editor.locator('text=/Activation:/').first().waitFor({ timeout: 15000 });
-  // Each extension is a block of lines: its name (its display name, or its id for a development extension),
-  // the version, the host, then "…Activation: N ms".
-  const lines = (await editor.innerText()).split('\n').map((line) => line.trim());
-  const at = lines.findIndex((line) => line === subject.displayName || line === subject.id);
-  if (at < 0) return undefined;
-  for (const line of lines.slice(at + 1, at + 6)) {
-    const found = /Activation:\s*(\d+)\s*ms/i.exec(line);
+  // On a busy machine the subject may still be activating when the editor opens (its row shows no figure yet): ask
+  // again for a while. Each extension is a block of lines: its name (its display name, or its id for a development
+  // extension), the version, the host, then "…Activation: N ms".
+  const deadline = Date.now() + 20000;
+  let lines: string[] = [];
+  do {
+    lines = (await editor.innerText()).split('\n').map((line) => line.trim());
+    const at = lines.findIndex((line) => line === subject.displayName || line === subject.id);
+    const found = at < 0 ? undefined : lines.slice(at + 1, at + 6).map((line) => /Activation:\s*(\d+)\s*ms/i.exec(line)).find((match) => match !== null);
     if (found) return Number(found[1]);
-  }
+    await page.waitForTimeout(500);
+  } while (Date.now() < deadline);
+  console.log(`  (no figure of ${subject.label} in the running extensions: ${lines.filter((line) => line && !/^[\d.]+$|:\d+$/.test(line)).join(' | ').slice(0, 300)})`);
   return undefined;
 }
 
