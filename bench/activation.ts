@@ -241,7 +241,8 @@ async function ordinaryWindowOnce(launcher: Launcher, subject: Subject, marksPro
     let marks: MarkFigures | undefined;
     try {
       await runCommand(workbench.page, 'Desk Bench: Record Extension Host Marks');
-      await workbench.page.waitForTimeout(1000);
+      // The probe extension activates on its command first: on a busy machine that alone takes seconds.
+      for (let waited = 0; waited < 15000 && !fs.existsSync(workbench.resultFile); waited += 250) await workbench.page.waitForTimeout(250);
       marks = markFigures(JSON.parse(fs.readFileSync(workbench.resultFile, 'utf8')) as HostMark[], subject.id);
     } catch {
       marks = undefined;
