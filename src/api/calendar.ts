@@ -34,6 +34,7 @@ import {
 import * as z from '../shared/schemas/zod';
 import { ResponseValidationError } from './errors';
 import { HttpClient, path, QueryValue, RequestOptions } from './http';
+import { appendAll } from '../shared/arrays';
 
 export type {
   AclPage, AclRule, AclRuleWrite, Calendar, CalendarEvent, CalendarListEntry, CalendarListEntryWrite, CalendarListPage, CalendarWrite, Channel,
@@ -281,7 +282,7 @@ export class CalendarClient {
     const items: CalendarEvent[] = [];
     let nextSyncToken: string | undefined;
     for await (const page of this.http.pages((pageToken) => this.listEvents(calendarId, { ...options, pageToken, ...(syncToken ? { syncToken } : { showDeleted: true }) }))) {
-      items.push(...page.items);
+      appendAll(items, page.items);
       nextSyncToken = page.nextSyncToken ?? nextSyncToken;
     }
     return { items, nextSyncToken };

@@ -13,6 +13,7 @@ import { decodeSyncToken, syncedPage } from '../sync';
 import type { WorkBudget } from './expansion';
 import { instancesOf, listingHorizon, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
+import { appendAll } from '../../../shared/arrays';
 
 export interface EventListOptions {
   maxResults: number;
@@ -119,7 +120,7 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
     for (const id of events.log.changedSince(since)) {
       const event = events.byId.get(id);
       if (!event || !matchesType(event, options.eventTypes)) continue;
-      if (options.singleEvents && isRecurring(event)) views.push(...instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false, ...(budget ? { budget } : {}) }));
+      if (options.singleEvents && isRecurring(event)) appendAll(views, instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false, ...(budget ? { budget } : {}) }));
       else views.push({ event });
     }
   } else {

@@ -9,6 +9,7 @@ import { GoogleApiError } from '../../../api/errors';
 import type { SyncPage, SyncPageRequest, SyncSource, TokenStore } from '../../../core/sync/poller';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
+import { appendAll } from '../../../shared/arrays';
 
 export interface EventStoreOptions {
   readonly api: () => Pick<CalendarApi, 'listEvents'>;
@@ -140,7 +141,7 @@ export class EventStore implements TokenStore {
     try {
       for (;;) {
         const page = await source.listPage({ pageToken, signal: controller.signal });
-        changes.push(...page.items);
+        appendAll(changes, page.items);
         if (!page.nextPageToken) {
           if (page.resumeToken) cache.token = page.resumeToken;
           break;
@@ -189,7 +190,7 @@ export class EventStore implements TokenStore {
     do {
       this.requests++;
       const page = await this.options.api().listEvents(calendarId, { timeMin, singleEvents: true, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
-      items.push(...page.items);
+      appendAll(items, page.items);
       token = page.nextSyncToken ?? token;
       pageToken = page.nextPageToken || undefined;
       if (pageToken && seen.has(pageToken)) break; // a server repeating a token would loop forever

@@ -7,6 +7,7 @@ import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { compareVersions, DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
 import { compareItems } from './presentation';
 import type { SharedDriveSource } from '../sharedDrives/port';
+import { appendAll } from '../../../shared/arrays';
 
 /**
  * The Drive tree's data, without vscode: sections, lazily loaded folder listings (one page at a time, with a
@@ -533,7 +534,7 @@ export class DriveTreeModel {
       try {
         const page = await this.pageAt(container, listing, pageToken);
         const known = new Set(listing.items.map((item) => item.id));
-        listing.items.push(...page.items.filter((item) => !known.has(item.id)));
+        appendAll(listing.items, page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;
         listing.error = undefined;
         this.prefetch(container, listing);

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { DEFAULT_KEYWORDS, parseTodo, patternsFor, TodoComment } from './todoParser';
+import { appendAll } from '../../../shared/arrays';
 
 /** Runs rg with `args` in `cwd`: its stdout and exit code (rg answers 1 for "no match", 2 for errors). */
 export type RgRunner = (rgPath: string, args: readonly string[], cwd: string) => Promise<{ readonly stdout: string; readonly code: number }>;
@@ -76,7 +77,10 @@ function commonArgs(options: ScanOptions): string[] {
 /** The rg arguments of a TODO search (over the folder, or over `files` given relative to it). */
 export function todoSearchArgs(options: ScanOptions, files?: readonly string[]): string[] {
   const args = [...commonArgs(options), '--regexp', patternsFor(options.keywords ?? DEFAULT_KEYWORDS).rg];
-  if (files) args.push('--', ...files);
+  if (files) {
+    args.push('--');
+    appendAll(args, files);
+  }
   return args;
 }
 
