@@ -151,10 +151,38 @@ export function escapeGlob(file: string): string {
   return file.replace(/[*?[\]{}!\\]/g, (character) => `\\${character}`);
 }
 
+/** Characters of file names per rg run: Windows refuses command lines past 32,767 characters, and flags come too. */
+const FILE_ARGUMENT_CHARS = 16_000;
+/** rg runs at once over the chunks of a long file list. */
+const PARALLEL_RUNS = 4;
+
+/** `files` in runs of whole names, each under `limit` characters (one name longer than that runs alone). */
+export function chunkFiles(files: readonly string[], limit = FILE_ARGUMENT_CHARS): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let chars = 0;
+  for (const file of files) {
+    if (chunk.length > 0 && chars + file.length + 1 > limit) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(file);
+    chars += file.length + 1;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /** The TODOs of some files (known to be searched), relative to the folder; files without any are absent. */
 export async function scanFiles(options: ScanOptions, files: readonly string[]): Promise<FoundTodo[]> {
-  if (files.length === 0) return [];
-  return parseRgOutput(await runRg(options, todoSearchArgs(options, files)), options.keywords);
+  const chunks = chunkFiles(files);
+  const found: FoundTodo[] = [];
+  for (let next = 0; next < chunks.length; next += PARALLEL_RUNS) {
+    const outputs = await Promise.all(chunks.slice(next, next + PARALLEL_RUNS).map((chunk) => runRg(options, todoSearchArgs(options, chunk))));
+    for (const stdout of outputs) appendAll(found, parseRgOutput(stdout, options.keywords));
+  }
+  return found;
 }
 
 /**
