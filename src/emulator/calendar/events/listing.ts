@@ -83,14 +83,32 @@ function matchesProperties(values: Record<string, string> | null | undefined, co
  * A listing of instances reads them to its horizon; one of series (not `singleEvents`) only asks whether each series
  * reaches the window, which `seriesBounds` answers from the first day past now (or the series' end).
  */
-export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMin?: number; timeMax?: number; eventId?: string; singleEvents: boolean }): Promise<WorkBudget> {
+export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMin?: number; timeMax?: number; eventId?: string; singleEvents: boolean; syncToken?: string }): Promise<WorkBudget> {
   const { calendar, events } = service.events.open(user, calendarId, 'freeBusyReader');
   const now = service.now();
   const zone = calendar.timeZone;
   const horizon = (series: StoredEvent): number => (window.singleEvents
     ? listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) })
     : seriesBoundsHorizon(series, zone, now));
-  return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series, undefined, window.singleEvents ? window.timeMin : now);
+  const ids = window.eventId !== undefined ? [window.eventId] : window.syncToken !== undefined ? changedSeries(service, calendar.id, events, window.syncToken) : events.series;
+  return events.prepare(zone, horizon, ids, undefined, window.singleEvents ? window.timeMin : now);
+}
+
+/**
+ * The series an incremental sync lists: those changed since the token (a sync after one change expands one series at
+ * most, not every series of the calendar). A token the listing will refuse gives none: the refusal comes from there.
+ */
+function changedSeries(service: CalendarService, calendarId: string, events: CalendarEvents, syncToken: string): string[] {
+  const scope = `events:${calendarId}`;
+  let since: number;
+  try {
+    since = decodeSyncToken(syncToken, scope, service.syncFloor(scope), service.currentSeq());
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const id of events.log.changedSince(since)) if (events.series.has(id)) ids.push(id);
+  return ids;
 }
 
 /**
