@@ -142,10 +142,16 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
       else views.push({ event });
     }
   } else {
-    views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
-    views.sort(options.orderBy === 'updated'
-      ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
-      : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+    const key = `${user.id}|${calendar.id}|${filtersKey(options)}`;
+    const kept = options.pageToken !== undefined ? keptViews(events, key, seqAtStart, now) : undefined;
+    if (kept) views = kept;
+    else {
+      views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
+      views.sort(options.orderBy === 'updated'
+        ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
+        : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+      if (views.length > options.maxResults) keepViews(events, { key, seq: seqAtStart, at: now, views });
+    }
   }
 
   const page = syncedPage(views, {
@@ -155,6 +161,34 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
     ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
   });
   return { calendar, role, views: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), ...(page.nextSyncToken ? { nextSyncToken: page.nextSyncToken } : {}) };
+}
+
+/** A sorted listing kept for its next pages while nothing changed (the change sequence is the same) and not for long. */
+interface KeptViews {
+  readonly key: string;
+  readonly seq: number;
+  readonly at: number;
+  readonly views: EventView[];
+}
+
+/** Listings kept per calendar (each holds a view per event or instance), and how long a listing's time may serve. */
+const KEPT_LISTINGS = 4;
+const KEPT_MS = 60_000;
+const keptListings = new WeakMap<CalendarEvents, KeptViews[]>();
+
+/**
+ * The listing an earlier page computed, when it still holds: the later pages then cost their own size, not a
+ * recomputation and sort of the whole listing each.
+ */
+function keptViews(events: CalendarEvents, key: string, seq: number, now: number): EventView[] | undefined {
+  return keptListings.get(events)?.find((kept) => kept.key === key && kept.seq === seq && now - kept.at >= 0 && now - kept.at < KEPT_MS)?.views;
+}
+
+function keepViews(events: CalendarEvents, kept: KeptViews): void {
+  const listings = (keptListings.get(events) ?? []).filter((other) => other.key !== kept.key && other.seq === kept.seq);
+  listings.push(kept);
+  if (listings.length > KEPT_LISTINGS) listings.shift();
+  keptListings.set(events, listings);
 }
 
 /** A short digest of a listing's filters: page tokens are bound to them without carrying them. */
