@@ -5,7 +5,7 @@ import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
 import * as z from '../../../shared/schemas/zod';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { compareVersions, DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
-import { compareItems } from './presentation';
+import { compareItems, DisplayOrder, displayOrder } from './presentation';
 import type { SharedDriveSource } from '../sharedDrives/port';
 import { appendAll } from '../../../shared/arrays';
 
@@ -66,6 +66,8 @@ interface Listing {
   error: unknown;
   /** The page after the last one shown, asked for while the user reads (so "Load more" shows it at once). */
   prefetched: { readonly pageToken: string; readonly page: Promise<DriveItemPage | undefined> } | undefined;
+  /** `items` in display order, kept between renders (presentation.ts displayOrder). */
+  sorted?: DisplayOrder | undefined;
 }
 
 /**
@@ -389,7 +391,10 @@ export class DriveTreeModel {
     const updated: FileNode[] = [];
     for (const listing of this.listings.values()) {
       const index = listing.items.findIndex((existing) => existing.id === item.id);
-      if (index >= 0) listing.items[index] = item;
+      if (index >= 0) {
+        listing.items[index] = item;
+        listing.sorted = undefined; // a rename may move the row
+      }
     }
     for (const node of this.nodes.values()) {
       if (node.item.id === item.id) {
@@ -478,7 +483,8 @@ export class DriveTreeModel {
       this.listings.delete(container.id);
       throw listing.error;
     }
-    const nodes: DriveNode[] = [...listing.items].sort(compareItems).map((item) => this.fileNode(container, item));
+    listing.sorted = displayOrder(listing.items, listing.sorted);
+    const nodes: DriveNode[] = listing.sorted.items.map((item) => this.fileNode(container, item));
     if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });
     if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container, this.t) });
     if (container.kind === 'file' && container.parent.kind === 'section' && container.parent.section === 'sharedDrives') nodes.push(this.driveTrashOf(container));
