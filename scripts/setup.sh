@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Everything Desk's demo and tests need on a Debian/Ubuntu machine with Node 20 and npm:
 #   system  Debian packages: build headers for VS Code's native modules, ripgrep, Chromium, Google's Python client
-#           (python3-googleapi, for the discovery-based conformance suite in test/python) (skipped if present)
+#           (python3-googleapi, for the discovery-based conformance suite in test/python), Go 1.19 and Google's Go
+#           client (golang-go, golang-google-api-dev, for the conformance program in test/go), libfaketime and
+#           patchelf (faketime, patchelf: the VS Code suites' second run at a hostile hour) (skipped if present)
 #   npm     the project's npm dependencies (npm ci, from package-lock.json)
 #   vscode  the VS Code the demo and tests run in: code-server 4.100.3 in .vscode-test/ (skipped if present)
 # With no argument, all three in that order. Used by the README's commands and by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium python3-googleapi)
+DEBIAN_PACKAGES=(libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium python3-googleapi golang-go golang-google-api-dev faketime patchelf)
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi

@@ -4,13 +4,14 @@
 // stage does not stop the later ones (their counts still tell something), except that the VS Code stages need
 // the build. Ends with one line `N passed, N failed` (the counts of tests; a broken stage counts as one failure)
 // and a non-zero exit if anything failed.
-// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python vscode package ui.
+// Options: --only a,b (stage names), --skip a,b. Stages: typecheck lint build compile unit integration liveness python go emulator-package vscode package ui vscode@sunday ui@sunday.
 'use strict';
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const { hostileClockEnv, nodeWithFakeClock } = require('./hostileClock');
 
 const repoRoot = path.resolve(__dirname, '..');
 const node = process.execPath;
@@ -67,12 +68,50 @@ const STAGES = [
   // Google's Python client (Debian's python3-googleapi) built from the emulator's discovery documents, against the
   // built dist/emulator.js; its runner ends with mocha's "N passing / N failing" lines, counted like the others.
   { name: 'python', timeoutSeconds: 300, tests: true, needsBuild: true, command: () => [pythonWithDebianModules(), ['test/python/run.py']], env: { NODE: node } },
+  // Google's official Go client (Debian's golang-google-api-dev, built in GOPATH mode: no module download) against
+  // the built emulator: its runner builds test/go (a cold build takes about a minute here) and prints the same lines.
+  { name: 'go', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/go/run.js']] },
+  // The emulator as other projects install it: packed, installed in an empty folder, started with npx, and the
+  // README's Node, Python and Go programs run against it as printed.
+  { name: 'emulator-package', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/package/run.js']] },
   { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).
   { name: 'package', timeoutSeconds: 300, needsBuild: true, command: () => [node, ['scripts/package.js', '--out', PACKAGED_VSIX]] },
   { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX } },
+  // The two VS Code suites again, every process's clock moved to the coming Sunday 23:40 in Europe/Berlin
+  // (scripts/hostileClock.js): what shows dates, the demo's week and the channels' expirations must hold on any day.
+  hostileClockStage('vscode@sunday', ['scripts/vscode/run-extension-tests.js', '--timeout', '480'], 600, {}),
+  hostileClockStage('ui@sunday', ['scripts/vscode/run-ui-tests.js'], 1500, { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX, DESK_UI_RESULTS: 'test-results/sunday' }),
 ];
+
+/** A stage run under the hostile clock; without libfaketime it fails (scripts/setup.sh installs it), never passes silently. */
+function hostileClockStage(name, args, timeoutSeconds, env) {
+  // The offset is taken when the stage starts, not when npm test did: the run begins at Sunday 23:40, whatever ran before.
+  let clock;
+  return {
+    name,
+    timeoutSeconds,
+    tests: true,
+    needsBuild: true,
+    command: () => {
+      clock = hostileClockEnv();
+      let fakedNode;
+      try {
+        if (!clock) throw new Error("libfaketime is missing: bash scripts/setup.sh system installs Debian's faketime");
+        fakedNode = nodeWithFakeClock(path.join(repoRoot, '.vscode-test', 'faketime-node'));
+      } catch (error) {
+        return [node, ['-e', `console.error(${JSON.stringify(String(error instanceof Error ? error.message : error))}); process.exit(1)`]];
+      }
+      console.log(`(clock moved to ${clock.DESK_HOSTILE_CLOCK}, FAKETIME=${clock.FAKETIME}, TZ=${clock.TZ}; Node: ${fakedNode})`);
+      return [fakedNode, args];
+    },
+    // Read after command() has set the clock.
+    get env() {
+      return { ...env, ...(clock ?? {}) };
+    },
+  };
+}
 
 /** Debian's python3, whose dist-packages hold python3-googleapi (a python3 earlier on PATH, such as pyenv's, may not see them). */
 function pythonWithDebianModules() {
@@ -189,7 +228,7 @@ async function main() {
   console.log('\n=== summary ===');
   for (const result of results) {
     const counts = `${String(result.passed).padStart(4)} passed ${String(result.failed).padStart(3)} failed${result.pending ? ` ${result.pending} pending` : ''}`;
-    console.log(`${result.name.padEnd(12)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
+    console.log(`${result.name.padEnd(17)} ${result.status.padEnd(7)} ${counts}  ${result.seconds.toFixed(1).padStart(6)} s${result.note ? `  ${result.note}` : ''}`);
   }
   console.log(`total ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);

@@ -2,8 +2,10 @@
 // npm run demo — Desk in a real VS Code (code-server's VS Code 1.100.3, in your browser) against the local
 // emulator with the demo accounts' data. Builds, installs code-server on first use, starts the emulator with a
 // data folder kept across runs (.desk-data/), starts VS Code with Desk as a development extension, prints the
-// address to open, and runs until Ctrl-C.
-// Options: --port N (VS Code's port, default 8080), --emulator-port N (default: any free port),
+// address to open, and runs until Ctrl-C. An emulator that stops is started again on the same port and data (VS
+// Code keeps running and Desk stays signed in); the port and the page's key half are kept in .desk-data/ so a
+// re-run stays signed in too.
+// Options: --port N (VS Code's port, default 8080), --emulator-port N (default: the last run's if free, else any),
 //          --reset (start from fresh demo data), --no-build.
 'use strict';
 
@@ -14,6 +16,8 @@ const { parseArgs } = require('node:util');
 const { repoRoot } = require('./paths');
 const { installCodeServer } = require('./install-code-server');
 const { startEmulator, startVSCodeServer, startFrontProxy, workbenchUrl, stopChild } = require('./launch');
+const { chooseEmulatorPort, rememberPort, loadKeyHalf } = require('./demo-state');
+const { superviseChild } = require('./supervise');
 
 const HOST = '127.0.0.1';
 
@@ -28,6 +32,10 @@ async function main() {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('--port must be a port number');
+  const requestedEmulatorPort = Number(values['emulator-port']);
+  if (!Number.isInteger(requestedEmulatorPort) || requestedEmulatorPort < 0 || requestedEmulatorPort > 65535) {
+    throw new Error('--emulator-port must be a port number');
+  }
 
   if (!values['no-build']) {
     const build = spawnSync(process.execPath, [path.join(repoRoot, 'esbuild.js')], { cwd: repoRoot, stdio: 'inherit' });
@@ -52,31 +60,51 @@ async function main() {
   const runDir = path.join(demoRoot, 'vscode');
   fs.mkdirSync(runDir, { recursive: true });
 
-  const emulator = await startEmulator({
+  // Desk's session is keyed by the emulator's URL: the same port as last time keeps the user signed in.
+  const portFile = path.join(demoRoot, 'emulator-port');
+  const emulatorOptions = {
     seed: 'demo',
     dataDir,
-    port: Number(values['emulator-port']),
+    port: await chooseEmulatorPort({ requested: requestedEmulatorPort, file: portFile, host: HOST }),
     logFile: path.join(demoRoot, 'emulator.log'),
+  };
+  const emulator = await superviseChild({
+    name: 'The emulator',
+    start: () => startEmulator(emulatorOptions),
+    log: (message) => console.error(`[demo] ${message}`),
+    onRestarted: (restarted) => console.error(`[demo] The emulator is back on ${restarted.url} (same data; VS Code kept running)`),
   });
+  const emulatorUrl = emulator.current.url;
+  // Restarts use this port, never another: a new URL would sign Desk out.
+  emulatorOptions.port = Number(new URL(emulatorUrl).port);
+  rememberPort(portFile, emulatorOptions.port);
+  let stopping = false;
+  // Ctrl-C and SIGTERM are handled by launch.js: it stops both children (the emulator flushes its data) and exits.
+  // Here they only mark the stop as intended, so the exits that follow are neither reported nor restarted.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      stopping = true;
+      emulator.stopRestarting();
+    });
+  }
   let server;
   let front;
   try {
-    server = await startVSCodeServer({ runDir, emulatorUrl: emulator.url, host: HOST });
+    server = await startVSCodeServer({ runDir, emulatorUrl, host: HOST });
     // The browser talks to the front proxy, which also serves code-server's /proxy/<port>/ route that
     // Desk's sign-in callback goes through in a browser-hosted VS Code.
-    front = await startFrontProxy({ serverPort: server.port, port, host: HOST });
+    front = await startFrontProxy({ serverPort: server.port, port, host: HOST, keyHalf: loadKeyHalf(path.join(runDir, 'key-half')) });
   } catch (error) {
     if (server) await server.stop();
     await emulator.stop();
     throw error;
   }
   const url = workbenchUrl({ host: HOST, port: front.port, folder: workspace });
-  console.log(`\nDesk emulator: ${emulator.url} (demo data in ${path.relative(process.cwd(), dataDir) || dataDir})`);
+  console.log(`\nDesk emulator: ${emulatorUrl} (demo data in ${path.relative(process.cwd(), dataDir) || dataDir})`);
   console.log(`VS Code log:   ${server.logFile}`);
   console.log(`\nOpen ${url} in a browser`);
-  console.log('(Ctrl-C stops the emulator and VS Code.)\n');
+  console.log('(Ctrl-C stops the emulator and VS Code; the emulator is restarted if it stops on its own.)\n');
 
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
@@ -84,16 +112,11 @@ async function main() {
     await emulator.stop();
     process.exit(0);
   };
-  // Ctrl-C and SIGTERM are handled by launch.js: it stops both children (the emulator flushes its data) and exits.
-  // Here they only mark the stop as intended, so the exits that follow are not reported as crashes.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => (stopping = true));
-  const report = (name) => (code, signal) => {
+  server.child.on('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`${name} stopped unexpectedly (${signal ?? code}); stopping the demo`);
+    console.error(`[demo] VS Code stopped unexpectedly (${signal ?? code}); stopping the demo`);
     void stop();
-  };
-  server.child.on('exit', report('VS Code'));
-  emulator.child.on('exit', report('The emulator'));
+  });
 }
 
 main().catch((error) => {

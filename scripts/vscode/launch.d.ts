@@ -59,7 +59,7 @@ export function startEmulator(options?: {
 }): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }>;
 
 /** Forwards to VS Code's server (websockets too) and serves code-server's /proxy/<port>/ route. */
-export function startFrontProxy(options: { serverPort: number; port?: number; host?: string }): Promise<{ port: number; host: string; close(): Promise<void> }>;
+export function startFrontProxy(options: { serverPort: number; port?: number; host?: string; keyHalf?: Buffer }): Promise<{ port: number; host: string; close(): Promise<void> }>;
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T>;
 export function stopChild(child: ChildProcess | undefined, graceMs?: number): Promise<void>;

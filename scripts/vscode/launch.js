@@ -265,8 +265,10 @@ async function startVSCodeServer({ runDir, emulatorUrl, settings, env = {}, port
  * `/proxy/<port>/…` route that code-server's own wrapper (which we do not run) provides. VS Code's
  * asExternalUri maps an extension's loopback server to that route in this build, so an extension that opens a
  * loopback callback in the browser (Desk's OAuth sign-in) is reached through it, as it would be in code-server.
+ * options: { serverPort, port, host, keyHalf (32 bytes the page's secrets are sealed with; fresh when omitted) }
  */
-async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
+async function startFrontProxy(options) {
+  const { serverPort, port = 0, host = '127.0.0.1' } = options;
   const PROXY_ROUTE = /^\/proxy\/(\d+)(\/[^?]*)?(\?.*)?$/;
   const target = (url) => {
     const found = PROXY_ROUTE.exec(url ?? '/');
@@ -275,8 +277,9 @@ async function startFrontProxy({ serverPort, port = 0, host = '127.0.0.1' }) {
   };
   // The web workbench keeps extensions' secrets (Desk's sign-in) in localStorage, sealed with a key half it asks the
   // page's server for at POST /mint-key; code-server's wrapper serves that route, VS Code's server alone answers 405,
-  // and the secrets then live only in the page's memory: a window reload would sign Desk out. One key per run.
-  const keyHalf = require('node:crypto').randomBytes(32);
+  // and the secrets then live only in the page's memory: a window reload would sign Desk out. One key per run, or
+  // the caller's (the demo keeps its own across runs, as code-server does, so a re-run demo stays signed in).
+  const keyHalf = options.keyHalf ?? require('node:crypto').randomBytes(32);
   const server = http.createServer((request, response) => {
     if (request.method === 'POST' && /^\/mint-key(\?|$)/.test(request.url ?? '')) {
       request.resume();

@@ -2,13 +2,14 @@
  * Many calls of one service in as few HTTP requests as Google allows: Google's batch format (shared/httpBatch.ts),
  * chunked at the service's limit, with a typed result per call. Calls the server refused (429, a rate-limit 403)
  * or that failed unclearly when they are safe to repeat (5xx on an idempotent call) are sent again, alone with the
- * other such calls, up to the retry policy's attempts; every other call is sent exactly once.
+ * other such calls, by the HTTP client's one retry policy (http.ts `isWorthRepeating`, its attempts and waits);
+ * each batch request is sent once by the client, so a batch answered 429 is sent the policy's attempts, no more.
  */
 import { randomBytes } from 'node:crypto';
 import * as z from '../shared/schemas/zod';
 import { mixedBoundary, readHttpMessage, readMultipart, writeMultipart } from '../shared/httpBatch';
 import { CancelledError, GoogleApiError, ResponseValidationError } from './errors';
-import { HttpClient, HttpMethod, IDEMPOTENT_METHODS, isRateLimitReason, isSuccess, parseRetryAfter, pathWithQuery, QueryValue, readJsonAnswer } from './http';
+import { HttpClient, HttpMethod, IDEMPOTENT_METHODS, isSuccess, isWorthRepeating, parseRetryAfter, pathWithQuery, QueryValue, readJsonAnswer } from './http';
 
 /** One call, as it would be sent alone, and how its answer reads. */
 export interface BatchCall<T> {
@@ -62,7 +63,7 @@ export async function sendBatch<T>(http: HttpClient, endpoint: BatchEndpoint, ca
       chunk.forEach((index, position) => {
         const result = answers[position] as BatchResult<T>;
         const call = calls[index] as BatchCall<T>;
-        if (!result.ok && attempt < http.maxAttempts && worthRepeating(call, result.error)) {
+        if (!result.ok && attempt < http.maxAttempts && isWorthRepeating(result.error, call.idempotent ?? IDEMPOTENT_METHODS.has(call.method))) {
           again.push(index);
           if (result.error instanceof GoogleApiError && result.error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, result.error.retryAfterMs);
         } else {
@@ -74,14 +75,6 @@ export async function sendBatch<T>(http: HttpClient, endpoint: BatchEndpoint, ca
     pending = again;
   }
   return results as BatchResult<T>[];
-}
-
-/** Refused before anything happened, or an unclear failure of a call that is safe to repeat. */
-function worthRepeating(call: BatchCall<unknown>, error: Error): boolean {
-  if (!(error instanceof GoogleApiError)) return false;
-  if (error.status === 429 || isRateLimitReason(error.reason)) return true;
-  const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
-  return idempotent && (error.status >= 500 || error.status === 408);
 }
 
 /** One batch request; a failure of the request itself is every call's failure. */
@@ -104,8 +97,8 @@ async function sendChunk<T>(http: HttpClient, endpoint: BatchEndpoint, calls: re
       body,
       contentType: `multipart/mixed; boundary=${boundary}`,
       ...(signal ? { signal } : {}),
-      // The batch as a whole may be sent again only when every call in it may.
-      idempotent: calls.every((call) => call.idempotent ?? IDEMPOTENT_METHODS.has(call.method)),
+      // Sent once here: sendBatch repeats the calls that failed, each as the policy allows.
+      singleAttempt: true,
       operation: `batch (${calls[0]?.operation ?? 'empty'}…)`,
     });
     const answers = await readAnswers(response.headers.get('content-type'), Buffer.from(await response.arrayBuffer()), id, calls.length);

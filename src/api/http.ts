@@ -89,6 +89,11 @@ export interface RequestOptions {
    * cancel would end the other's read).
    */
   shareInFlight?: boolean;
+  /**
+   * Sent once (a 401 still refreshes the token): the caller repeats it under this client's policy instead, as
+   * api/batch.ts does with the calls of a batch, so that no request is sent the policy's attempts squared.
+   */
+  singleAttempt?: boolean;
 }
 
 /** What a writing call can add when the API gives it no idempotency key; see `HttpClient.json`. */
@@ -180,7 +185,7 @@ export class HttpClient {
       throwIfAborted(request.signal);
       const token = await this.options.token(rejected === undefined ? { forceRefresh: refreshed } : { forceRefresh: true, rejected });
       rejected = undefined;
-      const last = attempt >= this.retry.maxAttempts;
+      const last = request.singleAttempt === true || attempt >= this.retry.maxAttempts;
       let response: Response;
       try {
         response = await this.fetchImpl(this.url(request), this.init(request, token));
@@ -408,6 +413,18 @@ function isNotSent(error: unknown): boolean {
 
 export function isRateLimitReason(reason: string | undefined): boolean {
   return reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded';
+}
+
+/**
+ * The retry rule of `HttpClient.execute`, for a failure its caller repeats itself (a call in a batch): a refusal
+ * (429, a rate-limit 403, a connection never made) may always be repeated; an unclear failure (5xx, 408, a lost
+ * answer) only when the request is safe to repeat.
+ */
+export function isWorthRepeating(error: Error, idempotent: boolean): boolean {
+  if (error instanceof NetworkError) return isNotSent(error.cause) || idempotent;
+  if (!(error instanceof GoogleApiError)) return false;
+  if (error.status === 429 || isRateLimitReason(error.reason)) return true;
+  return idempotent && (error.status >= 500 || error.status === 408);
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. */

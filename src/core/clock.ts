@@ -3,6 +3,7 @@
  * Calendar time zone (learnt by the Calendar feature, remembered, the machine's until then), and a 24-hour clock as the
  * Calendar view shows it. No vscode, so the formats are unit-tested in any zone.
  */
+import { dateKeyIn } from '../shared/dateKey';
 import { updateDurably } from './durableMemento';
 
 /** The formatters of one zone and locale, built once. */
@@ -93,17 +94,31 @@ export interface ClockMemory {
 
 const ZONE_KEY = 'desk.clock.timeZone';
 
-/** Desk's clock: the zone and locale every view formats times with. */
+/** Desk's clock: the one "now" of the extension, and the zone and locale every view formats times with. */
 export class DeskClock {
   private zone: string;
 
-  constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC') {
+  constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', private readonly clock: () => number = Date.now) {
     const remembered = memory?.get<string>(ZONE_KEY);
     this.zone = remembered && isZone(remembered) ? remembered : systemZone;
   }
 
   get timeZone(): string {
     return this.zone;
+  }
+
+  /** Epoch milliseconds now: every view's "now" comes from here, so a test sets one clock. */
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * Today in the user's zone as a Date at local noon whose calendar fields (getFullYear/getMonth/getDate) are that
+   * day: due dates are dates, and "today", "tomorrow" and "overdue" are the user's, not the machine's.
+   */
+  today(): Date {
+    const [year, month, day] = dateKeyIn(this.now(), this.zone).split('-').map(Number) as [number, number, number];
+    return new Date(year, month - 1, day, 12);
   }
 
   /** The Calendar feature read the user's zone (settings.get timezone). */

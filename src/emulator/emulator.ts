@@ -31,7 +31,7 @@ export async function startEmulator(
   // Its own set: the run-time route changes it, and emulators in one process must not share it.
   const options: EmulatorOptions = { ...DEFAULT_OPTIONS, ...overrides, disabledApis: new Set(overrides.disabledApis ?? []) };
   const store: Store = options.dataDir ? await FileStore.open(options.dataDir) : new MemoryStore();
-  const now = (): number => Date.now();
+  const now = options.now;
   const tokens = new TokenService(store, options.accessTokenLifetimeSeconds, now);
   const deps: ServiceDeps = { store, tokens, now, options };
   configureChannelTrust(store, readTrustedCaFiles(options.trustCaFiles));

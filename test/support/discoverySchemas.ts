@@ -2,7 +2,7 @@
  * Checks the emulator's JSON answers against the response schema Google's discovery document gives the method:
  * property names, types, enums and formats (date-time, date, int64 as a string…). A property the schema does not
  * list is a failure unless the README lists it as a deliberate extension (a listed property that Google's schema has
- * is one the emulator deliberately answers otherwise, such as the spec's numeric channel `expiration`).
+ * is one the emulator deliberately answers otherwise).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -56,7 +56,18 @@ class FakeThemeIcon {
 }
 
 class FakeMarkdownString {
-  constructor(readonly value: string) {}
+  constructor(public value: string = '') {}
+
+  /** As vscode's: the text is escaped, so what the user wrote never reads as markdown. */
+  appendText(text: string): this {
+    this.value += text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, '\\$&');
+    return this;
+  }
+
+  appendMarkdown(markdown: string): this {
+    this.value += markdown;
+    return this;
+  }
 }
 
 export interface FakeUri {

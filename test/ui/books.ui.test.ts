@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getAsAlice, showOnlyViews, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { getAsAlice, showOnlyViews, openDeskContainer, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
 
-const RESULTS = path.join(repoRoot, 'test-results');
+const RESULTS = RESULTS_DIR;
 
 interface ApiVolumes { items?: Array<{ volumeInfo: { title?: string } }> }
 

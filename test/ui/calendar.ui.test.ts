@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { openDeskContainer, showOnlyViews, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { openDeskContainer, showOnlyViews, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
 
-const RESULTS = path.join(repoRoot, 'test-results');
+const RESULTS = RESULTS_DIR;
 
 describe('Calendar view (UI)', function () {
   this.timeout(180000);
@@ -43,18 +43,23 @@ describe('Calendar view (UI)', function () {
   it('signs in and shows the Agenda expanded, by day, with the calendars below', async () => {
     const workbench = opened();
     const { page } = workbench;
-    await signInThroughConsent(workbench, { within: calendarPane(page) });
-    await row(page, /^Agenda$/).waitFor({ state: 'visible', timeout: 30000 });
+    // A retry finds the first attempt signed in already: no welcome button then.
+    const agenda = row(page, /^Agenda$/);
+    if (!(await agenda.isVisible())) await signInThroughConsent(workbench, { within: calendarPane(page) });
+    await agenda.waitFor({ state: 'visible', timeout: 30000 });
+    // The demo is laid around the moment it is seeded: something later today, or first thing tomorrow when it is late.
     const today = row(page, /^(Today|Tomorrow)$/);
     await today.waitFor({ state: 'visible', timeout: 30000 });
-    await row(page, /^Team$/).waitFor({ state: 'attached', timeout: 30000 });
-    // An event of the seeded week, with its time and calendar in the description.
-    const events = calendarPane(page).locator('.monaco-list-row[role="treeitem"][aria-level="3"]');
+    // An event of the seeded week, with its time and calendar in the description (due tasks, with their checkbox, come first in a day).
+    const events = calendarPane(page).locator('.monaco-list-row[role="treeitem"][aria-level="3"]').filter({ hasNot: page.locator('.custom-view-tree-node-item-checkbox') });
     await events.first().waitFor({ state: 'visible', timeout: 30000 });
     const description = await events.first().locator('.label-description').innerText();
     assert.match(description, /(\d\d:\d\d|All day)/);
     // The status bar counts down to the next event once signed in (if one is within a day).
     await shot(page, 'calendar-view.png');
+    // The calendars are below the Agenda's days: collapsed, the Agenda shows them.
+    if ((await agenda.getAttribute('aria-expanded')) === 'true') await agenda.locator('.monaco-tl-twistie').click();
+    await row(page, /^Team$/).waitFor({ state: 'visible', timeout: 30000 });
   });
 
   it('opens the free/busy webview from the palette and moves between busy blocks with the keyboard', async () => {

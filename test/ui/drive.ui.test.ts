@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { collapseView, emulatorToken, openDeskContainer, repoRoot, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { collapseView, emulatorToken, openDeskContainer, signInThroughConsent, treeRows, useWorkbench, RESULTS_DIR } from './workbench';
 
-const RESULTS = path.join(repoRoot, 'test-results');
+const RESULTS = RESULTS_DIR;
 
 describe('Drive view (UI)', function () {
   this.timeout(180000);

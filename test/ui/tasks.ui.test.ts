@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getAsAlice, openDeskContainer, repoRoot, runCommand, signInThroughConsent, useWorkbench } from './workbench';
+import { getAsAlice, openDeskContainer, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
 
 interface ApiTask { id: string; title: string; status: string }
 interface ApiList { id: string; title: string }
@@ -80,7 +80,7 @@ describe('Tasks view (UI)', function () {
     await page.mouse.move(800, 600);
     await row(page, 'Renew passport').locator('.label-name').hover();
     await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Photos are in the top drawer' }).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
-    const file = path.join(repoRoot, 'test-results', 'tasks.png');
+    const file = path.join(RESULTS_DIR, 'tasks.png');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await page.screenshot({ path: file });
     assert.ok(fs.statSync(file).size > 0);

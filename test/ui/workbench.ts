@@ -43,7 +43,9 @@ export interface OpenedWorkbench {
   close(): Promise<void>;
 }
 
-export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'ui');
+/** Where a run's pictures go: test-results/, or the folder DESK_UI_RESULTS names (the run at a hostile hour keeps its own). */
+export const RESULTS_DIR = path.resolve(repoRoot, process.env.DESK_UI_RESULTS ?? 'test-results');
+export const SCREENSHOT_DIR = path.join(RESULTS_DIR, 'ui');
 
 /** A screenshot of what the user sees now, as SCREENSHOT_DIR/<name> (to open and look at). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {

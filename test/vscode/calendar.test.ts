@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
-import { addDays, dateKey } from '../../src/features/calendar/time';
+import { addDays, dateKey, zonedToUtc } from '../../src/features/calendar/time';
 import { activateAndSignIn, byLabel, emulatorRequest, labelText, WindowStubs, detailsTab } from './support';
 
 interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
@@ -145,7 +145,7 @@ describe('Calendar view in VS Code', function () {
     assert.ok(seen[1]?.validateInput && await seen[1].validateInput('next blue moon'), 'an unreadable time is refused');
     const onEmulator = await eventOnEmulator(ALICE, created.id);
     assert.equal(onEmulator.body.location, 'Room 7');
-    assert.equal(Date.parse(onEmulator.body.start?.dateTime ?? ''), Date.parse(`${tomorrow()}T09:00:00Z`), '10:00 in Berlin is 09:00 UTC in winter');
+    assert.equal(Date.parse(onEmulator.body.start?.dateTime ?? ''), zonedToUtc(tomorrow(), 10, 0, ZONE), '10:00 in the Calendar zone (Berlin), in summer and in winter');
     // Shown under Tomorrow at once (synced with the sync token, not reloaded).
     const node = await eventNode(api.calendar.tree.agenda, 'Desk sync');
     assert.equal(node.parent.group.key, tomorrow());

@@ -124,7 +124,8 @@ describe('Channels view in VS Code', function () {
     errors = stubs.collect('showErrorMessage');
   });
 
-  it('counts every message while other Desk state is written meanwhile (the Drive poller\'s page token after a push)', async () => {
+  it('counts every message while other Desk state is written meanwhile (the Drive poller\'s page token after a push)', async function () {
+    this.timeout(90000);
     // globalState in the extension host takes the echo of an earlier write of any key as its whole new copy:
     // a count written in between was lost (in CI, Desk's own Drive channel showed "1 message" after 2).
     const state = api.desk.extensionContext.globalState;
@@ -134,7 +135,8 @@ describe('Channels view in VS Code', function () {
     await book.add(record);
     let writing = true;
     const otherWriter = (async () => {
-      for (let round = 0; writing; round++) {
+      // A bounded number of interleaved writes: an endless writer can keep every durable write waiting for its echo.
+      for (let round = 0; writing && round < 400; round++) {
         void state.update('desk.test.otherState', round);
         await new Promise((resolve) => setTimeout(resolve, round % 3));
       }

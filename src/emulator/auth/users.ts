@@ -7,12 +7,14 @@ export interface EmulatorUser {
   readonly picture?: string;
   /** A service account (a robot of a project) rather than a person; absent means a user account. */
   readonly kind?: 'user' | 'serviceAccount';
+  /** The IANA zone of the account (Calendar's `timezone` setting; the demo's "today" is this zone's date). UTC when absent. */
+  readonly timeZone?: string;
 }
 
 export const DEMO_USERS: readonly EmulatorUser[] = [
-  { id: '100000000000000000001', email: 'alice@example.com', name: 'Alice Demo', givenName: 'Alice' },
-  { id: '100000000000000000002', email: 'bob@example.com', name: 'Bob Demo', givenName: 'Bob' },
-  { id: '100000000000000000003', email: 'carol@example.com', name: 'Carol Demo', givenName: 'Carol' },
+  { id: '100000000000000000001', email: 'alice@example.com', name: 'Alice Demo', givenName: 'Alice', timeZone: 'Europe/Berlin' },
+  { id: '100000000000000000002', email: 'bob@example.com', name: 'Bob Demo', givenName: 'Bob', timeZone: 'America/New_York' },
+  { id: '100000000000000000003', email: 'carol@example.com', name: 'Carol Demo', givenName: 'Carol', timeZone: 'Asia/Tokyo' },
 ];
 
 /**

@@ -7,7 +7,7 @@
 import { IncomingMessage, STATUS_CODES } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ApiError, badRequest } from './errors';
+import { ApiError, badRequest, MAX_REQUEST_TARGET_BYTES, uriTooLong } from './errors';
 import type { Reply } from './router';
 import { bodyTooLarge, readBody } from './requestBody';
 import { BatchPart, mixedBoundary, multipartEnd, readHttpMessage, readMultipart, writeMultipartPart } from '../../shared/httpBatch';
@@ -210,6 +210,8 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 /** `METHOD target [HTTP/1.1]`, headers, blank line, body. The target may be a path or a full URL (its path is used). */
 function parseInnerRequest(text: string): InnerRequest | ApiError {
   const headEnd = /\r?\n\r?\n/.exec(text)?.index ?? text.length;
+  const lineEnd = text.indexOf('\n');
+  if ((lineEnd < 0 ? text.length : lineEnd) > MAX_REQUEST_TARGET_BYTES) return uriTooLong();
   if (headEnd > MAX_PART_HEADER_BYTES) {
     return new ApiError(431, 'badRequest', `Request header fields too large: a batch part's request line and headers may take ${MAX_PART_HEADER_BYTES} bytes`);
   }

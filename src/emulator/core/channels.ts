@@ -92,8 +92,11 @@ export interface ChannelResource {
   resourceId: string;
   resourceUri: string;
   token?: string;
-  /** Epoch ms, a number as the spec's channel table has it. */
-  expiration?: number;
+  /**
+   * Epoch ms as a string of digits: the discovery documents declare it `type: string, format: int64`, as Google
+   * encodes every int64 in JSON, and generated clients (Go's `,string` tag) refuse a number.
+   */
+  expiration?: string;
 }
 
 /** What a published change carries to each channel on the resource. */
@@ -111,6 +114,11 @@ export const MAX_CHANNEL_TOKEN = 256;
  * address for up to a week, so its size, times the channels, is memory and journal.
  */
 export const MAX_CHANNEL_ADDRESS = 2048;
+/**
+ * Live channels one user may hold across all services (the emulator's bound; Google publishes none): each keeps
+ * its record and queue for up to a week, so a client watching in a loop would otherwise grow memory and journal.
+ */
+export const MAX_CHANNELS_PER_USER = 1000;
 /** How often expired channels (and their queued messages) are swept away. */
 const SWEEP_MS = 30_000;
 
@@ -200,12 +208,14 @@ export class ChannelRegistry {
 
     const now = this.now();
     const expiration = expirationOf(request.expiration, request.params?.ttl, resource, now);
+    this.assertUnderUserCap(caller.user.id);
     // Where the address leads is checked before anything connects there; the certificate check then connects only
     // to the address that passed.
     const [connectTo] = await this.network.addressesOf(address);
     await checkReceiverCertificate(address, this.trustedContext(), undefined, connectTo);
-    // The check took a while: another watch may have taken the id meanwhile.
+    // The check took a while: another watch may have taken the id (or the user's last channel) meanwhile.
     this.assertUnique(request.id);
+    this.assertUnderUserCap(caller.user.id);
     const stored: StoredChannel = {
       id: request.id,
       resourceId: resourceIdOf(resource.key),
@@ -322,6 +332,16 @@ export class ChannelRegistry {
     return channel;
   }
 
+  /** 403 `limitExceeded` when the user already holds the most live channels allowed. */
+  private assertUnderUserCap(userId: string): void {
+    const now = this.now();
+    let held = 0;
+    for (const channel of this.channels.values()) if (channel.userId === userId && channel.expiration > now) held++;
+    if (held >= MAX_CHANNELS_PER_USER) {
+      throw new ApiError(403, 'limitExceeded', `A user may hold at most ${MAX_CHANNELS_PER_USER} live notification channels; stop some (channels.stop) or let them expire.`, { domain: 'usageLimits' });
+    }
+  }
+
   private assertUnique(id: string): void {
     if (this.live(id)) throw new ApiError(400, 'channelIdNotUnique', `Channel id ${id} not unique`, { location: 'id', locationType: 'body' });
   }
@@ -362,7 +382,8 @@ export class ChannelRegistry {
 export function expirationOf(requested: string | number | undefined, ttlSeconds: string | undefined, resource: Pick<WatchedResource, 'maxTtlMs' | 'defaultTtlMs'>, now: number): number {
   const candidates = [now + resource.maxTtlMs];
   if (requested !== undefined && requested !== '') {
-    const value = Number(requested);
+    // An int64 in JSON: Google's string of digits, or a number (both are accepted, as Google does).
+    const value = typeof requested === 'string' && !/^\d+$/.test(requested) ? Number.NaN : Number(requested);
     if (!Number.isFinite(value) || value <= 0 || !Number.isInteger(value)) throw invalid(`Invalid value for expiration: ${String(requested)}`, 'expiration', 'body');
     if (value <= now) throw invalid('Channel expiration is in the past', 'expiration', 'body');
     candidates.push(value);
@@ -383,7 +404,7 @@ export function renderChannel(channel: StoredChannel): ChannelResource {
     resourceId: channel.resourceId,
     resourceUri: channel.resourceUri,
     ...(channel.token !== undefined ? { token: channel.token } : {}),
-    expiration: channel.expiration,
+    expiration: String(channel.expiration),
   };
 }
 

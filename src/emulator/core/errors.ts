@@ -54,3 +54,15 @@ export const authError = (message = 'Invalid Credentials'): ApiError =>
     'WWW-Authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"',
   });
 export const backendError = (message = 'Backend Error'): ApiError => new ApiError(500, 'backendError', message);
+
+/**
+ * The longest request target (path and query) served: longer ones are answered 414, as Google's front ends answer
+ * an over-long URL. Google publishes no number; 16 KiB is the emulator's bound, the size Node reads a request's
+ * head in (a request whose headers, not its URL, overflow that is answered 431).
+ */
+export const MAX_REQUEST_TARGET_BYTES = 16 * 1024;
+
+/** Google's words for a URL it will not read. */
+export function uriTooLong(): ApiError {
+  return new ApiError(414, 'badRequest', `The requested URL is too large to process: the emulator reads at most ${MAX_REQUEST_TARGET_BYTES} bytes of path and query.`);
+}

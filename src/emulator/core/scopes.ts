@@ -25,7 +25,10 @@ const OTHER_APIS: readonly { prefix: string; read: readonly string[]; write: rea
   },
 ];
 
-/** Metadata scopes do not reach file content: a download (alt=media) of a method that offers one drops them. */
+/**
+ * Metadata scopes do not reach file content: any alt=media call drops them (exports, which answer content only, do
+ * not list them).
+ */
 const METADATA_ONLY = new Set(['drive.metadata', 'drive.metadata.readonly'].map((name) => `${AUTH}${name}`));
 
 /**
@@ -36,7 +39,8 @@ export function scopesFor(routeId: string, method: string, query: URLSearchParam
   const located = discoveryMethod(SAME_SCOPES_AS[routeId] ?? routeId);
   if (located) {
     const listed = located.method.scopes ?? [];
-    if (located.method.supportsMediaDownload && query.get('alt') === 'media') return listed.filter((scope) => !METADATA_ONLY.has(scope));
+    // Any method: revisions.get serves bytes with alt=media although v2's document declares no media download.
+    if (query.get('alt') === 'media') return listed.filter((scope) => !METADATA_ONLY.has(scope));
     return listed;
   }
   const other = OTHER_APIS.find((api) => routeId.startsWith(api.prefix));

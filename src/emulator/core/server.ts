@@ -8,7 +8,7 @@ import { EmulatorUser, findUser } from '../auth/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { discoveryMethod } from '../discovery/documents';
-import { ApiError, authError, badRequest, notFound } from './errors';
+import { ApiError, authError, badRequest, MAX_REQUEST_TARGET_BYTES, notFound, uriTooLong } from './errors';
 import { checkFieldSelection, FieldSelection, parseFieldSelection, selectFields } from './fields';
 import { parseJsonBody } from './json';
 import { logLine, redactSecrets, redactTarget } from './log';
@@ -55,6 +55,8 @@ export interface EmulatorOptions {
   bodyTimeoutMs: number;
   /** How long a batch may run its calls: calls not started by then are answered 503 without running. */
   batchTimeLimitMs: number;
+  /** The emulator's one clock (epoch ms): timestamps, tokens, channels and the demo seed read it, so a test sets it once. */
+  now: () => number;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -74,6 +76,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   requestLog: undefined,
   bodyTimeoutMs: 60_000,
   batchTimeLimitMs: 60_000,
+  now: () => Date.now(),
 };
 
 /** What every service module gets when it registers its routes. */
@@ -92,6 +95,16 @@ export interface ServiceModule {
 }
 
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
+/**
+ * Whether a request Node's parser refused for the size of its head was refused for its request line: the packet
+ * starts the request and its first line is longer than the bound (or does not end in it).
+ */
+function requestLineTooLong(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket) || !/^[A-Z]+ /.test(rawPacket.subarray(0, 16).toString('latin1'))) return false;
+  const lineEnd = rawPacket.indexOf('\n');
+  return lineEnd < 0 || lineEnd > MAX_REQUEST_TARGET_BYTES;
+}
+
 const MUTATING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The one HTTP front of the emulator: routing, auth, faults, Google error mapping, durability before acknowledgement. */
@@ -115,8 +128,11 @@ export class EmulatorHttpServer {
     // Requests Node's parser rejects (bad header bytes, oversized headers) still get Google's error format.
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable) return socket.destroy();
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify(new ApiError(status, 'badRequest', 'Bad Request: the request could not be parsed').toBody());
+      const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+      const apiError = overflow && requestLineTooLong((error as { rawPacket?: unknown }).rawPacket) ? uriTooLong()
+        : new ApiError(overflow ? 431 : 400, 'badRequest', 'Bad Request: the request could not be parsed');
+      const status = apiError.code;
+      const body = JSON.stringify(apiError.toBody());
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     });
     this.server.on('connection', (socket) => {
@@ -200,6 +216,10 @@ export class EmulatorHttpServer {
 
   private async dispatch(request: http.IncomingMessage, inBatch: boolean): Promise<Reply> {
     const method = (request.method ?? 'GET').toUpperCase();
+    if (Buffer.byteLength(request.url ?? '') > MAX_REQUEST_TARGET_BYTES) {
+      await drain(request);
+      throw uriTooLong();
+    }
     const url = requestUrl(request.url ?? '/', this.origin);
     const batch = method === 'POST' && !inBatch ? batchTargetFor(url.pathname) : undefined;
     if (batch) {

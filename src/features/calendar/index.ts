@@ -77,6 +77,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.zone = new CalendarTimeZone(desk, () => this.api);
     this.store = new EventStore({
       api: () => this.api,
+      now: () => desk.clock.now(),
       onChange: (calendarId) => {
         this.tree.redrawCalendar(calendarId);
         this.status.update();
@@ -95,6 +96,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: CALENDAR_VIEW_ID } }, work)),
       log: (message) => desk.log.warn(message),
       locale: vs.env.language,
+      now: () => desk.clock.now(),
       onCalendars: () => void this.timers.follow(),
       dueTasks: agendaTasks.treeOptions(),
       cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
@@ -104,7 +106,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
     agendaTasks.attach(this.view);
 
-    const now = (): number => Date.now();
+    const now = (): number => desk.clock.now();
     const timeZone = (): Promise<string> => this.timeZone();
     const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts() };
     this.commands = new CalendarCommands(context, {

@@ -114,7 +114,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     // They are read once, as the quick pick opens: while the user types, not after.
     const cache = desk.viewCache;
     return [
-      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language }, readAhead(() => cachedTaskLists(cache))),
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, readAhead(() => cachedTaskLists(cache))),
       new DriveSearchSource(drive, t, readAhead(() => cachedMyDriveRows(cache))),
       new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: readAhead(() => cachedCalendars(cache)) }),
       new BooksSearchSource(books, t, readAhead(() => cachedShelves(cache))),

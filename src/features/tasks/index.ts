@@ -72,6 +72,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
       day: (ms) => desk.clock.day(ms),
+      today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
     }));

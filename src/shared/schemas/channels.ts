@@ -1,9 +1,10 @@
+import { int64Number } from './int64';
 import * as z from './zod';
 
 /**
  * Push-notification channels as every Google API shares them (Drive, Calendar, the Admin SDK's Directory): the watch
  * request, the channel answered, the stop request, and the limits and event names the client checks before sending.
- * Responses are tolerant (extra fields stripped, `expiration` as Google's string or the emulator's number); inputs strict.
+ * Responses are tolerant (extra fields stripped, `expiration` as Google's int64 string or a number); inputs strict.
  */
 
 /** Google's limits on a channel's id and token. */
@@ -28,14 +29,14 @@ export const channelInputSchema = z.strictObject({
 });
 export type ChannelInput = z.infer<typeof channelInputSchema>;
 
-/** What a watch answers. Google sends `expiration` as a string of epoch ms, the emulator as a number. */
+/** What a watch answers: `expiration` is an int64 of epoch ms (a string on the wire, read as a number). */
 export const channelSchema = z.object({
   kind: z.optional(z.string()),
   id: z.string(),
   resourceId: z.string(),
   resourceUri: z.optional(z.string()),
   token: z.optional(z.string()),
-  expiration: z.optional(z.pipe(z.union([z.string(), z.number()]), z.transform((value) => Number(value)))),
+  expiration: z.optional(int64Number),
 });
 export type Channel = z.infer<typeof channelSchema>;
 

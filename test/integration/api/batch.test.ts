@@ -91,6 +91,22 @@ describe('batched calls of the API layer against the emulator', function () {
     }
   });
 
+  it('a batch answered 429 every time is sent the retry policy\'s attempts in all (one policy, not one per layer), each call reporting the 429', async () => {
+    const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 2 };
+    let batchesSent = 0;
+    const refusing: FetchFunction = async (url, init) => {
+      if (!new URL(url).pathname.startsWith('/batch')) return nodeFetch(url, init);
+      batchesSent++;
+      const body = { error: { code: 429, message: 'Rate Limit Exceeded', errors: [{ domain: 'usageLimits', reason: 'rateLimitExceeded', message: 'Rate Limit Exceeded' }], status: 'RESOURCE_EXHAUSTED' } };
+      return new Response(JSON.stringify(body), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '1' } });
+    };
+    const token = emulator.tokenFor('alice@example.com').accessToken;
+    const drive = new DriveClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token, retry: policy, fetch: refusing }));
+    const results = await drive.trashFiles(['a', 'b', 'c']);
+    assert.equal(batchesSent, policy.maxAttempts, 'the batch request is sent as often as a single call would be');
+    for (const result of results) assert.ok(!result.ok && result.error instanceof GoogleApiError && result.error.status === 429, String(!result.ok && result.error));
+  });
+
   it('an answer that is not a batch answer fails every call with a clear error, never a crash', async () => {
     const broken: FetchFunction = async (url, init) => (new URL(url).pathname.startsWith('/batch') ? new Response('<html>proxy</html>', { status: 200, headers: { 'Content-Type': 'text/html' } }) : nodeFetch(url, init));
     const drive = new DriveClient(httpFor(emulator, broken));

@@ -422,6 +422,30 @@ function lastKept(rules: readonly Cursor[]): number {
   return last;
 }
 
+/**
+ * The same recurrence expanded from `fromWall` on instead of from its start, when that gives the same instances
+ * there: a sub-daily rule (hourly, minutely, secondly) without COUNT walks a fixed grid of INTERVAL steps from its
+ * start, so it may start again at the grid point at or before `fromWall` (each period is filtered on its own). Daily
+ * and longer rules are kept (a series of a century has some tens of thousands of them). Undefined when a sub-daily
+ * rule counts (the COUNT-th instance depends on every earlier one): such a series is expanded from its start.
+ */
+export function recurrenceFrom(parsed: ParsedRecurrence, fromWall: number): ParsedRecurrence | undefined {
+  const shift = (options: ParsedOptions): ParsedOptions | undefined => {
+    if (options.freq <= RRule.DAILY) return options;
+    if (options.count !== null) return undefined;
+    const start = options.dtstart.getTime();
+    if (fromWall <= start) return options;
+    const unitMs = options.freq === RRule.HOURLY ? HOUR_MS : options.freq === RRule.MINUTELY ? MINUTE_MS : 1000;
+    const origin = start - (start % unitMs);
+    const stepMs = unitMs * options.interval;
+    return { ...options, dtstart: new Date(origin + Math.floor((fromWall - origin) / stepMs) * stepMs) };
+  };
+  const rules = parsed.rules.map(shift);
+  const exrules = parsed.exrules.map(shift);
+  if (rules.some((rule) => rule === undefined) || exrules.some((rule) => rule === undefined)) return undefined;
+  return { ...parsed, rules: rules as ParsedOptions[], exrules: exrules as ParsedOptions[] };
+}
+
 /** A one-off synchronous expansion up to `untilWall`, with a request's budget (tests and small series). */
 export function expandSync(parsed: ParsedRecurrence, series: SeriesStart, untilWall: number, sliceTimeMs = SLICE_TIME_MS): ExpansionState {
   const state = new SeriesExpansion(parsed, series, sliceTimeMs).extendSync(untilWall, { candidates: REQUEST_BUDGET });

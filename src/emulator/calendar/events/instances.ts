@@ -4,7 +4,7 @@
  * them. Exceptions are stored events of their own; these functions only decide which instance is which.
  */
 import { ApiError } from '../../core/errors';
-import type { WorkBudget } from './expansion';
+import { SYNC_BUDGET, type WorkBudget } from './expansion';
 import { basicDate, basicUtc, DAY_MS, wallToUtc } from '../time';
 import { firstIndex } from '../../../shared/sorted';
 import { CalendarEvents, DEFAULT_HORIZON_MS, EventView, StoredEvent, VirtualInstance } from './timeline';
@@ -92,11 +92,15 @@ function virtual(series: StoredEvent, originalStart: number): VirtualInstance {
 export function generatedSpans(events: CalendarEvents, series: StoredEvent, calendarZone: string, query: InstanceQuery): { spans: { original: number; start: number; end: number }[]; until: number } {
   const horizon = listingHorizon(series, calendarZone, query);
   const from = query.fromUtc ?? Number.NEGATIVE_INFINITY;
-  const expansion = events.originalStarts(series, calendarZone, horizon, query.budget);
-  const { bounded, coveredUntilUtc } = expansion;
+  let expansion = events.originalStarts(series, calendarZone, horizon, query.budget);
   // A series that ends is listed to its end; only an endless one stops at the horizon.
-  const until = query.toUtc ?? (bounded ? Number.POSITIVE_INFINITY : horizon);
-  if (until > coveredUntilUtc) throw recurrenceTooLarge();
+  const until = query.toUtc ?? (expansion.bounded ? Number.POSITIVE_INFINITY : horizon);
+  if (until > expansion.coveredUntilUtc) {
+    // Far from its start, a sub-daily series is expanded afresh from the window: the work follows the window's size.
+    const ahead = Number.isFinite(until) ? events.startsFrom(series, calendarZone, from, until, query.budget ?? { candidates: SYNC_BUDGET }) : undefined;
+    if (!ahead || until > ahead.coveredUntilUtc) throw recurrenceTooLarge();
+    expansion = ahead;
+  }
   const duration = series.timing.endMs - series.timing.startMs;
   const exceptions = events.exceptions.get(series.id);
   const spans: { original: number; start: number; end: number }[] = [];

@@ -9,9 +9,11 @@ import { ApiError, invalid } from '../../core/errors';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';
 import { TimeSlices } from '../../core/slices';
-import { decodeSyncToken, syncedPage } from '../sync';
-import type { WorkBudget } from './expansion';
-import { instancesOf, listingHorizon, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
+import { decodePageToken, encodePageToken } from '../../core/paging';
+import { firstIndex } from '../../../shared/sorted';
+import { decodeSyncToken, encodeSyncToken, syncedPage } from '../sync';
+import { REQUEST_BUDGET, type WorkBudget } from './expansion';
+import { instancesOf, listingHorizon, recurrenceTooLarge, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
 import { appendAll } from '../../../shared/arrays';
 
@@ -142,11 +144,22 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
       else views.push({ event });
     }
   } else {
+    const pageScope = `${scope}|${filtersKey(options)}`;
+    const resumed = options.pageToken !== undefined ? sliceCursor(options.pageToken, pageScope) : undefined;
+    if (resumed) return { calendar, role, ...(await slicedPage(events, zone, now, options, budget, resumed, pageScope, scope)) };
     const key = `${user.id}|${calendar.id}|${filtersKey(options)}`;
     const kept = options.pageToken !== undefined ? keptViews(events, key, seqAtStart, now) : undefined;
     if (kept) views = kept;
     else {
-      views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
+      try {
+        views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
+      } catch (error) {
+        // A series with more instances in the window than one request expands: paged by time instead (below).
+        const tooLarge = error instanceof ApiError && error.reason === 'timeRangeTooLong';
+        if (!tooLarge || !options.singleEvents || options.orderBy === 'updated' || options.pageToken !== undefined) throw error;
+        const first = { from: options.timeMin ?? Number.NEGATIVE_INFINITY, skip: 0, startedAt: seqAtStart, first: true };
+        return { calendar, role, ...(await slicedPage(events, zone, now, options, budget, first, pageScope, scope)) };
+      }
       views.sort(options.orderBy === 'updated'
         ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
         : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
@@ -189,6 +202,87 @@ function keepViews(events: CalendarEvents, kept: KeptViews): void {
   listings.push(kept);
   if (listings.length > KEPT_LISTINGS) listings.shift();
   keptListings.set(events, listings);
+}
+
+/** Where a listing paged by time goes on: the start of its next item, how many items at that start were listed already. */
+interface SliceAt {
+  from: number;
+  skip: number;
+  /** The change sequence when the listing began (its sync token, on the last page). */
+  startedAt: number;
+  /** The listing's first page: events that began before timeMin and overlap it belong here. */
+  first: boolean;
+}
+
+const SLICE = 'slice';
+
+/** The cursor of a page token issued by `slicedPage`; undefined for the offset tokens of an ordinary listing. */
+function sliceCursor(token: string, pageScope: string): SliceAt | undefined {
+  const cursor = decodePageToken(token, pageScope);
+  if (!Array.isArray(cursor) || cursor.length !== 4 || cursor[0] !== SLICE) return undefined;
+  const [, from, skip, startedAt] = cursor;
+  if (typeof from !== 'number' || typeof skip !== 'number' || typeof startedAt !== 'number' || !Number.isSafeInteger(skip) || skip < 0) return undefined;
+  return { from, skip, startedAt, first: false };
+}
+
+/**
+ * One page of a singleEvents listing whose window holds more instances of some series than a request expands (a
+ * FREQ=MINUTELY series over months): the page covers the time from `at.from` up to the start of the page's worth
+ * of each such series' instances (each read from there on, not from the series' start: timeline.ts `startsFrom`),
+ * in start order; its token names where the next page starts. The work per page follows maxResults, not the window.
+ */
+async function slicedPage(events: CalendarEvents, zone: string, now: number, options: EventListOptions, budget: WorkBudget | undefined, at: SliceAt, pageScope: string, syncScope: string): Promise<{ views: EventView[]; nextPageToken?: string; nextSyncToken?: string }> {
+  const end = options.timeMax ?? Number.POSITIVE_INFINITY;
+  const wanted = at.skip + options.maxResults + 1;
+  const work = budget ?? { candidates: REQUEST_BUDGET };
+  const showCancelled = options.showDeleted || options.updatedMin !== undefined;
+  let sliceEnd = end;
+  for (const id of [...events.series]) {
+    const series = events.byId.get(id);
+    if (!series || !isRecurring(series) || (series.status === 'cancelled' && !showCancelled)) continue;
+    sliceEnd = Math.min(sliceEnd, sliceEndFor(events, series, zone, now, options.timeMax, at.from, wanted, work));
+  }
+  const timeMin = options.timeMin === undefined || at.from > options.timeMin ? at.from : options.timeMin;
+  const window: EventListOptions = { ...options };
+  if (Number.isFinite(timeMin)) window.timeMin = timeMin;
+  if (Number.isFinite(sliceEnd)) window.timeMax = sliceEnd;
+  const views = (await windowed(events, zone, now, window, work)).filter((view) => passesFilters(view.event, options));
+  views.sort((a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+  const paged = timePage(views, zone, at, options.maxResults, sliceEnd < end ? sliceEnd : undefined, pageScope);
+  return paged.nextPageToken !== undefined ? paged : { views: paged.views, nextSyncToken: encodeSyncToken(syncScope, at.startedAt) };
+}
+
+/**
+ * Where a time-paged page must end for `series`: Infinity when its instances up to the window's end are known (it
+ * is listed whole), else the start of its (wanted + 1)-th instance from `from` on, read from there (timeline.ts
+ * `startsFrom`), so that the page holds at most `wanted` of them.
+ */
+function sliceEndFor(events: CalendarEvents, series: StoredEvent, zone: string, now: number, timeMax: number | undefined, from: number, wanted: number, work: WorkBudget): number {
+  const horizon = listingHorizon(series, zone, { now, ...(timeMax !== undefined ? { toUtc: timeMax } : {}) });
+  const known = events.originalStarts(series, zone, horizon, work);
+  const until = timeMax ?? (known.bounded ? Number.POSITIVE_INFINITY : horizon);
+  // Known to its end (or past it already): listed whole, no reason to end the page early.
+  if (until <= known.coveredUntilUtc || from >= until) return Number.POSITIVE_INFINITY;
+  const source = events.startsFrom(series, zone, from, until, work, wanted + 1) ?? known;
+  const first = firstIndex(source.count, (index) => source.startAt(index) < from);
+  const cut = first + wanted < source.count ? source.startAt(first + wanted) : source.coveredUntilUtc;
+  if (!(cut > from)) throw recurrenceTooLarge();
+  return cut >= until ? Number.POSITIVE_INFINITY : cut;
+}
+
+/**
+ * A page of time-sorted views from `at`: items that began before it were listed on an earlier page (or, before
+ * timeMin, on the first), and `at.skip` items at its very start too. Its token starts the next page at its first
+ * item, or at `sliceEnd`; none on the last page.
+ */
+function timePage(sorted: EventView[], zone: string, at: SliceAt, maxResults: number, sliceEnd: number | undefined, pageScope: string): { views: EventView[]; nextPageToken?: string } {
+  const views = (at.first ? sorted : sorted.filter((view) => startOf(view, zone) >= at.from)).slice(at.skip);
+  const page = views.slice(0, maxResults);
+  const next = views[maxResults];
+  const nextFrom = next ? startOf(next, zone) : sliceEnd;
+  if (nextFrom === undefined) return { views: page };
+  const skip = page.filter((view) => startOf(view, zone) === nextFrom).length + (nextFrom === at.from ? at.skip : 0);
+  return { views: page, nextPageToken: encodePageToken(pageScope, [SLICE, nextFrom, skip, at.startedAt]) };
 }
 
 /** A short digest of a listing's filters: page tokens are bound to them without carrying them. */
@@ -268,16 +362,37 @@ export function listInstances(service: CalendarService, user: EmulatorUser, cale
   const view = service.events.resolve(events, calendar, eventId);
   const series = view.event;
   if (series.status === 'cancelled' && !options.showDeleted) throw new ApiError(410, 'deleted', 'Resource has been deleted');
-  let views: EventView[] = isRecurring(series) && !view.instance
-    ? instancesOf(events, series, calendar.timeZone, {
-      now: service.now(),
-      ...(budget ? { budget } : {}),
-      showDeleted: options.showDeleted,
-      withExceptions: true,
-      ...(options.timeMin !== undefined ? { fromUtc: options.timeMin } : {}),
-      ...(options.timeMax !== undefined ? { toUtc: options.timeMax } : {}),
-    })
-    : [];
+  const zone = calendar.timeZone;
+  const pageScope = `instances:${calendar.id}:${eventId}|${filtersKey(options)}`;
+  const instancesIn = (from: number | undefined, to: number | undefined): EventView[] => instancesOf(events, series, zone, {
+    now: service.now(),
+    ...(budget ? { budget } : {}),
+    showDeleted: options.showDeleted,
+    withExceptions: true,
+    ...(from !== undefined && Number.isFinite(from) ? { fromUtc: from } : {}),
+    ...(to !== undefined && Number.isFinite(to) ? { toUtc: to } : {}),
+  });
+  const resumed = options.pageToken !== undefined ? sliceCursor(options.pageToken, pageScope) : undefined;
+  const timePaged = (at: SliceAt): EventListResult => {
+    // As slicedPage: a series with more instances than one request expands is paged by time.
+    const wanted = at.skip + options.maxResults + 1;
+    const sliceEnd = sliceEndFor(events, series, zone, service.now(), options.timeMax, at.from, wanted, budget ?? { candidates: REQUEST_BUDGET });
+    const from = options.timeMin === undefined || at.from > options.timeMin ? at.from : options.timeMin;
+    const sorted = instancesIn(from, Math.min(sliceEnd, options.timeMax ?? Number.POSITIVE_INFINITY)).sort((a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+    const end = options.timeMax ?? Number.POSITIVE_INFINITY;
+    return { calendar, role, ...timePage(sorted, zone, at, options.maxResults, sliceEnd < end ? sliceEnd : undefined, pageScope) };
+  };
+  if (resumed && isRecurring(series) && !view.instance) return timePaged(resumed);
+  let views: EventView[] = [];
+  if (isRecurring(series) && !view.instance) {
+    try {
+      views = instancesIn(options.timeMin, options.timeMax);
+    } catch (error) {
+      const tooLarge = error instanceof ApiError && error.reason === 'timeRangeTooLong';
+      if (!tooLarge || options.originalStart !== undefined || options.pageToken !== undefined) throw error;
+      return timePaged({ from: options.timeMin ?? Number.NEGATIVE_INFINITY, skip: 0, startedAt: service.currentSeq(), first: true });
+    }
+  }
   if (options.originalStart !== undefined) {
     const wanted = options.originalStart;
     views = views.filter((candidate) => {
@@ -286,7 +401,7 @@ export function listInstances(service: CalendarService, user: EmulatorUser, cale
     });
   }
   const page = syncedPage(views, {
-    scope: `instances:${calendar.id}:${eventId}|${filtersKey(options)}`,
+    scope: pageScope,
     maxResults: options.maxResults,
     currentSeq: service.currentSeq(),
     ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),

@@ -7,7 +7,7 @@ import type { EventType } from '../../../shared/schemas/calendar';
 import { ChangeLog } from '../sync';
 import { DAY_MS, HOUR_MS, utcToWall, wallToUtc } from '../time';
 import { TimeSlices } from '../../core/slices';
-import { REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudget } from './expansion';
+import { recurrenceFrom, REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudget } from './expansion';
 import { SeriesStart, storedRecurrence } from './recurrence';
 import type { EventBody, EventTiming } from './rules';
 import { lowerBound } from '../../../shared/sorted';
@@ -197,6 +197,32 @@ export class CalendarEvents {
     const target = this.targetWall(cached, untilUtc);
     const state = cached.growing.current.covered > target ? cached.growing.current : cached.growing.extendSync(target, budget ?? { candidates: SYNC_BUDGET });
     return this.resultOf(cached, state);
+  }
+
+  /**
+   * Original starts of a series from `fromUtc` on, expanded afresh from there rather than from the series' start
+   * (expansion.ts `recurrenceFrom`: a sub-daily series far from its start, which a listing could otherwise not
+   * reach), until `untilUtc` is covered, `enough` starts at or after `fromUtc` are known, or the budget runs out.
+   * Undefined when the series cannot be expanded that way. Not cached: each page of a listing asks for its own part.
+   */
+  startsFrom(master: StoredEvent, calendarZone: string, fromUtc: number, untilUtc: number, budget: WorkBudget, enough = Number.POSITIVE_INFINITY): Expansion | undefined {
+    const cached = this.cachedExpansion(master, calendarZone);
+    if (!Number.isFinite(fromUtc)) return undefined;
+    const exactWall = utcToWall(cached.zone, Math.min(Math.max(fromUtc, MIN_INSTANT), MAX_INSTANT));
+    // A wall time is within a day of its instant: a day earlier misses nothing.
+    const fromWall = exactWall - DAY_MS;
+    if (fromWall <= cached.series.startWall) return undefined;
+    const parsed = recurrenceFrom(storedRecurrence(master.body.recurrence ?? [], cached.series), fromWall);
+    if (!parsed) return undefined;
+    const fresh: CachedExpansion = { etag: cached.etag, zone: cached.zone, series: cached.series, bounded: cached.bounded, growing: new SeriesExpansion(parsed, cached.series) };
+    const target = Number.isFinite(untilUtc) ? utcToWall(cached.zone, Math.min(untilUtc, MAX_INSTANT)) + DAY_MS : Number.MAX_SAFE_INTEGER;
+    let reach = fromWall + 2 * DAY_MS;
+    for (;;) {
+      const state = fresh.growing.extendSync(Math.min(reach, target), budget);
+      const known = state.walls.length - lowerBound(state.walls, (wall) => wall < exactWall);
+      if (state.covered > target || known >= enough || state.capped || budget.candidates <= 0 || reach >= target) return this.resultOf(fresh, state);
+      reach = fromWall + (reach - fromWall) * 4;
+    }
   }
 
   /**

@@ -31,12 +31,6 @@ const DEFAULTS: Readonly<Record<SettingId, string>> = {
   weekStart: '0',
 };
 
-const DEMO_TIME_ZONES: Readonly<Record<string, string>> = {
-  'alice@example.com': 'Europe/Berlin',
-  'bob@example.com': 'America/New_York',
-  'carol@example.com': 'Asia/Tokyo',
-};
-
 export interface SettingsPageResult {
   items: SettingValue[];
   etag: string;
@@ -49,9 +43,9 @@ export class SettingsModel {
 
   /** All settings of a user, in Google's order. Values never change through the API, so etags derive from them. */
   all(userId: string): SettingValue[] {
-    const email = findUser(userId)?.email ?? '';
+    const zone = findUser(userId)?.timeZone;
     return SETTING_IDS.map((id) => {
-      const value = id === 'timezone' ? DEMO_TIME_ZONES[email] ?? DEFAULTS.timezone : DEFAULTS[id];
+      const value = id === 'timezone' ? zone ?? DEFAULTS.timezone : DEFAULTS[id];
       return { id, value, etag: combinedEtag([id, value]) };
     });
   }

@@ -1,6 +1,6 @@
 /** Drive's content routes: uploads (media, multipart, resumable sessions), downloads (alt=media, ranges) and exports. */
 import { baseMimeType, EXPORT_FORMATS, EXPORT_LIMIT_BYTES, exportContent, importContent, importTarget, notExportable } from './convert';
-import { ReceivedMedia, UploadSession } from './uploads';
+import { ReceivedMedia, refuseOverMaximum, UploadSession } from './uploads';
 import { hideDriveItems, supportsAllDrives, supportsAllDrivesIn } from '../files/allDrives';
 import { INDEXED_TEXT_CHARS, Media, StoredFile, UpdateOptions } from '../files/model';
 import {
@@ -118,6 +118,7 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
       const metadata = await readMetadata(context);
       const totalHeader = header(context, 'x-upload-content-length');
       if (totalHeader !== undefined && !/^\d+$/.test(totalHeader)) throw invalid('X-Upload-Content-Length must be a byte count', 'X-Upload-Content-Length', 'header');
+      refuseOverMaximum(totalHeader !== undefined ? Number(totalHeader) : undefined, 'X-Upload-Content-Length');
       const query: Record<string, string> = {};
       for (const name of ['convert', 'addParents', 'removeParents', 'modifiedDateBehavior', 'setModifiedDate', 'updateViewedDate', 'newRevision', 'pinned', 'supportsAllDrives', 'supportsTeamDrives']) {
         const value = context.query.string(name);
@@ -149,6 +150,10 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
     if (outcome.kind === 'incomplete') {
       // 308 "Resume Incomplete"; no Range header until some bytes arrived, as on Google.
       const headers: Record<string, string> = outcome.received > 0 ? { Range: `bytes=0-${outcome.received - 1}` } : {};
+      // A client that cannot take a 308 (Go's net/http follows it as a redirect) asks for 200 with the status in a header.
+      if (header(context, 'x-guploader-no-308')?.trim().toLowerCase() === 'yes') {
+        return { status: 200, headers: { ...headers, 'X-HTTP-Status-Code-Override': '308', 'Content-Length': '0' }, empty: true };
+      }
       return { status: 308, headers: { ...headers, 'Content-Length': '0' }, empty: true };
     }
     let file: StoredFile;

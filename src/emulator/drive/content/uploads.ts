@@ -14,6 +14,15 @@ import { LfMultipartTooLarge, readMultipartStream } from '../../../shared/multip
 /** Google's ceiling for one file (5 TiB); announced in about.maxUploadSizes. */
 export const MAX_UPLOAD_BYTES = 5_497_558_138_880;
 const MAX_METADATA_BYTES = 1024 * 1024;
+
+/**
+ * An upload announced larger than Drive's maximum is refused before any byte is stored (413: Google publishes the
+ * 5 TiB ceiling, not the answer; the status is the emulator's choice), whichever header announced it.
+ */
+export function refuseOverMaximum(bytes: number | undefined, header: string): void {
+  if (bytes === undefined || bytes <= MAX_UPLOAD_BYTES) return;
+  throw new ApiError(413, 'uploadTooLarge', `The file is larger than Drive's maximum of 5 TiB (${MAX_UPLOAD_BYTES} bytes): ${header} announces ${bytes}.`, { location: header, locationType: 'header' });
+}
 /**
  * Sessions kept per user, finished or not (the emulator's bound; Google's sessions expire after a week). Each holds
  * its file's metadata: a client opening sessions it never used grew memory and journal with every one.
@@ -71,6 +80,7 @@ export class Uploads {
   /** uploadType=media: the whole body is the content. */
   async receiveMedia(request: IncomingMessage): Promise<ReceivedMedia> {
     const contentType = headerValue(request, 'content-type') ?? 'application/octet-stream';
+    refuseOverMaximum(declaredLength(request), 'Content-Length');
     const blob = await this.blobs.write(request, declaredLength(request) ?? MAX_UPLOAD_BYTES);
     return { blob, contentType };
   }
@@ -246,6 +256,13 @@ export class Uploads {
       return { kind: 'alreadyComplete', session };
     }
     const range = parseContentRange(headerValue(request, 'content-range'), declaredLength(request), session.totalSize);
+    try {
+      refuseOverMaximum(range.total, 'Content-Range');
+      refuseOverMaximum(range.last === undefined ? undefined : range.last + 1, 'Content-Range');
+    } catch (error) {
+      request.resume();
+      throw error;
+    }
     if (range.total !== undefined && session.totalSize !== undefined && range.total !== session.totalSize) {
       request.resume();
       throw invalid(`Content-Range total ${range.total} differs from X-Upload-Content-Length ${session.totalSize}`, 'Content-Range', 'header');

@@ -147,6 +147,7 @@ export class DriveModel {
     if (input.description !== undefined) file.description = input.description;
     if (input.originalFilename !== undefined) file.originalFilename = input.originalFilename;
     if (media) this.attach(file, media);
+    if (input.indexableText?.text !== undefined) file.indexableText = input.indexableText.text;
     this.table.save(file);
     this.recordChange(file, user);
     if (input.labels?.trashed) this.trash(user, file.id);
@@ -241,6 +242,8 @@ export class DriveModel {
         // A revision keeper (revisions/model.ts) may keep the old content; otherwise it is garbage.
         if (before.blobId && !this.onContentChange.some((keep) => keep(target, before, user, garbage, options))) garbage.blobIds.push(before.blobId);
       }
+      // The client's own text to index replaces what the content gave.
+      if (input.indexableText?.text !== undefined) target.indexableText = input.indexableText.text;
       if (input.lastViewedByMeDate !== undefined) target.lastViewedByMeDate = Date.parse(input.lastViewedByMeDate);
       else if (options.updateViewedDate !== false) target.lastViewedByMeDate = time;
       const bodyDate = input.modifiedDate !== undefined ? Date.parse(input.modifiedDate) : undefined;

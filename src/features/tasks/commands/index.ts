@@ -28,7 +28,7 @@ export class TaskCommands {
   readonly tasks: TaskItemCommands;
 
   constructor(private readonly desk: DeskContext, api: TasksApi, private readonly tree: TasksTreeProvider, private readonly view: vscode.TreeView<TasksNode>) {
-    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree), drafts: new Drafts() };
+    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree, () => desk.clock.today()), drafts: new Drafts() };
     this.lists = new TaskListCommands(context);
     this.tasks = new TaskItemCommands(context);
     this.refresh = (node) => {

@@ -19,7 +19,7 @@ export interface TaskTarget {
 export type StepStart = string | { readonly draft: Draft; readonly field: string };
 
 export class TaskPrompts {
-  constructor(private readonly vs: typeof vscode, private readonly tree: Pick<TasksTreeProvider, 'taskLists' | 'allTasks'>) {}
+  constructor(private readonly vs: typeof vscode, private readonly tree: Pick<TasksTreeProvider, 'taskLists' | 'allTasks'>, private readonly today: () => Date = () => new Date()) {}
 
   t(message: string, ...args: Array<string | number>): string {
     return this.vs.l10n.t(message, ...args);
@@ -59,14 +59,14 @@ export class TaskPrompts {
   /** Returns the date (YYYY-MM-DD), null for "no due date", undefined when cancelled. */
   async askDue(title: string, start: StepStart): Promise<string | null | undefined> {
     const answer = await this.input(title, this.t(DUE_INPUT_HELP), start, (text): string | vscode.InputBoxValidationMessage | undefined => {
-      const parsed = parseDueInput(text, new Date(), this.vs.l10n.t);
+      const parsed = parseDueInput(text, this.today(), this.vs.l10n.t);
       if (parsed.kind === 'invalid') return parsed.message;
       // What "fri" resolves to, seen before confirming.
       const message = parsed.kind === 'date' ? this.t('Due {0}', describeDay(parsed.date, this.vs.env.language)) : this.t('No due date');
       return { message, severity: this.vs.InputBoxValidationSeverity.Info };
     });
     if (answer === undefined) return undefined;
-    const parsed = parseDueInput(answer, new Date(), this.vs.l10n.t);
+    const parsed = parseDueInput(answer, this.today(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {
       void this.vs.window.showWarningMessage(parsed.message);
       return undefined;
@@ -106,7 +106,7 @@ export class TaskPrompts {
       entries.map((entry) => ({
         label: `${'    '.repeat(entry.depth)}${entry.task.status === 'completed' ? '$(pass-filled)' : '$(circle-large-outline)'} ${taskLabel(entry.task, this.vs.l10n.t)}`,
         // The due date as the row writes it ("tomorrow", "Fri", "8 Dec · overdue"), not "2026-12-08".
-        description: taskDescription(entry.task, new Date(), this.vs.l10n.t, this.vs.env.language) ?? '',
+        description: taskDescription(entry.task, this.today(), this.vs.l10n.t, this.vs.env.language) ?? '',
         value: entry.task,
       })),
       placeHolder,

@@ -187,7 +187,7 @@ export class TaskItemCommands {
       const task = await this.api.getTask(listId, taskFile.replace(/\.md$/, ''));
       // A subtask's parent by its title (one more tasks.get, for subtasks only); the page still opens if it fails.
       const parent = task.parent ? await this.api.getTask(listId, task.parent).catch(() => undefined) : undefined;
-      return taskDetailsMarkdown(task, listTitle, new Date(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms), this.vs.env.language, parent ? taskLabel(parent, this.vs.l10n.t) : undefined);
+      return taskDetailsMarkdown(task, listTitle, this.desk.clock.today(), this.vs.l10n.t, (ms) => this.desk.clock.dateTime(ms), this.vs.env.language, parent ? taskLabel(parent, this.vs.l10n.t) : undefined);
     } catch (error) {
       void this.desk.showError(error, { action: this.t('Could not open the task') });
       return `# ${this.t('Could not load the task')}\n\n${errorMessage(error, this.vs.l10n.t)}\n`;

@@ -108,12 +108,12 @@ export class TodoCommands {
       placeHolder: this.t('next friday'),
       ignoreFocusOut: true,
       validateInput: (text) => {
-        const parsed = parseNaturalDue(text, new Date(), this.vs.l10n.t);
+        const parsed = parseNaturalDue(text, this.desk.clock.today(), this.vs.l10n.t);
         return parsed.kind === 'invalid' ? this.t('Not a date Desk understands. {0}', help) : parsed.kind === 'date' ? { message: this.t('Due {0}', describeDay(parsed.date, vs.env.language)), severity: vs.InputBoxValidationSeverity.Info } : undefined;
       },
     });
     if (answer === undefined) return undefined;
-    const parsed = parseNaturalDue(answer, new Date(), this.vs.l10n.t);
+    const parsed = parseNaturalDue(answer, this.desk.clock.today(), this.vs.l10n.t);
     if (parsed.kind === 'invalid') {
       void vs.window.showWarningMessage(this.t('"{0}" is not a date Desk understands: nothing was created.', answer.trim()));
       return undefined;

@@ -333,7 +333,7 @@ export class TodoTracking extends Disposable {
     if (this.tasks) actions.push(`[${this.t('Open in Tasks view')}](command:${TASKS_COMMAND.openTodoTask}?${args})`);
     actions.push(`[${this.t('Unlink…')}](command:${TODO_COMMAND.unlink}?${args})`);
     const shown = { ...lookup.task, notes: withoutSource(lookup.task.notes) };
-    const markdown = new vs.MarkdownString(`${taskTooltip(shown, listTitle, new Date(), vs.l10n.t, (ms) => this.desk.clock.day(ms), vs.env.language)}\n\n---\n\n${actions.join(' · ')}`);
+    const markdown = new vs.MarkdownString(`${taskTooltip(shown, listTitle, this.desk.clock.today(), vs.l10n.t, (ms) => this.desk.clock.day(ms), vs.env.language)}\n\n---\n\n${actions.join(' · ')}`);
     // Only our own commands may run from this hover; taskTooltip escapes the title and defuses links in the notes.
     markdown.isTrusted = { enabledCommands: [TASKS_COMMAND.completeFromTodo, TASKS_COMMAND.openTodoTask, TODO_COMMAND.unlink] };
     return new vs.Hover(markdown, range);
@@ -381,7 +381,7 @@ export class TodoTracking extends Disposable {
       overviewRulerColor: new vs.ThemeColor('editorWarning.foreground'),
       overviewRulerLane: vs.OverviewRulerLane.Right,
     }));
-    const today = new Date();
+    const today = this.desk.clock.today();
     for (const [editor, found] of linked) {
       const late = found.flatMap((item) => {
         const state = states.get(item.taskId);

@@ -328,7 +328,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
         icon = 'warning';
       } else {
         const due = dueDateOf(state.task.due);
-        const today = new Date();
+        const today = this.desk.clock.today();
         const done = state.task.status === 'completed';
         // The due date first, in the Tasks view's own short words ("Fri", "27 Nov · overdue"): a narrow side bar
         // cuts the end of a description, never its start.

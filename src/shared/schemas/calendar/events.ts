@@ -68,6 +68,53 @@ const attachmentSchema = z.object({
 
 const sourceSchema = z.object({ url: z.optional(z.nullable(z.string())), title: z.optional(z.nullable(z.string())) });
 
+/**
+ * Bounds of an event body's open-ended parts. Extended properties follow Google's published limits (keys of at
+ * most 44 characters, values of at most 1024, 300 properties and 32 kB of keys and values per event; Google drops
+ * or truncates what exceeds them silently, the emulator answers 400 instead). Google publishes none for attendees
+ * and source: these are the emulator's bounds (an address of at most 254 characters as RFC 5321 allows, 1000 guests).
+ */
+export const EVENT_LIMITS = {
+  propertyKey: 44,
+  propertyValue: 1024,
+  properties: 300,
+  propertyBytes: 32 * 1024,
+  attendees: 1000,
+  attendeeEmail: 254,
+  attendeeDisplayName: 1024,
+  attendeeComment: 8192,
+  sourceUrl: 2048,
+  sourceTitle: 1024,
+} as const;
+
+const attendeeInputSchema = z.object({
+  ...attendeeSchema.shape,
+  email: z.optional(z.nullable(z.string().check(z.maxLength(EVENT_LIMITS.attendeeEmail)))),
+  displayName: z.optional(z.nullable(z.string().check(z.maxLength(EVENT_LIMITS.attendeeDisplayName)))),
+  comment: z.optional(z.nullable(z.string().check(z.maxLength(EVENT_LIMITS.attendeeComment)))),
+  additionalGuests: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(EVENT_LIMITS.attendees)))),
+});
+
+const utf8 = new TextEncoder();
+const propertyMapInput = z.record(z.string().check(z.maxLength(EVENT_LIMITS.propertyKey)), z.string().check(z.maxLength(EVENT_LIMITS.propertyValue)));
+
+const extendedPropertiesInputSchema = z.object({
+  private: z.optional(z.nullable(propertyMapInput)),
+  shared: z.optional(z.nullable(propertyMapInput)),
+}).check(z.refine((properties) => {
+  const entries = [...Object.entries(properties.private ?? {}), ...Object.entries(properties.shared ?? {})];
+  const bytes = entries.reduce((total, [key, value]) => total + utf8.encode(key).length + utf8.encode(value).length, 0);
+  return entries.length <= EVENT_LIMITS.properties && bytes <= EVENT_LIMITS.propertyBytes;
+}, { error: `an event may have at most ${EVENT_LIMITS.properties} extended properties of at most ${EVENT_LIMITS.propertyBytes} bytes of keys and values in all` }));
+
+const sourceInputSchema = z.object({
+  url: z.optional(z.nullable(z.string().check(
+    z.maxLength(EVENT_LIMITS.sourceUrl),
+    z.refine((value) => /^https?:\/\/[^\s]+$/i.test(value), { error: 'must be an http:// or https:// URL' }),
+  ))),
+  title: z.optional(z.nullable(z.string().check(z.maxLength(EVENT_LIMITS.sourceTitle)))),
+});
+
 const focusTimePropertiesSchema = z.object({
   autoDeclineMode: z.optional(z.nullable(z.string())),
   declineMessage: z.optional(z.nullable(z.string())),
@@ -189,7 +236,7 @@ export const eventInputSchema = z.object({
   visibility: z.optional(z.nullable(z.enum(['default', 'public', 'private', 'confidential']))),
   iCalUID: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(1024)))),
   sequence: z.optional(z.nullable(z.int().check(z.minimum(0)))),
-  attendees: z.optional(z.nullable(z.array(attendeeSchema))),
+  attendees: z.optional(z.nullable(z.array(attendeeInputSchema).check(z.maxLength(EVENT_LIMITS.attendees)))),
   conferenceData: z.optional(z.nullable(conferenceDataSchema)),
   anyoneCanAddSelf: z.optional(z.nullable(z.boolean())),
   guestsCanInviteOthers: z.optional(z.nullable(z.boolean())),
@@ -200,9 +247,9 @@ export const eventInputSchema = z.object({
     useDefault: z.optional(z.nullable(z.boolean())),
     overrides: z.optional(z.nullable(z.array(eventReminderInputSchema))),
   }))),
-  extendedProperties: z.optional(z.nullable(extendedPropertiesSchema)),
+  extendedProperties: z.optional(z.nullable(extendedPropertiesInputSchema)),
   attachments: z.optional(z.nullable(z.array(attachmentSchema).check(z.maxLength(25)))),
-  source: z.optional(z.nullable(sourceSchema)),
+  source: z.optional(z.nullable(sourceInputSchema)),
   eventType: z.optional(z.nullable(z.string())),
   focusTimeProperties: z.optional(z.nullable(focusTimePropertiesSchema)),
   outOfOfficeProperties: z.optional(z.nullable(outOfOfficePropertiesSchema)),

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import { sharedDriveSchema } from './drives';
+import { int64String } from '../int64';
 
 /**
  * Drive v2 resources (see reference/drive.v2.discovery.json), shared by the client (src/api/drive.ts) and the
@@ -146,7 +147,7 @@ export const driveFileSchema = z.object({
   lastViewedByMeDate: z.optional(z.string()),
   markedViewedByMeDate: z.optional(z.string()),
   trashedDate: z.optional(z.string()),
-  version: z.optional(z.string()),
+  version: z.optional(int64String),
   parents: z.optional(z.array(parentReferenceSchema)),
   downloadUrl: z.optional(z.string()),
   exportLinks: z.optional(z.record(z.string(), z.string())),
@@ -154,7 +155,7 @@ export const driveFileSchema = z.object({
   webContentLink: z.optional(z.string()),
   embedLink: z.optional(z.string()),
   iconLink: z.optional(z.string()),
-  fileSize: z.optional(z.string()),
+  fileSize: z.optional(int64String),
   md5Checksum: z.optional(z.string()),
   headRevisionId: z.optional(z.string()),
   originalFilename: z.optional(z.string()),
@@ -178,7 +179,7 @@ export const driveFileSchema = z.object({
   driveId: z.optional(z.string()),
   teamDriveId: z.optional(z.string()),
   labelInfo: z.optional(z.object({ labels: z.optional(z.array(z.record(z.string(), z.unknown()))) })),
-  quotaBytesUsed: z.optional(z.string()),
+  quotaBytesUsed: z.optional(int64String),
   spaces: z.optional(z.array(z.string())),
   capabilities: z.optional(fileCapabilitiesSchema),
 });
@@ -206,15 +207,15 @@ export const aboutSchema = z.object({
   rootFolderId: z.optional(z.string()),
   permissionId: z.optional(z.string()),
   quotaType: z.optional(z.string()),
-  quotaBytesTotal: z.optional(z.string()),
-  quotaBytesUsed: z.optional(z.string()),
-  quotaBytesUsedAggregate: z.optional(z.string()),
-  quotaBytesUsedInTrash: z.optional(z.string()),
-  largestChangeId: z.optional(z.string()),
-  remainingChangeIds: z.optional(z.string()),
+  quotaBytesTotal: z.optional(int64String),
+  quotaBytesUsed: z.optional(int64String),
+  quotaBytesUsedAggregate: z.optional(int64String),
+  quotaBytesUsedInTrash: z.optional(int64String),
+  largestChangeId: z.optional(int64String),
+  remainingChangeIds: z.optional(int64String),
   importFormats: z.optional(formatListSchema),
   exportFormats: z.optional(formatListSchema),
-  maxUploadSizes: z.optional(z.array(z.object({ type: z.optional(z.string()), size: z.optional(z.string()) }))),
+  maxUploadSizes: z.optional(z.array(z.object({ type: z.optional(z.string()), size: z.optional(int64String) }))),
   languageCode: z.optional(z.string()),
   canCreateDrives: z.optional(z.boolean()),
   /** The themes a shared drive can take (drives.insert/update `themeId`). */
@@ -226,7 +227,7 @@ export type About = z.infer<typeof aboutSchema>;
 
 export const changeSchema = z.object({
   kind: z.optional(z.string()),
-  id: z.string(),
+  id: int64String,
   selfLink: z.optional(z.string()),
   fileId: z.optional(z.string()),
   deleted: z.optional(z.boolean()),
@@ -247,7 +248,7 @@ export const changeListSchema = z.object({
   etag: z.optional(z.string()),
   selfLink: z.optional(z.string()),
   nextLink: z.optional(z.string()),
-  largestChangeId: z.optional(z.string()),
+  largestChangeId: z.optional(int64String),
   nextPageToken: z.optional(z.string()),
   newStartPageToken: z.optional(z.string()),
   items: z._default(z.array(changeSchema), []),
@@ -308,6 +309,8 @@ export type AppList = z.infer<typeof appListSchema>;
 
 const MAX_TITLE = 32_767;
 const MAX_DESCRIPTION = 32_767;
+/** Google's published bound on the text a client gives to index a file by ("limited to 128KB in length"). */
+export const MAX_INDEXABLE_TEXT = 128 * 1024;
 const timestampInput = z.string().check(
   z.maxLength(64),
   z.refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), { error: 'must be an RFC 3339 date-time' }),
@@ -342,6 +345,8 @@ export const fileMetadataInputSchema = z.object({
   lastViewedByMeDate: z.optional(timestampInput),
   originalFilename: z.optional(z.string().check(z.maxLength(MAX_TITLE))),
   writersCanShare: z.optional(z.boolean()),
+  /** Text `fullText` searches besides the content (Drive v2 `indexableText`). */
+  indexableText: z.optional(z.object({ text: z.optional(z.string().check(z.maxLength(MAX_INDEXABLE_TEXT))) })),
 });
 export type FileMetadataInput = z.infer<typeof fileMetadataInputSchema>;
 

@@ -1,6 +1,7 @@
 /** Drive v2 revisions (a file's versions): responses tolerant, inputs strict, shared by the client and the emulator. */
 import * as z from '../zod';
 import { driveUserSchema } from './files';
+import { int64String } from '../int64';
 
 export const revisionSchema = z.object({
   kind: z.optional(z.string()),
@@ -12,7 +13,7 @@ export const revisionSchema = z.object({
   lastModifyingUser: z.optional(driveUserSchema),
   lastModifyingUserName: z.optional(z.string()),
   originalFilename: z.optional(z.string()),
-  fileSize: z.optional(z.string()),
+  fileSize: z.optional(int64String),
   md5Checksum: z.optional(z.string()),
   /** Files with bytes (not Docs Editors files): an old version's bytes. */
   downloadUrl: z.optional(z.string()),

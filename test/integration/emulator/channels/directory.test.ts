@@ -41,8 +41,9 @@ describe('directory users.watch over HTTPS (spec: states, headers, limits, versi
     assert.equal(typeof channel.resourceId, 'string');
     assert.equal(channel.resourceUri, `${emulator.url}/admin/directory/v1/users?domain=example.com&event=add&alt=json`);
     assert.equal('token' in channel, false, 'token only when given');
-    assert.equal(typeof channel.expiration, 'number');
-    assert.ok((channel.expiration as number) <= Date.now() + SIX_HOURS && (channel.expiration as number) > Date.now() + SIX_HOURS - 60_000, 'the service maximum applies');
+    assert.equal(typeof channel.expiration, 'string', 'an int64, answered as a string');
+    const expiration = Number(channel.expiration);
+    assert.ok(expiration <= Date.now() + SIX_HOURS && expiration > Date.now() + SIX_HOURS - 60_000, 'the service maximum applies');
 
     const [sync] = await receiver.waitForChannel('dir-add-1', 1);
     assert.equal(sync?.state, 'sync');
@@ -50,7 +51,7 @@ describe('directory users.watch over HTTPS (spec: states, headers, limits, versi
     assert.equal(sync?.headers['x-svc-resource-id'], channel.resourceId);
     assert.equal(sync?.headers['x-svc-resource-uri'], channel.resourceUri);
     assert.equal(sync?.headers['x-svc-channel-token'], undefined);
-    assert.equal(sync?.headers['x-svc-channel-expiration'], new Date(channel.expiration as number).toUTCString());
+    assert.equal(sync?.headers['x-svc-channel-expiration'], new Date(expiration).toUTCString());
 
     const created = (await alice('POST', '/admin/directory/v1/users', { json: newUser() })).json as Record<string, string>;
     const second = (await alice('POST', '/admin/directory/v1/users', { json: newUser() })).json as Record<string, string>;
@@ -103,8 +104,8 @@ describe('directory users.watch over HTTPS (spec: states, headers, limits, versi
   });
 
   it('stops delivery at expiration and on stop; a stopped channel is gone', async () => {
-    const expiring = (await watchDomain({ id: 'dir-expiring', expiration: String(Date.now() + 1200) }, 'add')).json as Record<string, number>;
-    assert.ok(expiring.expiration !== undefined && expiring.expiration <= Date.now() + 1200);
+    const expiring = (await watchDomain({ id: 'dir-expiring', expiration: String(Date.now() + 1200) }, 'add')).json as Record<string, string>;
+    assert.ok(expiring.expiration !== undefined && Number(expiring.expiration) <= Date.now() + 1200);
     const stopped = (await watchDomain({ id: 'dir-stopped' }, 'add')).json as Record<string, string>;
     await receiver.waitForChannel('dir-expiring', 1);
     await receiver.waitForChannel('dir-stopped', 1);
@@ -133,10 +134,10 @@ describe('directory users.watch over HTTPS (spec: states, headers, limits, versi
     await expectGoogleError(alice('POST', '/admin/directory/v1/users/watch?event=add', { json: { id: 'no-domain', type: 'web_hook', address: receiver.url } }), 400);
     await expectGoogleError(alice('POST', '/admin/directory/v1/users/watch?domain=other.org&event=add', { json: { id: 'other-domain', type: 'web_hook', address: receiver.url } }), 404);
     // params.ttl (seconds) and a far expiration: the more restrictive wins, never past the maximum.
-    const ttl = (await watchDomain({ id: 'ttl-channel', params: { ttl: '60' } }, 'add')).json as Record<string, number>;
-    assert.ok((ttl.expiration ?? 0) <= Date.now() + 60_000);
-    const far = (await watchDomain({ id: 'far-channel', expiration: Date.now() + 30 * SIX_HOURS }, 'add')).json as Record<string, number>;
-    assert.ok((far.expiration ?? 0) <= Date.now() + SIX_HOURS);
+    const ttl = (await watchDomain({ id: 'ttl-channel', params: { ttl: '60' } }, 'add')).json as Record<string, string>;
+    assert.ok(Number(ttl.expiration ?? 0) <= Date.now() + 60_000);
+    const far = (await watchDomain({ id: 'far-channel', expiration: Date.now() + 30 * SIX_HOURS }, 'add')).json as Record<string, string>;
+    assert.ok(Number(far.expiration ?? 0) <= Date.now() + SIX_HOURS);
     // Only the domain's admins may watch its users.
     await expectGoogleError(bob('POST', '/admin/directory/v1/users/watch?domain=example.com&event=add', { json: { id: 'bob-channel', type: 'web_hook', address: receiver.url } }), 403, 'forbidden');
     assert.equal(channelRegistryFor(emulator.deps).get('bob-channel'), undefined);

@@ -32,9 +32,10 @@ describe('Drive and Calendar watches over HTTPS', function () {
     assert.equal(answer.status, 200, answer.text);
     const watched = answer.json as Record<string, unknown>;
     assert.equal(watched.resourceUri, `${emulator.url}/drive/v2/files/${file.id}?alt=json`);
-    assert.ok((watched.expiration as number) <= Date.now() + HOUR, 'Drive default: an hour');
-    const longer = (await alice('POST', `/drive/v2/files/${file.id}/watch`, channel('drive-file-long', { expiration: Date.now() + 10 * 24 * HOUR }))).json as Record<string, number>;
-    assert.ok((longer.expiration ?? 0) <= Date.now() + 24 * HOUR && (longer.expiration ?? 0) > Date.now() + 23 * HOUR, 'files: at most a day');
+    assert.ok(Number(watched.expiration) <= Date.now() + HOUR, 'Drive default: an hour');
+    const longer = (await alice('POST', `/drive/v2/files/${file.id}/watch`, channel('drive-file-long', { expiration: Date.now() + 10 * 24 * HOUR }))).json as Record<string, string>;
+    const longerExpiration = Number(longer.expiration ?? 0);
+    assert.ok(longerExpiration <= Date.now() + 24 * HOUR && longerExpiration > Date.now() + 23 * HOUR, 'files: at most a day');
     assert.equal(longer.resourceId, watched.resourceId);
 
     await alice('PATCH', `/drive/v2/files/${file.id}`, { json: { title: 'renamed.txt' } });

@@ -187,6 +187,34 @@ describe('emulator: scopes per method, from the discovery documents', function (
       assert.equal((await call(tokenWith([`${AUTH}drive.file`], 'third.apps.emulator'), 'GET', `/drive/v2/files/${mineId}`)).status, 404);
     });
 
+    it('drive.metadata and drive.metadata.readonly read metadata but never bytes: every route that answers content refuses them', async () => {
+      const owner = tokenWith([`${AUTH}drive`]);
+      const upload = await fetch(`${emulator.url}/upload/drive/v2/files?uploadType=media`, { method: 'POST', headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'text/plain' }, body: 'secret bytes' });
+      const fileId = String(((await upload.json()) as { id: string }).id);
+      const revisionId = String(((await call(owner, 'GET', `/drive/v2/files/${fileId}/revisions`)).json.items as { id: string }[])[0]?.id);
+      const doc = await call(owner, 'POST', '/drive/v2/files', { title: 'notes', mimeType: 'application/vnd.google-apps.document' });
+      const docId = String(doc.json.id);
+      const docRevision = String(((await call(owner, 'GET', `/drive/v2/files/${docId}/revisions`)).json.items as { id: string }[])[0]?.id);
+      const content = [
+        `/drive/v2/files/${fileId}?alt=media`,
+        `/drive/v2/files/${fileId}?alt=media&source=web`,
+        `/drive/v2/files/${fileId}?alt=media&revisionId=${revisionId}`,
+        `/drive/v2/files/${fileId}/revisions/${revisionId}?alt=media`,
+        `/drive/v2/files/${docId}/export?mimeType=text/plain`,
+        `/drive/v2/files/${docId}/revisions/${docRevision}/export?mimeType=text/plain`,
+      ];
+      for (const scope of ['drive.metadata', 'drive.metadata.readonly']) {
+        const metadataOnly = tokenWith([`${AUTH}${scope}`]);
+        assert.equal((await call(metadataOnly, 'GET', `/drive/v2/files/${fileId}`)).status, 200, `${scope} reads metadata`);
+        assert.equal((await call(metadataOnly, 'GET', `/drive/v2/files/${fileId}/revisions/${revisionId}`)).status, 200, `${scope} reads a revision's metadata`);
+        for (const path of content) {
+          const answer = await call(metadataOnly, 'GET', path);
+          assert.ok(denied(answer), `${scope} GET ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+        }
+      }
+      for (const path of content) assert.equal((await call(tokenWith([`${AUTH}drive.readonly`]), 'GET', path)).status, 200, `drive.readonly GET ${path}`);
+    });
+
     it('drive.appdata reaches only the application data folder: no file, share, comment or shared drive of the user', async () => {
       const app = tokenWith([`${AUTH}drive.appdata`], 'appdata.apps.emulator');
       assert.equal((await call(app, 'GET', `/drive/v2/files/${othersFile}`)).status, 404);

@@ -208,7 +208,7 @@ describe('tasks emulator over HTTP', () => {
   });
 
   describe('demo seed', () => {
-    it('gives alice and bob realistic lists, and carol only her default list', async () => {
+    it('gives alice and bob realistic lists, and carol only her default list, with tasks in it', async () => {
       const seeded = await startEmulator({ port: 0, seed: 'demo' });
       try {
         const get = async (email: string, route: string): Promise<unknown> => {
