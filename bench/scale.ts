@@ -16,6 +16,10 @@ import { MemoryStore } from '../src/emulator/store/store';
 import { tasksModelFor, tasksModule } from '../src/emulator/tasks';
 import { TodoWorkspace } from '../src/features/tasks/todo/todoView';
 import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
+import { CalendarClient } from '../src/api/calendar';
+import { HttpClient } from '../src/api/http';
+import { EventStore } from '../src/features/calendar/sync/eventStore';
+import { groupByDay, occurrenceOf } from '../src/features/calendar/tree/model';
 import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
 
 /**
@@ -250,9 +254,37 @@ async function calendarRows(size: number, table: Table): Promise<void> {
       if (((page.items as unknown[] | undefined) ?? []).length !== 1) throw new Error(`sync: expected 1 change, got ${((page.items as unknown[] | undefined) ?? []).length}`);
       syncToken = page.nextSyncToken as string;
     })));
+    await agendaRows(emulator, big.id, size, table);
   } finally {
     await emulator.close();
   }
+}
+
+/**
+ * The Agenda over HTTP with Desk's own client and event store, a year into the calendar: the first rows (the full
+ * read, then 7 days grouped) cold, again from the store (what each redraw costs), one sync after a change, and
+ * the heap the store keeps.
+ */
+async function agendaRows(emulator: RunningEmulator, calendarId: string, size: number, table: Table): Promise<void> {
+  const token = emulator.tokenFor('alice@example.com').accessToken;
+  const api = new CalendarClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token }));
+  const now = BASE + 365 * DAY_MS;
+  const zone = 'Europe/Berlin';
+  const before = heapMb();
+  const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, timeZone: () => zone });
+  const firstRows = (): number => groupByDay(store.events(calendarId).flatMap((event) => occurrenceOf(calendarId, event, zone) ?? []), { now, timeZone: zone, days: 7 }).reduce((sum, day) => sum + day.occurrences.length, 0);
+  let rows = 0;
+  table.set('Agenda: first rows, cold (full read + 7 days)', size, ms(await once(async () => {
+    await store.ensureLoaded(calendarId);
+    rows = firstRows();
+  }), 0));
+  if (rows === 0) throw new Error('the Agenda showed no rows');
+  table.set('Agenda: rows again from the store (p50)', size, ms(await p50(SAMPLES, async () => {
+    firstRows();
+  })));
+  table.set('memory: Agenda event store (MB)', size, (heapMb() - before).toFixed(0));
+  await api.insertEvent(calendarId, { summary: 'One more', start: { dateTime: new Date(now + 3_600_000).toISOString() }, end: { dateTime: new Date(now + 7_200_000).toISOString() } });
+  table.set('Agenda: sync after one change', size, ms(await once(() => store.sync(calendarId))));
 }
 
 /** The ripgrep VS Code bundles (the test build's) or Debian's, under a fake app root where the view looks for it. */
