@@ -39,6 +39,8 @@ interface CalendarCache {
   loaded: boolean;
   /** When the last full load ended (ms, the store's clock). */
   loadedAt?: number;
+  /** The end of the last full load's window: events starting later are known only when they changed since. */
+  loadedUntil?: number;
   loading: Promise<string> | undefined;
 }
 
@@ -100,6 +102,10 @@ export class EventStore implements TokenStore {
     if (!cache) return [];
     const now = this.options.now?.() ?? Date.now();
     const zone = this.options.timeZone?.() ?? 'UTC';
+    // The days ahead came near the end of what the last full load read: read again (further ahead) in the background.
+    if (cache.loaded && !cache.loading && cache.loadedUntil !== undefined && now + this.horizonMs() > cache.loadedUntil) {
+      this.fullLoad(calendarId).catch(() => undefined);
+    }
     const kept = cache.expanded;
     if (kept && kept.zone === zone && kept.from <= now - this.lookBackMs() && kept.to >= now + this.horizonMs()) return kept.events.slice();
     // The window is widened by a day each way so that it serves the rest of the day without expanding again.
@@ -162,7 +168,8 @@ export class EventStore implements TokenStore {
   /** Lists the calendar from scratch and keeps the sync token; resolves to that token. */
   fullLoad(calendarId: string, signal?: AbortSignal): Promise<string> {
     const cache = this.cacheOf(calendarId);
-    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token }) => {
+    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token, until }) => {
+      cache.loadedUntil = until;
       cache.events.clear();
       cache.parsed.clear();
       cache.expanded = undefined;
@@ -246,9 +253,15 @@ export class EventStore implements TokenStore {
     };
   }
 
-  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string }> {
+  /**
+   * A full read of the window the views may show soon: from a little before now to twice the horizon ahead (so that
+   * a calendar of years of events is read in a page or two); the store reads again when the days ahead reach its end.
+   */
+  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string; until: number }> {
     const now = this.options.now?.() ?? Date.now();
     const timeMin = new Date(now - this.lookBackMs()).toISOString();
+    const until = now + 2 * this.horizonMs();
+    const timeMax = new Date(until).toISOString();
     const items: CalendarEvent[] = [];
     let pageToken: string | undefined;
     let token = '';
@@ -256,14 +269,14 @@ export class EventStore implements TokenStore {
     this.fullLoads++;
     do {
       this.requests++;
-      const page = await this.options.api().listEvents(calendarId, { timeMin, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
+      const page = await this.options.api().listEvents(calendarId, { timeMin, timeMax, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
       appendAll(items, page.items);
       token = page.nextSyncToken ?? token;
       pageToken = page.nextPageToken || undefined;
       if (pageToken && seen.has(pageToken)) break; // a server repeating a token would loop forever
       if (pageToken) seen.add(pageToken);
     } while (pageToken);
-    return { items, token };
+    return { items, token, until };
   }
 }
 
