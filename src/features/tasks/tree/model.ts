@@ -13,6 +13,7 @@ import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } 
 import type { TasksApi } from '../port';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { compareDigits } from '../../../shared/decimal';
+import { appendAll } from '../../../shared/arrays';
 
 /** From the flat task list the API returns (any order, pages) to the nested tree the view shows. */
 export interface TaskTreeEntry {
@@ -343,7 +344,7 @@ export class TasksTreeModel {
     const firstPage = this.options.withProgress(async () => {
       try {
         const first = await pages.next();
-        if (!first.done) tasks.push(...(first.value.items ?? []));
+        if (!first.done) appendAll(tasks, first.value.items ?? []);
         if (first.done || !first.value.nextPageToken) state.complete = true;
       } catch (error) {
         fail(error);
@@ -364,7 +365,7 @@ export class TasksTreeModel {
         // The remaining pages load behind the first; the rows update once all are in.
         for await (const page of pages) {
           if (!isCurrent()) return;
-          tasks.push(...(page.items ?? []));
+          appendAll(tasks, page.items ?? []);
         }
         state.complete = true;
       } catch (error) {
