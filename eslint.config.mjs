@@ -68,6 +68,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
   }))),
   {
+    // The emulator's server reads the bearer token once and puts the user and the grant on RequestContext; no route
+    // parses the Authorization header or the access token itself (issue 30: it was parsed in five places).
+    files: ['src/emulator/**/*.ts'],
+    // The OAuth server reads the tokens it issues and revokes; the log redacts them.
+    ignores: ['src/emulator/core/server.ts', 'src/emulator/auth/oauthRoutes.ts', 'src/emulator/core/log.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[regex.pattern=/Bearer/]', message: 'Read context.user and context.grant: the server parses the bearer token (core/server.ts).' },
+        { selector: 'CallExpression[callee.property.name="describe"][callee.object.property.name="tokens"]', message: 'Read context.grant: the server looks the token up (core/server.ts).' },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks reach everything, and load the harness scripts (plain CommonJS beside out/) at run time.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'max-lines': 'off', '@typescript-eslint/no-require-imports': 'off' },

@@ -65,7 +65,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const scope = listScope(query, corpora, drives, user);
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
-      : await model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
+      : await model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(context), ...scope });
     const nextPageToken = 'nextPageToken' in result ? result.nextPageToken : undefined;
     return { json: renderFileList(kit.renderContext(context), model.largestChangeId(), result.files, { nextPageToken, q, orderBy, maxResults }) };
   }
