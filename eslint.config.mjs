@@ -1,6 +1,6 @@
 // Lint for Desk: typescript-eslint's recommended rules, the type-aware rules that catch what async code gets wrong
 // (a floating promise, a promise where a void callback is expected, awaiting a non-promise, a switch that misses a
-// case), plus the architecture's import boundaries (../shared/architecture.md): what may import vscode, the emulator,
+// case), plus the architecture's import boundaries (docs/architecture.md): what may import vscode, the emulator,
 // or another feature's insides.
 import * as fs from 'node:fs';
 import eslint from '@eslint/js';
