@@ -49,7 +49,7 @@ describe('Bookshelves view in VS Code', function () {
     return node;
   }
 
-  /** Starts "Search Books…" and answers with its picker once it is open. */
+  /** Starts "Find Books…" and answers with its picker once it is open. */
   async function openSearch(node?: BooksNode): Promise<{ picker: VolumeSearchPicker; result: Thenable<unknown> }> {
     api.books.commands.search.current?.dispose();
     const result = vscode.commands.executeCommand('desk.books.search', node);
@@ -79,7 +79,7 @@ describe('Bookshelves view in VS Code', function () {
     const welcome = manifest.contributes.viewsWelcome.find((entry) => entry.view === 'desk.books');
     assert.match(welcome?.contents ?? '', /command:desk\.useEmulator[\s\S]*command:desk\.useGoogle/);
     const books = manifest.contributes.commands.filter((command) => command.command.startsWith('desk.books.'));
-    // Each service's commands carry their service as the palette category ("Desk Books: Search Books…").
+    // Each service's commands carry their service as the palette category ("Desk Books: Find Books…").
     assert.ok(books.length >= 12 && books.every((command) => command.category === 'Desk Books'), books.map((command) => command.category).join(', '));
   });
 

@@ -14,9 +14,12 @@ export interface RegisteredDriveFileSystem {
   readonly disposables: readonly vscode.Disposable[];
 }
 
-export function registerDriveFileSystem(desk: DeskContext, options: Omit<DriveFsOptions, 'log' | 'onUnavailable'>): RegisteredDriveFileSystem {
+export function registerDriveFileSystem(
+  desk: DeskContext,
+  { deskShown, ...options }: Omit<DriveFsOptions, 'log' | 'onUnavailable'> & { readonly deskShown: () => boolean },
+): RegisteredDriveFileSystem {
   const vs = desk.vs;
-  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange });
+  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange, deskShown });
   const provider = new DriveFileSystemProvider(vs, {
     ...options,
     log: (message) => desk.log.info(message),
