@@ -143,10 +143,13 @@ describe('Calendar view in VS Code', function () {
     const confirmations: unknown[][] = [];
     let confirmed = (): void => undefined;
     const answered = new Promise<void>((resolve) => { confirmed = resolve; });
+    // The user reads the notice, then clicks Show in Agenda.
+    let click = (_choice: string | undefined): void => undefined;
+    const clicked = new Promise<string | undefined>((resolve) => { click = resolve; });
     stubs.stub('showInformationMessage', async (...args: unknown[]) => {
       confirmations.push(args);
       confirmed();
-      return 'Show in Agenda';
+      return confirmations.length === 1 ? clicked : undefined;
     });
     const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
     assert.equal(created?.summary, 'Desk sync');
@@ -154,6 +157,12 @@ describe('Calendar view in VS Code', function () {
     await answered;
     assert.match(String(confirmations[0]?.[0]), /^Created “Desk sync” in .+: .+ · 10:00\.$/);
     assert.deepEqual(confirmations[0]?.slice(1), ['Open', 'Show in Agenda']);
+    // The user clicks once the Agenda shows the event (a moment after the notice).
+    await eventually('the new event in the Agenda', async () => {
+      await api.calendar.tree.getChildren();
+      return eventNode(api.calendar.tree.agenda, 'Desk sync').catch(() => undefined);
+    });
+    click('Show in Agenda');
     await eventually('the new event selected in the Agenda', () => {
       const selected = api.calendar.view.selection[0];
       return selected?.kind === 'event' && selected.event.id === created.id && selected.inAgenda ? true : undefined;

@@ -149,7 +149,7 @@ describe('Drive revision history and labels in VS Code', function () {
     assert.equal(await contentOf(file.id, after[2]?.id), 'three\n');
 
     // The history picker: version 2, then what to do with it.
-    script([{ pick: /version 2$/ }, { pick: /Pin \(Keep Forever\)/ }]);
+    script([{ pick: /version 2$/ }, { pick: /Keep Forever/ }]);
     await vscode.commands.executeCommand('desk.drive.revisionHistory', { fileId: file.id });
     assert.deepEqual(problems, []);
     assert.equal((await revisionsOf(file.id)).find((revision) => revision.id === second.id)?.pinned, true);

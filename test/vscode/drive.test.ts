@@ -119,8 +119,16 @@ describe('Drive view in VS Code', function () {
     const file = await findFile('meeting-notes.md');
     const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
     await replaceText(document, '# Weekly sync\n\nSaved from VS Code.\n');
+    const notesRow = await child(await child(await myDrive(), 'Notes'), 'meeting-notes.md');
+    assert.match(String(api.drive.provider.getTreeItem(notesRow).description), /\b86 B\b/, 'the seeded size');
     assert.equal(await document.save(), true);
     assert.equal(await contentOf(file.id), '# Weekly sync\n\nSaved from VS Code.\n');
+    // The tree's row follows: its size is the saved content's, not the size it had when listed.
+    api.drive.pollChangesNow();
+    await eventually('the new size on the row', async () => {
+      const row = await child(await child(await myDrive(), 'Notes'), 'meeting-notes.md');
+      return /\b35 B\b/.test(String(api.drive.provider.getTreeItem(row).description)) ? true : undefined;
+    });
   });
 
   it('a conflicting save asks Compare / Overwrite / Cancel; Cancel keeps both texts, Overwrite wins', async () => {

@@ -94,8 +94,12 @@ export class EventCommands {
       ? this.t('Kept “{0}” for {1}: {2}. Calendar cannot be reached; Desk creates it when it can.', eventTitle(created, this.vs.l10n.t), calendarTitle, when)
       : this.t('Created “{0}” in {1}: {2}.', eventTitle(created, this.vs.l10n.t), calendarTitle, when);
     const choice = await this.vs.window.showInformationMessage(message, open, show);
-    if (choice === open) await this.openEvent(undefined, { calendarId, event: created });
-    else if (choice === show) await this.showInAgenda(calendarId, created.id);
+    try {
+      if (choice === open) await this.openEvent(undefined, { calendarId, event: created });
+      else if (choice === show) await this.showInAgenda(calendarId, created.id);
+    } catch (error) {
+      this.context.desk.log.warn(`Calendar: could not show the new event: ${String(error)}`);
+    }
   }
 
   /** Selects the event's row: in the Agenda when it is among its days, else under its calendar. */
