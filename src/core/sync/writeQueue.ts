@@ -84,6 +84,13 @@ export class WriteQueue implements DisposableLike {
     await this.mutate(account, (changes) => changes.filter((change) => change.id !== id));
   }
 
+  /** Rewrites the waiting changes (a replayed create names its new id in the changes after it). */
+  async rewrite(change: (queued: QueuedChange) => QueuedChange): Promise<void> {
+    const account = this.options.account();
+    if (account === undefined) return;
+    await this.mutate(account, (changes) => changes.map(change));
+  }
+
   /** Forgets every change of the current account (sign-out chose to discard them). */
   async clear(): Promise<void> {
     const account = this.options.account();

@@ -1,4 +1,5 @@
 import { markViewOffline } from '../../core/offlineStatus';
+import { BooksOfflineWrites } from './offline';
 import type * as vscode from 'vscode';
 import { BOOKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
@@ -83,7 +84,10 @@ class BooksFeature extends Disposable implements BooksSlice {
     this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });
     this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: this.dragAndDrop, ...BOOKS_TREE_VIEW.options }));
     this._register(markViewOffline(desk, this.view));
-    commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
+    // Shelf changes that cannot reach the service wait in Desk's queue (the view reloads when it is back).
+    const offline = new BooksOfflineWrites({ desk, api: () => this.api() });
+    for (const replayer of offline.register()) this._register(replayer);
+    commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries, offline });
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 

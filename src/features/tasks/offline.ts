@@ -66,13 +66,23 @@ export class TasksOfflineWrites {
     ];
   }
 
-  /** Runs `write`; when the service cannot be reached, `keep` queues the change instead and answers in its place. */
-  static async orKeep<T>(write: () => Promise<T>, keep: (error: ServiceUnreachableError) => Promise<T>): Promise<{ value: T; kept: boolean }> {
+  /**
+   * Runs `write`; when the service cannot be reached, `keep` queues the change instead and answers in its place
+   * (`mayHaveLanded`: the failed request may have reached the service). While changes wait, a new one waits behind
+   * them without being sent: sent at once, it could be overtaken by an older change to the same task.
+   */
+  async orKeep<T>(write: () => Promise<T>, keep: (mayHaveLanded: boolean) => Promise<T>): Promise<{ value: T; kept: boolean }> {
+    const queue = this.host.desk.offlineQueue;
+    if (queue.size > 0) {
+      const value = await keep(false);
+      void queue.replay();
+      return { value, kept: true };
+    }
     try {
       return { value: await write(), kept: false };
     } catch (error) {
       if (!isUnreachable(error)) throw error;
-      return { value: await keep(error as ServiceUnreachableError), kept: true };
+      return { value: await keep(!(error as ServiceUnreachableError).notSent), kept: true };
     }
   }
 
@@ -150,6 +160,8 @@ export class TasksOfflineWrites {
     const placement = { ...(intent.parent ? { parent: this.taskIdOf(intent.parent) } : {}), ...(intent.previous ? { previous: this.taskIdOf(intent.previous) } : {}) };
     const created = landed ?? (await this.host.api.insertTask(intent.listId, { title: intent.title }, withoutUndefined(placement)));
     this.localIds.set(intent.localId, created.id);
+    // The changes waiting after it name the service's id from now on (they survive a reload; this map does not).
+    await this.host.desk.offlineQueue.rewrite((queued) => (queued.id === change.id ? queued : { ...queued, intent: replaceValue(queued.intent, intent.localId, created.id) }));
     this.host.tree.replaceLocalTask(intent.listId, intent.localId, created);
     return 'applied';
   }
@@ -219,6 +231,11 @@ export class TasksOfflineWrites {
     const document = await this.vs.workspace.openTextDocument({ language: 'markdown', content: notes });
     await this.vs.window.showTextDocument(document, { preview: false });
   }
+}
+
+/** An intent with every field that names `from` naming `to` (task ids: taskId, parent, previous). */
+function replaceValue(intent: Readonly<Record<string, unknown>>, from: string, to: string): Readonly<Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(intent).map(([key, value]) => [key, value === from ? to : value]));
 }
 
 function withoutNulls(fields: TaskWrite): Partial<Task> {

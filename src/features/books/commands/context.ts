@@ -2,6 +2,7 @@
  * What every Books command part shares: the desk, the port, the tree model and view, the remembered public libraries,
  * and the questions the commands ask when run from the palette without a row (which shelf, which volume).
  */
+import type { BooksOfflineWrites } from '../offline';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
 import { showDetails } from '../../../core/detailsView';
@@ -20,6 +21,8 @@ export interface BooksCommandContext {
   readonly tree: BooksTreeProvider;
   readonly view: vscode.TreeView<BooksNode>;
   readonly libraries: PublicLibraries;
+  /** Shelf changes that cannot reach the service are kept and sent later (see ../offline.ts). */
+  readonly offline?: BooksOfflineWrites;
 }
 
 export class BooksPrompts {

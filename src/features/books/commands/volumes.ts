@@ -2,6 +2,7 @@
  * Volume commands: details (volumes.get), add to a shelf (addVolume), remove (removeVolume, confirmed), move within a
  * shelf (moveVolume: the command asks the position; drag and drop plans it in tree/dropPlan.ts).
  */
+import { isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
@@ -68,13 +69,25 @@ export class VolumeCommands {
       await this.prompts.reveal(MY_LIBRARY, target.id, book.id);
       return { shelfId: target.id, volumeId: book.id, alreadyOnShelf: true };
     }
+    let kept = false;
     const added = await attempt(this.context.desk, async () => {
-      await this.context.api().addVolume(target.id, book.id);
+      try {
+        await this.context.api().addVolume(target.id, book.id);
+      } catch (error) {
+        // Offline: kept, and sent when the service is back (an add is safe to send again).
+        if (!isUnreachable(error) || !this.context.offline) throw error;
+        await this.context.offline.keep('add', target.id, book.id, this.t('Add "{0}" to "{1}"', volumeLabel(book, this.t), shelfLabel(target, this.t)));
+        kept = true;
+      }
       return { shelfId: target.id, volumeId: book.id };
     }, {
       action: this.t('Could not add "{0}" to "{1}"', volumeLabel(book, this.t), shelfLabel(target, this.t)),
       retry: true,
       onSuccess: async () => {
+        if (kept) {
+          void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" will be added to "{1}" when the connection is back.', volumeLabel(book, this.t), shelfLabel(target, this.t)));
+          return;
+        }
         this.context.tree.refreshLibrary(MY_LIBRARY, [target.id]);
         void this.context.desk.vs.window.showInformationMessage(this.t('Added "{0}" to "{1}".', volumeLabel(book, this.t), shelfLabel(target, this.t)));
         await this.prompts.reveal(MY_LIBRARY, target.id, book.id);
@@ -106,7 +119,14 @@ export class VolumeCommands {
     if (!(await confirmModal(this.context.desk.vs, this.t('Remove "{0}" from "{1}"?', title, shelfTitle), this.t('The book stays in Google Books and on your other shelves.'), this.t('Remove')))) return false;
     // No Retry: removeVolume is not idempotent (a repeat of a call that landed answers "not on the shelf").
     const done = await attempt(this.context.desk, async () => {
-      await this.context.api().removeVolume(row.parent.shelf.id, row.volume.id);
+      try {
+        await this.context.api().removeVolume(row.parent.shelf.id, row.volume.id);
+      } catch (error) {
+        // Offline: kept, and sent when the service is back (a 404 then means it is off the shelf already).
+        if (!isUnreachable(error) || !this.context.offline) throw error;
+        await this.context.offline.keep('remove', row.parent.shelf.id, row.volume.id, this.t('Remove "{0}" from "{1}"', title, shelfTitle));
+        void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" will be removed from "{1}" when the connection is back.', title, shelfTitle));
+      }
       return true;
     }, { action: this.t('Could not remove "{0}" from "{1}"', title, shelfTitle), onSuccess: () => this.context.tree.refreshLibrary(MY_LIBRARY, [row.parent.shelf.id]) });
     return done ?? false;

@@ -1,7 +1,6 @@
 /** Task commands: add (task, subtask), edit (and its notes in an editor), complete/reopen, delete, move (command and drag and drop), details. */
 import type * as vscode from 'vscode';
 import { errorMessage, isUnreachable } from '../../../api/errors';
-import { TasksOfflineWrites } from '../offline';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
@@ -79,7 +78,7 @@ export class TaskItemCommands {
       // tasks.update replaces every writable field: status and completion date go back unchanged.
       ...(current.completed ? { completed: current.completed } : {}),
     };
-    const saved = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.updateTask(target.listId, current.id, body), () => this.context.offline.update(target.listId, current, body)), {
+    const saved = await attempt(this.desk, () => this.context.offline.orKeep(() => this.api.updateTask(target.listId, current.id, body), () => this.context.offline.update(target.listId, current, body)), {
       action: this.t('Could not save the task "{0}"', title),
       retry: true,
       onSuccess: async ({ value, kept }) => {
@@ -110,7 +109,7 @@ export class TaskItemCommands {
     const action = completed ? this.t('Could not complete "{0}"', taskLabel(task, this.vs.l10n.t)) : this.t('Could not reopen "{0}"', taskLabel(task, this.vs.l10n.t));
     // The answer is the task's new state, shown in place; after a failure the list reloads to put the checkbox back.
     // Offline, the change is kept (shown at once) and sent when the service is back.
-    const patched = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.patchTask(listId, task.id, body), () => this.context.offline.setStatus(listId, task, completed)), {
+    const patched = await attempt(this.desk, () => this.context.offline.orKeep(() => this.api.patchTask(listId, task.id, body), () => this.context.offline.setStatus(listId, task, completed)), {
       action,
       retry: true,
       onSuccess: (answer) => (answer.kept ? undefined : this.tree.updateTask(listId, answer.value)),
@@ -210,7 +209,7 @@ export class TaskItemCommands {
     const title = await this.prompts.askTitle(this.t('New task'), prompt, { draft, field: 'title' });
     if (title === undefined) return undefined;
     // Offline, the new task is kept (shown at once with an id of Desk's own) and added when the service is back.
-    const added = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.insertTask(listId, { title }, placement), (error) => this.context.offline.insert(listId, listTitle, title, placement, !error.notSent)), {
+    const added = await attempt(this.desk, () => this.context.offline.orKeep(() => this.api.insertTask(listId, { title }, placement), (mayHaveLanded) => this.context.offline.insert(listId, listTitle, title, placement, mayHaveLanded)), {
       action: this.t('Could not add the task "{0}"', title),
       retry: true,
       onSuccess: async ({ value, kept }) => {

@@ -71,10 +71,10 @@ describe('Tasks writes offline: kept, shown at once, replayed once', () => {
     service.tasks.set('a', task('a'));
     service.tasks.set('b', task('b', { notes: 'old' }));
     service.offline = true;
-    const complete = await TasksOfflineWrites.orKeep(() => service.patchTask('L', 'a', { status: 'completed' }), () => offline.setStatus('L', task('a'), true));
+    const complete = await offline.orKeep(() => service.patchTask('L', 'a', { status: 'completed' }), () => offline.setStatus('L', task('a'), true));
     assert.equal(complete.kept, true);
     assert.equal(complete.value.status, 'completed');
-    const added = await TasksOfflineWrites.orKeep(() => service.insertTask('L', { title: 'Buy milk' }), (error) => offline.insert('L', 'My Tasks', 'Buy milk', {}, !error.notSent));
+    const added = await offline.orKeep(() => service.insertTask('L', { title: 'Buy milk' }), (mayHaveLanded) => offline.insert('L', 'My Tasks', 'Buy milk', {}, mayHaveLanded));
     assert.ok(added.value.id.startsWith(LOCAL_TASK_PREFIX));
     await offline.saveNotes('L', task('b', { notes: 'old' }), 'new notes');
     // Completing the task added offline: sent to the id the service gives it.
