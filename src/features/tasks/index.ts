@@ -22,6 +22,7 @@ import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
+import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 
 /** The Tasks slice as activate() returns it to tests. */
@@ -33,6 +34,8 @@ export interface TasksSlice {
   readonly dragAndDrop: TasksDragAndDropController;
   /** TODO comments ↔ tasks in the editor (quick fix, hover, decorations). */
   readonly todo: TodoTracking;
+  /** The desk-tasks: file system (task notes as documents). */
+  readonly notes: TaskNotesFileSystemProvider;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -59,6 +62,7 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
   readonly todo: TodoTracking;
+  readonly notes: TaskNotesFileSystemProvider;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -89,9 +93,12 @@ class TasksFeature extends Disposable implements TasksSlice {
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {
       api: () => this.api,
+      // Notes URIs always name their account (nothing path-only was ever saved in a workspace): no legacy lookup.
+      accounts: new UriAccounts({ gate: desk.session, t: vs.l10n.t }),
       onSaved: (listId, task) => this.tree.updateTask(listId, task),
       log: (message) => desk.log.info(message),
     }));
+    this.notes = notes;
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();

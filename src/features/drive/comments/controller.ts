@@ -21,6 +21,8 @@ export const COMMENT_CONTROLLER_ID = 'desk.drive.comments';
 export interface DriveCommentsOptions {
   readonly api: () => CommentsApi;
   readonly isSignedIn: () => boolean;
+  /** The account whose Drive the views show: a comment's file opens in it. */
+  readonly account: () => string;
   readonly log: (message: string) => void;
 }
 
@@ -196,7 +198,7 @@ export class DriveComments extends Disposable {
   async reveal(fileId: string, comment: DriveComment, uri?: vscode.Uri, title?: string): Promise<void> {
     const vs = this.vs;
     const open = this.documentsOf(fileId)[0];
-    const document = open ?? (await vs.workspace.openTextDocument(uri ?? driveUri(vs, { id: fileId, title: title ?? comment.fileTitle ?? fileId })));
+    const document = open ?? (await vs.workspace.openTextDocument(uri ?? driveUri(vs, this.options.account(), { id: fileId, title: title ?? comment.fileTitle ?? fileId })));
     const editor = await vs.window.showTextDocument(document, { preview: true });
     if (!this.threadOf(document, comment.commentId)) await this.load(document, false);
     const place = this.placeIn(document, comment);
