@@ -18,6 +18,7 @@ export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 
  */
 export class DeskSession extends Disposable implements AccountGate {
   private readonly changeEmitter: vscode.EventEmitter<boolean>;
+  /** Fires false at sign-out, true at sign-in and when another account takes the place of the one shown. */
   readonly onDidChangeSignedIn: vscode.Event<boolean>;
   private signedInValue: boolean | undefined;
   /** The signed-in accounts' e-mail addresses (normalized) as the last check found them. */
@@ -107,9 +108,12 @@ export class DeskSession extends Disposable implements AccountGate {
   private async lookUp(): Promise<boolean> {
     const accounts = await this.signedInAccounts();
     const signedIn = accounts.length > 0;
+    // Another account in place of the one shown (signed out and in within one look, or another window): to the views
+    // that is a new sign-in, so everything they keep of the old account goes.
+    const switched = signedIn && this.signedInValue === true && accounts[0] !== this.accountsValue[0];
     this.accountsValue = accounts;
     await this.vs.commands.executeCommand('setContext', SIGNED_IN_CONTEXT_KEY, signedIn);
-    if (signedIn !== this.signedInValue) {
+    if (signedIn !== this.signedInValue || switched) {
       const known = this.signedInValue !== undefined;
       this.signedInValue = signedIn;
       if (known) this.changeEmitter.fire(signedIn);

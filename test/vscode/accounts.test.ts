@@ -185,6 +185,66 @@ describe('Accounts: a document names its account, and no other account reads or 
     await emulatorRequest('DELETE', `/drive/v2/files/${folder.id}`, undefined, ALICE);
   });
 
+  it('the read-only documents of every other Desk scheme name their account, and read as Desk\'s refusal while another account is signed in', async () => {
+    const documents: Array<{ scheme: string; path: string }> = [
+      { scheme: 'desk-task', path: '/list/task.md' },
+      { scheme: 'desk-calendar-event', path: '/primary/event.md' },
+      { scheme: 'desk-calendar-info', path: '/Calendar Settings.md' },
+      { scheme: 'desk-drive-properties', path: '/file/groceries.txt.md' },
+      { scheme: 'desk-drive-app', path: '/app/Some app.json' },
+      { scheme: 'desk-drive-revision', path: '/file/groceries (v1).txt' },
+      { scheme: 'desk-book', path: '/shelves/me/1001/Gift ideas.md' },
+    ];
+    await switchTo(BOB);
+    for (const { scheme, path } of documents) {
+      const name = path.split('/').pop() ?? '';
+      const text = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme, authority: ALICE, path, query: `n=${stamp}` }))).getText();
+      // As the document's text: plain, a markdown heading (escaped) or a JSON comment.
+      assert.equal(text.replace(/^(#|\/\/) /, '').replace(/\\(.)/g, '$1').trim(), `Sign in as alice@example.com to open ${name}.`, scheme);
+      const legacy = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme, path, query: `n=${stamp}` }))).getText();
+      assert.match(legacy, /does not say which Google account it belongs to/, `${scheme} without an account`);
+    }
+  });
+
+  it('keeps views and memory per account: nothing of alice\'s shows while bob is the only one signed in (Tasks and Drive rows, the last text searched)', async () => {
+    const list = (await emulatorRequest<ApiList>('POST', '/tasks/v1/users/@me/lists', { title: `Alice only ${stamp}` }, ALICE)).body;
+    const file = (await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title: `alice-only-${stamp}.txt`, mimeType: 'text/plain' }, ALICE)).body;
+    const listShown = async (): Promise<boolean> => (await api.tasks.tree.getChildren()).some((node) => node.kind === 'list' && node.listId === list.id);
+    const fileShown = async (): Promise<boolean> => {
+      const myDrive = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'myDrive');
+      return myDrive !== undefined && (await api.drive.provider.getChildren(myDrive)).some((node) => node.kind === 'file' && node.item.id === file.id);
+    };
+    /** The search box as the command opens it (pre-filled with the last text searched), then closed. */
+    const searchBox = async (type?: string): Promise<string> => {
+      const chosen = api.search.run({ debounceMs: 0 });
+      const picker = await eventually('the search pick', () => api.search.picker);
+      const value = picker.quickPick.value;
+      if (type !== undefined) {
+        picker.type(type);
+        await eventually('the text searched remembered', () => (JSON.stringify(api.desk.extensionContext.globalState.get('desk.search.lastQuery') ?? {}).includes(type) ? true : undefined));
+      }
+      picker.quickPick.hide();
+      await chosen;
+      return value;
+    };
+
+    api.tasks.tree.refreshAll();
+    api.drive.provider.refresh();
+    await eventually('alice\'s list in the Tasks view', async () => ((await listShown()) ? true : undefined));
+    await eventually('alice\'s file in My Drive', async () => ((await fileShown()) ? true : undefined));
+    await searchBox(`groceries ${stamp}`);
+
+    await switchTo(BOB);
+    await eventually('the Tasks view without alice\'s list', async () => ((await listShown()) ? undefined : true));
+    await eventually('My Drive without alice\'s file', async () => ((await fileShown()) ? undefined : true));
+    assert.equal(await searchBox(), '', 'bob\'s search box does not show alice\'s last search');
+
+    await switchTo(ALICE);
+    assert.equal(await searchBox(), `groceries ${stamp}`, 'alice\'s is hers again');
+    await emulatorRequest('DELETE', `/tasks/v1/users/@me/lists/${list.id}`, undefined, ALICE);
+    await emulatorRequest('DELETE', `/drive/v2/files/${file.id}`, undefined, ALICE);
+  });
+
   it('desk-tasks: alice\'s task notes saved while bob is signed in are refused with Desk\'s message; the text stays, bob\'s Tasks and alice\'s notes are untouched', async () => {
     const list = (await emulatorRequest<ApiList>('POST', '/tasks/v1/users/@me/lists', { title: `Errands ${stamp}` }, ALICE)).body;
     const task = (await emulatorRequest<ApiTask>('POST', `/tasks/v1/lists/${list.id}/tasks`, { title: 'Buy stamps', notes: 'First class' }, ALICE)).body;

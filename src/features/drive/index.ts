@@ -99,7 +99,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     this.fileSystem = fileSystem.provider;
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
-    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), log: (message) => desk.log.warn(message) }));
+    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));
     const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
     this.provider = this._register(new DriveTreeProvider(vs, {
       model: () => this.model(),
