@@ -182,7 +182,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const backend = backendKey(endpoints);
     const requested = normaliseScopes([...SCOPES.identity, ...scopes]);
     const client = await this.client(endpoints);
-    const { LoopbackServer, SignInCancelledError, createPkcePair, createState, randomUUID } = oauthFlow();
+    const { LoopbackServer, SignInDeclinedError, createPkcePair, createState, randomUUID } = oauthFlow();
     const t = this.vs.l10n.t;
     const title = endpoints.kind === 'emulator' ? t('Signing in to the Desk emulator… finish in your browser') : t('Signing in to Google… finish in your browser');
     return this.vs.window.withProgress(
@@ -204,7 +204,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
             // (it sends one only with consent), and select_account lets the user add a second account.
             prompt: 'select_account consent',
           });
-          if (!(await this.open(url))) throw new SignInCancelledError(t('Could not open the browser for sign-in.'));
+          // VS Code answers false when the user says no to opening the external website: a cancel, not a failure.
+          if (!(await this.open(url))) throw new SignInDeclinedError(t('Sign-in was cancelled.'));
           const code = await loopback.waitForCode();
           const tokens = await client.exchangeCode(code, redirectUri, pkce.verifier);
           if (!tokens.refresh_token) {

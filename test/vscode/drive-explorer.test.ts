@@ -96,6 +96,27 @@ describe('Drive folders in the Explorer', function () {
     await eventually('the notice', () => (said.some((message) => /Drive's trash/.test(message)) ? true : undefined));
   });
 
+  it('VS Code\'s Undo of a Delete (the old content written back at the path) brings the same Drive file back from the trash', async () => {
+    stubs.stub('showInformationMessage', async () => undefined);
+    const fs = vscode.workspace.fs;
+    const uri = vscode.Uri.joinPath(folder, 'undo.txt');
+    await fs.writeFile(uri, bytes('keep me'));
+    const original = (await childrenOnDrive(folderId)).find((file) => file.title === 'undo.txt');
+    assert.ok(original);
+    await fs.delete(uri, { useTrash: false });
+    // What VS Code's bulk edit does on Undo: create the file again with the content it read before deleting.
+    await fs.writeFile(uri, bytes('keep me'));
+    const back = (await childrenOnDrive(folderId)).filter((file) => file.title === 'undo.txt');
+    assert.deepEqual(back.map((file) => file.id), [original.id], 'the same file, out of the trash, not a copy');
+    assert.equal(text(await fs.readFile(uri)), 'keep me');
+    // Other content at that path after a delete is a new file.
+    await fs.delete(uri, { useTrash: false });
+    await fs.writeFile(uri, bytes('something else'));
+    const fresh = (await childrenOnDrive(folderId)).filter((file) => file.title === 'undo.txt');
+    assert.equal(fresh.length, 1);
+    assert.notEqual(fresh[0]?.id, original.id);
+  });
+
   it('lists a folder holding more files than one page of Drive\'s listing (1000) completely', async function () {
     this.timeout(180000);
     const big = (await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title: 'many', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: folderId }] })).body;

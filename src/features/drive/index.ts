@@ -94,6 +94,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
+      // Welcome buttons (Sign In, Sign in with Google) live in the Drive and Tasks views: the Drive view stands for both.
+      deskShown: () => this.treeView.visible,
     });
     for (const disposable of fileSystem.disposables) this._register(disposable);
     this.fileSystem = fileSystem.provider;

@@ -51,3 +51,22 @@ describe('DeskContext error reporting', () => {
     assert.match(shown[0]?.[0] ?? '', /Sign In/);
   });
 });
+
+describe('DeskContext HTTP clients', () => {
+  it('makes a feature\'s client without loading the HTTP bundle (core/network), which the first request loads', async () => {
+    const networkModule = require.resolve('../../../src/core/network');
+    delete require.cache[networkModule];
+    const vs = { l10n: { t: (message: string) => message } } as unknown as typeof vscode;
+    const backend = { ensure: async () => undefined, current: { tasks: 'http://127.0.0.1:9/tasks' } } as unknown as Backend;
+    const session = { tokenSource: () => async () => 'token' } as unknown as DeskSession;
+    const desk = createDeskContext(vs, { subscriptions: [] } as unknown as vscode.ExtensionContext, backend, {} as DeskAuthenticationProvider, session, {} as vscode.LogOutputChannel);
+    const sent: string[] = [];
+    const client = desk.httpClient((endpoints) => (endpoints as unknown as { tasks: string }).tasks, undefined, (request) => sent.push(request.path));
+    assert.equal(require.cache[networkModule], undefined, 'a feature loading at activation makes its clients: the HTTP bundle must wait');
+    assert.equal(client.maxAttempts, 5, 'the client answers as an HttpClient once used');
+    assert.notEqual(require.cache[networkModule], undefined, 'its first use loads the HTTP bundle');
+    await assert.rejects(client.empty({ method: 'DELETE', path: '/lists/x', operation: 'tasks.delete', signal: AbortSignal.abort() }));
+    assert.deepEqual(sent, ['/lists/x'], 'the request went through the real client');
+  });
+});
+

@@ -16,9 +16,12 @@ export interface RegisteredDriveFileSystem {
   readonly disposables: readonly vscode.Disposable[];
 }
 
-export function registerDriveFileSystem(desk: DeskContext, options: Omit<DriveFsOptions, 'log' | 'onUnavailable' | 'accounts'>): RegisteredDriveFileSystem {
+export function registerDriveFileSystem(
+  desk: DeskContext,
+  { deskShown, ...options }: Omit<DriveFsOptions, 'log' | 'onUnavailable' | 'accounts'> & { readonly deskShown: () => boolean },
+): RegisteredDriveFileSystem {
   const vs = desk.vs;
-  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange });
+  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange, deskShown });
   const provider = new DriveFileSystemProvider(vs, {
     ...options,
     // A path-only URI is read as the account that added its workspace folder, when Desk recorded one.

@@ -1,4 +1,5 @@
 /** The desk-drive: file system: Drive files opened, saved (with conflict checks) and listed as a VS Code FileSystemProvider. */
+import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
@@ -86,6 +87,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
+  /** Files this provider moved to Drive's trash, by the URI they had: VS Code's Undo of a Delete brings them back. */
+  private readonly trashedAt = new Map<string, { id: string; md5: string | undefined }>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -296,6 +299,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (resolved.kind === 'missing') {
       if (!options.create) throw this.vs.FileSystemError.FileNotFound(uri);
+      if (await this.restoreTrashed(uri, bytes)) return;
       const created = await this.guard(uri, () => api.uploadFile({ title: resolved.title, parents: [{ id: resolved.parentId }] }, bytes, { size: bytes.length }));
       this.afterWrite(created, bytes.length);
       this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
@@ -343,6 +347,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const resolved = await this.resolve(uri);
     if (resolved.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(uri);
     const trashed = await this.guard(uri, () => this.options.api().trashFile(resolved.item.id));
+    if (!isFolder(trashed)) this.trashedAt.set(uri.toString(), { id: trashed.id, md5: trashed.md5Checksum ?? resolved.item.md5Checksum });
     this.pinned.delete(resolved.item.id);
     this.pinnedPaths.delete(uri.toString());
     this.metadata.delete(resolved.item.id);
@@ -353,10 +358,31 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     void this.announceTrashed(uri, trashed);
   }
 
+  /**
+   * VS Code's Undo of its Delete writes the file's old content back at its path. When that content is what Desk moved to
+   * Drive's trash from there, the same Drive file comes back (its history, sharing and id), as the confirmation promised
+   * ("You can restore this file using the Undo command"); a new file of other content at that path is a new file.
+   */
+  private async restoreTrashed(uri: vscode.Uri, bytes: Buffer): Promise<boolean> {
+    const trashed = this.trashedAt.get(uri.toString());
+    if (!trashed || trashed.md5 === undefined || trashed.md5 !== createHash('md5').update(bytes).digest('hex')) return false;
+    this.trashedAt.delete(uri.toString());
+    let restored: DriveItem;
+    try {
+      restored = await this.options.api().untrashFile(trashed.id);
+    } catch {
+      // Gone from the trash meanwhile (emptied, deleted for good): the content is written as a new file.
+      return false;
+    }
+    this.afterWrite(restored, bytes.length);
+    this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
+    return true;
+  }
+
   private async announceTrashed(uri: vscode.Uri, item: DriveItem): Promise<void> {
     const vs = this.vs;
     const restore = vs.l10n.t('Restore');
-    const choice = await vs.window.showInformationMessage(vs.l10n.t('“{0}” is in Drive\'s trash: restore it from there within 30 days, or now.', item.title ?? item.id), restore);
+    const choice = await vs.window.showInformationMessage(vs.l10n.t('“{0}” is in Drive\'s trash, not deleted for good: Restore (or Undo in the Explorer) brings it back; Drive keeps it there for 30 days.', item.title ?? item.id), restore);
     if (choice !== restore) return;
     try {
       // Restored in the account it was trashed in (or refused, if that account signed out meanwhile).
