@@ -84,6 +84,12 @@ export class DeskSession extends Disposable implements AccountGate {
     return account;
   }
 
+  /** viewAccount(), after the first look at the stored sessions (a row drawn from the view cache can be clicked before it). */
+  async viewAccountNow(): Promise<string> {
+    await this.isSignedIn();
+    return this.viewAccount();
+  }
+
   /** The e-mail address of the account Desk's views show (the first signed in) as the last check found it. */
   get currentAccount(): string | undefined {
     return this.accountsValue[0];

@@ -80,7 +80,7 @@ export class TaskItemCommands {
       onSuccess: async (saved) => {
         draft.drop();
         await this.refreshAndReveal(target.listId, saved.id);
-        if (notesStep.inEditor) await openNotes(this.vs, this.desk.session.viewAccount(), target.listId, target.listTitle, saved);
+        if (notesStep.inEditor) await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, saved);
       },
     });
   }
@@ -89,7 +89,7 @@ export class TaskItemCommands {
   async editNotes(node?: TasksNode): Promise<void> {
     const target = await this.prompts.resolveTask(node, this.t('Edit the notes of which task?'));
     if (!target) return;
-    await openNotes(this.vs, this.desk.session.viewAccount(), target.listId, target.listTitle, target.task);
+    await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, target.task);
   }
 
   /** Complete or reopen = tasks.patch of the status (reopening clears the completion date). */
