@@ -348,7 +348,7 @@ describe('Bookshelves view in VS Code', function () {
     assert.equal(privateShelf.status, 404);
     stubs.restore();
     const detailErrors = stubs.collect('showErrorMessage');
-    const text = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'desk-book', path: `/shelves/${BOB}/1001/Gift ideas.md` }))).getText();
+    const text = (await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'desk-book', authority: 'alice@example.com', path: `/shelves/${BOB}/1001/Gift ideas.md` }))).getText();
     assert.match(text, /Could not load the details[\s\S]*Not found/);
     await eventually('the error notification', () => (detailErrors.length > 0 ? true : undefined), 10000);
     assert.match(detailErrors[0] ?? '', /Not found/);

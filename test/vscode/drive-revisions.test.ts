@@ -136,7 +136,7 @@ describe('Drive revision history and labels in VS Code', function () {
     const { file, revisions } = await fileWithHistory();
     const [first, second] = revisions as [DriveRevision, DriveRevision];
     // The file is open: the restore reloads it.
-    const open = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const open = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     assert.equal(open.getText(), 'three\n');
     confirmAll();
     await vscode.commands.executeCommand('desk.drive.restoreRevision', { fileId: file.id, revisionId: first.id });

@@ -23,6 +23,7 @@ import { TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
+import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { TasksOfflineWrites } from './offline';
 import { ExpandedLists } from './tree/expandedLists';
@@ -38,6 +39,8 @@ export interface TasksSlice {
   readonly todo: TodoTracking;
   /** Tasks writes kept while offline (core/sync/writeQueue.ts replays them). */
   readonly offline: TasksOfflineWrites;
+  /** The desk-tasks: file system (task notes as documents). */
+  readonly notes: TaskNotesFileSystemProvider;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -65,6 +68,7 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly dragAndDrop: TasksDragAndDropController;
   readonly todo: TodoTracking;
   readonly offline: TasksOfflineWrites;
+  readonly notes: TaskNotesFileSystemProvider;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -103,11 +107,14 @@ class TasksFeature extends Disposable implements TasksSlice {
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {
       api: () => this.api,
+      // Notes URIs always name their account (nothing path-only was ever saved in a workspace): no legacy lookup.
+      accounts: new UriAccounts({ gate: desk.session, t: vs.l10n.t }),
       onSaved: (listId, task) => this.tree.updateTask(listId, task),
       log: (message) => desk.log.info(message),
       keepOffline: (listId, pinned, text) => offline.saveNotes(listId, pinned, text),
     }));
     for (const replayer of offline.register()) this._register(replayer);
+    this.notes = notes;
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();

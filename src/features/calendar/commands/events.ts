@@ -298,7 +298,7 @@ export class EventCommands {
   async openEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<void> {
     const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Show which event?'));
     if (!target) return;
-    const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
+    const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, authority: this.context.desk.session.viewAccount(), path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
     // One read-only tab titled with the event (see core/detailsView.ts).
     await showDetails(this.vs, uri, eventTitle(target.event, this.vs.l10n.t));
   }

@@ -112,7 +112,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
     const exportType = view.isDocs ? revisionTextType(view.revision) : undefined;
     if (view.isDocs && !exportType) throw new Error(this.t('This version of “{0}” cannot be read as text.', this.titleOf(file)));
     const parts = revisionUriParts({ fileId: file.id, revisionId: view.revision.id, ...(exportType ? { exportType } : {}) }, versionedTitle(file.title ?? file.id, this.versionLabel(view)));
-    return this.vs.Uri.from({ scheme: REVISION_SCHEME, ...parts });
+    return this.vs.Uri.from({ scheme: REVISION_SCHEME, authority: this.desk.session.viewAccount(), ...parts });
   }
 
   private async open(file: DriveItem, view: RevisionView): Promise<void> {
@@ -120,7 +120,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
   }
 
   private async compareWithCurrent(file: DriveItem, view: RevisionView): Promise<void> {
-    await this.vs.commands.executeCommand('vscode.diff', this.documentUri(file, view), driveUri(this.vs, file), this.t('{0} ({1}) ↔ current', this.titleOf(file), this.versionLabel(view)));
+    await this.vs.commands.executeCommand('vscode.diff', this.documentUri(file, view), driveUri(this.vs, this.desk.session.viewAccount(), file), this.t('{0} ({1}) ↔ current', this.titleOf(file), this.versionLabel(view)));
   }
 
   private async compareTwo(file: DriveItem, first: RevisionView, second: RevisionView): Promise<void> {

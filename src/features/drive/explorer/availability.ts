@@ -8,7 +8,8 @@ import { Disposable } from '../../../core/disposable';
 import { DESK_COMMAND } from '../../../config/commandIds';
 import { DRIVE_SCHEME } from '../fs/drivePath';
 
-export type UnavailableReason = 'signedOut' | 'unreachable';
+/** `account`: the folder's account is not the one signed in (its message names it). */
+export type UnavailableReason = 'signedOut' | 'account' | 'unreachable';
 
 /**
  * VS Code's own "Refresh Explorer" command: it resolves the workspace folders again, failed ones included. It also
@@ -85,9 +86,9 @@ export class DriveFolderAvailability extends Disposable {
 
   private async notify(reason: UnavailableReason, message: string): Promise<void> {
     const { l10n, window, commands } = this.vs;
-    if (reason === 'signedOut') {
+    if (reason === 'signedOut' || reason === 'account') {
       const signIn = l10n.t('Sign In');
-      const text = this.hasDriveFolders() ? l10n.t('Desk: sign in to list the Drive folders of this workspace and open their files.') : l10n.t('Desk: sign in to open Drive files.');
+      const text = reason === 'account' ? l10n.t('Desk: {0}', message) : this.hasDriveFolders() ? l10n.t('Desk: sign in to list the Drive folders of this workspace and open their files.') : l10n.t('Desk: sign in to open Drive files.');
       const choice = await window.showWarningMessage(text, signIn);
       if (choice === signIn) await commands.executeCommand(DESK_COMMAND.signIn);
       return;
