@@ -1,6 +1,6 @@
 // Lint for Desk: typescript-eslint's recommended rules, the type-aware rules that catch what async code gets wrong
 // (a floating promise, a promise where a void callback is expected, awaiting a non-promise, a switch that misses a
-// case), plus the architecture's import boundaries (../shared/architecture.md): what may import vscode, the emulator,
+// case), plus the architecture's import boundaries (docs/architecture.md): what may import vscode, the emulator,
 // or another feature's insides.
 import * as fs from 'node:fs';
 import eslint from '@eslint/js';
@@ -67,6 +67,19 @@ export default tseslint.config(
     files: [`src/features/${name}/${'*/'.repeat(depth)}*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
   }))),
+  {
+    // The emulator's server reads the bearer token once and puts the user and the grant on RequestContext; no route
+    // parses the Authorization header or the access token itself (issue 30: it was parsed in five places).
+    files: ['src/emulator/**/*.ts'],
+    // The OAuth server reads the tokens it issues and revokes; the log redacts them.
+    ignores: ['src/emulator/core/server.ts', 'src/emulator/auth/oauthRoutes.ts', 'src/emulator/core/log.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[regex.pattern=/Bearer/]', message: 'Read context.user and context.grant: the server parses the bearer token (core/server.ts).' },
+        { selector: 'CallExpression[callee.property.name="describe"][callee.object.property.name="tokens"]', message: 'Read context.grant: the server looks the token up (core/server.ts).' },
+      ],
+    },
+  },
   {
     // Tests and benchmarks reach everything, and load the harness scripts (plain CommonJS beside out/) at run time.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

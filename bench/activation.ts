@@ -1,9 +1,11 @@
 // Activation of Desk inside a real VS Code (code-server's VS Code 1.100.3 through the test harness), for the
 // production build the .vsix ships: VS Code's own figure ("Show Running Extensions": code loading + activate call)
-// in ordinary windows where Desk activates at startup as for a user, that figure taken apart with the extension
-// host's own performance marks, the bytes loaded at activation, and how many requests Desk sends to its backend
-// before the user does anything (the answer should be 0: activation must not touch the network; a counting
-// proxy between Desk and the emulator sees every request).
+// in ordinary windows where Desk activates at startup as for a user, alternated window by window with an extension
+// whose activate() does nothing (same activation events, also installed from a .vsix), that figure taken apart
+// with the extension host's own performance marks, the bytes loaded at activation, and how many requests Desk sends
+// to its backend before the user does anything (the answer should be 0: activation must not touch the network; a
+// counting proxy between Desk and the emulator sees every request). The start-up budget (README, "Benchmarks"):
+// Desk's median at most twice the do-nothing extension's, at most 50 KB loaded at activation; over it, run() throws.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -16,8 +18,29 @@ import type { ActivationProbeResult, HostMark } from './host/activationProbe';
 
 type Launcher = typeof import('../scripts/vscode/launch');
 
-const RUNS = 5;
+/** Windows of Desk and of the do-nothing extension, one of each per alternation (`--alternations N`). */
+const ALTERNATIONS = numberFlag('--alternations') ?? 10;
+/** Probe windows, for the bytes loaded at activation and the requests before any user action (`--probes N`). */
+const PROBES = numberFlag('--probes') ?? 3;
 const DESK_ID = 'desk-dev.desk';
+/** The start-up budget: Desk's median activation at most this many times the do-nothing extension's… */
+const MAX_RATIO = 2;
+/** …and at most this many bytes of Desk's files loaded at activation. */
+const MAX_BYTES_AT_ACTIVATION = 50_000;
+
+/** An extension as the running-extensions editor names it and the extension host's marks identify it. */
+interface Subject {
+  readonly label: string;
+  readonly id: string;
+  readonly displayName: string;
+  readonly vsix: string;
+}
+
+function numberFlag(name: string): number | undefined {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : NaN;
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 interface CountingProxy {
@@ -107,6 +130,32 @@ exports.activate = (context) => {
   return dir;
 }
 
+const DO_NOTHING = { publisher: 'desk-bench', name: 'do-nothing', displayName: 'Desk Bench Do Nothing' };
+
+/**
+ * The yardstick: an extension whose activate() is empty, with Desk's activation events, packaged with vsce as Desk
+ * is, so both are installed, loaded and activated the same way and only what Desk does at activation differs.
+ */
+function doNothingExtension(activationEvents: readonly string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-nothing-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    ...DO_NOTHING,
+    description: 'Activates on Desk\'s events and does nothing: the activation benchmark\'s yardstick.',
+    version: '0.0.1',
+    license: 'MIT',
+    repository: { type: 'git', url: 'https://example.invalid/desk-bench-do-nothing.git' },
+    engines: { vscode: '^1.100.0' },
+    main: './extension.js',
+    activationEvents,
+  }));
+  fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = () => {};\nexports.deactivate = () => {};\n');
+  fs.writeFileSync(path.join(dir, 'README.md'), '# Do nothing\n\nThe activation benchmark\'s yardstick.\n');
+  fs.writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
+  const vsix = path.join(dir, 'do-nothing.vsix');
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], { cwd: dir, stdio: 'pipe' });
+  return vsix;
+}
+
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
@@ -116,26 +165,30 @@ async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * VS Code's own figure for Desk, as "Developer: Show Running Extensions" shows it (the extension host's code loading +
- * activate call), read from that editor in the workbench.
+ * VS Code's own figure for `subject`, as "Developer: Show Running Extensions" shows it (the extension host's code
+ * loading + activate call), read from that editor in the workbench.
  */
-async function runningExtensionsFigure(page: Page): Promise<number | undefined> {
+async function runningExtensionsFigure(page: Page, subject: Subject): Promise<number | undefined> {
   await runCommand(page, 'Show Running Extensions');
   const editor = page.locator('.part.editor');
   await editor.locator('text=/Activation:/').first().waitFor({ timeout: 15000 });
-  // Each extension is a block of lines: its name (Desk's display name, or its id for a development extension),
-  // the version, the host, then "…Activation: N ms".
-  const lines = (await editor.innerText()).split('\n').map((line) => line.trim());
-  const at = lines.findIndex((line) => line === 'Desk' || line === DESK_ID);
-  if (at < 0) return undefined;
-  for (const line of lines.slice(at + 1, at + 6)) {
-    const found = /Activation:\s*(\d+)\s*ms/i.exec(line);
+  // On a busy machine the subject may still be activating when the editor opens (its row shows no figure yet): ask
+  // again for a while. Each extension is a block of lines: its name (its display name, or its id for a development
+  // extension), the version, the host, then "…Activation: N ms".
+  const deadline = Date.now() + 20000;
+  let lines: string[] = [];
+  do {
+    lines = (await editor.innerText()).split('\n').map((line) => line.trim());
+    const at = lines.findIndex((line) => line === subject.displayName || line === subject.id);
+    const found = at < 0 ? undefined : lines.slice(at + 1, at + 6).map((line) => /Activation:\s*(\d+)\s*ms/i.exec(line)).find((match) => match !== null);
     if (found) return Number(found[1]);
-  }
+    await page.waitForTimeout(500);
+  } while (Date.now() < deadline);
+  console.log(`  (no figure of ${subject.label} in the running extensions: ${lines.filter((line) => line && !/^[\d.]+$|:\d+$/.test(line)).join(' | ').slice(0, 300)})`);
   return undefined;
 }
 
-/** Desk's activation taken apart with the extension host's marks (milliseconds; Date.now() resolution). */
+/** An extension's activation taken apart with the extension host's marks (milliseconds; Date.now() resolution). */
 interface MarkFigures {
   /** require() of dist/extension.js, as the host marks it around the require alone. */
   readonly loadMs: number;
@@ -150,15 +203,15 @@ interface MarkFigures {
   readonly ahead: string[];
 }
 
-function markFigures(marks: readonly HostMark[]): MarkFigures | undefined {
+function markFigures(marks: readonly HostMark[], id = DESK_ID): MarkFigures | undefined {
   const time = (name: string): number | undefined => marks.find((mark) => mark.name === name)?.startTime;
-  const [willLoad, didLoad, willActivate, didActivate] = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'].map((what) => time(`code/extHost/${what}/${DESK_ID}`));
+  const [willLoad, didLoad, willActivate, didActivate] = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'].map((what) => time(`code/extHost/${what}/${id}`));
   if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined) return undefined;
   // Walk back through back-to-back loads: each ended (didLoad) when the next one started (willLoad).
   const loads = marks.filter((mark) => /LoadExtensionCode\//.test(mark.name));
   const ahead: string[] = [];
   let start = willLoad;
-  let index = loads.findIndex((mark) => mark.name === `code/extHost/willLoadExtensionCode/${DESK_ID}`);
+  let index = loads.findIndex((mark) => mark.name === `code/extHost/willLoadExtensionCode/${id}`);
   while (index >= 2) {
     const previousEnd = loads[index - 1];
     const previousStart = loads[index - 2];
@@ -174,27 +227,31 @@ function markFigures(marks: readonly HostMark[]): MarkFigures | undefined {
 interface OrdinaryWindow {
   readonly figure: number | undefined;
   readonly marks: MarkFigures | undefined;
+  /** The machine's one-minute load average as the window opened. */
+  readonly load: number;
 }
 
-/** A fresh, ordinary window with the .vsix installed: Desk activates at startup as for a user. */
-async function ordinaryWindowOnce(launcher: Launcher, build: ProductionBuild, marksProbe: string): Promise<OrdinaryWindow> {
-  const workbench = await launcher.startWorkbench({ name: 'bench-activation-figure', seed: 'none', vsix: build.vsix, extensionPath: marksProbe });
+/** A fresh, ordinary window with the subject's .vsix installed: it activates at startup as for a user. */
+async function ordinaryWindowOnce(launcher: Launcher, subject: Subject, marksProbe: string): Promise<OrdinaryWindow> {
+  const load = os.loadavg()[0] ?? NaN;
+  const workbench = await launcher.startWorkbench({ name: 'bench-activation-figure', seed: 'none', vsix: subject.vsix, extensionPath: marksProbe });
   try {
     // Desk activates on startup-finished; give the window a moment to get there.
     await workbench.page.waitForTimeout(5000);
     let marks: MarkFigures | undefined;
     try {
       await runCommand(workbench.page, 'Desk Bench: Record Extension Host Marks');
-      await workbench.page.waitForTimeout(1000);
-      marks = markFigures(JSON.parse(fs.readFileSync(workbench.resultFile, 'utf8')) as HostMark[]);
+      // The probe extension activates on its command first: on a busy machine that alone takes seconds.
+      for (let waited = 0; waited < 15000 && !fs.existsSync(workbench.resultFile); waited += 250) await workbench.page.waitForTimeout(250);
+      marks = markFigures(JSON.parse(fs.readFileSync(workbench.resultFile, 'utf8')) as HostMark[], subject.id);
     } catch {
       marks = undefined;
     }
     await workbench.page.keyboard.press('Escape');
-    return { figure: await runningExtensionsFigure(workbench.page), marks };
+    return { figure: await runningExtensionsFigure(workbench.page, subject), marks, load };
   } catch (error) {
-    console.log(`  (a window gave no figure: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-    return { figure: undefined, marks: undefined };
+    console.log(`  (a window of ${subject.label} gave no figure: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return { figure: undefined, marks: undefined, load };
   } finally {
     await workbench.close();
   }
@@ -239,29 +296,52 @@ async function probeWindowOnce(launcher: Launcher, build: ProductionBuild): Prom
 }
 
 const spread = (values: number[], digits = 0): string => (values.length ? `${median(values).toFixed(digits)} ms  (min ${Math.min(...values).toFixed(digits)}, max ${Math.max(...values).toFixed(digits)})  [${values.map((value) => value.toFixed(digits)).join(', ')}]` : 'n/a');
-const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
+/** How busy the machine was while windows opened: figures from a busy machine are not comparable. */
+const loadOf = (windows: readonly OrdinaryWindow[]): string => {
+  const loads = windows.map((window) => window.load);
+  return `load average ${median(loads).toFixed(1)} (${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}) on ${os.cpus().length} CPUs`;
+};
 
 export async function run(): Promise<void> {
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
   const build = await productionBuild();
   const marksProbe = marksProbeExtension();
+  const { activationEvents = [] } = JSON.parse(fs.readFileSync(path.join(build.dir, 'package.json'), 'utf8')) as { activationEvents?: string[] };
+  const nothingVsix = doNothingExtension(activationEvents);
+  const desk: Subject = { label: 'Desk', id: DESK_ID, displayName: 'Desk', vsix: build.vsix };
+  const nothing: Subject = { label: 'do-nothing', id: `${DO_NOTHING.publisher}.${DO_NOTHING.name}`, displayName: DO_NOTHING.displayName, vsix: nothingVsix };
   try {
-    const ordinary: OrdinaryWindow[] = [];
-    for (let i = 0; i < RUNS; i++) ordinary.push(await ordinaryWindowOnce(launcher, build, marksProbe));
+    const windows = new Map<Subject, OrdinaryWindow[]>([[desk, []], [nothing, []]]);
+    for (let i = 0; i < ALTERNATIONS; i++) {
+      // Each pair starts with the other one than the last, so a machine growing busier or quieter weighs on both alike.
+      for (const subject of i % 2 === 0 ? [desk, nothing] : [nothing, desk]) windows.get(subject)?.push(await ordinaryWindowOnce(launcher, subject, marksProbe));
+    }
     const probes: Awaited<ReturnType<typeof probeWindowOnce>>[] = [];
-    for (let i = 0; i < RUNS; i++) probes.push(await probeWindowOnce(launcher, build));
+    for (let i = 0; i < PROBES; i++) probes.push(await probeWindowOnce(launcher, build));
 
-    const figures = ordinary.map((window) => window.figure).filter((ms): ms is number => ms !== undefined);
-    const marks = ordinary.map((window) => window.marks).filter((figure): figure is MarkFigures => figure !== undefined);
-    console.log(`activation of the production build (${kib(fs.statSync(build.vsix).size)} .vsix) in a real VS Code 1.100.3 extension host, ${RUNS} fresh windows each, median:`);
-    console.log(`  VS Code's own figure ("Show Running Extensions": code loading + activate call), .vsix installed, activated at startup: ${spread(figures)}`);
-    if (marks.length) {
+    const deskWindows = windows.get(desk) ?? [];
+    const nothingWindows = windows.get(nothing) ?? [];
+    const figuresOf = (list: readonly OrdinaryWindow[]): number[] => list.map((window) => window.figure).filter((ms): ms is number => ms !== undefined);
+    const marksOf = (list: readonly OrdinaryWindow[]): MarkFigures[] => list.map((window) => window.marks).filter((figure): figure is MarkFigures => figure !== undefined);
+    const deskFigures = figuresOf(deskWindows);
+    const nothingFigures = figuresOf(nothingWindows);
+    const ratio = median(deskFigures) / median(nothingFigures);
+    console.log(`activation of the production build (${kb(fs.statSync(build.vsix).size)} .vsix) in a real VS Code 1.100.3 extension host, ${ALTERNATIONS} alternations of fresh windows: Desk, and an extension with Desk's activation events whose activate() does nothing, each installed from a .vsix and activated at startup; medians:`);
+    console.log('  VS Code\'s own figure ("Show Running Extensions": code loading + activate call):');
+    console.log(`    Desk:       ${spread(deskFigures)}  ${loadOf(deskWindows)}`);
+    console.log(`    do-nothing: ${spread(nothingFigures)}  ${loadOf(nothingWindows)}`);
+    console.log(`    ratio of the medians, Desk / do-nothing: ${ratio.toFixed(2)}×  (budget: at most ${MAX_RATIO}×)`);
+    const deskMarks = marksOf(deskWindows);
+    const nothingMarks = marksOf(nothingWindows);
+    if (deskMarks.length) {
       console.log('  the same windows, from the extension host\'s own marks:');
-      console.log(`    Desk's code loading (the require of dist/extension.js): ${spread(marks.map((figure) => figure.loadMs))}`);
-      console.log(`    Desk's activate call: ${spread(marks.map((figure) => figure.activateMs))}`);
-      console.log(`    Desk's own share of VS Code's figure (load + activate call): ${spread(marks.map((figure) => figure.loadMs + figure.activateMs))}`);
-      const ahead = [...new Set(marks.flatMap((figure) => figure.ahead))];
-      console.log(`    loading the extensions ahead of Desk in its activation batch (${ahead.join(', ') || 'none'}), counted in Desk's figure by VS Code: ${spread(marks.map((figure) => figure.aheadMs))}`);
+      console.log(`    Desk's code loading (the require of dist/extension.js): ${spread(deskMarks.map((figure) => figure.loadMs))}`);
+      console.log(`    Desk's activate call: ${spread(deskMarks.map((figure) => figure.activateMs))}`);
+      console.log(`    Desk's own share of VS Code's figure (load + activate call): ${spread(deskMarks.map((figure) => figure.loadMs + figure.activateMs))}`);
+      if (nothingMarks.length) console.log(`    the do-nothing extension's (load + activate call): ${spread(nothingMarks.map((figure) => figure.loadMs + figure.activateMs))}`);
+      const ahead = [...new Set(deskMarks.flatMap((figure) => figure.ahead))];
+      console.log(`    loading the extensions ahead of Desk in its activation batch (${ahead.join(', ') || 'none'}), counted in Desk's figure by VS Code: ${spread(deskMarks.map((figure) => figure.aheadMs))}`);
     } else {
       console.log('  (no extension host marks were recorded)');
     }
@@ -269,22 +349,45 @@ export async function run(): Promise<void> {
     const alone = probes.map((r) => markFigures(r.probe.marks)).filter((figure): figure is MarkFigures => figure !== undefined);
     const reported = probes.map((r) => r.probe.reportedActivationMs).filter((ms): ms is number => ms !== undefined);
     const calls = probes.filter((r) => !r.probe.wasActive).map((r) => r.probe.activateCallMs);
-    console.log('  activated alone (by the benchmark\'s probe, the production build as a development extension):');
+    console.log(`  activated alone (by the benchmark's probe, the production build as a development extension, ${PROBES} windows):`);
     if (alone.length) console.log(`    VS Code's marks, code loading + activate call: ${spread(alone.map((figure) => figure.loadMs + figure.activateMs))}`);
     console.log(`    Desk's own activationTimeMs (activate call): ${reported.length ? spread(reported, 1) : 'not exported'}`);
     console.log(calls.length ? `    extension.activate() awaited from the host (code loading + activate call): ${spread(calls, 1)}` : '    extension.activate(): Desk was already active when the probe ran');
     console.log(`    window open to probe done (includes a 3 s idle wait): ${median(probes.map((r) => r.windowMs)).toFixed(0)} ms`);
     const first = probes.find((r) => !r.probe.wasActive)?.probe;
+    const bytesAtActivation = first?.loadedAtActivation.reduce((sum, entry) => sum + entry.bytes, 0);
     if (first) {
-      const total = first.loadedAtActivation.reduce((sum, entry) => sum + entry.bytes, 0);
-      console.log(`  loaded during activation: ${kib(total)}  (${first.loadedAtActivation.map((entry) => `${path.relative(build.dir, entry.file)} ${kib(entry.bytes)}`).join(', ')})`);
-      console.log(`  loaded after activation returned: ${first.loadedAfterwards.map((entry) => `${path.relative(build.dir, entry.file)} ${kib(entry.bytes)}`).join(', ') || 'nothing'}`);
+      console.log(`  loaded during activation: ${kb(bytesAtActivation ?? 0)} in ${first.loadedAtActivation.length} files (${first.loadedAtActivation.map((entry) => `${path.relative(build.dir, entry.file)} ${kb(entry.bytes)}`).join(', ')})  (budget: at most ${kb(MAX_BYTES_AT_ACTIVATION)})`);
+      console.log(`  loaded after activation returned: ${first.loadedAfterwards.map((entry) => `${path.relative(build.dir, entry.file)} ${kb(entry.bytes)}`).join(', ') || 'nothing'}`);
     }
     const requests = probes.flatMap((r) => r.requests);
     console.log(`  requests to the backend before any user action: ${requests.length}${requests.length ? `  (${[...new Set(requests)].join('; ')})` : ''}`);
     if (requests.length) console.log('  WARNING: activation should not touch the network');
+
+    const overBudget = budgetBreaches({ deskFigures, nothingFigures, windowsEach: ALTERNATIONS, ratio, bytesAtActivation });
+    if (overBudget.length) {
+      const banner = '!'.repeat(100);
+      console.error(`${banner}\nSTART-UP BUDGET EXCEEDED (README, "Benchmarks"):\n${overBudget.map((line) => `  - ${line}`).join('\n')}\n${banner}`);
+      throw new Error(`the start-up budget is exceeded: ${overBudget.join('; ')}`);
+    }
+    console.log(`  within the start-up budget: ${ratio.toFixed(2)}× the do-nothing extension (at most ${MAX_RATIO}×), ${kb(bytesAtActivation ?? 0)} at activation (at most ${kb(MAX_BYTES_AT_ACTIVATION)})`);
   } finally {
     fs.rmSync(build.dir, { recursive: true, force: true });
     fs.rmSync(marksProbe, { recursive: true, force: true });
+    fs.rmSync(path.dirname(nothingVsix), { recursive: true, force: true });
   }
+}
+
+/** What breaks the start-up budget, in words; also a run that could not measure it (too few figures) breaks it. */
+function budgetBreaches(measured: { deskFigures: number[]; nothingFigures: number[]; windowsEach: number; ratio: number; bytesAtActivation: number | undefined }): string[] {
+  const breaches: string[] = [];
+  const enough = Math.ceil(measured.windowsEach / 2);
+  if (measured.deskFigures.length < enough || measured.nothingFigures.length < enough) {
+    breaches.push(`too few windows gave a figure to compare (Desk ${measured.deskFigures.length}, do-nothing ${measured.nothingFigures.length} of ${measured.windowsEach} each)`);
+  } else if (!(measured.ratio <= MAX_RATIO)) {
+    breaches.push(`Desk's median activation is ${measured.ratio.toFixed(2)}× the do-nothing extension's (${median(measured.deskFigures)} ms against ${median(measured.nothingFigures)} ms), over ${MAX_RATIO}×`);
+  }
+  if (measured.bytesAtActivation === undefined) breaches.push('no probe saw Desk activate (it was already active each time), so the bytes loaded at activation are unknown');
+  else if (measured.bytesAtActivation > MAX_BYTES_AT_ACTIVATION) breaches.push(`Desk loads ${kb(measured.bytesAtActivation)} at activation, over ${kb(MAX_BYTES_AT_ACTIVATION)}`);
+  return breaches;
 }

@@ -153,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   bundles = new BundleLoader(path.join(context.globalStorageUri.fsPath, 'code-cache'));
   const features = desk.register(new LazyFeatures(desk, contributed, Object.values(FEATURES)));
   features.loadAllSoon();
+  warmNetworkForSignedInStart(desk);
   const loader = bundles;
   const saveCaches = setTimeout(() => void loader.saveCaches((message) => log.warn(message)), CODE_CACHE_SAVE_MS);
   context.subscriptions.push({ dispose: () => clearTimeout(saveCaches) });
@@ -190,6 +191,24 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     },
     emulatorUrl: () => backend.emulatorUrl(),
   };
+}
+
+/**
+ * Activation never loads dist/network.js (the HTTP pipeline and OAuth, 70 KB): a window without a Desk account never
+ * does. A start with the account remembered from the last one sends requests at once (each view shown refreshes its
+ * cached rows, the Drive poller and the Calendar status bar start), and the first would load it inside a view's
+ * answer of its first rows; so it loads in a macrotask of its own after the first feature, off the answers' path.
+ */
+function warmNetworkForSignedInStart(desk: DeskContext): void {
+  if (desk.viewCache.rememberedAccount() === undefined) return;
+  const timer = setTimeout(() => {
+    try {
+      network();
+    } catch (error) {
+      desk.log.warn(`Desk: could not load its network module ahead of the first request: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, 0);
+  desk.register({ dispose: () => clearTimeout(timer) });
 }
 
 export async function deactivate(): Promise<void> {

@@ -5,6 +5,7 @@
  * other such calls, by the HTTP client's one retry policy (http.ts `isWorthRepeating`, its attempts and waits);
  * each batch request is sent once by the client, so a batch answered 429 is sent the policy's attempts, no more.
  */
+import { BATCH_PATHS, CALENDAR_BATCH_SAFE_CALLS, DRIVE_BATCH_SOFT_LIMIT } from '../shared/batchPaths';
 import { randomBytes } from 'node:crypto';
 import * as z from '../shared/schemas/zod';
 import { mixedBoundary, readHttpMessage, readMultipart, writeMultipart } from '../shared/httpBatch';
@@ -37,17 +38,20 @@ export interface BatchEndpoint {
   readonly maxCalls: number;
 }
 
+/** Calls Desk puts in one batch where the API allows 1000 (MAX_BATCH_CALLS): well inside per-user rate limits. */
+const CALLS_PER_BATCH = 100;
+
 /**
  * The services' batch paths (discovery `batchPath`) and the calls Desk puts in one batch: Drive documents 100;
  * Calendar's batch page said 50 for years and says 1000 now, so 50 is safe on both; Tasks, Books and the Directory
  * give the general 1000, of which Desk sends 100 at a time to stay well inside per-user rate limits.
  */
 export const BATCH_ENDPOINTS = {
-  tasks: { path: '/batch', maxCalls: 100 },
-  books: { path: '/batch/books/v1', maxCalls: 100 },
-  drive: { path: '/batch/drive/v2', maxCalls: 100 },
-  calendar: { path: '/batch/calendar/v3', maxCalls: 50 },
-  directory: { path: '/batch', maxCalls: 100 },
+  tasks: { path: BATCH_PATHS.root, maxCalls: CALLS_PER_BATCH },
+  books: { path: BATCH_PATHS.books, maxCalls: CALLS_PER_BATCH },
+  drive: { path: BATCH_PATHS.drive, maxCalls: DRIVE_BATCH_SOFT_LIMIT },
+  calendar: { path: BATCH_PATHS.calendar, maxCalls: CALENDAR_BATCH_SAFE_CALLS },
+  directory: { path: BATCH_PATHS.root, maxCalls: CALLS_PER_BATCH },
 } as const satisfies Record<string, BatchEndpoint>;
 
 /** Sends `calls` through `endpoint`; the results are in the order of the calls. */

@@ -34,6 +34,7 @@ import {
 import * as z from '../shared/schemas/zod';
 import { ResponseValidationError } from './errors';
 import { HttpClient, path, QueryValue, RequestOptions } from './http';
+import { appendAll } from '../shared/arrays';
 
 export type {
   AclPage, AclRule, AclRuleWrite, Calendar, CalendarEvent, CalendarListEntry, CalendarListEntryWrite, CalendarListPage, CalendarWrite, Channel,
@@ -82,7 +83,7 @@ export interface PageOptions extends CallOptions {
  * properties, which nothing in Desk reads. A full listing and each sync ask for the same fields, so the store's
  * events are alike whichever answer brought them.
  */
-export const AGENDA_EVENT_FIELDS = 'items(id,etag,status,htmlLink,updated,summary,description,location,colorId,organizer,start,end,recurrence,recurringEventId,transparency,visibility,attendees,hangoutLink,conferenceData,reminders),nextPageToken,nextSyncToken';
+export const AGENDA_EVENT_FIELDS = 'items(id,etag,status,htmlLink,updated,summary,description,location,colorId,organizer,start,end,recurrence,recurringEventId,originalStartTime,transparency,visibility,attendees,hangoutLink,conferenceData,reminders),nextPageToken,nextSyncToken';
 /** What the Calendar view reads of a calendar list entry (rows, hovers, colours, reminders, pickers): not kind, notificationSettings, conferenceProperties, dataOwner. */
 export const CALENDAR_ROW_FIELDS = 'items(id,etag,summary,summaryOverride,description,location,timeZone,colorId,backgroundColor,foregroundColor,hidden,selected,accessRole,defaultReminders,primary,deleted),nextPageToken,nextSyncToken';
 
@@ -281,7 +282,7 @@ export class CalendarClient {
     const items: CalendarEvent[] = [];
     let nextSyncToken: string | undefined;
     for await (const page of this.http.pages((pageToken) => this.listEvents(calendarId, { ...options, pageToken, ...(syncToken ? { syncToken } : { showDeleted: true }) }))) {
-      items.push(...page.items);
+      appendAll(items, page.items);
       nextSyncToken = page.nextSyncToken ?? nextSyncToken;
     }
     return { items, nextSyncToken };

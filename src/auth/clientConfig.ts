@@ -16,6 +16,20 @@ function parseClientConfig(value: unknown): ClientConfig | undefined {
   return typeof clientSecret === 'string' && clientSecret !== '' ? { clientId, clientSecret } : undefined;
 }
 
+/**
+ * The form of a Google OAuth client id: Google's project number and a key, then Google's own domain (older clients
+ * have no key: `407408718192.apps.googleusercontent.com`). Anything else would only fail later, in Google's page.
+ */
+const GOOGLE_CLIENT_ID = /^[a-z0-9][a-z0-9-]*\.apps\.googleusercontent\.com$/i;
+
+/** Why `value` cannot be a Google OAuth client id, or undefined when it has the form of one. */
+export function clientIdProblem(value: string, t: Translate = english): string | undefined {
+  const id = value.trim();
+  if (id === '') return t('Paste the client ID of your OAuth client (it ends in .apps.googleusercontent.com).');
+  if (!GOOGLE_CLIENT_ID.test(id)) return t('This is not a Google OAuth client ID: one looks like 123456789012-abc123.apps.googleusercontent.com (Google Cloud Console → Google Auth Platform → Clients).');
+  return undefined;
+}
+
 export class MissingClientConfigError extends Error {
   constructor(t: Translate = english) {
     super(t('Signing in to Google needs your own OAuth client (type "Desktop app") from Google Cloud Console. Run "Desk: Configure Google OAuth Client" or set desk.google.clientId. To try Desk without one, use the emulator backend.'));

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { markInstance } from '../shared/crossBundle';
 import { english, Translate } from '../shared/l10n';
 
 /**
@@ -31,6 +32,18 @@ export class SignInCancelledError extends Error {
   constructor(message = 'Sign-in was cancelled.') {
     super(message);
     this.name = 'SignInCancelledError';
+  }
+}
+
+/**
+ * The user called the sign-in off (said no to VS Code's question about opening the browser, or pressed Cancel): a cancel
+ * like any other, which Desk's command wrapper does not report as an error (marked as the API layer's CancelledError).
+ */
+export class SignInDeclinedError extends SignInCancelledError {
+  constructor(message = 'Sign-in was cancelled.') {
+    super(message);
+    this.name = 'SignInDeclinedError';
+    markInstance(this, 'CancelledError');
   }
 }
 
@@ -92,8 +105,8 @@ export class LoopbackServer {
     this.timer = setTimeout(() => this.fail(new SignInCancelledError(this.t('Sign-in timed out: the browser did not come back in time.'))), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const { signal } = this.options;
     if (signal) {
-      if (signal.aborted) this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.')));
-      else signal.addEventListener('abort', () => this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.'))), { once: true });
+      if (signal.aborted) this.fail(new SignInDeclinedError(this.t('Sign-in was cancelled.')));
+      else signal.addEventListener('abort', () => this.fail(new SignInDeclinedError(this.t('Sign-in was cancelled.'))), { once: true });
     }
   }
 

@@ -5,6 +5,6 @@
  * dist/network.js, see esbuild.js).
  */
 export { randomUUID } from 'node:crypto';
-export { LoopbackServer, SignInCancelledError } from './loopbackServer';
+export { LoopbackServer, SignInCancelledError, SignInDeclinedError } from './loopbackServer';
 export { OAuthClient, OAuthError } from './oauthClient';
 export { createPkcePair, createState } from './pkce';

@@ -4,6 +4,7 @@ import { ServiceEndpoints } from '../config/endpoints';
 import { SCOPES } from '../config/scopes';
 import type { FetchFunction, OAuthClient } from './oauthClient';
 import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
+import { normalizeAccount } from '../core/accounts';
 import { hasMark, markInstance } from '../shared/crossBundle';
 import { english, Translate } from '../shared/l10n';
 
@@ -46,6 +47,20 @@ export class NotSignedInError extends Error {
     super(message);
     this.name = 'NotSignedInError';
     markInstance(this, 'NotSignedInError');
+  }
+}
+
+/** A request was made for an account that has no session here (signed out, or another account signed in). */
+export class AccountNotSignedInError extends NotSignedInError {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'AccountNotSignedInError');
+  }
+
+  constructor(readonly account: string, t: Translate = english) {
+    super(t, t('Sign in as {0} to continue: nothing was sent.', account));
+    this.name = 'AccountNotSignedInError';
+    markInstance(this, 'AccountNotSignedInError');
   }
 }
 
@@ -167,7 +182,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const backend = backendKey(endpoints);
     const requested = normaliseScopes([...SCOPES.identity, ...scopes]);
     const client = await this.client(endpoints);
-    const { LoopbackServer, SignInCancelledError, createPkcePair, createState, randomUUID } = oauthFlow();
+    const { LoopbackServer, SignInDeclinedError, createPkcePair, createState, randomUUID } = oauthFlow();
     const t = this.vs.l10n.t;
     const title = endpoints.kind === 'emulator' ? t('Signing in to the Desk emulator… finish in your browser') : t('Signing in to Google… finish in your browser');
     return this.vs.window.withProgress(
@@ -189,7 +204,8 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
             // (it sends one only with consent), and select_account lets the user add a second account.
             prompt: 'select_account consent',
           });
-          if (!(await this.open(url))) throw new SignInCancelledError(t('Could not open the browser for sign-in.'));
+          // VS Code answers false when the user says no to opening the external website: a cancel, not a failure.
+          if (!(await this.open(url))) throw new SignInDeclinedError(t('Sign-in was cancelled.'));
           const code = await loopback.waitForCode();
           const tokens = await client.exchangeCode(code, redirectUri, pkce.verifier);
           if (!tokens.refresh_token) {
@@ -264,9 +280,10 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
    * (the one the 401 answered: another request refreshed it meanwhile). Throws NotSignedInError when no session
    * covers them.
    */
-  async accessTokenFor(scopes: readonly string[], options: { forceRefresh: boolean; rejected?: string } = { forceRefresh: false }): Promise<string> {
+  async accessTokenFor(scopes: readonly string[], options: { forceRefresh: boolean; rejected?: string; account?: string | undefined } = { forceRefresh: false }): Promise<string> {
     const backend = this.backend();
-    const key = `${backend}\n${normaliseScopes(scopes).join(' ')}`;
+    const account = options.account === undefined ? undefined : normalizeAccount(options.account);
+    const key = `${backend}\n${normaliseScopes(scopes).join(' ')}\n${account ?? ''}`;
     if (!options.forceRefresh) {
       const known = this.handedOut.get(key);
       if (known && known.generation === this.generation && !needsRefresh(known.session.expiresAt, this.now())) return known.session.accessToken;
@@ -275,8 +292,9 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     }
     const generation = this.generation;
     const lookUp = (async () => {
-      const [stored] = await this.matchingSessions(backend, scopes, undefined);
-      if (!stored) throw new NotSignedInError(this.vs.l10n.t);
+      // A request made for one account (a document of that account) takes only that account's session.
+      const [stored] = (await this.matchingSessions(backend, scopes, undefined)).filter((session) => account === undefined || normalizeAccount(session.label) === account);
+      if (!stored) throw account === undefined ? new NotSignedInError(this.vs.l10n.t) : new AccountNotSignedInError(account, this.vs.l10n.t);
       // refresh() takes the stored token when it is no longer the one the server refused.
       return this.ensureFresh(backend, options.rejected === undefined ? stored : { ...stored, accessToken: options.rejected }, options.forceRefresh);
     })();

@@ -1,6 +1,7 @@
 /** Desk's own commands, shared by every view's welcome content: sign in and out, and which backend to use. */
 import type * as vscode from 'vscode';
 import { MissingClientConfigError, readClientConfig } from '../auth/clientConfig';
+import { setUpGoogleClient } from '../auth/commands';
 import { GOOGLE_ENDPOINTS } from '../config/endpoints';
 import { registerCommands } from './commands';
 import type { DeskContext } from './deskContext';
@@ -10,6 +11,8 @@ import { AUTH_COMMAND, DESK_COMMAND } from '../config/commandIds';
 export function registerDeskCommands(desk: DeskContext): void {
   const { vs, backend, session } = desk;
   const signIn = async (): Promise<void> => {
+    // Google without a client: first what a client is and where to make one, rather than an error.
+    if (backend.choice.kind === 'google' && !(await hasGoogleClient(desk)) && !(await setUpGoogleClient(desk))) return;
     // The provider needs the emulator's address before it opens the consent page.
     if (backend.choice.kind === 'emulator' && !backend.current) {
       await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.ensure());
@@ -31,11 +34,9 @@ export function registerDeskCommands(desk: DeskContext): void {
       if (!session.signedIn) await signIn();
     },
     [DESK_COMMAND.useGoogle]: async () => {
-      // Google needs the user's own OAuth client: ask for it first, and stay on the current backend if they cancel.
-      if (!(await hasGoogleClient(desk))) {
-        await vs.commands.executeCommand(AUTH_COMMAND.configureClient);
-        if (!(await hasGoogleClient(desk))) return;
-      }
+      // Google needs the user's own OAuth client: say what it is and ask for it first (one dialog at a time, no
+      // "saved" notice: the sign-in follows at once), and stay on the current backend if they cancel.
+      if (!(await hasGoogleClient(desk)) && !(await setUpGoogleClient(desk))) return;
       await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
       await session.check();
       if (!session.signedIn) await signIn();

@@ -8,7 +8,7 @@ import type { DisposableLike } from './disposable';
 import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
 import { updateDurably } from './durableMemento';
-import { network } from './lazyModules';
+import { madeOnFirstUse, network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
@@ -181,23 +181,26 @@ export function createDeskContext(
     tokenSource: (scopes) => session.tokenSource(scopes),
     httpClient(rootOf, scopes, onRequest) {
       const tokens = session.tokenSource(scopes);
-      const { HttpClient, SharedReads } = network();
-      sharedReads ??= new SharedReads();
-      return new HttpClient({
-        ...(onRequest ? { onRequest } : {}),
-        sharedReads,
-        reachability: offline().connectivity,
-        // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
-        // embedded emulator is running by the time rootUrl() is read.
-        token: async (options) => {
-          await backend.ensure();
-          return tokens(options);
-        },
-        rootUrl: () => {
-          const endpoints = backend.current;
-          if (!endpoints) throw new Error(vs.l10n.t('The local emulator is not running'));
-          return rootOf(endpoints);
-        },
+      // Features make their clients as they load, right after activation: dist/network.js waits for the first request.
+      return madeOnFirstUse(() => {
+        const { HttpClient, SharedReads } = network();
+        sharedReads ??= new SharedReads();
+        return new HttpClient({
+          ...(onRequest ? { onRequest } : {}),
+          sharedReads,
+          reachability: offline().connectivity,
+          // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
+          // embedded emulator is running by the time rootUrl() is read.
+          token: async (options) => {
+            await backend.ensure();
+            return tokens(options);
+          },
+          rootUrl: () => {
+            const endpoints = backend.current;
+            if (!endpoints) throw new Error(vs.l10n.t('The local emulator is not running'));
+            return rootOf(endpoints);
+          },
+        });
       });
     },
     async showError(error, options = {}) {

@@ -8,3 +8,23 @@ export function network(): typeof import('./network') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./network') as typeof import('./network');
 }
+
+/**
+ * Stands for the object `create` makes, made at the first use of one of its members (a method call, a getter): a
+ * feature holds its API clients from its start, and their module loads only when the first request is sent.
+ * Not a thenable (`await` of it makes nothing); `instanceof` does not see through it.
+ */
+export function madeOnFirstUse<T extends object>(create: () => T): T {
+  let made: T | undefined;
+  return new Proxy({} as T, {
+    get: (_target, property) => {
+      if (property === 'then') return undefined;
+      made ??= create();
+      const instance = made;
+      const value: unknown = Reflect.get(instance, property, instance);
+      if (typeof value !== 'function') return value;
+      const method = value as (this: T, ...args: unknown[]) => unknown;
+      return (...args: unknown[]): unknown => method.apply(instance, args);
+    },
+  });
+}

@@ -20,14 +20,14 @@ export type SaveStarter = 'user' | 'auto';
 
 /** The saves VS Code has started for documents of one scheme: their participants ran, the stat comes next. */
 export class SavesUnderWay {
-  private readonly started = new Map<string, { at: number; by: SaveStarter }>();
+  private readonly started = new Map<string, { at: number; by: SaveStarter; uri: vscode.Uri }>();
   /** Saves whose stat was taken: their writeFile comes next. */
   private readonly writing = new Set<string>();
   private readonly subscription: vscode.Disposable;
 
   constructor(vs: typeof vscode, scheme: string) {
     this.subscription = vs.workspace.onWillSaveTextDocument((event) => {
-      if (event.document.uri.scheme === scheme) this.started.set(event.document.uri.toString(), { at: Date.now(), by: event.reason === vs.TextDocumentSaveReason.Manual ? 'user' : 'auto' });
+      if (event.document.uri.scheme === scheme) this.started.set(event.document.uri.toString(), { at: Date.now(), by: event.reason === vs.TextDocumentSaveReason.Manual ? 'user' : 'auto', uri: event.document.uri });
     });
   }
 
@@ -39,6 +39,22 @@ export class SavesUnderWay {
     if (started === undefined || Date.now() - started.at >= SAVE_ANNOUNCEMENT_MS) return undefined;
     if (started.by === 'user') this.writing.add(key);
     return started.by;
+  }
+
+  /**
+   * The document VS Code has started to save (its stat not taken yet) at this URI or below it: VS Code stats the
+   * folder of a document whose own stat failed before it writes. Does not take the save.
+   */
+  pendingAt(uri: vscode.Uri): vscode.Uri | undefined {
+    if (this.started.size === 0) return undefined;
+    const key = uri.toString();
+    const folder = uri.path.endsWith('/') ? uri.path : `${uri.path}/`;
+    for (const [started, save] of this.started) {
+      if (Date.now() - save.at >= SAVE_ANNOUNCEMENT_MS) continue;
+      const below = save.uri.scheme === uri.scheme && save.uri.authority === uri.authority && save.uri.path.startsWith(folder);
+      if (started === key || below) return save.uri;
+    }
+    return undefined;
   }
 
   /** Whether this write is the one of a save the user started (its stat came first); true once per save. */

@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
 import { SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
 import { DESK_SCOPES } from '../config/scopes';
 import { AUTH_PROVIDER_ID, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
+import { AccountGate, normalizeAccount } from './accounts';
 import { Disposable } from './disposable';
 
 /** One sign-in covers every Desk service (DESK_SCOPES); a service asks for its own subset of them. */
@@ -14,10 +16,15 @@ export type SessionProvider = Pick<DeskAuthenticationProvider, 'listSessions' | 
  * Whether the user is signed in (the `desk:signedIn` context key for welcome views and menus), and bearer
  * tokens for the HTTP pipeline. The signed-in check reads stored sessions only: no network, no browser.
  */
-export class DeskSession extends Disposable {
+export class DeskSession extends Disposable implements AccountGate {
   private readonly changeEmitter: vscode.EventEmitter<boolean>;
+  /** Fires false at sign-out, true at sign-in and when another account takes the place of the one shown. */
   readonly onDidChangeSignedIn: vscode.Event<boolean>;
   private signedInValue: boolean | undefined;
+  /** The signed-in accounts' e-mail addresses (normalized) as the last check found them. */
+  private accountsValue: readonly string[] = [];
+  /** The account the requests of the operation under way are for (runAs): their tokens come from its session only. */
+  private readonly requestAccount = new AsyncLocalStorage<string>();
   private checking: Promise<boolean> | undefined;
 
   constructor(private readonly vs: typeof vscode, private readonly provider: SessionProvider) {
@@ -50,7 +57,42 @@ export class DeskSession extends Disposable {
    * prompts are for other extensions borrowing an account. Requests asked together share one lookup.
    */
   tokenSource(scopes: readonly string[] = DESK_SCOPES): TokenSource {
-    return (options) => this.provider.accessTokenFor(scopes, options);
+    return (options) => this.provider.accessTokenFor(scopes, { ...options, account: this.requestAccount.getStore() });
+  }
+
+  /**
+   * Runs `work` as `account`: every request it makes (however deep, through any client) takes that account's token,
+   * and fails with AccountNotSignedInError, sending nothing, when that account has no session.
+   */
+  runAs<T>(account: string, work: () => Promise<T>): Promise<T> {
+    return this.requestAccount.run(normalizeAccount(account), work);
+  }
+
+  /** The signed-in accounts' e-mail addresses, read from the stored sessions now (no network). */
+  async signedInAccounts(): Promise<readonly string[]> {
+    try {
+      return [...new Set((await this.provider.listSessions()).map((session) => normalizeAccount(session.account.label)))];
+    } catch {
+      return [];
+    }
+  }
+
+  /** The account whose rows the views show now, for the URIs they open; NotSignedInError when none is signed in. */
+  viewAccount(): string {
+    const account = this.currentAccount;
+    if (!account) throw new NotSignedInError(this.vs.l10n.t);
+    return account;
+  }
+
+  /** viewAccount(), after the first look at the stored sessions (a row drawn from the view cache can be clicked before it). */
+  async viewAccountNow(): Promise<string> {
+    await this.isSignedIn();
+    return this.viewAccount();
+  }
+
+  /** The e-mail address of the account Desk's views show (the first signed in) as the last check found it. */
+  get currentAccount(): string | undefined {
+    return this.accountsValue[0];
   }
 
   /** The signed-in account's id (the first session with every Desk scope), undefined when signed out; no network. */
@@ -70,14 +112,14 @@ export class DeskSession extends Disposable {
   }
 
   private async lookUp(): Promise<boolean> {
-    let signedIn: boolean;
-    try {
-      signedIn = (await this.provider.listSessions()).length > 0;
-    } catch {
-      signedIn = false;
-    }
+    const accounts = await this.signedInAccounts();
+    const signedIn = accounts.length > 0;
+    // Another account in place of the one shown (signed out and in within one look, or another window): to the views
+    // that is a new sign-in, so everything they keep of the old account goes.
+    const switched = signedIn && this.signedInValue === true && accounts[0] !== this.accountsValue[0];
+    this.accountsValue = accounts;
     await this.vs.commands.executeCommand('setContext', SIGNED_IN_CONTEXT_KEY, signedIn);
-    if (signedIn !== this.signedInValue) {
+    if (signedIn !== this.signedInValue || switched) {
       const known = this.signedInValue !== undefined;
       this.signedInValue = signedIn;
       if (known) this.changeEmitter.fire(signedIn);

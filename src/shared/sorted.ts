@@ -16,3 +16,30 @@ export function firstIndex(count: number, isBefore: (index: number) => boolean):
 export function lowerBound<T>(items: readonly T[], isBefore: (item: T) => boolean): number {
   return firstIndex(items.length, (index) => isBefore(items[index] as T));
 }
+
+/**
+ * `sorted` and `added` (each in `compare` order) merged into one new array. The prefix of `sorted` before `added`'s
+ * first item is copied without comparing, so adding a page that sorts after everything costs log N comparisons.
+ */
+export function mergeSorted<T>(sorted: readonly T[], added: readonly T[], compare: (a: T, b: T) => number): T[] {
+  const first = added[0];
+  if (first === undefined) return [...sorted];
+  const split = lowerBound(sorted, (item) => compare(item, first) <= 0);
+  const merged = sorted.slice(0, split);
+  let left = split;
+  let right = 0;
+  while (left < sorted.length && right < added.length) {
+    const fromSorted = sorted[left] as T;
+    const fromAdded = added[right] as T;
+    if (compare(fromSorted, fromAdded) <= 0) {
+      merged.push(fromSorted);
+      left++;
+    } else {
+      merged.push(fromAdded);
+      right++;
+    }
+  }
+  for (; left < sorted.length; left++) merged.push(sorted[left] as T);
+  for (; right < added.length; right++) merged.push(added[right] as T);
+  return merged;
+}

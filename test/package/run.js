@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The emulator as other projects install it: packs it (scripts/pack-emulator.js), installs the tarball in an empty
 // folder (offline: the package has no dependencies), starts it there with `npx desk-emulator --port 0 --seed demo`,
-// checks it answers and writes nothing into the folder, then runs the README's three programs (section "Use the
+// checks it answers and writes nothing into the folder, then runs the three programs of docs/emulator.md (section "Use the
 // emulator in your own tests": Node, Python, Go) exactly as printed against it. Ends with mocha's summary lines
 // ("N passing", "N failing"), which scripts/test-all.js counts.
 // Usage: node test/package/run.js   (needs `node esbuild.js` first)
@@ -44,9 +44,9 @@ function run(command, args, options) {
 
 /** The README section's code blocks by language, as printed. */
 function readmeSnippets() {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(repoRoot, 'docs', 'emulator.md'), 'utf8');
   const start = readme.indexOf(SECTION);
-  ensure(start >= 0, `README.md has no section "${SECTION}"`);
+  ensure(start >= 0, `docs/emulator.md has no section "${SECTION}"`);
   const section = readme.slice(start).split(/\n## /)[0];
   const snippets = {};
   for (const found of section.matchAll(/```(\w+)\n([\s\S]*?)```/g)) snippets[found[1]] = found[2];

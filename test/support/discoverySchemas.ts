@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { discoveryMethod, DiscoveryDocument, JsonSchema } from '../../src/emulator/discovery/documents';
 
 // out/test/support → the repository root.
-const README = path.resolve(__dirname, '../../../README.md');
+const README = path.resolve(__dirname, '../../../docs/emulator.md');
 const EXTENSIONS_HEADING = /^#+ Deliberate extensions to Google's schemas/m;
 
 /**

@@ -57,7 +57,7 @@ describe('Bookshelves view (UI)', function () {
     const workbench = opened();
     const { page } = workbench;
     await page.keyboard.press('Escape');
-    await runCommand(page, 'Desk Books: Search Books…');
+    await runCommand(page, 'Desk Books: Find Books…');
     const quickInput = page.locator('.quick-input-widget');
     const input = quickInput.locator('input.input');
     await quickInput.locator('.quick-input-title', { hasText: 'Search Google Books' }).waitFor({ state: 'visible', timeout: 15000 });

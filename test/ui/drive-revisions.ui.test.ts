@@ -47,7 +47,7 @@ describe('Drive revision history (UI)', function () {
     await history.waitFor({ state: 'visible', timeout: 10000 });
     // A plain text file has bytes to pin, but only Google documents can be published; no entry repeats "Drive:".
     const submenu = (await page.locator('.context-view .monaco-submenu .action-label').allInnerTexts()).map((text) => text.trim()).filter((text) => text !== '');
-    assert.ok(submenu.includes('Pin a Version (Keep Forever)…'), submenu.join(' | '));
+    assert.ok(submenu.includes('Keep a Version Forever…'), submenu.join(' | '));
     assert.ok(!submenu.some((text) => /Publish/.test(text) || /^Drive:/.test(text)), submenu.join(' | '));
     await opened().screenshot('drive-file-versions-menu', { keepPointer: true });
     // As a hand does: straight right into the submenu, then up to its entry (a diagonal would cross "Labels").

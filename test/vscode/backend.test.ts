@@ -6,15 +6,22 @@ describe('choosing Google without an OAuth client', () => {
   const stubs = new WindowStubs();
   afterEach(() => stubs.restore());
 
-  it('asks for the client first and stays on the emulator when the user cancels', async () => {
+  it('says what an OAuth client is, asks for it, and stays on the emulator when the user cancels', async () => {
     await activateAndSignIn();
     const before = vscode.workspace.getConfiguration('desk').inspect<string>('backend')?.globalValue;
     const prompts: string[] = [];
+    const explained: string[] = [];
+    // First, one dialog says what an OAuth client is; the user chooses to enter one.
+    stubs.stub('showInformationMessage', async (message: unknown, ...items: unknown[]) => {
+      explained.push(String(message));
+      return items.find((item) => item === 'Enter Client ID…');
+    });
     stubs.stub('showInputBox', async (options: unknown) => {
       prompts.push(String((options as { title?: string }).title ?? ''));
       return undefined; // the user presses Escape
     });
     await vscode.commands.executeCommand('desk.useGoogle');
+    assert.deepEqual(explained, ['Signing in to Google needs an OAuth client of your own.']);
     assert.deepEqual(prompts, ['Google OAuth client (Desktop app)']);
     assert.equal(vscode.workspace.getConfiguration('desk').inspect<string>('backend')?.globalValue, before);
   });

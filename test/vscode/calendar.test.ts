@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
 import { addDays, dateKey, zonedToUtc } from '../../src/features/calendar/time';
-import { activateAndSignIn, byLabel, emulatorRequest, labelText, WindowStubs, detailsTab } from './support';
+import { activateAndSignIn, byLabel, emulatorRequest, eventually, labelText, WindowStubs, detailsTab } from './support';
 
 interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
 interface ApiEntry { id: string; summary?: string; primary?: boolean; colorId?: string; hidden?: boolean; accessRole?: string }
@@ -140,8 +140,34 @@ describe('Calendar view in VS Code', function () {
 
   it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
     const seen = stubs.answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
+    const confirmations: unknown[][] = [];
+    let confirmed = (): void => undefined;
+    const answered = new Promise<void>((resolve) => { confirmed = resolve; });
+    // The user reads the notice, then clicks Show in Agenda.
+    let click = (_choice: string | undefined): void => undefined;
+    const clicked = new Promise<string | undefined>((resolve) => { click = resolve; });
+    stubs.stub('showInformationMessage', async (...args: unknown[]) => {
+      confirmations.push(args);
+      confirmed();
+      return confirmations.length === 1 ? clicked : undefined;
+    });
     const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
     assert.equal(created?.summary, 'Desk sync');
+    // After the last step: a confirmation with Open and Show in Agenda; Show in Agenda selects the new row.
+    await answered;
+    assert.match(String(confirmations[0]?.[0]), /^Created “Desk sync” in .+: .+ · 10:00\.$/);
+    assert.deepEqual(confirmations[0]?.slice(1), ['Open', 'Show in Agenda']);
+    // The user clicks once the Agenda shows the event (a moment after the notice).
+    await eventually('the new event in the Agenda', async () => {
+      await api.calendar.tree.getChildren();
+      return eventNode(api.calendar.tree.agenda, 'Desk sync').catch(() => undefined);
+    });
+    click('Show in Agenda');
+    await eventually('the new event selected in the Agenda', () => {
+      const selected = api.calendar.view.selection[0];
+      return selected?.kind === 'event' && selected.event.id === created.id && selected.inAgenda ? true : undefined;
+    });
+    stubs.restore();
     assert.ok(seen[1]?.validateInput && await seen[1].validateInput('next blue moon'), 'an unreadable time is refused');
     const onEmulator = await eventOnEmulator(ALICE, created.id);
     assert.equal(onEmulator.body.location, 'Room 7');

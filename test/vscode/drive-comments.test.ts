@@ -52,7 +52,7 @@ describe('Drive comments in VS Code', function () {
   let loose: DriveComment;
 
   async function openFile(): Promise<vscode.TextEditor> {
-    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     return vscode.window.showTextDocument(document);
   }
 

@@ -37,7 +37,7 @@ describe('Drive folders in the Explorer', function () {
     if (folderId) await emulatorRequest('DELETE', `/drive/v2/files/${encodeURIComponent(folderId)}`);
   });
 
-  it('"Add to Workspace" on a folder row adds desk-drive:/My Drive/<folder> after the workspace\'s folders', async () => {
+  it('"Add to Workspace" on a folder row adds desk-drive://<account>/My Drive/<folder> after the workspace\'s folders', async () => {
     await vscode.commands.executeCommand('desk.drive.revealFile', folderId);
     const row = api.drive.treeView.selection[0];
     assert.ok(row && 'item' in row && row.item.id === folderId, 'the folder row is selected');
@@ -57,7 +57,7 @@ describe('Drive folders in the Explorer', function () {
     const [start, deleteCount, added] = calls[0] as [number, number, { uri: vscode.Uri; name: string }];
     assert.equal(start, vscode.workspace.workspaceFolders?.length ?? 0);
     assert.equal(deleteCount, 0);
-    assert.equal(added.uri.toString(true), `desk-drive:/My Drive/${name}`);
+    assert.equal(added.uri.toString(true), `desk-drive://alice@example.com/My Drive/${name}`);
     assert.equal(added.name, name);
     folder = added.uri;
   });
@@ -94,6 +94,27 @@ describe('Drive folders in the Explorer', function () {
     const onDrive = (await emulatorRequest<ApiFile>('GET', `/drive/v2/files/${copy.id}`)).body;
     assert.equal(onDrive.labels?.trashed, true, 'in the trash, not deleted');
     await eventually('the notice', () => (said.some((message) => /Drive's trash/.test(message)) ? true : undefined));
+  });
+
+  it('VS Code\'s Undo of a Delete (the old content written back at the path) brings the same Drive file back from the trash', async () => {
+    stubs.stub('showInformationMessage', async () => undefined);
+    const fs = vscode.workspace.fs;
+    const uri = vscode.Uri.joinPath(folder, 'undo.txt');
+    await fs.writeFile(uri, bytes('keep me'));
+    const original = (await childrenOnDrive(folderId)).find((file) => file.title === 'undo.txt');
+    assert.ok(original);
+    await fs.delete(uri, { useTrash: false });
+    // What VS Code's bulk edit does on Undo: create the file again with the content it read before deleting.
+    await fs.writeFile(uri, bytes('keep me'));
+    const back = (await childrenOnDrive(folderId)).filter((file) => file.title === 'undo.txt');
+    assert.deepEqual(back.map((file) => file.id), [original.id], 'the same file, out of the trash, not a copy');
+    assert.equal(text(await fs.readFile(uri)), 'keep me');
+    // Other content at that path after a delete is a new file.
+    await fs.delete(uri, { useTrash: false });
+    await fs.writeFile(uri, bytes('something else'));
+    const fresh = (await childrenOnDrive(folderId)).filter((file) => file.title === 'undo.txt');
+    assert.equal(fresh.length, 1);
+    assert.notEqual(fresh[0]?.id, original.id);
   });
 
   it('lists a folder holding more files than one page of Drive\'s listing (1000) completely', async function () {
@@ -136,9 +157,9 @@ describe('Drive folders in the Explorer', function () {
       await desk.session.check();
       assert.equal(desk.session.signedIn, false);
       // What VS Code asks when it opens the folder: its listing, and the folder's own settings files.
-      for (let attempt = 0; attempt < 3; attempt++) await assert.rejects(Promise.resolve(vscode.workspace.fs.readDirectory(folder)), /Not signed in to Google \(Desk\)/);
-      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'))), /Not signed in/);
-      const notices = warnings.filter((warning) => /sign in to list the Drive folders/.test(warning.message));
+      for (let attempt = 0; attempt < 3; attempt++) await assert.rejects(Promise.resolve(vscode.workspace.fs.readDirectory(folder)), new RegExp(`Sign in as alice@example\\.com to open ${name}\\.`));
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'))), /Sign in as alice@example\.com to open settings\.json\./);
+      const notices = warnings.filter((warning) => /Sign in as alice@example\.com/.test(warning.message));
       assert.equal(notices.length, 1, `one notice for every failed request: ${JSON.stringify(warnings.map((warning) => warning.message))}`);
       assert.deepEqual(notices[0]?.actions, ['Sign In']);
 

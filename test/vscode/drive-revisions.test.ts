@@ -136,7 +136,7 @@ describe('Drive revision history and labels in VS Code', function () {
     const { file, revisions } = await fileWithHistory();
     const [first, second] = revisions as [DriveRevision, DriveRevision];
     // The file is open: the restore reloads it.
-    const open = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const open = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     assert.equal(open.getText(), 'three\n');
     confirmAll();
     await vscode.commands.executeCommand('desk.drive.restoreRevision', { fileId: file.id, revisionId: first.id });
@@ -149,7 +149,7 @@ describe('Drive revision history and labels in VS Code', function () {
     assert.equal(await contentOf(file.id, after[2]?.id), 'three\n');
 
     // The history picker: version 2, then what to do with it.
-    script([{ pick: /version 2$/ }, { pick: /Pin \(Keep Forever\)/ }]);
+    script([{ pick: /version 2$/ }, { pick: /Keep Forever/ }]);
     await vscode.commands.executeCommand('desk.drive.revisionHistory', { fileId: file.id });
     assert.deepEqual(problems, []);
     assert.equal((await revisionsOf(file.id)).find((revision) => revision.id === second.id)?.pinned, true);

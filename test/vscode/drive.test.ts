@@ -117,17 +117,25 @@ describe('Drive view in VS Code', function () {
 
   it('saves an edit back to Drive', async () => {
     const file = await findFile('meeting-notes.md');
-    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     await replaceText(document, '# Weekly sync\n\nSaved from VS Code.\n');
+    const notesRow = await child(await child(await myDrive(), 'Notes'), 'meeting-notes.md');
+    assert.match(String(api.drive.provider.getTreeItem(notesRow).description), /\b86 B\b/, 'the seeded size');
     assert.equal(await document.save(), true);
     assert.equal(await contentOf(file.id), '# Weekly sync\n\nSaved from VS Code.\n');
+    // The tree's row follows: its size is the saved content's, not the size it had when listed.
+    api.drive.pollChangesNow();
+    await eventually('the new size on the row', async () => {
+      const row = await child(await child(await myDrive(), 'Notes'), 'meeting-notes.md');
+      return /\b35 B\b/.test(String(api.drive.provider.getTreeItem(row).description)) ? true : undefined;
+    });
   });
 
   it('a conflicting save asks Compare / Overwrite / Cancel; Cancel keeps both texts, Overwrite wins', async () => {
     const file = await findFile('design.md');
     // Installed first: whichever save reaches the conflict (ours, or one VS Code starts), the user answers here.
     const asked = answerWarnings(undefined); // the modal's Cancel
-    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'My version\n');
     // Someone else saves first.
@@ -165,7 +173,7 @@ describe('Drive view in VS Code', function () {
       const file = JSON.parse(created.text) as ApiFile;
       assert.equal((await http('PUT', `/upload/drive/v2/files/${encodeURIComponent(file.id)}?uploadType=media`, { text: 'First\n' })).status, 200);
       const asked = answerWarnings(undefined); // the modal's Cancel
-      const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+      const document = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
       await vscode.window.showTextDocument(document);
       await replaceText(document, 'Auto-saved\n');
       await eventually('the auto save on Drive', async () => (!document.isDirty && (await contentOf(file.id)) === 'Auto-saved\n' ? true : undefined));
@@ -193,7 +201,7 @@ describe('Drive view in VS Code', function () {
 
   it('Compare opens a diff of the Drive version against the user\'s', async () => {
     const file = await findFile('groceries.txt');
-    const document = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const document = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     await vscode.window.showTextDocument(document);
     await replaceText(document, 'tea\n');
     // As long as the user's text: VS Code's own "newer file" check compares sizes, Desk's stat must still refuse.
@@ -217,7 +225,7 @@ describe('Drive view in VS Code', function () {
 
   it('opens a native document as a read-only text export', async () => {
     const plan = await findFile('Project plan');
-    const uri = driveUri(vscode, plan);
+    const uri = driveUri(vscode, 'alice@example.com', plan);
     const document = await vscode.workspace.openTextDocument(uri);
     assert.match(document.getText(), /Goal: ship Desk/);
     const stat = await vscode.workspace.fs.stat(uri);

@@ -99,7 +99,7 @@ describe('Offline walkthrough: five actions offline, then the service back', fun
     const files = await onEmulator<{ items: Array<{ id: string; title: string }> }>('GET', `/drive/v2/files?q=${encodeURIComponent("title = 'meeting-notes.md'")}`);
     const file = files.items[0];
     assert.ok(file);
-    const driveDocument = await vscode.workspace.openTextDocument(driveUri(vscode, file));
+    const driveDocument = await vscode.workspace.openTextDocument(driveUri(vscode, 'alice@example.com', file));
     const calendars = (await api.calendar.tree.getChildren()).filter((node): node is CalendarNode => node.kind === 'calendar');
     const primary = calendars.find((node) => node.entry.primary);
     assert.ok(primary);

@@ -222,7 +222,7 @@ describe('Tasks view in VS Code', function () {
 
   it('opens read-only task details with the notes (tasks.get)', async () => {
     const passport = await taskNode(await listNode('My Tasks'), 'Renew passport');
-    const uri = vscode.Uri.from({ scheme: 'desk-task', path: `/${encodeURIComponent(passport.listId)}/${encodeURIComponent(passport.task.id)}.md`, query: 'list=My%20Tasks' });
+    const uri = vscode.Uri.from({ scheme: 'desk-task', authority: 'alice@example.com', path: `/${encodeURIComponent(passport.listId)}/${encodeURIComponent(passport.task.id)}.md`, query: 'list=My%20Tasks' });
     const document = await vscode.workspace.openTextDocument(uri);
     assert.match(document.getText(), /^# Renew passport/);
     assert.match(document.getText(), /Photos are in the top drawer/);

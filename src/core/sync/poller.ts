@@ -10,6 +10,7 @@
  * push.ts), each notification triggers a fetch at once and the schedule falls back to one safety-net poll every
  * `pushMs`; when push stops, the schedule returns to its normal pace after one catch-up poll.
  */
+import { appendAll } from '../../shared/arrays';
 
 /** One page of a feed: items, and either the next page's token or the token to resume from next time. */
 export interface SyncPage<TItem> {
@@ -374,7 +375,7 @@ export class SyncPoller<TItem> {
         throw error;
       }
       if (page.longPollAvailable !== undefined) this.longPollAvailable = page.longPollAvailable;
-      changes.push(...page.items);
+      appendAll(changes, page.items);
       if (page.nextPageToken) {
         pageToken = page.nextPageToken;
         continue;

@@ -83,9 +83,9 @@ export function oauthRoutes(deps: ServiceDeps): readonly Route[] {
     { id: 'oauth.token', method: 'POST', path: '/token', auth: false, handle: (context) => oauthJson(() => token(state, context)) },
     { id: 'oauth.revoke', method: 'POST', path: '/revoke', auth: false, handle: (context) => oauthJson(() => revoke(state, context)) },
     // OpenID Connect's userinfo, at both of Google's addresses for it; then the older OAuth2 v2 form.
-    { id: 'oauth.userinfo', method: 'GET', path: '/v1/userinfo', handle: (context) => ({ json: openIdUserInfo(deps, context) }) },
-    { id: 'oauth.userinfo', method: 'GET', path: '/oauth2/v3/userinfo', handle: (context) => ({ json: openIdUserInfo(deps, context) }) },
-    { id: 'oauth.userinfo.v2', method: 'GET', path: '/oauth2/v2/userinfo', handle: (context) => ({ json: legacyUserInfo(deps, context) }) },
+    { id: 'oauth.userinfo', method: 'GET', path: '/v1/userinfo', handle: (context) => ({ json: openIdUserInfo(context) }) },
+    { id: 'oauth.userinfo', method: 'GET', path: '/oauth2/v3/userinfo', handle: (context) => ({ json: openIdUserInfo(context) }) },
+    { id: 'oauth.userinfo.v2', method: 'GET', path: '/oauth2/v2/userinfo', handle: (context) => ({ json: legacyUserInfo(context) }) },
   ];
 }
 
@@ -470,20 +470,17 @@ function idTokenKey(state: OAuthState): string {
 // ---------------------------------------------------------------------------------------------------------
 // Userinfo
 
-function grantedScopes(deps: ServiceDeps, context: RequestContext): Set<string> {
-  const header = context.headers.authorization;
-  const bearer = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
-  const accessToken = bearer ?? context.query.string('access_token');
-  const record = accessToken ? deps.tokens.describe(accessToken) : undefined;
+function grantedScopes(context: RequestContext): Set<string> {
+  const grant = context.grant;
   // Developer tokens stand for a signed-in developer: they see the whole profile.
-  if (!record || record.clientId === DEV_CLIENT_ID) return new Set(['openid', 'email', 'profile']);
-  return new Set(record.scopes);
+  if (!grant || grant.clientId === DEV_CLIENT_ID) return new Set(['openid', 'email', 'profile']);
+  return new Set(grant.scopes);
 }
 
 
-function openIdUserInfo(deps: ServiceDeps, context: RequestContext): Record<string, unknown> {
+function openIdUserInfo(context: RequestContext): Record<string, unknown> {
   const user = requireUser(context);
-  const scopes = grantedScopes(deps, context);
+  const scopes = grantedScopes(context);
   const info: Record<string, unknown> = { sub: user.id };
   if (scopes.has('profile') || scopes.has('https://www.googleapis.com/auth/userinfo.profile')) {
     Object.assign(info, { name: user.name, given_name: user.givenName, family_name: familyName(user) });
@@ -495,8 +492,8 @@ function openIdUserInfo(deps: ServiceDeps, context: RequestContext): Record<stri
   return info;
 }
 
-function legacyUserInfo(deps: ServiceDeps, context: RequestContext): Record<string, unknown> {
-  const openId = openIdUserInfo(deps, context);
+function legacyUserInfo(context: RequestContext): Record<string, unknown> {
+  const openId = openIdUserInfo(context);
   const { sub, email_verified: verified, ...rest } = openId;
   return { id: sub, ...rest, ...(verified === undefined ? {} : { verified_email: verified }) };
 }

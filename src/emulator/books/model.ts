@@ -178,7 +178,7 @@ export class BookshelvesModel {
   /** A custom shelf as the Google Books site would have created it (the API cannot). */
   createCustomShelfForSeed(userId: string, title: string, access: ShelfAccess, description?: string): StoredShelf {
     const mine = this.listMine(userId);
-    const id = Math.max(FIRST_CUSTOM_SHELF_ID - 1, ...mine.map((shelf) => shelf.id)) + 1;
+    const id = mine.reduce((largest, shelf) => Math.max(largest, shelf.id), FIRST_CUSTOM_SHELF_ID - 1) + 1;
     const now = this.now();
     const shelf: StoredShelf = { userId, id, title, access, writable: true, created: now, updated: now, volumesLastUpdated: now, volumeIds: [], ...(description ? { description } : {}) };
     this.shelves.set(shelfKey(userId, id), shelf);

@@ -16,7 +16,7 @@ export const calendarModule: ServiceModule = {
   name: 'calendar',
   register(router, deps) {
     const service = calendarServiceFor(deps);
-    router.addAll(withinScopeLimits(service, deps.tokens, new AppCalendars(deps.store), [
+    router.addAll(withinScopeLimits(service, new AppCalendars(deps.store), [
       ...calendarRoutes(service), ...calendarListRoutes(service), ...aclRoutes(service), ...eventRoutes(service),
       ...freeBusyRoutes(service), ...settingsRoutes(service),
     ]));

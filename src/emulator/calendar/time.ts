@@ -14,8 +14,14 @@ export const DAY_MS = 24 * HOUR_MS;
 const BUCKET_MS = 7 * DAY_MS;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-/** zone → bucket index → the offset in force during the whole bucket, or null when a transition falls inside it. */
-const bucketOffsets = new Map<string, Map<number, number | null>>();
+/** A bucket with a transition: the offset before it, the first second of the new offset, and the offset from then. */
+interface Transition {
+  readonly before: number;
+  readonly at: number;
+  readonly after: number;
+}
+/** zone → bucket index → the offset in force during the whole bucket, or the bucket's one transition. */
+const bucketOffsets = new Map<string, Map<number, number | Transition>>();
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
@@ -81,10 +87,28 @@ export function offsetAt(zone: string, instantMs: number): number {
   if (cached === undefined) {
     const atStart = measureOffset(zone, bucket * BUCKET_MS);
     const atEnd = measureOffset(zone, (bucket + 1) * BUCKET_MS - 1000);
-    cached = atStart === atEnd ? atStart : null;
+    cached = atStart === atEnd ? atStart : { before: atStart, at: transitionSecond(zone, bucket * BUCKET_MS, atEnd), after: atEnd };
     buckets.set(bucket, cached);
   }
-  return cached ?? measureOffset(zone, utcMs);
+  if (typeof cached === 'number') return cached;
+  // Offsets change on whole seconds (measureOffset reads the second an instant falls in).
+  return Math.floor(utcMs / 1000) * 1000 >= cached.at ? cached.after : cached.before;
+}
+
+/**
+ * The first second of a bucket at which the zone's offset is `after` (the bucket's one transition), found by
+ * bisection: about 20 measurements once per transition, instead of one per instant that falls in that week (a
+ * series expanded across DST changes measured every instance of those weeks with Intl).
+ */
+function transitionSecond(zone: string, bucketStartMs: number, after: number): number {
+  let low = 0;
+  let high = BUCKET_MS / 1000 - 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (measureOffset(zone, bucketStartMs + middle * 1000) === after) high = middle;
+    else low = middle + 1;
+  }
+  return bucketStartMs + low * 1000;
 }
 
 /** The local clock reading of an instant in a zone, as wall ms. */

@@ -11,6 +11,9 @@ import { ApiError, badRequest, MAX_REQUEST_TARGET_BYTES, uriTooLong } from './er
 import type { Reply } from './router';
 import { bodyTooLarge, readBody } from './requestBody';
 import { BatchPart, mixedBoundary, multipartEnd, readHttpMessage, readMultipart, writeMultipartPart } from '../../shared/httpBatch';
+import { BATCH_PATHS, DRIVE_BATCH_SOFT_LIMIT, MAX_BATCH_CALLS } from '../../shared/batchPaths';
+
+export { MAX_BATCH_CALLS };
 
 /** What a batch path accepts: the API prefixes its parts may target and Google's limits on the number of calls. */
 export interface BatchTarget {
@@ -26,20 +29,18 @@ export interface BatchTarget {
   readonly softLimit?: number;
 }
 
-/** Every batch API documents at most 1000 calls per batch request; more is refused whole. */
-export const MAX_BATCH_CALLS = 1000;
 /** The batch body is held in memory while its parts run: bounded like the JSON bodies, with room for 1000 calls. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** The batch paths the five discovery documents name (`batchPath`), plus the legacy `/batch` three of them keep. */
 export const BATCH_TARGETS: readonly BatchTarget[] = [
-  { path: '/batch/calendar/v3', name: 'calendar v3', prefixes: ['/calendar/v3/'] },
-  { path: '/batch/drive/v2', name: 'drive v2', prefixes: ['/drive/v2/'], softLimit: 100 },
-  { path: '/batch/tasks/v1', name: 'tasks v1', prefixes: ['/tasks/v1/'] },
-  { path: '/batch/books/v1', name: 'books v1', prefixes: ['/books/v1/'] },
-  { path: '/batch/admin/directory_v1', name: 'admin directory_v1', prefixes: ['/admin/directory/', '/admin/directory_v1/'] },
+  { path: BATCH_PATHS.calendar, name: 'calendar v3', prefixes: ['/calendar/v3/'] },
+  { path: BATCH_PATHS.drive, name: 'drive v2', prefixes: ['/drive/v2/'], softLimit: DRIVE_BATCH_SOFT_LIMIT },
+  { path: BATCH_PATHS.tasks, name: 'tasks v1', prefixes: ['/tasks/v1/'] },
+  { path: BATCH_PATHS.books, name: 'books v1', prefixes: ['/books/v1/'] },
+  { path: BATCH_PATHS.directory, name: 'admin directory_v1', prefixes: ['/admin/directory/', '/admin/directory_v1/'] },
   // tasks v1, books v1 and admin directory_v1 give `batchPath: "batch"`: the root batch, for any API served here.
-  { path: '/batch', name: 'batch', prefixes: undefined },
+  { path: BATCH_PATHS.root, name: 'batch', prefixes: undefined },
 ];
 
 export function batchTargetFor(pathname: string): BatchTarget | undefined {

@@ -7,12 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { SecureContext } from 'node:tls';
 import * as z from '../../shared/schemas/zod';
-import { TokenService } from '../auth/tokens';
 import type { EmulatorUser } from '../auth/users';
 import type { Store, Collection } from '../store/store';
 import { CertificateAuthority, checkReceiverCertificate, trustContext, trustedCertificates } from './certificates';
 import { ChannelDelivery, DeliveryOptions } from './channelDelivery';
-import { header } from './context';
 import { ApiError, invalid, notFound, required } from './errors';
 import { DEFAULT_WATCH_NETWORK, WatchNetworkOptions, WatchNetworkPolicy } from './watchNetwork';
 import { parseBody } from './params';
@@ -130,7 +128,6 @@ export function resourceIdOf(key: string): string {
 export class ChannelRegistry {
   private readonly channels: Collection<StoredChannel>;
   private readonly byResource = new Map<string, Set<string>>();
-  private readonly tokens: TokenService;
   private authority: CertificateAuthority | undefined;
   private trust: SecureContext | undefined;
   readonly delivery: ChannelDelivery;
@@ -141,8 +138,6 @@ export class ChannelRegistry {
   constructor(private readonly store: Store, private readonly now: () => number, private readonly extraTrust: readonly string[] = [], networkOptions: WatchNetworkOptions = DEFAULT_WATCH_NETWORK) {
     this.network = new WatchNetworkPolicy(networkOptions);
     this.channels = store.collection<StoredChannel>('channels');
-    // The same durable token table the server authenticates with: only read here, for the caller's client id.
-    this.tokens = new TokenService(store, 3600, now);
     this.delivery = new ChannelDelivery(store, (id) => this.live(id), () => this.trustedContext(), this.network);
     for (const channel of [...this.channels.values()]) {
       if (channel.expiration <= now()) this.end(channel.id);
@@ -174,9 +169,7 @@ export class ChannelRegistry {
   callerOf(context: RequestContext): Caller {
     const user = context.user;
     if (!user) throw new ApiError(401, 'required', 'Login Required.', { location: 'Authorization', locationType: 'header' });
-    const authorization = header(context, 'authorization');
-    const token = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] : context.query.string('access_token');
-    return { user, clientId: (token ? this.tokens.describe(token)?.clientId : undefined) ?? '' };
+    return { user, clientId: context.grant?.clientId ?? '' };
   }
 
   /** A watch from a request: the caller, the body, the resource the route resolved (after its own access check). */

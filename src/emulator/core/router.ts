@@ -6,6 +6,12 @@ import { QueryParams } from './params';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What the caller's access token grants: the OAuth client it was issued to and its scopes. */
+export interface Grant {
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+}
+
 export interface RequestContext {
   readonly method: HttpMethod;
   /** The id of the route serving the request ('drive.files.get', 'emulator.…'): what scope checks and logs name it by. */
@@ -16,6 +22,11 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** The signed-in user; routes registered with `auth: false` get undefined. */
   readonly user: EmulatorUser | undefined;
+  /**
+   * The token's client and scopes, read once by the server with the user (routes registered with `auth: false` get
+   * undefined): the one place a bearer token is parsed.
+   */
+  readonly grant?: Grant;
   /** `http://<listening address>:<port>`, for selfLinks and Location headers; never taken from the Host header. */
   readonly baseUrl: string;
   /** Whether this is one call of a batch request (which never holds a long poll). */

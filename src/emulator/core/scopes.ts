@@ -7,8 +7,14 @@
  */
 import { discoveryMethod } from '../discovery/documents';
 import { ApiError } from './errors';
+import type { Handler, RequestContext, Route } from './router';
 
+/** Where Google's OAuth scope URLs start: `scopeUrl('drive.file')`. */
 const AUTH = 'https://www.googleapis.com/auth/';
+
+export function scopeUrl(name: string): string {
+  return `${AUTH}${name}`;
+}
 
 /**
  * Routes that serve a Google method under an emulator id, and the method whose scopes they take: a revision's export
@@ -60,4 +66,28 @@ export function requireScopes(granted: readonly string[], routeId: string, metho
     domain: 'googleapis.com',
     metadata: { method: routeId, service: `${routeId.split('.')[0] ?? ''}.googleapis.com` },
   }]);
+}
+
+/**
+ * A call allowed only by narrow scopes (drive.file, calendar.app.created…): the client and the scopes among `narrow`
+ * that allow it. Undefined when a broader granted scope allows the call (it reaches everything its method does), or
+ * when the call needs no scope.
+ */
+export interface NarrowGrant {
+  readonly clientId: string;
+  readonly allowing: readonly string[];
+}
+
+export function narrowGrantOf(context: RequestContext, narrow: ReadonlySet<string>): NarrowGrant | undefined {
+  const grant = context.grant;
+  const needed = grant && context.user ? scopesFor(context.routeId, context.method, new URLSearchParams()) : undefined;
+  if (!grant || !needed) return undefined;
+  const allowing = needed.filter((scope) => grant.scopes.includes(scope));
+  if (allowing.length === 0 || allowing.some((scope) => !narrow.has(scope))) return undefined;
+  return { clientId: grant.clientId, allowing };
+}
+
+/** A route table whose every handler runs inside `limit` (the one way a service confines a route table to a grant). */
+export function limitRoutes(routes: readonly Route[], limit: (handle: Handler) => Handler): Route[] {
+  return routes.map((route) => ({ ...route, handle: limit(route.handle) }));
 }

@@ -19,7 +19,7 @@ import { readBody, watchBodyArrival } from './requestBody';
 import { requireScopes } from './scopes';
 import { stringifyInSlices } from './slices';
 import { apiOfPath, EmulatedApiName, serviceDisabledError } from './disabledApis';
-import { HttpMethod, Reply, RequestContext, Router } from './router';
+import { Grant, HttpMethod, Reply, RequestContext, Router } from './router';
 
 export interface EmulatorOptions {
   /** 0 picks any free port. */
@@ -241,8 +241,9 @@ export class EmulatorHttpServer {
     const pageTokenContinuesQuery = continuesQuery(route);
     if (pageTokenContinuesQuery) continueQuery(url.searchParams);
     let user: EmulatorUser | undefined;
+    let grant: Grant | undefined;
     if (match.auth) {
-      user = this.authenticate(request, url, effectiveMethod, route.id);
+      ({ user, grant } = this.authenticate(request, url, effectiveMethod, route.id));
       // As Google: a valid token for a project that has not enabled the API is refused before anything else.
       const api = apiOfPath(url.pathname);
       if (api && this.deps.options.disabledApis.has(api)) {
@@ -267,6 +268,7 @@ export class EmulatorHttpServer {
       query: new QueryParams(url.searchParams),
       headers: request.headers,
       user,
+      ...(grant ? { grant } : {}),
       baseUrl: this.origin,
       inBatch,
       request,
@@ -281,8 +283,8 @@ export class EmulatorHttpServer {
     return selection ? partialReply(continued, selection) : continued;
   }
 
-  /** The token's user, once the token is valid and carries a scope this call needs. */
-  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): EmulatorUser {
+  /** The token's user and grant, once the token is valid and carries a scope this call needs. */
+  private authenticate(request: http.IncomingMessage, url: URL, method: string, routeId: string): { user: EmulatorUser; grant: Grant } {
     const header = request.headers.authorization;
     let token: string | undefined;
     if (typeof header === 'string') {
@@ -301,7 +303,7 @@ export class EmulatorHttpServer {
     const user = record ? findUser(record.userId) : undefined;
     if (!record || !user) throw authError('Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
     requireScopes(record.scopes, routeId, method, url.searchParams);
-    return user;
+    return { user, grant: { clientId: record.clientId, scopes: record.scopes } };
   }
 
   private async addLatency(): Promise<void> {

@@ -1,5 +1,6 @@
 /** Cuts a discovery document down to some of its methods: the others go, and so do the schemas nothing left reaches. */
 import type { DiscoveryDocument, DiscoveryResource, JsonSchema } from './documents';
+import { appendAll } from '../../shared/arrays';
 
 /** A copy of `source` with only the methods whose id is in `kept`, resources left empty removed, unreached schemas removed. */
 export function prunedDocument(source: DiscoveryDocument, kept: ReadonlySet<string>): DiscoveryDocument {
@@ -40,7 +41,7 @@ function pruneSchemas(document: DiscoveryDocument): void {
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     if (reached.has(name) || !schemas[name]) continue;
     reached.add(name);
-    pending.push(...refsIn(schemas[name]));
+    appendAll(pending, refsIn(schemas[name]));
   }
   for (const name of Object.keys(schemas)) {
     if (!reached.has(name)) delete schemas[name];

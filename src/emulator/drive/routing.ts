@@ -9,6 +9,7 @@ import { header, requireUser } from '../core/context';
 import { ApiError, badRequest, invalid, notFound, forbidden } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';
 import type { Reply, RequestContext, Route } from '../core/router';
+import { limitRoutes } from '../core/scopes';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../shared/schemas/drive';
 import * as z from '../../shared/schemas/zod';
 
@@ -26,16 +27,9 @@ export interface DriveRouteKit {
   freeBlobs(blobIds: readonly string[]): Promise<void>;
 }
 
-/** The request's bearer token (header, or the access_token parameter), if any. */
-export function tokenOf(context: RequestContext): string | undefined {
-  const authorization = header(context, 'authorization');
-  return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? context.query.string('access_token', 4096);
-}
-
 /** The OAuth client the request's token was issued to (Drive's "app"), if any. */
-export function appIdOf(service: DriveService, context: RequestContext): string | undefined {
-  const token = tokenOf(context);
-  return token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
+export function appIdOf(context: RequestContext): string | undefined {
+  return context.grant?.clientId;
 }
 
 export function driveRouteKit(service: DriveService): DriveRouteKit {
@@ -51,7 +45,7 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
         for (const decorate of service.decorators) decorate(file, resource, user, context);
       },
     };
-    const appId = appIdOf(service, context);
+    const appId = appIdOf(context);
     return { baseUrl: context.baseUrl, user, rootId: model.rootOf(user).id, viewer, ...(appId !== undefined ? { appId } : {}) };
   };
   return {
@@ -75,13 +69,10 @@ export function driveRouteKit(service: DriveService): DriveRouteKit {
  * drive.appdata scope reaches.
  */
 export function afterReady(service: DriveService, routes: readonly Route[]): Route[] {
-  return routes.map((route) => ({
-    ...route,
-    handle: async (context) => {
-      await service.ready;
-      return withinScopeLimits(service, context, route.handle);
-    },
-  }));
+  return limitRoutes(withinScopeLimits(service, routes), (handle) => async (context) => {
+    await service.ready;
+    return handle(context);
+  });
 }
 
 export const MODIFIED_DATE_BEHAVIORS = ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const;

@@ -4,16 +4,15 @@
  * listings show only the app's files, and the app's creations are remembered per OAuth client.
  */
 import { ApiError } from '../core/errors';
-import type { Handler, Reply, RequestContext } from '../core/router';
-import { scopesFor } from '../core/scopes';
+import type { Handler, Reply, RequestContext, Route } from '../core/router';
+import { limitRoutes, narrowGrantOf, scopeUrl } from '../core/scopes';
 import { AppOwnedIds } from '../store/appOwned';
 import type { Store } from '../store/store';
-import { tokenOf } from './routing';
 import type { DriveService } from './service';
 
-const AUTH = 'https://www.googleapis.com/auth/';
-const DRIVE_FILE = `${AUTH}drive.file`;
-const DRIVE_APPDATA = `${AUTH}drive.appdata`;
+const DRIVE_FILE = scopeUrl('drive.file');
+const DRIVE_APPDATA = scopeUrl('drive.appdata');
+const NARROW: ReadonlySet<string> = new Set([DRIVE_FILE, DRIVE_APPDATA]);
 
 /** Path parameters that name a file or folder. */
 const FILE_PARAMS = ['fileId', 'folderId', 'childId'] as const;
@@ -38,23 +37,22 @@ interface ScopeLimit {
 }
 
 /** The limit on this call, or undefined when a scope that reaches every file (drive, drive.readonly…) allows it. */
-function limitOf(service: DriveService, context: RequestContext): ScopeLimit | undefined {
-  const token = tokenOf(context);
-  const record = token !== undefined ? service.tokens.describe(token) : undefined;
-  const needed = record ? scopesFor(context.routeId, context.method, new URLSearchParams()) : undefined;
-  if (!record || !needed) return undefined;
-  const allowing = needed.filter((scope) => record.scopes.includes(scope));
-  if (allowing.length === 0 || allowing.some((scope) => scope !== DRIVE_FILE && scope !== DRIVE_APPDATA)) return undefined;
-  return { appId: record.clientId, appFiles: allowing.includes(DRIVE_FILE) };
+function limitOf(context: RequestContext): ScopeLimit | undefined {
+  const narrow = narrowGrantOf(context, NARROW);
+  return narrow ? { appId: narrow.clientId, appFiles: narrow.allowing.includes(DRIVE_FILE) } : undefined;
 }
 
 function fileNotFound(id: string): ApiError {
   return new ApiError(404, 'notFound', `File not found: ${id}`, { location: 'file', locationType: 'other' });
 }
 
-/** Runs a Drive handler within the limits of the token's scopes, and remembers the files an app creates. */
-export async function withinScopeLimits(service: DriveService, context: RequestContext, handler: Handler): Promise<Reply> {
-  const limit = context.user ? limitOf(service, context) : undefined;
+/** Drive's routes, each run within the limits of the token's scopes, remembering the files an app creates. */
+export function withinScopeLimits(service: DriveService, routes: readonly Route[]): Route[] {
+  return limitRoutes(routes, (handler) => (context) => limited(service, context, handler));
+}
+
+async function limited(service: DriveService, context: RequestContext, handler: Handler): Promise<Reply> {
+  const limit = limitOf(context);
   if (limit) {
     const rootId = context.user ? service.model.rootOf(context.user).id : undefined;
     for (const name of FILE_PARAMS) {
@@ -69,8 +67,7 @@ export async function withinScopeLimits(service: DriveService, context: RequestC
   }
   const reply = await handler(context);
   if (!('json' in reply) || typeof reply.json !== 'object' || reply.json === null) return reply;
-  const token = tokenOf(context);
-  const appId = token !== undefined ? service.tokens.describe(token)?.clientId : undefined;
+  const appId = context.grant?.clientId;
   const created = (reply.json as { id?: unknown }).id;
   if (appId !== undefined && CREATING.has(context.routeId) && typeof created === 'string') service.appFiles.add(appId, created);
   const field = LISTINGS[context.routeId];

@@ -12,6 +12,12 @@ const SNAPSHOT = 'snapshot.jsonl';
 /** The first format: one JSON object of every collection. Still read (migration); never written. */
 const LEGACY_SNAPSHOT = 'snapshot.json';
 const JOURNAL = 'journal.log';
+/**
+ * The journal a running compaction replaces: renamed aside when the compaction starts, so that writes go on into a
+ * fresh journal.log while the snapshot is written, and removed once the snapshot is in place. Replayed before
+ * journal.log at a start (entries are whole documents in order, so replaying it over a newer snapshot is harmless).
+ */
+const ROTATED_JOURNAL = 'journal.compacting.log';
 const SNAPSHOT_FORMAT = 'desk-emulator-snapshot';
 const SNAPSHOT_VERSION = 2;
 /** Compact once the journal outgrows this, so startup replay stays quick. */
@@ -30,6 +36,8 @@ export interface FileStoreOptions {
   compactAfterBytes?: number;
   /** Where store problems are reported (compaction failures, skipped journal lines); defaults to the emulator log. */
   log?: (message: string) => void;
+  /** Awaited by a compaction once its snapshot is written, before it takes the old one's place (tests hold it there). */
+  beforeSnapshotRename?: () => Promise<void>;
 }
 
 interface SnapshotHeader {
@@ -49,15 +57,19 @@ export class FileStore implements Store {
   /** Journal size at which the next compaction is tried; pushed further out after a failure. */
   private compactAt: number;
   private journal: fs.promises.FileHandle | undefined;
+  /** The compaction under way, which writes do not wait for. */
+  private compacting: Promise<boolean> | undefined;
   private readonly maxStringChars: number;
   private readonly compactAfterBytes: number;
   private readonly log: (message: string) => void;
+  private readonly beforeSnapshotRename: (() => Promise<void>) | undefined;
 
   private constructor(readonly dataDir: string, options: FileStoreOptions) {
     this.maxStringChars = options.maxStringChars ?? MAX_STRING_CHARS;
     this.compactAfterBytes = options.compactAfterBytes ?? COMPACT_AFTER_BYTES;
     this.compactAt = this.compactAfterBytes;
     this.log = options.log ?? ((message) => logLine(`[emulator] store: ${message}`));
+    this.beforeSnapshotRename = options.beforeSnapshotRename;
   }
 
   static async open(dataDir: string, options: FileStoreOptions = {}): Promise<FileStore> {
@@ -82,17 +94,19 @@ export class FileStore implements Store {
   /** Flushes, compacts (unless `compact: false`, which leaves the files as a crash right after a flush would) and closes. */
   async close(options: { compact?: boolean } = {}): Promise<void> {
     await this.flush();
+    await this.compacting;
     // Everything is in the journal by now: a compaction that fails here only costs replay time at the next start.
-    if (options.compact !== false) await this.compactSafely();
+    if (options.compact !== false) await this.compactNow();
     await this.journal?.close();
     this.journal = undefined;
   }
 
   /** Rewrites the snapshot now (tests, tools); like the automatic one, a failure is logged and leaves the journal in charge. */
-  compactNow(): Promise<boolean> {
-    const result = this.writing.then(() => this.compactSafely());
-    this.writing = result.then(() => undefined);
-    return result;
+  async compactNow(): Promise<boolean> {
+    await this.compacting;
+    const started = this.writing.catch(() => undefined).then(() => this.startCompaction());
+    this.writing = started.then(() => undefined, () => undefined);
+    return (await started).done;
   }
 
   private collectionFor(name: string): MemoryCollection<unknown> {
@@ -128,23 +142,64 @@ export class FileStore implements Store {
       this.pending = [...lines, ...this.pending];
       throw error;
     }
-    if (this.journalBytes > this.compactAt) await this.compactSafely();
+    // Only the journal's rotation happens here, between appends; the snapshot is written beside the next writes.
+    if (this.journalBytes > this.compactAt && !this.compacting) await this.startCompaction();
   }
 
-  /** Compacts, and never lets a failure reach the write path: the journal still holds every write. */
+  /**
+   * Sets the journal aside (on the write chain, between appends) and starts the snapshot, which writes do not wait
+   * for; `done` is its outcome.
+   */
+  private async startCompaction(): Promise<{ done: Promise<boolean> }> {
+    if (this.compacting) return { done: this.compacting };
+    try {
+      await this.rotateJournal();
+    } catch (error) {
+      return { done: this.compactionFailed(error) };
+    }
+    const compaction = this.compactSafely().finally(() => {
+      if (this.compacting === compaction) this.compacting = undefined;
+    });
+    this.compacting = compaction;
+    return { done: compaction };
+  }
+
+  /**
+   * Renames journal.log aside and opens a fresh one. When an earlier compaction failed after its rotation, the
+   * set-aside journal is still needed and stays: journal.log then keeps everything since, and is not rotated.
+   */
+  private async rotateJournal(): Promise<void> {
+    const rotatedPath = path.join(this.dataDir, ROTATED_JOURNAL);
+    if (fs.existsSync(rotatedPath) || !this.journal) return;
+    await this.journal.close();
+    this.journal = undefined;
+    try {
+      await fs.promises.rename(path.join(this.dataDir, JOURNAL), rotatedPath);
+      await syncDirectory(this.dataDir);
+    } finally {
+      this.journal = await fs.promises.open(path.join(this.dataDir, JOURNAL), 'a');
+    }
+    this.journalBytes = 0;
+  }
+
+  /** Compacts, and never lets a failure reach the write path: the journals still hold every write. */
   private async compactSafely(): Promise<boolean> {
     try {
       await this.compact();
       this.compactAt = this.compactAfterBytes;
       return true;
     } catch (error) {
-      // Try again only after the journal has grown by another threshold, so a persistent failure (full disk,
-      // unwritable folder) does not turn every write into a doomed full snapshot.
-      this.compactAt = this.journalBytes + this.compactAfterBytes;
-      this.log(`compaction failed; writes continue in the journal and compaction is retried later: ${describe(error)}`);
-      await fs.promises.rm(path.join(this.dataDir, `${SNAPSHOT}.tmp`), { force: true }).catch(() => undefined);
-      return false;
+      return this.compactionFailed(error);
     }
+  }
+
+  private async compactionFailed(error: unknown): Promise<boolean> {
+    // Try again only after the journal has grown by another threshold, so a persistent failure (full disk,
+    // unwritable folder) does not turn every write into a doomed full snapshot.
+    this.compactAt = this.journalBytes + this.compactAfterBytes;
+    this.log(`compaction failed; writes continue in the journal and compaction is retried later: ${describe(error)}`);
+    await fs.promises.rm(path.join(this.dataDir, `${SNAPSHOT}.tmp`), { force: true }).catch(() => undefined);
+    return false;
   }
 
   private async load(): Promise<void> {
@@ -153,7 +208,12 @@ export class FileStore implements Store {
     // The line format wins when both exist: it is only ever written after the legacy file's content was loaded.
     if (fs.existsSync(snapshotPath)) await this.loadSnapshot(snapshotPath);
     else if (fs.existsSync(legacyPath)) await this.loadLegacySnapshot(legacyPath);
+    // A compaction that did not finish left its set-aside journal: it holds writes older than journal.log's.
+    const rotatedPath = path.join(this.dataDir, ROTATED_JOURNAL);
+    if (fs.existsSync(rotatedPath)) await this.replayJournal(rotatedPath);
+    const rotatedBytes = this.journalBytes;
     await this.replayJournal(path.join(this.dataDir, JOURNAL));
+    this.journalBytes += rotatedBytes;
   }
 
   private async loadSnapshot(snapshotPath: string): Promise<void> {
@@ -264,15 +324,16 @@ export class FileStore implements Store {
     } finally {
       await handle.close();
     }
+    await this.beforeSnapshotRename?.();
     await fs.promises.rename(temporary, snapshotPath);
     await syncDirectory(this.dataDir);
     // The legacy file is superseded only now that the new snapshot is durably in place.
     await fs.promises.rm(path.join(this.dataDir, LEGACY_SNAPSHOT), { force: true });
-    // Replaying the old journal over the new snapshot is harmless (entries are whole documents, replayed in
-    // order), so a crash between the rename and the truncation loses nothing.
-    if (this.journal) await this.journal.truncate(0);
-    else await fs.promises.writeFile(path.join(this.dataDir, JOURNAL), '');
-    this.journalBytes = 0;
+    // Replaying the set-aside journal over the new snapshot is harmless (entries are whole documents, replayed in
+    // order), so a crash between the rename and the removal loses nothing. journal.log holds every write since the
+    // rotation (or, when this compaction could not rotate, since the last one) and stays.
+    await fs.promises.rm(path.join(this.dataDir, ROTATED_JOURNAL), { force: true });
+    await syncDirectory(this.dataDir);
   }
 }
 

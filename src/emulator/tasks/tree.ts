@@ -6,6 +6,7 @@
 import { newEtag } from '../core/etag';
 import type { Collection } from '../store/store';
 import type { StoredTask } from './records';
+import { insertAll } from '../../shared/arrays';
 
 /** One line of the cached tree-order listing: `key` is the path of sibling positions from the root. */
 export interface TreeEntry {
@@ -120,7 +121,7 @@ export class TaskTree {
       return;
     }
     const key = this.keyOf(task);
-    tree.splice(upperBound(tree, key), 0, ...subtree.map((entry) => ({ id: entry.id, key: key + entry.suffix })));
+    insertAll(tree, upperBound(tree, key), subtree.map((entry) => ({ id: entry.id, key: key + entry.suffix })));
   }
 
   /** The tree-order key of a task: its ancestors' positions and its own, joined by '/'. */

@@ -80,6 +80,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.store = new EventStore({
       api: () => this.api,
       now: () => desk.clock.now(),
+      timeZone: () => this.zone.known,
+      horizonDays: () => desk.settings().calendarDaysAhead + 1,
       onChange: (calendarId) => {
         this.tree.redrawCalendar(calendarId);
         this.status.update();

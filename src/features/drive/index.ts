@@ -98,6 +98,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
       onOwnWrite: (item) => this.noteOwnWrite(item),
+      // Welcome buttons (Sign In, Sign in with Google) live in the Drive and Tasks views: the Drive view stands for both.
+      deskShown: () => this.treeView.visible,
       keepOffline: (item, bytes, ifMatch, openedMd5) => offlineSaves.keep(item, bytes, ifMatch, openedMd5),
     });
     for (const disposable of fileSystem.disposables) this._register(disposable);
@@ -105,7 +107,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     this._register(offlineSaves.register());
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
-    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, log: (message) => desk.log.warn(message) }));
+    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));
     const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
     this.provider = this._register(new DriveTreeProvider(vs, {
       model: () => this.model(),
@@ -173,7 +175,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   knowFile(item: DriveItem): void { this.fileSystem.know(item); }
 
   revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
-    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView, redraw: (container) => this.provider.rerender(container) }, fileId, options);
+    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView, account: () => this.desk.session.viewAccount(), redraw: (container) => this.provider.rerender(container) }, fileId, options);
   }
 
   private resetData(): void {

@@ -10,7 +10,7 @@ import { TasksClient } from '../../api/tasks';
 import { attempt, registerCommands } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { updateDurably } from '../../core/durableMemento';
+import { recallForAccount, rememberForAccount } from '../../core/accountMemory';
 import { DESK_SCOPES } from '../../config/scopes';
 import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
 import { readAhead, SearchHit, SearchSource } from './model';
@@ -24,7 +24,7 @@ import { cachedCalendars } from '../calendar';
 import { cachedMyDriveRows } from '../drive';
 import { cachedTaskLists } from '../tasks';
 
-/** globalState key of the last text searched, put back in the box next time. */
+/** globalState key of the last text searched per account (core/accountMemory.ts), put back in the box next time. */
 export const LAST_QUERY_KEY = 'desk.search.lastQuery';
 
 /** The Search feature as activate() returns it to tests. */
@@ -65,10 +65,12 @@ class SearchFeature extends Disposable implements SearchSlice {
     this.current?.dispose();
     const sources = this.sources();
     const memento = this.desk.extensionContext.globalState;
+    // The account's own last text: another account's search never shows.
+    const account = this.desk.session.viewAccount();
     const picker = new EverythingPicker(vs, sources, {
-      initialQuery: memento.get<string>(LAST_QUERY_KEY, ''),
+      initialQuery: recallForAccount<string>(memento, LAST_QUERY_KEY, account) ?? '',
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-      onSearch: (query) => void updateDurably(memento, LAST_QUERY_KEY, query),
+      onSearch: (query) => void rememberForAccount(memento, LAST_QUERY_KEY, account, query),
     });
     this.current = picker;
     picker.show();

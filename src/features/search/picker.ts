@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/errors';
 import { Disposable } from '../../core/disposable';
 import type { Translate } from '../../shared/l10n';
 import { EverythingSearch, SearchGroup, SearchHit, SearchService, SearchSource, SearchState } from './model';
+import { appendAll } from '../../shared/arrays';
 
 export interface EverythingPickItem extends vscode.QuickPickItem {
   readonly role: 'hit' | 'failed' | 'empty';
@@ -115,7 +116,7 @@ export class EverythingPicker extends Disposable {
     const t = this.t;
     quickPick.busy = state.busy;
     const items: EverythingPickItem[] = [];
-    for (const group of state.groups) items.push(...this.groupItems(group));
+    for (const group of state.groups) appendAll(items, this.groupItems(group));
     const settled = state.groups.length > 0 && state.groups.every((group) => group.status !== 'searching');
     if (settled && items.length === 0) items.push({ role: 'empty', label: t('Nothing found for "{0}"', state.query), iconPath: new vs.ThemeIcon('info'), alwaysShow: true });
     const rows = (list: readonly EverythingPickItem[]) => list.filter((item) => item.kind !== vs.QuickPickItemKind.Separator);

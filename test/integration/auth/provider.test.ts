@@ -5,6 +5,7 @@ import { OAuthClient } from '../../../src/auth/oauthClient';
 import { createTokenSource, DeskAuthenticationProvider, DeskAuthenticationProviderOptions, SessionExpiredError } from '../../../src/auth/provider';
 import { SESSIONS_SECRET_KEY } from '../../../src/auth/sessionStore';
 import { HttpClient } from '../../../src/api/http';
+import { attempt } from '../../../src/core/commands';
 import { EMULATOR_CLIENT_ID, emulatorEndpoints } from '../../../src/config/endpoints';
 import { SCOPES } from '../../../src/config/scopes';
 import { RunningEmulator, startEmulator } from '../../../src/emulator/emulator';
@@ -171,6 +172,17 @@ describe('DeskAuthenticationProvider against the emulator (fake vscode)', () => 
     const cancelled = new Promise<void>((resolve) => { cancel = resolve; });
     const { provider } = makeProvider(secrets, 'alice@example.com', { openUrl: async () => { cancel(); return true; } }, { cancelWhen: cancelled });
     await assert.rejects(provider.createSession(TASKS), /cancelled/);
+    assert.equal(secrets.values.size, 0);
+    provider.dispose();
+  });
+
+  it('takes "no" to VS Code\'s open-external question as a cancel, which Desk\'s commands do not report', async () => {
+    const secrets = new FakeSecretStorage();
+    const { provider } = makeProvider(secrets, 'alice@example.com', { openUrl: async () => false });
+    const reported: unknown[] = [];
+    const result = await attempt({ showError: async (error) => void reported.push(error) }, () => provider.createSession(TASKS));
+    assert.equal(result, undefined);
+    assert.deepEqual(reported, [], 'no "Could not open the browser for sign-in."');
     assert.equal(secrets.values.size, 0);
     provider.dispose();
   });

@@ -36,6 +36,11 @@ import type { ViewSnapshotStore } from '../../../src/core/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../support/fakeVscode';
 import { RequestWaves } from '../../support/requestWaves';
+import { UriAccounts } from '../../../src/core/accounts';
+
+/** The file systems' URIs are alice's, and alice is the one signed in (the emulator's requests here are hers). */
+const ALICE = 'alice@example.com';
+const ALICE_ONLY = new UriAccounts({ gate: { signedInAccounts: async () => [ALICE], runAs: (_account, work) => work() } });
 
 function httpFor(emulator: RunningEmulator, waves: RequestWaves, email = 'alice@example.com'): HttpClient {
   const token = emulator.tokenFor(email).accessToken;
@@ -308,8 +313,8 @@ describe('round trips per view action, against the emulator', function () {
     const http = httpFor(emulator, waves);
     const drive = new DriveClient(http);
     const file = await drive.uploadFile({ title: 'notes.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
-    const fileSystem = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
-    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(file, ['My Drive']), toString: () => 'desk-drive:/My Drive/notes.txt' } as unknown as vscode.Uri;
+    const fileSystem = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [], accounts: ALICE_ONLY });
+    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(ALICE, file, ['My Drive']), toString: () => 'desk-drive://alice@example.com/My Drive/notes.txt' } as unknown as vscode.Uri;
     waves.reset();
     await fileSystem.stat(uri);
     const bytes = await fileSystem.readFile(uri);
@@ -328,7 +333,7 @@ describe('round trips per view action, against the emulator', function () {
     fileSystem.dispose();
 
     // Opened from the tree (commands/files.ts open): the row's metadata stands in for the stat's request.
-    const fromTree = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const fromTree = new DriveFileSystemProvider(fileSystemVscode(), { api: () => adaptDriveClient(drive), exportFormats: async () => [], accounts: ALICE_ONLY });
     const model = new DriveTreeModel(adaptDriveClient(drive));
     const row = (await model.children(model.section('myDrive'))).find((node): node is FileNode => node.kind === 'file' && node.item.id === file.id);
     assert.ok(row);
@@ -346,8 +351,8 @@ describe('round trips per view action, against the emulator', function () {
     const file = await drive.uploadFile({ title: 'plan.txt', mimeType: 'text/plain', parents: [{ id: 'root' }] }, Buffer.from('first\n'));
     const answers: (string | undefined)[] = [];
     const { vs, asked, saveWith } = savingVscode(answers);
-    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
-    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(file, ['My Drive']), toString: () => 'desk-drive:/My Drive/plan.txt' } as unknown as vscode.Uri;
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [], accounts: ALICE_ONLY });
+    const uri = { scheme: DRIVE_SCHEME, ...driveUriParts(ALICE, file, ['My Drive']), toString: () => 'desk-drive://alice@example.com/My Drive/plan.txt' } as unknown as vscode.Uri;
     await fileSystem.stat(uri);
     await fileSystem.readFile(uri);
     const contentOf = async (fileId: string): Promise<string> => {
@@ -410,9 +415,9 @@ describe('round trips per view action, against the emulator', function () {
     const [list] = (await tasksApi.listTaskLists()).items ?? [];
     assert.ok(list);
     const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
-    const notes = new TaskNotesFileSystemProvider(fileSystemVscode(), { api: () => tasksApi });
-    const parts = notesUriParts(list.id, list.title ?? '', task);
-    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
+    const notes = new TaskNotesFileSystemProvider(fileSystemVscode(), { api: () => tasksApi, accounts: ALICE_ONLY });
+    const parts = notesUriParts(ALICE, list.id, list.title ?? '', task);
+    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}://${parts.authority}${parts.path}?${parts.query}` } as unknown as vscode.Uri;
     waves.reset();
     await notes.stat(uri);
     assert.equal(Buffer.from(await notes.readFile(uri)).toString('utf8'), 'Two pages');
@@ -438,9 +443,9 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(list);
     const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
     const { vs, asked, saveWith } = savingVscode();
-    const notes = new TaskNotesFileSystemProvider(vs, { api: () => tasksApi });
-    const parts = notesUriParts(list.id, list.title ?? '', task);
-    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}:${parts.path}?${parts.query}` } as unknown as vscode.Uri;
+    const notes = new TaskNotesFileSystemProvider(vs, { api: () => tasksApi, accounts: ALICE_ONLY });
+    const parts = notesUriParts(ALICE, list.id, list.title ?? '', task);
+    const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}://${parts.authority}${parts.path}?${parts.query}` } as unknown as vscode.Uri;
     await notes.stat(uri);
     await notes.readFile(uri);
     const save = saveWith(notes, uri);
@@ -535,12 +540,12 @@ describe('round trips per view action, against the emulator', function () {
     const { vs, asked, saveWith } = savingVscode(answers);
     /** Workspace-folder URIs, as the Explorer names files: by path, no id. */
     const pathUri = (path: string): vscode.Uri => ({
-      scheme: DRIVE_SCHEME, authority: '', path, query: '',
+      scheme: DRIVE_SCHEME, authority: ALICE, path, query: '',
       with: (change: { path?: string }) => pathUri(change.path ?? path),
-      toString: () => `${DRIVE_SCHEME}:${path}`,
+      toString: () => `${DRIVE_SCHEME}://${ALICE}${path}`,
     }) as unknown as vscode.Uri;
     (vs as unknown as { Uri: unknown }).Uri = { joinPath: (base: vscode.Uri, ...parts: string[]) => pathUri([base.path, ...parts].join('/')) };
-    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [] });
+    const fileSystem = new DriveFileSystemProvider(vs, { api: () => adaptDriveClient(drive), exportFormats: async () => [], accounts: ALICE_ONLY });
     waves.reset();
     assert.deepEqual((await fileSystem.readDirectory(pathUri('/My Drive/Explorer'))).sort(), [['a.txt', 1], ['sub', 2]]);
     const uri = pathUri('/My Drive/Explorer/a.txt');

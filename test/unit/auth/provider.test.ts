@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { Response } from 'node-fetch';
-import { createTokenSource, DeskAuthenticationProvider, missingScopes, needsRefresh, NotSignedInError, REFRESH_MARGIN_MS, SessionExpiredError } from '../../../src/auth/provider';
+import { AccountNotSignedInError, createTokenSource, DeskAuthenticationProvider, missingScopes, needsRefresh, NotSignedInError, REFRESH_MARGIN_MS, SessionExpiredError } from '../../../src/auth/provider';
 import { backendKey, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from '../../../src/auth/sessionStore';
 import { emulatorEndpoints, GOOGLE_ENDPOINTS, ServiceEndpoints } from '../../../src/config/endpoints';
 import { FakeSecretStorage, fakeVscode } from '../../support/fakeVscode';
@@ -204,6 +204,19 @@ describe('auth/provider', () => {
       // Another window signs b out: SecretStorage's change event is all this window hears.
       await otherWindow.remove(backendKey(EMULATOR), 'b');
       await assert.rejects(provider.accessTokenFor([TASKS]), NotSignedInError);
+    });
+
+    it('hands out only the named account\'s token for a request made for it (a document of that account), and none when it is signed out', async () => {
+      const { provider } = await harness([stored('bob'), stored('alice')]);
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-bob', 'unnamed: the first session, as the views use');
+      assert.equal(await provider.accessTokenFor([TASKS], { forceRefresh: false, account: 'Alice@Example.com' }), 'access-alice');
+      await provider.removeSession('alice');
+      await assert.rejects(provider.accessTokenFor([TASKS], { forceRefresh: false, account: 'alice@example.com' }), (error: Error) => {
+        assert.ok(error instanceof AccountNotSignedInError && error instanceof NotSignedInError);
+        assert.match(error.message, /Sign in as alice@example\.com/);
+        return true;
+      });
+      assert.equal(await provider.accessTokenFor([TASKS]), 'access-bob');
     });
 
     it('does not remember a token looked up while the sessions changed', async () => {

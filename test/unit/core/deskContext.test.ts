@@ -1,3 +1,4 @@
+import { MapMemento } from '../../support/memento';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { CancelledError, GoogleApiError } from '../../../src/api/errors';
@@ -51,3 +52,26 @@ describe('DeskContext error reporting', () => {
     assert.match(shown[0]?.[0] ?? '', /Sign In/);
   });
 });
+
+describe('DeskContext HTTP clients', () => {
+  it('makes a feature\'s client without loading the HTTP bundle (core/network), which the first request loads', async () => {
+    const networkModule = require.resolve('../../../src/core/network');
+    delete require.cache[networkModule];
+    const vs = { l10n: { t: (message: string) => message } } as unknown as typeof vscode;
+    const none = (): { dispose(): void } => ({ dispose: () => undefined });
+    const backend = { ensure: async () => undefined, current: { tasks: 'http://127.0.0.1:9/tasks' }, onDidChange: none } as unknown as Backend;
+    const session = { tokenSource: () => async () => 'token', account: async () => undefined } as unknown as DeskSession;
+    // The first client also builds the one notion of offline it reports to (sessions and backend watched, the queue's storage).
+    const auth = { onDidChangeSessions: none } as unknown as DeskAuthenticationProvider;
+    const extensionContext = { subscriptions: [], globalState: new MapMemento() } as unknown as vscode.ExtensionContext;
+    const desk = createDeskContext(vs, extensionContext, backend, auth, session, { info: () => undefined, warn: () => undefined } as unknown as vscode.LogOutputChannel);
+    const sent: string[] = [];
+    const client = desk.httpClient((endpoints) => (endpoints as unknown as { tasks: string }).tasks, undefined, (request) => sent.push(request.path));
+    assert.equal(require.cache[networkModule], undefined, 'a feature loading at activation makes its clients: the HTTP bundle must wait');
+    assert.equal(client.maxAttempts, 5, 'the client answers as an HttpClient once used');
+    assert.notEqual(require.cache[networkModule], undefined, 'its first use loads the HTTP bundle');
+    await assert.rejects(client.empty({ method: 'DELETE', path: '/lists/x', operation: 'tasks.delete', signal: AbortSignal.abort() }));
+    assert.deepEqual(sent, ['/lists/x'], 'the request went through the real client');
+  });
+});
+

@@ -147,4 +147,23 @@ describe('lazy features: loading after activation', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.deepEqual(loaded, []);
   });
+
+  it('leaves what the desk builds on first use (the clock, the view cache) to the first feature that asks for it', () => {
+    const vs = { ...(fakeVscode() as unknown as Record<string, unknown>), commands: { registerCommand: () => ({ dispose: () => undefined }) }, workspace: {} } as unknown as typeof vscode;
+    const built: string[] = [];
+    const desk = {
+      vs,
+      log: { info: () => undefined, error: () => undefined },
+      get clock() { built.push('clock'); return 'the clock'; },
+      get viewCache() { built.push('viewCache'); return 'the view cache'; },
+    } as unknown as DeskContext;
+    let seen: { clock: unknown; vs: unknown } | undefined;
+    const features = new LazyFeatures(desk, [], [{ name: 'calendar', commandPrefixes: [], fileSystems: [], load: (featureDesk: DeskContext) => { seen = { clock: featureDesk.clock, vs: featureDesk.vs }; return {}; } }]);
+    assert.deepEqual(built, [], 'activation builds none of them');
+    features.ensure('calendar');
+    assert.deepEqual(built, ['clock'], 'the feature gets what it asks for, and only that');
+    assert.equal(seen?.clock, 'the clock');
+    assert.notEqual(seen?.vs, vs, 'the feature sees the vscode whose registrations fill the activation stubs');
+    features.dispose();
+  });
 });

@@ -15,6 +15,7 @@ import { decodeSyncToken, encodeSyncToken, syncedPage } from '../sync';
 import { REQUEST_BUDGET, type WorkBudget } from './expansion';
 import { instancesOf, listingHorizon, recurrenceTooLarge, seriesBounds, seriesBoundsHorizon, spanOf } from './instances';
 import { CalendarEvents, EventView, isRecurring, StoredEvent } from './timeline';
+import { appendAll } from '../../../shared/arrays';
 
 export interface EventListOptions {
   maxResults: number;
@@ -84,14 +85,32 @@ function matchesProperties(values: Record<string, string> | null | undefined, co
  * A listing of instances reads them to its horizon; one of series (not `singleEvents`) only asks whether each series
  * reaches the window, which `seriesBounds` answers from the first day past now (or the series' end).
  */
-export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMin?: number; timeMax?: number; eventId?: string; singleEvents: boolean }): Promise<WorkBudget> {
+export async function prepareListing(service: CalendarService, user: EmulatorUser, calendarId: string, window: { timeMin?: number; timeMax?: number; eventId?: string; singleEvents: boolean; syncToken?: string }): Promise<WorkBudget> {
   const { calendar, events } = service.events.open(user, calendarId, 'freeBusyReader');
   const now = service.now();
   const zone = calendar.timeZone;
   const horizon = (series: StoredEvent): number => (window.singleEvents
     ? listingHorizon(series, zone, { now, ...(window.timeMax !== undefined ? { toUtc: window.timeMax } : {}) })
     : seriesBoundsHorizon(series, zone, now));
-  return events.prepare(zone, horizon, window.eventId !== undefined ? [window.eventId] : events.series, undefined, window.singleEvents ? window.timeMin : now);
+  const ids = window.eventId !== undefined ? [window.eventId] : window.syncToken !== undefined ? changedSeries(service, calendar.id, events, window.syncToken) : events.series;
+  return events.prepare(zone, horizon, ids, undefined, window.singleEvents ? window.timeMin : now);
+}
+
+/**
+ * The series an incremental sync lists: those changed since the token (a sync after one change expands one series at
+ * most, not every series of the calendar). A token the listing will refuse gives none: the refusal comes from there.
+ */
+function changedSeries(service: CalendarService, calendarId: string, events: CalendarEvents, syncToken: string): string[] {
+  const scope = `events:${calendarId}`;
+  let since: number;
+  try {
+    since = decodeSyncToken(syncToken, scope, service.syncFloor(scope), service.currentSeq());
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const id of events.log.changedSince(since)) if (events.series.has(id)) ids.push(id);
+  return ids;
 }
 
 /**
@@ -121,25 +140,31 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
     for (const id of events.log.changedSince(since)) {
       const event = events.byId.get(id);
       if (!event || !matchesType(event, options.eventTypes)) continue;
-      if (options.singleEvents && isRecurring(event)) views.push(...instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false, ...(budget ? { budget } : {}) }));
+      if (options.singleEvents && isRecurring(event)) appendAll(views, instancesOf(events, event, zone, { now, showDeleted: true, withExceptions: false, ...(budget ? { budget } : {}) }));
       else views.push({ event });
     }
   } else {
     const pageScope = `${scope}|${filtersKey(options)}`;
     const resumed = options.pageToken !== undefined ? sliceCursor(options.pageToken, pageScope) : undefined;
     if (resumed) return { calendar, role, ...(await slicedPage(events, zone, now, options, budget, resumed, pageScope, scope)) };
-    try {
-      views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
-    } catch (error) {
-      // A series with more instances in the window than one request expands: paged by time instead (below).
-      const tooLarge = error instanceof ApiError && error.reason === 'timeRangeTooLong';
-      if (!tooLarge || !options.singleEvents || options.orderBy === 'updated' || options.pageToken !== undefined) throw error;
-      const first = { from: options.timeMin ?? Number.NEGATIVE_INFINITY, skip: 0, startedAt: seqAtStart, first: true };
-      return { calendar, role, ...(await slicedPage(events, zone, now, options, budget, first, pageScope, scope)) };
+    const key = `${user.id}|${calendar.id}|${filtersKey(options)}`;
+    const kept = options.pageToken !== undefined ? keptViews(events, key, seqAtStart, now) : undefined;
+    if (kept) views = kept;
+    else {
+      try {
+        views = (await windowed(events, zone, now, options, budget)).filter((view) => passesFilters(view.event, options));
+      } catch (error) {
+        // A series with more instances in the window than one request expands: paged by time instead (below).
+        const tooLarge = error instanceof ApiError && error.reason === 'timeRangeTooLong';
+        if (!tooLarge || !options.singleEvents || options.orderBy === 'updated' || options.pageToken !== undefined) throw error;
+        const first = { from: options.timeMin ?? Number.NEGATIVE_INFINITY, skip: 0, startedAt: seqAtStart, first: true };
+        return { calendar, role, ...(await slicedPage(events, zone, now, options, budget, first, pageScope, scope)) };
+      }
+      views.sort(options.orderBy === 'updated'
+        ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
+        : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
+      if (views.length > options.maxResults) keepViews(events, { key, seq: seqAtStart, at: now, views });
     }
-    views.sort(options.orderBy === 'updated'
-      ? (a, b) => a.event.updated - b.event.updated || compareIds(a, b)
-      : (a, b) => startOf(a, zone) - startOf(b, zone) || compareIds(a, b));
   }
 
   const page = syncedPage(views, {
@@ -149,6 +174,34 @@ export async function listEvents(service: CalendarService, user: EmulatorUser, c
     ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
   });
   return { calendar, role, views: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), ...(page.nextSyncToken ? { nextSyncToken: page.nextSyncToken } : {}) };
+}
+
+/** A sorted listing kept for its next pages while nothing changed (the change sequence is the same) and not for long. */
+interface KeptViews {
+  readonly key: string;
+  readonly seq: number;
+  readonly at: number;
+  readonly views: EventView[];
+}
+
+/** Listings kept per calendar (each holds a view per event or instance), and how long a listing's time may serve. */
+const KEPT_LISTINGS = 4;
+const KEPT_MS = 60_000;
+const keptListings = new WeakMap<CalendarEvents, KeptViews[]>();
+
+/**
+ * The listing an earlier page computed, when it still holds: the later pages then cost their own size, not a
+ * recomputation and sort of the whole listing each.
+ */
+function keptViews(events: CalendarEvents, key: string, seq: number, now: number): EventView[] | undefined {
+  return keptListings.get(events)?.find((kept) => kept.key === key && kept.seq === seq && now - kept.at >= 0 && now - kept.at < KEPT_MS)?.views;
+}
+
+function keepViews(events: CalendarEvents, kept: KeptViews): void {
+  const listings = (keptListings.get(events) ?? []).filter((other) => other.key !== kept.key && other.seq === kept.seq);
+  listings.push(kept);
+  if (listings.length > KEPT_LISTINGS) listings.shift();
+  keptListings.set(events, listings);
 }
 
 /** Where a listing paged by time goes on: the start of its next item, how many items at that start were listed already. */

@@ -259,7 +259,7 @@ export class EventsModel {
   }
 
   private byICalUID(events: CalendarEvents, iCalUID: string, includeCancelled = false): StoredEvent | undefined {
-    for (const event of events.byId.values()) {
+    for (const event of events.withICalUID(iCalUID)) {
       if (event.iCalUID === iCalUID && event.recurringEventId === undefined && (includeCancelled || event.status !== 'cancelled')) return event;
     }
     return undefined;

@@ -10,6 +10,7 @@ import { Options, RRule } from 'rrule';
 import { ApiError, invalid } from '../../core/errors';
 import { DAY_MS, isValidTimeZone, utcToWall, wallToUtc } from '../time';
 import { candidatesPerPeriod, expandSync, ParsedOptions } from './expansion';
+import { appendAll } from '../../../shared/arrays';
 
 /** The series a recurrence describes: its first start as a wall time, whether it is all-day, and its zone. */
 export interface SeriesStart {
@@ -244,7 +245,7 @@ export function parseRecurrence(lines: readonly string[], series: SeriesStart): 
         parsed.rules.push(rule);
       } else parsed.exrules.push(rule);
     } else if (name === 'RDATE') {
-      parsed.rdates.push(...dateList(line, params, body, series).walls);
+      appendAll(parsed.rdates, dateList(line, params, body, series).walls);
     } else if (name === 'EXDATE') {
       const { walls, days } = dateList(line, params, body, series);
       for (const wall of walls) parsed.exdates.add(wall);

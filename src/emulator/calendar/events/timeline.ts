@@ -11,6 +11,7 @@ import { recurrenceFrom, REQUEST_BUDGET, SeriesExpansion, SYNC_BUDGET, WorkBudge
 import { SeriesStart, storedRecurrence } from './recurrence';
 import type { EventBody, EventTiming } from './rules';
 import { lowerBound } from '../../../shared/sorted';
+import { addTo, removeFrom } from '../../core/multimap';
 
 export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';
 
@@ -107,6 +108,8 @@ export class CalendarEvents {
   readonly exceptions = new Map<string, Map<number, string>>();
   readonly log = new ChangeLog();
   lastPurgeCheck = 0;
+  /** iCalUID → ids of the events that carry it (a series and its exceptions share one), in insertion order. */
+  private readonly byICalUID = new Map<string, Set<string>>();
   private timeline: TimelineEntry[] = [];
   private readonly keys = new Map<string, number>();
   private readonly expansions = new Map<string, CachedExpansion>();
@@ -115,6 +118,7 @@ export class CalendarEvents {
   /** Files an event under its current times (call `remove` first when an indexed event changes). */
   add(event: StoredEvent): void {
     this.byId.set(event.id, event);
+    addTo(this.byICalUID, event.iCalUID, event.id);
     if (event.recurringEventId !== undefined && event.originalStart !== undefined) {
       let byStart = this.exceptions.get(event.recurringEventId);
       if (!byStart) {
@@ -147,8 +151,19 @@ export class CalendarEvents {
   forget(event: StoredEvent): void {
     this.remove(event);
     this.byId.delete(event.id);
+    removeFrom(this.byICalUID, event.iCalUID, event.id);
     this.log.forget(event.id);
     if (event.recurringEventId !== undefined && event.originalStart !== undefined) this.exceptions.get(event.recurringEventId)?.delete(event.originalStart);
+  }
+
+  /** The events carrying an iCalUID, as stored (an index: events.insert and import no longer scan the calendar). */
+  withICalUID(iCalUID: string): StoredEvent[] {
+    const found: StoredEvent[] = [];
+    for (const id of this.byICalUID.get(iCalUID) ?? []) {
+      const event = this.byId.get(id);
+      if (event) found.push(event);
+    }
+    return found;
   }
 
   /** Single events and exceptions that may overlap [fromUtc, toUtc); the caller checks precisely. */

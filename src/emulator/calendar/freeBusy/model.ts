@@ -14,6 +14,7 @@ import { REQUEST_BUDGET, WorkBudget } from '../events/expansion';
 import { generatedSpans, spanOf } from '../events/instances';
 import type { CalendarService } from '../service';
 import { DAY_MS, formatDateTime, isValidTimeZone, parseDateTime } from '../time';
+import { appendAll } from '../../../shared/arrays';
 
 interface FreeBusyError {
   domain: string;
@@ -100,7 +101,7 @@ export class FreeBusyModel {
       if (members.length > groupMax) result.groups[item.id] = { errors: [{ domain: 'global', reason: 'groupTooBig' }] };
       else {
         result.groups[item.id] = { calendars: [...members] };
-        wanted.push(...members);
+        appendAll(wanted, members);
       }
     }
     let answered = 0;

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { notFound, invalid } from '../../core/errors';
 import type { Collection, Store } from '../../store/store';
 import { lowerBound } from '../../../shared/sorted';
+import { appendAll } from '../../../shared/arrays';
 
 export interface ChangeRecord {
   id: number;
@@ -155,7 +156,7 @@ export class ChangeFeed {
     if (dead > 1024 && dead * 2 > ids.length) {
       const live = ids.filter((changeId) => this.changes.has(String(changeId)));
       ids.length = 0;
-      ids.push(...live);
+      appendAll(ids, live);
       this.deadChangeIds.set(userId, 0);
     }
     this.events.emit(`change:${userId}`);

@@ -15,6 +15,7 @@ import { compareKeys, decodeCursor, DEFAULT_ORDER, encodeCursor, parseOrderBy, s
 import { matches, parseQuery, QueryNode, QuerySyntaxError, QueryTarget, requiredTerms, resolveAliases } from './query';
 import type { FileTable } from './table';
 import { TimeSlices } from '../../core/slices';
+import { lowerBound } from '../../../shared/sorted';
 
 /** What a listing reads. */
 export interface ListingSource {
@@ -42,7 +43,15 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
   const cursor = options.pageToken !== undefined ? decodeCursor(options.pageToken, fingerprint) : undefined;
 
   const memo = new Map<string, Role | undefined>();
+  const compare = (a: Entry, b: Entry): number => compareKeys(a.keys, a.file.id, b.keys, b.file.id, order);
+  const cursorEntry = cursor ? { keys: cursor.keys, file: { id: cursor.id } as StoredFile } : undefined;
+  const keptKey = `${fingerprint}\0${options.appId ?? ''}`;
+  // A later page of a listing whose files have not changed since: found in the matches kept by an earlier page.
+  const kept = cursorEntry ? keptListing(source.table, keptKey) : undefined;
+  if (kept && cursorEntry) return pageOfKept(kept, cursorEntry, compare, options.maxResults, fingerprint, (file) => source.table.get(file.id) === file && listable(source, user, file, memo, options));
   const selected: Entry[] = [];
+  // Taken before the scan, which pauses for other requests: a write meanwhile makes the kept matches stale.
+  const version = source.table.version;
   const slices = new TimeSlices();
   for (const file of candidates(source, user, root.id, query, options)) {
     await slices.pause();
@@ -52,10 +61,10 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
     if (query && !matches(query, queryTarget(source, file, user, options.appId))) continue;
     selected.push({ file, keys: sortKeys(file, order) });
   }
-  // Only the page is ordered: entries after the cursor are kept in a bounded sorted buffer (top-k), so a
-  // page of a 10,000-file folder costs about one comparison per file instead of a full sort.
-  const compare = (a: Entry, b: Entry): number => compareKeys(a.keys, a.file.id, b.keys, b.file.id, order);
-  const cursorEntry = cursor ? { keys: cursor.keys, file: { id: cursor.id } as StoredFile } : undefined;
+  const listing = keepListing(source.table, keptKey, version, selected);
+  if (cursorEntry) return pageOfKept(listing, cursorEntry, compare, options.maxResults, fingerprint, () => true);
+  // The first page is ordered alone: entries are kept in a bounded sorted buffer (top-k), so a first page of a
+  // 10,000-file folder costs about one comparison per file instead of a full sort (done once, if a second page comes).
   const limit = options.maxResults;
   const page: Entry[] = [];
   let remaining = 0;
@@ -76,6 +85,53 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
   const result: ListResult = { files: page.map((entry) => entry.file) };
   const last = page[page.length - 1];
   if (last && remaining > page.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
+  return result;
+}
+
+/** The matches of a listing, kept while the file table is unchanged (sorted when a second page asks). */
+interface KeptListing {
+  readonly key: string;
+  readonly version: number;
+  readonly entries: Entry[];
+  sorted: boolean;
+}
+
+/** Listings kept per table, most recent last: a few, as each holds an entry per match. */
+const KEPT_LISTINGS = 4;
+const keptListings = new WeakMap<FileTable, KeptListing[]>();
+
+function keptListing(table: FileTable, key: string): KeptListing | undefined {
+  return keptListings.get(table)?.find((listing) => listing.key === key && listing.version === table.version);
+}
+
+function keepListing(table: FileTable, key: string, version: number, entries: Entry[]): KeptListing {
+  const listing: KeptListing = { key, version, entries, sorted: false };
+  const listings = (keptListings.get(table) ?? []).filter((other) => other.key !== key && other.version === table.version);
+  listings.push(listing);
+  if (listings.length > KEPT_LISTINGS) listings.shift();
+  keptListings.set(table, listings);
+  return listing;
+}
+
+/**
+ * The page after the cursor: a binary search in the sorted matches, then the page itself, so a page costs its own
+ * size plus log N. `stillListed` checks what time alone can change (a permission that expired meanwhile).
+ */
+function pageOfKept(listing: KeptListing, cursor: Entry, compare: (a: Entry, b: Entry) => number, limit: number, fingerprint: string, stillListed: (file: StoredFile) => boolean): ListResult {
+  if (!listing.sorted) {
+    listing.entries.sort(compare);
+    listing.sorted = true;
+  }
+  const entries = listing.entries;
+  let index = lowerBound(entries, (entry) => compare(entry, cursor) <= 0);
+  const page: Entry[] = [];
+  for (; index < entries.length && page.length < limit; index++) {
+    const entry = entries[index] as Entry;
+    if (stillListed(entry.file)) page.push(entry);
+  }
+  const result: ListResult = { files: page.map((entry) => entry.file) };
+  const last = page[page.length - 1];
+  if (last && index < entries.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
   return result;
 }
 

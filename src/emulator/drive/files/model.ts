@@ -12,6 +12,7 @@ import { checkMove, driveOfParents, parentLimit } from './placement';
 import { deleteFile, deleteTrees, trashFile, untrashFile } from './removal';
 import { etagOf, Garbage, INDEXED_TEXT_CHARS, ListOptions, ListResult, Media, newFileId, newFolderRecord, StoredFile, UpdateOptions } from './records';
 import { FileTable } from './table';
+import { appendAll } from '../../../shared/arrays';
 
 export type { ChangePage, ChangeRecord } from '../changes/model';
 export { etagOf, INDEXED_TEXT_CHARS, newFileId } from './records';
@@ -435,7 +436,7 @@ export class DriveModel {
       if (seen.has(current)) continue;
       seen.add(current);
       const ancestor = this.table.get(current);
-      if (ancestor) queue.push(...ancestor.parents);
+      if (ancestor) appendAll(queue, ancestor.parents);
     }
   }
 }

@@ -27,7 +27,7 @@ const FILE_SPACES = ['drive', 'appDataFolder'] as const;
 export function fileRoutes(kit: DriveRouteKit): Route[] {
   const { model, blobs, drives } = kit.service;
   /** Drive's 404 for shared-drive items when the request lacks supportsAllDrives. */
-  const guard = (context: RequestContext, ...ids: (string | undefined)[]): void => hideDriveItems(model, supportsAllDrives(context.query), ids);
+  const guard = (context: RequestContext, ids: readonly (string | undefined)[]): void => hideDriveItems(model, supportsAllDrives(context.query), ids);
   return [
     { id: 'drive.files.list', method: 'GET', path: '/drive/v2/files', handle: listFiles },
     { id: 'drive.files.insert', method: 'POST', path: '/drive/v2/files', handle: insertFile },
@@ -65,7 +65,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const scope = listScope(query, corpora, drives, user);
     const result = spaces.length > 0 && !spaces.includes('drive')
       ? { files: [] as StoredFile[] }
-      : await model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(kit.service, context), ...scope });
+      : await model.list(user, { q, orderBy, maxResults, pageToken, appId: appIdOf(context), ...scope });
     const nextPageToken = 'nextPageToken' in result ? result.nextPageToken : undefined;
     return { json: renderFileList(kit.renderContext(context), model.largestChangeId(), result.files, { nextPageToken, q, orderBy, maxResults }) };
   }
@@ -76,7 +76,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     rejectMediaOnMetadataPath(context);
     const input = await readMetadata(context);
     insertParams(context.query);
-    guard(context, ...(input.parents ?? []).map((parent) => parent.id));
+    guard(context, (input.parents ?? []).map((parent) => parent.id));
     const file = model.insert(user, input);
     return kit.fileReply(context, file);
   }
@@ -109,7 +109,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     context.query.boolean('acknowledgeAbuse', false);
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);
-    guard(context, context.params.fileId);
+    guard(context, [context.params.fileId]);
     const file = model.get(user, context.params.fileId as string);
     // revisionId picks an old version's bytes; it is ignored unless alt=media (discovery document).
     const revisionId = context.query.string('revisionId', 200);
@@ -128,7 +128,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const input = await readMetadata(context);
     const options = updateParams(context);
     if (!patch) options.updateViewedDate = context.query.boolean('updateViewedDate', true);
-    guard(context, context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id), ...(options.addParents ?? []));
+    guard(context, [context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id), ...(options.addParents ?? [])]);
     const { file, garbage } = model.update(user, context.params.fileId as string, input, options);
     await kit.freeBlobs(garbage.blobIds);
     return kit.fileReply(context, file);
@@ -143,23 +143,23 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
   }
 
   function touchFile(context: RequestContext): Reply {
-    guard(context, context.params.fileId);
+    guard(context, [context.params.fileId]);
     return kit.fileReply(context, model.touch(requireUser(context), context.params.fileId as string));
   }
 
   function trashFile(context: RequestContext): Reply {
-    guard(context, context.params.fileId);
+    guard(context, [context.params.fileId]);
     return kit.fileReply(context, model.trash(requireUser(context), context.params.fileId as string, header(context, 'if-match')));
   }
 
   function untrashFile(context: RequestContext): Reply {
-    guard(context, context.params.fileId);
+    guard(context, [context.params.fileId]);
     return kit.fileReply(context, model.untrash(requireUser(context), context.params.fileId as string));
   }
 
   async function deleteFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    guard(context, context.params.fileId);
+    guard(context, [context.params.fileId]);
     const garbage = model.delete(user, context.params.fileId as string, header(context, 'if-match'));
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
@@ -169,7 +169,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const input = await readMetadata(context);
     insertParams(context.query);
-    guard(context, context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id));
+    guard(context, [context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id)]);
     const source = model.get(user, context.params.fileId as string);
     if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
     const copiedBlobId = source.blobId ? await blobs.copy(source.blobId) : undefined;
@@ -205,7 +205,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
   async function insertChild(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const body = parseBody(childReferenceInputSchema, await context.json());
-    guard(context, context.params.folderId, body.id);
+    guard(context, [context.params.folderId, body.id]);
     const folder = model.get(user, context.params.folderId as string);
     const { file } = model.addParent(user, body.id, folder.id);
     return { json: renderChild(kit.renderContext(context), folder.id, file.id) };
@@ -235,7 +235,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
   async function insertParent(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const body = parseBody(parentReferenceInputSchema, await context.json());
-    guard(context, context.params.fileId, body.id);
+    guard(context, [context.params.fileId, body.id]);
     const { file, parentId } = model.addParent(user, context.params.fileId as string, body.id);
     return { json: renderParent(kit.renderContext(context), file.id, parentId) };
   }

@@ -22,6 +22,7 @@ export class FileTable {
   private readonly byParent = new Map<string, Set<string>>();
   private readonly byTitle = new Map<string, Set<string>>();
   private readonly indexes: FileIndex[] = [];
+  private writes = 0;
 
   constructor(store: Store) {
     this.records = store.collection<StoredFile>('drive.files');
@@ -32,6 +33,11 @@ export class FileTable {
   addIndex(index: FileIndex): void {
     this.indexes.push(index);
     for (const file of this.records.values()) index.index(file);
+  }
+
+  /** Grows with every save and removal: what was read from the table is still right while it stays the same. */
+  get version(): number {
+    return this.writes;
   }
 
   get(id: string): StoredFile | undefined {
@@ -48,6 +54,7 @@ export class FileTable {
 
   /** Stores a new record (or one whose indexed fields were changed through `mutate`). */
   save(file: StoredFile): void {
+    this.writes++;
     this.records.set(file.id, file);
     this.indexOwn(file);
     for (const index of this.indexes) index.index(file);
@@ -61,6 +68,7 @@ export class FileTable {
   }
 
   remove(file: StoredFile): void {
+    this.writes++;
     this.unindex(file);
     this.records.delete(file.id);
   }

@@ -98,7 +98,7 @@ export class BooksPrompts {
   /** Opens a `desk-book:` document: in the markdown preview where installed, else as a read-only text editor. */
   async openDetails(path: string): Promise<vscode.Uri> {
     const vs = this.vs;
-    const uri = vs.Uri.from({ scheme: BOOK_DETAILS_SCHEME, path });
+    const uri = vs.Uri.from({ scheme: BOOK_DETAILS_SCHEME, authority: this.context.desk.session.viewAccount(), path });
     // One read-only tab titled with the book or shelf: the path's last part, without its ".md" (see core/detailsView.ts).
     await showDetails(vs, uri, decodeURIComponent(path.split('/').pop() ?? path).replace(/\.md$/, ''));
     return uri;

@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from '../details';
+import { registerAccountDocuments } from '../../../core/accountDocuments';
 import type { ShelfMove } from '../tree/dropPlan';
 import type { BooksNode, ShelfNode } from '../tree/model';
 import { BooksCommandContext, BooksPrompts } from './context';
@@ -45,7 +46,7 @@ export class BooksCommands {
     const { desk } = this.context;
     const vs = desk.vs;
     const t = (message: string, ...args: Array<string | number | boolean>): string => vs.l10n.t(message, ...args);
-    const details = vs.workspace.registerTextDocumentContentProvider(BOOK_DETAILS_SCHEME, {
+    const details = registerAccountDocuments(vs, desk.session, BOOK_DETAILS_SCHEME, {
       provideTextDocumentContent: async (uri) => {
         try {
           return await detailsDocument(this.context.api(), uri.path, t, vs.env.language, (ms) => desk.clock.dateTime(ms));

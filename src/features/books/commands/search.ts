@@ -1,4 +1,4 @@
-/** "Search Books…": the live search quick pick, then what the user chose for the result (details, or a shelf to add it to). */
+/** "Find Books…": the live search quick pick, then what the user chose for the result (details, or a shelf to add it to). */
 import type { Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from '../tree/model';
 import { volumeLabel } from '../tree/presentation';
@@ -36,7 +36,7 @@ export class SearchCommands {
     }
   }
 
-  /** The palette's and the view's "Search Books…". A shelf row as argument adds the chosen book to that shelf. */
+  /** The palette's and the view's "Find Books…". A shelf row as argument adds the chosen book to that shelf. */
   async search(node?: BooksNode, initialQuery?: unknown): Promise<SearchOutcome | undefined> {
     const choice = await this.findVolume(typeof initialQuery === 'string' ? initialQuery : undefined);
     if (!choice) return undefined;

@@ -7,6 +7,7 @@ import { CancelledError } from '../../../api/errors';
 import type { Volume } from '../../../shared/schemas/books';
 import type { BooksApi } from '../port';
 import { nodeTimers, Timers } from '../../../core/timers';
+import { appendAll } from '../../../shared/arrays';
 
 export interface SearchState {
   /** The text the results belong to (trimmed); empty before the first search. */
@@ -130,7 +131,7 @@ export class VolumeSearch {
         const items = page.items ?? [];
         const volumes = append ? [...this.state.volumes] : [];
         const known = new Set(volumes.map((volume) => volume.id));
-        volumes.push(...items.filter((volume) => !known.has(volume.id)));
+        appendAll(volumes, items.filter((volume) => !known.has(volume.id)));
         // Google's totalItems is an estimate: an empty page ends the results whatever it promised.
         this.exhausted = items.length === 0;
         this.update({ query, volumes, totalItems: page.totalItems, loading: false, error: undefined, hasMore: this.canPage(volumes.length, page.totalItems) });

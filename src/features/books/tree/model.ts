@@ -7,6 +7,7 @@ import type { FirstRowsFromCache } from '../../../core/viewCache';
 import { bookshelfSchema, type Bookshelf, type Volume } from '../../../shared/schemas/books';
 import * as z from '../../../shared/schemas/zod';
 import { BooksApi, isWritableShelf } from '../port';
+import { appendAll } from '../../../shared/arrays';
 
 /** `me` is the signed-in user's library; any other owner is a Books user id (digits, never `me`). */
 export const MY_LIBRARY = 'me';
@@ -292,7 +293,7 @@ export class BooksTreeModel {
           : await this.api.listUserShelfVolumes(shelf.parent.owner, shelf.shelf.id, paging);
         const items = page.items ?? [];
         const known = new Set(listing.volumes.map((volume) => volume.id));
-        listing.volumes.push(...items.filter((volume) => !known.has(volume.id)));
+        appendAll(listing.volumes, items.filter((volume) => !known.has(volume.id)));
         listing.totalItems = page.totalItems;
         listing.exhausted = items.length === 0;
         listing.error = undefined;

@@ -66,12 +66,25 @@ export class CalendarPrompts {
       return undefined;
     }
     const ordered = [...entries].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred) || Number(Boolean(b.primary)) - Number(Boolean(a.primary)));
+    // Calendars by their names and what the user may do with them; an id (c_b5dc…@group.calendar.google.com) only
+    // tells apart two calendars of the same name.
+    const names = ordered.map((entry) => calendarName(entry));
     return this.pick(ordered.map((entry) => ({
       label: calendarName(entry),
-      description: [entry.primary ? this.t('primary') : '', entry.accessRole ?? ''].filter(Boolean).join(' · '),
-      detail: entry.id,
+      description: [entry.primary ? this.t('primary') : '', this.accessWords(entry.accessRole)].filter(Boolean).join(' · '),
+      ...(names.indexOf(calendarName(entry)) !== names.lastIndexOf(calendarName(entry)) ? { detail: entry.id } : {}),
       value: entry,
     })), placeHolder);
+  }
+
+  private accessWords(role: string | undefined): string {
+    switch (role) {
+      case 'owner': return this.t('yours');
+      case 'writer': return this.t('you can edit');
+      case 'reader': return this.t('read-only');
+      case 'freeBusyReader': return this.t('free/busy only');
+      default: return '';
+    }
   }
 
   /** The calendar a row stands for, or one picked. */

@@ -68,7 +68,7 @@ export class DocumentCommands {
   /** settings.list and colors.get as a read-only markdown document. */
   async showSettings(): Promise<void> {
     const vs = this.context.desk.vs;
-    const uri = vs.Uri.from({ scheme: CALENDAR_INFO_SCHEME, path: '/Calendar Settings.md' });
+    const uri = vs.Uri.from({ scheme: CALENDAR_INFO_SCHEME, authority: this.context.desk.session.viewAccount(), path: '/Calendar Settings.md' });
     await showDetails(vs, uri, vs.l10n.t('Calendar settings'));
   }
 

@@ -6,7 +6,7 @@ import { occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
 import { clockTime, dateKey, MINUTE_MS } from '../time';
 import type { CalendarCommandContext } from './context';
-import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices, When, WHEN_HELP } from './when';
+import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices, When, whenHelp } from './when';
 
 export type EditField = 'title' | 'time' | 'location' | 'description' | 'attendees' | 'reminders' | 'recurrence';
 
@@ -36,7 +36,7 @@ export class EventPrompts {
     const now = this.context.now();
     const vs = this.context.desk.vs;
     const today = dateKey(now, zone);
-    const answer = await this.askStep(title, draft, 'when', this.t('When? ({0})', this.t(WHEN_HELP)), (text) => {
+    const answer = await this.askStep(title, draft, 'when', this.t('When? ({0})', whenHelp(today, vs.l10n.t)), (text) => {
       const when = parseWhen(text, now, zone, vs.l10n.t);
       // What the words resolve to, in the Calendar zone, so "fri 3" is seen to be 03:00 before it is saved.
       return when.kind === 'invalid' ? when.message : { message: describeWhen(when, today, vs.l10n.t, vs.env.language), severity: vs.InputBoxValidationSeverity.Info };

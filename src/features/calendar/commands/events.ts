@@ -12,7 +12,8 @@ import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } 
 import { eventTitle } from '../tree/presentation';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { EditField, editDraftKey, EventPrompts } from './eventPrompts';
-import { eventTimes } from './when';
+import { describeWhen, eventTimes } from './when';
+import { dateKey } from '../time';
 
 export type { EditField } from './eventPrompts';
 
@@ -76,11 +77,47 @@ export class EventCommands {
       }
     }, {
       action: this.t('Could not create the event "{0}"', summary),
-      onSuccess: () => {
+      onSuccess: async (created) => {
         draft.drop();
-        return kept ? undefined : this.synced(calendar.id);
+        if (!kept) await this.synced(calendar.id);
+        // The last step closed with nothing on screen: say it worked (or that it waits for the service), and where to find it.
+        const today = dateKey(this.context.now(), zone);
+        void this.announceCreated(calendar.id, calendarName(calendar), created, describeWhen(when, today, this.vs.l10n.t, this.vs.env.language), kept);
       },
     });
+  }
+
+  private async announceCreated(calendarId: string, calendarTitle: string, created: CalendarEvent, when: string, waiting = false): Promise<void> {
+    const open = this.t('Open');
+    const show = this.t('Show in Agenda');
+    const message = waiting
+      ? this.t('Kept “{0}” for {1}: {2}. Calendar cannot be reached; Desk creates it when it can.', eventTitle(created, this.vs.l10n.t), calendarTitle, when)
+      : this.t('Created “{0}” in {1}: {2}.', eventTitle(created, this.vs.l10n.t), calendarTitle, when);
+    const choice = await this.vs.window.showInformationMessage(message, open, show);
+    try {
+      if (choice === open) await this.openEvent(undefined, { calendarId, event: created });
+      else if (choice === show) await this.showInAgenda(calendarId, created.id);
+    } catch (error) {
+      this.context.desk.log.warn(`Calendar: could not show the new event: ${String(error)}`);
+    }
+  }
+
+  /** Selects the event's row: in the Agenda when it is among its days, else under its calendar. */
+  async showInAgenda(calendarId: string, eventId: string): Promise<boolean> {
+    const { tree, view } = this.context;
+    const scopes = (await tree.getChildren()).filter((node) => node.kind === 'agenda' || (node.kind === 'calendar' && node.calendarId === calendarId));
+    scopes.sort((a, b) => (a.kind === 'agenda' ? 0 : 1) - (b.kind === 'agenda' ? 0 : 1));
+    for (const scope of scopes) {
+      for (const day of await tree.getChildren(scope)) {
+        if (day.kind !== 'day') continue;
+        const row = (await tree.getChildren(day)).find((node) => node.kind === 'event' && node.calendarId === calendarId && node.event.id === eventId);
+        if (!row) continue;
+        await view.reveal(row, { select: true, focus: true, expand: true });
+        return true;
+      }
+    }
+    void this.vs.window.showInformationMessage(this.t('The event is not among the days the Calendar view shows.'));
+    return false;
   }
 
   /** events.quickAdd: one line of text such as "Lunch with Ann tomorrow 12:30". */
@@ -261,7 +298,7 @@ export class EventCommands {
   async openEvent(node?: CalendarTreeNode, given?: EventTarget): Promise<void> {
     const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Show which event?'));
     if (!target) return;
-    const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
+    const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, authority: this.context.desk.session.viewAccount(), path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
     // One read-only tab titled with the event (see core/detailsView.ts).
     await showDetails(this.vs, uri, eventTitle(target.event, this.vs.l10n.t));
   }

@@ -12,6 +12,7 @@ import { errorMessage } from '../../../api/errors';
 import { CalendarListCommands } from './calendars';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { CALENDAR_INFO_SCHEME, DocumentCommands } from './documents';
+import { registerAccountDocuments } from '../../../core/accountDocuments';
 import { EditField, EVENT_DETAILS_SCHEME, EventCommands } from './events';
 import { SharingCommands } from './sharing';
 import { FreeBusyPanels } from '../freeBusy/panel';
@@ -41,8 +42,8 @@ export class CalendarCommands {
     const { events, calendars, sharing, documents, freeBusy } = this;
     const vs = this.context.desk.vs;
     const providers = [
-      vs.workspace.registerTextDocumentContentProvider(EVENT_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => documents.eventDocument(uri) }),
-      vs.workspace.registerTextDocumentContentProvider(CALENDAR_INFO_SCHEME, { provideTextDocumentContent: () => documents.settingsDocument() }),
+      registerAccountDocuments(vs, this.context.desk.session, EVENT_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => documents.eventDocument(uri) }),
+      registerAccountDocuments(vs, this.context.desk.session, CALENDAR_INFO_SCHEME, { provideTextDocumentContent: () => documents.settingsDocument() }),
     ];
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: CalendarTreeNode, ...rest: unknown[]) => unknown) => (node?: unknown, ...rest: unknown[]) => run(isCalendarNode(node) ? node : undefined, ...rest);

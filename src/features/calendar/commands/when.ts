@@ -1,6 +1,6 @@
 /**
  * What people type for an event's time and length, read in the user's Calendar time zone: "tomorrow 3pm",
- * "fri 10:30", "2026-11-24 09:00", "next monday" (a date alone is an all-day event); "45m", "1h", "1h30", "90".
+ * "fri 10:30", "2026-12-01 09:00", "next monday" (a date alone is an all-day event); "45m", "1h", "1h30", "90".
  * chrono-node reads the words; it works on the wall clock it is given, so "now" is handed over as the wall clock
  * of the user's zone and the result read back as wall-clock fields. Pure, so the rules are unit-tested. Messages
  * go through `t` (vscode.l10n.t from the prompts); what is typed is read in English.
@@ -16,27 +16,69 @@ export type When =
   | { readonly kind: 'timed'; readonly date: string; readonly hour: number; readonly minute: number }
   | { readonly kind: 'invalid'; readonly message: string };
 
-/** The examples of a time input; translate it with `t(WHEN_HELP)`. */
-export const WHEN_HELP = 'e.g. "tomorrow 15:00", "fri 10:30", "2026-11-24 09:00"; a date alone makes an all-day event';
-
 const pad = (value: number): string => String(value).padStart(2, '0');
+
+/** The examples of a time input, their date a week from `today` (an example in the past would make a past event). */
+export function whenHelp(today: string, t: Translate = english): string {
+  return t('e.g. "tomorrow 15:00", "fri 10:30", "{0} 09:00"; a date alone makes an all-day event', addDays(today, 7));
+}
+
+/** What was typed, as a message quotes it: short enough that a pasted page does not fill the screen. */
+export function quoteTyped(text: string, max = 40): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_WORD = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+
+function daysIn(month: number, year: number | undefined): number {
+  if (month === 2) return year === undefined || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Why a date typed as day and month (31 Feb, Feb 30, 2026-02-30, 2026-13-01) does not exist, if it does not. */
+export function impossibleDate(text: string, t: Translate = english): string | undefined {
+  // English, as what is typed is read in English.
+  const monthName = (month: number): string => new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2000, month - 1, 1));
+  const check = (day: number, month: number, year: number | undefined): string | undefined => {
+    if (month < 1 || month > 12) return t('There is no month {0}: months go from 1 to 12.', month);
+    const days = daysIn(month, year);
+    if (day >= 1 && day <= days) return undefined;
+    if (month === 2 && year === undefined) return t('There is no {0} February: February has 28 days, 29 in a leap year.', day);
+    return year === undefined ? t('There is no {0} {1}: {1} has {2} days.', day, monthName(month), days) : t('There is no {0} {1} {2}: {1} {2} has {3} days.', day, monthName(month), year, days);
+  };
+  const lower = text.toLowerCase();
+  let match = /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/.exec(lower);
+  if (match) return check(Number(match[3]), Number(match[2]), Number(match[1]));
+  const monthOf = (word: string): number => MONTHS.findIndex((name) => name.startsWith(word.slice(0, 3))) + 1;
+  match = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_WORD}\\b`).exec(lower);
+  if (match) return check(Number(match[1]), monthOf(match[2] ?? ''), undefined);
+  match = new RegExp(`\\b${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`).exec(lower);
+  if (match) return check(Number(match[2]), monthOf(match[1] ?? ''), undefined);
+  return undefined;
+}
 
 export function parseWhen(input: string, now: number, timeZone: string, t: Translate = english): When {
   const text = input.trim();
-  if (text === '') return { kind: 'invalid', message: t('Enter a date and time ({0}).', t(WHEN_HELP)) };
   const wall = wallTime(now, timeZone);
+  const help = whenHelp(`${String(wall.year).padStart(4, '0')}-${pad(wall.month)}-${pad(wall.day)}`, t);
+  if (text === '') return { kind: 'invalid', message: t('Enter a date and time ({0}).', help) };
+  // chrono skips a day that the month does not have (or reads another date): say which day does not exist.
+  const impossible = impossibleDate(text, t);
+  if (impossible) return { kind: 'invalid', message: impossible };
   // The reference is the user's wall clock expressed in the machine's zone: chrono reads and answers local fields.
   const reference = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
   const [result] = chrono.parse(text, reference, { forwardDate: true });
-  if (!result) return { kind: 'invalid', message: t('"{0}" is not a time Desk understands ({1}).', text, t(WHEN_HELP)) };
+  if (!result) return { kind: 'invalid', message: t('"{0}" is not a time Desk understands ({1}).', quoteTyped(text), help) };
   // chrono reads what it can and skips the rest: "tomorrow 32:99" would be "tomorrow", an all-day event nobody asked for.
   const unread = `${text.slice(0, result.index)} ${text.slice(result.index + result.text.length)}`.trim();
   if (unread !== '') {
     return {
       kind: 'invalid',
       message: /\d/.test(unread)
-        ? t('"{0}" is not a time of day: hours go from 0 to 23 and minutes from 0 to 59 ({1}).', unread, t(WHEN_HELP))
-        : t('Desk does not understand "{0}" in "{1}" ({2}).', unread, text, t(WHEN_HELP)),
+        ? t('"{0}" is not a time of day: hours go from 0 to 23 and minutes from 0 to 59 ({1}).', quoteTyped(unread), help)
+        : t('Desk does not understand "{0}" in "{1}" ({2}).', quoteTyped(unread), quoteTyped(text), help),
     };
   }
   const start = result.start;

@@ -1,14 +1,20 @@
 /**
  * The events Desk knows per calendar, kept current with events.list sync tokens instead of reloads: one full listing
- * (singleEvents, so recurring events arrive as instances) from a little before today, then only what changed. Each
- * calendar is a source of the generic sync engine (core/sync/poller.ts): `startToken` is the full load, the resume
- * token is Google's nextSyncToken, and a 410 (token expired) makes the engine load in full again. No vscode.
+ * from a little before today, then only what changed. Recurring events stay series (no singleEvents: an endless
+ * series would arrive as five years of instances), with their exceptions (moved and cancelled instances); the views
+ * read instances expanded for the window they show (seriesWindow.ts), so memory follows the calendar's series, not
+ * its instances. Each calendar is a source of the generic sync engine (core/sync/poller.ts): `startToken` is the
+ * full load, the resume token is Google's nextSyncToken, and a 410 (token expired) makes the engine load in full
+ * again. No vscode.
  */
 import { AGENDA_EVENT_FIELDS } from '../../../api/calendar';
 import { GoogleApiError } from '../../../api/errors';
 import type { SyncPage, SyncPageRequest, SyncSource, TokenStore } from '../../../core/sync/poller';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
+import { DAY_MS } from '../time';
+import { appendAll } from '../../../shared/arrays';
+import { instancesIn, parseSeries, replacedInstanceId, type ParsedSeries } from './seriesWindow';
 
 export interface EventStoreOptions {
   readonly api: () => Pick<CalendarApi, 'listEvents'>;
@@ -17,14 +23,24 @@ export interface EventStoreOptions {
   readonly now?: () => number;
   /** How far before now the full load starts, so ongoing and earlier-today events are kept (default 2 days). */
   readonly lookBackMs?: number;
+  /** How many days ahead of now series are expanded for the views (at least 31: the Agenda, reminders, pickers). */
+  readonly horizonDays?: () => number;
+  /** The zone of a series whose start names none (the user's Calendar zone). */
+  readonly timeZone?: () => string;
 }
 
 interface CalendarCache {
+  /** Single events, series and their exceptions; a cancelled exception stays as a marker of the instance it removes. */
   readonly events: Map<string, CalendarEvent>;
+  /** Series parsed for expansion, by id (undefined: not expandable), and the last window's instances. */
+  readonly parsed: Map<string, ParsedSeries | undefined>;
+  expanded?: { readonly from: number; readonly to: number; readonly zone: string; readonly events: CalendarEvent[]; readonly byId: Map<string, CalendarEvent> };
   token: string | undefined;
   loaded: boolean;
   /** When the last full load ended (ms, the store's clock). */
   loadedAt?: number;
+  /** The end of the last full load's window: events starting later are known only when they changed since. */
+  loadedUntil?: number;
   loading: Promise<string> | undefined;
 }
 
@@ -48,7 +64,7 @@ export class EventStore implements TokenStore {
   private cacheOf(calendarId: string): CalendarCache {
     let cache = this.caches.get(calendarId);
     if (!cache) {
-      cache = { events: new Map(), token: undefined, loaded: false, loading: undefined };
+      cache = { events: new Map(), parsed: new Map(), token: undefined, loaded: false, loading: undefined };
       this.caches.set(calendarId, cache);
     }
     return cache;
@@ -77,12 +93,65 @@ export class EventStore implements TokenStore {
     return cache?.loadedAt === undefined ? undefined : (this.options.now?.() ?? Date.now()) - cache.loadedAt;
   }
 
+  /**
+   * The calendar's events as a singleEvents listing would give them: single events (and moved instances), and each
+   * series expanded from a little before now to the horizon. Kept per day: the views ask on every redraw and tick.
+   */
   events(calendarId: string): CalendarEvent[] {
-    return [...(this.caches.get(calendarId)?.events.values() ?? [])];
+    const cache = this.caches.get(calendarId);
+    if (!cache) return [];
+    const now = this.options.now?.() ?? Date.now();
+    const zone = this.options.timeZone?.() ?? 'UTC';
+    // The days ahead came near the end of what the last full load read: read again (further ahead) in the background.
+    if (cache.loaded && !cache.loading && cache.loadedUntil !== undefined && now + this.horizonMs() > cache.loadedUntil) {
+      this.fullLoad(calendarId).catch(() => undefined);
+    }
+    const kept = cache.expanded;
+    if (kept && kept.zone === zone && kept.from <= now - this.lookBackMs() && kept.to >= now + this.horizonMs()) return kept.events.slice();
+    // The window is widened by a day each way so that it serves the rest of the day without expanding again.
+    const window = { from: now - this.lookBackMs() - DAY_MS, to: now + this.horizonMs() + DAY_MS };
+    const replaced = new Set<string>();
+    const events: CalendarEvent[] = [];
+    for (const event of cache.events.values()) {
+      if (event.recurringEventId) {
+        const id = replacedInstanceId(event);
+        if (id) replaced.add(id);
+        replaced.add(event.id);
+      }
+      if (event.status !== 'cancelled' && !event.recurrence?.length) events.push(event);
+    }
+    for (const event of cache.events.values()) {
+      if (event.status === 'cancelled' || !event.recurrence?.length) continue;
+      if (!cache.parsed.has(event.id)) cache.parsed.set(event.id, parseSeries(event, zone));
+      const parsed = cache.parsed.get(event.id);
+      // A series Desk cannot expand still shows, as its first occurrence.
+      if (parsed) appendAll(events, instancesIn(parsed, window, replaced));
+      else events.push(event);
+    }
+    cache.expanded = { ...window, zone, events, byId: new Map(events.map((event) => [event.id, event])) };
+    return events.slice();
   }
 
+  /** An event, series or (expanded) instance Desk holds. */
   find(calendarId: string, eventId: string): CalendarEvent | undefined {
-    return this.caches.get(calendarId)?.events.get(eventId);
+    const cache = this.caches.get(calendarId);
+    const stored = cache?.events.get(eventId);
+    if (stored?.status === 'cancelled') return undefined;
+    return stored ?? cache?.expanded?.byId.get(eventId);
+  }
+
+  private lookBackMs(): number {
+    return this.options.lookBackMs ?? 2 * DAY_MS;
+  }
+
+  private horizonMs(): number {
+    return Math.max(31, this.options.horizonDays?.() ?? 0) * DAY_MS;
+  }
+
+  /** Forgets the expansions after the series or exceptions changed. */
+  private changed(cache: CalendarCache, ids: Iterable<string>): void {
+    for (const id of ids) cache.parsed.delete(id);
+    cache.expanded = undefined;
   }
 
   loadedCalendars(): string[] {
@@ -99,9 +168,13 @@ export class EventStore implements TokenStore {
   /** Lists the calendar from scratch and keeps the sync token; resolves to that token. */
   fullLoad(calendarId: string, signal?: AbortSignal): Promise<string> {
     const cache = this.cacheOf(calendarId);
-    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token }) => {
+    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token, until }) => {
+      cache.loadedUntil = until;
       cache.events.clear();
-      for (const event of items) if (event.status !== 'cancelled') cache.events.set(event.id, event);
+      cache.parsed.clear();
+      cache.expanded = undefined;
+      // Cancelled exceptions stay: they remove an instance of their series.
+      for (const event of items) if (event.status !== 'cancelled' || event.recurringEventId) cache.events.set(event.id, event);
       cache.token = token;
       cache.loaded = true;
       cache.loadedAt = this.options.now?.() ?? Date.now();
@@ -118,11 +191,13 @@ export class EventStore implements TokenStore {
     const cache = this.cacheOf(calendarId);
     if (!cache.loaded || items.length === 0) return;
     for (const event of items) {
-      if (event.status === 'cancelled') cache.events.delete(event.id);
-      else cache.events.set(event.id, event);
-      // An event that became recurring now arrives as instances; a singleEvents listing never holds the series itself.
-      if (event.recurringEventId) cache.events.delete(event.recurringEventId);
+      if (event.status === 'cancelled' && !event.recurringEventId) {
+        cache.events.delete(event.id);
+        // A series deleted whole takes its exceptions with it.
+        for (const [id, other] of cache.events) if (other.recurringEventId === event.id) cache.events.delete(id);
+      } else cache.events.set(event.id, event);
     }
+    this.changed(cache, items.map((event) => event.id));
     this.options.onChange(calendarId);
   }
 
@@ -140,7 +215,7 @@ export class EventStore implements TokenStore {
     try {
       for (;;) {
         const page = await source.listPage({ pageToken, signal: controller.signal });
-        changes.push(...page.items);
+        appendAll(changes, page.items);
         if (!page.nextPageToken) {
           if (page.resumeToken) cache.token = page.resumeToken;
           break;
@@ -168,7 +243,7 @@ export class EventStore implements TokenStore {
       listPage: async (request: SyncPageRequest): Promise<SyncPage<CalendarEvent>> => {
         const { syncToken, pageToken } = decodePageToken(request.pageToken);
         this.requests++;
-        const page = await this.options.api().listEvents(calendarId, { syncToken, singleEvents: true, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, signal: request.signal, ...(pageToken ? { pageToken } : {}) });
+        const page = await this.options.api().listEvents(calendarId, { syncToken, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, signal: request.signal, ...(pageToken ? { pageToken } : {}) });
         return {
           items: page.items,
           nextPageToken: page.nextPageToken ? encodePageToken(syncToken, page.nextPageToken) : undefined,
@@ -178,9 +253,15 @@ export class EventStore implements TokenStore {
     };
   }
 
-  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string }> {
+  /**
+   * A full read of the window the views may show soon: from a little before now to twice the horizon ahead (so that
+   * a calendar of years of events is read in a page or two); the store reads again when the days ahead reach its end.
+   */
+  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string; until: number }> {
     const now = this.options.now?.() ?? Date.now();
-    const timeMin = new Date(now - (this.options.lookBackMs ?? 2 * 86_400_000)).toISOString();
+    const timeMin = new Date(now - this.lookBackMs()).toISOString();
+    const until = now + 2 * this.horizonMs();
+    const timeMax = new Date(until).toISOString();
     const items: CalendarEvent[] = [];
     let pageToken: string | undefined;
     let token = '';
@@ -188,14 +269,14 @@ export class EventStore implements TokenStore {
     this.fullLoads++;
     do {
       this.requests++;
-      const page = await this.options.api().listEvents(calendarId, { timeMin, singleEvents: true, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
-      items.push(...page.items);
+      const page = await this.options.api().listEvents(calendarId, { timeMin, timeMax, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });
+      appendAll(items, page.items);
       token = page.nextSyncToken ?? token;
       pageToken = page.nextPageToken || undefined;
       if (pageToken && seen.has(pageToken)) break; // a server repeating a token would loop forever
       if (pageToken) seen.add(pageToken);
     } while (pageToken);
-    return { items, token };
+    return { items, token, until };
   }
 }
 

@@ -129,7 +129,9 @@ export function eventDetailsMarkdown(occurrence: Occurrence, calendar: string, t
     [t('When'), `${escapeMarkdown(longDate(occurrence.start, timeZone, locale))}, ${escapeMarkdown(timeRange(occurrence, timeZone, undefined, t, locale))} (${escapeMarkdown(timeZone)})`],
     [t('Calendar'), escapeMarkdown(calendar)],
     [t('Location'), event.location ? escapeMarkdown(event.location) : '—'],
-    [t('Status'), escapeMarkdown(event.status ?? 'confirmed')],
+    // Google's status words are for programs: a confirmed event says nothing, the others say what they mean.
+    ...(event.status === 'tentative' ? [[t('Status'), t('tentative (not confirmed yet)')] as [string, string]] : []),
+    ...(event.status === 'cancelled' ? [[t('Status'), t('cancelled')] as [string, string]] : []),
     [t('Repeats'), event.recurrence?.length ? escapeMarkdown(event.recurrence.join('; ')) : event.recurringEventId ? t('yes (an instance of a series)') : t('no')],
     [t('Organizer'), escapeMarkdown(event.organizer?.displayName ?? event.organizer?.email ?? '—')],
     [t('Reminders'), escapeMarkdown(describeReminders(event, t))],

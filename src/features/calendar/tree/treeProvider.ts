@@ -20,6 +20,7 @@ import { dateKey } from '../time';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
 import { messageTreeItem } from '../../../core/treeMessage';
 import { CALENDAR_COMMAND } from '../../../config/commandIds';
+import { appendAll } from '../../../shared/arrays';
 
 export interface CalendarTreeOptions {
   readonly api: () => Pick<CalendarApi, 'allCalendarListEntries'>;
@@ -388,7 +389,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
         rows.push(new MessageNode(scope, 'error/tasks', this.vs.l10n.t('Could not load the due tasks: {0}', errorMessage(error, this.vs.l10n.t)), 'error'));
       }
     }
-    rows.push(...days.map((group) => new DayNode(scope, group)));
+    appendAll(rows, days.map((group) => new DayNode(scope, group)));
     if (scope.kind === 'agenda' && failed.length === 0) this.saveAgenda(zone, days);
     if (days.length === 0 && failed.length === 0) rows.push(new MessageNode(scope, 'empty', this.vs.l10n.t('No events in the next {0} days', this.options.daysAhead())));
     return rows;

@@ -129,7 +129,7 @@ export class DriveChangeFeed extends Disposable {
   /** Starts the poller once signed in with a running backend; the token key names backend and account. */
   ensureStarted(): Promise<void> {
     const { desk } = this.host;
-    if (this.poller || !desk.session.signedIn || !desk.backend.current) return Promise.resolve();
+    if (this.poller || !desk.backend.current) return Promise.resolve();
     this.pollerStarting ??= this.start().finally(() => {
       this.pollerStarting = undefined;
     });
@@ -153,6 +153,9 @@ export class DriveChangeFeed extends Disposable {
   private async start(): Promise<void> {
     const { desk } = this.host;
     const generation = this.generation;
+    // Not `session.signedIn`: while a reloaded window's first session lookup runs it reads false, and a session
+    // restored from storage fires no "signed in" event afterwards, so the feed would never start (issue 33).
+    if (!(await desk.session.isSignedIn()) || generation !== this.generation) return;
     const endpoints = desk.backend.current;
     if (!endpoints) return;
     let account: string;

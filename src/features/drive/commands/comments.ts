@@ -47,12 +47,12 @@ export class DriveCommentCommands extends DriveCommandPart {
   /** The file of a tree row, of the active Drive editor, or of the tree's selection (in that order). */
   private async fileContext(node?: DriveNode): Promise<FileContext | undefined> {
     const row = node && (node.kind === 'comments' || node.kind === 'comment') ? fileOfCommentRow(node) : node?.kind === 'file' ? node : undefined;
-    if (row) return { fileId: row.item.id, title: row.item.title ?? row.item.id, uri: driveUri(this.vs, row.item, folderTitles(row)) };
+    if (row) return { fileId: row.item.id, title: row.item.title ?? row.item.id, uri: driveUri(this.vs, this.desk.session.viewAccount(), row.item, folderTitles(row)) };
     const document = this.vs.window.activeTextEditor?.document;
     const fileId = document && this.comments.isDriveDocument(document) ? fileIdOf(document.uri) : undefined;
     if (document && fileId) return { fileId, title: document.uri.path.split('/').pop() ?? fileId, uri: document.uri };
     const [selected] = this.context.fileNodes();
-    if (selected) return { fileId: selected.item.id, title: selected.item.title ?? selected.item.id, uri: driveUri(this.vs, selected.item, folderTitles(selected)) };
+    if (selected) return { fileId: selected.item.id, title: selected.item.title ?? selected.item.id, uri: driveUri(this.vs, this.desk.session.viewAccount(), selected.item, folderTitles(selected)) };
     void this.vs.window.showInformationMessage(this.t('Open a file from Drive, or select one in the Drive view, first.'));
     return undefined;
   }
@@ -240,7 +240,7 @@ export class DriveCommentCommands extends DriveCommandPart {
   open(node: CommentNode) {
     return attempt(this.desk, async () => {
       const file = fileOfCommentRow(node);
-      await this.comments.reveal(file.item.id, node.comment, driveUri(this.vs, file.item, folderTitles(file)), file.item.title);
+      await this.comments.reveal(file.item.id, node.comment, driveUri(this.vs, this.desk.session.viewAccount(), file.item, folderTitles(file)), file.item.title);
     }, { action: this.t('Could not open the comment'), retry: true });
   }
 

@@ -11,6 +11,7 @@ import { kindLabel } from '../tree/presentation';
 import type { ContainerNode, DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
+import { appendAll } from '../../../shared/arrays';
 
 const EXTENSION_TYPES: Record<string, string> = {
   '.txt': 'text/plain', '.md': 'text/markdown', '.json': 'application/json', '.js': 'application/javascript',
@@ -86,7 +87,7 @@ export class DriveContentCommands extends DriveCommandPart {
         for (const uri of uris) {
           if (signal.aborted) throw new CancelledError();
           const stat = await this.vs.workspace.fs.stat(uri);
-          if (stat.type & this.vs.FileType.Directory) uploaded.push(...(await this.uploadTree(uri, parentId, progress, signal, 100 / uris.length)));
+          if (stat.type & this.vs.FileType.Directory) appendAll(uploaded, await this.uploadTree(uri, parentId, progress, signal, 100 / uris.length));
           else uploaded.push(await this.uploadOne(uri, parentId, progress, signal, 100 / uris.length));
         }
       });
@@ -106,7 +107,7 @@ export class DriveContentCommands extends DriveCommandPart {
       if (signal.aborted) throw new CancelledError();
       const child = this.vs.Uri.joinPath(folder, name);
       const childShare = share / Math.max(1, entries.length);
-      if (type & this.vs.FileType.Directory) results.push(...(await this.uploadTree(child, created.id, progress, signal, childShare)));
+      if (type & this.vs.FileType.Directory) appendAll(results, await this.uploadTree(child, created.id, progress, signal, childShare));
       else if (type & this.vs.FileType.File) results.push(await this.uploadOne(child, created.id, progress, signal, childShare));
     }
     return results;

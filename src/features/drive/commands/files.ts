@@ -35,7 +35,7 @@ export class DriveFileCommands extends DriveCommandPart {
         return;
       }
       this.host.knowFile(file.item);
-      await this.vs.commands.executeCommand('vscode.open', driveUri(this.vs, file.item, folderTitles(file)), { preview: true });
+      await this.vs.commands.executeCommand('vscode.open', driveUri(this.vs, await this.desk.session.viewAccountNow(), file.item, folderTitles(file)), { preview: true });
     }, { action: this.t('Could not open the file'), retry: true });
   }
 

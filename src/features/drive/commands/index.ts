@@ -11,6 +11,7 @@ import { trashInExplorer } from '../explorer/trash';
 import { addToWorkspace } from '../explorer/workspaceFolders';
 import { RevisionDocuments } from '../revisions/documents';
 import { REVISION_SCHEME } from '../revisions/history';
+import { registerAccountDocuments } from '../../../core/accountDocuments';
 import type { DropPlan } from '../tree/dragAndDrop';
 import type { CommentNode } from '../comments/nodes';
 import type { ContainerNode, DriveNode, LoadMoreNode } from '../tree/model';
@@ -68,7 +69,7 @@ export class DriveCommands {
   register(): vscode.Disposable[] {
     const { files, content, organize, trash, info, sharing, sharedDrives, properties, revisions, labels, comments } = this;
     const vs = this.host.desk.vs;
-    const documents = [vs.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, () => this.host.api(), (ms) => this.host.desk.clock.dateTime(ms))];
+    const documents = [registerAccountDocuments(vs, this.host.desk.session, REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, this.host.desk.session, () => this.host.api(), (ms) => this.host.desk.clock.dateTime(ms))];
     return [...documents, ...registerCommands(this.host.desk, {
       [DRIVE_COMMAND.revisionHistory]: (arg?: RevisionArg) => revisions.revisionHistory(arg),
       [DRIVE_COMMAND.openRevision]: (arg?: RevisionArg) => revisions.openRevision(arg),
@@ -154,7 +155,7 @@ export class DriveCommands {
       [DRIVE_COMMAND.openComment]: (node: CommentNode) => comments.open(node),
       [DRIVE_COMMAND.refreshComments]: (arg?: CommentArg) => comments.refresh(arg),
 
-      [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, node),
+      [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, this.host.desk.session.viewAccount(), this.host.desk.extensionContext.globalState, node),
       [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
     })];
   }

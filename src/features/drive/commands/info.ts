@@ -1,6 +1,8 @@
 /** The Drive commands that show information: a file's details, the installed apps, the account and its quota. */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
+import type { AccountGate } from '../../../core/accounts';
+import { registerAccountDocuments } from '../../../core/accountDocuments';
 import { attempt } from '../../../core/commands';
 import { writeTimestamp } from '../../../core/clock';
 import { showDetails } from '../../../core/detailsView';
@@ -16,7 +18,7 @@ export const PROPERTIES_SCHEME = 'desk-drive-properties';
 export const APP_DETAILS_SCHEME = 'desk-drive-app';
 
 /** The read-only file-details (markdown) and app-details (JSON) documents these commands open; a failure reads as such. */
-export function registerInfoDocuments(vs: typeof vscode, api: () => DriveApi, when: WriteMoment): vscode.Disposable[] {
+export function registerInfoDocuments(vs: typeof vscode, accounts: AccountGate, api: () => DriveApi, when: WriteMoment): vscode.Disposable[] {
   const firstPathPart = (uri: vscode.Uri): string => uri.path.split('/').filter(Boolean)[0] ?? '';
   const t = vs.l10n.t;
   const document = (render: (uri: vscode.Uri) => Promise<string>, failure: (message: string) => string): vscode.TextDocumentContentProvider => ({
@@ -29,11 +31,11 @@ export function registerInfoDocuments(vs: typeof vscode, api: () => DriveApi, wh
     },
   });
   return [
-    vs.workspace.registerTextDocumentContentProvider(PROPERTIES_SCHEME, document(
+    registerAccountDocuments(vs, accounts, PROPERTIES_SCHEME, document(
       (uri) => propertiesDocument(api(), firstPathPart(uri), { rootTitle: t('My Drive'), when, t }),
       (message) => `# ${t('Could not load the details')}\n\n${escapeMarkdown(message)}\n`,
-    )),
-    vs.workspace.registerTextDocumentContentProvider(APP_DETAILS_SCHEME, document((uri) => appDocument(api(), firstPathPart(uri)), (message) => `// ${message}\n`)),
+    ), (message) => `# ${escapeMarkdown(message)}\n`),
+    registerAccountDocuments(vs, accounts, APP_DETAILS_SCHEME, document((uri) => appDocument(api(), firstPathPart(uri)), (message) => `// ${message}\n`), (message) => `// ${message}\n`),
   ];
 }
 
@@ -101,7 +103,7 @@ export async function appDocument(api: DriveApi, appId: string): Promise<string>
 export class DriveInfoCommands extends DriveCommandPart {
   /** A read-only JSON document of `scheme` for `id`, titled with `name` (a slash in it would start a folder). */
   private async showJson(scheme: string, id: string, name: string): Promise<void> {
-    const uri = this.vs.Uri.from({ scheme, path: `/${id}/${name.replace(/\//g, '∕')}.json` });
+    const uri = this.vs.Uri.from({ scheme, authority: this.desk.session.viewAccount(), path: `/${id}/${name.replace(/\//g, '∕')}.json` });
     const doc = await this.vs.workspace.openTextDocument(uri);
     await this.vs.languages.setTextDocumentLanguage(doc, 'json');
     await this.vs.window.showTextDocument(doc, { preview: true });
@@ -113,7 +115,7 @@ export class DriveInfoCommands extends DriveCommandPart {
       const file = await this.context.targetFile(node);
       if (!file) return;
       const title = file.title ?? file.id;
-      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, path: `/${file.id}/${title.replace(/\//g, '∕')}.md` });
+      const uri = this.vs.Uri.from({ scheme: PROPERTIES_SCHEME, authority: this.desk.session.viewAccount(), path: `/${file.id}/${title.replace(/\//g, '∕')}.md` });
       await showDetails(this.vs, uri, title);
     }, { action: this.t('Could not show the details'), retry: true });
   }

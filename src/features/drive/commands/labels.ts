@@ -12,6 +12,7 @@ import { displayValues, fieldName, fieldPrompt, inputProblem, labelSummary, labe
 import type { DriveItem } from '../port';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandContext, DriveCommandPart } from './context';
+import { appendAll } from '../../../shared/arrays';
 
 type EditorItem = vscode.QuickPickItem & { run?: () => Promise<void> };
 
@@ -32,7 +33,7 @@ export class DriveLabelCommands extends DriveCommandPart {
     let pageToken: string | undefined;
     do {
       const page = await this.api().listLabels(file.id, { ...(pageToken ? { pageToken } : {}) });
-      labels.push(...page.items);
+      appendAll(labels, page.items);
       pageToken = page.nextPageToken;
     } while (pageToken);
     return labels;

@@ -112,7 +112,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
     const exportType = view.isDocs ? revisionTextType(view.revision) : undefined;
     if (view.isDocs && !exportType) throw new Error(this.t('This version of “{0}” cannot be read as text.', this.titleOf(file)));
     const parts = revisionUriParts({ fileId: file.id, revisionId: view.revision.id, ...(exportType ? { exportType } : {}) }, versionedTitle(file.title ?? file.id, this.versionLabel(view)));
-    return this.vs.Uri.from({ scheme: REVISION_SCHEME, ...parts });
+    return this.vs.Uri.from({ scheme: REVISION_SCHEME, authority: this.desk.session.viewAccount(), ...parts });
   }
 
   private async open(file: DriveItem, view: RevisionView): Promise<void> {
@@ -120,7 +120,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
   }
 
   private async compareWithCurrent(file: DriveItem, view: RevisionView): Promise<void> {
-    await this.vs.commands.executeCommand('vscode.diff', this.documentUri(file, view), driveUri(this.vs, file), this.t('{0} ({1}) ↔ current', this.titleOf(file), this.versionLabel(view)));
+    await this.vs.commands.executeCommand('vscode.diff', this.documentUri(file, view), driveUri(this.vs, this.desk.session.viewAccount(), file), this.t('{0} ({1}) ↔ current', this.titleOf(file), this.versionLabel(view)));
   }
 
   private async compareTwo(file: DriveItem, first: RevisionView, second: RevisionView): Promise<void> {
@@ -241,8 +241,8 @@ export class DriveRevisionCommands extends DriveCommandPart {
       { label: `$(diff) ${this.t('Compare with Current')}`, action: 'compare', when: !view.isHead },
       { label: `$(diff-multiple) ${this.t('Compare with Another Version…')}`, action: 'compareOther', when: views.length > 1 },
       { label: `$(discard) ${this.t('Restore This Version…')}`, action: 'restore', when: !view.isHead },
-      { label: `$(pinned) ${this.t('Pin (Keep Forever)')}`, action: 'pin', when: canPin(view) && view.revision.pinned !== true },
-      { label: `$(pin) ${this.t('Unpin')}`, action: 'unpin', when: canPin(view) && view.revision.pinned === true },
+      { label: `$(pinned) ${this.t('Keep Forever')}`, action: 'pin', when: canPin(view) && view.revision.pinned !== true },
+      { label: `$(pin) ${this.t('Stop Keeping Forever')}`, action: 'unpin', when: canPin(view) && view.revision.pinned === true },
       { label: `$(globe) ${this.t('Publish')}`, action: 'publish', when: canPublish(view) && view.revision.published !== true },
       { label: `$(circle-slash) ${this.t('Unpublish')}`, action: 'unpublish', when: canPublish(view) && view.revision.published === true },
       { label: `$(trash) ${this.t('Delete This Version…')}`, action: 'delete', when: canDelete(view, views.length) },

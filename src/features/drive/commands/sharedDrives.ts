@@ -14,6 +14,7 @@ import { driveAsItem, SharedDrivesApi } from '../sharedDrives/port';
 import { memberRoleDetail, memberRoleInput, memberRoleLabel, memberRoleOf, MEMBER_ROLES, sharedDriveNameProblem, sharedDriveRow, sortMembers } from '../sharedDrives/nodes';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
+import { appendAll } from '../../../shared/arrays';
 
 /** The context key behind the "show hidden shared drives" toggle. */
 export const HIDDEN_DRIVES_SHOWN_CONTEXT_KEY = 'desk:hiddenSharedDrivesShown';
@@ -56,7 +57,7 @@ export class SharedDriveCommands extends DriveCommandPart {
     let pageToken: string | undefined;
     do {
       const page = await this.api().listPermissions(drive.id, { maxResults: 100, pageToken });
-      all.push(...page.items);
+      appendAll(all, page.items);
       pageToken = page.nextPageToken;
     } while (pageToken);
     return sortMembers(all);

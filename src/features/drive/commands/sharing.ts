@@ -16,6 +16,7 @@ import { explainSharingError } from '../sharing/errors';
 import { linkRoleOptions, roleDetail, roleInput, roleLabel, roleOf, roleOptions, ShareRole } from '../sharing/roles';
 import type { DriveNode } from '../tree/model';
 import { DriveCommandPart } from './context';
+import { appendAll } from '../../../shared/arrays';
 
 interface Access {
   readonly file: DriveItem;
@@ -43,7 +44,7 @@ export class DriveSharingCommands extends DriveCommandPart {
       (async () => {
         do {
           const page = await this.sharing().listPermissions(fileId, { maxResults: 100, pageToken });
-          permissions.push(...page.items);
+          appendAll(permissions, page.items);
           pageToken = page.nextPageToken;
         } while (pageToken);
       })(),

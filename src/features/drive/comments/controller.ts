@@ -6,6 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
+import { accountOfUri } from '../../../core/accounts';
 import { NotSignedInError } from '../../../core/session';
 import { Disposable } from '../../../core/disposable';
 import type { CommentReplyInput, DriveComment } from '../../../shared/schemas/drive/comments';
@@ -21,6 +22,10 @@ export const COMMENT_CONTROLLER_ID = 'desk.drive.comments';
 export interface DriveCommentsOptions {
   readonly api: () => CommentsApi;
   readonly isSignedIn: () => boolean;
+  /** The account whose Drive the views show: a comment's file opens in it. */
+  readonly account: () => string;
+  /** The same, undefined when signed out: only its documents show comments (another account's stay without). */
+  readonly currentAccount: () => string | undefined;
   readonly log: (message: string) => void;
 }
 
@@ -77,9 +82,9 @@ export class DriveComments extends Disposable {
     this._register({ dispose: () => { for (const timer of this.relayouts.values()) clearTimeout(timer); } });
   }
 
-  /** Open Drive documents (not the read-only remote side of a diff). */
+  /** Open Drive documents of the signed-in account (not the read-only remote side of a diff). */
   isDriveDocument(document: vscode.TextDocument): boolean {
-    return fileIdOf(document.uri) !== undefined && !isRemoteVersion(document.uri);
+    return fileIdOf(document.uri) !== undefined && !isRemoteVersion(document.uri) && accountOfUri(document.uri) === this.options.currentAccount();
   }
 
   documentsOf(fileId: string): vscode.TextDocument[] {
@@ -196,7 +201,7 @@ export class DriveComments extends Disposable {
   async reveal(fileId: string, comment: DriveComment, uri?: vscode.Uri, title?: string): Promise<void> {
     const vs = this.vs;
     const open = this.documentsOf(fileId)[0];
-    const document = open ?? (await vs.workspace.openTextDocument(uri ?? driveUri(vs, { id: fileId, title: title ?? comment.fileTitle ?? fileId })));
+    const document = open ?? (await vs.workspace.openTextDocument(uri ?? driveUri(vs, this.options.account(), { id: fileId, title: title ?? comment.fileTitle ?? fileId })));
     const editor = await vs.window.showTextDocument(document, { preview: true });
     if (!this.threadOf(document, comment.commentId)) await this.load(document, false);
     const place = this.placeIn(document, comment);

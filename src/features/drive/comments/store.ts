@@ -4,6 +4,7 @@
  */
 import type { DriveClient } from '../../../api/drive';
 import type { CommentReply, DriveComment } from '../../../shared/schemas/drive/comments';
+import { appendAll } from '../../../shared/arrays';
 
 /** What comments need from the Drive client: a Pick of it, so tests fake only these calls. */
 export type CommentsApi = Pick<DriveClient, 'listComments' | 'getComment' | 'insertComment' | 'patchComment' | 'deleteComment' | 'insertReply' | 'patchReply' | 'deleteReply'>;
@@ -146,7 +147,7 @@ export class CommentStore {
     let pageToken: string | undefined;
     do {
       const page = await this.api().listComments(fileId, { maxResults: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
-      comments.push(...page.items.filter((comment) => !comment.deleted));
+      appendAll(comments, page.items.filter((comment) => !comment.deleted));
       pageToken = page.nextPageToken || undefined;
     } while (pageToken && comments.length < MAX_COMMENTS);
     return comments;

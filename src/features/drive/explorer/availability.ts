@@ -8,9 +8,13 @@ import { Disposable } from '../../../core/disposable';
 import { DESK_COMMAND } from '../../../config/commandIds';
 import { DRIVE_SCHEME } from '../fs/drivePath';
 
-export type UnavailableReason = 'signedOut' | 'unreachable';
+/** `account`: the folder's account is not the one signed in (its message names it). */
+export type UnavailableReason = 'signedOut' | 'account' | 'unreachable';
 
-/** VS Code's own "Refresh Explorer" command: it resolves the workspace folders again, failed ones included. */
+/**
+ * VS Code's own "Refresh Explorer" command: it resolves the workspace folders again, failed ones included. It also
+ * opens the Explorer in the side bar (VS Code has no refresh that leaves the side bar as it is).
+ */
 const REFRESH_EXPLORER_COMMAND = 'workbench.files.action.refreshFilesExplorer';
 
 export interface DriveFolderAvailabilityOptions {
@@ -18,7 +22,12 @@ export interface DriveFolderAvailabilityOptions {
   readonly onDidChangeSignedIn: vscode.Event<boolean>;
   /** Fires when the backend (Google, an emulator) changes or comes back. */
   readonly onDidChangeBackend: vscode.Event<unknown>;
+  /** Whether a Desk view is on screen (the side bar shows Desk's container). */
+  readonly deskShown?: () => boolean;
 }
+
+/** Shows Desk's container in the side bar (VS Code's command for the activity bar entry `desk`). */
+const SHOW_DESK_COMMAND = 'workbench.view.extension.desk';
 
 export class DriveFolderAvailability extends Disposable {
   /** The notice on screen (or answered) for the current outage; cleared when Drive is back. */
@@ -26,7 +35,7 @@ export class DriveFolderAvailability extends Disposable {
   /** A request failed since Drive was last back: the Explorer holds a failed folder to ask again. */
   private failedSinceBack = false;
 
-  constructor(private readonly vs: typeof vscode, options: DriveFolderAvailabilityOptions) {
+  constructor(private readonly vs: typeof vscode, private readonly options: DriveFolderAvailabilityOptions) {
     super();
     this._register(options.onDidChangeSignedIn((signedIn) => {
       if (signedIn) void this.back();
@@ -53,7 +62,18 @@ export class DriveFolderAvailability extends Disposable {
     this.noticed = undefined;
     this.failedSinceBack = false;
     if (!failed || !this.hasDriveFolders()) return;
+    // Signing in or switching backend from Desk's side bar must not leave the user in the Explorer.
+    const deskShown = this.options.deskShown?.() ?? false;
     await this.refreshExplorer();
+    if (deskShown) await this.showDesk();
+  }
+
+  private async showDesk(): Promise<void> {
+    try {
+      await this.vs.commands.executeCommand(SHOW_DESK_COMMAND);
+    } catch {
+      // Nothing to go back to.
+    }
   }
 
   private async refreshExplorer(): Promise<void> {
@@ -66,9 +86,9 @@ export class DriveFolderAvailability extends Disposable {
 
   private async notify(reason: UnavailableReason, message: string): Promise<void> {
     const { l10n, window, commands } = this.vs;
-    if (reason === 'signedOut') {
+    if (reason === 'signedOut' || reason === 'account') {
       const signIn = l10n.t('Sign In');
-      const text = this.hasDriveFolders() ? l10n.t('Desk: sign in to list the Drive folders of this workspace and open their files.') : l10n.t('Desk: sign in to open Drive files.');
+      const text = reason === 'account' ? l10n.t('Desk: {0}', message) : this.hasDriveFolders() ? l10n.t('Desk: sign in to list the Drive folders of this workspace and open their files.') : l10n.t('Desk: sign in to open Drive files.');
       const choice = await window.showWarningMessage(text, signIn);
       if (choice === signIn) await commands.executeCommand(DESK_COMMAND.signIn);
       return;

@@ -3,10 +3,12 @@
  * folders, registered for the scheme, with the Explorer's outage notice (availability.ts) told when requests fail.
  */
 import type * as vscode from 'vscode';
+import { UriAccounts } from '../../../core/accounts';
 import type { DeskContext } from '../../../core/deskContext';
 import { DriveFileSystemProvider, type DriveFsOptions } from '../fs/driveFileSystem';
 import { DRIVE_SCHEME } from '../fs/drivePath';
 import { DriveFolderAvailability } from './availability';
+import { recordedAccountOf } from './folderAccounts';
 
 export interface RegisteredDriveFileSystem {
   readonly provider: DriveFileSystemProvider;
@@ -14,11 +16,16 @@ export interface RegisteredDriveFileSystem {
   readonly disposables: readonly vscode.Disposable[];
 }
 
-export function registerDriveFileSystem(desk: DeskContext, options: Omit<DriveFsOptions, 'log' | 'onUnavailable'>): RegisteredDriveFileSystem {
+export function registerDriveFileSystem(
+  desk: DeskContext,
+  { deskShown, ...options }: Omit<DriveFsOptions, 'log' | 'onUnavailable' | 'accounts'> & { readonly deskShown: () => boolean },
+): RegisteredDriveFileSystem {
   const vs = desk.vs;
-  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange });
+  const availability = new DriveFolderAvailability(vs, { onDidChangeSignedIn: desk.session.onDidChangeSignedIn, onDidChangeBackend: desk.backend.onDidChange, deskShown });
   const provider = new DriveFileSystemProvider(vs, {
     ...options,
+    // A path-only URI is read as the account that added its workspace folder, when Desk recorded one.
+    accounts: new UriAccounts({ gate: desk.session, legacyAccount: (uri) => recordedAccountOf(desk.extensionContext.globalState, uri.path), t: vs.l10n.t }),
     log: (message) => desk.log.info(message),
     onUnavailable: (reason, message) => availability.report(reason, message),
   });

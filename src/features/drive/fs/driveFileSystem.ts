@@ -1,7 +1,9 @@
 /** The desk-drive: file system: Drive files opened, saved (with conflict checks) and listed as a VS Code FileSystemProvider. */
+import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, isUnreachable, NetworkError } from '../../../api/errors';
+import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
 import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
@@ -13,14 +15,19 @@ export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
 export interface DriveFsOptions {
   readonly api: () => DriveApi;
+  /** Whose Drive each URI names (its authority): every operation runs as that account, or is refused in Desk's words. */
+  readonly accounts: UriAccounts;
   readonly exportFormats: () => Promise<readonly { source: string; targets: readonly string[] }[]>;
   /** The top folder of the user's shared drive with this name (paths under `Shared drives/`). */
   readonly findDrive?: (name: string) => Promise<DriveItem | undefined>;
   /** A file version Desk wrote (the change poller must not announce it; the tree may update its row). */
   readonly onOwnWrite?: (item: DriveItem) => void;
   readonly log?: (message: string) => void;
-  /** A request failed because the user is signed out or Drive is not reachable (explorer/availability.ts says so, once). */
-  readonly onUnavailable?: (reason: 'signedOut' | 'unreachable', message: string) => void;
+  /**
+   * A request failed because the user is signed out, the URI's account is not the one signed in, or Drive is not
+   * reachable (explorer/availability.ts says so, once).
+   */
+  readonly onUnavailable?: (reason: 'signedOut' | 'account' | 'unreachable', message: string) => void;
   /**
    * A save Drive cannot be reached for: kept in Desk's write queue (uploaded when Drive is back, see offlineSaves.ts).
    * False when it cannot be kept (too large): the save then fails as any other.
@@ -32,11 +39,11 @@ export interface DriveFsOptions {
 const METADATA_TTL_MS = 3_000;
 
 /**
- * The URI a file opens at: its folder path for the breadcrumb and tab (`folders`, section first, as the tree
- * shows them), its id in the query for resolution (see drivePath.ts).
+ * The URI a file of `account`'s Drive opens at: the account in the authority, its folder path for the breadcrumb
+ * and tab (`folders`, section first, as the tree shows them), its id in the query for resolution (see drivePath.ts).
  */
-export function driveUri(vs: typeof vscode, item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): vscode.Uri {
-  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(item, folders) });
+export function driveUri(vs: typeof vscode, account: string, item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): vscode.Uri {
+  return vs.Uri.from({ scheme: DRIVE_SCHEME, ...driveUriParts(account, item, folders) });
 }
 
 /** The file id of a Desk Drive URI that names a file directly (by its id query, or the `/<id>/<title>` form). */
@@ -85,6 +92,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private readonly metadata = new Map<string, { item: DriveItem; at: number }>();
   /** The Drive version the user chose to overwrite (or whose content is the one opened), by file id: the next write's If-Match. */
   private readonly approved = new Map<string, string>();
+  /** Files this provider moved to Drive's trash, by the URI they had: VS Code's Undo of a Delete brings them back. */
+  private readonly trashedAt = new Map<string, { id: string; md5: string | undefined }>();
   private readonly saves: SavesUnderWay;
 
   constructor(private readonly vs: typeof vscode, private readonly options: DriveFsOptions) {
@@ -134,7 +143,17 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     return new this.vs.Disposable(() => undefined);
   }
 
-  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+  stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The stat right before a save (of this document, or of one in this folder) is refused as the save it is. VS Code
+    // stats the document, then (that failing) its folder, whose refusal it shows: that one ends the save.
+    const saving = this.saves.pendingAt(uri);
+    const refused = (): void => {
+      if (saving && saving.toString() !== uri.toString()) this.saves.take(saving);
+    };
+    return this.asAccount(saving ?? uri, saving ? 'save' : 'open', () => this.statAs(uri), refused);
+  }
+
+  private async statAs(uri: vscode.Uri): Promise<vscode.FileStat> {
     const resolved = this.pinnedAt(uri) ?? (await this.resolve(uri));
     const { FileType, FilePermission } = this.vs;
     if (resolved.kind === 'root') return { type: FileType.Directory, ctime: 0, mtime: 0, size: 0 };
@@ -196,7 +215,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     return pinned ? { kind: 'item', item: pinned } : undefined;
   }
 
-  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+  readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    return this.asAccount(uri, 'open', () => this.readDirectoryAs(uri));
+  }
+
+  private async readDirectoryAs(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     const resolved = await this.resolve(uri);
     if (resolved.kind === 'root') return [['root', this.vs.FileType.Directory]];
     if (resolved.kind === 'missing') throw this.vs.FileSystemError.FileNotFound(uri);
@@ -220,7 +243,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     return [...entries];
   }
 
-  async createDirectory(uri: vscode.Uri): Promise<void> {
+  createDirectory(uri: vscode.Uri): Promise<void> {
+    return this.asAccount(uri, 'create', () => this.createDirectoryAs(uri));
+  }
+
+  private async createDirectoryAs(uri: vscode.Uri): Promise<void> {
     const resolved = await this.resolve(uri);
     if (resolved.kind !== 'missing') throw this.vs.FileSystemError.FileExists(uri);
     const folder = await this.guard(uri, () => this.options.api().insertFolder(resolved.title, resolved.parentId));
@@ -234,7 +261,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
    * just before (one round trip less than fetching it again): the download's etag says whether it describes these
    * bytes, and only when it does not (or the answer has none) is the file's metadata read again.
    */
-  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+  readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return this.asAccount(uri, 'open', () => this.readFileAs(uri));
+  }
+
+  private async readFileAs(uri: vscode.Uri): Promise<Uint8Array> {
     const remote = isRemoteVersion(uri);
     const resolved = await this.resolve(uri);
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
@@ -266,7 +297,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     return current;
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+  writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    return this.asAccount(uri, 'save', () => this.writeFileAs(uri, content, options));
+  }
+
+  private async writeFileAs(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     if (isRemoteVersion(uri)) throw this.vs.FileSystemError.NoPermissions(uri);
     // A save of the open document the user started (VS Code's stat came first): a declined one keeps it dirty, no error.
     const saving = this.saves.takeWrite(uri);
@@ -276,6 +311,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (resolved.kind === 'root') throw this.vs.FileSystemError.FileIsADirectory(uri);
     if (resolved.kind === 'missing') {
       if (!options.create) throw this.vs.FileSystemError.FileNotFound(uri);
+      if (await this.restoreTrashed(uri, bytes)) return;
       const created = await this.guard(uri, () => api.uploadFile({ title: resolved.title, parents: [{ id: resolved.parentId }] }, bytes, { size: bytes.length }));
       this.afterWrite(created, bytes.length);
       this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
@@ -320,10 +356,15 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.afterWrite(saved, bytes.length);
   }
 
-  async delete(uri: vscode.Uri): Promise<void> {
+  delete(uri: vscode.Uri): Promise<void> {
+    return this.asAccount(uri, 'delete', () => this.deleteAs(uri));
+  }
+
+  private async deleteAs(uri: vscode.Uri): Promise<void> {
     const resolved = await this.resolve(uri);
     if (resolved.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(uri);
     const trashed = await this.guard(uri, () => this.options.api().trashFile(resolved.item.id));
+    if (!isFolder(trashed)) this.trashedAt.set(uri.toString(), { id: trashed.id, md5: trashed.md5Checksum ?? resolved.item.md5Checksum });
     this.pinned.delete(resolved.item.id);
     this.pinnedPaths.delete(uri.toString());
     this.metadata.delete(resolved.item.id);
@@ -331,16 +372,38 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     this.options.onOwnWrite?.(trashed);
     this.changeEmitter.fire([{ type: this.vs.FileChangeType.Deleted, uri }]);
     // VS Code's own confirmation says "permanently" for a file system without a trash of its own: say where it went.
-    void this.announceTrashed(trashed);
+    void this.announceTrashed(uri, trashed);
   }
 
-  private async announceTrashed(item: DriveItem): Promise<void> {
+  /**
+   * VS Code's Undo of its Delete writes the file's old content back at its path. When that content is what Desk moved to
+   * Drive's trash from there, the same Drive file comes back (its history, sharing and id), as the confirmation promised
+   * ("You can restore this file using the Undo command"); a new file of other content at that path is a new file.
+   */
+  private async restoreTrashed(uri: vscode.Uri, bytes: Buffer): Promise<boolean> {
+    const trashed = this.trashedAt.get(uri.toString());
+    if (!trashed || trashed.md5 === undefined || trashed.md5 !== createHash('md5').update(bytes).digest('hex')) return false;
+    this.trashedAt.delete(uri.toString());
+    let restored: DriveItem;
+    try {
+      restored = await this.options.api().untrashFile(trashed.id);
+    } catch {
+      // Gone from the trash meanwhile (emptied, deleted for good): the content is written as a new file.
+      return false;
+    }
+    this.afterWrite(restored, bytes.length);
+    this.changeEmitter.fire([{ type: this.vs.FileChangeType.Created, uri }]);
+    return true;
+  }
+
+  private async announceTrashed(uri: vscode.Uri, item: DriveItem): Promise<void> {
     const vs = this.vs;
     const restore = vs.l10n.t('Restore');
-    const choice = await vs.window.showInformationMessage(vs.l10n.t('“{0}” is in Drive\'s trash: restore it from there within 30 days, or now.', item.title ?? item.id), restore);
+    const choice = await vs.window.showInformationMessage(vs.l10n.t('“{0}” is in Drive\'s trash, not deleted for good: Restore (or Undo in the Explorer) brings it back; Drive keeps it there for 30 days.', item.title ?? item.id), restore);
     if (choice !== restore) return;
     try {
-      const restored = await this.options.api().untrashFile(item.id);
+      // Restored in the account it was trashed in (or refused, if that account signed out meanwhile).
+      const restored = await this.options.accounts.run(uri, 'delete', item.title ?? item.id, () => this.options.api().untrashFile(item.id));
       this.options.onOwnWrite?.(restored);
       void this.reportListingChange(item.id);
     } catch (error) {
@@ -349,7 +412,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   /** files.copy of a file into the folder of `destination` under its name (Drive copies files, not folders). */
-  async copy(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+  copy(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    return this.asAccount(source, 'copy', () => {
+      this.refuseOtherAccount(source, destination);
+      return this.copyAs(source, destination, options);
+    });
+  }
+
+  private async copyAs(source: vscode.Uri, destination: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
     const from = await this.resolve(source);
     if (from.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(source);
     if (isFolder(from.item)) throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive copies files, not folders: copy the files of “{0}” into a new folder', from.item.title ?? from.item.id));
@@ -370,8 +440,10 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     const before = this.listed.get(fileId);
     let current: DriveItem | undefined;
     try {
-      current = await this.options.api().getFile(fileId);
-    } catch {
+      // Looked up in the account of the listing that showed it; a listing of a signed-out account is left alone.
+      current = before ? await this.options.accounts.run(before, 'open', displayNameOf(before), () => this.options.api().getFile(fileId)) : await this.options.api().getFile(fileId);
+    } catch (error) {
+      if (error instanceof AccountRefusedError) return;
       current = undefined; // gone for this user (deleted, or no longer shared)
     }
     const parentUri = current && !current.labels?.trashed ? (current.parents ?? []).map((parent) => this.listed.get(parent.id)).find((uri) => uri !== undefined) : undefined;
@@ -390,7 +462,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (events.length > 0) this.changeEmitter.fire(events);
   }
 
-  async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    return this.asAccount(oldUri, 'rename', () => {
+      this.refuseOtherAccount(oldUri, newUri);
+      return this.renameAs(oldUri, newUri, options);
+    });
+  }
+
+  private async renameAs(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
     const source = await this.resolve(oldUri);
     if (source.kind !== 'item') throw this.vs.FileSystemError.FileNotFound(oldUri);
     const item = source.item;
@@ -427,6 +506,29 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   // ---- helpers
+
+  /**
+   * Runs an operation as the URI's account (every request takes that account's token); refused, with nothing sent,
+   * when that account is not signed in or the URI names none.
+   */
+  private async asAccount<T>(uri: vscode.Uri, action: AccountAction, work: () => Promise<T>, onRefused?: () => void): Promise<T> {
+    try {
+      return await this.options.accounts.run(uri, action, displayNameOf(uri, MY_DRIVE_SEGMENT), work);
+    } catch (error) {
+      if (!(error instanceof AccountRefusedError)) throw error;
+      onRefused?.();
+      this.options.onUnavailable?.('account', error.message);
+      // Unavailable: VS Code shows the message as it is, and a refused save keeps the editor's text.
+      throw this.vs.FileSystemError.Unavailable(error.message);
+    }
+  }
+
+  /** A move or copy stays in one account's Drive. */
+  private refuseOtherAccount(from: vscode.Uri, to: vscode.Uri): void {
+    if (this.options.accounts.accountOf(from) !== this.options.accounts.accountOf(to)) {
+      throw this.vs.FileSystemError.NoPermissions(this.vs.l10n.t('Drive moves and copies files within one account: download “{0}” and upload it to the other.', displayNameOf(from)));
+    }
+  }
 
   private pin(uri: vscode.Uri, item: DriveItem): void {
     this.pinned.set(item.id, item);
@@ -468,7 +570,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   }
 
   private async openComparison(uri: vscode.Uri, item: DriveItem): Promise<void> {
-    const remote = this.vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(item) });
+    const remote = this.vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(uri.authority, item) });
     const title = this.vs.l10n.t('{0} (Drive) ↔ (yours)', item.title ?? item.id);
     await this.vs.commands.executeCommand('vscode.diff', remote, uri, title);
   }
@@ -507,7 +609,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private async parentIdOfPath(uri: vscode.Uri): Promise<string | undefined> {
     const segments = uriSegments(uri);
     if (segments.length <= 2 && segments[0] !== MY_DRIVE_SEGMENT) return undefined;
-    const parent = await this.resolve(uri.with({ authority: '', path: `/${segments.slice(0, -1).join('/')}`, query: '' }));
+    const parent = await this.resolve(uri.with({ path: `/${segments.slice(0, -1).join('/')}`, query: '' }));
     return parent.kind === 'item' ? parent.item.id : undefined;
   }
 

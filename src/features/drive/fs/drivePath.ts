@@ -3,7 +3,9 @@ import { GOOGLE_APPS_MIME_PREFIX, isFolder, isNative } from '../../../shared/sch
 import type { DriveItem } from '../port';
 
 /**
- * Desk's Drive URIs. A file opened from the tree is `desk-drive:/My Drive/Projects/Desk/roadmap.txt?id=<fileId>&depth=4`:
+ * Desk's Drive URIs. A file opened from the tree is
+ * `desk-drive://alice@example.com/My Drive/Projects/Desk/roadmap.txt?id=<fileId>&depth=4`: the authority is the
+ * account whose Drive it is (core/accounts.ts: the file system runs every operation as that account, or refuses it);
  * the path is the human folder path at open time (what the breadcrumb and the tab show), the file id travels in
  * the query, and resolution is by that id alone, so a rename or move elsewhere does not break an open editor (its
  * URI stays; reopening from the tree gives the new path). `depth` is the number of path segments the id names:
@@ -12,9 +14,10 @@ import type { DriveItem } from '../port';
  * authorities, and Drive ids are case-sensitive.)
  *
  * Paths without an id resolve segment by segment: `My Drive` (or a file id, `root` for My Drive) first, then child
- * titles, so `desk-drive:/My Drive/Notes/new.txt` names a file to create and `desk-drive:/<fileId>/<title>` (the
- * older form, still what a conflict's read-only "remote version" uses) names a file by id. `desk-drive:/` is a
- * directory holding My Drive as `root`. An authority, if a URI has one, is read as the id.
+ * titles, so `desk-drive://<account>/My Drive/Notes/new.txt` names a file to create and
+ * `desk-drive://<account>/<fileId>/<title>` (the older form, still what a conflict's read-only "remote version" uses)
+ * names a file by id. `desk-drive://<account>/` is a directory holding My Drive as `root`. A URI without an account
+ * (saved before Desk named accounts) resolves only where Desk recorded whose it is (workspace folders it added).
  */
 export const DRIVE_SCHEME = 'desk-drive';
 
@@ -37,14 +40,14 @@ export interface DriveUriParts {
  * The parts of a file's URI: `folders` are the titles above it as the tree shows them (its section first,
  * e.g. ['My Drive', 'Projects', 'Desk']); without them the path is just the title.
  */
-export function driveUriParts(item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): DriveUriParts {
+export function driveUriParts(account: string, item: Pick<DriveItem, 'id' | 'title'>, folders: readonly string[] = []): DriveUriParts {
   const segments = [...folders, item.title ?? item.id].map(sanitizeTitle);
-  return { authority: '', path: `/${segments.join('/')}`, query: `id=${encodeURIComponent(item.id)}&depth=${segments.length}` };
+  return { authority: account, path: `/${segments.join('/')}`, query: `id=${encodeURIComponent(item.id)}&depth=${segments.length}` };
 }
 
 /** The read-only "remote version" of a file: by id, so it resolves whatever the file is called now. */
-export function remoteVersionParts(item: Pick<DriveItem, 'id' | 'title'>): DriveUriParts {
-  return { authority: '', path: `/${item.id}/${sanitizeTitle(item.title ?? item.id)}`, query: REMOTE_VERSION_QUERY };
+export function remoteVersionParts(account: string, item: Pick<DriveItem, 'id' | 'title'>): DriveUriParts {
+  return { authority: account, path: `/${item.id}/${sanitizeTitle(item.title ?? item.id)}`, query: REMOTE_VERSION_QUERY };
 }
 
 export function isRemoteVersion(uri: { readonly query: string }): boolean {
@@ -60,10 +63,9 @@ export function queryFileId(uri: { readonly authority: string; readonly path: st
   return depth === null || Number(depth) === uriSegments(uri).length ? id : undefined;
 }
 
-/** The id-then-titles segments of a URI: the authority (when set) first, then the path's segments. */
-export function uriSegments(uri: { readonly authority: string; readonly path: string }): string[] {
-  const path = segmentsOf(uri.path);
-  return uri.authority ? [uri.authority, ...path] : path;
+/** The id-then-titles segments of a URI: its path's (the authority is the account, not a segment). */
+export function uriSegments(uri: { readonly path: string }): string[] {
+  return segmentsOf(uri.path);
 }
 
 /** A title as one path segment: no slashes, never empty or a dot name. */

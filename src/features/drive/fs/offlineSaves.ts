@@ -30,7 +30,7 @@ interface SaveIntent {
 }
 
 export interface DriveOfflineSavesHost {
-  readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'>;
+  readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'session'>;
   readonly api: () => Pick<DriveApi, 'getFile' | 'updateContent'>;
   /** The upload's answer: the file system pins it (the next save's If-Match), the tree shows it. */
   readonly onUploaded: (item: DriveItem, size: number) => void;
@@ -115,7 +115,8 @@ export class DriveOfflineSaves {
     if (choice === overwrite) return true;
     const mine = await vs.workspace.openTextDocument({ content: bytes.toString('utf8') });
     if (choice === compare) {
-      const theirs = vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(current) });
+      // The queue replays in the account it was kept for, the one signed in now.
+      const theirs = vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(await this.host.desk.session.viewAccountNow(), current) });
       await vs.commands.executeCommand('vscode.diff', theirs, mine.uri, vs.l10n.t('{0} (Drive) ↔ (yours)', intent.title));
     } else {
       await vs.window.showTextDocument(mine, { preview: false });

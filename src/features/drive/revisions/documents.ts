@@ -21,8 +21,8 @@ export class RevisionDocuments implements vscode.TextDocumentContentProvider {
 
   constructor(private readonly vs: typeof vscode, private readonly api: () => RevisionsApi) {}
 
-  uriFor(ref: RevisionDocumentRef, tabTitle: string): vscode.Uri {
-    return this.vs.Uri.from({ scheme: REVISION_SCHEME, ...revisionUriParts(ref, tabTitle) });
+  uriFor(account: string, ref: RevisionDocumentRef, tabTitle: string): vscode.Uri {
+    return this.vs.Uri.from({ scheme: REVISION_SCHEME, authority: account, ...revisionUriParts(ref, tabTitle) });
   }
 
   /** Forget cached content (another account or backend). */

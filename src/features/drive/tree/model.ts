@@ -6,8 +6,9 @@ import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
 import * as z from '../../../shared/schemas/zod';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { compareVersions, DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
-import { compareItems } from './presentation';
+import { compareItems, DisplayOrder, displayOrder } from './presentation';
 import type { SharedDriveSource } from '../sharedDrives/port';
+import { appendAll } from '../../../shared/arrays';
 
 /**
  * The Drive tree's data, without vscode: sections, lazily loaded folder listings (one page at a time, with a
@@ -66,6 +67,8 @@ interface Listing {
   error: unknown;
   /** The page after the last one shown, asked for while the user reads (so "Load more" shows it at once). */
   prefetched: { readonly pageToken: string; readonly page: Promise<DriveItemPage | undefined> } | undefined;
+  /** `items` in display order, kept between renders (presentation.ts displayOrder). */
+  sorted?: DisplayOrder | undefined;
 }
 
 /**
@@ -392,7 +395,10 @@ export class DriveTreeModel {
     const updated: FileNode[] = [];
     for (const listing of this.listings.values()) {
       const index = listing.items.findIndex((existing) => existing.id === item.id);
-      if (index >= 0) listing.items[index] = item;
+      if (index >= 0) {
+        listing.items[index] = item;
+        listing.sorted = undefined; // a rename may move the row
+      }
     }
     for (const node of this.nodes.values()) {
       if (node.item.id === item.id) {
@@ -486,7 +492,8 @@ export class DriveTreeModel {
       return [...known].sort(compareItems).map((item) => this.fileNode(container, item));
     }
     if (listing.error === undefined) this.known.set(container.id, listing.items);
-    const nodes: DriveNode[] = [...listing.items].sort(compareItems).map((item) => this.fileNode(container, item));
+    listing.sorted = displayOrder(listing.items, listing.sorted);
+    const nodes: DriveNode[] = listing.sorted.items.map((item) => this.fileNode(container, item));
     if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });
     if (nodes.length === 0) nodes.push({ kind: 'message', id: `${container.id}/…empty`, parent: container, text: emptyText(container, this.t) });
     if (container.kind === 'file' && container.parent.kind === 'section' && container.parent.section === 'sharedDrives') nodes.push(this.driveTrashOf(container));
@@ -542,7 +549,7 @@ export class DriveTreeModel {
       try {
         const page = await this.pageAt(container, listing, pageToken);
         const known = new Set(listing.items.map((item) => item.id));
-        listing.items.push(...page.items.filter((item) => !known.has(item.id)));
+        appendAll(listing.items, page.items.filter((item) => !known.has(item.id)));
         listing.nextPageToken = page.nextPageToken || undefined;
         listing.error = undefined;
         this.prefetch(container, listing);

@@ -3,6 +3,7 @@ import { english, Translate } from '../../../shared/l10n';
 import { FOLDER_MIME_TYPE, isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { escapeMarkdown } from '../../../core/markdown';
+import { mergeSorted } from '../../../shared/sorted';
 
 /** The codicon for a file, by MIME type (pure: the tree wraps it in a ThemeIcon). */
 export function iconIdFor(item: Pick<DriveItem, 'mimeType' | 'title'>): string {
@@ -108,9 +109,31 @@ export function descriptionFor(item: DriveItem, t: Translate = english): string 
   return item.fileSize !== undefined ? formatBytes(Number(item.fileSize), t) : undefined;
 }
 
+/** A listing's items in display order, and the array they were sorted from. */
+export interface DisplayOrder {
+  readonly of: readonly DriveItem[];
+  readonly items: readonly DriveItem[];
+}
+
+/**
+ * `items` in display order, reusing `kept` (the last render's): rows only appended since (a Load more) are sorted
+ * alone and merged in, instead of sorting everything loaded on every click. Any other change (a new array, a row
+ * replaced, which drops `kept`) sorts again.
+ */
+export function displayOrder(items: readonly DriveItem[], kept: DisplayOrder | undefined): DisplayOrder {
+  if (kept && kept.of === items && kept.items.length <= items.length) {
+    if (kept.items.length === items.length) return kept;
+    return { of: items, items: mergeSorted(kept.items, items.slice(kept.items.length).sort(compareItems), compareItems) };
+  }
+  return { of: items, items: [...items].sort(compareItems) };
+}
+
+/** One collator for every comparison: localeCompare with options builds one per call (most of a sort's time). */
+const titleCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 /** Orders siblings the way Drive's web UI does: folders first, then by title (case-insensitive, numeric-aware). */
 export function compareItems(a: DriveItem, b: DriveItem): number {
   const folderOrder = Number(isFolder(b)) - Number(isFolder(a));
   if (folderOrder !== 0) return folderOrder;
-  return (a.title ?? '').localeCompare(b.title ?? '', undefined, { numeric: true, sensitivity: 'base' }) || a.id.localeCompare(b.id);
+  return titleCollator.compare(a.title ?? '', b.title ?? '') || a.id.localeCompare(b.id);
 }

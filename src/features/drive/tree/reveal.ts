@@ -12,6 +12,8 @@ export interface RevealHost {
   readonly vs: typeof vscode;
   readonly model: DriveTreeModel;
   readonly view: vscode.TreeView<DriveNode>;
+  /** The account whose Drive the view shows (the authority of the URI a file opens at). */
+  readonly account: () => string;
   /** Redraws a container whose rows the search for the file completed. */
   readonly redraw: (container: DriveNode) => void;
 }
@@ -24,5 +26,5 @@ export async function revealDriveFile(host: RevealHost, fileId: string, options:
     return;
   }
   await view.reveal(node, { select: true, focus: true, expand: isFolder(node.item) });
-  if (options.open && !isFolder(node.item)) await vs.commands.executeCommand('vscode.open', driveUri(vs, node.item, folderTitles(node)), { preview: true });
+  if (options.open && !isFolder(node.item)) await vs.commands.executeCommand('vscode.open', driveUri(vs, host.account(), node.item, folderTitles(node)), { preview: true });
 }

@@ -18,6 +18,7 @@ import { Drafts } from '../../../core/drafts';
 import { TaskListCommands } from './lists';
 import { TaskPrompts } from './prompts';
 import { TASK_DETAILS_SCHEME, TaskItemCommands } from './tasks';
+import { registerAccountDocuments } from '../../../core/accountDocuments';
 import { TASKS_COMMAND } from '../../../config/commandIds';
 import type { TasksOfflineWrites } from '../offline';
 
@@ -44,7 +45,7 @@ export class TaskCommands {
   /** The commands, and the read-only task details documents they open. */
   register(): vscode.Disposable[] {
     const { lists, tasks } = this;
-    const details = this.desk.vs.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => tasks.detailsDocument(uri) });
+    const details = registerAccountDocuments(this.desk.vs, this.desk.session, TASK_DETAILS_SCHEME, { provideTextDocumentContent: (uri) => tasks.detailsDocument(uri) });
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: TasksNode) => unknown) => (node?: unknown) => run(isTasksNode(node) ? node : undefined);
     return [details, ...registerCommands(this.desk, {

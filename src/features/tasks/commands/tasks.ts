@@ -84,7 +84,7 @@ export class TaskItemCommands {
       onSuccess: async ({ value, kept }) => {
         draft.drop();
         if (!kept) await this.refreshAndReveal(target.listId, value.id);
-        if (notesStep.inEditor) await openNotes(this.vs, target.listId, target.listTitle, value);
+        if (notesStep.inEditor) await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, value);
       },
     });
     return saved?.value;
@@ -94,7 +94,7 @@ export class TaskItemCommands {
   async editNotes(node?: TasksNode): Promise<void> {
     const target = await this.prompts.resolveTask(node, this.t('Edit the notes of which task?'));
     if (!target) return;
-    await openNotes(this.vs, target.listId, target.listTitle, target.task);
+    await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, target.task);
   }
 
   /** Complete or reopen = tasks.patch of the status (reopening clears the completion date). */
@@ -183,7 +183,7 @@ export class TaskItemCommands {
   async openDetails(node?: TasksNode): Promise<void> {
     const target = await this.prompts.resolveTask(node, this.t('Show which task?'));
     if (!target) return;
-    const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
+    const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, authority: this.desk.session.viewAccount(), path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
     // One read-only tab titled with the task (see core/detailsView.ts).
     await showDetails(this.vs, uri, taskLabel(target.task, this.vs.l10n.t));
   }

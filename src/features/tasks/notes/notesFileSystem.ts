@@ -1,6 +1,7 @@
 /** The desk-tasks: file system: a task's notes as a writable markdown document, saved back with tasks.patch. */
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError, isUnreachable } from '../../../api/errors';
+import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
 import { Disposable } from '../../../core/disposable';
 import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
 import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
@@ -16,6 +17,8 @@ export type NotesConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
 export interface NotesFsOptions {
   readonly api: () => Pick<TasksApi, 'getTask' | 'patchTask'>;
+  /** Whose task each URI names (its authority): read and saved as that account only, or refused in Desk's words. */
+  readonly accounts: UriAccounts;
   /** After a save: the tree shows the new notes (and the new etag). */
   readonly onSaved?: (listId: string, task: Task) => void;
   readonly log?: (message: string) => void;
@@ -67,7 +70,17 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     return new this.vs.Disposable(() => undefined);
   }
 
-  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+  stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The stat right before a save (of this document, or of one in this folder) is refused as the save it is. VS Code
+    // stats the document, then (that failing) its folder, whose refusal it shows: that one ends the save.
+    const saving = this.saves.pendingAt(uri);
+    const refused = (): void => {
+      if (saving && saving.toString() !== uri.toString()) this.saves.take(saving);
+    };
+    return this.asAccount(saving ?? uri, saving ? 'save' : 'open', () => this.statAs(uri), refused);
+  }
+
+  private async statAs(uri: vscode.Uri): Promise<vscode.FileStat> {
     // The list "folder" a notes path shows (the breadcrumb's first part; VS Code checks a parent exists before a
     // write): a directory with nothing to list, since its children's URIs would inherit the task's query.
     if (uri.path.split('/').filter(Boolean).length < 2) return { type: this.vs.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: this.vs.FilePermission.Readonly };
@@ -124,7 +137,11 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     throw this.vs.FileSystemError.NoPermissions(uri);
   }
 
-  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+  readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return this.asAccount(uri, 'open', () => this.readFileAs(uri));
+  }
+
+  private async readFileAs(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
     const remote = isRemoteNotes(uri);
     const statted = remote ? undefined : this.justStatted.get(target.taskId);
@@ -134,7 +151,11 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     return Buffer.from(task.notes ?? '', 'utf8');
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+  writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    return this.asAccount(uri, 'save', () => this.writeFileAs(uri, content, options));
+  }
+
+  private async writeFileAs(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     const { FileSystemError, l10n } = this.vs;
     if (isRemoteNotes(uri)) throw FileSystemError.NoPermissions(uri);
     const target = this.target(uri);
@@ -207,6 +228,18 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   }
 
   // ---- helpers
+
+  /** Runs an operation as the URI's account; refused, with nothing sent, when that account is not signed in. */
+  private async asAccount<T>(uri: vscode.Uri, action: AccountAction, work: () => Promise<T>, onRefused?: () => void): Promise<T> {
+    try {
+      return await this.options.accounts.run(uri, action, displayNameOf(uri), work);
+    } catch (error) {
+      // Unavailable: VS Code shows the message as it is, and a refused save keeps the editor's text.
+      if (!(error instanceof AccountRefusedError)) throw error;
+      onRefused?.();
+      throw this.vs.FileSystemError.Unavailable(error.message);
+    }
+  }
 
   private target(uri: vscode.Uri): NotesTarget {
     const target = notesTargetOf(uri);

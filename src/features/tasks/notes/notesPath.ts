@@ -3,7 +3,8 @@ import { english, Translate } from '../../../shared/l10n';
 import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 
 /**
- * A task's notes open as `desk-tasks:/<list title>/<task title>.md?list=<listId>&task=<taskId>`: the path is
+ * A task's notes open as `desk-tasks://<account>/<list title>/<task title>.md?list=<listId>&task=<taskId>`: the
+ * authority is the account whose task it is (core/accounts.ts: read and saved as that account only), the path is
  * for people (the tab says "Buy stamps.md", the breadcrumb "Errands › Buy stamps.md"), the ids in the query are
  * what the file system resolves, so a rename of the task or list elsewhere does not break an open editor.
  * `&remote` marks the read-only "version elsewhere" on the left of a conflict diff.
@@ -18,14 +19,15 @@ export interface NotesTarget {
 }
 
 export interface NotesUriParts {
+  readonly authority: string;
   readonly path: string;
   readonly query: string;
 }
 
 /** `t` (vscode.l10n.t) names an untitled list or task in the path. */
-export function notesUriParts(listId: string, listTitle: string, task: Pick<Task, 'id' | 'title'>, t: Translate = english): NotesUriParts {
+export function notesUriParts(account: string, listId: string, listTitle: string, task: Pick<Task, 'id' | 'title'>, t: Translate = english): NotesUriParts {
   const query = new URLSearchParams({ list: listId, task: task.id }).toString();
-  return { path: `/${segment(listTitle, t('Untitled list'))}/${segment(task.title, t('Untitled task'))}.md`, query };
+  return { authority: account, path: `/${segment(listTitle, t('Untitled list'))}/${segment(task.title, t('Untitled task'))}.md`, query };
 }
 
 /** The ids a notes URI names, or undefined for a URI that names no task (a breadcrumb's list folder). */

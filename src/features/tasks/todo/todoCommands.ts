@@ -22,6 +22,7 @@ import type { FoundTodo } from './todoScan';
 import type { TodoTracking } from './todoTasks';
 import type { TodoWorkspace, WorkspaceTodo } from './todoView';
 import { TODO_COMMAND } from '../../../config/commandIds';
+import { appendAll } from '../../../shared/arrays';
 
 
 /** What Unlink answers: undefined when cancelled. */
@@ -149,7 +150,7 @@ export class TodoCommands {
     });
     const markAll = async (done: readonly { item: (typeof located)[number]; value: Task }[]): Promise<void> => {
       for (const { value } of done) await this.tracking.known(value, list.id);
-      created.push(...done.map(({ value }) => value));
+      appendAll(created, done.map(({ value }) => value));
       unmarked += await this.writeMarkers(done.map(({ item, value }) => ({ file: item.file, uri: item.uri, item: item.item, taskId: value.id })), keywords);
       if (done.length === 0) return;
       await this.tracking.usedList(list.id);

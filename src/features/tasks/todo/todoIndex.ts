@@ -106,7 +106,11 @@ export function buildTodoTree(found: readonly FoundTodo[]): TodoSectionNode[] {
     const inSection = found.filter((item) => (item.todo.taskId !== undefined) === (section === 'linked'));
     if (inSection.length === 0) continue;
     const byFile = new Map<string, FoundTodo[]>();
-    for (const item of inSection) byFile.set(item.file, [...(byFile.get(item.file) ?? []), item]);
+    for (const item of inSection) {
+      const items = byFile.get(item.file);
+      if (items) items.push(item);
+      else byFile.set(item.file, [item]);
+    }
     const files: TodoFileNode[] = [];
     const node: TodoSectionNode = { kind: 'section', id: `section/${section}`, section, parent: undefined, files, count: inSection.length };
     for (const file of [...byFile.keys()].sort(comparePaths)) {
@@ -127,9 +131,12 @@ export function buildTodoTree(found: readonly FoundTodo[]): TodoSectionNode[] {
   return sections;
 }
 
+/** One collator for every comparison: localeCompare with options builds one per call (most of a redraw's sort). */
+const pathCollator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
 /** Folders before their contents, case-insensitively, as the Explorer sorts. */
 export function comparePaths(a: string, b: string): number {
-  return a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+  return pathCollator.compare(a, b);
 }
 
 /** The unlinked TODOs a bulk "Track as Task" acts on: those of the nodes given (a whole file = all its TODOs). */

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { DEFAULT_KEYWORDS, parseTodo, patternsFor, TodoComment } from './todoParser';
+import { appendAll } from '../../../shared/arrays';
 
 /** Runs rg with `args` in `cwd`: its stdout and exit code (rg answers 1 for "no match", 2 for errors). */
 export type RgRunner = (rgPath: string, args: readonly string[], cwd: string) => Promise<{ readonly stdout: string; readonly code: number }>;
@@ -76,7 +77,10 @@ function commonArgs(options: ScanOptions): string[] {
 /** The rg arguments of a TODO search (over the folder, or over `files` given relative to it). */
 export function todoSearchArgs(options: ScanOptions, files?: readonly string[]): string[] {
   const args = [...commonArgs(options), '--regexp', patternsFor(options.keywords ?? DEFAULT_KEYWORDS).rg];
-  if (files) args.push('--', ...files);
+  if (files) {
+    args.push('--');
+    appendAll(args, files);
+  }
   return args;
 }
 
@@ -147,10 +151,41 @@ export function escapeGlob(file: string): string {
   return file.replace(/[*?[\]{}!\\]/g, (character) => `\\${character}`);
 }
 
+/**
+ * Characters of file names per rg run: Windows refuses command lines past 32,767 characters (flags come too); Linux
+ * and macOS take about 1 MB of arguments and environment (a run costs a process start, so fewer are faster).
+ */
+const FILE_ARGUMENT_CHARS = process.platform === 'win32' ? 16_000 : 256_000;
+/** rg runs at once over the chunks of a long file list. */
+const PARALLEL_RUNS = 4;
+
+/** `files` in runs of whole names, each under `limit` characters (one name longer than that runs alone). */
+export function chunkFiles(files: readonly string[], limit = FILE_ARGUMENT_CHARS): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let chars = 0;
+  for (const file of files) {
+    if (chunk.length > 0 && chars + file.length + 1 > limit) {
+      chunks.push(chunk);
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(file);
+    chars += file.length + 1;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /** The TODOs of some files (known to be searched), relative to the folder; files without any are absent. */
 export async function scanFiles(options: ScanOptions, files: readonly string[]): Promise<FoundTodo[]> {
-  if (files.length === 0) return [];
-  return parseRgOutput(await runRg(options, todoSearchArgs(options, files)), options.keywords);
+  const chunks = chunkFiles(files);
+  const found: FoundTodo[] = [];
+  for (let next = 0; next < chunks.length; next += PARALLEL_RUNS) {
+    const outputs = await Promise.all(chunks.slice(next, next + PARALLEL_RUNS).map((chunk) => runRg(options, todoSearchArgs(options, chunk))));
+    for (const stdout of outputs) appendAll(found, parseRgOutput(stdout, options.keywords));
+  }
+  return found;
 }
 
 /**

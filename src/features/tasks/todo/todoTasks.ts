@@ -4,6 +4,7 @@ import { TasksClient } from '../../../api/tasks';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable, toDisposable } from '../../../core/disposable';
 import { updateDurably } from '../../../core/durableMemento';
+import { recallForAccount, rememberForAccount } from '../../../core/accountMemory';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
@@ -23,6 +24,7 @@ export const KEYWORDS_SETTING = 'desk.todo.keywords';
 const CACHE_MS = 30_000;
 /** Decorations fetch at most this many linked tasks per refresh: a file full of markers must stay cheap. */
 const MAX_DECORATION_LOOKUPS = 50;
+/** The last list a TODO's task went to, per account (core/accountMemory.ts). */
 const LAST_LIST_KEY = 'desk.todo.lastList';
 /** taskId → listId, so a hover finds its task with one request instead of trying every list. */
 const TASK_LISTS_KEY = 'desk.todo.taskLists';
@@ -202,7 +204,7 @@ export class TodoTracking extends Disposable {
     const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place, undefined, this.vs.l10n.t), notes: sourceNotes(relative, link) });
     await this.remember(task.id, list.id);
     this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
-    await updateDurably(this.desk.extensionContext.globalState, LAST_LIST_KEY, list.id);
+    await this.usedList(list.id);
     this.tasks?.tree.refreshList(list.id);
 
     if (!(await this.writeMarker(document, target.line, todo, task.id))) {
@@ -244,7 +246,7 @@ export class TodoTracking extends Disposable {
   /** Which list a new task goes to: a quick pick with the last used list first (no question with one list). */
   /** Remembers the list a task went to, so it is offered first next time. */
   async usedList(listId: string): Promise<void> {
-    await updateDurably(this.desk.extensionContext.globalState, LAST_LIST_KEY, listId);
+    await rememberForAccount(this.desk.extensionContext.globalState, LAST_LIST_KEY, this.desk.session.viewAccount(), listId);
   }
 
   async pickList(title = this.t('Create Task from TODO')): Promise<TaskList | undefined> {
@@ -255,7 +257,7 @@ export class TodoTracking extends Disposable {
       return undefined;
     }
     if (lists.length === 1) return lists[0];
-    const lastId = this.desk.extensionContext.globalState.get<string>(LAST_LIST_KEY);
+    const lastId = recallForAccount<string>(this.desk.extensionContext.globalState, LAST_LIST_KEY, this.desk.session.viewAccount());
     const ordered = [...lists.filter((list) => list.id === lastId), ...lists.filter((list) => list.id !== lastId)];
     const items = ordered.map((list) => ({
       label: list.title || this.t('(untitled list)'),

@@ -11,8 +11,9 @@ import { Disposable } from '../../../core/disposable';
 import { dueDateOf, isOverdue } from '../../../core/dates';
 import { taskDescription } from '../tree/presentation';
 import { buildTodoTree, TodoIndex, TodoTreeNode } from './todoIndex';
+import { applyBatch, BatchEntry } from './todoBatch';
 import { findTodos } from './todoParser';
-import { excludeGlobs, findMarker, findRipgrep, FoundTodo, isSearched, listSearchedFiles, RgRunner, ScanOptions, scanFiles, scanWorkspace, spawnRunner } from './todoScan';
+import { excludeGlobs, findMarker, findRipgrep, FoundTodo, listSearchedFiles, RgRunner, ScanOptions, scanWorkspace, spawnRunner } from './todoScan';
 import type { Lookup } from './todoTasks';
 
 export const TODOS_VIEW_ID = 'desk.todos';
@@ -207,63 +208,25 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
   /** Re-scans only `uris`: open dirty documents from their text, the others with rg on those files alone (a folder: its files). */
   async updateFiles(uris: readonly vscode.Uri[]): Promise<void> {
     await this.scanned;
-    const targets = this.scanTargets();
-    let changed = false;
-    type Place = { folder: vscode.WorkspaceFolder; relative: string; key: string; listed?: boolean };
-    const files: Place[] = [];
-    const directories: Place[] = [];
-    // Read once per loop (neither awaits inside, so each sees the documents as a per-file lookup would).
-    let dirty = this.dirtyDocuments();
+    const targets = new Map(this.scanTargets().map(({ folder, options }) => [folder, options]));
+    const entries: Array<BatchEntry<vscode.WorkspaceFolder>> = [];
     for (const uri of uris) {
       const place = this.locate(uri);
-      if (!place) continue;
-      if (dirty.has(place.key)) {
-        files.push(place);
-        continue;
-      }
-      if (!fs.existsSync(uri.fsPath)) {
-        // A deleted folder takes its files with it.
-        for (const file of this.index.files()) if (file === place.key || file.startsWith(`${place.key}/`)) changed = this.index.removeFile(file) || changed;
-        continue;
-      }
-      (fs.statSync(uri.fsPath).isDirectory() ? directories : files).push(place);
+      if (place) entries.push({ ...place, path: uri.fsPath });
     }
-    // A folder that appeared or changed: the watcher may report it without the files made in it (they can be
-    // written before it watches the new folder), so its searched files are listed and each one scanned.
-    const listings = new Map<vscode.WorkspaceFolder, Promise<string[]>>();
-    for (const directory of directories) {
-      const options = targets.find((target) => target.folder === directory.folder)?.options;
-      if (!options) continue;
-      if (!listings.has(directory.folder)) listings.set(directory.folder, listSearchedFiles(options));
-      const inside = ((await listings.get(directory.folder)) ?? []).filter((file) => file.startsWith(`${directory.relative}/`));
-      const keys = new Set(inside.map((file) => this.keyOf(directory.folder, file)));
-      for (const file of this.index.files()) if (file.startsWith(`${directory.key}/`) && !keys.has(file)) changed = this.index.removeFile(file) || changed;
-      for (const relative of inside) files.push({ folder: directory.folder, relative, key: this.keyOf(directory.folder, relative), listed: true });
-    }
-    const onDisk = new Map<vscode.WorkspaceFolder, Place[]>();
-    dirty = this.dirtyDocuments();
-    for (const place of files) {
-      const text = dirty.get(place.key)?.getText();
-      if (text !== undefined) {
-        changed = this.index.setFile(place.key, this.fromText(place.key, text)) || changed;
-        continue;
-      }
-      const queued = onDisk.get(place.folder) ?? [];
-      if (!queued.some((other) => other.key === place.key)) onDisk.set(place.folder, [...queued, place]);
-    }
-    for (const [folder, places] of onDisk) {
-      const options = targets.find((target) => target.folder === folder)?.options;
-      if (!options) continue;
-      // rg searches a file named on its command line even when ignored: new files are checked first.
-      const searched: typeof places = [];
-      for (const place of places) {
-        if (place.listed || this.index.isSearched(place.key) !== false || (await isSearched(options, place.relative))) searched.push(place);
-      }
-      const found = await scanFiles(options, searched.map((place) => place.relative));
-      for (const place of searched) {
-        changed = this.index.setFile(place.key, found.filter((item) => item.file === place.relative).map((item) => ({ ...item, file: place.key }))) || changed;
-      }
-    }
+    const changed = await applyBatch(this.index, entries, {
+      options: (folder) => targets.get(folder),
+      keyOf: (folder, relative) => this.keyOf(folder, relative),
+      kindOf: (path) => {
+        try {
+          return fs.statSync(path).isDirectory() ? 'directory' : 'file';
+        } catch {
+          return 'missing'; // gone, or unreadable: either way not searched
+        }
+      },
+      dirtyTexts: () => new Map([...this.dirtyDocuments()].map(([key, document]) => [key, () => document.getText()])),
+      todosInText: (key, text) => this.fromText(key, text),
+    });
     if (changed) this.redraw();
   }
 

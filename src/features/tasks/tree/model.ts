@@ -13,6 +13,7 @@ import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } 
 import type { TasksApi } from '../port';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { compareDigits } from '../../../shared/decimal';
+import { appendAll } from '../../../shared/arrays';
 
 /** From the flat task list the API returns (any order, pages) to the nested tree the view shows. */
 export interface TaskTreeEntry {
@@ -280,7 +281,10 @@ export class TasksTreeModel {
   /** Open tasks of a list once its loading ended (its row's "N open"); undefined until then. */
   openCount(listId: string): number | undefined {
     const state = this.listStates.get(listId);
-    return state?.complete ? openCount(state.tasks) : undefined;
+    if (state?.complete) return state.error ? undefined : openCount(state.tasks);
+    // At a start from the cache: the count the row had last session, when the cache holds the whole list.
+    const cached = this.firstRows.snapshot?.tasks[listId];
+    return cached && cached.length < CACHED_TASKS_PER_LIST ? openCount(cached) : undefined;
   }
 
   /** The last load of a list failed (some or all of its tasks are missing). */
@@ -308,6 +312,9 @@ export class TasksTreeModel {
     const cached = await this.firstRows.firstStart(() => this.taskLists());
     if (cached) {
       this.knowSnapshot(cached);
+      // The lists whose rows said "N open" last session load now, collapsed as they may be (a reload into another
+      // workspace forgets which were open): their counts stay on the rows, fresh once loaded.
+      for (const list of cached.lists) if (cached.tasks[list.id]) this.stateOf(list.id);
       return cached.lists.map((list) => this.listNodeOf(list));
     }
     try {
@@ -436,7 +443,7 @@ export class TasksTreeModel {
     const firstPage = this.options.withProgress(async () => {
       try {
         const first = await pages.next();
-        if (!first.done) tasks.push(...(first.value.items ?? []));
+        if (!first.done) appendAll(tasks, first.value.items ?? []);
         if (first.done || !first.value.nextPageToken) state.complete = true;
       } catch (error) {
         fail(error);
@@ -458,7 +465,7 @@ export class TasksTreeModel {
         // The remaining pages load behind the first; the rows update once all are in.
         for await (const page of pages) {
           if (!isCurrent()) return;
-          tasks.push(...(page.items ?? []));
+          appendAll(tasks, page.items ?? []);
         }
         state.complete = true;
       } catch (error) {

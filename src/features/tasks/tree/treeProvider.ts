@@ -30,6 +30,8 @@ export interface TasksTreeOptions {
   readonly onRefresh?: () => void;
   /** What the view showed last (core/viewCache.ts), shown at the first start until the lists come. */
   readonly cache?: ViewSnapshotStore<TasksSnapshot>;
+  /** The lists the user left open (kept across windows and workspaces; VS Code keeps a tree's state per workspace). */
+  readonly expandedLists?: { has(listId: string): boolean };
 }
 
 /**
@@ -158,7 +160,8 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   getTreeItem(element: TasksNode): vscode.TreeItem {
     const vs = this.vs;
     if (element.kind === 'list') {
-      const item = new vs.TreeItem(element.list.title || vs.l10n.t('(untitled list)'), vs.TreeItemCollapsibleState.Collapsed);
+      const expanded = this.options.expandedLists?.has(element.listId) ?? false;
+      const item = new vs.TreeItem(element.list.title || vs.l10n.t('(untitled list)'), expanded ? vs.TreeItemCollapsibleState.Expanded : vs.TreeItemCollapsibleState.Collapsed);
       item.id = element.id;
       item.contextValue = 'tasklist';
       item.iconPath = new vs.ThemeIcon('checklist');

@@ -98,6 +98,35 @@ describe('calendar patch semantics and sync', () => {
     assert.deepEqual(merged, { summary: 'b', attendees: [{ email: 'c@x' }], reminders: { useDefault: true, overrides: [{ method: 'popup', minutes: 5 }] } });
   });
 
+  it('pages a listing from the sorted listing its first page kept, and recomputes after a change or a minute', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const calendar = new CalendarService(new MemoryStore(), () => now);
+    for (let index = 0; index < 30; index++) {
+      const day = String(2 + (index % 25)).padStart(2, '0');
+      calendar.events.insert(alice, 'primary', { summary: `e${index}`, start: { dateTime: `2026-02-${day}T${String(8 + (index % 5)).padStart(2, '0')}:00:00Z` }, end: { dateTime: `2026-02-${day}T20:00:00Z` } }, { conferenceDataVersion: 0 });
+    }
+    const options = { ...LIST, singleEvents: true, orderBy: 'startTime' as const, maxResults: 7 };
+    const all = async (): Promise<string[]> => {
+      const seen: string[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await listEvents(calendar, alice, 'primary', { ...options, ...(pageToken ? { pageToken } : {}) });
+        seen.push(...page.views.map((view) => view.event.body.summary ?? ''));
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return seen;
+    };
+    const once = (await listEvents(calendar, alice, 'primary', { ...options, maxResults: 250 })).views.map((view) => view.event.body.summary ?? '');
+    assert.deepEqual(await all(), once);
+    // A change between pages is seen by the next page (the kept listing is dropped), as before.
+    const first = await listEvents(calendar, alice, 'primary', options);
+    calendar.events.insert(alice, 'primary', { summary: 'early', start: { dateTime: '2026-01-15T08:00:00Z' }, end: { dateTime: '2026-01-15T09:00:00Z' } }, { conferenceDataVersion: 0 });
+    const second = await listEvents(calendar, alice, 'primary', { ...options, pageToken: first.nextPageToken as string });
+    assert.equal(second.views[0]?.event.body.summary, first.views[6]?.event.body.summary, 'the new first event shifts the offsets by one');
+    now += 61_000;
+    assert.equal((await all()).length, 31);
+  });
+
   it('answers 410 for a sync token older than purged deletions, and reports deletions before that', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const calendar = new CalendarService(new MemoryStore(), () => now);

@@ -31,6 +31,26 @@ describe('calendar time zones', () => {
     assert.equal(offsetAt('America/New_York', Date.parse('2026-03-08T07:00:00Z')), -4 * 3600_000);
   });
 
+  it('answers every instant of a transition week as Intl does (the transition is cached, not measured per instant)', () => {
+    const intlOffset = (zone: string, utcMs: number): number => {
+      const seconds = Math.floor(utcMs / 1000) * 1000;
+      const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(seconds));
+      const field = (type: string): number => Number(parts.find((part) => part.type === type)?.value ?? 0);
+      return Date.UTC(field('year'), field('month') - 1, field('day'), field('hour'), field('minute'), field('second')) - seconds;
+    };
+    // Both directions, a half-hour DST (Lord Howe) and a southern-hemisphere zone, around each change to the second.
+    const changes: Array<[string, string]> = [
+      ['Europe/Berlin', '2027-03-28T01:00:00Z'], ['Europe/Berlin', '2027-10-31T01:00:00Z'],
+      ['America/New_York', '2027-11-07T06:00:00Z'], ['Australia/Lord_Howe', '2027-04-03T15:00:00Z'], ['America/Santiago', '2027-04-04T03:00:00Z'],
+    ];
+    for (const [zone, change] of changes) {
+      const at = Date.parse(change);
+      for (const delta of [-3 * 86_400_000, -3_600_000, -1001, -1000, -999, -1, 0, 1, 999, 1000, 59_000, 3_600_000, 3 * 86_400_000]) {
+        assert.equal(offsetAt(zone, at + delta), intlOffset(zone, at + delta), `${zone} at ${new Date(at + delta).toISOString()}`);
+      }
+    }
+  });
+
   it('pushes a time inside the spring-forward gap forward and takes the earlier of two in the autumn overlap', () => {
     // 02:30 does not exist in Berlin on 2026-03-29: it becomes 03:30 CEST (01:30Z).
     assert.equal(new Date(wallToUtc('Europe/Berlin', Date.UTC(2026, 2, 29, 2, 30))).toISOString(), '2026-03-29T01:30:00.000Z');

@@ -132,6 +132,40 @@ describe('DriveModel', () => {
     assert.deepEqual([...seen].sort(), [...ids].sort());
   });
 
+  it('pages a folder from its kept matches: same order as one sorted listing, and a file added between pages is seen', async () => {
+    const box = folder('kept');
+    for (let index = 0; index < 250; index++) file(`f${String(index * 2).padStart(4, '0')}`, box.id);
+    const titles = async (): Promise<string[]> => {
+      const seen: string[] = [];
+      let pageToken: string | undefined;
+      let added = false;
+      do {
+        const page = await model.list(alice, { q: `'${box.id}' in parents`, orderBy: 'title', maxResults: 100, pageToken });
+        seen.push(...page.files.map((entry) => entry.title));
+        pageToken = page.nextPageToken;
+        if (!added) {
+          // After the first page, a file that sorts into the second: the kept matches must not hide it.
+          file('f0301', box.id);
+          added = true;
+        }
+      } while (pageToken);
+      return seen;
+    };
+    const seen = await titles();
+    assert.equal(seen.length, 251);
+    assert.ok(seen.includes('f0301'));
+    assert.deepEqual(seen, [...seen].sort());
+    // Page by page again with nothing changing between them: the kept matches serve pages 2 and 3.
+    const again: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await model.list(alice, { q: `'${box.id}' in parents`, orderBy: 'title desc', maxResults: 100, pageToken });
+      again.push(...page.files.map((entry) => entry.title));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    assert.deepEqual(again, [...seen].reverse());
+  });
+
   it('rejects a page token from another query or user', async () => {
     const box = folder('box2');
     for (let index = 0; index < 3; index++) file(`f${index}`, box.id);

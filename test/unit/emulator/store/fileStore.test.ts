@@ -157,4 +157,43 @@ describe('durable file store', () => {
     assert.equal(reopened.collection<string>('c').get('second'), 'after the failure');
     await reopened.close();
   });
+
+  it('acknowledges writes while a compaction runs (the snapshot is written beside them), and loses none at a crash in the middle', async () => {
+    let entered: () => void = () => undefined;
+    const inCompaction = new Promise<void>((resolve) => { entered = resolve; });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const store = await FileStore.open(dir, { ...quiet, compactAfterBytes: 2048, beforeSnapshotRename: () => { entered(); return gate; } });
+    const docs = store.collection<{ text: string }>('docs');
+    for (let index = 0; index < 100; index++) docs.set(String(index), { text: `document ${index}` });
+    await store.flush(); // past the threshold: a compaction starts, and stays held before its rename
+    await inCompaction;
+    docs.set('late', { text: 'written during the compaction' });
+    docs.delete('3');
+    await store.flush(); // before: this waited for the whole snapshot (here: forever)
+
+    // A crash now (copy of the folder as it is): the old snapshot, the set-aside journal and the new one.
+    const crashed = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-store-crash-'));
+    try {
+      for (const name of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, name), path.join(crashed, name));
+      const recovered = await FileStore.open(crashed, quiet);
+      const recoveredDocs = recovered.collection<{ text: string }>('docs');
+      assert.equal(recoveredDocs.get('late')?.text, 'written during the compaction');
+      assert.equal(recoveredDocs.has('3'), false);
+      assert.equal(recoveredDocs.size, 100);
+      await recovered.close();
+    } finally {
+      fs.rmSync(crashed, { recursive: true, force: true });
+    }
+
+    release();
+    await store.close();
+    assert.equal(fs.existsSync(path.join(dir, 'journal.compacting.log')), false, 'the set-aside journal is removed once the snapshot is in place');
+    const reopened = await FileStore.open(dir, quiet);
+    const again = reopened.collection<{ text: string }>('docs');
+    assert.equal(again.get('late')?.text, 'written during the compaction');
+    assert.equal(again.has('3'), false);
+    assert.equal(again.size, 100);
+    await reopened.close();
+  });
 });

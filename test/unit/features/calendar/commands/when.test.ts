@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices } from '../../../../../src/features/calendar/commands/when';
+import { describeWhen, eventTimes, parseDuration, parseReminderMinutes, parseWhen, recurrenceChoices, whenHelp } from '../../../../../src/features/calendar/commands/when';
 import { icsSizeProblem, listProblems, MAX_ICS_BYTES, readIcs } from '../../../../../src/features/calendar/ics';
 
 // Monday 23 November 2026, 23:30 in Berlin (already Tuesday in Tokyo).
@@ -24,6 +24,35 @@ describe('Calendar input', () => {
     assert.match(words.kind === 'invalid' ? words.message : '', /does not understand "blah"/);
     assert.equal(parseWhen('next monday', NOW, 'Europe/Berlin').kind, 'allDay');
     assert.equal(parseWhen('tomorrow at 3pm', NOW, 'Europe/Berlin').kind, 'timed');
+  });
+
+  it('quotes a long entry cut short, never the whole of it', () => {
+    const pasted = `lunch ${'x'.repeat(2000)}`;
+    const when = parseWhen(pasted, NOW, 'Europe/Berlin');
+    const message = when.kind === 'invalid' ? when.message : '';
+    assert.ok(message.length < 300, `${message.length} characters`);
+    assert.match(message, /"lunch x+…"/);
+  });
+
+  it('says which day a month does not have, instead of "not a time Desk understands"', () => {
+    const reason = (text: string): string => {
+      const when = parseWhen(text, NOW, 'Europe/Berlin');
+      return when.kind === 'invalid' ? when.message : `read as ${JSON.stringify(when)}`;
+    };
+    assert.equal(reason('31 Feb'), 'There is no 31 February: February has 28 days, 29 in a leap year.');
+    assert.equal(reason('feb 30 10:00'), 'There is no 30 February: February has 28 days, 29 in a leap year.');
+    assert.equal(reason('31 April 9:00'), 'There is no 31 April: April has 30 days.');
+    assert.equal(reason('2027-02-29 09:00'), 'There is no 29 February 2027: February 2027 has 28 days.');
+    assert.equal(reason('2026-13-01'), 'There is no month 13: months go from 1 to 12.');
+    assert.deepEqual(parseWhen('2028-02-29 09:00', NOW, 'Europe/Berlin'), { kind: 'timed', date: '2028-02-29', hour: 9, minute: 0 });
+    assert.equal(parseWhen('28 Feb', NOW, 'Europe/Berlin').kind, 'allDay');
+  });
+
+  it('gives an example date a week ahead of the user\'s today, never one in the past', () => {
+    assert.match(whenHelp('2026-11-23'), /"2026-11-30 09:00"/);
+    assert.match(whenHelp('2026-12-28'), /"2027-01-04 09:00"/);
+    const empty = parseWhen('', NOW, 'Asia/Tokyo');
+    assert.match(empty.kind === 'invalid' ? empty.message : '', /"2026-12-01 09:00"/, 'Tuesday 24th in Tokyo: a week later');
   });
 
   it('describes what a phrase resolves to, in the Calendar zone, before the user confirms', () => {

@@ -9,13 +9,13 @@ function store(api: FakeCalendarApi, changes: string[] = []): EventStore {
 }
 
 describe('Calendar event store', () => {
-  it('loads a calendar once (singleEvents from shortly before now), then applies only what changed', async () => {
+  it('loads a calendar once (series unexpanded, from shortly before now), then applies only what changed', async () => {
     const api = new FakeCalendarApi([entry('cal')], { cal: [timed('a', '2026-11-23T10:00:00Z', '2026-11-23T11:00:00Z'), timed('b', '2026-11-24T10:00:00Z', '2026-11-24T11:00:00Z')] });
     const changes: string[] = [];
     const events = store(api, changes);
     await Promise.all([events.ensureLoaded('cal'), events.ensureLoaded('cal')]);
     assert.equal(api.listCalls.length, 1, 'two callers share one load');
-    assert.equal(api.listCalls[0]?.options.singleEvents, true);
+    assert.equal(api.listCalls[0]?.options.singleEvents, undefined, 'an endless series would arrive as five years of instances');
     assert.equal(api.listCalls[0]?.options.timeMin, '2026-11-21T08:00:00.000Z');
     assert.deepEqual(events.events('cal').map((event) => event.id).sort(), ['a', 'b']);
 
@@ -75,5 +75,21 @@ describe('Calendar event store', () => {
     assert.equal(outcomes[outcomes.length - 1]?.tokenReset, true);
     assert.ok(events.find('cal', 'c'), 'the reset reloaded the calendar');
     poller.stop();
+  });
+
+  it('reads the window ahead (not every future event), and reads again when the days shown reach its end', async () => {
+    let now = Date.parse('2026-11-23T08:00:00Z');
+    const api = new FakeCalendarApi([entry('cal')], { cal: [timed('a', '2026-11-23T10:00:00Z', '2026-11-23T11:00:00Z')] });
+    const events = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, horizonDays: () => 7 });
+    await events.ensureLoaded('cal');
+    assert.equal(api.listCalls[0]?.options.timeMax, '2027-01-24T08:00:00.000Z', 'twice the 31-day horizon ahead');
+    events.events('cal');
+    assert.equal(api.listCalls.length, 1, 'a read inside the window does not list again');
+    now += 32 * 86_400_000;
+    events.events('cal');
+    assert.equal(api.listCalls.length, 2, 'the horizon passed the end of the window: read again');
+    assert.equal(api.listCalls[1]?.options.timeMin, '2026-12-23T08:00:00.000Z');
+    events.events('cal');
+    assert.equal(api.listCalls.length, 2, 'one read at a time');
   });
 });

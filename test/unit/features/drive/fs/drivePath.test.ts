@@ -20,16 +20,17 @@ const lookup: PathLookup = {
 };
 
 describe('desk-drive URIs', () => {
-  it('carry the folder path for people and the case-sensitive id (with the depth it names) in the query', () => {
-    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'roadmap.txt' }, ['My Drive', 'Projects', 'Desk']), { authority: '', path: '/My Drive/Projects/Desk/roadmap.txt', query: 'id=aB1&depth=4' });
-    assert.deepEqual(driveUriParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/todo.txt', query: 'id=aB1&depth=1' });
-    assert.deepEqual(driveUriParts({ id: 'x', title: 'a/b' }, ['Shared with me', 'c/d']), { authority: '', path: '/Shared with me/c∕d/a∕b', query: 'id=x&depth=3' }, 'a slash in a title is not a path separator');
-    assert.deepEqual(remoteVersionParts({ id: 'aB1', title: 'todo.txt' }), { authority: '', path: '/aB1/todo.txt', query: 'remote' });
+  it('carry the account in the authority, the folder path for people and the case-sensitive id (with the depth it names) in the query', () => {
+    const alice = 'alice@example.com';
+    assert.deepEqual(driveUriParts(alice, { id: 'aB1', title: 'roadmap.txt' }, ['My Drive', 'Projects', 'Desk']), { authority: alice, path: '/My Drive/Projects/Desk/roadmap.txt', query: 'id=aB1&depth=4' });
+    assert.deepEqual(driveUriParts(alice, { id: 'aB1', title: 'todo.txt' }), { authority: alice, path: '/todo.txt', query: 'id=aB1&depth=1' });
+    assert.deepEqual(driveUriParts(alice, { id: 'x', title: 'a/b' }, ['Shared with me', 'c/d']), { authority: alice, path: '/Shared with me/c∕d/a∕b', query: 'id=x&depth=3' }, 'a slash in a title is not a path separator');
+    assert.deepEqual(remoteVersionParts(alice, { id: 'aB1', title: 'todo.txt' }), { authority: alice, path: '/aB1/todo.txt', query: 'remote' });
     assert.equal(isRemoteVersion({ query: 'remote' }), true);
     assert.equal(isRemoteVersion({ query: 'id=aB1&depth=1' }), false);
     assert.equal(sanitizeTitle('..'), '_');
-    assert.deepEqual(uriSegments({ authority: 'a1', path: '/todo.txt' }), ['a1', 'todo.txt']);
-    assert.deepEqual(uriSegments({ authority: '', path: '/root/Notes' }), ['root', 'Notes']);
+    assert.deepEqual(uriSegments({ path: '/a1/todo.txt' }), ['a1', 'todo.txt'], 'the authority (the account) is not a segment');
+    assert.deepEqual(uriSegments({ path: '/root/Notes' }), ['root', 'Notes']);
   });
 
   it('resolve by id, by id + title, and by child titles below a folder', async () => {
@@ -42,7 +43,7 @@ describe('desk-drive URIs', () => {
   });
 
   it('name the file by the id in the query only at the depth it was built for (not the dirname/joinPath VS Code derives)', () => {
-    const file = { ...driveUriParts({ id: 'a1', title: 'todo.txt' }, ['My Drive', 'Notes']) };
+    const file = { ...driveUriParts('alice@example.com', { id: 'a1', title: 'todo.txt' }, ['My Drive', 'Notes']) };
     assert.equal(queryFileId(file), 'a1');
     assert.equal(queryFileId({ ...file, path: '/My Drive/Elsewhere/renamed.txt' }), 'a1', 'the path may be out of date: the id still names the file');
     assert.equal(queryFileId({ ...file, path: '/My Drive/Notes' }), undefined, 'a breadcrumb folder resolves by path');

@@ -3,11 +3,11 @@ import { isRemoteNotes, notesFromText, notesTargetOf, notesUriParts, offsetOfNot
 import { NOTES_MAX_LENGTH } from '../../../../../src/shared/schemas/tasks';
 
 describe('desk-tasks notes URIs', () => {
-  it('show the list and task titles in the path and carry the ids in the query', () => {
-    const parts = notesUriParts('L1', 'Errands', { id: 'T-9', title: 'Buy stamps' });
-    assert.deepEqual(parts, { path: '/Errands/Buy stamps.md', query: 'list=L1&task=T-9' });
+  it('carry the account in the authority, show the list and task titles in the path and carry the ids in the query', () => {
+    const parts = notesUriParts('alice@example.com', 'L1', 'Errands', { id: 'T-9', title: 'Buy stamps' });
+    assert.deepEqual(parts, { authority: 'alice@example.com', path: '/Errands/Buy stamps.md', query: 'list=L1&task=T-9' });
     assert.deepEqual(notesTargetOf(parts), { listId: 'L1', taskId: 'T-9' });
-    assert.deepEqual(notesUriParts('L', 'a/b', { id: 'T', title: '  ' }).path, '/a∕b/Untitled task.md', 'slashes and empty titles make one safe segment');
+    assert.deepEqual(notesUriParts('alice@example.com', 'L', 'a/b', { id: 'T', title: '  ' }).path, '/a∕b/Untitled task.md', 'slashes and empty titles make one safe segment');
     assert.deepEqual(notesTargetOf({ path: '/Errands/Renamed elsewhere.md', query: parts.query }), { listId: 'L1', taskId: 'T-9' }, 'the ids decide, not the titles');
   });
 

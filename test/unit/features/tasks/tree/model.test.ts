@@ -191,6 +191,19 @@ describe('Tasks tree model (no vscode)', () => {
       assert.equal(tree.refreshing, true);
     });
 
+    it('keeps each list\'s "N open" after a reload, though the lists are collapsed: the cached count, then the fresh one', async () => {
+      const api = new FakeTasksApi([list('OLD', 'Last session')], { OLD: [[task('o', '1'), task('p', '2')], [task('q', '3')]] });
+      const { tree } = cachedModel(api, lastSession);
+      const roots = await tree.roots();
+      assert.deepEqual(ids(roots), ['list/OLD']);
+      // Nobody expands the list (its row is collapsed after the reload): it has a count (last session's while it
+      // loads), and it loads anyway, so the count becomes the fresh one.
+      assert.ok([1, 3].includes(tree.openCount('OLD') ?? -1), `count ${String(tree.openCount('OLD'))}`);
+      assert.deepEqual(api.calls.map((call) => call.list).slice(0, 1), ['OLD'], 'loaded without being expanded');
+      await tree.allTasks('OLD');
+      assert.equal(tree.openCount('OLD'), 3);
+    });
+
     it('never shows them after a reset that came first (sign-in, sign-out, backend change, Refresh)', async () => {
       const { tree, reads } = cachedModel(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), lastSession);
       tree.reset();

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { GoogleApiError } from '../../../../../src/api/errors';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
+import { ExpandedLists } from '../../../../../src/features/tasks/tree/expandedLists';
 import { TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
+import { MapMemento } from '../../../../support/memento';
 import { fakeVscode } from '../../../../support/fakeVscode';
 import { FakeTasksApi, list, task } from '../../../../support/fakes/tasks';
 
@@ -115,5 +117,29 @@ describe('Tasks tree provider', () => {
     assert.deepEqual(tree.getTreeItem(done).checkboxState, { state: 1, tooltip: 'Reopen this task' });
     assert.equal(tree.getTreeItem(done).contextValue, 'task-completed');
     assert.equal(tree.getTreeItem(open).description, 'yesterday · overdue');
+  });
+});
+
+describe('Tasks tree provider: lists left open', () => {
+  it('starts a list the user left open expanded, in any workspace, and forgets it once collapsed', async () => {
+    const memento = new MapMemento();
+    const remembered = new ExpandedLists(memento);
+    remembered.set('L', true);
+    // Another window, another workspace: a new ExpandedLists over the same global state.
+    const tree = new TasksTreeProvider(fakeVscode(), {
+      api: new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[]], M: [[]] }) as unknown as TasksApi,
+      showCompleted: () => true,
+      pageSize: () => 2,
+      withProgress: (work) => work(),
+      isSignedIn: async () => true,
+      log: () => undefined,
+      expandedLists: new ExpandedLists(memento),
+    });
+    const [home, work] = await tree.getChildren();
+    assert.ok(home && work);
+    assert.equal(tree.getTreeItem(home).collapsibleState, 2, 'Home was left open');
+    assert.equal(tree.getTreeItem(work).collapsibleState, 1);
+    remembered.set('L', false);
+    assert.equal(new ExpandedLists(memento).has('L'), false);
   });
 });

@@ -1,0 +1,55 @@
+// A save conflict with auto-save on (the default of VS Code for the Web and code-server), as the README describes it:
+// Desk asks its Compare / Overwrite / Cancel question before the auto save writes; after Cancel the editor keeps the
+// typed text, unsaved, and VS Code reports the refused auto save in its own words ("Failed to save 'ideas.txt': The
+// content of the file is newer…"). Screenshots: test-results/ui/save-conflict-autosave-*.png.
+import * as assert from 'node:assert/strict';
+import fetch from 'node-fetch';
+import type { Page } from 'playwright-core';
+import { collapseView, emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+
+describe('Save conflicts with auto-save (UI)', function () {
+  this.timeout(180000);
+  const opened = useWorkbench('failed-save-conflict-autosave-', { seed: 'demo', settings: { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 } });
+
+  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+  const dialog = (page: Page) => page.locator('.monaco-dialog-box');
+
+  async function changeOnDrive(title: string, text: string): Promise<void> {
+    const { emulatorUrl } = opened();
+    const q = encodeURIComponent(`title = '${title}' and trashed = false`);
+    const [file] = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items;
+    assert.ok(file);
+    const response = await fetch(`${emulatorUrl}/upload/drive/v2/files/${file.id}?uploadType=media`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}`, 'Content-Type': 'text/plain' },
+      body: text,
+    });
+    assert.equal(response.status, 200);
+  }
+
+  it('asks before the auto save; after Cancel the text stays unsaved and VS Code says the file is newer', async () => {
+    const workbench = opened();
+    const { page } = workbench;
+    await openDeskContainer(page);
+    await signInThroughConsent(workbench);
+    await collapseView(page, 'Tasks');
+    await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
+    await row(page, 'ideas.txt').click();
+    const lines = page.locator('.editor-group-container .view-lines').first();
+    await lines.waitFor({ state: 'visible', timeout: 20000 });
+    // Changed elsewhere first, so the first auto save meets the newer version.
+    await changeOnDrive('ideas.txt', 'Their version, saved from a phone\n');
+    await lines.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nMy own line, auto-saved');
+
+    await dialog(page).filter({ hasText: 'changed on Drive' }).waitFor({ state: 'visible', timeout: 20000 });
+    await saveScreenshot(page, 'save-conflict-autosave-question.png');
+    await dialog(page).locator('.monaco-button', { hasText: 'Cancel' }).click();
+
+    await page.locator('.notifications-toasts .notification-toast', { hasText: /Failed to save 'ideas\.txt'.*newer/ }).first().waitFor({ state: 'visible', timeout: 20000 });
+    await page.locator('.editor-group-container .tab.dirty', { hasText: 'ideas.txt' }).waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.editor-group-container .view-lines', { hasText: 'My own line, auto-saved' }).first().waitFor({ state: 'visible' });
+    await saveScreenshot(page, 'save-conflict-autosave-after-cancel.png');
+  });
+});
