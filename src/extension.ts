@@ -12,6 +12,7 @@ import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIE
 import { network } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
+import { registerOffline } from './core/offlineStatus';
 import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
 import { BundleLoader } from './core/bundleLoader';
 import type { TasksSlice } from './features/tasks';
@@ -144,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   const desk = createDeskContext(vs, context, backend, provider, session, log);
   registerAuthCommands(desk, provider);
   registerDeskCommands(desk);
+  registerOffline(desk);
 
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
   // returns, or when one of its commands runs first. None touches the network when it loads.

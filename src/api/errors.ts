@@ -136,6 +136,39 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * The service could not be reached at all (refused, no such host, timed out, connection reset before an answer, or
+ * a gateway's 502/503/504 with no answer of Google's): Desk is offline. Views keep their rows and writes wait in the
+ * queue; nothing about the request itself was wrong. `status` is the gateway's, undefined for a network failure.
+ */
+export class ServiceUnreachableError extends NetworkError {
+  /** Holds across feature bundles (see shared/crossBundle.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, 'ServiceUnreachableError');
+  }
+
+  override readonly wording: Wording;
+
+  /** The request never left (refused, no such host): it cannot have taken effect. */
+  get notSent(): boolean {
+    const code = (this.cause as { code?: unknown } | undefined)?.code;
+    return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  }
+
+  constructor(operation: string, cause: unknown, readonly status: number | undefined = undefined) {
+    super(operation, cause);
+    this.wording = (t) => t('Cannot reach the service: Desk is offline');
+    this.message = this.wording(english);
+    this.name = 'ServiceUnreachableError';
+    markInstance(this, 'ServiceUnreachableError');
+  }
+}
+
+/** Whether an error means "offline" (see ServiceUnreachableError), across bundles. */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof ServiceUnreachableError;
+}
+
 export class CancelledError extends Error {
   /** Holds across feature bundles (see shared/crossBundle.ts). */
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -172,6 +205,39 @@ export function disabledServiceOfError(error: unknown): DisabledService | undefi
 
 /** A message for any error the API layer can throw, for notifications; `t` (vscode.l10n.t) words the status. */
 export function errorMessage(error: unknown, t: Translate = english): string {
+  return sanitizeMessage(rawErrorMessage(error, t));
+}
+
+/** Network codes as words: what a user can read in place of ECONNREFUSED. */
+const NETWORK_CODE_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENETDOWN: 'network down',
+  EPIPE: 'connection closed',
+  ECONNABORTED: 'connection closed',
+};
+
+/**
+ * The one place user-visible error text is cleaned: no URL (with its query string and field mask), no host:port,
+ * no raw network code. Messages of node-fetch name the request's URL; Google's own messages rarely a link.
+ */
+export function sanitizeMessage(text: string): string {
+  return text
+    // "request to http://host/path?fields=… failed, reason: connect ECONNREFUSED 127.0.0.1:8089"
+    .replace(/request to \S+ failed, reason:\s*/gi, '')
+    .replace(/\b(?:https?|wss?):\/\/[^\s"'<>)]+/gi, 'the service')
+    .replace(/(?:^|[\s(])[?&]?(?:fields|pageToken|q)=[^\s]+/g, '')
+    .replace(/\b(?:connect |read |write )?(E[A-Z_]{3,})\b(?:\s+\[?[0-9a-f.:]+\]?(?::\d+)?)?/g, (match, code: string) => NETWORK_CODE_WORDS[code] ?? match)
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+function rawErrorMessage(error: unknown, t: Translate): string {
   if (error instanceof GoogleApiError) {
     const text = error.wording ? error.wording(t) : error.message;
     // Status 0: Desk could not read a successful answer, there is no HTTP failure to name; a disabled API is said in full.

@@ -1,7 +1,8 @@
 import nodeFetch, { Headers, RequestInit, Response } from 'node-fetch';
 import type { Readable } from 'node:stream';
 import * as z from '../shared/schemas/zod';
-import { CancelledError, GoogleApiError, NetworkError, ResponseValidationError } from './errors';
+import { CancelledError, GoogleApiError, NetworkError, ResponseValidationError, ServiceUnreachableError } from './errors';
+import { googleErrorBodySchema } from '../shared/schemas/errors';
 
 export type FetchFunction = (url: string, init?: RequestInit) => Promise<Response>;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -63,6 +64,19 @@ export interface HttpClientOptions {
   onRequest?: (request: RequestOptions) => void;
   /** Reads in flight that other clients of the same Desk may join (see SharedReads); none without it. */
   sharedReads?: SharedReads;
+  /** Told whether the service answered or could not be reached (core/sync/connectivity.ts keeps the one notion of offline). */
+  reachability?: Reachability;
+}
+
+/**
+ * Where HttpClient reports reachability: every answer from the service (any status but a gateway's empty 502/503/504)
+ * says it is reachable; a ServiceUnreachableError says it is not. While Desk knows it is offline, a request that
+ * cannot reach the service fails at its first attempt instead of backing off through all of them.
+ */
+export interface Reachability {
+  reachable(): void;
+  unreachable(error: ServiceUnreachableError): void;
+  isOffline(): boolean;
 }
 
 export interface RequestOptions {
@@ -118,6 +132,10 @@ export type JsonRequestOptions<T> = RequestOptions & Recovery<T>;
 export const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 /** Network failures that happen before a request leaves: nothing reached the server. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Network failures that mean the service cannot be reached at all (before any answer): Desk is offline. */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([...NOT_SENT_CODES, 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EPIPE', 'ECONNABORTED']);
+/** A gateway's answers when the service behind it did not answer (without Google's error body). */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** Encodes path segments: path`/tasks/v1/lists/${id}/tasks` → each interpolation URI-encoded. */
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
@@ -166,8 +184,18 @@ export class HttpClient {
     return this.execute(request, acceptStatus, async (response) => response, {});
   }
 
-  /** The attempt loop behind every request: see the class comment for which failures are repeated. */
+  /** Runs the attempts; a request that could not reach the service after them says so to `reachability` (once, not per attempt). */
   private async execute<T>(request: RequestOptions, acceptStatus: (status: number) => boolean, read: (response: Response) => Promise<T>, recovery: Recovery<T>): Promise<T> {
+    try {
+      return await this.attempts(request, acceptStatus, read, recovery);
+    } catch (error) {
+      if (error instanceof ServiceUnreachableError) this.options.reachability?.unreachable(error);
+      throw error;
+    }
+  }
+
+  /** The attempt loop behind every request: see the class comment for which failures are repeated. */
+  private async attempts<T>(request: RequestOptions, acceptStatus: (status: number) => boolean, read: (response: Response) => Promise<T>, recovery: Recovery<T>): Promise<T> {
     this.options.onRequest?.(request);
     // A read asked after this write must see it: it may not join an answer asked before.
     if (request.method !== 'GET') this.options.sharedReads?.forgetInFlight();
@@ -191,7 +219,10 @@ export class HttpClient {
         response = await this.fetchImpl(this.url(request), this.init(request, token));
       } catch (error) {
         if (request.signal?.aborted) throw new CancelledError();
-        const failure = new NetworkError(request.operation, error);
+        const unreachable = isUnreachableCause(error);
+        const failure = unreachable ? new ServiceUnreachableError(request.operation, error) : new NetworkError(request.operation, error);
+        // Known offline: no backoff through every attempt, the caller keeps its rows or queues its write at once.
+        if (unreachable && this.options.reachability?.isOffline() === true) throw failure;
         if (isNotSent(error)) {
           if (replayable && !last) {
             await this.pause({ operation: request.operation, attempt, why: 'refused', status: undefined }, this.backoff(attempt), request.signal);
@@ -204,10 +235,23 @@ export class HttpClient {
         unclearBefore = true;
         continue;
       }
-      if (acceptStatus(response.status)) return read(response);
+      if (acceptStatus(response.status)) {
+        this.options.reachability?.reachable();
+        return read(response);
+      }
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       const bodyText = await response.text().catch(() => '');
       const error = GoogleApiError.fromResponse(response.status, bodyText, retryAfterMs);
+      if (isGatewayWithoutAnswer(response.status, bodyText)) {
+        // A proxy or load balancer answered for a service that did not: offline, as a refused connection is.
+        const failure = new ServiceUnreachableError(request.operation, error, response.status);
+        if (this.options.reachability?.isOffline() === true) throw failure;
+        const found = await this.afterUnclear(request, recovery, { idempotent, replayable, canReconcile, last, startedAt, attempt, status: response.status, retryAfterMs }, failure);
+        if (found.done) return found.value;
+        unclearBefore = true;
+        continue;
+      }
+      this.options.reachability?.reachable();
       if (response.status === 401 && !refreshed && replayable) {
         refreshed = true;
         rejected = token;
@@ -411,6 +455,22 @@ function isNotSent(error: unknown): boolean {
   return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
+/** A failure of the network before any answer (node-fetch copies the system error's code, or says request-timeout). */
+export function isUnreachableCause(error: unknown): boolean {
+  const { code, type } = (error ?? {}) as { code?: unknown; type?: unknown };
+  return (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || type === 'request-timeout';
+}
+
+/** A 502/503/504 whose body is not Google's error: the service behind the gateway did not answer. */
+export function isGatewayWithoutAnswer(status: number, bodyText: string): boolean {
+  if (!GATEWAY_STATUSES.has(status)) return false;
+  try {
+    return !googleErrorBodySchema.safeParse(JSON.parse(bodyText)).success;
+  } catch {
+    return true;
+  }
+}
+
 export function isRateLimitReason(reason: string | undefined): boolean {
   return reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded';
 }
@@ -452,4 +512,22 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * One cheap question to a service's root: does it answer at all? Any answer of the service counts (a 404 too); a
+ * refused or timed-out connection, or a gateway's 502/503/504 without Google's error, does not. No token is sent.
+ */
+export async function probeService(rootUrl: string, timeoutMs = 5_000, fetchImpl: FetchFunction = (url, init) => nodeFetch(url, init)): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetchImpl(`${rootUrl.replace(/\/+$/, '')}/`, { method: 'GET', signal: controller.signal as RequestInit['signal'] });
+    const body = await response.text().catch(() => '');
+    return !isGatewayWithoutAnswer(response.status, body);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -10,6 +10,7 @@ export const DESK_COMMAND = {
   signOut: 'desk.signOut',
   useEmulator: 'desk.useEmulator',
   useGoogle: 'desk.useGoogle',
+  showWaitingChanges: 'desk.showWaitingChanges',
 } as const;
 
 /** Commands of the authentication provider (auth/commands.ts). */

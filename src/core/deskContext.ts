@@ -12,6 +12,10 @@ import { madeOnFirstUse, network } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
+import { Connectivity } from './sync/connectivity';
+import { WriteQueue } from './sync/writeQueue';
+import { nodeTimers } from './timers';
+import { hasMark } from '../shared/crossBundle';
 import { ViewCache } from './viewCache';
 
 /** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
@@ -46,6 +50,12 @@ export interface DeskContext {
   readonly viewCache: ViewCache;
   /** How every view writes a moment: the user's locale and Calendar time zone, 24-hour. */
   readonly clock: DeskClock;
+  /** Whether the service can be reached (one notion of offline for every feature; fed by every HTTP client). */
+  readonly connectivity: Connectivity;
+  /** Writes made offline, per account, replayed in order when the service is back (see sync/writeQueue.ts). */
+  readonly offlineQueue: WriteQueue;
+  /** Back online and the waiting changes replayed: views refresh, pollers poll now. */
+  onDidComeOnline(listener: () => void): DisposableLike;
   settings(): DeskSettings;
   tokenSource(scopes?: readonly string[]): TokenSource;
   /** A client for one service: `rootOf` picks the service's root from the current endpoints. */
@@ -68,6 +78,62 @@ export function createDeskContext(
   let viewCache: ViewCache | undefined;
   /** One for every feature's clients: a listing two views ask for at once (the task lists at a reload) is sent once. */
   let sharedReads: SharedReads | undefined;
+  const onlineListeners = new Set<() => void>();
+  /** Built on first use (the first HTTP client, the offline status): activation reads no session for it. */
+  let offlineParts: { connectivity: Connectivity; offlineQueue: WriteQueue } | undefined;
+  const offline = (): { connectivity: Connectivity; offlineQueue: WriteQueue } => {
+    offlineParts ??= createOfflineParts();
+    return offlineParts;
+  };
+  const createOfflineParts = (): { connectivity: Connectivity; offlineQueue: WriteQueue } => {
+    const connectivity = new Connectivity({
+      timers: nodeTimers,
+      now: () => Date.now(),
+      log: (message) => log.info(message),
+      // A cheap GET of the service's root, no token: any answer of the service means it is back.
+      probe: () => {
+        const endpoints = backend.current;
+        return endpoints ? network().probeService(endpoints.tasks) : Promise.resolve(false);
+      },
+    });
+    // The queue's account: the backend with the account id, looked up without network whenever the sessions change.
+    let queueAccount: string | undefined;
+    let accountLookup: Promise<void> | undefined;
+    const lookUpAccount = (): Promise<void> => {
+      accountLookup = session.account().then((account) => {
+        const next = account === undefined ? undefined : `${backendKey(backend.expected)} ${account}`;
+        if (next === queueAccount) return;
+        queueAccount = next;
+        offlineQueue.accountChanged();
+      });
+      return accountLookup;
+    };
+    const offlineQueue = new WriteQueue({
+      memento: extensionContext.globalState,
+      account: () => queueAccount,
+      accountReady: () => accountLookup ?? lookUpAccount(),
+      now: () => Date.now(),
+      log: (message) => log.info(message),
+      isOffline: (error) => hasMark(error, 'ServiceUnreachableError'),
+      onFailed: (change, error) => void desk.showError(error, { action: vs.l10n.t('Could not send “{0}” (kept in the waiting changes)', change.summary) }),
+    });
+    auth.onDidChangeSessions(() => void lookUpAccount());
+    backend.onDidChange(() => void lookUpAccount());
+    connectivity.onDidChange((event) => {
+      if (!event.online) return;
+      // The waiting changes first, so the views' refresh shows them applied.
+      void offlineQueue.replay().finally(() => {
+        for (const listener of [...onlineListeners]) {
+          try {
+            listener();
+          } catch (error) {
+            log.warn(`Back online: a listener failed: ${String(error)}`);
+          }
+        }
+      });
+    });
+    return { connectivity, offlineQueue };
+  };
   const desk: DeskContext = {
     vs,
     extensionContext,
@@ -76,6 +142,16 @@ export function createDeskContext(
     session,
     log,
     push: new PushHub(),
+    get connectivity(): Connectivity {
+      return offline().connectivity;
+    },
+    get offlineQueue(): WriteQueue {
+      return offline().offlineQueue;
+    },
+    onDidComeOnline(listener) {
+      onlineListeners.add(listener);
+      return { dispose: () => void onlineListeners.delete(listener) };
+    },
     get viewCache(): ViewCache {
       // The account is remembered with its backend: after a switch of backend, nothing shows before the check.
       const remembered = (): RememberedAccount | undefined => extensionContext.globalState.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY);
@@ -112,6 +188,7 @@ export function createDeskContext(
         return new HttpClient({
           ...(onRequest ? { onRequest } : {}),
           sharedReads,
+          reachability: offline().connectivity,
           // The token is fetched before the URL is built (http.ts), and ensure() runs first here, so the
           // embedded emulator is running by the time rootUrl() is read.
           token: async (options) => {

@@ -4,8 +4,8 @@
  * start `require`s it through `network()` (lazyModules.ts), and esbuild.js builds it into a bundle of its own
  * (dist/network.js), so dist/extension.js stays small.
  */
-export { HttpClient, SharedReads } from '../api/http';
-export { CancelledError, disabledServiceOfError, errorMessage } from '../api/errors';
+export { HttpClient, SharedReads, probeService } from '../api/http';
+export { CancelledError, disabledServiceOfError, errorMessage, isUnreachable } from '../api/errors';
 export * from '../auth/oauthFlow';
 export { EmulatorLauncher } from './emulatorLauncher';
 

@@ -1,3 +1,4 @@
+import { markViewOffline } from '../../core/offlineStatus';
 import type * as vscode from 'vscode';
 import { BOOKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
@@ -81,11 +82,13 @@ class BooksFeature extends Disposable implements BooksSlice {
     let commands: BooksCommands | undefined;
     this.dragAndDrop = new BooksDragAndDropController(vs, () => this.modelValue, { move: (shelf, moves) => (commands ? commands.move(shelf, moves) : Promise.resolve()) });
     this.view = this._register(vs.window.createTreeView(BOOKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: this.dragAndDrop, ...BOOKS_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.view));
     commands = new BooksCommands({ desk, api: () => this.api(), model: () => this.modelValue, tree: this.tree, view: this.view, libraries: this.libraries });
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
     this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
+    this._register(desk.onDidComeOnline(() => void this.reload()));
     this._register(desk.backend.onDidChange(() => {
       this.client = undefined;
       void this.reload();

@@ -4,6 +4,8 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
+import { markViewOffline } from '../../core/offlineStatus';
+import { CalendarOfflineWrites } from './offline';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -106,11 +108,15 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.tree.prefetchFirstRows();
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
     this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.view));
     agendaTasks.attach(this.view);
 
     const now = (): number => desk.clock.now();
     const timeZone = (): Promise<string> => this.timeZone();
-    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts() };
+    // New events that cannot reach the service wait in Desk's queue; a replayed one is caught up with the sync token.
+    const offline = new CalendarOfflineWrites({ desk, api: () => this.api, store: this.store, onInserted: (calendarId) => this.store.sync(calendarId).catch((error: unknown) => desk.log.warn(`Calendar: sync after a replayed insert failed: ${String(error)}`)) });
+    this._register(offline.register());
+    const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts(), offline };
     this.commands = new CalendarCommands(context, {
       setShowHidden: async (show) => {
         this.showHidden = show;
@@ -130,6 +136,11 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.reset();
       if (signedIn) void this.startTimers();
+    }));
+    // Back online: the Agenda reloads and every calendar's sync polls now.
+    this._register(desk.onDidComeOnline(() => {
+      this.tree.refreshAll();
+      this.timers.sync.pollNow();
     }));
     this._register(desk.backend.onDidChange(() => {
       this.reset();
@@ -154,6 +165,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     this.store.forget();
     this.dueTasks.forget();
     this.zone.forget();
+    this.tree.forgetKnown();
     this.tree.refreshAll();
   }
 }

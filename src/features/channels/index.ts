@@ -3,6 +3,7 @@
  * and commands, the built-in HTTPS receiver (receiver/builtIn.ts), the countdown and automatic renewal (timers.ts),
  * and Desk's own channels for push-driven feeds (livePush.ts). Nothing here touches the network until a command runs.
  */
+import { markViewOffline } from '../../core/offlineStatus';
 import { CHANNELS_TREE_VIEW } from '../../config/treeViews';
 import type * as vscode from 'vscode';
 import { ChannelsClient } from '../../api/channels';
@@ -64,6 +65,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.book.use(desk.backend.expected.kind, undefined);
     this.tree = this._register(new ChannelsTreeProvider(vs, this.book, desk.clock, () => this.receiverAddress()));
     this.view = this._register(vs.window.createTreeView(CHANNELS_VIEW_ID, { treeDataProvider: this.tree, ...CHANNELS_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.view));
     this.operations = new ChannelOperations({ api: () => this.api(), book: this.book, t: vs.l10n.t, log: (message) => desk.log.warn(message) });
     this.receiver = this._register(new BuiltInReceiver({ desk, book: this.book, operations: this.operations, tree: this.tree, livePush: () => this.livePush }));
     this.commands = new ChannelsCommands({
@@ -80,6 +82,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.timers = this._register(new ChannelTimers({ desk, book: this.book, operations: this.operations, tree: this.tree, view: this.view }));
 
     this._register(desk.session.onDidChangeSignedIn(() => void this.reload()));
+    this._register(desk.onDidComeOnline(() => void this.reload()));
     this._register(desk.backend.onDidChange(() => {
       this.client = undefined;
       void this.reload();

@@ -1,4 +1,6 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
+import { markViewOffline } from '../../core/offlineStatus';
+import { DriveOfflineSaves } from './fs/offlineSaves';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -89,6 +91,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
       onFirstRowsDropped: () => this.provider.refresh(),
     });
+    // Saves Drive cannot be reached for wait in Desk's queue and are uploaded once when it is back.
+    const offlineSaves = new DriveOfflineSaves({ desk, api: () => this.api(), onUploaded: (item, size) => this.fileSystem.uploaded(item, size) });
     const fileSystem = registerDriveFileSystem(desk, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
@@ -96,9 +100,11 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       onOwnWrite: (item) => this.noteOwnWrite(item),
       // Welcome buttons (Sign In, Sign in with Google) live in the Drive and Tasks views: the Drive view stands for both.
       deskShown: () => this.treeView.visible,
+      keepOffline: (item, bytes, ifMatch, openedMd5) => offlineSaves.keep(item, bytes, ifMatch, openedMd5),
     });
     for (const disposable of fileSystem.disposables) this._register(disposable);
     this.fileSystem = fileSystem.provider;
+    this._register(offlineSaves.register());
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));
@@ -116,6 +122,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       comments: commentsTree,
     }));
     this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, ...DRIVE_TREE_VIEW.options }));
+    this._register(markViewOffline(desk, this.treeView));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
 
@@ -137,6 +144,12 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       this.resetData();
       if (signedIn) void this.changes.ensureStarted();
       else this.changes.stop();
+    }));
+    // Back online: the tree reloads what it shows, and the change feed polls now (or starts, if it could not).
+    this._register(desk.onDidComeOnline(() => {
+      this.provider.refresh();
+      void this.changes.ensureStarted();
+      this.changes.pollNow();
     }));
     this._register(desk.backend.onDidChange(() => {
       this.connection.forgetBackend();

@@ -3,6 +3,7 @@
  * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
  * here touches the network: the tree loads when VS Code first asks for its rows.
  */
+import { markViewOffline } from '../../core/offlineStatus';
 import { TASKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -24,6 +25,7 @@ import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
+import { TasksOfflineWrites } from './offline';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -36,6 +38,8 @@ export interface TasksSlice {
   readonly todo: TodoTracking;
   /** The desk-tasks: file system (task notes as documents). */
   readonly notes: TaskNotesFileSystemProvider;
+  /** Tasks writes kept while offline (core/sync/writeQueue.ts replays them). */
+  readonly offline: TasksOfflineWrites;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -63,6 +67,7 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly dragAndDrop: TasksDragAndDropController;
   readonly todo: TodoTracking;
   readonly notes: TaskNotesFileSystemProvider;
+  readonly offline: TasksOfflineWrites;
 
   constructor(private readonly desk: DeskContext) {
     super();
@@ -85,7 +90,11 @@ class TasksFeature extends Disposable implements TasksSlice {
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
     this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: dragAndDrop, ...TASKS_TREE_VIEW.options }));
-    commands = new TaskCommands(desk, this.api, this.tree, this.view);
+    this._register(markViewOffline(desk, this.view));
+    // Writes that cannot reach the service wait in Desk's queue (the view refreshes once they are replayed).
+    const offline = new TasksOfflineWrites({ desk, api: this.api, tree: this.tree });
+    this.offline = offline;
+    commands = new TaskCommands(desk, this.api, this.tree, this.view, offline);
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
@@ -97,17 +106,21 @@ class TasksFeature extends Disposable implements TasksSlice {
       accounts: new UriAccounts({ gate: desk.session, t: vs.l10n.t }),
       onSaved: (listId, task) => this.tree.updateTask(listId, task),
       log: (message) => desk.log.info(message),
+      keepOffline: (listId, pinned, text) => offline.saveNotes(listId, pinned, text),
     }));
     this.notes = notes;
+    for (const replayer of offline.register()) this._register(replayer);
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();
-      this.tree.refreshAll();
+      this.tree.refreshAll({ accountChanged: true });
     }));
+    // Back online (the waiting changes sent): the view shows the service's rows again.
+    this._register(desk.onDidComeOnline(() => this.tree.refreshAll()));
     this._register(desk.backend.onDidChange(() => {
       notes.reset();
       void desk.session.check();
-      this.tree.refreshAll();
+      this.tree.refreshAll({ accountChanged: true });
     }));
     void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
     this._register(vs.workspace.onDidChangeConfiguration((event) => {

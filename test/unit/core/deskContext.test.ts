@@ -1,3 +1,4 @@
+import { MapMemento } from '../../support/memento';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { CancelledError, GoogleApiError } from '../../../src/api/errors';
@@ -57,9 +58,13 @@ describe('DeskContext HTTP clients', () => {
     const networkModule = require.resolve('../../../src/core/network');
     delete require.cache[networkModule];
     const vs = { l10n: { t: (message: string) => message } } as unknown as typeof vscode;
-    const backend = { ensure: async () => undefined, current: { tasks: 'http://127.0.0.1:9/tasks' } } as unknown as Backend;
-    const session = { tokenSource: () => async () => 'token' } as unknown as DeskSession;
-    const desk = createDeskContext(vs, { subscriptions: [] } as unknown as vscode.ExtensionContext, backend, {} as DeskAuthenticationProvider, session, {} as vscode.LogOutputChannel);
+    const none = (): { dispose(): void } => ({ dispose: () => undefined });
+    const backend = { ensure: async () => undefined, current: { tasks: 'http://127.0.0.1:9/tasks' }, onDidChange: none } as unknown as Backend;
+    const session = { tokenSource: () => async () => 'token', account: async () => undefined } as unknown as DeskSession;
+    // The first client also builds the one notion of offline it reports to (sessions and backend watched, the queue's storage).
+    const auth = { onDidChangeSessions: none } as unknown as DeskAuthenticationProvider;
+    const extensionContext = { subscriptions: [], globalState: new MapMemento() } as unknown as vscode.ExtensionContext;
+    const desk = createDeskContext(vs, extensionContext, backend, auth, session, { info: () => undefined, warn: () => undefined } as unknown as vscode.LogOutputChannel);
     const sent: string[] = [];
     const client = desk.httpClient((endpoints) => (endpoints as unknown as { tasks: string }).tasks, undefined, (request) => sent.push(request.path));
     assert.equal(require.cache[networkModule], undefined, 'a feature loading at activation makes its clients: the HTTP bundle must wait');

@@ -33,7 +33,7 @@ describe('pure modules through the translator', () => {
 
     const network = new NetworkError('drive.files.list', new Error('ECONNREFUSED'));
     assert.equal(network.message, 'Could not reach the service for drive.files.list: ECONNREFUSED');
-    assert.equal(errorMessage(network, marked), '«Could not reach the service for drive.files.list: ECONNREFUSED»');
+    assert.equal(errorMessage(network, marked), '«Could not reach the service for drive.files.list: connection refused»', 'no raw network code for the user');
 
     const notJson = new ResponseValidationError('tasks.tasks.get', (t) => t('the body is not JSON'));
     assert.equal(notJson.issues, 'the body is not JSON');

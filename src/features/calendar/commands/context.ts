@@ -1,4 +1,5 @@
 /** What every Calendar command part shares: the desk, the port, the tree and its view, the event store and the prompts. */
+import type { CalendarOfflineWrites } from '../offline';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
 import type { Drafts } from '../../../core/drafts';
@@ -20,6 +21,8 @@ export interface CalendarCommandContext {
   readonly prompts: CalendarPrompts;
   /** What the user typed in New / Edit Event and Quick Add and did not save (Escape, a failed save): offered again next time. */
   readonly drafts: Drafts;
+  /** New events that cannot reach the service are kept and inserted later (see ../offline.ts); none in some tests. */
+  readonly offline?: CalendarOfflineWrites;
 }
 
 /** An event a command works on: from the clicked row, or picked from the Agenda when run from the palette. */

@@ -3,7 +3,7 @@
  * server is reported with Reload / Overwrite / Cancel), delete (this instance or the whole series), move to another
  * calendar, show a series' instances, open the details page, and join the call.
  */
-import { GoogleApiError } from '../../../api/errors';
+import { GoogleApiError, isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
@@ -64,22 +64,36 @@ export class EventCommands {
     if (location === undefined) return undefined;
     const zone = await this.context.timeZone();
     const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
-    return attempt(this.context.desk, () => this.context.api().insertEvent(calendar.id, body), {
+    // Offline, the event is kept (shown in the Agenda at once, with an id Desk chose) and inserted when the service is back.
+    const offline = this.context.offline;
+    let kept = false;
+    return attempt(this.context.desk, async () => {
+      try {
+        return await this.context.api().insertEvent(calendar.id, body);
+      } catch (error) {
+        if (!isUnreachable(error) || !offline) throw error;
+        kept = true;
+        return offline.insertEvent(calendar, body);
+      }
+    }, {
       action: this.t('Could not create the event "{0}"', summary),
       onSuccess: async (created) => {
         draft.drop();
-        await this.synced(calendar.id);
-        // The last step closed with nothing on screen: say it worked, and where to find it.
+        if (!kept) await this.synced(calendar.id);
+        // The last step closed with nothing on screen: say it worked (or that it waits for the service), and where to find it.
         const today = dateKey(this.context.now(), zone);
-        void this.announceCreated(calendar.id, calendarName(calendar), created, describeWhen(when, today, this.vs.l10n.t, this.vs.env.language));
+        void this.announceCreated(calendar.id, calendarName(calendar), created, describeWhen(when, today, this.vs.l10n.t, this.vs.env.language), kept);
       },
     });
   }
 
-  private async announceCreated(calendarId: string, calendarTitle: string, created: CalendarEvent, when: string): Promise<void> {
+  private async announceCreated(calendarId: string, calendarTitle: string, created: CalendarEvent, when: string, waiting = false): Promise<void> {
     const open = this.t('Open');
     const show = this.t('Show in Agenda');
-    const choice = await this.vs.window.showInformationMessage(this.t('Created “{0}” in {1}: {2}.', eventTitle(created, this.vs.l10n.t), calendarTitle, when), open, show);
+    const message = waiting
+      ? this.t('Kept “{0}” for {1}: {2}. Calendar cannot be reached; Desk creates it when it can.', eventTitle(created, this.vs.l10n.t), calendarTitle, when)
+      : this.t('Created “{0}” in {1}: {2}.', eventTitle(created, this.vs.l10n.t), calendarTitle, when);
+    const choice = await this.vs.window.showInformationMessage(message, open, show);
     if (choice === open) await this.openEvent(undefined, { calendarId, event: created });
     else if (choice === show) await this.showInAgenda(calendarId, created.id);
   }

@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
-import { errorMessage } from '../../../api/errors';
+import { errorMessage, isUnreachable } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
 import type { CalendarListEntry } from '../../../shared/schemas/calendar';
@@ -41,6 +41,9 @@ export interface CalendarTreeOptions {
   readonly cache?: ViewSnapshotStore<AgendaSnapshot>;
 }
 
+/** How long a root refresh waits for VS Code to ask for the Agenda's rows (it asks at once unless the Agenda is collapsed). */
+const AGENDA_ROWS_WAIT_MS = 1_000;
+
 export class CalendarTreeProvider extends Disposable implements vscode.TreeDataProvider<CalendarTreeNode> {
   private readonly changeEmitter: vscode.EventEmitter<CalendarTreeNode | undefined>;
   readonly onDidChangeTreeData: vscode.Event<CalendarTreeNode | undefined>;
@@ -51,12 +54,22 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   /** The zone the rows were last built in (for the synchronous getTreeItem). */
   private zone = 'UTC';
   private readonly firstRows: FirstRowsFromCache<AgendaSnapshot>;
+  /** The Agenda as last shown (saved this session, or cached at the last): what it keeps showing offline. */
+  private knownAgenda: AgendaSnapshot | undefined;
+  /**
+   * The root rows were given and VS Code has not yet asked for the (expanded) Agenda's rows. A root refresh then would
+   * clear the rows VS Code is about to ask for ("No tree item with id '1/agenda' found"): the Agenda stayed
+   * "refreshing…" with no rows. Such a refresh waits until the Agenda's rows are given (or briefly, if it is collapsed).
+   */
+  private agendaRowsPending = false;
+  private rootRefreshWanted: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly vs: typeof vscode, private readonly options: CalendarTreeOptions) {
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<CalendarTreeNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
-    this.firstRows = new FirstRowsFromCache(options.cache, () => this.changeEmitter.fire(undefined));
+    this.firstRows = new FirstRowsFromCache(options.cache, () => this.refreshRoot());
+    this._register({ dispose: () => clearTimeout(this.rootRefreshWanted) });
   }
 
   /** Reads the cached Agenda now, before the view asks (see FirstRowsFromCache.prefetch). */
@@ -74,6 +87,30 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   refreshAll(): void {
     this.firstRows.reset();
     this.list = undefined;
+    this.refreshRoot();
+  }
+
+  /** Sign-out, another account or backend: nothing shown so far is kept for offline. */
+  forgetKnown(): void {
+    this.knownAgenda = undefined;
+    this.entries = new Map();
+  }
+
+  /** A root refresh, held while VS Code is between the root rows and the Agenda's (see agendaRowsPending). */
+  private refreshRoot(): void {
+    if (!this.agendaRowsPending) {
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    // Collapsed, the Agenda's rows are never asked for: the refresh goes after a moment anyway.
+    this.rootRefreshWanted ??= setTimeout(() => this.flushRootRefresh(), AGENDA_ROWS_WAIT_MS);
+  }
+
+  private flushRootRefresh(): void {
+    this.agendaRowsPending = false;
+    if (this.rootRefreshWanted === undefined) return;
+    clearTimeout(this.rootRefreshWanted);
+    this.rootRefreshWanted = undefined;
     this.changeEmitter.fire(undefined);
   }
 
@@ -99,8 +136,19 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       this.options.onCalendars?.(entries);
       return entries;
     });
-    this.list.catch(() => { this.list = undefined; });
-    return this.list;
+    const loading = this.list;
+    loading.catch(() => {
+      if (this.list === loading) this.list = undefined;
+    });
+    try {
+      return await loading;
+    } catch (error) {
+      // Offline: the calendars as last known, so commands still find one (New Event offline).
+      if (!isUnreachable(error)) throw error;
+      const known = this.entries.size > 0 ? [...this.entries.values()] : this.knownAgenda?.calendars;
+      if (!known) throw error;
+      return known;
+    }
   }
 
   entry(calendarId: string): CalendarListEntry | undefined {
@@ -132,8 +180,20 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
   // ---- TreeDataProvider
 
   async getChildren(element?: CalendarTreeNode): Promise<CalendarTreeNode[]> {
-    if (!element) return this.rootChildren();
-    if (element.kind === 'agenda' || element.kind === 'calendar') return this.scopeChildren(element);
+    if (!element) {
+      const rows = await this.rootChildren();
+      this.agendaRowsPending = rows.includes(this.agenda);
+      return rows;
+    }
+    if (element.kind === 'agenda') {
+      try {
+        return await this.scopeChildren(element);
+      } finally {
+        // After VS Code has taken these rows (its handling runs right after this promise settles).
+        if (this.agendaRowsPending) setTimeout(() => this.flushRootRefresh(), 0);
+      }
+    }
+    if (element.kind === 'calendar') return this.scopeChildren(element);
     if (element.kind === 'day') return dayRows({ ...element.group, tasks: element.group.tasks ?? [] }).map((row) => (row.kind === 'task' ? new DueTaskNode(element, row.dueTask) : new EventNode(element, row.occurrence)));
     return [];
   }
@@ -216,6 +276,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     // At the first start, the last session's calendars and Agenda while the calendars and their events load.
     const cached = (await this.firstRows.firstStart(() => this.loadAgenda())) ?? this.firstRows.snapshot;
     this.preloadDueTasks();
+    if (cached) this.knownAgenda ??= cached;
     if (cached) {
       this.zone = cached.timeZone;
       return [this.agenda, ...cached.calendars.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden)).map((entry) => this.calendarNodeOf(entry))];
@@ -227,8 +288,29 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       return [this.agenda, ...shown.map((entry) => this.calendarNodeOf(entry))];
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
+      if (isUnreachable(error)) return this.offlineRoots();
       this.options.log(`Could not load the calendars: ${errorMessage(error)}`);
       return [new MessageNode(undefined, 'error', this.vs.l10n.t('Could not load the calendars: {0}', errorMessage(error, this.vs.l10n.t)), 'error')];
+    }
+  }
+
+  /** Offline: the calendars as last known (this session, or the cached Agenda's), or one row saying none are. */
+  private offlineRoots(): CalendarTreeNode[] {
+    const entries = this.entries.size > 0 ? [...this.entries.values()] : this.knownAgenda?.calendars;
+    if (!entries) return [new MessageNode(undefined, 'offline', this.vs.l10n.t('Not available offline'))];
+    if (this.entries.size === 0 && this.knownAgenda) this.zone = this.knownAgenda.timeZone;
+    return [this.agenda, ...entries.filter((entry) => !entry.deleted && (this.options.showHidden() || !entry.hidden)).map((entry) => this.calendarNodeOf(entry))];
+  }
+
+  /** The calendars a scope shows: offline, those known (the list cannot be read). */
+  private async scopeCalendarIds(scope: ScopeNode): Promise<string[]> {
+    if (scope.kind !== 'agenda') return [scope.calendarId];
+    try {
+      return (await this.agendaCalendars()).map((entry) => entry.id);
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      const known = this.entries.size > 0 ? [...this.entries.values()] : this.knownAgenda?.calendars ?? [];
+      return known.filter((entry) => this.isInAgenda(entry)).map((entry) => entry.id);
     }
   }
 
@@ -273,12 +355,19 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     const snapshot = this.firstRows.snapshot;
     if (snapshot && scope.kind === 'agenda') return this.cachedDays(scope, snapshot);
     if (scope.kind === 'agenda') this.preloadDueTasks();
-    const calendarIds = scope.kind === 'agenda' ? (await this.agendaCalendars()).map((entry) => entry.id) : [scope.calendarId];
+    const calendarIds = await this.scopeCalendarIds(scope);
     const results = await Promise.allSettled(calendarIds.map((id) => this.options.store.ensureLoaded(id)));
     const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ id: calendarIds[index] ?? '', error: result.reason as unknown }] : []));
     const rows: CalendarTreeNode[] = [];
+    // Offline with events never loaded this session: the Agenda as last shown, a calendar's "Not available offline".
+    const offline = failed.filter((failure) => isUnreachable(failure.error));
+    if (offline.length > 0 && offline.length === failed.length) {
+      if (scope.kind === 'agenda' && this.knownAgenda) return this.cachedDays(scope, this.knownAgenda);
+      if (calendarIds.every((id) => !this.options.store.isLoaded(id))) return [new MessageNode(scope, 'offline', this.vs.l10n.t('Not available offline'))];
+    }
     for (const failure of failed) {
       if (failure.error instanceof NotSignedInError) return [];
+      if (isUnreachable(failure.error)) continue;
       const name = calendarName(this.entries.get(failure.id) ?? { id: failure.id });
       this.options.log(`Could not load the events of ${failure.id}: ${errorMessage(failure.error)}`);
       rows.push(new MessageNode(scope, `error/${failure.id}`, this.vs.l10n.t('Could not load the events of {0}: {1}', name, errorMessage(failure.error, this.vs.l10n.t)), 'error'));
@@ -294,6 +383,8 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
         days = withDueTasks(days, await dueTasks.store.ensureLoaded(), window, dueTasks.showCompleted());
       } catch (error) {
         if (error instanceof NotSignedInError) return [];
+        // Offline: the events show without the due tasks (the view's header says it is offline).
+        if (isUnreachable(error)) return [...rows, ...days.map((group) => new DayNode(scope, group))];
         this.options.log(`Could not load the due tasks: ${errorMessage(error)}`);
         rows.push(new MessageNode(scope, 'error/tasks', this.vs.l10n.t('Could not load the due tasks: {0}', errorMessage(error, this.vs.l10n.t)), 'error'));
       }
@@ -315,6 +406,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       events.push({ calendarId: occurrence.calendarId, event: occurrence.event });
     }
     const taskLists = this.options.dueTasks?.enabled() ? this.options.dueTasks.store.taskLists : undefined;
+    this.knownAgenda = { calendars: [...this.entries.values()], timeZone, events };
     this.firstRows.save({ calendars: [...this.entries.values()], timeZone, events, ...(taskLists ? { taskLists: taskLists.map((list) => ({ id: list.id, ...(list.title !== undefined ? { title: list.title } : {}) })) } : {}) });
   }
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
-import { CancelledError, errorMessage, GoogleApiError, NetworkError } from '../../../api/errors';
+import { CancelledError, errorMessage, GoogleApiError, isUnreachable, NetworkError } from '../../../api/errors';
 import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
 import { Disposable } from '../../../core/disposable';
 import { NotSignedInError } from '../../../core/session';
@@ -28,6 +28,11 @@ export interface DriveFsOptions {
    * reachable (explorer/availability.ts says so, once).
    */
   readonly onUnavailable?: (reason: 'signedOut' | 'account' | 'unreachable', message: string) => void;
+  /**
+   * A save Drive cannot be reached for: kept in Desk's write queue (uploaded when Drive is back, see offlineSaves.ts).
+   * False when it cannot be kept (too large): the save then fails as any other.
+   */
+  readonly keepOffline?: (item: DriveItem, bytes: Buffer, ifMatch: string | undefined, openedMd5: string | undefined) => Promise<boolean>;
 }
 
 /** Unpinned metadata is reused this long: stat comes in bursts (focus, save, explorer). */
@@ -177,7 +182,14 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
    */
   private async settleBeforeAutoSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);
-    const current = await this.guard(uri, () => this.options.api().getFile(pinned.id));
+    let current: DriveItem;
+    try {
+      current = await this.options.api().getFile(pinned.id);
+    } catch (error) {
+      // Offline: writeFile keeps the save, and its upload is checked against the version edited from.
+      if (isUnreachable(error) && this.options.keepOffline) return opened;
+      throw this.toFsError(uri, error);
+    }
     this.remember(current);
     if (current.etag === pinned.etag || current.etag === undefined) return opened;
     if (pinned.md5Checksum !== undefined && current.md5Checksum === pinned.md5Checksum) {
@@ -315,6 +327,11 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     try {
       saved = await api.updateContent(item.id, bytes, { ifMatch: expected, mimeType: item.mimeType });
     } catch (error) {
+      // Offline: accepted into the queue (no "Failed to save"); the editor's version is the one saved from now on.
+      if (isUnreachable(error) && (await this.options.keepOffline?.(item, bytes, expected, this.pinned.get(item.id)?.md5Checksum))) {
+        this.keptOffline(item, bytes.length);
+        return;
+      }
       if (!(error instanceof GoogleApiError && error.isConflict)) throw this.toFsError(uri, error);
       // Only the metadata changed elsewhere (renamed, moved, starred: the content is the one read at open)? Then
       // nothing of the user's is at stake: save over the new version without asking.
@@ -516,6 +533,19 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   private pin(uri: vscode.Uri, item: DriveItem): void {
     this.pinned.set(item.id, item);
     if (!queryFileId(uri)) this.pinnedPaths.set(uri.toString(), item.id);
+  }
+
+  /** A save kept offline: the stat VS Code takes after it shows the new size and time (the etag stays the one edited from). */
+  private keptOffline(item: DriveItem, size: number): void {
+    const pinned = this.pinned.get(item.id) ?? item;
+    const local: DriveItem = { ...pinned, fileSize: String(size), modifiedDate: new Date().toISOString() };
+    this.pinned.set(item.id, local);
+    this.remember(local);
+  }
+
+  /** An offline save was uploaded (its replay): the next save is checked against this version. */
+  uploaded(saved: DriveItem, size: number): void {
+    this.afterWrite(saved, size);
   }
 
   private afterWrite(saved: DriveItem, size: number): void {

@@ -1,4 +1,5 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
+import { isUnreachable } from '../../../api/errors';
 import type { FirstRowsFromCache } from '../../../core/viewCache';
 import { english, Translate } from '../../../shared/l10n';
 import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
@@ -105,6 +106,8 @@ export class DriveTreeModel {
   readonly sections: readonly SectionNode[];
   private readonly t: Translate;
   private readonly listings = new Map<string, Listing>();
+  /** Each container's rows as last loaded (or cached at a reload): offline, they stay instead of an error row. */
+  private readonly known = new Map<string, DriveItem[]>();
   private readonly nodes = new Map<string, FileNode>();
   /** The Trash rows of the shared drives shown, by node id. */
   private readonly driveTrashes = new Map<string, SectionNode>();
@@ -201,6 +204,7 @@ export class DriveTreeModel {
   async children(container: ContainerNode): Promise<DriveNode[]> {
     if (this.cache && container.kind === 'section' && container.section === 'myDrive' && container.driveId === undefined) {
       const cached = (await this.cache.firstStart(() => this.listing(container))) ?? this.cache.snapshot;
+      if (cached && !this.known.has(container.id)) this.known.set(container.id, cached);
       if (cached) return [...cached].sort(compareItems).map((item) => this.fileNode(container, item));
     }
     return this.render(container, await this.listing(container));
@@ -481,8 +485,13 @@ export class DriveTreeModel {
     if (listing.error !== undefined && listing.items.length === 0) {
       // Errors are not cached: the next expansion retries.
       this.listings.delete(container.id);
-      throw listing.error;
+      if (!isUnreachable(listing.error)) throw listing.error;
+      // Offline: the rows as last loaded, or one row saying this folder was never loaded.
+      const known = this.known.get(container.id);
+      if (!known) return [{ kind: 'message', id: `${container.id}/…offline`, parent: container, text: this.t('Not available offline') }];
+      return [...known].sort(compareItems).map((item) => this.fileNode(container, item));
     }
+    if (listing.error === undefined) this.known.set(container.id, listing.items);
     listing.sorted = displayOrder(listing.items, listing.sorted);
     const nodes: DriveNode[] = listing.sorted.items.map((item) => this.fileNode(container, item));
     if (listing.nextPageToken) nodes.push({ kind: 'loadMore', id: `${container.id}/…more`, parent: container });

@@ -6,6 +6,7 @@ import type { TasksNode } from '../tree/nodes';
 import type { TasksApi } from '../port';
 import type { TasksTreeProvider } from '../tree/treeProvider';
 import type { TaskPrompts } from './prompts';
+import type { TasksOfflineWrites } from '../offline';
 
 export interface TaskCommandContext {
   readonly desk: DeskContext;
@@ -15,4 +16,6 @@ export interface TaskCommandContext {
   readonly prompts: TaskPrompts;
   /** What the user typed in Add / Edit Task and did not save (Escape, a failed save): offered again next time. */
   readonly drafts: Drafts;
+  /** Writes that cannot reach the service are kept and replayed (see ../offline.ts). */
+  readonly offline: TasksOfflineWrites;
 }

@@ -20,6 +20,7 @@ import { TaskPrompts } from './prompts';
 import { TASK_DETAILS_SCHEME, TaskItemCommands } from './tasks';
 import { registerAccountDocuments } from '../../../core/accountDocuments';
 import { TASKS_COMMAND } from '../../../config/commandIds';
+import type { TasksOfflineWrites } from '../offline';
 
 export { TASK_DETAILS_SCHEME } from './tasks';
 export const SHOW_COMPLETED_CONTEXT_KEY = 'desk:tasks.showCompleted';
@@ -28,8 +29,8 @@ export class TaskCommands {
   readonly lists: TaskListCommands;
   readonly tasks: TaskItemCommands;
 
-  constructor(private readonly desk: DeskContext, api: TasksApi, private readonly tree: TasksTreeProvider, private readonly view: vscode.TreeView<TasksNode>) {
-    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree, () => desk.clock.today()), drafts: new Drafts() };
+  constructor(private readonly desk: DeskContext, api: TasksApi, private readonly tree: TasksTreeProvider, private readonly view: vscode.TreeView<TasksNode>, offline: TasksOfflineWrites) {
+    const context = { desk, api, tree, view, prompts: new TaskPrompts(desk.vs, tree, () => desk.clock.today()), drafts: new Drafts(), offline };
     this.lists = new TaskListCommands(context);
     this.tasks = new TaskItemCommands(context);
     this.refresh = (node) => {

@@ -1,6 +1,7 @@
 /** Task commands: add (task, subtask), edit (and its notes in an editor), complete/reopen, delete, move (command and drag and drop), details. */
 import type * as vscode from 'vscode';
-import { errorMessage } from '../../../api/errors';
+import { errorMessage, isUnreachable } from '../../../api/errors';
+import { TasksOfflineWrites } from '../offline';
 import { attempt } from '../../../core/commands';
 import { showDetails } from '../../../core/detailsView';
 import { confirmModal } from '../../../core/confirm';
@@ -37,7 +38,7 @@ export class TaskItemCommands {
     if (!list) return undefined;
     const after = node?.kind === 'task' ? node : undefined;
     const placement = after ? { ...(after.task.parent ? { parent: after.task.parent } : {}), previous: after.task.id } : {};
-    return this.insert(list.id, placement, this.t('New task in "{0}"', list.title));
+    return this.insert(list.id, placement, this.t('New task in "{0}"', list.title), list.title);
   }
 
   async addSubtask(node?: TasksNode): Promise<Task | undefined> {
@@ -45,14 +46,18 @@ export class TaskItemCommands {
     if (!parent) return undefined;
     // New subtasks go last among their siblings, in the order they are added.
     const previous = await this.lastChildOf(parent);
-    return this.insert(parent.listId, { parent: parent.task.id, ...(previous ? { previous } : {}) }, this.t('New subtask of "{0}"', taskLabel(parent.task, this.vs.l10n.t)));
+    return this.insert(parent.listId, { parent: parent.task.id, ...(previous ? { previous } : {}) }, this.t('New subtask of "{0}"', taskLabel(parent.task, this.vs.l10n.t)), parent.listTitle);
   }
 
   /** Edit = tasks.get for the current version, then tasks.update with every writable field. */
   async editTask(node?: TasksNode): Promise<Task | undefined> {
     const target = await this.prompts.resolveTask(node, this.t('Edit which task?'));
     if (!target) return undefined;
-    const current = await this.api.getTask(target.listId, target.task.id);
+    // Offline, the task as the view shows it: the edit is kept and checked against the service's version on replay.
+    const current = await this.api.getTask(target.listId, target.task.id).catch((error: unknown) => {
+      if (isUnreachable(error)) return target.task;
+      throw error;
+    });
     // What was typed last time and not saved (Escape on a later step, or a failed save) comes back.
     const draft = this.drafts.open(`edit-task/${target.listId}/${current.id}`, { title: current.title, notes: current.notes ?? '', due: dueDateOf(current.due) ?? '' });
 
@@ -74,15 +79,16 @@ export class TaskItemCommands {
       // tasks.update replaces every writable field: status and completion date go back unchanged.
       ...(current.completed ? { completed: current.completed } : {}),
     };
-    return attempt(this.desk, () => this.api.updateTask(target.listId, current.id, body), {
+    const saved = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.updateTask(target.listId, current.id, body), () => this.context.offline.update(target.listId, current, body)), {
       action: this.t('Could not save the task "{0}"', title),
       retry: true,
-      onSuccess: async (saved) => {
+      onSuccess: async ({ value, kept }) => {
         draft.drop();
-        await this.refreshAndReveal(target.listId, saved.id);
-        if (notesStep.inEditor) await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, saved);
+        if (!kept) await this.refreshAndReveal(target.listId, value.id);
+        if (notesStep.inEditor) await openNotes(this.vs, await this.desk.session.viewAccountNow(), target.listId, target.listTitle, value);
       },
     });
+    return saved?.value;
   }
 
   /** "Edit Notes": the notes as a markdown document (desk-tasks:), saved back with tasks.patch on every save. */
@@ -103,9 +109,14 @@ export class TaskItemCommands {
     const body: TaskWrite = completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
     const action = completed ? this.t('Could not complete "{0}"', taskLabel(task, this.vs.l10n.t)) : this.t('Could not reopen "{0}"', taskLabel(task, this.vs.l10n.t));
     // The answer is the task's new state, shown in place; after a failure the list reloads to put the checkbox back.
-    const patched = await attempt(this.desk, () => this.api.patchTask(listId, task.id, body), { action, retry: true, onSuccess: (answer) => this.tree.updateTask(listId, answer) });
+    // Offline, the change is kept (shown at once) and sent when the service is back.
+    const patched = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.patchTask(listId, task.id, body), () => this.context.offline.setStatus(listId, task, completed)), {
+      action,
+      retry: true,
+      onSuccess: (answer) => (answer.kept ? undefined : this.tree.updateTask(listId, answer.value)),
+    });
     if (!patched) this.tree.refreshList(listId);
-    return patched;
+    return patched?.value;
   }
 
   async deleteTask(node?: TasksNode): Promise<boolean> {
@@ -194,18 +205,20 @@ export class TaskItemCommands {
     }
   }
 
-  private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string): Promise<Task | undefined> {
+  private async insert(listId: string, placement: { parent?: string; previous?: string }, prompt: string, listTitle: string): Promise<Task | undefined> {
     const draft = this.drafts.open(`new-task/${listId}/${placement.parent ?? ''}`, { title: '' });
     const title = await this.prompts.askTitle(this.t('New task'), prompt, { draft, field: 'title' });
     if (title === undefined) return undefined;
-    return attempt(this.desk, () => this.api.insertTask(listId, { title }, placement), {
+    // Offline, the new task is kept (shown at once with an id of Desk's own) and added when the service is back.
+    const added = await attempt(this.desk, () => TasksOfflineWrites.orKeep(() => this.api.insertTask(listId, { title }, placement), (error) => this.context.offline.insert(listId, listTitle, title, placement, !error.notSent)), {
       action: this.t('Could not add the task "{0}"', title),
       retry: true,
-      onSuccess: async (task) => {
+      onSuccess: async ({ value, kept }) => {
         draft.drop();
-        await this.refreshAndReveal(listId, task.id);
+        if (!kept) await this.refreshAndReveal(listId, value.id);
       },
     });
+    return added?.value;
   }
 
   private async lastChildOf(parent: TaskTarget): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 /** The desk-tasks: file system: a task's notes as a writable markdown document, saved back with tasks.patch. */
 import type * as vscode from 'vscode';
-import { errorMessage, GoogleApiError } from '../../../api/errors';
+import { errorMessage, GoogleApiError, isUnreachable } from '../../../api/errors';
 import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
 import { Disposable } from '../../../core/disposable';
 import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
@@ -22,6 +22,11 @@ export interface NotesFsOptions {
   /** After a save: the tree shows the new notes (and the new etag). */
   readonly onSaved?: (listId: string, task: Task) => void;
   readonly log?: (message: string) => void;
+  /**
+   * Offline: keeps a save in Desk's write queue (sent when the service is back) and answers the version the editor
+   * holds now. Without it, a save offline fails as any other.
+   */
+  readonly keepOffline?: (listId: string, pinned: Task, notes: string | null) => Promise<Task>;
 }
 
 /** How long a task read for a stat stands in for the read right after it (VS Code reads within milliseconds). */
@@ -97,7 +102,14 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   /** Before VS Code auto-saves: notes changed elsewhere since the editor opened them are the user's to decide. */
   private async settleBeforeAutoSave(uri: vscode.Uri, target: NotesTarget, pinned: Task): Promise<{ mtime: number; size: number }> {
     const opened = notesStatTimes(pinned);
-    const current = await this.fetch(uri, target);
+    let current: Task;
+    try {
+      current = await this.options.api().getTask(target.listId, target.taskId);
+    } catch (error) {
+      // Offline: the save goes to the queue (writeFile), and its replay checks for a change elsewhere.
+      if (isUnreachable(error) && this.options.keepOffline) return opened;
+      throw this.toFsError(uri, error);
+    }
     // Notes too long: Desk says so, and the save is refused here.
     const text = this.vs.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())?.getText();
     const length = text === undefined ? 0 : notesFromText(text)?.length ?? 0;
@@ -151,7 +163,13 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     // A save of the open document the user started (VS Code's stat came first): a declined one keeps it dirty, no error.
     const saving = this.saves.takeWrite(uri);
     const text = Buffer.from(content).toString('utf8');
-    const current = await this.fetch(uri, target);
+    let current: Task;
+    try {
+      current = await this.options.api().getTask(target.listId, target.taskId);
+    } catch (error) {
+      if (isUnreachable(error) && (await this.keptOffline(uri, target, text, saving))) return;
+      throw this.toFsError(uri, error);
+    }
     if (current.deleted) throw FileSystemError.Unavailable(l10n.t('“{0}” was deleted: its notes cannot be saved.', current.title));
     const plan = planSave(text, this.pinned.get(target.taskId), current);
     if (plan.kind === 'tooLong') {
@@ -176,10 +194,29 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     try {
       saved = await this.options.api().patchTask(target.listId, target.taskId, { notes: plan.notes });
     } catch (error) {
+      if (isUnreachable(error) && (await this.keptOffline(uri, target, text, saving))) return;
       throw this.toFsError(uri, error);
     }
     this.pinned.set(saved.id, saved);
     this.options.onSaved?.(target.listId, saved);
+  }
+
+  /**
+   * A save while the service cannot be reached: accepted into Desk's write queue (no "Failed to save", no Revert), the
+   * editor's version becomes the one saved. Too long notes are still refused here. False when it cannot be kept.
+   */
+  private async keptOffline(uri: vscode.Uri, target: NotesTarget, text: string, saving: boolean): Promise<boolean> {
+    const pinned = this.pinned.get(target.taskId);
+    if (!this.options.keepOffline || !pinned) return false;
+    const notes = notesFromText(text);
+    if (notes !== null && notes.length > NOTES_MAX_LENGTH) {
+      if (saving && (await this.declineTooLong(uri, pinned, text, NOTES_MAX_LENGTH))) return true;
+      throw this.vs.FileSystemError.Unavailable(this.vs.l10n.t('Notes can be at most {0} characters; these have {1}. Nothing was saved: shorten them and save again.', NOTES_MAX_LENGTH, notes.length));
+    }
+    const local = await this.options.keepOffline(target.listId, pinned, notes);
+    this.pinned.set(local.id, local);
+    this.options.log?.(`Tasks: notes of ${target.taskId} kept offline`);
+    return true;
   }
 
   delete(uri: vscode.Uri): void {

@@ -3,7 +3,7 @@
  * under their parent, deleted and hidden tasks left out) and the TasksTreeModel that loads lists and pages of tasks
  * into nodes for the provider to render.
  */
-import { errorMessage } from '../../../api/errors';
+import { errorMessage, isUnreachable } from '../../../api/errors';
 import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS } from '../../../api/tasks';
 import { NotSignedInError } from '../../../core/session';
 import { english, Translate } from '../../../shared/l10n';
@@ -148,14 +148,27 @@ export class TasksTreeModel {
   private readonly t: Translate;
   /** The last session's rows, read once at the view's first start (a snapshot with no list is not shown). */
   private readonly firstRows: FirstRowsFromCache<TasksSnapshot>;
+  /**
+   * What the view last showed of this account (loaded this session, or the cached rows after a reload): offline, the
+   * view keeps showing it instead of error rows. Kept across Refresh and reconnects; forgotten when the account changes.
+   */
+  private knownLists: TaskList[] | undefined;
+  private readonly knownTasks = new Map<string, Task[]>();
 
   constructor(private readonly options: TasksTreeModelOptions) {
     this.t = options.t ?? english;
     this.firstRows = new FirstRowsFromCache(options.cache, () => options.onRefreshed?.(), { showsRows: (snapshot) => snapshot.lists.length > 0 });
   }
 
-  /** Forget everything (sign-in, backend change, "Refresh"); the cached rows are not shown again this session. */
-  reset(): void {
+  /**
+   * Forget everything (sign-in, backend change, "Refresh"); the cached rows are not shown again this session. What was
+   * shown stays for offline unless `accountChanged`.
+   */
+  reset(options: { accountChanged?: boolean } = {}): void {
+    if (options.accountChanged) {
+      this.knownLists = undefined;
+      this.knownTasks.clear();
+    }
     this.firstRows.reset();
     this.lists = undefined;
     this.listStates.clear();
@@ -180,8 +193,54 @@ export class TasksTreeModel {
     if (index === -1) return false;
     if (task.status === 'completed' && !this.options.showCompleted()) state.tasks.splice(index, 1);
     else state.tasks[index] = task;
+    this.knownTasks.set(listId, [...state.tasks]);
     this.saveSnapshot();
     return true;
+  }
+
+  /**
+   * A task made offline (its id Desk's own until the write is replayed), shown at once at the top of its list, or
+   * after `previous`. False when the list is not loaded: nothing to put it into (the queue still has it).
+   */
+  addLocalTask(listId: string, task: Task, previous?: string): boolean {
+    const state = this.listStates.get(listId);
+    const tasks = state?.complete && !state.error ? state.tasks : this.knownTasks.get(listId);
+    if (!tasks) return false;
+    const at = previous ? tasks.findIndex((candidate) => candidate.id === previous) + 1 : 0;
+    tasks.splice(at, 0, task);
+    if (state?.tasks !== tasks) this.knownTasks.set(listId, tasks);
+    else this.knownTasks.set(listId, [...tasks]);
+    this.saveSnapshot();
+    return true;
+  }
+
+  /**
+   * A task changed offline, as the view should show it: in its loaded list, or in what is known of it offline. False
+   * when neither has it.
+   */
+  applyLocalTask(listId: string, task: Task): boolean {
+    if (this.applyTask(listId, task)) return true;
+    const known = this.knownTasks.get(listId);
+    const index = known?.findIndex((candidate) => candidate.id === task.id) ?? -1;
+    if (!known || index === -1) return false;
+    known[index] = task;
+    this.saveSnapshot();
+    return true;
+  }
+
+  /** A task added offline got its id from the service (its add was replayed): the row shows the service's task. */
+  replaceLocalTask(listId: string, localId: string, task: Task): void {
+    for (const tasks of [this.listStates.get(listId)?.tasks, this.knownTasks.get(listId)]) {
+      const index = tasks?.findIndex((candidate) => candidate.id === localId) ?? -1;
+      if (tasks && index !== -1) tasks[index] = task;
+    }
+    this.saveSnapshot();
+  }
+
+  /** Whether the rows shown for a list are the last known ones (offline), not a fresh load. */
+  showsKnownRows(listId: string): boolean {
+    const state = this.listStates.get(listId);
+    return state === undefined || Boolean(state.error) ? this.knownTasks.has(listId) : false;
   }
 
   /** The list set changed (created, renamed, deleted): the lists load again, loaded tasks stay. */
@@ -189,9 +248,17 @@ export class TasksTreeModel {
     this.lists = undefined;
   }
 
+  /** The lists; offline, those last shown (commands still find a list to add to). */
   async taskLists(): Promise<TaskList[]> {
     this.lists ??= this.loadLists();
-    return this.lists;
+    const loading = this.lists;
+    try {
+      return await loading;
+    } catch (error) {
+      if (!isUnreachable(error) || !this.knownLists) throw error;
+      if (this.lists === loading) this.lists = undefined;
+      return this.knownLists;
+    }
   }
 
   listNode(listId: string): TaskListNode | undefined {
@@ -244,6 +311,7 @@ export class TasksTreeModel {
   async roots(): Promise<TasksNode[]> {
     const cached = await this.firstRows.firstStart(() => this.taskLists());
     if (cached) {
+      this.knowSnapshot(cached);
       // The lists whose rows said "N open" last session load now, collapsed as they may be (a reload into another
       // workspace forgets which were open): their counts stay on the rows, fresh once loaded.
       for (const list of cached.lists) if (cached.tasks[list.id]) this.stateOf(list.id);
@@ -251,10 +319,16 @@ export class TasksTreeModel {
     }
     try {
       const lists = await this.taskLists();
+      this.knownLists = lists;
       return lists.map((list) => this.listNodeOf(list));
     } catch (error) {
       this.lists = undefined;
       if (error instanceof NotSignedInError) return [];
+      // Offline: the lists as last shown (the view's header says it is offline); a first start with none says so once.
+      if (isUnreachable(error)) {
+        if (this.knownLists) return this.knownLists.map((list) => this.listNodeOf(list));
+        return [new MessageNode(undefined, 'offline', this.t('Not available offline'))];
+      }
       this.options.log(`Could not load the task lists: ${errorMessage(error)}`);
       return [new MessageNode(undefined, 'error', this.t('Could not load the task lists: {0}', errorMessage(error, this.t)), 'error')];
     }
@@ -267,6 +341,15 @@ export class TasksTreeModel {
     // The list's tasks load alongside the lists (no waterfall); meanwhile its cached rows show.
     if (cachedTasks && cachedTasks.length > 0) return this.toNodes(listNode, listNode, buildTaskTree(cachedTasks, { complete: true }));
     await state.firstPage;
+    if (state.error && isUnreachable(state.error)) {
+      if (this.listStates.get(listNode.listId) === state) this.listStates.delete(listNode.listId);
+      // Offline: the tasks as last shown, never an error row; a list never loaded says so in one row.
+      const known = this.knownTasks.get(listNode.listId);
+      if (!known) return [new MessageNode(listNode, 'offline', this.t('Not available offline'))];
+      const rows: TasksNode[] = this.toNodes(listNode, listNode, buildTaskTree(known, { complete: true }));
+      if (rows.length === 0) rows.push(new MessageNode(listNode, 'empty', this.options.showCompleted() ? this.t('No tasks') : this.t('No open tasks')));
+      return rows;
+    }
     if (state.error && state.tasks.length === 0) {
       if (state.error instanceof NotSignedInError) return [];
       // Forget the failed load so the retry row (or the next expansion) tries again.
@@ -288,6 +371,12 @@ export class TasksTreeModel {
     return this.childNodes.get(node.id) ?? [];
   }
 
+  /** The cached rows of a reload, known for offline until fresher ones load. */
+  private knowSnapshot(snapshot: TasksSnapshot): void {
+    this.knownLists ??= snapshot.lists;
+    for (const [listId, tasks] of Object.entries(snapshot.tasks)) if (!this.knownTasks.has(listId)) this.knownTasks.set(listId, tasks);
+  }
+
   private listNodeOf(list: TaskList): TaskListNode {
     const node = new TaskListNode(list);
     this.listNodes.set(list.id, node);
@@ -296,13 +385,15 @@ export class TasksTreeModel {
 
   /** Keeps what the view shows now for the next start (the lists, and the first tasks of each list loaded). */
   private saveSnapshot(): void {
-    if (!this.lists) return;
-    void this.lists.then(
+    const lists = this.lists ?? (this.knownLists ? Promise.resolve(this.knownLists) : undefined);
+    if (!lists) return;
+    void lists.then(
       (lists) => {
         const tasks: Record<string, Task[]> = {};
         for (const list of lists) {
           const state = this.listStates.get(list.id);
-          if (state?.complete && !state.error) tasks[list.id] = state.tasks.slice(0, CACHED_TASKS_PER_LIST);
+          const shown = state?.complete && !state.error ? state.tasks : this.knownTasks.get(list.id);
+          if (shown) tasks[list.id] = shown.slice(0, CACHED_TASKS_PER_LIST);
         }
         this.firstRows.save({ lists, tasks });
       },
@@ -364,6 +455,7 @@ export class TasksTreeModel {
         resolveRest();
         // The list row's "N open" needs the loaded tasks.
         if (isCurrent() && !state.error) {
+          this.knownTasks.set(listId, [...tasks]);
           this.saveSnapshot();
           this.options.onListLoaded(listId);
         }
@@ -381,6 +473,7 @@ export class TasksTreeModel {
       } finally {
         resolveRest();
         if (isCurrent()) {
+          if (!state.error) this.knownTasks.set(listId, [...tasks]);
           this.saveSnapshot();
           this.options.onListLoaded(listId);
         }

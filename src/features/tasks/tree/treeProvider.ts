@@ -68,9 +68,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
 
   // ---- refresh
 
-  /** Everything again (sign-in, backend change, "Refresh"). */
-  refreshAll(): void {
-    this.model.reset();
+  /** Everything again (sign-in, backend change, "Refresh"); what was shown stays for offline unless `accountChanged`. */
+  refreshAll(options: { accountChanged?: boolean } = {}): void {
+    this.model.reset(options);
     this.changeEmitter.fire(undefined);
     this.options.onRefresh?.();
   }
@@ -93,6 +93,22 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     }
     this.redrawList(listId);
     this.options.onRefresh?.();
+  }
+
+  /** A change made offline, shown at once without a request (the write queue sends it later). */
+  applyLocalTask(listId: string, task: Task): void {
+    if (this.model.applyLocalTask(listId, task)) this.redrawList(listId);
+  }
+
+  /** A task added offline, shown at once at its place. */
+  addLocalTask(listId: string, task: Task, previous?: string): void {
+    if (this.model.addLocalTask(listId, task, previous)) this.redrawList(listId);
+  }
+
+  /** A task added offline has its service id now (its add was replayed). */
+  replaceLocalTask(listId: string, localId: string, task: Task): void {
+    this.model.replaceLocalTask(listId, localId, task);
+    this.redrawList(listId);
   }
 
   /** The list set changed (created, renamed, deleted): reload the lists but keep loaded tasks. */

@@ -1,0 +1,230 @@
+/**
+ * Tasks writes made while the service cannot be reached: kept in Desk's write queue as the user's intent (complete
+ * this task, add a task titled X, these notes for that task), shown in the view at once, and replayed in order when
+ * the service is back. A task added offline has an id of Desk's own until its insert is replayed; later changes to it
+ * are sent to the id the service gave it. Before an add is repeated, the list is searched for it (an add whose answer
+ * was lost may have landed); a change that meets notes changed elsewhere asks Compare / Overwrite / Cancel.
+ */
+import type * as vscode from 'vscode';
+import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../api/errors';
+import type { DeskContext } from '../../core/deskContext';
+import type { DisposableLike } from '../../core/disposable';
+import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
+import type { Task, TaskWrite } from '../../shared/schemas/tasks';
+import type { TasksApi } from './port';
+import type { TasksTreeProvider } from './tree/treeProvider';
+
+export const TASKS_CHANGE = {
+  setStatus: 'tasks.setStatus',
+  insert: 'tasks.insert',
+  update: 'tasks.update',
+  notes: 'tasks.notes',
+} as const;
+
+/** Ids of tasks added offline start with this (never one of Google's). */
+export const LOCAL_TASK_PREFIX = 'desk-local-';
+
+/** How far before the queued moment an add replayed is looked for (clocks of client and service differ a little). */
+const LOOK_BACK_MS = 5 * 60_000;
+
+interface StatusIntent { readonly listId: string; readonly taskId: string; readonly completed: boolean }
+interface InsertIntent { readonly listId: string; readonly localId: string; readonly title: string; readonly parent?: string; readonly previous?: string }
+interface FieldsIntent { readonly listId: string; readonly taskId: string; readonly title: string; readonly fields: TaskWrite; readonly baseEtag?: string; readonly baseNotes?: string | null }
+
+export interface TasksOfflineHost {
+  readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'showError'>;
+  readonly api: Pick<TasksApi, 'getTask' | 'patchTask' | 'insertTask' | 'listTasks'>;
+  readonly tree: Pick<TasksTreeProvider, 'applyLocalTask' | 'addLocalTask' | 'replaceLocalTask'>;
+  /** A notes document's version after a replayed save (the notes file system pins it). */
+  readonly onNotesSaved?: (listId: string, task: Task) => void;
+  readonly now?: () => number;
+}
+
+export class TasksOfflineWrites {
+  /** Ids of tasks added offline → the ids the service gave them, once replayed. */
+  private readonly localIds = new Map<string, string>();
+  private counter = 0;
+
+  constructor(private readonly host: TasksOfflineHost) {}
+
+  private get vs(): typeof vscode {
+    return this.host.desk.vs;
+  }
+
+  private now(): number {
+    return this.host.now?.() ?? Date.now();
+  }
+
+  /** The replayers of the Tasks changes. */
+  register(): DisposableLike[] {
+    const queue = this.host.desk.offlineQueue;
+    return [
+      queue.registerReplayer(TASKS_CHANGE.setStatus, (change) => this.replayStatus(change)),
+      queue.registerReplayer(TASKS_CHANGE.insert, (change) => this.replayInsert(change)),
+      queue.registerReplayer(TASKS_CHANGE.update, (change) => this.replayFields(change)),
+      queue.registerReplayer(TASKS_CHANGE.notes, (change) => this.replayFields(change)),
+    ];
+  }
+
+  /** Runs `write`; when the service cannot be reached, `keep` queues the change instead and answers in its place. */
+  static async orKeep<T>(write: () => Promise<T>, keep: (error: ServiceUnreachableError) => Promise<T>): Promise<{ value: T; kept: boolean }> {
+    try {
+      return { value: await write(), kept: false };
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      return { value: await keep(error as ServiceUnreachableError), kept: true };
+    }
+  }
+
+  // ---- keeping
+
+  async setStatus(listId: string, task: Task, completed: boolean): Promise<Task> {
+    const t = this.vs.l10n.t;
+    const intent: StatusIntent = { listId, taskId: task.id, completed };
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.setStatus, summary: completed ? t('Complete “{0}”', task.title) : t('Reopen “{0}”', task.title), intent: { ...intent } });
+    const local: Task = completed ? { ...task, status: 'completed', completed: new Date(this.now()).toISOString() } : { ...task, status: 'needsAction', completed: undefined };
+    this.host.tree.applyLocalTask(listId, local);
+    return local;
+  }
+
+  /** `mayHaveLanded`: the failed request may have reached the service (its answer was lost): the replay looks first. */
+  async insert(listId: string, listTitle: string, title: string, placement: { parent?: string; previous?: string }, mayHaveLanded: boolean): Promise<Task> {
+    const localId = `${LOCAL_TASK_PREFIX}${this.now().toString(36)}-${(this.counter++).toString(36)}`;
+    const intent: InsertIntent = { listId, localId, title, ...placement };
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.insert, summary: this.vs.l10n.t('Add “{0}” to {1}', title, listTitle), intent: { ...intent }, ...(mayHaveLanded ? { attempted: true } : {}) });
+    const local: Task = {
+      kind: 'tasks#task', id: localId, etag: '', title, updated: new Date(this.now()).toISOString(), selfLink: '', position: '', status: 'needsAction', links: [],
+      ...(placement.parent ? { parent: placement.parent } : {}),
+    };
+    this.host.tree.addLocalTask(listId, local, placement.previous);
+    return local;
+  }
+
+  /** Title, notes, due (Edit Task): the fields as typed, checked against the version they were edited from. */
+  async update(listId: string, current: Task, fields: TaskWrite): Promise<Task> {
+    const intent: FieldsIntent = { listId, taskId: current.id, title: fields.title ?? current.title, fields, ...(current.etag ? { baseEtag: current.etag } : {}), baseNotes: current.notes ?? null };
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.update, summary: this.vs.l10n.t('Edit “{0}”', intent.title), intent: { ...intent } });
+    const local = { ...current, ...withoutNulls(fields) } as Task;
+    this.host.tree.applyLocalTask(listId, local);
+    return local;
+  }
+
+  /** A save of a notes document (desk-tasks:): accepted, kept, sent when the service is back. */
+  async saveNotes(listId: string, pinned: Task, notes: string | null): Promise<Task> {
+    const intent: FieldsIntent = { listId, taskId: pinned.id, title: pinned.title, fields: { notes }, ...(pinned.etag ? { baseEtag: pinned.etag } : {}), baseNotes: pinned.notes ?? null };
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.notes, summary: this.vs.l10n.t('Save the notes of “{0}”', pinned.title), intent: { ...intent } });
+    const local: Task = { ...pinned, notes: notes ?? undefined, updated: new Date(this.now()).toISOString() };
+    this.host.tree.applyLocalTask(listId, local);
+    return local;
+  }
+
+  // ---- replaying
+
+  private taskIdOf(id: string): string | undefined {
+    if (!id.startsWith(LOCAL_TASK_PREFIX)) return id;
+    return this.localIds.get(id);
+  }
+
+  private async replayStatus(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as StatusIntent;
+    const taskId = this.taskIdOf(intent.taskId);
+    // A task added offline whose add was discarded: nothing to complete.
+    if (taskId === undefined) return 'applied';
+    const body: TaskWrite = intent.completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
+    try {
+      await this.host.api.patchTask(intent.listId, taskId, body);
+    } catch (error) {
+      if (error instanceof GoogleApiError && error.isNotFound) {
+        void this.vs.window.showWarningMessage(this.vs.l10n.t('“{0}” could not be sent: the task was deleted elsewhere.', change.summary));
+        return 'applied';
+      }
+      throw error;
+    }
+    return 'applied';
+  }
+
+  private async replayInsert(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as InsertIntent;
+    // An add whose answer was lost may have landed: look for it before adding again.
+    const landed = change.attempted ? await this.findLanded(intent, change.queuedAt) : undefined;
+    const placement = { ...(intent.parent ? { parent: this.taskIdOf(intent.parent) } : {}), ...(intent.previous ? { previous: this.taskIdOf(intent.previous) } : {}) };
+    const created = landed ?? (await this.host.api.insertTask(intent.listId, { title: intent.title }, withoutUndefined(placement)));
+    this.localIds.set(intent.localId, created.id);
+    this.host.tree.replaceLocalTask(intent.listId, intent.localId, created);
+    return 'applied';
+  }
+
+  private async findLanded(intent: InsertIntent, queuedAt: number): Promise<Task | undefined> {
+    const page = await this.host.api.listTasks(intent.listId, { showCompleted: true, showHidden: true, updatedMin: new Date(queuedAt - LOOK_BACK_MS).toISOString(), maxResults: 100 });
+    return (page.items ?? []).find((task) => task.title === intent.title && !task.deleted && !this.isKnownRemote(task.id));
+  }
+
+  private isKnownRemote(taskId: string): boolean {
+    return [...this.localIds.values()].includes(taskId);
+  }
+
+  /** Edit Task and notes saves: re-read, and ask when the notes changed elsewhere since they were edited. */
+  private async replayFields(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as FieldsIntent;
+    const taskId = this.taskIdOf(intent.taskId);
+    if (taskId === undefined) return 'applied';
+    const notes = intent.fields.notes;
+    let current: Task;
+    try {
+      current = await this.host.api.getTask(intent.listId, taskId);
+    } catch (error) {
+      if (error instanceof GoogleApiError && error.isNotFound) {
+        await this.keepText(this.vs.l10n.t('“{0}” could not be sent: the task was deleted elsewhere. Your text is in a new editor.', change.summary), notes);
+        return 'applied';
+      }
+      throw error;
+    }
+    if (current.deleted) {
+      await this.keepText(this.vs.l10n.t('“{0}” could not be sent: the task was deleted elsewhere. Your text is in a new editor.', change.summary), notes);
+      return 'applied';
+    }
+    const changedElsewhere = intent.baseEtag !== undefined && current.etag !== intent.baseEtag && notes !== undefined && (current.notes ?? null) !== (intent.baseNotes ?? null) && (current.notes ?? null) !== (notes ?? null);
+    if (changedElsewhere && !(await this.overwriteChosen(change, current, notes ?? null))) return 'applied';
+    const saved = await this.host.api.patchTask(intent.listId, taskId, intent.fields);
+    this.host.onNotesSaved?.(intent.listId, saved);
+    return 'applied';
+  }
+
+  /** Compare / Overwrite / Cancel for notes changed elsewhere; Compare and Cancel keep the user's text in an editor. */
+  private async overwriteChosen(change: QueuedChange, current: Task, notes: string | null): Promise<boolean> {
+    const vs = this.vs;
+    const compare = vs.l10n.t('Compare');
+    const overwrite = vs.l10n.t('Overwrite');
+    const choice = await vs.window.showWarningMessage(
+      vs.l10n.t('The notes of “{0}” were changed elsewhere while you were offline.', current.title),
+      { modal: true, detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your text opens in a new editor).', change.summary) },
+      compare,
+      overwrite,
+    );
+    this.host.desk.log.info(`Tasks: replayed notes of ${current.id} met a change elsewhere: ${choice ?? 'cancel'}`);
+    if (choice === overwrite) return true;
+    const mine = await vs.workspace.openTextDocument({ language: 'markdown', content: notes ?? '' });
+    if (choice === compare) {
+      const theirs = await vs.workspace.openTextDocument({ language: 'markdown', content: current.notes ?? '' });
+      await vs.commands.executeCommand('vscode.diff', theirs.uri, mine.uri, vs.l10n.t('{0} (Tasks) ↔ (yours)', current.title));
+    } else {
+      await vs.window.showTextDocument(mine, { preview: false });
+    }
+    return false;
+  }
+
+  private async keepText(message: string, notes: string | null | undefined): Promise<void> {
+    void this.vs.window.showWarningMessage(message);
+    if (!notes) return;
+    const document = await this.vs.workspace.openTextDocument({ language: 'markdown', content: notes });
+    await this.vs.window.showTextDocument(document, { preview: false });
+  }
+}
+
+function withoutNulls(fields: TaskWrite): Partial<Task> {
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value === null ? undefined : value])) as Partial<Task>;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
