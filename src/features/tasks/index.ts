@@ -26,7 +26,6 @@ import { NOTES_SCHEME } from './notes/notesPath';
 import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { TasksOfflineWrites } from './offline';
-import { ExpandedLists } from './tree/expandedLists';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -37,10 +36,10 @@ export interface TasksSlice {
   readonly dragAndDrop: TasksDragAndDropController;
   /** TODO comments ↔ tasks in the editor (quick fix, hover, decorations). */
   readonly todo: TodoTracking;
-  /** Tasks writes kept while offline (core/sync/writeQueue.ts replays them). */
-  readonly offline: TasksOfflineWrites;
   /** The desk-tasks: file system (task notes as documents). */
   readonly notes: TaskNotesFileSystemProvider;
+  /** Tasks writes kept while offline (core/sync/writeQueue.ts replays them). */
+  readonly offline: TasksOfflineWrites;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;
 }
@@ -67,14 +66,13 @@ class TasksFeature extends Disposable implements TasksSlice {
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
   readonly todo: TodoTracking;
-  readonly offline: TasksOfflineWrites;
   readonly notes: TaskNotesFileSystemProvider;
+  readonly offline: TasksOfflineWrites;
 
   constructor(private readonly desk: DeskContext) {
     super();
     const vs = desk.vs;
     this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
-    const expandedLists = new ExpandedLists(desk.extensionContext.globalState);
     this.tree = this._register(new TasksTreeProvider(vs, {
       api: this.api,
       showCompleted: () => desk.settings().tasksShowCompleted,
@@ -86,7 +84,6 @@ class TasksFeature extends Disposable implements TasksSlice {
       today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
-      expandedLists,
     }));
     this.tree.model.prefetchFirstRows();
     let commands: TaskCommands | undefined;
@@ -101,8 +98,6 @@ class TasksFeature extends Disposable implements TasksSlice {
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
-    this._register(this.view.onDidExpandElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, true); }));
-    this._register(this.view.onDidCollapseElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, false); }));
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {
@@ -113,8 +108,8 @@ class TasksFeature extends Disposable implements TasksSlice {
       log: (message) => desk.log.info(message),
       keepOffline: (listId, pinned, text) => offline.saveNotes(listId, pinned, text),
     }));
-    for (const replayer of offline.register()) this._register(replayer);
     this.notes = notes;
+    for (const replayer of offline.register()) this._register(replayer);
     this._register(vs.workspace.registerFileSystemProvider(NOTES_SCHEME, notes, { isCaseSensitive: true }));
     this._register(desk.session.onDidChangeSignedIn(() => {
       notes.reset();

@@ -115,8 +115,8 @@ export class DriveOfflineSaves {
     if (choice === overwrite) return true;
     const mine = await vs.workspace.openTextDocument({ content: bytes.toString('utf8') });
     if (choice === compare) {
-      // The queue replays in the account it was kept for, the one signed in now.
-      const theirs = vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(await this.host.desk.session.viewAccountNow(), current) });
+      // The queue replays a change only while the account that kept it is the one signed in: the remote version is its.
+      const theirs = vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(this.host.desk.session.viewAccount(), current) });
       await vs.commands.executeCommand('vscode.diff', theirs, mine.uri, vs.l10n.t('{0} (Drive) ↔ (yours)', intent.title));
     } else {
       await vs.window.showTextDocument(mine, { preview: false });

@@ -42,7 +42,7 @@ function setUp(answer?: string) {
   (vs.Uri as Record<string, unknown>).from = (parts: unknown) => parts;
   const queue = new WriteQueue({ memento: new MapMemento(), account: () => 'a', now: () => Date.now(), isOffline: isUnreachable });
   const uploaded: string[] = [];
-  const desk = { vs: vs as unknown as typeof vscode, offlineQueue: queue, log: { info: () => undefined }, session: { viewAccountNow: async () => 'alice@example.com' } } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'session'>;
+  const desk = { vs: vs as unknown as typeof vscode, offlineQueue: queue, log: { info: () => undefined }, session: { viewAccount: () => 'alice@example.com' } } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'session'>;
   const saves = new DriveOfflineSaves({ desk, api: () => drive, onUploaded: (item) => uploaded.push(String(item.etag)) });
   return { drive, queue, saves, opened, uploaded };
 }
