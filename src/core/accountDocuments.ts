@@ -8,23 +8,44 @@ import { AccountGate, AccountRefusedError, displayNameOf, UriAccounts } from './
 
 export function registerAccountDocuments(
   vs: typeof vscode,
-  gate: AccountGate,
+  gate: AccountGate & { readonly onDidChangeSignedIn?: vscode.Event<boolean> },
   scheme: string,
   provider: vscode.TextDocumentContentProvider,
   /** The refusal as the document's text (a comment line for JSON, a heading for markdown); the sentence by default. */
   refusal: (message: string) => string = (message) => `${message}\n`,
 ): vscode.Disposable {
   const accounts = new UriAccounts({ gate, t: vs.l10n.t });
+  // A document that read as a refusal is read again when the accounts change: signed back in as its account, a tab
+  // left open shows the content again instead of the refusal VS Code keeps for that URI.
+  const refused = new Map<string, vscode.Uri>();
+  const changes = new vs.EventEmitter<vscode.Uri>();
+  const forwarded = provider.onDidChange?.((uri) => changes.fire(uri));
+  const accountsChanged = gate.onDidChangeSignedIn?.(() => {
+    const uris = [...refused.values()];
+    refused.clear();
+    for (const uri of uris) changes.fire(uri);
+  });
   const wrapped: vscode.TextDocumentContentProvider = {
-    ...(provider.onDidChange ? { onDidChange: provider.onDidChange } : {}),
+    onDidChange: changes.event,
     provideTextDocumentContent: async (uri, token) => {
       try {
-        return await accounts.run(uri, 'open', displayNameOf(uri), async () => (await provider.provideTextDocumentContent(uri, token)) ?? '');
+        const content = await accounts.run(uri, 'open', displayNameOf(uri), async () => (await provider.provideTextDocumentContent(uri, token)) ?? '');
+        refused.delete(uri.toString());
+        return content;
       } catch (error) {
-        if (error instanceof AccountRefusedError) return refusal(error.message);
-        throw error;
+        if (!(error instanceof AccountRefusedError)) throw error;
+        refused.set(uri.toString(), uri);
+        return refusal(error.message);
       }
     },
   };
-  return vs.workspace.registerTextDocumentContentProvider(scheme, wrapped);
+  const registration = vs.workspace.registerTextDocumentContentProvider(scheme, wrapped);
+  return {
+    dispose: () => {
+      registration.dispose();
+      forwarded?.dispose();
+      accountsChanged?.dispose();
+      changes.dispose();
+    },
+  };
 }

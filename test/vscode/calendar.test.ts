@@ -422,7 +422,8 @@ describe('Calendar view in VS Code', function () {
     assert.match(settings.getText(), /## Calendar colours/);
     const retro = await eventNode(api.calendar.tree.agenda, 'Sprint retro');
     await vscode.commands.executeCommand('desk.calendar.openEvent', retro);
-    const details = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-event');
+    // Other suites may have left details of other events open: this one is named by the event's id.
+    const details = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-event' && document.uri.path.endsWith(`/${encodeURIComponent(retro.event.id)}.md`));
     assert.match(details?.getText() ?? '', /# Sprint retro/);
     // One read-only tab named after the event, not the document and its preview named after an opaque id.
     const tabs = await detailsTab('Sprint retro');
