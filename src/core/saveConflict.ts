@@ -57,6 +57,19 @@ export class SavesUnderWay {
     return undefined;
   }
 
+  /**
+   * How a stat is checked for its account: the stat right before a save (of this document, or of one in this folder)
+   * is checked as the save it is, and its refusal ends that save. VS Code stats the document, then (that failing)
+   * its folder, whose refusal it shows.
+   */
+  statCheck(uri: vscode.Uri): { readonly checked: vscode.Uri; readonly action: 'save' | 'open'; readonly refused: () => void } {
+    const saving = this.pendingAt(uri);
+    const refused = (): void => {
+      if (saving && saving.toString() !== uri.toString()) this.take(saving);
+    };
+    return { checked: saving ?? uri, action: saving ? 'save' : 'open', refused };
+  }
+
   /** Whether this write is the one of a save the user started (its stat came first); true once per save. */
   takeWrite(uri: vscode.Uri): boolean {
     return this.writing.delete(uri.toString());

@@ -71,13 +71,8 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   }
 
   stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    // The stat right before a save (of this document, or of one in this folder) is refused as the save it is. VS Code
-    // stats the document, then (that failing) its folder, whose refusal it shows: that one ends the save.
-    const saving = this.saves.pendingAt(uri);
-    const refused = (): void => {
-      if (saving && saving.toString() !== uri.toString()) this.saves.take(saving);
-    };
-    return this.asAccount(saving ?? uri, saving ? 'save' : 'open', () => this.statAs(uri), refused);
+    const { checked, action, refused } = this.saves.statCheck(uri);
+    return this.asAccount(checked, action, () => this.statAs(uri), refused);
   }
 
   private async statAs(uri: vscode.Uri): Promise<vscode.FileStat> {
