@@ -9,10 +9,9 @@ import { clearOnAccountChange } from './core/viewCache';
 import { markStartup } from './core/startupMarks';
 import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
 import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
-import { network } from './core/lazyModules';
+import { network, offlineModule } from './core/lazyModules';
 import { DeskSession } from './core/session';
 import { openInBrowser, registerDeskCommands } from './core/deskCommands';
-import { registerOffline } from './core/offlineStatus';
 import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
 import { BundleLoader } from './core/bundleLoader';
 import type { TasksSlice } from './features/tasks';
@@ -145,7 +144,9 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   const desk = createDeskContext(vs, context, backend, provider, session, log);
   registerAuthCommands(desk, provider);
   registerDeskCommands(desk);
-  registerOffline(desk);
+  // The offline status item (and the waiting changes' replay) right after activation, with its module of its own.
+  const offlineStart = setTimeout(() => offlineModule().registerOfflineStatus(desk), 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(offlineStart) });
 
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
   // returns, or when one of its commands runs first. None touches the network when it loads.

@@ -4,6 +4,7 @@ import { MissingClientConfigError, readClientConfig } from '../auth/clientConfig
 import { setUpGoogleClient } from '../auth/commands';
 import { GOOGLE_ENDPOINTS } from '../config/endpoints';
 import { registerCommands } from './commands';
+import { offlineModule } from './lazyModules';
 import type { DeskContext } from './deskContext';
 import { AUTH_COMMAND, DESK_COMMAND } from '../config/commandIds';
 
@@ -41,6 +42,8 @@ export function registerDeskCommands(desk: DeskContext): void {
       await session.check();
       if (!session.signedIn) await signIn();
     },
+    // Its module (dist/offline.js) loads when the command runs, or in a macrotask after activation (extension.ts).
+    [DESK_COMMAND.showWaitingChanges]: () => offlineModule().showWaitingChangesOf(desk),
   });
   for (const command of commands) desk.register(command);
 }

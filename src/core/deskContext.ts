@@ -8,14 +8,13 @@ import type { DisposableLike } from './disposable';
 import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
 import { updateDurably } from './durableMemento';
-import { madeOnFirstUse, network } from './lazyModules';
+import { madeOnFirstUse, network, offlineModule } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
-import { Connectivity } from './sync/connectivity';
-import { WriteQueue } from './sync/writeQueue';
-import { nodeTimers } from './timers';
-import { hasMark } from '../shared/crossBundle';
+import type { Connectivity } from './sync/connectivity';
+import type { WriteQueue } from './sync/writeQueue';
+import type { OfflineParts } from './offline';
 import { ViewCache } from './viewCache';
 
 /** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
@@ -80,60 +79,21 @@ export function createDeskContext(
   let sharedReads: SharedReads | undefined;
   const onlineListeners = new Set<() => void>();
   /** Built on first use (the first HTTP client, the offline status): activation reads no session for it. */
-  let offlineParts: { connectivity: Connectivity; offlineQueue: WriteQueue } | undefined;
-  const offline = (): { connectivity: Connectivity; offlineQueue: WriteQueue } => {
+  let offlineParts: OfflineParts | undefined;
+  const offline = (): OfflineParts => {
     offlineParts ??= createOfflineParts();
     return offlineParts;
   };
-  const createOfflineParts = (): { connectivity: Connectivity; offlineQueue: WriteQueue } => {
-    const connectivity = new Connectivity({
-      timers: nodeTimers,
-      now: () => Date.now(),
-      log: (message) => log.info(message),
-      // A cheap GET of the service's root, no token: any answer of the service means it is back.
-      probe: () => {
-        const endpoints = backend.current;
-        return endpoints ? network().probeService(endpoints.tasks) : Promise.resolve(false);
-      },
-    });
-    // The queue's account: the backend with the account id, looked up without network whenever the sessions change.
-    let queueAccount: string | undefined;
-    let accountLookup: Promise<void> | undefined;
-    const lookUpAccount = (): Promise<void> => {
-      accountLookup = session.account().then((account) => {
-        const next = account === undefined ? undefined : `${backendKey(backend.expected)} ${account}`;
-        if (next === queueAccount) return;
-        queueAccount = next;
-        offlineQueue.accountChanged();
-      });
-      return accountLookup;
-    };
-    const offlineQueue = new WriteQueue({
-      memento: extensionContext.globalState,
-      account: () => queueAccount,
-      accountReady: () => accountLookup ?? lookUpAccount(),
-      now: () => Date.now(),
-      log: (message) => log.info(message),
-      isOffline: (error) => hasMark(error, 'ServiceUnreachableError'),
-      onFailed: (change, error) => void desk.showError(error, { action: vs.l10n.t('Could not send “{0}” (kept in the waiting changes)', change.summary) }),
-    });
-    auth.onDidChangeSessions(() => void lookUpAccount());
-    backend.onDidChange(() => void lookUpAccount());
-    connectivity.onDidChange((event) => {
-      if (!event.online) return;
-      // The waiting changes first, so the views' refresh shows them applied.
-      void offlineQueue.replay().finally(() => {
-        for (const listener of [...onlineListeners]) {
-          try {
-            listener();
-          } catch (error) {
-            log.warn(`Back online: a listener failed: ${String(error)}`);
-          }
-        }
-      });
-    });
-    return { connectivity, offlineQueue };
-  };
+  const createOfflineParts = (): OfflineParts => offlineModule().createOfflineParts({
+    vs,
+    memento: extensionContext.globalState,
+    backend,
+    auth,
+    session,
+    log,
+    onlineListeners,
+    showError: (error, options) => desk.showError(error, options),
+  });
   const desk: DeskContext = {
     vs,
     extensionContext,

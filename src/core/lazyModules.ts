@@ -9,6 +9,12 @@ export function network(): typeof import('./network') {
   return require('./network') as typeof import('./network');
 }
 
+/** The offline mechanism: connectivity, the queue of writes made offline and its status item (core/offline.ts). */
+export function offlineModule(): typeof import('./offline') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./offline') as typeof import('./offline');
+}
+
 /**
  * Stands for the object `create` makes, made at the first use of one of its members (a method call, a getter): a
  * feature holds its API clients from its start, and their module loads only when the first request is sent.

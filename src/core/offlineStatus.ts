@@ -4,7 +4,6 @@
  */
 import type * as vscode from 'vscode';
 import { DESK_COMMAND } from '../config/commandIds';
-import { registerCommands } from './commands';
 import type { DeskContext } from './deskContext';
 import { Disposable, type DisposableLike } from './disposable';
 import type { Connectivity } from './sync/connectivity';
@@ -91,17 +90,24 @@ export async function showWaitingChanges(vs: typeof vscode, options: OfflineStat
   if (answer === discard) await queue.remove(picked.change.id);
 }
 
-/** The offline status item, the waiting-changes command, and a probe whenever the window gets focus. */
-export function registerOffline(desk: DeskContext): void {
+/** "Desk: Show Changes Waiting to Be Sent" for this window's queue. */
+export function showWaitingChangesOf(desk: DeskContext): Promise<void> {
+  return showWaitingChanges(desk.vs, waitingOptions(desk));
+}
+
+/** The offline status item and a probe whenever the window gets focus (the command is registered at activation). */
+export function registerOfflineStatus(desk: DeskContext): void {
   const { vs } = desk;
-  const options: OfflineStatusOptions = { connectivity: desk.connectivity, queue: desk.offlineQueue, dateTime: (ms) => desk.clock.dateTime(ms) };
-  desk.register(new OfflineStatusItem(vs, options));
-  for (const command of registerCommands(desk, { [DESK_COMMAND.showWaitingChanges]: () => showWaitingChanges(vs, options) })) desk.register(command);
+  desk.register(new OfflineStatusItem(vs, waitingOptions(desk)));
   desk.register(vs.window.onDidChangeWindowState((state) => {
     if (state.focused) void desk.connectivity.probeNow();
   }));
   // The account's waiting changes show at once, and replay as soon as their features load (if the service answers).
   void Promise.resolve().then(() => desk.offlineQueue.replay());
+}
+
+function waitingOptions(desk: DeskContext): OfflineStatusOptions {
+  return { connectivity: desk.connectivity, queue: desk.offlineQueue, dateTime: (ms) => desk.clock.dateTime(ms) };
 }
 
 /**

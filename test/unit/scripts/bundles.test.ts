@@ -31,7 +31,15 @@ describe('bundles: what activation loads', function () {
     // first rows with them; node:vm, node:module and node:crypto too, which compile the feature bundles with their
     // code cache and check it, and which the extension host has loaded for itself before; node:async_hooks, Node's
     // own AsyncLocalStorage, which carries a document's account to the token of each request it makes).
-    assert.deepEqual([...new Set(text.match(/require\("[^"]+"\)/g))].sort(), ['require("./network.js")', 'require("node:async_hooks")', 'require("node:crypto")', 'require("node:fs")', 'require("node:module")', 'require("node:path")', 'require("node:vm")', 'require("vscode")']);
+    assert.deepEqual([...new Set(text.match(/require\("[^"]+"\)/g))].sort(), ['require("./network.js")', 'require("./offline.js")', 'require("node:async_hooks")', 'require("node:crypto")', 'require("node:fs")', 'require("node:module")', 'require("node:path")', 'require("node:vm")', 'require("vscode")']);
+  });
+
+  it('dist/extension.js holds none of the offline mechanism, which dist/offline.js provides', async () => {
+    const offlineSources = ['src/core/offline.ts', 'src/core/offlineStatus.ts', 'src/core/sync/connectivity.ts', 'src/core/sync/writeQueue.ts'];
+    const { inputs: activation } = await buildInMemory('dist/extension.js');
+    for (const module of offlineSources) assert.ok(!activation.includes(module), `${module} is bundled into dist/extension.js`);
+    const { inputs: offline } = await buildInMemory('dist/offline.js');
+    for (const module of offlineSources) assert.ok(offline.includes(module), `${module} is missing from dist/offline.js`);
   });
 
   it('dist/network.js provides what the activation bundle requires from it', async () => {
