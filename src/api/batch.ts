@@ -2,15 +2,15 @@
  * Many calls of one service in as few HTTP requests as Google allows: Google's batch format (shared/httpBatch.ts),
  * chunked at the service's limit, with a typed result per call. Calls the server refused (429, a rate-limit 403)
  * or that failed unclearly when they are safe to repeat (5xx on an idempotent call) are sent again, alone with the
- * other such calls, by the HTTP client's one retry policy (http.ts `isWorthRepeating`, its attempts and waits);
- * each batch request is sent once by the client, so a batch answered 429 is sent the policy's attempts, no more.
+ * other such calls: the HTTP client owns that retry (http.ts `repeatParts`: its rule, attempts and waits); each batch
+ * request is sent once by the client, so a batch answered 429 is sent the policy's attempts, no more.
  */
-import { BATCH_PATHS, CALENDAR_BATCH_SAFE_CALLS, DRIVE_BATCH_SOFT_LIMIT } from '../shared/batchPaths';
+import { BatchApi, CLIENT_BATCH_APIS } from '../shared/batchPaths';
 import { randomBytes } from 'node:crypto';
 import * as z from '../shared/schemas/zod';
 import { mixedBoundary, readHttpMessage, readMultipart, writeMultipart } from '../shared/httpBatch';
 import { CancelledError, GoogleApiError, ResponseValidationError } from './errors';
-import { HttpClient, HttpMethod, IDEMPOTENT_METHODS, isSuccess, isWorthRepeating, parseRetryAfter, pathWithQuery, QueryValue, readJsonAnswer } from './http';
+import { HttpClient, HttpMethod, IDEMPOTENT_METHODS, isSuccess, parseRetryAfter, PartOutcome, pathWithQuery, QueryValue, readJsonAnswer } from './http';
 
 /** One call, as it would be sent alone, and how its answer reads. */
 export interface BatchCall<T> {
@@ -29,7 +29,7 @@ export interface BatchCall<T> {
 }
 
 /** What became of one call: its answer, or why it failed. */
-export type BatchResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Error };
+export type BatchResult<T> = PartOutcome<T>;
 
 /** Where a service takes batches and how many calls one may hold. */
 export interface BatchEndpoint {
@@ -38,47 +38,30 @@ export interface BatchEndpoint {
   readonly maxCalls: number;
 }
 
-/** Calls Desk puts in one batch where the API allows 1000 (MAX_BATCH_CALLS): well inside per-user rate limits. */
-const CALLS_PER_BATCH = 100;
-
-/**
- * The services' batch paths (discovery `batchPath`) and the calls Desk puts in one batch: Drive documents 100;
- * Calendar's batch page said 50 for years and says 1000 now, so 50 is safe on both; Tasks, Books and the Directory
- * give the general 1000, of which Desk sends 100 at a time to stay well inside per-user rate limits.
- */
+/** Where each service takes Desk's batches and how many calls one holds: shared/batchPaths.ts, the emulator's table too. */
 export const BATCH_ENDPOINTS = {
-  tasks: { path: BATCH_PATHS.root, maxCalls: CALLS_PER_BATCH },
-  books: { path: BATCH_PATHS.books, maxCalls: CALLS_PER_BATCH },
-  drive: { path: BATCH_PATHS.drive, maxCalls: DRIVE_BATCH_SOFT_LIMIT },
-  calendar: { path: BATCH_PATHS.calendar, maxCalls: CALENDAR_BATCH_SAFE_CALLS },
-  directory: { path: BATCH_PATHS.root, maxCalls: CALLS_PER_BATCH },
+  tasks: endpointOf(CLIENT_BATCH_APIS.tasks),
+  books: endpointOf(CLIENT_BATCH_APIS.books),
+  drive: endpointOf(CLIENT_BATCH_APIS.drive),
+  calendar: endpointOf(CLIENT_BATCH_APIS.calendar),
+  directory: endpointOf(CLIENT_BATCH_APIS.directory),
 } as const satisfies Record<string, BatchEndpoint>;
 
-/** Sends `calls` through `endpoint`; the results are in the order of the calls. */
-export async function sendBatch<T>(http: HttpClient, endpoint: BatchEndpoint, calls: readonly BatchCall<T>[], signal?: AbortSignal): Promise<BatchResult<T>[]> {
-  const results: (BatchResult<T> | undefined)[] = calls.map(() => undefined);
-  let pending = calls.map((_, index) => index);
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    const again: number[] = [];
-    let retryAfterMs: number | undefined;
+function endpointOf(api: BatchApi): BatchEndpoint {
+  return { path: api.path, maxCalls: api.callsPerBatch };
+}
+
+/** Sends `calls` through `endpoint`; the results are in the order of the calls. Retries: HttpClient.repeatParts. */
+export function sendBatch<T>(http: HttpClient, endpoint: BatchEndpoint, calls: readonly BatchCall<T>[], signal?: AbortSignal): Promise<BatchResult<T>[]> {
+  const idempotent = calls.map((call) => call.idempotent ?? IDEMPOTENT_METHODS.has(call.method));
+  return http.repeatParts(idempotent, async (pending) => {
+    const answers: BatchResult<T>[] = [];
     for (let start = 0; start < pending.length; start += endpoint.maxCalls) {
       const chunk = pending.slice(start, start + endpoint.maxCalls);
-      const answers = await sendChunk(http, endpoint, chunk.map((index) => calls[index] as BatchCall<T>), signal);
-      chunk.forEach((index, position) => {
-        const result = answers[position] as BatchResult<T>;
-        const call = calls[index] as BatchCall<T>;
-        if (!result.ok && attempt < http.maxAttempts && isWorthRepeating(result.error, call.idempotent ?? IDEMPOTENT_METHODS.has(call.method))) {
-          again.push(index);
-          if (result.error instanceof GoogleApiError && result.error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, result.error.retryAfterMs);
-        } else {
-          results[index] = result;
-        }
-      });
+      answers.push(...await sendChunk(http, endpoint, chunk.map((index) => calls[index] as BatchCall<T>), signal));
     }
-    if (again.length > 0) await http.pauseBeforeRetry(attempt, retryAfterMs, signal);
-    pending = again;
-  }
-  return results as BatchResult<T>[];
+    return answers;
+  }, signal);
 }
 
 /** One batch request; a failure of the request itself is every call's failure. */

@@ -104,8 +104,8 @@ export interface RequestOptions {
    */
   shareInFlight?: boolean;
   /**
-   * Sent once (a 401 still refreshes the token): the caller repeats it under this client's policy instead, as
-   * api/batch.ts does with the calls of a batch, so that no request is sent the policy's attempts squared.
+   * Sent once (a 401 still refreshes the token): the parts that failed are repeated by `repeatParts` instead (the
+   * calls of a batch, api/batch.ts), so that no request is sent the policy's attempts squared.
    */
   singleAttempt?: boolean;
 }
@@ -128,6 +128,9 @@ export interface Recovery<T> {
 }
 
 export type JsonRequestOptions<T> = RequestOptions & Recovery<T>;
+
+/** What became of one part of a request made of parts (a call in a batch): its answer, or why it failed. */
+export type PartOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Error };
 
 export const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 /** Network failures that happen before a request leaves: nothing reached the server. */
@@ -357,7 +360,37 @@ export class HttpClient {
     return `${root}${pathWithQuery(request)}`;
   }
 
-  /** Waits as the retry policy waits before attempt `attempt + 1` (batch parts refused by the server are sent again). */
+  /**
+   * The retries of a request made of parts that succeed or fail one by one (the calls of a batch): each round sends
+   * the parts still pending through `sendRound` (whose requests are sent once each, `singleAttempt`, so nothing is
+   * sent the attempts squared); a part that failed as a single request would be repeated (`isWorthRepeating`) goes
+   * into the next round, after this policy's wait (the longest Retry-After of the round's refusals), until the
+   * attempts run out. The outcomes are in the order of `idempotent` (one entry per part: safe to repeat after an
+   * unclear failure).
+   */
+  async repeatParts<T>(idempotent: readonly boolean[], sendRound: (parts: readonly number[]) => Promise<PartOutcome<T>[]>, signal?: AbortSignal): Promise<PartOutcome<T>[]> {
+    const outcomes: (PartOutcome<T> | undefined)[] = idempotent.map(() => undefined);
+    let pending = idempotent.map((_, index) => index);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const again: number[] = [];
+      let retryAfterMs: number | undefined;
+      const answers = await sendRound(pending);
+      pending.forEach((index, position) => {
+        const outcome = answers[position] as PartOutcome<T>;
+        if (!outcome.ok && attempt < this.retry.maxAttempts && isWorthRepeating(outcome.error, idempotent[index] === true)) {
+          again.push(index);
+          if (outcome.error instanceof GoogleApiError && outcome.error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, outcome.error.retryAfterMs);
+        } else {
+          outcomes[index] = outcome;
+        }
+      });
+      if (again.length > 0) await this.pauseBeforeRetry(attempt, retryAfterMs, signal);
+      pending = again;
+    }
+    return outcomes as PartOutcome<T>[];
+  }
+
+  /** Waits as the retry policy waits before attempt `attempt + 1` (a resumable upload that made no progress resumes). */
   async pauseBeforeRetry(attempt: number, retryAfterMs: number | undefined, signal?: AbortSignal): Promise<void> {
     await this.sleep(this.waitBefore(attempt, retryAfterMs), signal);
   }
@@ -476,11 +509,11 @@ export function isRateLimitReason(reason: string | undefined): boolean {
 }
 
 /**
- * The retry rule of `HttpClient.execute`, for a failure its caller repeats itself (a call in a batch): a refusal
+ * The retry rule of `HttpClient.execute`, for a part that `repeatParts` repeats (a call in a batch): a refusal
  * (429, a rate-limit 403, a connection never made) may always be repeated; an unclear failure (5xx, 408, a lost
  * answer) only when the request is safe to repeat.
  */
-export function isWorthRepeating(error: Error, idempotent: boolean): boolean {
+function isWorthRepeating(error: Error, idempotent: boolean): boolean {
   if (error instanceof NetworkError) return isNotSent(error.cause) || idempotent;
   if (!(error instanceof GoogleApiError)) return false;
   if (error.status === 429 || isRateLimitReason(error.reason)) return true;

@@ -11,37 +11,18 @@ import { ApiError, badRequest, MAX_REQUEST_TARGET_BYTES, uriTooLong } from './er
 import type { Reply } from './router';
 import { bodyTooLarge, readBody } from './requestBody';
 import { BatchPart, mixedBoundary, multipartEnd, readHttpMessage, readMultipart, writeMultipartPart } from '../../shared/httpBatch';
-import { BATCH_PATHS, DRIVE_BATCH_SOFT_LIMIT, MAX_BATCH_CALLS } from '../../shared/batchPaths';
+import { BATCH_APIS, BatchApi, MAX_BATCH_CALLS } from '../../shared/batchPaths';
 
 export { MAX_BATCH_CALLS };
 
 /** What a batch path accepts: the API prefixes its parts may target and Google's limits on the number of calls. */
-export interface BatchTarget {
-  readonly path: string;
-  /** Path prefixes of the API this batch path serves (undefined: the legacy `/batch`, any API of the emulator). */
-  readonly prefixes: readonly string[] | undefined;
-  readonly name: string;
-  /**
-   * Calls past this many in one batch are answered, each, with Drive's 403 "Exceeds allowed inner batch requests
-   * soft limit" (Drive documents 100 calls per batch; the per-part 403 is what a client recorded against real
-   * Drive, googleapis/google-api-python-client#2201). Undefined: only the hard limit applies.
-   */
-  readonly softLimit?: number;
-}
+export type BatchTarget = BatchApi;
 
 /** The batch body is held in memory while its parts run: bounded like the JSON bodies, with room for 1000 calls. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
-/** The batch paths the five discovery documents name (`batchPath`), plus the legacy `/batch` three of them keep. */
-export const BATCH_TARGETS: readonly BatchTarget[] = [
-  { path: BATCH_PATHS.calendar, name: 'calendar v3', prefixes: ['/calendar/v3/'] },
-  { path: BATCH_PATHS.drive, name: 'drive v2', prefixes: ['/drive/v2/'], softLimit: DRIVE_BATCH_SOFT_LIMIT },
-  { path: BATCH_PATHS.tasks, name: 'tasks v1', prefixes: ['/tasks/v1/'] },
-  { path: BATCH_PATHS.books, name: 'books v1', prefixes: ['/books/v1/'] },
-  { path: BATCH_PATHS.directory, name: 'admin directory_v1', prefixes: ['/admin/directory/', '/admin/directory_v1/'] },
-  // tasks v1, books v1 and admin directory_v1 give `batchPath: "batch"`: the root batch, for any API served here.
-  { path: BATCH_PATHS.root, name: 'batch', prefixes: undefined },
-];
+/** The batch paths the five discovery documents name (`batchPath`), plus the root `/batch` three of them keep. */
+export const BATCH_TARGETS: readonly BatchTarget[] = Object.values(BATCH_APIS);
 
 export function batchTargetFor(pathname: string): BatchTarget | undefined {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

@@ -262,4 +262,26 @@ describe('API request pipeline: which failures repeat a write', () => {
     assert.deepEqual(retries, ['refused:429', 'unclear:503']);
     assert.deepEqual(reconciles, [false]);
   });
+
+  it('repeats the parts of a batch as single requests are repeated: refusals always, unclear failures only when safe, within the attempts', async () => {
+    const sleeps: number[] = [];
+    const http = client(scripted([]).fetch, sleeps);
+    const refused = new GoogleApiError(429, 'slow', 'rateLimitExceeded', [], 2000);
+    const unclear = new GoogleApiError(503, 'down', 'backendError', [], undefined);
+    const rounds: number[][] = [];
+    // Part 0 is refused twice, then answered; part 1 fails unclearly but is safe to repeat; part 2 fails unclearly and is not; part 3 is refused every time.
+    const outcomes = await http.repeatParts<string>([true, true, false, false], async (parts) => {
+      rounds.push([...parts]);
+      return parts.map((part) => {
+        if (part === 0) return rounds.length <= 2 ? { ok: false, error: refused } : { ok: true, value: 'zero' };
+        if (part === 1) return rounds.length === 1 ? { ok: false, error: unclear } : { ok: true, value: 'one' };
+        if (part === 2) return { ok: false, error: unclear };
+        return { ok: false, error: refused };
+      });
+    });
+    assert.deepEqual(rounds, [[0, 1, 2, 3], [0, 1, 3], [0, 3], [3]], 'each round sends only the parts worth repeating, until the policy\'s 4 attempts');
+    assert.deepEqual(outcomes.map((outcome) => (outcome.ok ? outcome.value : (outcome.error as GoogleApiError).status)), ['zero', 'one', 503, 429]);
+    assert.equal(sleeps.length, 3, 'one wait between rounds');
+    assert.ok((sleeps[0] ?? 0) >= 2000, 'the wait honours the longest Retry-After of the round');
+  });
 });
