@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { EMULATOR_CLIENT_ID, ServiceEndpoints } from '../config/endpoints';
+import { DESK_SETTING } from '../config/settingKeys';
 import { english, Translate } from '../shared/l10n';
 import type { ClientConfig } from './provider';
 import type { SecretStorageLike } from './sessionStore';
@@ -50,7 +51,7 @@ export async function readClientConfig(
   if (endpoints.kind === 'emulator') return { clientId: EMULATOR_CLIENT_ID };
   const stored = await readStoredClientConfig(secrets);
   if (stored) return stored;
-  const fromSettings = vs.workspace.getConfiguration('desk.google').get<string>('clientId')?.trim();
+  const fromSettings = vs.workspace.getConfiguration().get<string>(DESK_SETTING.googleClientId)?.trim();
   if (fromSettings) return { clientId: fromSettings };
   throw new MissingClientConfigError(vs.l10n.t);
 }

@@ -3,7 +3,8 @@ import { emulatorEndpoints, GOOGLE_ENDPOINTS, ServiceEndpoints } from '../config
 import { Disposable } from './disposable';
 import { updateDurably } from './durableMemento';
 import { EmulatorLauncher } from './emulatorLauncher';
-import { BackendChoice, chooseBackend, readDeskSettings, sameChoice, SETTING } from './settings';
+import { BackendChoice, chooseBackend, readDeskSettings, sameChoice } from './settings';
+import { DESK_SETTING } from '../config/settingKeys';
 
 export interface BackendOptions {
   /** Makes the launcher for the embedded emulator (replaced in tests); `preferredPort` is the last run's. */
@@ -31,7 +32,7 @@ export class Backend extends Disposable {
     this.onDidChange = this.changeEmitter.event;
     this.choiceValue = this.readChoice();
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if ([SETTING.backend, SETTING.emulatorUrl, SETTING.emulatorSeed, SETTING.googleClientId].some((key) => event.affectsConfiguration(key))) {
+      if (Object.values(DESK_SETTING).some((key) => event.affectsConfiguration(key))) {
         void this.reload();
       }
     }));
@@ -81,8 +82,8 @@ export class Backend extends Disposable {
   /** "Use the Local Emulator": remembers the choice in the user's settings, then starts what is needed. */
   async useEmulator(): Promise<ServiceEndpoints> {
     const config = this.vs.workspace.getConfiguration();
-    if (config.get(SETTING.backend) !== 'emulator') {
-      await config.update(SETTING.backend, 'emulator', this.vs.ConfigurationTarget.Global);
+    if (config.get(DESK_SETTING.backend) !== 'emulator') {
+      await config.update(DESK_SETTING.backend, 'emulator', this.vs.ConfigurationTarget.Global);
     }
     this.choiceValue = this.readChoice();
     return this.ensure();

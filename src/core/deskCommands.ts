@@ -7,6 +7,7 @@ import { registerCommands } from './commands';
 import { offlineModule } from './lazyModules';
 import type { DeskContext } from './deskContext';
 import { AUTH_COMMAND, DESK_COMMAND } from '../config/commandIds';
+import { DESK_SETTING } from '../config/settingKeys';
 
 /** Backend and sign-in commands shared by every view's welcome content. */
 export function registerDeskCommands(desk: DeskContext): void {
@@ -38,7 +39,7 @@ export function registerDeskCommands(desk: DeskContext): void {
       // Google needs the user's own OAuth client: say what it is and ask for it first (one dialog at a time, no
       // "saved" notice: the sign-in follows at once), and stay on the current backend if they cancel.
       if (!(await hasGoogleClient(desk)) && !(await setUpGoogleClient(desk))) return;
-      await vs.workspace.getConfiguration().update('desk.backend', 'google', vs.ConfigurationTarget.Global);
+      await vs.workspace.getConfiguration().update(DESK_SETTING.backend, 'google', vs.ConfigurationTarget.Global);
       await session.check();
       if (!session.signedIn) await signIn();
     },

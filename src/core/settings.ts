@@ -3,6 +3,8 @@
  * use) runs under plain mocha. User settings can hold anything: each value is checked and falls back to its
  * default instead of breaking activation.
  */
+import { CALENDAR_SETTING, DESK_SETTING, TASKS_SETTING } from '../config/settingKeys';
+
 export interface ConfigurationReader {
   get<T>(section: string): T | undefined;
 }
@@ -23,17 +25,6 @@ export interface DeskSettings {
   /** Reminder notifications before events (the status bar shows the next event either way). */
   readonly calendarReminders: boolean;
 }
-
-export const SETTING = {
-  backend: 'desk.backend',
-  emulatorUrl: 'desk.emulator.url',
-  emulatorSeed: 'desk.emulator.seed',
-  googleClientId: 'desk.google.clientId',
-  tasksShowCompleted: 'desk.tasks.showCompleted',
-  tasksPageSize: 'desk.tasks.pageSize',
-  calendarDaysAhead: 'desk.calendar.daysAhead',
-  calendarReminders: 'desk.calendar.reminders',
-} as const;
 
 /** Google's maximum for tasks.list `maxResults`. */
 export const MAX_TASKS_PAGE_SIZE = 100;
@@ -64,18 +55,18 @@ function oneOf<T extends string>(values: readonly T[], value: unknown, fallback:
  * zod: settings are read during activation, before the schema library is loaded.
  */
 export function readDeskSettings(config: ConfigurationReader): DeskSettings {
-  const showCompleted = config.get<unknown>(SETTING.tasksShowCompleted);
-  const pageSize = config.get<unknown>(SETTING.tasksPageSize);
-  const daysAhead = config.get<unknown>(SETTING.calendarDaysAhead);
+  const showCompleted = config.get<unknown>(TASKS_SETTING.showCompleted);
+  const pageSize = config.get<unknown>(TASKS_SETTING.pageSize);
+  const daysAhead = config.get<unknown>(CALENDAR_SETTING.daysAhead);
   return {
-    backend: oneOf(['auto', 'emulator', 'google'], config.get(SETTING.backend), 'auto'),
-    emulatorUrl: urlString(config.get(SETTING.emulatorUrl))?.replace(/\/+$/, ''),
-    emulatorSeed: oneOf(['demo', 'none'], config.get(SETTING.emulatorSeed), 'demo'),
-    googleClientId: nonEmptyString(config.get(SETTING.googleClientId)),
+    backend: oneOf(['auto', 'emulator', 'google'], config.get(DESK_SETTING.backend), 'auto'),
+    emulatorUrl: urlString(config.get(DESK_SETTING.emulatorUrl))?.replace(/\/+$/, ''),
+    emulatorSeed: oneOf(['demo', 'none'], config.get(DESK_SETTING.emulatorSeed), 'demo'),
+    googleClientId: nonEmptyString(config.get(DESK_SETTING.googleClientId)),
     tasksShowCompleted: typeof showCompleted === 'boolean' ? showCompleted : true,
     tasksPageSize: typeof pageSize === 'number' && Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_TASKS_PAGE_SIZE ? pageSize : MAX_TASKS_PAGE_SIZE,
     calendarDaysAhead: typeof daysAhead === 'number' && Number.isInteger(daysAhead) && daysAhead >= 1 && daysAhead <= 60 ? daysAhead : 7,
-    calendarReminders: config.get<unknown>(SETTING.calendarReminders) !== false,
+    calendarReminders: config.get<unknown>(CALENDAR_SETTING.reminders) !== false,
   };
 }
 

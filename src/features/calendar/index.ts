@@ -18,7 +18,7 @@ import type { CalendarListEntry } from '../../shared/schemas/calendar';
 import { CalendarCommands, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
 import { CalendarPrompts } from './commands/context';
 import type { CalendarApi } from './port';
-import { SETTING } from '../../core/settings';
+import { CALENDAR_SETTING } from '../../config/settingKeys';
 import type { NextEventStatus } from './status/statusBar';
 import type { CalendarSync } from './sync/calendarSync';
 import { EventStore } from './sync/eventStore';
@@ -147,7 +147,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       void desk.session.check().then(() => this.startTimers());
     }));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTING.calendarDaysAhead)) this.tree.redrawEvents();
+      if (event.affectsConfiguration(CALENDAR_SETTING.daysAhead)) this.tree.redrawEvents();
     }));
     void vs.commands.executeCommand('setContext', SHOW_HIDDEN_CONTEXT_KEY, false);
     // Timers wait for the first sign-in check (stored sessions only), after activation has returned.

@@ -6,7 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../api/errors';
-import { SETTING } from '../../core/settings';
+import { CALENDAR_SETTING } from '../../config/settingKeys';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { SYSTEM_CLOCK } from '../../core/sync/poller';
@@ -60,7 +60,7 @@ export class CalendarTimers extends Disposable {
     this._register(view.onDidChangeVisibility(() => this.sync.noteActivity()));
     this._register(view.onDidExpandElement(() => this.sync.noteActivity()));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTING.calendarReminders)) this.status.update();
+      if (event.affectsConfiguration(CALENDAR_SETTING.reminders)) this.status.update();
     }));
   }
 

@@ -21,7 +21,6 @@ import type { ReceivedNotification } from './receiver/check';
 import { ChannelTimers } from './timers';
 import { ChannelsNode, ChannelsTreeProvider, CHANNELS_VIEW_ID } from './tree/treeProvider';
 
-export { AUTO_RENEW_SETTING } from './timers';
 export { RECEIVER_CONTEXT_KEY } from './receiver/builtIn';
 
 /** The Channels slice as activate() returns it to tests. */

@@ -10,8 +10,7 @@ import type { ChannelBook, ChannelRecord } from './model';
 import type { ChannelOperations } from './operations';
 import { countdownIntervalMs, planRenewals } from './renewal';
 import type { ChannelsNode, ChannelsTreeProvider } from './tree/treeProvider';
-
-export const AUTO_RENEW_SETTING = 'desk.channels.autoRenew';
+import { CHANNELS_SETTING } from '../../config/settingKeys';
 
 export interface ChannelTimersOptions {
   readonly desk: DeskContext;
@@ -34,7 +33,7 @@ export class ChannelTimers extends Disposable {
     this._register(book.onDidChange(() => this.reschedule()));
     this._register(view.onDidChangeVisibility(() => this.scheduleCountdown()));
     this._register(desk.vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(AUTO_RENEW_SETTING)) this.scheduleRenewals();
+      if (event.affectsConfiguration(CHANNELS_SETTING.autoRenew)) this.scheduleRenewals();
     }));
     this._register(toDisposable(() => {
       clearTimeout(this.countdownTimer);
@@ -78,7 +77,7 @@ export class ChannelTimers extends Disposable {
 
   /** Desk's own channels (Drive's live changes) always; the user's only with the setting on. */
   private renewable(): ChannelRecord[] {
-    const all = this.options.desk.vs.workspace.getConfiguration().get<boolean>(AUTO_RENEW_SETTING) === true;
+    const all = this.options.desk.vs.workspace.getConfiguration().get<boolean>(CHANNELS_SETTING.autoRenew) === true;
     return this.options.book.list().filter((record) => !this.renewFailed.has(record.id) && (all || record.feed !== undefined));
   }
 

@@ -14,7 +14,7 @@ import { Disposable } from '../../core/disposable';
 import type { ViewCache } from '../../core/viewCache';
 import type { TaskList } from '../../shared/schemas/tasks';
 import { DESK_SCOPES } from '../../config/scopes';
-import { SETTING } from '../../core/settings';
+import { TASKS_SETTING } from '../../config/settingKeys';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
 import { isTasksSnapshot } from './tree/model';
@@ -124,7 +124,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     }));
     void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTING.tasksShowCompleted) || event.affectsConfiguration(SETTING.tasksPageSize)) {
+      if (event.affectsConfiguration(TASKS_SETTING.showCompleted) || event.affectsConfiguration(TASKS_SETTING.pageSize)) {
         void vs.commands.executeCommand('setContext', SHOW_COMPLETED_CONTEXT_KEY, desk.settings().tasksShowCompleted);
         this.tree.refreshAll();
       }

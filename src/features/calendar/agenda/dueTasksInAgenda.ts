@@ -9,14 +9,12 @@ import { TasksClient } from '../../../api/tasks';
 import { attempt, registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
-import { SETTING } from '../../../core/settings';
+import { CALENDAR_SETTING, TASKS_SETTING } from '../../../config/settingKeys';
 import { TASKS_CHANGED_FEED } from '../../../core/sync/push';
 import { CALENDAR_COMMAND, TASKS_COMMAND } from '../../../config/commandIds';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { CalendarTreeNode, DueTaskNode } from '../tree/model';
 import { DueTaskStore } from './dueTaskStore';
-
-export const SHOW_TASKS_SETTING = 'desk.calendar.showTasks';
 
 export class DueTasksInAgenda extends Disposable {
   readonly store: DueTaskStore;
@@ -33,13 +31,13 @@ export class DueTasksInAgenda extends Disposable {
       if (event.kind === 'notified' && this.enabled()) this.store.forget();
     }));
     this._register(desk.vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SHOW_TASKS_SETTING) || event.affectsConfiguration(SETTING.tasksShowCompleted)) this.store.forget();
+      if (event.affectsConfiguration(CALENDAR_SETTING.showTasks) || event.affectsConfiguration(TASKS_SETTING.showCompleted)) this.store.forget();
     }));
     for (const disposable of registerCommands(desk, { [CALENDAR_COMMAND.showTaskInTasks]: (node?: unknown) => this.showInTasks(node) })) this._register(disposable);
   }
 
   enabled(): boolean {
-    return this.desk.vs.workspace.getConfiguration().get<boolean>(SHOW_TASKS_SETTING) !== false;
+    return this.desk.vs.workspace.getConfiguration().get<boolean>(CALENDAR_SETTING.showTasks) !== false;
   }
 
   treeOptions(): { store: DueTaskStore; enabled(): boolean; showCompleted(): boolean } {

@@ -18,7 +18,8 @@ import type { DriveNode, DriveTreeModel } from '../tree/model';
 import type { DriveTreeProvider } from '../tree/treeProvider';
 import { ChangeEntry, ChangeLog } from './changeLog';
 import { ChangePoller, ChangeSource, PollOutcome } from './poller';
-import { DrivePushLink, PUSH_CHANGES_SETTING } from './push';
+import { DrivePushLink } from './push';
+import { DRIVE_SETTING } from '../../../config/settingKeys';
 import { ChangesStatusBar } from './statusBar';
 
 const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
@@ -70,9 +71,9 @@ export class DriveChangeFeed extends Disposable {
     const { vs } = host.desk;
     this.changeLog = new ChangeLog(Date.now, undefined, (fileId) => host.knownModifiedDate(fileId));
     this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock));
-    this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(PUSH_CHANGES_SETTING) !== false));
+    this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(DRIVE_SETTING.pushChanges) !== false));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(PUSH_CHANGES_SETTING)) this.pushLink.settingChanged();
+      if (event.affectsConfiguration(DRIVE_SETTING.pushChanges)) this.pushLink.settingChanged();
     }));
 
     // Focus and activity steer the poll interval.

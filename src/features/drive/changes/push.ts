@@ -10,9 +10,6 @@ import type { DisposableLike } from '../../../core/disposable';
 export const DRIVE_CHANGES_FEED = 'drive.changes';
 export type DriveChangesFeed = typeof DRIVE_CHANGES_FEED;
 
-/** The setting: make Drive's live changes push-driven when a receiver is available (default on). */
-export const PUSH_CHANGES_SETTING = 'desk.drive.pushChanges';
-
 /** What the link steers: the change poller's push side (SyncPoller). */
 export interface PushablePoller {
   setPushActive(active: boolean): void;

@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
-import { SETTING } from '../../../core/settings';
+import { TASKS_SETTING } from '../../../config/settingKeys';
 import type { Task } from '../../../shared/schemas/tasks';
 import type { MoveRequest } from '../tree/dropPlan';
 import { TaskListNode, TaskNode, TasksNode } from '../tree/nodes';
@@ -88,7 +88,7 @@ export class TaskCommands {
   }
 
   async setShowCompleted(show: boolean): Promise<void> {
-    await this.desk.vs.workspace.getConfiguration().update(SETTING.tasksShowCompleted, show, this.desk.vs.ConfigurationTarget.Global);
+    await this.desk.vs.workspace.getConfiguration().update(TASKS_SETTING.showCompleted, show, this.desk.vs.ConfigurationTarget.Global);
   }
 }
 

@@ -17,8 +17,7 @@ import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, s
 import { TodoWorkspace } from './todoView';
 import { TASKS_COMMAND, TODO_COMMAND } from '../../../config/commandIds';
 import { registerCommands } from '../../../core/commands';
-
-export const KEYWORDS_SETTING = 'desk.todo.keywords';
+import { TASKS_SETTING } from '../../../config/settingKeys';
 
 /** How long a fetched task answers hovers and decorations before it is asked for again. */
 const CACHE_MS = 30_000;
@@ -113,7 +112,7 @@ export class TodoTracking extends Disposable {
     }
     this._register(desk.session.onDidChangeSignedIn(() => this.workspace.forgetTask()));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(KEYWORDS_SETTING)) this.scheduleDecorations();
+      if (event.affectsConfiguration(TASKS_SETTING.todoKeywords)) this.scheduleDecorations();
     }));
     this._register(toDisposable(() => clearTimeout(this.decorationTimer)));
   }
@@ -128,7 +127,7 @@ export class TodoTracking extends Disposable {
 
   /** The trigger words (`desk.todo.keywords`; TODO and FIXME unless set). */
   keywords(): readonly string[] {
-    return normalizeKeywords(this.vs.workspace.getConfiguration().get<unknown>(KEYWORDS_SETTING));
+    return normalizeKeywords(this.vs.workspace.getConfiguration().get<unknown>(TASKS_SETTING.todoKeywords));
   }
 
   // ---- quick fixes

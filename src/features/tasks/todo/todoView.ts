@@ -10,6 +10,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
 import { dueDateOf, isOverdue } from '../../../core/dates';
 import { taskDescription } from '../tree/presentation';
+import { TASKS_SETTING } from '../../../config/settingKeys';
 import { buildTodoTree, TodoIndex, TodoTreeNode } from './todoIndex';
 import { applyBatch, BatchEntry } from './todoBatch';
 import { findTodos } from './todoParser';
@@ -69,7 +70,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
       if (document.uri.scheme === 'file' && document.isDirty) this.queue(document.uri); // changes thrown away: disk again
     }));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (['desk.todo.keywords', 'files.exclude', 'search.exclude'].some((section) => event.affectsConfiguration(section))) void this.refresh();
+      if ([TASKS_SETTING.todoKeywords, 'files.exclude', 'search.exclude'].some((section) => event.affectsConfiguration(section))) void this.refresh();
     }));
     this._register(vs.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()));
   }
