@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerAuthCommands } from './auth/commands';
 import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
@@ -11,7 +10,7 @@ import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
 import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network, offlineModule } from './core/lazyModules';
 import { DeskSession } from './core/session';
-import { openInBrowser, registerDeskCommands } from './core/deskCommands';
+import { openInBrowser, registerAuthCommands, registerDeskCommands } from './core/deskCommands';
 import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
 import { BundleLoader } from './core/bundleLoader';
 import type { TasksSlice } from './features/tasks';

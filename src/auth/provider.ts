@@ -4,7 +4,7 @@ import { ServiceEndpoints } from '../config/endpoints';
 import { SCOPES } from '../config/scopes';
 import type { FetchFunction, OAuthClient } from './oauthClient';
 import { backendKey, SecretStorageLike, SESSIONS_SECRET_KEY, SessionStore, StoredSession } from './sessionStore';
-import { normalizeAccount } from '../core/accounts';
+import { normalizeAccount } from './accountName';
 import { hasMark, markInstance } from '../shared/crossBundle';
 import { english, Translate } from '../shared/l10n';
 

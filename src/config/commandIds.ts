@@ -13,7 +13,7 @@ export const DESK_COMMAND = {
   showWaitingChanges: 'desk.showWaitingChanges',
 } as const;
 
-/** Commands of the authentication provider (auth/commands.ts). */
+/** Commands of the authentication provider (registered in core/deskCommands.ts). */
 export const AUTH_COMMAND = {
   configureClient: 'desk.auth.configureClient',
   signOut: 'desk.auth.signOut',

@@ -4,11 +4,10 @@
  */
 import { hasMark, markInstance } from '../shared/crossBundle';
 import { english, Translate } from '../shared/l10n';
+import { normalizeAccount } from '../auth/accountName';
 
-/** An account as Desk compares it: its e-mail address, lower-case (Google's addresses are case-insensitive). */
-export function normalizeAccount(email: string): string {
-  return email.trim().toLowerCase();
-}
+// Defined beside the authentication provider, which compares accounts too (auth/ does not import core/).
+export { normalizeAccount };
 
 /** The account a URI's authority names (an e-mail address), or undefined for a path-only URI. */
 export function accountOfUri(uri: { readonly authority: string }): string | undefined {

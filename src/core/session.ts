@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type * as vscode from 'vscode';
 import type { TokenSource } from '../api/http';
-import { SIGNED_IN_CONTEXT_KEY } from '../auth/commands';
+import { SIGNED_IN_CONTEXT_KEY } from './deskCommands';
 import { DESK_SCOPES } from '../config/scopes';
 import { AUTH_PROVIDER_ID, DeskAuthenticationProvider, NotSignedInError } from '../auth/provider';
 import { AccountGate, normalizeAccount } from './accounts';
