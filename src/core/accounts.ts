@@ -28,7 +28,11 @@ export class AccountRefusedError extends Error {
     return hasMark(value, 'AccountRefusedError');
   }
 
-  constructor(message: string, readonly account: string | undefined) {
+  /**
+   * `nobodySignedIn`: no account at all is signed in (a workspace reopened signed out), as opposed to another
+   * account in place of this one; the Explorer's notice then asks to sign in, whoever the folders belong to.
+   */
+  constructor(message: string, readonly account: string | undefined, readonly nobodySignedIn = false) {
     super(message);
     this.name = 'AccountRefusedError';
     markInstance(this, 'AccountRefusedError');
@@ -88,7 +92,7 @@ export class UriAccounts {
     const account = this.accountOf(uri);
     if (!account) throw new AccountRefusedError(noAccountMessage(name, t), undefined);
     const signedIn = await this.options.gate.signedInAccounts();
-    if (!signedIn.includes(account)) throw new AccountRefusedError(signInAsMessage(account, action, name, t), account);
+    if (!signedIn.includes(account)) throw new AccountRefusedError(signInAsMessage(account, action, name, t), account, signedIn.length === 0);
     return this.options.gate.runAs(account, () => work(account));
   }
 }

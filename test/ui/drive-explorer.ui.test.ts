@@ -244,10 +244,10 @@ describe('Drive folders in the Explorer (UI)', function () {
     await workbench.screenshot('drive-explorer-trashed');
   });
 
-  // Pending: since this stop's merges (accounts in URIs, offline, lazy HTTP clients), the second browser lists the
-  // Drive folders of the workspace as if signed in, and the "sign in to list…" notice never shows (CI run of
-  // 2026-11-29, screenshot failed-drive-explorer-the-workspace-reopened-…). Cause not found yet: see the closing note.
-  it.skip('the workspace reopened signed out (in another browser) marks its Drive folders, says so once with Sign In, and lists them once signed in', async () => {
+  // The second browser's VS Code has none of the first one's secrets or global state (code-server keeps both in the
+  // browser; each window gets its own extension host), so Desk starts there signed out. The failure screenshot of
+  // the suite is the first browser's: this test saves the second one's itself when it fails.
+  it('the workspace reopened signed out (in another browser) marks its Drive folders, says so once with Sign In, and lists them once signed in', async () => {
     const other = await openInAnotherBrowser(opened().page.url());
     try {
       const { page, browserContext } = other;
@@ -265,6 +265,9 @@ describe('Drive folders in the Explorer (UI)', function () {
       assert.deepEqual(await waitForChild(page, 'Projects', 'Desk'), ['Desk', 'Budget', 'Project plan']);
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'finish in your browser' }).waitFor({ state: 'hidden', timeout: 30000 });
       await saveScreenshotOf(page, 'drive-explorer-reopened-signed-in');
+    } catch (error) {
+      await saveScreenshotOf(other.page, 'failed-drive-explorer-reopened-second-browser');
+      throw error;
     } finally {
       await other.close();
     }

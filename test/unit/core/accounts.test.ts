@@ -52,9 +52,17 @@ describe('accounts: every Desk URI names its account', () => {
     await assert.rejects(accounts.run(uri(ALICE, '/My Drive/Notes/groceries.txt'), 'save', 'groceries.txt', async () => { ran = true; }), (error: Error) => {
       assert.ok(error instanceof AccountRefusedError);
       assert.equal(error.message, 'Sign in as alice@example.com to save groceries.txt.');
+      assert.equal(error.nobodySignedIn, false, 'bob is signed in: another account, not signed out');
       return true;
     });
     await assert.rejects(accounts.run(uri('', '/My Drive/Notes'), 'open', 'Notes', async () => { ran = true; }), /“Notes” does not say which Google account it belongs to/);
+    // Nobody signed in (a workspace reopened signed out): the refusal says so, for the Explorer's sign-in notice.
+    provider.accounts = [];
+    await assert.rejects(accounts.run(uri(ALICE, '/My Drive'), 'open', 'My Drive', async () => { ran = true; }), (error: Error) => {
+      assert.ok(error instanceof AccountRefusedError);
+      assert.equal(error.nobodySignedIn, true);
+      return true;
+    });
     assert.equal(ran, false);
 
     // Signed in as alice (bob too): the work's requests take alice's token, whichever account the views show.

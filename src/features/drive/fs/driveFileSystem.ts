@@ -512,7 +512,8 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     } catch (error) {
       if (!(error instanceof AccountRefusedError)) throw error;
       onRefused?.();
-      this.options.onUnavailable?.('account', error.message);
+      // Nobody signed in is the workspace reopened signed out; another account signed in is named in the message.
+      this.options.onUnavailable?.(error.nobodySignedIn ? 'signedOut' : 'account', error.message);
       // Unavailable: VS Code shows the message as it is, and a refused save keeps the editor's text.
       throw this.vs.FileSystemError.Unavailable(error.message);
     }
