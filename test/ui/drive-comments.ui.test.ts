@@ -3,7 +3,7 @@
 // "Comments (2)" under it in the tree, and opens with its discussion as threads in the editor.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { collapseView, openDeskContainer, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { openDeskContainer, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 describe('Drive comments (UI)', function () {
   this.timeout(180000);
@@ -16,7 +16,8 @@ describe('Drive comments (UI)', function () {
     const { page } = workbench;
     await openDeskContainer(page);
     await signInThroughConsent(workbench);
-    await collapseView(page, 'Tasks');
+    // Give the Drive view the side bar (Tasks above it and Calendar below are open by default).
+    await showOnlyViews(page, ['Drive']);
 
     await row(page, 'Projects').click();
     await row(page, 'Desk').waitFor({ state: 'visible', timeout: 30000 });

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { collapseView, emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 describe('Save conflicts (UI)', function () {
   this.timeout(180000);
@@ -47,7 +47,8 @@ describe('Save conflicts (UI)', function () {
     const { page } = workbench;
     await openDeskContainer(page);
     await signInThroughConsent(workbench);
-    await collapseView(page, 'Tasks');
+    // Give the Drive view the side bar (Tasks above it and Calendar below are open by default).
+    await showOnlyViews(page, ['Drive']);
     await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
     await row(page, 'ideas.txt').click();
     const lines = page.locator('.editor-group-container .view-lines').first();

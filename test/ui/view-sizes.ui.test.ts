@@ -32,6 +32,7 @@ describe('Desk views in the default layout (UI)', function () {
     const heights: Record<string, number> = {};
     for (const title of ['Tasks', 'Drive', 'Calendar']) heights[title] = await bodyHeight(page, title);
     await workbench.screenshot('view-sizes-default-layout');
+    console.log(`    (view bodies: ${Object.entries(heights).map(([title, height]) => `${title} ${Math.round(height)} px`).join(', ')})`);
     for (const [title, height] of Object.entries(heights)) {
       assert.ok(height >= 8 * ROW_HEIGHT, `${title} is ${height}px high (${Math.floor(height / ROW_HEIGHT)} rows): ${JSON.stringify(heights)}`);
     }
