@@ -47,7 +47,7 @@ function mochaStage(name, dirs, extraArgs, timeoutSeconds) {
 
 const STAGES = [
   { name: 'typecheck', timeoutSeconds: 300, command: () => [node, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit']] },
-  // Lint errors fail (import boundaries included); warnings (file size) are printed only.
+  // Lint errors fail (import boundaries, house rules and the file-size budget included); warnings are printed only.
   { name: 'lint', timeoutSeconds: 300, command: () => [node, [path.join(repoRoot, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.']] },
   { name: 'build', timeoutSeconds: 120, command: () => [node, ['esbuild.js']] },
   {

@@ -127,7 +127,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       openNextEvent: async () => {
         const next = this.status.current;
         if (next) await this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
-        else await vs.commands.executeCommand('desk.calendar.focus');
+        else await vs.commands.executeCommand(`${CALENDAR_TREE_VIEW.id}.focus`);
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);

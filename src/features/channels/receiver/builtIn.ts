@@ -15,6 +15,7 @@ import type { ChannelsTreeProvider } from '../tree/treeProvider';
 import type { Translate } from '../validation';
 import type { ReceivedNotification } from './check';
 import { ChannelReceiver } from './server';
+import { CHANNELS_TREE_VIEW } from '../../../config/treeViews';
 
 export const RECEIVER_CONTEXT_KEY = 'desk:channelsReceiver';
 
@@ -43,7 +44,7 @@ export class BuiltInReceiver extends Disposable {
     this.onDidReceive = this.receiveEmitter.event;
     this.statusItem = this._register(vs.window.createStatusBarItem('desk.channels.receiver', vs.StatusBarAlignment.Left, 40));
     this.statusItem.name = this.t('Desk Channels Receiver');
-    this.statusItem.command = 'desk.channels.focus';
+    this.statusItem.command = `${CHANNELS_TREE_VIEW.id}.focus`;
     this._register(toDisposable(() => void this.receiver?.stop()));
   }
 
