@@ -189,6 +189,11 @@ export class EventCommands {
       return result;
     } catch (error) {
       // Offline: kept (shown in the Agenda at once), sent with this etag when the service is back.
+      // Attendees are invited (or uninvited) by the change: it affects other people, so it is not kept for later.
+      if (isUnreachable(error) && body.attendees !== undefined) {
+        void this.vs.window.showWarningMessage(this.t('Desk is offline: this affects other people, so it is not kept for later. Try again when the connection is back.'));
+        return undefined;
+      }
       if (isUnreachable(error) && this.context.offline) {
         done();
         const kept = await this.context.offline.patchEvent(calendarId, base, body, eventTitle(base, this.vs.l10n.t));
