@@ -69,7 +69,7 @@ export async function run(): Promise<void> {
       const index = known.findIndex((candidate) => candidate.id === localId);
       if (index !== -1) known[index] = task;
     };
-    const writes = new TasksOfflineWrites({ desk, api, tree: { applyLocalTask: () => undefined, addLocalTask: () => undefined, replaceLocalTask } });
+    const writes = new TasksOfflineWrites({ desk, api, tree: { applyLocalTask: () => undefined, addLocalTask: () => undefined, replaceLocalTask, removeLocalTask: () => undefined, moveLocalTask: () => undefined } });
     const replayers = writes.register();
     const online = connectivity.onDidChange((event) => void (event.online ? queue.replay() : undefined));
     return { connectivity, queue, api, writes, dispose: () => { connectivity.dispose(); online.dispose(); for (const replayer of replayers) replayer.dispose(); queue.dispose(); } };

@@ -115,7 +115,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     const timeZone = (): Promise<string> => this.timeZone();
     // New events that cannot reach the service wait in Desk's queue; a replayed one is caught up with the sync token.
     const offline = new CalendarOfflineWrites({ desk, api: () => this.api, store: this.store, onInserted: (calendarId) => this.store.sync(calendarId).catch((error: unknown) => desk.log.warn(`Calendar: sync after a replayed insert failed: ${String(error)}`)) });
-    this._register(offline.register());
+    for (const replayer of offline.register()) this._register(replayer);
     const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts(), offline };
     this.commands = new CalendarCommands(context, {
       setShowHidden: async (show) => {

@@ -1,7 +1,10 @@
 /**
- * New events made while Calendar cannot be reached: kept in Desk's write queue with an id Desk chose (Calendar accepts
- * client-chosen ids), shown in the Agenda at once, and inserted when the service is back. Repeating an insert with the
- * same id is answered 409 duplicate when an earlier one landed, so the event is never made twice.
+ * Event writes made while Calendar cannot be reached, kept in Desk's write queue, shown in the Agenda at once and sent
+ * when the service is back. New events carry an id Desk chose (Calendar accepts client-chosen ids): a repeat of an
+ * insert that landed is answered 409 duplicate, so the event is never made twice. Edits are patches sent with the
+ * etag they were made on: a 412 whose event already shows the change means an earlier send landed; a change made
+ * elsewhere asks Compare / Overwrite / Cancel; an event deleted elsewhere says so and opens the change in an editor.
+ * Deletes are done once the event is gone (404/410 included).
  */
 import { randomBytes } from 'node:crypto';
 import { GoogleApiError } from '../../api/errors';
@@ -14,6 +17,25 @@ import type { EventStore } from './sync/eventStore';
 import { calendarName } from './tree/model';
 
 export const CALENDAR_INSERT_CHANGE = 'calendar.insertEvent';
+export const CALENDAR_PATCH_CHANGE = 'calendar.patchEvent';
+export const CALENDAR_DELETE_CHANGE = 'calendar.deleteEvent';
+
+interface PatchIntent {
+  readonly calendarId: string;
+  readonly eventId: string;
+  readonly title: string;
+  readonly body: EventWrite;
+  readonly baseEtag?: string;
+  /** What the user saw of the version edited (seenOf): a 412 over the same content is no change of anyone's. */
+  readonly baseSeen?: string;
+}
+
+interface DeleteIntent {
+  readonly calendarId: string;
+  readonly eventId: string;
+  /** Undefined for a whole series (deleted whatever its version). */
+  readonly baseEtag?: string;
+}
 
 interface InsertIntent {
   readonly calendarId: string;
@@ -28,7 +50,7 @@ export function clientEventId(): string {
 
 export interface CalendarOfflineHost {
   readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'>;
-  readonly api: () => Pick<CalendarApi, 'insertEvent'>;
+  readonly api: () => Pick<CalendarApi, 'insertEvent' | 'getEvent' | 'patchEvent' | 'deleteEvent'>;
   readonly store: Pick<EventStore, 'apply'>;
   /** After a replayed insert: the calendar catches up (its sync token) and redraws. */
   readonly onInserted: (calendarId: string) => Promise<void> | void;
@@ -37,8 +59,31 @@ export interface CalendarOfflineHost {
 export class CalendarOfflineWrites {
   constructor(private readonly host: CalendarOfflineHost) {}
 
-  register(): DisposableLike {
-    return this.host.desk.offlineQueue.registerReplayer(CALENDAR_INSERT_CHANGE, (change) => this.replayInsert(change));
+  register(): DisposableLike[] {
+    const queue = this.host.desk.offlineQueue;
+    return [
+      queue.registerReplayer(CALENDAR_INSERT_CHANGE, (change) => this.replayInsert(change)),
+      queue.registerReplayer(CALENDAR_PATCH_CHANGE, (change) => this.replayPatch(change)),
+      queue.registerReplayer(CALENDAR_DELETE_CHANGE, (change) => this.replayDelete(change)),
+    ];
+  }
+
+  /** An edit (one field of Edit Event) of the version `base`: kept, and shown in the Agenda at once. */
+  async patchEvent(calendarId: string, base: CalendarEvent, body: EventWrite, title: string): Promise<CalendarEvent> {
+    const intent: PatchIntent = { calendarId, eventId: base.id, title, body, ...(base.etag ? { baseEtag: base.etag } : {}), baseSeen: seenOf(base) };
+    await this.host.desk.offlineQueue.add({ kind: CALENDAR_PATCH_CHANGE, summary: this.host.desk.vs.l10n.t('Edit “{0}”', title), intent: { ...intent } });
+    const local = { ...base, ...body } as CalendarEvent;
+    this.host.store.apply(calendarId, [local]);
+    return local;
+  }
+
+  /** A delete of an event (with the etag it was confirmed on) or of a whole series: kept, and gone from the Agenda at once. */
+  async deleteEvent(calendarId: string, event: CalendarEvent, eventId: string, title: string): Promise<void> {
+    const series = eventId !== event.id;
+    const intent: DeleteIntent = { calendarId, eventId, ...(!series && event.etag ? { baseEtag: event.etag } : {}) };
+    await this.host.desk.offlineQueue.add({ kind: CALENDAR_DELETE_CHANGE, summary: this.host.desk.vs.l10n.t('Delete “{0}”', title), intent: { ...intent } });
+    // Cancelled: a single event or a series leaves; an instance stays as the cancelled exception that hides it.
+    this.host.store.apply(calendarId, [series ? ({ id: eventId, status: 'cancelled' } as CalendarEvent) : { ...event, status: 'cancelled' }]);
   }
 
   /** Keeps a new event and shows it in the Agenda (when its calendar is loaded) until the insert is replayed. */
@@ -64,4 +109,107 @@ export class CalendarOfflineWrites {
     await this.host.onInserted(intent.calendarId);
     return 'applied';
   }
+
+  private async replayPatch(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as PatchIntent;
+    const api = this.host.api();
+    const patch = (ifMatch: string | undefined): Promise<CalendarEvent> => api.patchEvent(intent.calendarId, intent.eventId, intent.body, ifMatch ? { ifMatch } : {});
+    try {
+      await patch(intent.baseEtag);
+    } catch (error) {
+      if (isGone(error)) {
+        await this.keepChange(this.host.desk.vs.l10n.t('“{0}” could not be sent: the event was deleted elsewhere. Your change is in a new editor.', change.summary), intent.body);
+        return 'applied';
+      }
+      if (!(error instanceof GoogleApiError && error.isConflict)) throw error;
+      let current: CalendarEvent;
+      try {
+        current = await api.getEvent(intent.calendarId, intent.eventId);
+      } catch (readError) {
+        if (!isGone(readError)) throw readError;
+        await this.keepChange(this.host.desk.vs.l10n.t('“{0}” could not be sent: the event was deleted elsewhere. Your change is in a new editor.', change.summary), intent.body);
+        return 'applied';
+      }
+      if (current.status === 'cancelled') {
+        await this.keepChange(this.host.desk.vs.l10n.t('“{0}” could not be sent: the event was deleted elsewhere. Your change is in a new editor.', change.summary), intent.body);
+        return 'applied';
+      }
+      // An earlier send of this very change landed (its answer was lost): nothing to send again.
+      if (!shows(current, intent.body)) {
+        const changedElsewhere = seenOf(current) !== intent.baseSeen;
+        if (changedElsewhere && !(await this.overwriteChosen(change, intent, current))) return 'applied';
+        await patch(undefined);
+      }
+    }
+    await this.host.onInserted(intent.calendarId);
+    return 'applied';
+  }
+
+  private async replayDelete(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as DeleteIntent;
+    const api = this.host.api();
+    const remove = (ifMatch: string | undefined): Promise<void> => api.deleteEvent(intent.calendarId, intent.eventId, ifMatch ? { ifMatch } : {});
+    try {
+      await remove(intent.baseEtag);
+    } catch (error) {
+      // Gone already: an earlier send landed, or it was deleted elsewhere; either way what the user wanted.
+      if (isGone(error)) {
+        this.host.desk.log.info(`Calendar: ${intent.eventId} was deleted already`);
+      } else {
+        if (!(error instanceof GoogleApiError && error.isConflict)) throw error;
+        const vs = this.host.desk.vs;
+        const anyway = vs.l10n.t('Delete Anyway');
+        const choice = await vs.window.showWarningMessage(vs.l10n.t('The event of “{0}” was changed elsewhere while you were offline.', change.summary), { modal: true, detail: vs.l10n.t('Delete the newer version anyway? Cancel keeps it.') }, anyway);
+        if (choice === anyway) await remove(undefined).catch((again: unknown) => { if (!isGone(again)) throw again; });
+      }
+    }
+    await this.host.onInserted(intent.calendarId);
+    return 'applied';
+  }
+
+  /** Compare / Overwrite / Cancel for an event changed elsewhere; Compare and Cancel keep the user's change in an editor. */
+  private async overwriteChosen(change: QueuedChange, intent: PatchIntent, current: CalendarEvent): Promise<boolean> {
+    const vs = this.host.desk.vs;
+    const compare = vs.l10n.t('Compare');
+    const overwrite = vs.l10n.t('Overwrite');
+    const choice = await vs.window.showWarningMessage(
+      vs.l10n.t('“{0}” was changed elsewhere while you were offline.', intent.title),
+      { modal: true, detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your change opens in a new editor).', change.summary) },
+      compare,
+      overwrite,
+    );
+    this.host.desk.log.info(`Calendar: replayed edit of ${intent.eventId} met a change elsewhere: ${choice ?? 'cancel'}`);
+    if (choice === overwrite) return true;
+    const mine = await vs.workspace.openTextDocument({ language: 'json', content: JSON.stringify(intent.body, undefined, 2) });
+    if (choice === compare) {
+      const theirFields = Object.fromEntries(Object.keys(intent.body).map((key) => [key, (current as Record<string, unknown>)[key] ?? null]));
+      const theirs = await vs.workspace.openTextDocument({ language: 'json', content: JSON.stringify(theirFields, undefined, 2) });
+      await vs.commands.executeCommand('vscode.diff', theirs.uri, mine.uri, vs.l10n.t('{0} (Calendar) ↔ (yours)', intent.title));
+    } else {
+      await vs.window.showTextDocument(mine, { preview: false });
+    }
+    return false;
+  }
+
+  private async keepChange(message: string, body: EventWrite): Promise<void> {
+    const vs = this.host.desk.vs;
+    void vs.window.showWarningMessage(message);
+    const document = await vs.workspace.openTextDocument({ language: 'json', content: JSON.stringify(body, undefined, 2) });
+    await vs.window.showTextDocument(document, { preview: false });
+  }
+}
+
+/** 404, or 410 (Calendar answers a deleted event so): the event is not there. */
+function isGone(error: unknown): boolean {
+  return error instanceof GoogleApiError && (error.isNotFound || error.status === 410);
+}
+
+/** What the user sees of an event (as the Edit command's conflict check compares it). */
+export function seenOf(event: CalendarEvent): string {
+  return JSON.stringify([event.summary, event.description, event.location, event.start, event.end, event.status, event.recurrence, event.reminders, event.attendees?.map((attendee) => [attendee.email, attendee.responseStatus])]);
+}
+
+/** Whether the event has every field of the change as sent (compared as JSON). */
+function shows(event: CalendarEvent, body: EventWrite): boolean {
+  return Object.entries(body).every(([key, value]) => JSON.stringify((event as Record<string, unknown>)[key] ?? null) === JSON.stringify(value ?? null));
 }

@@ -1,6 +1,7 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
 import { markViewOffline } from '../../core/offlineStatus';
 import { DriveOfflineSaves } from './fs/offlineSaves';
+import { DriveOfflineChanges } from './offlineChanges';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -72,6 +73,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   readonly provider: DriveTreeProvider;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
+  readonly offlineChanges: DriveOfflineChanges;
   private readonly changes: DriveChangeFeed;
   private readonly accessTooltips: AccessTooltips;
   private readonly commands: DriveCommands;
@@ -105,6 +107,16 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     for (const disposable of fileSystem.disposables) this._register(disposable);
     this.fileSystem = fileSystem.provider;
     this._register(offlineSaves.register());
+    // Renames, moves, trashes and new folders Drive cannot be reached for wait in the same queue (offlineChanges.ts).
+    this.offlineChanges = new DriveOfflineChanges({
+      desk,
+      api: () => this.api(),
+      show: async (changes) => {
+        const { redraw } = await this.model().applyChanges(changes);
+        for (const container of redraw) this.provider.rerender(container);
+      },
+    });
+    for (const replayer of this.offlineChanges.register()) this._register(replayer);
 
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));

@@ -19,6 +19,8 @@ export const TASKS_CHANGE = {
   insert: 'tasks.insert',
   update: 'tasks.update',
   notes: 'tasks.notes',
+  move: 'tasks.move',
+  delete: 'tasks.delete',
 } as const;
 
 /** Ids of tasks added offline start with this (never one of Google's). */
@@ -29,12 +31,14 @@ const LOOK_BACK_MS = 5 * 60_000;
 
 interface StatusIntent { readonly listId: string; readonly taskId: string; readonly completed: boolean }
 interface InsertIntent { readonly listId: string; readonly localId: string; readonly title: string; readonly parent?: string; readonly previous?: string }
+interface MoveIntent { readonly listId: string; readonly taskId: string; readonly parent?: string; readonly previous?: string; readonly destinationTasklist?: string }
+interface DeleteIntent { readonly listId: string; readonly taskId: string }
 interface FieldsIntent { readonly listId: string; readonly taskId: string; readonly title: string; readonly fields: TaskWrite; readonly baseEtag?: string; readonly baseNotes?: string | null }
 
 export interface TasksOfflineHost {
   readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'showError'>;
-  readonly api: Pick<TasksApi, 'getTask' | 'patchTask' | 'insertTask' | 'listTasks'>;
-  readonly tree: Pick<TasksTreeProvider, 'applyLocalTask' | 'addLocalTask' | 'replaceLocalTask'>;
+  readonly api: Pick<TasksApi, 'getTask' | 'patchTask' | 'insertTask' | 'listTasks' | 'moveTask' | 'deleteTask'>;
+  readonly tree: Pick<TasksTreeProvider, 'applyLocalTask' | 'addLocalTask' | 'replaceLocalTask' | 'removeLocalTask' | 'moveLocalTask'>;
   /** A notes document's version after a replayed save (the notes file system pins it). */
   readonly onNotesSaved?: (listId: string, task: Task) => void;
   readonly now?: () => number;
@@ -63,6 +67,8 @@ export class TasksOfflineWrites {
       queue.registerReplayer(TASKS_CHANGE.insert, (change) => this.replayInsert(change)),
       queue.registerReplayer(TASKS_CHANGE.update, (change) => this.replayFields(change)),
       queue.registerReplayer(TASKS_CHANGE.notes, (change) => this.replayFields(change)),
+      queue.registerReplayer(TASKS_CHANGE.move, (change) => this.replayMove(change)),
+      queue.registerReplayer(TASKS_CHANGE.delete, (change) => this.replayDelete(change)),
     ];
   }
 
@@ -128,7 +134,54 @@ export class TasksOfflineWrites {
     return local;
   }
 
+  /** A move (the Move command, or one drop of drag and drop): the place as the user chose it, by ids. */
+  async move(title: string, intent: MoveIntent): Promise<void> {
+    const toListId = intent.destinationTasklist ?? intent.listId;
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.move, summary: this.vs.l10n.t('Move “{0}”', title), intent: { ...withoutUndefined(intent) } });
+    this.host.tree.moveLocalTask(intent.listId, intent.taskId, { ...(intent.parent ? { parent: intent.parent } : {}), ...(intent.previous ? { previous: intent.previous } : {}), toListId });
+  }
+
+  async delete(listId: string, task: Task): Promise<void> {
+    const intent: DeleteIntent = { listId, taskId: task.id };
+    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.delete, summary: this.vs.l10n.t('Delete “{0}”', task.title), intent: { ...intent } });
+    this.host.tree.removeLocalTask(listId, task.id);
+  }
+
   // ---- replaying
+
+  /** tasks.move lands in the same place when repeated (across lists the API client looks in the destination first). */
+  private async replayMove(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as MoveIntent;
+    const taskId = this.taskIdOf(intent.taskId);
+    // A task added offline whose add was discarded: nothing to move.
+    if (taskId === undefined) return 'applied';
+    const parent = intent.parent ? this.taskIdOf(intent.parent) : undefined;
+    const previous = intent.previous ? this.taskIdOf(intent.previous) : undefined;
+    try {
+      await this.host.api.moveTask(intent.listId, taskId, withoutUndefined({ parent, previous, destinationTasklist: intent.destinationTasklist }));
+    } catch (error) {
+      if (error instanceof GoogleApiError && error.isNotFound) {
+        void this.vs.window.showWarningMessage(this.vs.l10n.t('“{0}” could not be sent: the task (or the place it was moved to) was deleted elsewhere.', change.summary));
+        return 'applied';
+      }
+      throw error;
+    }
+    return 'applied';
+  }
+
+  /** A delete repeated, or of a task deleted elsewhere, finds it gone: that is what the user wanted. */
+  private async replayDelete(change: QueuedChange): Promise<ReplayOutcome> {
+    const intent = change.intent as unknown as DeleteIntent;
+    const taskId = this.taskIdOf(intent.taskId);
+    if (taskId === undefined) return 'applied';
+    try {
+      await this.host.api.deleteTask(intent.listId, taskId);
+    } catch (error) {
+      if (!(error instanceof GoogleApiError && error.isNotFound)) throw error;
+      this.host.desk.log.info(`Tasks: ${taskId} was deleted already`);
+    }
+    return 'applied';
+  }
 
   private taskIdOf(id: string): string | undefined {
     if (!id.startsWith(LOCAL_TASK_PREFIX)) return id;

@@ -161,9 +161,24 @@ export class VolumeCommands {
   /** Runs moveVolume calls in order (drag and drop, Move Within Shelf), then reloads the shelf. */
   async move(shelf: ShelfNode, moves: readonly ShelfMove[]): Promise<void> {
     // No Retry: a sequence that failed half-way must be looked at again (the shelf reloads either way).
+    // Offline, the moves not sent are kept, in order, and sent when the service is back (a move repeated lands in the same place).
+    let kept = false;
     await attempt(this.context.desk, async () => {
-      for (const move of moves) await this.context.api().moveVolume(shelf.shelf.id, move.volumeId, move.position);
+      for (const move of moves) {
+        if (!kept) {
+          try {
+            await this.context.api().moveVolume(shelf.shelf.id, move.volumeId, move.position);
+            continue;
+          } catch (error) {
+            if (!isUnreachable(error) || !this.context.offline) throw error;
+            kept = true;
+          }
+        }
+        await this.context.offline?.keepMove(shelf.shelf.id, move.volumeId, move.position, this.t('Move a volume to position {0} on "{1}"', move.position + 1, shelfLabel(shelf.shelf, this.t)));
+      }
+      if (kept) void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: the move on "{0}" is kept and sent when the connection is back.', shelfLabel(shelf.shelf, this.t)));
     }, { action: this.t('Could not move the volume on "{0}"', shelfLabel(shelf.shelf, this.t)) });
+    if (kept) return;
     this.context.tree.refreshShelf(shelf);
     const first = moves[moves.length - 1];
     if (first) await this.prompts.reveal(shelf.parent.owner, shelf.shelf.id, first.volumeId);

@@ -3,6 +3,7 @@
  * each shelf's volumes loaded a page at a time (startIndex/maxResults) behind a "Load more…" row. Nodes keep stable
  * ids (`<kind>/<owner>/<ids>`) and their parent (for reveal); the provider (treeProvider.ts) only renders them.
  */
+import { isUnreachable } from '../../../api/errors';
 import type { FirstRowsFromCache } from '../../../core/viewCache';
 import { bookshelfSchema, type Bookshelf, type Volume } from '../../../shared/schemas/books';
 import * as z from '../../../shared/schemas/zod';
@@ -51,7 +52,7 @@ export interface MessageNode {
   readonly kind: 'message';
   readonly id: string;
   readonly parent: LibraryNode | ShelfNode;
-  readonly key: 'noShelves' | 'noPublicShelves' | 'noVolumes' | 'error';
+  readonly key: 'noShelves' | 'noPublicShelves' | 'noVolumes' | 'offline' | 'error';
   readonly detail?: string;
 }
 
@@ -94,6 +95,12 @@ export class BooksTreeModel {
   private readonly listings = new Map<string, ShelfListing>();
   private readonly shelfNodes = new Map<string, ShelfNode>();
   private readonly volumeNodes = new Map<string, VolumeNode>();
+  /**
+   * What the view last showed (this session): offline, shelves and volumes keep showing it instead of error rows.
+   * Kept across Refresh; a new model (sign-in, another backend, back online) starts without it.
+   */
+  private readonly knownShelves = new Map<string, Bookshelf[]>();
+  private readonly knownVolumes = new Map<string, Volume[]>();
 
   constructor(private readonly apiOf: () => BooksApi, private readonly options: BooksTreeModelOptions) {
     this.pageSize = options.pageSize ?? DEFAULT_SHELF_PAGE_SIZE;
@@ -167,9 +174,14 @@ export class BooksTreeModel {
         ? this.api.listMyBookshelves().then((answer) => {
           const shelves = answer.items ?? [];
           this.options.cache?.save(shelves);
+          this.knownShelves.set(owner, shelves);
           return shelves;
         })
-        : this.api.listUserBookshelves(owner).then((answer) => answer.items ?? []);
+        : this.api.listUserBookshelves(owner).then((answer) => {
+          const shelves = answer.items ?? [];
+          this.knownShelves.set(owner, shelves);
+          return shelves;
+        });
       this.shelfLists.set(owner, list);
       // Failures are not cached: the next expansion or command tries again.
       list.catch(() => {
@@ -255,8 +267,17 @@ export class BooksTreeModel {
 
   private async shelfChildren(library: LibraryNode): Promise<BooksNode[]> {
     const cache = library.mine ? this.options.cache : undefined;
-    const cached = (await cache?.firstStart(() => this.shelves(MY_LIBRARY))) ?? cache?.snapshot;
-    const shelves = cached ?? (await this.shelves(library.owner));
+    let shelves: Bookshelf[];
+    try {
+      const cached = (await cache?.firstStart(() => this.shelves(MY_LIBRARY))) ?? cache?.snapshot;
+      shelves = cached ?? (await this.shelves(library.owner));
+    } catch (error) {
+      // Offline: the shelves as last shown (or cached), never an error row; never loaded, one short row says so.
+      if (!isUnreachable(error)) throw error;
+      const known = this.knownShelves.get(library.owner) ?? cache?.snapshot;
+      if (!known) return [{ kind: 'message', id: `message/${library.owner}/offline`, parent: library, key: 'offline' }];
+      shelves = known;
+    }
     const rows: BooksNode[] = shelves.map((shelf) => this.toShelfNode(library, shelf));
     if (rows.length === 0) {
       rows.push({ kind: 'message', id: `message/${library.owner}/empty`, parent: library, key: library.mine ? 'noShelves' : 'noPublicShelves' });
@@ -276,8 +297,13 @@ export class BooksTreeModel {
     if (listing.error !== undefined && listing.volumes.length === 0) {
       // Not cached: the next expansion (or the error row's retry) loads again.
       this.listings.delete(shelf.id);
-      throw listing.error;
+      if (!isUnreachable(listing.error)) throw listing.error;
+      // Offline: the volumes as last shown this session; never loaded, one short row says so.
+      const known = this.knownVolumes.get(shelf.id);
+      if (!known) return [{ kind: 'message', id: `message/${shelf.parent.owner}/${shelf.shelf.id}/offline`, parent: shelf, key: 'offline' }];
+      return known.map((volume, position) => this.toVolumeNode(shelf, volume, position));
     }
+    if (listing.error === undefined) this.knownVolumes.set(shelf.id, [...listing.volumes]);
     const rows: BooksNode[] = listing.volumes.map((volume, position) => this.toVolumeNode(shelf, volume, position));
     if (this.hasMore(shelf)) rows.push({ kind: 'loadMore', id: `loadMore/${shelf.parent.owner}/${shelf.shelf.id}`, parent: shelf });
     if (rows.length === 0) rows.push({ kind: 'message', id: `message/${shelf.parent.owner}/${shelf.shelf.id}/empty`, parent: shelf, key: 'noVolumes' });

@@ -162,6 +162,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
       case 'noShelves': return this.t('No bookshelves');
       case 'noPublicShelves': return this.t('No public bookshelves');
       case 'noVolumes': return this.t('No volumes on this shelf');
+      case 'offline': return this.t('Not available offline');
       case 'error': return this.t('Could not load: {0}', node.detail ?? '');
     }
   }

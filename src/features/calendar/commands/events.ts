@@ -188,6 +188,18 @@ export class EventCommands {
       await saved();
       return result;
     } catch (error) {
+      // Offline: kept (shown in the Agenda at once), sent with this etag when the service is back.
+      // Attendees are invited (or uninvited) by the change: it affects other people, so it is not kept for later.
+      if (isUnreachable(error) && body.attendees !== undefined) {
+        void this.vs.window.showWarningMessage(this.t('Desk is offline: this affects other people, so it is not kept for later. Try again when the connection is back.'));
+        return undefined;
+      }
+      if (isUnreachable(error) && this.context.offline) {
+        done();
+        const kept = await this.context.offline.patchEvent(calendarId, base, body, eventTitle(base, this.vs.l10n.t));
+        void this.vs.window.showInformationMessage(this.t('Desk is offline: the change to "{0}" is kept and sent when the connection is back.', eventTitle(base, this.vs.l10n.t)));
+        return kept;
+      }
       if (!(error instanceof GoogleApiError && error.isConflict)) {
         void this.context.desk.showError(error, { action });
         return undefined;
@@ -222,6 +234,12 @@ export class EventCommands {
     try {
       await remove(series ? undefined : target.event.etag);
     } catch (error) {
+      // Offline: kept (gone from the Agenda at once), sent when the service is back.
+      if (isUnreachable(error) && this.context.offline) {
+        await this.context.offline.deleteEvent(target.calendarId, target.event, eventId, eventTitle(target.event, this.vs.l10n.t));
+        void this.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" is deleted when the connection is back.', eventTitle(target.event, this.vs.l10n.t)));
+        return true;
+      }
       if (!(error instanceof GoogleApiError && error.isConflict)) throw error;
       if (await this.reallyChanged(target.calendarId, target.event)) {
         const anyway = this.t('Delete Anyway');

@@ -7,6 +7,7 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
+import { refuseOffline } from '../../../core/offlineRefusal';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { errorMessage } from '../../../api/errors';
 import { CalendarListCommands } from './calendars';
@@ -47,7 +48,7 @@ export class CalendarCommands {
     ];
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: CalendarTreeNode, ...rest: unknown[]) => unknown) => (node?: unknown, ...rest: unknown[]) => run(isCalendarNode(node) ? node : undefined, ...rest);
-    const disposables = registerCommands(this.context.desk, {
+    const disposables = registerCommands(this.context.desk, refuseOffline(this.context.desk, {
       [CALENDAR_COMMAND.refresh]: row((node) => this.refresh(node)),
       [CALENDAR_COMMAND.showHidden]: () => this.hooks.setShowHidden(true),
       [CALENDAR_COMMAND.hideHidden]: () => this.hooks.setShowHidden(false),
@@ -71,7 +72,8 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.showSettings]: () => documents.showSettings(),
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
-    });
+    // Sharing a calendar changes what others see: refused offline, never kept for later.
+    }, [CALENDAR_COMMAND.share]));
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }
 

@@ -6,6 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
+import { refuseOffline } from '../../../core/offlineRefusal';
 import { CHANNELS_COMMAND } from '../../../config/commandIds';
 import type { ChannelRecord } from '../model';
 import { ChannelPrompts, ChannelsCommandContext } from './context';
@@ -28,7 +29,7 @@ export class ChannelsCommands {
 
   register(): vscode.Disposable[] {
     const { watch } = this;
-    return registerCommands(this.context.desk, {
+    return registerCommands(this.context.desk, refuseOffline(this.context.desk, {
       [CHANNELS_COMMAND.watchDriveChanges]: (options?: unknown) => watch.watchDriveChanges(options),
       [CHANNELS_COMMAND.watchDriveFile]: (target?: unknown) => watch.watchDriveFile(target),
       [CHANNELS_COMMAND.watchCalendarEvents]: (options?: unknown) => watch.watchCalendarEvents(options),
@@ -39,7 +40,8 @@ export class ChannelsCommands {
       [CHANNELS_COMMAND.refresh]: () => this.context.tree.refresh(),
       [CHANNELS_COMMAND.startReceiver]: () => this.context.startReceiver(),
       [CHANNELS_COMMAND.stopReceiver]: () => this.context.stopReceiver(),
-    });
+    // A watch channel makes the service call an address: started, stopped or renewed online only, never kept for later.
+    }, [CHANNELS_COMMAND.watchDriveChanges, CHANNELS_COMMAND.watchDriveFile, CHANNELS_COMMAND.watchCalendarEvents, CHANNELS_COMMAND.watchCalendar, CHANNELS_COMMAND.watchDirectoryUsers, CHANNELS_COMMAND.stop, CHANNELS_COMMAND.renew]));
   }
 
   async stop(node?: unknown): Promise<ChannelRecord | undefined> {

@@ -1,7 +1,8 @@
 /** What every Drive command part shares: the host the feature hands in, the selection helpers and the one per-file mutation loop. */
 import type * as vscode from 'vscode';
+import type { DriveOfflineChanges } from '../offlineChanges';
 import type { BatchResult } from '../../../api/batch';
-import { errorMessage } from '../../../api/errors';
+import { errorMessage, isUnreachable } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
@@ -44,6 +45,8 @@ export interface DriveCommandHost {
   notifyFileChanged(fileId: string): void;
   /** The comment threads and their store (comments/controller.ts). */
   readonly comments: DriveComments;
+  /** Renames, moves, trashes and new folders Drive cannot be reached for, kept and sent later (../offlineChanges.ts). */
+  readonly offlineChanges?: DriveOfflineChanges;
 }
 
 /** What the command files reach beyond DriveApi: the union of the resource ports, not the whole client. */
@@ -215,11 +218,17 @@ export class DriveCommandContext {
     const rootId = await this.host.model().rootId();
     const folders: { id: string; title: string }[] = [{ id: rootId, title: this.t('My Drive') }];
     let pageToken: string | undefined;
-    do {
-      const page = await this.host.api().listFiles({ q: `mimeType = '${FOLDER_MIME_TYPE}' and trashed = false`, orderBy: 'title', maxResults: 1000, pageToken });
-      for (const item of page.items) folders.push({ id: item.id, title: item.title ?? item.id });
-      pageToken = page.nextPageToken;
-    } while (pageToken && folders.length < 5000);
+    try {
+      do {
+        const page = await this.host.api().listFiles({ q: `mimeType = '${FOLDER_MIME_TYPE}' and trashed = false`, orderBy: 'title', maxResults: 1000, pageToken });
+        for (const item of page.items) folders.push({ id: item.id, title: item.title ?? item.id });
+        pageToken = page.nextPageToken;
+      } while (pageToken && folders.length < 5000);
+    } catch (error) {
+      // Offline: the folders the view has loaded (a move made then is kept and sent later).
+      if (!isUnreachable(error)) throw error;
+      for (const item of this.host.model().loadedFolders()) folders.push({ id: item.id, title: item.title ?? item.id });
+    }
     const picked = await this.vs.window.showQuickPick(
       folders.filter((folder) => !exclude.has(folder.id)).map((folder) => ({ label: `$(folder) ${folder.title}`, folder })),
       { placeHolder, matchOnDescription: true },

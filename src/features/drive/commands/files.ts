@@ -1,4 +1,5 @@
 /** The Drive commands on files themselves: refresh, open, new folder, rename, copy, star, touch, open in the browser. */
+import { isUnreachable, ServiceUnreachableError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import { driveUri } from '../fs/driveFileSystem';
@@ -48,7 +49,19 @@ export class DriveFileCommands extends DriveCommandPart {
         validateInput: (value) => (value.trim() === '' ? this.t('A folder needs a name') : undefined),
       });
       if (title === undefined) return;
-      const folder = await this.host.api().insertFolder(title.trim(), await this.context.folderIdFor(container));
+      const parentId = await this.context.folderIdFor(container);
+      let folder;
+      try {
+        folder = await this.host.api().insertFolder(title.trim(), parentId);
+      } catch (error) {
+        // Offline: kept (the folder shows at once) and made when Drive is back; one that may have landed is looked for first.
+        const offline = this.host.offlineChanges;
+        if (!isUnreachable(error) || !offline) throw error;
+        const parentTitle = container.kind === 'file' ? (container.item.title ?? '') : this.t('My Drive');
+        await offline.newFolder(title.trim(), parentId, parentTitle, !(error as ServiceUnreachableError).notSent);
+        this.offlineNotice(title.trim());
+        return;
+      }
       this.host.noteOwnWrite(folder);
       this.host.provider.refresh(container);
     }, { action: this.t('Could not create the folder'), retry: true });
@@ -79,8 +92,22 @@ export class DriveFileCommands extends DriveCommandPart {
         validateInput: (value) => (value.trim() === '' ? this.t('A name cannot be empty') : undefined),
       });
       if (title === undefined || title.trim() === file.item.title) return;
-      await this.context.changeEach([file], () => this.host.api().patchFile(file.item.id, { title: title.trim() }), { rerender: 'parent' });
+      await this.context.changeEach([file], async () => {
+        try {
+          return await this.host.api().patchFile(file.item.id, { title: title.trim() });
+        } catch (error) {
+          // Offline: kept (the row shows the new name at once) and sent when Drive is back.
+          if (!isUnreachable(error) || !this.host.offlineChanges) throw error;
+          await this.host.offlineChanges.rename(file.item, title.trim());
+          this.offlineNotice(file.item.title ?? '');
+          return undefined;
+        }
+      }, { rerender: 'parent' });
     }, { action: this.t('Could not rename'), retry: true });
+  }
+
+  private offlineNotice(title: string): void {
+    void this.vs.window.showInformationMessage(this.t('Desk is offline: the change to “{0}” is kept and sent when Drive can be reached.', title));
   }
 
   star(node?: DriveNode, nodes?: DriveNode[]) {

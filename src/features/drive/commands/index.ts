@@ -5,6 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
+import { refuseOffline } from '../../../core/offlineRefusal';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 import type { DriveCommentEntry } from '../comments/threads';
 import { trashInExplorer } from '../explorer/trash';
@@ -33,6 +34,12 @@ export type { DriveCommandHost, DriveResourcesApi } from './context';
 
 /** What VS Code passes a tree command: the clicked row, and all selected rows when several are. */
 type Rows = [node?: DriveNode, nodes?: DriveNode[]];
+
+/** Commands that change who can see or do what: refused offline, never kept for later (core/offlineRefusal.ts). */
+export const DRIVE_AFFECTS_OTHERS = [
+  DRIVE_COMMAND.share, DRIVE_COMMAND.addPeople, DRIVE_COMMAND.changeRole, DRIVE_COMMAND.removeAccess, DRIVE_COMMAND.linkSharing, DRIVE_COMMAND.transferOwnership,
+  DRIVE_COMMAND.addSharedDriveMember, DRIVE_COMMAND.changeSharedDriveMemberRole, DRIVE_COMMAND.removeSharedDriveMember,
+] as const;
 
 export class DriveCommands {
   readonly files: DriveFileCommands;
@@ -70,7 +77,7 @@ export class DriveCommands {
     const { files, content, organize, trash, info, sharing, sharedDrives, properties, revisions, labels, comments } = this;
     const vs = this.host.desk.vs;
     const documents = [registerAccountDocuments(vs, this.host.desk.session, REVISION_SCHEME, this.revisionDocuments), ...registerInfoDocuments(vs, this.host.desk.session, () => this.host.api(), (ms) => this.host.desk.clock.dateTime(ms))];
-    return [...documents, ...registerCommands(this.host.desk, {
+    return [...documents, ...registerCommands(this.host.desk, refuseOffline(this.host.desk, {
       [DRIVE_COMMAND.revisionHistory]: (arg?: RevisionArg) => revisions.revisionHistory(arg),
       [DRIVE_COMMAND.openRevision]: (arg?: RevisionArg) => revisions.openRevision(arg),
       [DRIVE_COMMAND.compareRevisionWithCurrent]: (arg?: RevisionArg) => revisions.compareRevisionWithCurrent(arg),
@@ -157,7 +164,7 @@ export class DriveCommands {
 
       [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, this.host.desk.session.viewAccount(), this.host.desk.extensionContext.globalState, node),
       [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
-    })];
+    }, DRIVE_AFFECTS_OTHERS))];
   }
 
   /** Another account or backend: the versions read so far are not theirs. */

@@ -1,4 +1,5 @@
 /** The Drive commands that change which folders a file is in: move, drag and drop, add to / remove from a folder (parents and children). */
+import { isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
 import { titleSearchQuery } from '../port';
@@ -15,12 +16,24 @@ export class DriveOrganizeCommands extends DriveCommandPart {
       const target = await this.context.pickFolder(this.t('Move to which folder?'), new Set(files.map((file) => file.item.id)));
       if (!target) return;
       const rootId = await this.host.model().rootId();
-      // One batch request for the whole selection; the files that could not move are named, the others stay moved.
-      await this.context.changeAll(files, (targets) => this.host.api().moveFiles(targets.map((file) => {
+      const moveOf = (file: (typeof files)[number]) => {
         const from = folderIdOf(file.parent, rootId);
         const current = (file.item.parents ?? []).map((parent) => parent.id);
         return { fileId: file.item.id, addParents: [target.id], removeParents: from && current.includes(from) ? [from] : [] };
-      })), (moved) => moved.map((file) => file.parent));
+      };
+      // One batch request for the whole selection; the files that could not move are named, the others stay moved.
+      try {
+        await this.context.changeAll(files, (targets) => this.host.api().moveFiles(targets.map(moveOf)), (moved) => moved.map((file) => file.parent));
+      } catch (error) {
+        // Offline: kept (the rows move at once) and sent when Drive is back; the same move again changes nothing.
+        const offline = this.host.offlineChanges;
+        if (!isUnreachable(error) || !offline) throw error;
+        for (const file of files) {
+          const move = moveOf(file);
+          await offline.move(file.item, move.addParents, move.removeParents, target.title);
+        }
+        this.offlineNotice();
+      }
     }, { action: this.t('Could not move'), retry: true });
   }
 
@@ -103,16 +116,39 @@ export class DriveOrganizeCommands extends DriveCommandPart {
   async drop(plan: DropPlan): Promise<void> {
     const refresh = plan.actions.some((action) => action.kind === 'trash') ? [this.host.model().section('trash')] : [];
     // The dropped files go in batch requests (trashes and moves apart); those that fail are named, Retry sends only those.
-    await attempt(this.desk, () => changeAll(this.host, plan.actions, async (actions) => {
-      const trashes = actions.filter((action) => action.kind === 'trash');
-      const moves = actions.flatMap((action) => (action.kind === 'move' ? [action] : []));
-      const trashed = trashes.length > 0 ? [...await this.host.api().trashFiles(trashes.map((action) => action.fileId))] : [];
-      const moved = moves.length > 0 ? [...await this.host.api().moveFiles(moves)] : [];
-      return actions.map((action) => ((action.kind === 'trash' ? trashed.shift() : moved.shift()) ?? { ok: false, error: new Error(this.t('no answer')) }));
-    }, refresh, (action) => action.title), { action: this.t('Could not move') });
+    await attempt(this.desk, async () => {
+      try {
+        await changeAll(this.host, plan.actions, async (actions) => {
+          const trashes = actions.filter((action) => action.kind === 'trash');
+          const moves = actions.flatMap((action) => (action.kind === 'move' ? [action] : []));
+          const trashed = trashes.length > 0 ? [...await this.host.api().trashFiles(trashes.map((action) => action.fileId))] : [];
+          const moved = moves.length > 0 ? [...await this.host.api().moveFiles(moves)] : [];
+          return actions.map((action) => ((action.kind === 'trash' ? trashed.shift() : moved.shift()) ?? { ok: false, error: new Error(this.t('no answer')) }));
+        }, refresh, (action) => action.title);
+      } catch (error) {
+        // Offline: each dropped file's move or trash is kept (shown at once) and sent when Drive is back.
+        const offline = this.host.offlineChanges;
+        if (!isUnreachable(error) || !offline) throw error;
+        for (const action of plan.actions) {
+          const item = this.host.model().nodesForFile(action.fileId)[0]?.item ?? { kind: 'drive#file', id: action.fileId, title: action.title };
+          if (action.kind === 'trash') await offline.trash(item);
+          else await offline.move(item, action.addParents, action.removeParents, this.folderTitle(action.addParents[0]));
+        }
+        this.offlineNotice();
+      }
+    }, { action: this.t('Could not move') });
     if (plan.skipped.length > 0) {
       const first = plan.skipped[0];
       if (first) void this.vs.window.showInformationMessage(this.t('“{0}” was not moved: {1}.', first.title, first.reason));
     }
+  }
+
+  private folderTitle(folderId: string | undefined): string {
+    const folder = folderId ? this.host.model().nodesForFile(folderId)[0]?.item : undefined;
+    return folder?.title ?? this.t('My Drive');
+  }
+
+  private offlineNotice(): void {
+    void this.vs.window.showInformationMessage(this.t('Desk is offline: the move is kept and sent when Drive can be reached.'));
   }
 }

@@ -1,4 +1,5 @@
 /** The Drive commands around the trash: trash (with Undo), restore, delete forever, empty the trash. */
+import { isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { confirmModal } from '../../../core/confirm';
 import type { DriveItem } from '../port';
@@ -33,7 +34,17 @@ export class DriveTrashCommands extends DriveCommandPart {
       // A shared drive's item goes to that drive's Trash, anything else to the user's.
       const shownIn = () => [...files.map((file) => file.parent), ...files.flatMap((file) => this.host.model().trashFor(file.item))];
       // One batch request for the selection: the files that could not be trashed are named, Retry sends only those.
-      const trashed = await this.context.changeAll(files, (targets) => this.host.api().trashFiles(targets.map((file) => file.item.id)), shownIn());
+      let trashed;
+      try {
+        trashed = await this.context.changeAll(files, (targets) => this.host.api().trashFiles(targets.map((file) => file.item.id)), shownIn());
+      } catch (error) {
+        // Offline: kept (the rows leave at once) and sent when Drive is back; a trash repeated changes nothing.
+        const offline = this.host.offlineChanges;
+        if (!isUnreachable(error) || !offline) throw error;
+        for (const file of files) await offline.trash(file.item);
+        void this.vs.window.showInformationMessage(this.t('Desk is offline: {0} item(s) go to the trash when Drive can be reached.', files.length));
+        return;
+      }
       const undo = this.t('Undo');
       const choice = await this.vs.window.showInformationMessage(this.t('Moved {0} item(s) to the trash.', trashed.length), undo);
       if (choice === undo) await this.context.changeAll(trashed.map(({ item }) => item), (targets) => this.host.api().untrashFiles(targets.map((file) => file.item.id)), shownIn());

@@ -390,6 +390,13 @@ export class DriveTreeModel {
     return this.rootId().catch(() => undefined);
   }
 
+  /** The folders among the loaded rows: what a folder picker can offer offline. */
+  loadedFolders(): DriveItem[] {
+    const folders = new Map<string, DriveItem>();
+    for (const node of this.nodes.values()) if (isFolder(node.item) && !node.item.labels?.trashed) folders.set(node.item.id, node.item);
+    return [...folders.values()];
+  }
+
   /** Updates the metadata a node shows (e.g. after a rename) without reloading its folder. */
   updateItem(item: DriveItem): FileNode[] {
     const updated: FileNode[] = [];

@@ -123,8 +123,9 @@ export class TaskItemCommands {
     if (!target) return false;
     const detail = node?.kind === 'task' && node.hasChildren ? this.t('Its subtasks are deleted too.') : this.t('This cannot be undone.');
     if (!(await confirmModal(this.vs, this.t('Delete the task "{0}"?', taskLabel(target.task, this.vs.l10n.t)), detail, this.t('Delete Task')))) return false;
-    await this.api.deleteTask(target.listId, target.task.id);
-    this.tree.refreshList(target.listId);
+    // Offline, the delete is kept (the row leaves at once) and sent when the service is back.
+    const { kept } = await this.context.offline.orKeep(() => this.api.deleteTask(target.listId, target.task.id), () => this.context.offline.delete(target.listId, target.task));
+    if (!kept) this.tree.refreshList(target.listId);
     return true;
   }
 
@@ -167,16 +168,21 @@ export class TaskItemCommands {
   /** Runs moves in order (drag and drop and the Move command), then refreshes the lists they touched. */
   async move(requests: readonly MoveRequest[], lists: readonly string[]): Promise<void> {
     // No Retry: a sequence of moves that failed half-way must be looked at again, not replayed.
+    // Offline, each move is kept (shown at its place at once) and sent in order when the service is back.
+    let kept = false;
     await attempt(this.desk, async () => {
       for (const request of requests) {
-        await this.api.moveTask(request.tasklist, request.task, {
+        const place = {
           ...(request.parent ? { parent: request.parent } : {}),
           ...(request.previous ? { previous: request.previous } : {}),
           ...(request.destinationTasklist ? { destinationTasklist: request.destinationTasklist } : {}),
-        });
+        };
+        const title = this.tree.shownTitle(request.tasklist, request.task) ?? '';
+        const answer = await this.context.offline.orKeep(async () => void (await this.api.moveTask(request.tasklist, request.task, place)), () => this.context.offline.move(title, { listId: request.tasklist, taskId: request.task, ...place }));
+        kept ||= answer.kept;
       }
     }, { action: this.t('Could not move the task') });
-    for (const list of lists) this.tree.refreshList(list);
+    if (!kept) for (const list of lists) this.tree.refreshList(list);
   }
 
   /** "Open Task Details": tasks.get rendered as a read-only markdown preview. */

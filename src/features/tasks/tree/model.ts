@@ -29,6 +29,14 @@ export function comparePositions(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A position sorting between two (Google's 20-digit form); '' sorts first. For tasks moved offline, until a reload. */
+export function positionBetween(before: string | undefined, after: string | undefined): string {
+  if (before === undefined || !/^\d+$/.test(before)) return '';
+  const low = BigInt(before);
+  const high = after !== undefined && /^\d+$/.test(after) ? BigInt(after) : low + 2n;
+  return ((low + high) / 2n).toString().padStart(before.length, '0');
+}
+
 function compareTasks(a: Task, b: Task): number {
   return comparePositions(a.position, b.position) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
@@ -226,6 +234,54 @@ export class TasksTreeModel {
     known[index] = task;
     this.saveSnapshot();
     return true;
+  }
+
+  /** A task deleted offline leaves the rows at once, with its subtasks (as the service deletes them). */
+  removeLocalTask(listId: string, taskId: string): boolean {
+    let removed = false;
+    for (const tasks of this.shownTasks(listId)) {
+      const gone = new Set([taskId]);
+      for (const task of tasks) if (task.parent && gone.has(task.parent)) gone.add(task.id);
+      for (let index = tasks.length - 1; index >= 0; index--) {
+        if (gone.has((tasks[index] as Task).id)) {
+          tasks.splice(index, 1);
+          removed = true;
+        }
+      }
+    }
+    if (removed) this.saveSnapshot();
+    return removed;
+  }
+
+  /**
+   * A task moved offline, shown at its new place: under `parent` (or at the top level), right after `previous` (or
+   * first), in `toListId`. Its subtasks go with it. The service's positions come with the next load after replay.
+   */
+  moveLocalTask(listId: string, taskId: string, place: { parent?: string; previous?: string; toListId: string }): boolean {
+    const source = this.shownTasks(listId)[0];
+    const moving = source?.filter((task) => task.id === taskId) ?? [];
+    const task = moving[0];
+    if (!source || !task) return false;
+    const family = new Set([taskId]);
+    for (const candidate of source) if (candidate.parent && family.has(candidate.parent)) family.add(candidate.id);
+    const subtasks = source.filter((candidate) => family.has(candidate.id) && candidate.id !== taskId);
+    const siblings = (this.shownTasks(place.toListId)[0] ?? []).filter((candidate) => (candidate.parent ?? undefined) === place.parent && !family.has(candidate.id)).sort(compareTasks);
+    const after = place.previous ? siblings.findIndex((candidate) => candidate.id === place.previous) + 1 : 0;
+    const position = positionBetween(siblings[after - 1]?.position, siblings[after]?.position);
+    const moved: Task = { ...task, position, ...(place.parent ? { parent: place.parent } : { parent: undefined }) };
+    if (place.toListId === listId) return this.applyLocalTask(listId, moved);
+    this.removeLocalTask(listId, taskId);
+    for (const tasks of this.shownTasks(place.toListId)) tasks.push(moved, ...subtasks);
+    this.saveSnapshot();
+    return true;
+  }
+
+  /** The arrays the rows of a list are drawn from: the loaded list, and what is known of it offline. */
+  private shownTasks(listId: string): Task[][] {
+    const state = this.listStates.get(listId);
+    const loaded = state?.complete && !state.error ? state.tasks : undefined;
+    const known = this.knownTasks.get(listId);
+    return [loaded, known].filter((tasks, index, all): tasks is Task[] => tasks !== undefined && all.indexOf(tasks) === index);
   }
 
   /** A task added offline got its id from the service (its add was replayed): the row shows the service's task. */

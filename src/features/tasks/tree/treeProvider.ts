@@ -107,6 +107,18 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
     if (this.model.addLocalTask(listId, task, previous)) this.redrawList(listId);
   }
 
+  /** A task deleted offline leaves its list at once (with its subtasks). */
+  removeLocalTask(listId: string, taskId: string): void {
+    if (this.model.removeLocalTask(listId, taskId)) this.redrawList(listId);
+  }
+
+  /** A task moved offline shows at its new place at once. */
+  moveLocalTask(listId: string, taskId: string, place: { parent?: string; previous?: string; toListId: string }): void {
+    if (!this.model.moveLocalTask(listId, taskId, place)) return;
+    this.redrawList(listId);
+    if (place.toListId !== listId) this.redrawList(place.toListId);
+  }
+
   /** A task added offline has its service id now (its add was replayed). */
   replaceLocalTask(listId: string, localId: string, task: Task): void {
     this.model.replaceLocalTask(listId, localId, task);
@@ -133,6 +145,11 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Every task of a list, all pages, as a tree (for pickers). */
   allTasks(listId: string): Promise<TaskTreeEntry[]> {
     return this.model.allTasks(listId);
+  }
+
+  /** The title of a task shown now (what a change waiting to be sent names). */
+  shownTitle(listId: string, taskId: string): string | undefined {
+    return this.model.taskNode(listId, taskId)?.task.title;
   }
 
   /** The row of a task, once its list is loaded (to reveal it after a change). */

@@ -42,6 +42,20 @@ class FakeService {
     this.writes.push(`insert ${created.title}`);
     return created;
   }
+  async moveTask(_list: string, id: string, options: { parent?: string; previous?: string; destinationTasklist?: string }): Promise<Task> {
+    this.check();
+    const found = await this.getTask(_list, id);
+    const moved = { ...found, parent: options.parent } as Task;
+    this.tasks.set(id, moved);
+    this.writes.push(`move ${id} ${JSON.stringify(options)}`);
+    return moved;
+  }
+  async deleteTask(_list: string, id: string): Promise<void> {
+    this.check();
+    await this.getTask(_list, id);
+    this.tasks.delete(id);
+    this.writes.push(`delete ${id}`);
+  }
   async listTasks(): Promise<{ items: Task[] }> {
     this.check();
     return { items: [...this.tasks.values()] };
@@ -58,7 +72,7 @@ function setUp(warningAnswer?: string) {
   vs.commands = { executeCommand: async () => undefined };
   const queue = new WriteQueue({ memento: new MapMemento(), account: () => 'emulator alice', now: () => Date.now(), isOffline: isUnreachable });
   const shown: string[] = [];
-  const tree = { applyLocalTask: (_l: string, t: Task) => shown.push(`apply ${t.id} ${t.status}`), addLocalTask: (_l: string, t: Task) => shown.push(`add ${t.title}`), replaceLocalTask: (_l: string, local: string, t: Task) => shown.push(`replace ${local.startsWith(LOCAL_TASK_PREFIX)} ${t.id}`) };
+  const tree = { applyLocalTask: (_l: string, t: Task) => shown.push(`apply ${t.id} ${t.status}`), addLocalTask: (_l: string, t: Task) => shown.push(`add ${t.title}`), replaceLocalTask: (_l: string, local: string, t: Task) => shown.push(`replace ${local.startsWith(LOCAL_TASK_PREFIX)} ${t.id}`), removeLocalTask: (_l: string, id: string) => shown.push(`remove ${id}`), moveLocalTask: (_l: string, id: string, place: { parent?: string; toListId: string }) => shown.push(`move ${id} under ${place.parent ?? 'top'} in ${place.toListId}`) };
   const desk = { vs: vs as unknown as typeof vscode, offlineQueue: queue, log: { info: () => undefined }, showError: async () => undefined } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'showError'>;
   const host: TasksOfflineHost = { desk, api: service, tree };
   const offline = new TasksOfflineWrites(host);
@@ -131,5 +145,46 @@ describe('Tasks writes offline: kept, shown at once, replayed once', () => {
     await queue.settled();
     assert.deepEqual(opened, ['my text']);
     assert.equal(queue.size, 0);
+  });
+
+  it('a move and a delete made offline show at once and are sent once; a task added offline moves under its new id', async () => {
+    const { service, queue, offline, shown } = setUp();
+    service.tasks.set('a', task('a'));
+    service.tasks.set('b', task('b'));
+    service.offline = true;
+    const added = await offline.insert('L', 'My Tasks', 'New', {}, false);
+    await offline.move('New', { listId: 'L', taskId: added.id, parent: 'a' });
+    await offline.move('b', { listId: 'L', taskId: 'b', destinationTasklist: 'M' });
+    await offline.delete('L', task('a'));
+    assert.deepEqual(shown.slice(1), [`move ${added.id} under a in L`, 'move b under top in M', 'remove a']);
+    offline.register();
+    await queue.settled();
+    assert.equal(queue.size, 4);
+    service.offline = false;
+    await queue.replay();
+    const created = [...service.tasks.values()].find((candidate) => candidate.title === 'New');
+    assert.deepEqual(service.writes, ['insert New', `move ${created?.id} {"parent":"a"}`, 'move b {"destinationTasklist":"M"}', 'delete a']);
+    assert.equal(queue.size, 0);
+  });
+
+  it('a delete that landed before the connection broke (or of a task deleted elsewhere) is done, not an error', async () => {
+    const { service, queue, offline } = setUp();
+    await offline.delete('L', task('gone'));
+    offline.register();
+    await queue.settled();
+    assert.deepEqual(service.writes, []);
+    assert.equal(queue.size, 0);
+  });
+
+  it('a move of a task deleted elsewhere says so and is not kept', async () => {
+    const { queue, offline } = setUp();
+    const warnings: string[] = [];
+    const vs = (offline as unknown as { host: { desk: { vs: { window: Record<string, unknown> } } } }).host.desk.vs;
+    vs.window.showWarningMessage = async (message: string) => void warnings.push(message);
+    await offline.move('Gone', { listId: 'L', taskId: 'gone' });
+    offline.register();
+    await queue.settled();
+    assert.equal(queue.size, 0);
+    assert.match(warnings[0] ?? '', /deleted elsewhere/);
   });
 });

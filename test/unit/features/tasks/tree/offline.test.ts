@@ -82,4 +82,24 @@ describe('Tasks tree offline: views keep what they show', () => {
     assert.deepEqual(labels(rows), ['New offline', 'a']);
     assert.equal(rows[1]?.kind === 'task' && rows[1].task.status, 'completed');
   });
+
+  it('a task moved or deleted offline shows at its new place at once, its subtasks with it', async () => {
+    const api = new SwitchableApi([list('L', 'Home'), list('M', 'Work')], {
+      L: [[task('a', '00000000000000000001'), task('b', '00000000000000000002'), task('c', '00000000000000000003'), task('c1', '00000000000000000001', { parent: 'c' })]],
+      M: [[task('m', '00000000000000000001')]],
+    });
+    const tree = model(api);
+    await tree.listChildren(await listNode(tree, 'L'));
+    await tree.listChildren(await listNode(tree, 'M'));
+    api.offline = true;
+    assert.equal(tree.moveLocalTask('L', 'a', { previous: 'b', toListId: 'L' }), true);
+    assert.equal(tree.moveLocalTask('L', 'c', { toListId: 'M', previous: 'm' }), true);
+    assert.equal(tree.removeLocalTask('L', 'b'), true);
+    tree.reset();
+    assert.deepEqual(labels(await tree.listChildren(await listNode(tree, 'L'))), ['a']);
+    const work = await tree.listChildren(await listNode(tree, 'M'));
+    assert.deepEqual(labels(work), ['m', 'c']);
+    const moved = work[1];
+    assert.deepEqual(moved?.kind === 'task' ? labels(tree.taskChildren(moved)) : [], ['c1']);
+  });
 });
