@@ -82,7 +82,7 @@ export default tseslint.config(
   {
     // On the way to typescript-eslint's strictTypeChecked (issue 30): its rules that the code already meets. The rest
     // (restrict-template-expressions, no-unnecessary-condition, no-unnecessary-type-assertion, require-await,
-    // no-confusing-void-expression and a few smaller ones) need changes across many files: docs/architecture.md, "Lint".
+    // no-confusing-void-expression and a few smaller ones) need changes across many files (counts in docs/architecture.md, under `eslint`).
     files: ['**/*.ts'],
     rules: Object.fromEntries([
       'ban-ts-comment', 'no-array-delete', 'no-duplicate-type-constituents', 'no-extraneous-class', 'no-for-in-array',
