@@ -7,6 +7,10 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import desk from './build/eslint-rules/index.js';
 
+/** A rule of typescript-eslint's strictTypeChecked with the options that config gives it. */
+const strictSettings = Object.assign({}, ...tseslint.configs.strictTypeChecked.map((config) => config.rules ?? {}));
+const strictRule = (name) => [`@typescript-eslint/${name}`, strictSettings[`@typescript-eslint/${name}`]];
+
 const features = fs.readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 
 const noVscode = { name: 'vscode', message: 'This layer runs without VS Code: take what you need as a parameter.' };
@@ -75,6 +79,27 @@ export default tseslint.config(
     files: [`src/features/${name}/${'*/'.repeat(depth)}*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
   }))),
+  {
+    // On the way to typescript-eslint's strictTypeChecked (issue 30): its rules that the code already meets. The rest
+    // (restrict-template-expressions, no-unnecessary-condition, no-unnecessary-type-assertion, require-await,
+    // no-confusing-void-expression and a few smaller ones) need changes across many files (counts in docs/architecture.md, under `eslint`).
+    files: ['**/*.ts'],
+    rules: Object.fromEntries([
+      'ban-ts-comment', 'no-array-delete', 'no-duplicate-type-constituents', 'no-extraneous-class', 'no-for-in-array',
+      'no-implied-eval', 'no-mixed-enums', 'no-non-null-asserted-nullish-coalescing', 'no-unsafe-enum-assignment',
+      'no-unsafe-enum-comparison', 'no-unsafe-unary-minus', 'no-useless-constructor', 'prefer-literal-enum-member',
+      'prefer-promise-reject-errors', 'prefer-reduce-type-parameter', 'prefer-return-this-type', 'related-getter-setter-pairs',
+      'restrict-plus-operands', 'return-await', 'no-unnecessary-template-expression', 'use-unknown-in-catch-callback-variable',
+    ].map(strictRule)),
+  },
+  {
+    // strictTypeChecked rules that src/ meets (tests and benchmarks do not yet).
+    files: ['src/**/*.ts'],
+    rules: Object.fromEntries([
+      'no-base-to-string', 'no-unsafe-member-access', 'no-unsafe-call', 'no-non-null-assertion', 'no-deprecated',
+      'no-useless-default-assignment', 'no-unnecessary-type-conversion',
+    ].map(strictRule)),
+  },
   {
     files: ['**/*.ts'],
     plugins: { desk },

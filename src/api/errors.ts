@@ -155,7 +155,7 @@ export class ServiceUnreachableError extends NetworkError {
     return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   }
 
-  constructor(operation: string, cause: unknown, readonly status: number | undefined = undefined) {
+  constructor(operation: string, cause: unknown, readonly status?: number) {
     super(operation, cause);
     this.wording = (t) => t('Cannot reach the service: Desk is offline');
     this.message = this.wording(english);

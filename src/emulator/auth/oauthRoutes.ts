@@ -422,7 +422,7 @@ function clientCredentialsOf(context: RequestContext, fields: Record<string, str
 }
 
 async function readFields(context: RequestContext): Promise<Record<string, string>> {
-  const contentType = String(context.headers['content-type'] ?? '').toLowerCase();
+  const contentType = (context.headers['content-type'] ?? '').toLowerCase();
   if (contentType.includes('application/json')) {
     let body: unknown;
     try {

@@ -192,7 +192,7 @@ export class CalendarEvents {
    * Original starts of a series up to `untilUtc` (at least; a series that ends, to its end), cached per etag and grown
    * on demand. Work is bounded (see expansion.ts): what could not be expanded shows in `coveredUntilUtc`.
    */
-  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number, budget: WorkBudget | undefined = undefined): Expansion {
+  originalStarts(master: StoredEvent, calendarZone: string, untilUtc: number, budget?: WorkBudget): Expansion {
     const cached = this.cachedExpansion(master, calendarZone);
     const target = this.targetWall(cached, untilUtc);
     const state = cached.growing.current.covered > target ? cached.growing.current : cached.growing.extendSync(target, budget ?? { candidates: SYNC_BUDGET });

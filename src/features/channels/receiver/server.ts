@@ -57,7 +57,7 @@ export class ChannelReceiver {
         const path = (request.url ?? '').split('?')[0];
         const result = path === RECEIVER_PATH
           ? checkNotification(request.method, request.headers, body, this.options.lookup, (this.options.now ?? Date.now)())
-          : { status: 404 as const, reason: `no receiver at ${String(path).slice(0, 100)}` };
+          : { status: 404 as const, reason: `no receiver at ${path.slice(0, 100)}` };
         response.writeHead(result.status, { 'Content-Length': '0' }).end();
         if (result.status === 200) this.options.onNotification(result.notification);
         else this.options.onRefused?.(result.status, result.reason);

@@ -344,7 +344,7 @@ export class TodoTracking extends Disposable {
 
   scheduleDecorations(delayMs = 250): void {
     clearTimeout(this.decorationTimer);
-    this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error) => this.desk.log.warn(`TODO decorations: ${String(error)}`)), delayMs);
+    this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error: unknown) => this.desk.log.warn(`TODO decorations: ${String(error)}`)), delayMs);
   }
 
   /** Marks the linked TODOs of visible editors whose task is completed; signed out, it clears them. */

@@ -317,7 +317,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     }
     const { found } = element;
     const { todo } = found;
-    const item = new vs.TreeItem(todo.text || `${todo.keyword}`, vs.TreeItemCollapsibleState.None);
+    const item = new vs.TreeItem(todo.text || todo.keyword, vs.TreeItemCollapsibleState.None);
     item.id = element.id;
     const words = [`${todo.keyword} · ${t('line {0}', found.line + 1)}`];
     let icon = todo.taskId ? 'pass' : 'circle-large-outline';
