@@ -151,3 +151,37 @@ export function savingBytes(vs: typeof vscode, uri: vscode.Uri): number | undefi
   const document = vs.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
   return document ? Buffer.byteLength(document.getText(), 'utf8') : undefined;
 }
+
+/** Text for one side of a comparison: an untitled document of this content, or a document that exists (a URI). */
+export type ComparedText = { readonly content: string; readonly language?: string } | vscode.Uri;
+
+export interface KeptConflict {
+  /** What changed elsewhere, e.g. "“Plan.md” was changed on Drive while you were offline." */
+  readonly message: string;
+  readonly detail: string;
+  readonly mine: { readonly content: string; readonly language?: string };
+  readonly theirs: () => Promise<ComparedText>;
+  /** The diff editor's title, e.g. "Plan.md (Drive) ↔ (yours)". */
+  readonly diffTitle: string;
+}
+
+/**
+ * Compare / Overwrite / Cancel for a change kept offline whose replay meets a change made elsewhere (the offline
+ * replays of task notes, Drive saves and event edits). True: overwrite. Compare opens theirs beside the user's text,
+ * Cancel the user's text alone, so it is never dropped silently. Answers the choice too, for the log.
+ */
+export async function askOverwriteKept(vs: typeof vscode, conflict: KeptConflict): Promise<{ overwrite: boolean; choice: 'compare' | 'overwrite' | 'cancel' }> {
+  const compare = vs.l10n.t('Compare');
+  const overwrite = vs.l10n.t('Overwrite');
+  const answer = await vs.window.showWarningMessage(conflict.message, { modal: true, detail: conflict.detail }, compare, overwrite);
+  if (answer === overwrite) return { overwrite: true, choice: 'overwrite' };
+  const mine = await vs.workspace.openTextDocument({ content: conflict.mine.content, ...(conflict.mine.language ? { language: conflict.mine.language } : {}) });
+  if (answer !== compare) {
+    await vs.window.showTextDocument(mine, { preview: false });
+    return { overwrite: false, choice: 'cancel' };
+  }
+  const theirs = await conflict.theirs();
+  const theirUri = 'content' in theirs ? (await vs.workspace.openTextDocument({ content: theirs.content, ...(theirs.language ? { language: theirs.language } : {}) })).uri : theirs;
+  await vs.commands.executeCommand('vscode.diff', theirUri, mine.uri, conflict.diffTitle);
+  return { overwrite: false, choice: 'compare' };
+}

@@ -1,6 +1,7 @@
 // Offline as a user sees it: the emulator stops (a network loss), the Tasks view keeps its rows with a header saying
 // it is offline, a task ticked meanwhile shows at once and the status bar says "Offline · 1 change waiting"; the
 // emulator starts again on the same data and, with no click, the status item goes and the emulator has the change.
+// The Drive and Calendar views, loaded before, keep their rows offline too, under the same header.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,6 +20,8 @@ describe('Offline (UI)', function () {
 
   const tasksPane = (page: Page) => page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="Tasks"]') });
   const row = (page: Page, label: string) => tasksPane(page).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
+  const pane = (page: Page, title: string) => page.locator('.part.sidebar .pane').filter({ has: page.locator(`.pane-header[aria-label^="${title}"]`) });
+  const paneRow = (page: Page, title: string, label: string | RegExp) => pane(page, title).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: label }) }).first();
   const statusItem = (page: Page) => page.locator('.statusbar-item').filter({ hasText: /Offline|changes? waiting/ }).first();
 
   it('keeps the rows, says it is offline and what waits, and catches up on its own', async () => {
@@ -26,6 +29,10 @@ describe('Offline (UI)', function () {
     const { page } = workbench;
     await openDeskContainer(page);
     await signInThroughConsent(workbench, { within: tasksPane(page) });
+    // Drive and the Calendar's Agenda are loaded while online, as a user would have seen them before the network went.
+    await showOnlyViews(page, ['Drive', 'Calendar']);
+    await paneRow(page, 'Drive', 'Notes').waitFor({ state: 'visible', timeout: 30000 });
+    await paneRow(page, 'Calendar', /^(Today|Tomorrow)$/).waitFor({ state: 'visible', timeout: 30000 });
     await showOnlyViews(page, ['Tasks']);
     const myTasks = row(page, 'My Tasks');
     await myTasks.waitFor({ state: 'visible', timeout: 30000 });
@@ -42,6 +49,17 @@ describe('Offline (UI)', function () {
     await row(page, 'Plan the weekend trip').waitFor({ state: 'visible' });
     assert.equal(await water.locator('.custom-view-tree-node-item-checkbox').getAttribute('aria-checked'), 'true');
     await workbench.screenshot('offline-tasks-view-and-status');
+    // Drive and Calendar: their rows stay, under the header saying since when Desk is offline; no error rows.
+    await showOnlyViews(page, ['Drive', 'Calendar']);
+    for (const title of ['Drive', 'Calendar']) await pane(page, title).locator('.message', { hasText: /Offline since/ }).first().waitFor({ state: 'visible', timeout: 30000 });
+    await paneRow(page, 'Drive', 'Notes').waitFor({ state: 'visible', timeout: 30000 });
+    await paneRow(page, 'Calendar', /^(Today|Tomorrow)$/).waitFor({ state: 'visible', timeout: 30000 });
+    for (const title of ['Drive', 'Calendar']) {
+      const text = (await pane(page, title).locator('.monaco-list-row[role="treeitem"]').allInnerTexts()).join(' | ');
+      assert.doesNotMatch(text, /Could not load|ECONN|https?:\/\/|\?[a-z]+=/, `${title}: ${text}`);
+    }
+    await workbench.screenshot('offline-drive-calendar-views');
+    await showOnlyViews(page, ['Tasks']);
 
     await workbench.restartEmulator();
     await statusItem(page).waitFor({ state: 'hidden', timeout: 90000 });

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { GoogleApiError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
+import { askOverwriteKept } from '../../core/saveConflict';
 import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
 import type { CalendarEvent, CalendarListEntry, EventWrite } from '../../shared/schemas/calendar';
 import type { CalendarApi } from './port';
@@ -170,25 +171,16 @@ export class CalendarOfflineWrites {
   /** Compare / Overwrite / Cancel for an event changed elsewhere; Compare and Cancel keep the user's change in an editor. */
   private async overwriteChosen(change: QueuedChange, intent: PatchIntent, current: CalendarEvent): Promise<boolean> {
     const vs = this.host.desk.vs;
-    const compare = vs.l10n.t('Compare');
-    const overwrite = vs.l10n.t('Overwrite');
-    const choice = await vs.window.showWarningMessage(
-      vs.l10n.t('“{0}” was changed elsewhere while you were offline.', intent.title),
-      { modal: true, detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your change opens in a new editor).', change.summary) },
-      compare,
-      overwrite,
-    );
-    this.host.desk.log.info(`Calendar: replayed edit of ${intent.eventId} met a change elsewhere: ${choice ?? 'cancel'}`);
-    if (choice === overwrite) return true;
-    const mine = await vs.workspace.openTextDocument({ language: 'json', content: JSON.stringify(intent.body, undefined, 2) });
-    if (choice === compare) {
-      const theirFields = Object.fromEntries(Object.keys(intent.body).map((key) => [key, (current as Record<string, unknown>)[key] ?? null]));
-      const theirs = await vs.workspace.openTextDocument({ language: 'json', content: JSON.stringify(theirFields, undefined, 2) });
-      await vs.commands.executeCommand('vscode.diff', theirs.uri, mine.uri, vs.l10n.t('{0} (Calendar) ↔ (yours)', intent.title));
-    } else {
-      await vs.window.showTextDocument(mine, { preview: false });
-    }
-    return false;
+    const theirFields = Object.fromEntries(Object.keys(intent.body).map((key) => [key, (current as Record<string, unknown>)[key] ?? null]));
+    const { overwrite, choice } = await askOverwriteKept(vs, {
+      message: vs.l10n.t('“{0}” was changed elsewhere while you were offline.', intent.title),
+      detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your change opens in a new editor).', change.summary),
+      mine: { content: JSON.stringify(intent.body, undefined, 2), language: 'json' },
+      theirs: async () => ({ content: JSON.stringify(theirFields, undefined, 2), language: 'json' }),
+      diffTitle: vs.l10n.t('{0} (Calendar) ↔ (yours)', intent.title),
+    });
+    this.host.desk.log.info(`Calendar: replayed edit of ${intent.eventId} met a change elsewhere: ${choice}`);
+    return overwrite;
   }
 
   private async keepChange(message: string, body: EventWrite): Promise<void> {

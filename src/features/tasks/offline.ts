@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
+import { askOverwriteKept } from '../../core/saveConflict';
 import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
 import type { Task, TaskWrite } from '../../shared/schemas/tasks';
 import type { TasksApi } from './port';
@@ -258,24 +259,15 @@ export class TasksOfflineWrites {
   /** Compare / Overwrite / Cancel for notes changed elsewhere; Compare and Cancel keep the user's text in an editor. */
   private async overwriteChosen(change: QueuedChange, current: Task, notes: string | null): Promise<boolean> {
     const vs = this.vs;
-    const compare = vs.l10n.t('Compare');
-    const overwrite = vs.l10n.t('Overwrite');
-    const choice = await vs.window.showWarningMessage(
-      vs.l10n.t('The notes of “{0}” were changed elsewhere while you were offline.', current.title),
-      { modal: true, detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your text opens in a new editor).', change.summary) },
-      compare,
-      overwrite,
-    );
-    this.host.desk.log.info(`Tasks: replayed notes of ${current.id} met a change elsewhere: ${choice ?? 'cancel'}`);
-    if (choice === overwrite) return true;
-    const mine = await vs.workspace.openTextDocument({ language: 'markdown', content: notes ?? '' });
-    if (choice === compare) {
-      const theirs = await vs.workspace.openTextDocument({ language: 'markdown', content: current.notes ?? '' });
-      await vs.commands.executeCommand('vscode.diff', theirs.uri, mine.uri, vs.l10n.t('{0} (Tasks) ↔ (yours)', current.title));
-    } else {
-      await vs.window.showTextDocument(mine, { preview: false });
-    }
-    return false;
+    const { overwrite, choice } = await askOverwriteKept(vs, {
+      message: vs.l10n.t('The notes of “{0}” were changed elsewhere while you were offline.', current.title),
+      detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your text opens in a new editor).', change.summary),
+      mine: { content: notes ?? '', language: 'markdown' },
+      theirs: async () => ({ content: current.notes ?? '', language: 'markdown' }),
+      diffTitle: vs.l10n.t('{0} (Tasks) ↔ (yours)', current.title),
+    });
+    this.host.desk.log.info(`Tasks: replayed notes of ${current.id} met a change elsewhere: ${choice}`);
+    return overwrite;
   }
 
   private async keepText(message: string, notes: string | null | undefined): Promise<void> {

@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import { GoogleApiError } from '../../../api/errors';
 import type { DeskContext } from '../../../core/deskContext';
 import type { DisposableLike } from '../../../core/disposable';
+import { askOverwriteKept } from '../../../core/saveConflict';
 import type { QueuedChange, ReplayOutcome } from '../../../core/sync/writeQueue';
 import type { DriveApi, DriveItem } from '../port';
 import { DRIVE_SCHEME, remoteVersionParts } from './drivePath';
@@ -103,25 +104,16 @@ export class DriveOfflineSaves {
 
   private async overwriteChosen(intent: SaveIntent, current: DriveItem, bytes: Buffer): Promise<boolean> {
     const vs = this.vs;
-    const compare = vs.l10n.t('Compare');
-    const overwrite = vs.l10n.t('Overwrite');
-    const choice = await vs.window.showWarningMessage(
-      vs.l10n.t('“{0}” was changed on Drive while you were offline.', intent.title),
-      { modal: true, detail: vs.l10n.t('Your save was kept while Desk was offline. Compare the Drive version with yours, overwrite it with yours, or cancel (your text opens in a new editor).') },
-      compare,
-      overwrite,
-    );
-    this.host.desk.log.info(`Drive: replayed save of ${intent.fileId} met a change on Drive: ${choice ?? 'cancel'}`);
-    if (choice === overwrite) return true;
-    const mine = await vs.workspace.openTextDocument({ content: bytes.toString('utf8') });
-    if (choice === compare) {
+    const { overwrite, choice } = await askOverwriteKept(vs, {
+      message: vs.l10n.t('“{0}” was changed on Drive while you were offline.', intent.title),
+      detail: vs.l10n.t('Your save was kept while Desk was offline. Compare the Drive version with yours, overwrite it with yours, or cancel (your text opens in a new editor).'),
+      mine: { content: bytes.toString('utf8') },
       // The queue replays a change only while the account that kept it is the one signed in: the remote version is its.
-      const theirs = vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(this.host.desk.session.viewAccount(), current) });
-      await vs.commands.executeCommand('vscode.diff', theirs, mine.uri, vs.l10n.t('{0} (Drive) ↔ (yours)', intent.title));
-    } else {
-      await vs.window.showTextDocument(mine, { preview: false });
-    }
-    return false;
+      theirs: async () => vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(this.host.desk.session.viewAccount(), current) }),
+      diffTitle: vs.l10n.t('{0} (Drive) ↔ (yours)', intent.title),
+    });
+    this.host.desk.log.info(`Drive: replayed save of ${intent.fileId} met a change on Drive: ${choice}`);
+    return overwrite;
   }
 
   private async keepText(message: string, bytes: Buffer): Promise<void> {
