@@ -43,6 +43,8 @@ export interface AccountRootsOptions<T> {
   readonly primary: vscode.TreeDataProvider<T>;
   /** A tree for another account (no view cache: the cache holds the first account's rows). */
   readonly create: (account: string) => Tree<T>;
+  /** The tree of an account that signed out was disposed. */
+  readonly onRemoved?: (account: string) => void;
   /** The icon of an account's root. */
   readonly icon?: string;
 }
@@ -202,6 +204,7 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
       entry.subscription?.dispose();
       entry.tree.dispose();
       this.extra.delete(email);
+      this.options.onRemoved?.(email);
     }
     this.roots.clear();
     this.changeEmitter.fire(undefined);

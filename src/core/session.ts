@@ -94,6 +94,17 @@ export class DeskSession extends Disposable implements AccountGate {
     return this.profilesValue;
   }
 
+  /**
+   * Whose something is, for status items and notifications: with several accounts signed in, the name (else e-mail)
+   * of `account` (default: the operation's account, else the first); undefined with one account, so it reads as today.
+   */
+  whose(account?: string): string | undefined {
+    if (this.profilesValue.length <= 1) return undefined;
+    const email = account === undefined ? this.requestAccount.getStore() ?? this.currentAccount : normalizeAccount(account);
+    const profile = this.profilesValue.find((candidate) => candidate.email === email);
+    return profile ? profile.name ?? profile.email : email;
+  }
+
   /** The account of the operation under way (runAs: a row's or a document's), if any. */
   get operationAccount(): string | undefined {
     return this.requestAccount.getStore();
