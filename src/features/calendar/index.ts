@@ -163,6 +163,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       this.reset();
       if (signedIn) void this.startTimers();
     }));
+    // An account added beside the first or signed out of: the status item says whose it is (or no longer needs to).
+    this._register(desk.session.onDidChangeAccounts(() => this.status.update()));
     // Back online: the Agenda reloads and every calendar's sync polls now.
     this._register(desk.onDidComeOnline(() => {
       this.tree.refreshAll();

@@ -179,6 +179,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       if (signedIn) void this.changes.ensureStarted();
       else this.changes.stop();
     }));
+    // An account added beside the first or signed out of: the changes item says whose it is (or no longer needs to).
+    this._register(desk.session.onDidChangeAccounts(() => this.changes.statusBar.update()));
     // Back online: the tree reloads what it shows, and the change feed polls now (or starts, if it could not).
     this._register(desk.onDidComeOnline(() => {
       this.provider.refresh();
