@@ -35,6 +35,12 @@ export interface ObservableSecretStorage extends SecretStorageLike {
   onDidChange(listener: (event: { readonly key: string }) => unknown): { dispose(): unknown };
 }
 
+/** A signed-in account as the views name it: its e-mail address (normalized) and, when Google gave one, its name. */
+export interface SignedInAccount {
+  readonly email: string;
+  readonly name?: string;
+}
+
 /** There is no Desk session (never signed in, signed out, or the backend changed). */
 export class NotSignedInError extends Error {
   /** Holds across feature bundles (see shared/crossBundle.ts). */
@@ -174,6 +180,16 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
   /** Stored sessions without touching the network (for sign-out pickers and context keys). */
   async listSessions(): Promise<vscode.AuthenticationSession[]> {
     return (await this.store.list(this.backend())).map(toSession);
+  }
+
+  /** The signed-in accounts of the current backend (e-mail and name, once each), from the stored sessions: no network. */
+  async listAccounts(): Promise<SignedInAccount[]> {
+    const accounts = new Map<string, SignedInAccount>();
+    for (const stored of await this.store.list(this.backend())) {
+      const email = normalizeAccount(stored.label);
+      if (!accounts.has(email)) accounts.set(email, { email, ...(stored.name ? { name: stored.name } : {}) });
+    }
+    return [...accounts.values()];
   }
 
   /** Runs the browser sign-in: loopback redirect, PKCE S256, state, offline access. */

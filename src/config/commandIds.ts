@@ -7,6 +7,7 @@
 /** Commands of Desk's own: sign-in and the backend (core/deskCommands.ts). */
 export const DESK_COMMAND = {
   signIn: 'desk.signIn',
+  addAccount: 'desk.addAccount',
   signOut: 'desk.signOut',
   useEmulator: 'desk.useEmulator',
   useGoogle: 'desk.useGoogle',

@@ -9,6 +9,7 @@ import type { CommandId } from '../config/commandIds';
 import { hasMark } from '../shared/crossBundle';
 import { retryOfFailed } from './bulk';
 import type { DeskContext } from './deskContext';
+import { accountOfRow } from './rowAccount';
 
 /** `error instanceof CancelledError` (api/errors.ts) without loading the API layer, and zod, at activation. */
 const isCancelled = (error: unknown): boolean => hasMark(error, 'CancelledError');
@@ -47,9 +48,17 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
 /** A command's body: gets the arguments VS Code passes (a tree node, the selection, a URI…). */
 export type CommandHandler = (...args: never[]) => unknown;
 
-/** Registers a table of command id (config/commandIds.ts) → handler, each behind `attempt`. */
-export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'>, table: Readonly<Partial<Record<CommandId, CommandHandler>>>): vscode.Disposable[] {
+/**
+ * Registers a table of command id (config/commandIds.ts) → handler, each behind `attempt`. A command run on a row of
+ * another account's tree (several accounts signed in) runs as that account: its requests, the URIs it opens and the
+ * tree it refreshes are that account's.
+ */
+export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'> & { readonly session?: Pick<DeskContext['session'], 'runAs'> }, table: Readonly<Partial<Record<CommandId, CommandHandler>>>): vscode.Disposable[] {
   return Object.entries(table).map(([id, handler]) =>
-    desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => (handler as (...values: unknown[]) => unknown)(...args))),
+    desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => {
+      const run = async (): Promise<unknown> => (handler as (...values: unknown[]) => unknown)(...args);
+      const account = accountOfRow(args[0]) ?? (Array.isArray(args[1]) ? accountOfRow(args[1][0]) : undefined);
+      return account && desk.session ? desk.session.runAs(account, run) : run();
+    })),
   );
 }

@@ -16,18 +16,26 @@ import { DESK_SETTING } from '../config/settingKeys';
 /** Backend and sign-in commands shared by every view's welcome content. */
 export function registerDeskCommands(desk: DeskContext): void {
   const { vs, backend, session } = desk;
-  const signIn = async (): Promise<void> => {
+  const signIn = async (): Promise<string | undefined> => {
     // Google without a client: first what a client is and where to make one, rather than an error.
     if (backend.choice.kind === 'google' && !(await hasGoogleClient(desk)) && !(await setUpGoogleClient(desk))) return;
     // The provider needs the emulator's address before it opens the consent page.
     if (backend.choice.kind === 'emulator' && !backend.current) {
       await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: vs.l10n.t('Desk: starting the local emulator…') }, () => backend.ensure());
     }
+    const before = await session.signedInAccounts();
     const account = await session.signIn();
-    void vs.window.showInformationMessage(vs.l10n.t('Desk: signed in as {0}.', account));
+    const others = before.filter((email) => email !== account.toLowerCase());
+    void vs.window.showInformationMessage(others.length === 0 || before.includes(account.toLowerCase())
+      ? vs.l10n.t('Desk: signed in as {0}.', account)
+      : vs.l10n.t('Desk: signed in as {0} beside {1}. Each view shows one root per account.', account, others.join(', ')));
+    return account;
   };
   const commands = registerCommands(desk, {
     [DESK_COMMAND.signIn]: signIn,
+    // The same browser sign-in: the consent page (Google's account chooser, the emulator's list of users) picks
+    // another account, which joins the signed-in ones instead of replacing them.
+    [DESK_COMMAND.addAccount]: signIn,
     [DESK_COMMAND.signOut]: async () => {
       if (!(await settleWaitingChanges(desk))) return;
       await vs.commands.executeCommand(AUTH_COMMAND.signOut);

@@ -25,7 +25,8 @@ import { EventStore } from './sync/eventStore';
 import { CalendarTimers } from './timers';
 import { CalendarTimeZone } from './timeZone';
 import { CALENDAR_VIEW_ID, CalendarTreeNode, isAgendaSnapshot } from './tree/model';
-import { CalendarTreeProvider } from './tree/treeProvider';
+import { CalendarTreeOptions, CalendarTreeProvider } from './tree/treeProvider';
+import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
 import { DueTaskStore } from './agenda/dueTaskStore';
 import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
 import { Drafts } from '../../core/drafts';
@@ -33,9 +34,13 @@ import { Drafts } from '../../core/drafts';
 /** The Calendar slice as activate() returns it to tests. */
 export interface CalendarSlice {
   readonly api: CalendarApi;
+  /** The Agenda tree of the account the operation runs as (the first account's outside one). */
   readonly tree: CalendarTreeProvider;
+  /** What the view shows: the first account's Agenda, or one root per account when several are signed in. */
+  readonly roots: AccountRootsProvider<CalendarTreeNode>;
   readonly view: vscode.TreeView<CalendarTreeNode>;
   readonly commands: CalendarCommands;
+  /** The event store of the account the operation runs as (the first account's outside one). */
   readonly store: EventStore;
   readonly sync: CalendarSync;
   readonly status: NextEventStatus;
@@ -63,6 +68,7 @@ export function registerCalendar(desk: DeskContext): CalendarSlice {
 class CalendarFeature extends Disposable implements CalendarSlice {
   readonly api: CalendarApi;
   readonly tree: CalendarTreeProvider;
+  readonly roots: AccountRootsProvider<CalendarTreeNode>;
   readonly view: vscode.TreeView<CalendarTreeNode>;
   readonly commands: CalendarCommands;
   readonly store: EventStore;
@@ -77,22 +83,23 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     const vs = desk.vs;
     this.api = new CalendarClient(desk.httpClient((endpoints) => endpoints.calendar, DESK_SCOPES));
     this.zone = new CalendarTimeZone(desk, () => this.api);
-    this.store = new EventStore({
+    const storeOf = (onChange: (calendarId: string) => void): EventStore => new EventStore({
       api: () => this.api,
       now: () => desk.clock.now(),
       timeZone: () => this.zone.known,
       horizonDays: () => desk.settings().calendarDaysAhead + 1,
-      onChange: (calendarId) => {
-        this.tree.redrawCalendar(calendarId);
-        this.status.update();
-      },
+      onChange,
+    });
+    const primaryStore = storeOf((calendarId) => {
+      primary.redrawCalendar(calendarId);
+      this.status.update();
     });
     const agendaTasks = this._register(new DueTasksInAgenda(desk, { redraw: () => this.tree.redrawEvents() }));
     this.agendaTasks = agendaTasks;
     this.dueTasks = agendaTasks.store;
-    this.tree = this._register(new CalendarTreeProvider(vs, {
+    const treeOptions = (store: EventStore): CalendarTreeOptions => ({
       api: () => this.api,
-      store: this.store,
+      store,
       timeZone: () => this.timeZone(),
       daysAhead: () => desk.settings().calendarDaysAhead,
       showHidden: () => this.showHidden,
@@ -102,12 +109,31 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       locale: vs.env.language,
       now: () => desk.clock.now(),
       onCalendars: () => void this.timers.follow(),
-      dueTasks: agendaTasks.treeOptions(),
-      cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot),
+    });
+    const primary: CalendarTreeProvider = this._register(new CalendarTreeProvider(vs, { ...treeOptions(primaryStore), dueTasks: agendaTasks.treeOptions(), cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot) }));
+    primary.prefetchFirstRows();
+    // Several accounts: one root per account. Another account's agenda has its own event store (synced as that
+    // account when its rows load) and no view cache (it holds the first account's).
+    const otherStores = new Map<string, EventStore>();
+    this.roots = this._register(new AccountRootsProvider<CalendarTreeNode>(vs, {
+      session: desk.session,
+      primary,
+      create: (account) => {
+        let tree: CalendarTreeProvider | undefined;
+        const store = storeOf((calendarId) => tree?.redrawCalendar(calendarId));
+        otherStores.set(account, store);
+        tree = new CalendarTreeProvider(vs, treeOptions(store));
+        return tree;
+      },
+      onRemoved: (account) => otherStores.delete(account),
+      icon: 'account',
     }));
-    this.tree.prefetchFirstRows();
+    const stores = { treeOf: (account: string) => otherStores.get(account), otherTrees: () => [...otherStores.values()] };
+    this.store = accountScoped(primaryStore, stores, desk.session, ['forget']);
+    this.tree = accountScoped(primary, this.roots, desk.session, ['refreshAll', 'redrawEvents', 'forgetKnown']);
     // Due tasks have checkboxes; a day's row has none (each checkbox is one task).
-    this.view = this._register(vs.window.createTreeView(CALENDAR_VIEW_ID, { treeDataProvider: this.tree, ...CALENDAR_TREE_VIEW.options }));
+    // The view's rows are CalendarTreeNode but for the account roots (several accounts), which no command acts on.
+    this.view = this._register(vs.window.createTreeView<CalendarTreeNode | AccountRootNode>(CALENDAR_VIEW_ID, { treeDataProvider: this.roots, ...CALENDAR_TREE_VIEW.options })) as unknown as vscode.TreeView<CalendarTreeNode>;
     this._register(markViewOffline(desk, this.view));
     agendaTasks.attach(this.view);
 
@@ -137,6 +163,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       this.reset();
       if (signedIn) void this.startTimers();
     }));
+    // An account added beside the first or signed out of: the status item says whose it is (or no longer needs to).
+    this._register(desk.session.onDidChangeAccounts(() => this.status.update()));
     // Back online: the Agenda reloads and every calendar's sync polls now.
     this._register(desk.onDidComeOnline(() => {
       this.tree.refreshAll();

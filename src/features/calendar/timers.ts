@@ -47,6 +47,8 @@ export class CalendarTimers extends Disposable {
       join: async (occurrence) => void (await options.events().joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event })),
       onMinute: () => this.checkDayChange(),
       enabled: remindersOn,
+      // The timers follow the first account's calendars (the view's own tree).
+      whose: () => desk.session.whose(desk.session.currentAccount),
     }, SYSTEM_CLOCK));
 
     this.sync = new CalendarSync({

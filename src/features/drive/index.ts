@@ -25,7 +25,8 @@ import { registerDriveFileSystem } from './explorer/fileSystem';
 import { CurrentDriveModel } from './tree/currentModel';
 import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
 import { revealDriveFile } from './tree/reveal';
-import { DRIVE_VIEW_ID, DriveTreeProvider } from './tree/treeProvider';
+import { DRIVE_VIEW_ID, DriveTreeOptions, DriveTreeProvider } from './tree/treeProvider';
+import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
 
 /** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
 export { DRIVE_CHANGES_FEED, type DriveChangesFeed } from './changes/push';
@@ -33,7 +34,10 @@ export type { DriveChangesState } from './changes/changeFeed';
 
 /** The Drive slice as activate() returns it to tests. */
 export interface DriveSlice {
+  /** The tree of the account the operation runs as (the first account's outside one). */
   readonly provider: DriveTreeProvider;
+  /** What the view shows: the first account's tree, or one root per account when several are signed in. */
+  readonly roots: AccountRootsProvider<DriveNode>;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
   /** What changed on Drive that the user has not seen (the status bar's count). */
@@ -70,7 +74,12 @@ export function registerDrive(desk: DeskContext): DriveSlice {
 class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   private readonly connection: DriveConnection;
   private readonly models: CurrentDriveModel;
+  /** The tree models of the accounts after the first (several signed in), made when their root is shown. */
+  private readonly otherModels = new Map<string, DriveTreeModel>();
+  /** The tree of the account the operation runs as (the first account's outside one). */
   readonly provider: DriveTreeProvider;
+  /** What the view shows: the first account's tree, or one root per account when several are signed in. */
+  readonly roots: AccountRootsProvider<DriveNode>;
   readonly treeView: vscode.TreeView<DriveNode>;
   readonly fileSystem: DriveFileSystemProvider;
   readonly offlineChanges: DriveOfflineChanges;
@@ -121,8 +130,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
     this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));
     const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
-    this.provider = this._register(new DriveTreeProvider(vs, {
-      model: () => this.model(),
+    const treeOptions = (model: () => DriveTreeModel): DriveTreeOptions => ({
+      model,
       isSignedIn: () => desk.session.isSignedIn(),
       log: (message) => desk.log.warn(message),
       // The commands come next: the tree calls these only once the user drops something.
@@ -132,8 +141,33 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       describeAccess: (item) => this.accessTooltips.describe(item),
       clock: desk.clock,
       comments: commentsTree,
+    });
+    const primary = this._register(new DriveTreeProvider(vs, treeOptions(() => this.models.get())));
+    // Several accounts: one root per account; another account's model has no view cache (it holds the first account's).
+    this.roots = this._register(new AccountRootsProvider<DriveNode>(vs, {
+      session: desk.session,
+      primary,
+      create: (account) => {
+        const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: vs.l10n.t });
+        this.otherModels.set(account, model);
+        return new DriveTreeProvider(vs, treeOptions(() => model));
+      },
+      onRemoved: (account) => this.otherModels.delete(account),
+      icon: 'account',
     }));
-    this.treeView = this._register(vs.window.createTreeView(DRIVE_VIEW_ID, { treeDataProvider: this.provider, dragAndDropController: this.provider, ...DRIVE_TREE_VIEW.options }));
+    this.provider = accountScoped(primary, this.roots, desk.session, ['refresh']);
+    // A drop runs as the account of the row it lands on (its folder is that account's).
+    const dragAndDrop: vscode.TreeDragAndDropController<DriveNode> = {
+      dragMimeTypes: primary.dragMimeTypes,
+      dropMimeTypes: primary.dropMimeTypes,
+      handleDrag: (sources, dataTransfer) => primary.handleDrag(sources, dataTransfer),
+      handleDrop: (target, dataTransfer, token) => {
+        const account = accountOfRow(target);
+        return account ? desk.session.runAs(account, () => primary.handleDrop(target, dataTransfer, token)) : primary.handleDrop(target, dataTransfer, token);
+      },
+    };
+    // The view's rows are DriveNode but for the account roots (several accounts), which no command acts on.
+    this.treeView = this._register(vs.window.createTreeView<DriveNode | AccountRootNode>(DRIVE_VIEW_ID, { treeDataProvider: this.roots, dragAndDropController: dragAndDrop as vscode.TreeDragAndDropController<DriveNode | AccountRootNode>, ...DRIVE_TREE_VIEW.options })) as unknown as vscode.TreeView<DriveNode>;
     this._register(markViewOffline(desk, this.treeView));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
@@ -157,6 +191,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       if (signedIn) void this.changes.ensureStarted();
       else this.changes.stop();
     }));
+    // An account added beside the first or signed out of: the changes item says whose it is (or no longer needs to).
+    this._register(desk.session.onDidChangeAccounts(() => this.changes.statusBar.update()));
     // Back online: the tree reloads what it shows, and the change feed polls now (or starts, if it could not).
     this._register(desk.onDidComeOnline(() => {
       this.provider.refresh();
@@ -180,7 +216,11 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   changesState(): DriveChangesState { return this.changes.state(); }
   noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag, item.version); }
   // What the commands need besides the slice (commands/context.ts's DriveCommandHost).
-  model(): DriveTreeModel { return this.models.get(); }
+  /** The model of the account the operation runs as (a command on another account's row), else the first account's. */
+  model(): DriveTreeModel {
+    const account = this.desk.session.operationAccount;
+    return (account ? this.otherModels.get(account) : undefined) ?? this.models.get();
+  }
   endpoints(): ServiceEndpoints | undefined { return this.desk.backend.current; }
   resources(): DriveResourcesApi { return this.driveClient(); }
   notifyFileChanged(fileId: string): void { this.fileSystem.notifyRemoteChange(fileId); }

@@ -19,18 +19,22 @@ import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
 import { isTasksSnapshot } from './tree/model';
 import type { TasksApi } from './port';
-import { TasksTreeProvider } from './tree/treeProvider';
+import { TasksTreeOptions, TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { TasksOfflineWrites } from './offline';
+import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
   readonly api: TasksApi;
+  /** The tree of the account the operation runs as (the first account's outside one). */
   readonly tree: TasksTreeProvider;
+  /** What the view shows: the first account's tree, or one root per account when several are signed in. */
+  readonly roots: AccountRootsProvider<TasksNode>;
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
@@ -62,6 +66,7 @@ export function registerTasks(desk: DeskContext): TasksSlice {
 class TasksFeature extends Disposable implements TasksSlice {
   readonly api: TasksApi;
   readonly tree: TasksTreeProvider;
+  readonly roots: AccountRootsProvider<TasksNode>;
   readonly view: vscode.TreeView<TasksNode>;
   readonly commands: TaskCommands;
   readonly dragAndDrop: TasksDragAndDropController;
@@ -73,7 +78,7 @@ class TasksFeature extends Disposable implements TasksSlice {
     super();
     const vs = desk.vs;
     this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
-    this.tree = this._register(new TasksTreeProvider(vs, {
+    const treeOptions: TasksTreeOptions = {
       api: this.api,
       showCompleted: () => desk.settings().tasksShowCompleted,
       pageSize: () => desk.settings().tasksPageSize,
@@ -83,13 +88,17 @@ class TasksFeature extends Disposable implements TasksSlice {
       day: (ms) => desk.clock.day(ms),
       today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
-      cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
-    }));
-    this.tree.model.prefetchFirstRows();
+    };
+    const primary = this._register(new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot) }));
+    primary.model.prefetchFirstRows();
+    // Several accounts: one root per account; another account's tree has no view cache (it holds the first account's).
+    this.roots = this._register(new AccountRootsProvider<TasksNode>(vs, { session: desk.session, primary, create: () => new TasksTreeProvider(vs, treeOptions), icon: 'account' }));
+    this.tree = accountScoped(primary, this.roots, desk.session, ['refreshAll', 'refreshLists']);
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
-    this.view = this._register(vs.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this.tree, dragAndDropController: dragAndDrop, ...TASKS_TREE_VIEW.options }));
+    // The view's rows are TasksNode but for the account roots (several accounts), which no command acts on.
+    this.view = this._register(vs.window.createTreeView<TasksNode | AccountRootNode>(TASKS_VIEW_ID, { treeDataProvider: this.roots, dragAndDropController: dragAndDrop, ...TASKS_TREE_VIEW.options })) as unknown as vscode.TreeView<TasksNode>;
     this._register(markViewOffline(desk, this.view));
     // Writes that cannot reach the service wait in Desk's queue (the view refreshes once they are replayed).
     const offline = new TasksOfflineWrites({ desk, api: this.api, tree: this.tree });
@@ -133,14 +142,19 @@ class TasksFeature extends Disposable implements TasksSlice {
   }
 
   async handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void> {
-    const checked = this.desk.vs.TreeItemCheckboxState.Checked;
     await Promise.all(items.map(async ([node, state]) => {
-      if (node.kind !== 'task') return;
-      const completed = state === checked;
-      if ((node.task.status === 'completed') === completed) return;
-      await this.commands.patchStatus(node.listId, node.task, completed);
-      // The walkthrough's Tasks step is done by a real tick (package.json: onContext:desk:walkthrough.taskTicked).
-      void this.desk.vs.commands.executeCommand('setContext', WALKTHROUGH_TICKED_CONTEXT_KEY, true);
+      // A task under another account's root is completed in that account (and its tree shows it).
+      const account = accountOfRow(node);
+      await (account ? this.desk.session.runAs(account, () => this.tick(node, state)) : this.tick(node, state));
     }));
+  }
+
+  private async tick(node: TasksNode, state: vscode.TreeItemCheckboxState): Promise<void> {
+    if (node.kind !== 'task') return;
+    const completed = state === this.desk.vs.TreeItemCheckboxState.Checked;
+    if ((node.task.status === 'completed') === completed) return;
+    await this.commands.patchStatus(node.listId, node.task, completed);
+    // The walkthrough's Tasks step is done by a real tick (package.json: onContext:desk:walkthrough.taskTicked).
+    void this.desk.vs.commands.executeCommand('setContext', WALKTHROUGH_TICKED_CONTEXT_KEY, true);
   }
 }

@@ -23,6 +23,8 @@ export interface NextEventSource {
   onMinute?(): void;
   /** Whether reminder notifications are on (the desk.calendar.reminders setting). */
   enabled?(): boolean;
+  /** Whose calendars these are, when several accounts are signed in (undefined with one: the item reads as today). */
+  whose?(): string | undefined;
 }
 
 export class NextEventStatus extends Disposable {
@@ -72,18 +74,24 @@ export class NextEventStatus extends Disposable {
     const now = this.clock.now();
     const next = nextOccurrence(this.source.occurrences(), now, this.source.timeZone());
     this.current = next;
+    const t = this.vs.l10n.t;
+    // Several accounts signed in: whose calendars the item speaks of.
+    const whose = this.source.whose?.();
+    const owned = (words: string): string => (whose ? t('{0} · {1}', words, whose) : words);
+    const ownedTooltip = (text: string): string => (whose ? `${text}\n${t('Calendars of {0}.', whose)}` : text);
     if (!next) {
       // Always there while signed in, saying so when the day holds nothing more (a click opens the Calendar view).
-      const words = this.vs.l10n.t('No more events today');
+      const words = owned(t('No more events today'));
       this.item.text = `$(calendar) ${words}`;
-      this.item.tooltip = this.vs.l10n.t('No more timed events today in the calendars you show ({0}). Click to open the Calendar view.', this.source.timeZone());
+      this.item.tooltip = ownedTooltip(t('No more timed events today in the calendars you show ({0}). Click to open the Calendar view.', this.source.timeZone()));
       this.item.accessibilityInformation = { label: words };
       this.item.show();
       return;
     }
-    this.item.text = `$(calendar) ${countdownText(next, now, this.vs.l10n.t)}`;
-    this.item.tooltip = this.vs.l10n.t('{0} at {1} ({2}). Click for details.', eventTitle(next.event, this.vs.l10n.t), clockTime(next.start, this.source.timeZone()), this.source.timeZone());
-    this.item.accessibilityInformation = { label: countdownText(next, now, this.vs.l10n.t) };
+    const words = owned(countdownText(next, now, t));
+    this.item.text = `$(calendar) ${words}`;
+    this.item.tooltip = ownedTooltip(t('{0} at {1} ({2}). Click for details.', eventTitle(next.event, t), clockTime(next.start, this.source.timeZone()), this.source.timeZone()));
+    this.item.accessibilityInformation = { label: words };
     this.item.show();
   }
 

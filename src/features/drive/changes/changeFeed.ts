@@ -70,7 +70,7 @@ export class DriveChangeFeed extends Disposable {
     super();
     const { vs } = host.desk;
     this.changeLog = new ChangeLog(Date.now, undefined, (fileId) => host.knownModifiedDate(fileId));
-    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock));
+    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock, () => host.desk.session.whose(host.desk.session.currentAccount)));
     this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(DRIVE_SETTING.pushChanges) !== false));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(DRIVE_SETTING.pushChanges)) this.pushLink.settingChanged();
@@ -225,7 +225,9 @@ export class DriveChangeFeed extends Disposable {
   private async showChange(entry: ChangeEntry): Promise<void> {
     const { vs } = this.host.desk;
     if (entry.kind === 'removed') {
-      void vs.window.showInformationMessage(vs.l10n.t('“{0}” was removed from Drive.', entry.title));
+      // The feed follows the first account's Drive; with several signed in, the message says whose.
+      const whose = this.host.desk.session.whose(this.host.desk.session.currentAccount);
+      void vs.window.showInformationMessage(whose ? vs.l10n.t('“{0}” was removed from the Drive of {1}.', entry.title, whose) : vs.l10n.t('“{0}” was removed from Drive.', entry.title));
       return;
     }
     await attempt(this.host.desk, () => this.host.revealFile(entry.fileId, { open: entry.kind !== 'trashed' }));

@@ -43,6 +43,8 @@ export class ChangesStatusBar extends Disposable {
     private readonly onPick: (entry: ChangeEntry) => Promise<void>,
     /** How moments read (core/clock.ts: the Calendar zone, 24-hour). */
     private readonly clock: { dateTime(ms: number): string },
+    /** Whose Drive changed, when several accounts are signed in (undefined with one: the item reads as today). */
+    private readonly whose: () => string | undefined = () => undefined,
   ) {
     super();
     this.item = this._register(vs.window.createStatusBarItem('desk.drive.changes', vs.StatusBarAlignment.Left, 50));
@@ -57,8 +59,11 @@ export class ChangesStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = this.log.statusText(this.vs.l10n.t);
-    this.item.tooltip = `${this.vs.l10n.t('Changed on Drive by another app or person')}\n\n${this.log.summary(undefined, this.vs.l10n.t)}`;
+    const t = this.vs.l10n.t;
+    const whose = this.whose();
+    this.item.text = whose ? t('{0} · {1}', this.log.statusText(t), whose) : this.log.statusText(t);
+    const heading = whose ? t('Changed on the Drive of {0} by another app or person', whose) : t('Changed on Drive by another app or person');
+    this.item.tooltip = `${heading}\n\n${this.log.summary(undefined, t)}`;
     this.item.show();
   }
 
