@@ -25,6 +25,7 @@ import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
+import { ExpandedLists } from './tree/expandedLists';
 import { TasksOfflineWrites } from './offline';
 
 /** The Tasks slice as activate() returns it to tests. */
@@ -73,6 +74,8 @@ class TasksFeature extends Disposable implements TasksSlice {
     super();
     const vs = desk.vs;
     this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
+    // Lists left open stay open in any workspace ("Add to Workspace" reloads into a new one): see tree/expandedLists.ts.
+    const expandedLists = new ExpandedLists(desk.extensionContext.globalState);
     this.tree = this._register(new TasksTreeProvider(vs, {
       api: this.api,
       showCompleted: () => desk.settings().tasksShowCompleted,
@@ -84,6 +87,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
+      expandedLists,
     }));
     this.tree.model.prefetchFirstRows();
     let commands: TaskCommands | undefined;
@@ -98,6 +102,8 @@ class TasksFeature extends Disposable implements TasksSlice {
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
+    this._register(this.view.onDidExpandElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, true); }));
+    this._register(this.view.onDidCollapseElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, false); }));
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {
