@@ -2,14 +2,20 @@
 // Desk asks its Compare / Overwrite / Cancel question before the auto save writes; after Cancel the editor keeps the
 // typed text, unsaved, and VS Code reports the refused auto save in its own words ("Failed to save 'ideas.txt': The
 // content of the file is newer…"). Screenshots: test-results/ui/save-conflict-autosave-*.png.
+//
+// The order is held by state, not by typing speed: the text is typed with auto save off, the file changes on Drive
+// while the editor is dirty (an editor without edits reloads the other version, and one that reloads just as typing
+// starts keeps its text but not the version VS Code compares with, which gave VS Code's notice and no question on a
+// loaded machine), and only then is auto save turned on ("File: Toggle Auto Save"), which auto-saves every dirty
+// editor at once.
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { emulatorToken, getAsAlice, openDeskContainer, runCommand, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
 
 describe('Save conflicts with auto-save (UI)', function () {
   this.timeout(180000);
-  const opened = useWorkbench('failed-save-conflict-autosave-', { seed: 'demo', settings: { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 } });
+  const opened = useWorkbench('failed-save-conflict-autosave-', { seed: 'demo', settings: { 'files.autoSave': 'off', 'files.autoSaveDelay': 1000 } });
 
   const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
   const dialog = (page: Page) => page.locator('.monaco-dialog-box');
@@ -38,11 +44,13 @@ describe('Save conflicts with auto-save (UI)', function () {
     await row(page, 'ideas.txt').click();
     const lines = page.locator('.editor-group-container .view-lines').first();
     await lines.waitFor({ state: 'visible', timeout: 20000 });
-    // Changed elsewhere first, so the first auto save meets the newer version.
-    await changeOnDrive('ideas.txt', 'Their version, saved from a phone\n');
     await lines.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nMy own line, auto-saved');
+    await page.locator('.editor-group-container .tab.dirty', { hasText: 'ideas.txt' }).waitFor({ state: 'visible', timeout: 10000 });
+    // Changed elsewhere while the editor holds unsaved text, so the first auto save meets the newer version.
+    await changeOnDrive('ideas.txt', 'Their version, saved from a phone\n');
+    await runCommand(page, 'File: Toggle Auto Save');
 
     await dialog(page).filter({ hasText: 'changed on Drive' }).waitFor({ state: 'visible', timeout: 20000 });
     await saveScreenshot(page, 'save-conflict-autosave-question.png');

@@ -138,6 +138,28 @@ describe('Calendar view in VS Code', function () {
     }
   });
 
+  it('confirms an event with a 2,000-character title, quoting its start (the buttons stay on screen)', async () => {
+    const longTitle = `Pasted ${'page '.repeat(400)}`;
+    stubs.answerInputs(longTitle, `${tomorrow()} 11:00`, '30m', '');
+    const confirmations: unknown[][] = [];
+    let confirmed = (): void => undefined;
+    const answered = new Promise<void>((resolve) => { confirmed = resolve; });
+    stubs.stub('showInformationMessage', async (...args: unknown[]) => {
+      confirmations.push(args);
+      confirmed();
+      return undefined;
+    });
+    const created = await vscode.commands.executeCommand<ApiEvent | undefined>('desk.calendar.createEvent', await primary());
+    assert.equal(created?.summary, longTitle, 'the event keeps the whole title');
+    await answered;
+    const text = String(confirmations[0]?.[0]);
+    assert.match(text, /^Created “Pasted page page .*…” in .+: .+ · 11:00\.$/);
+    assert.ok(text.length < 200, `${text.length} characters`);
+    assert.deepEqual(confirmations[0]?.slice(1), ['Open', 'Show in Agenda']);
+    // Gone again, so the tests after this one see the calendar they expect.
+    assert.equal((await emulatorRequest('DELETE', `/calendar/v3/calendars/${enc(ALICE)}/events/${enc(created?.id ?? '')}`)).status, 204);
+  });
+
   it('creates an event step by step and with Quick Add, and the emulator has them', async () => {
     const seen = stubs.answerInputs('Desk sync', `${tomorrow()} 10:00`, '45m', 'Room 7');
     const confirmations: unknown[][] = [];

@@ -85,6 +85,16 @@ describe('Tasks view in VS Code', function () {
     assert.ok(tooltip instanceof vscode.MarkdownString && tooltip.value.includes('Photos are in the top drawer'), 'the notes are not in the hover');
   });
 
+  it('remembers a list the user expands and collapses, so it starts that way in any workspace (issue 33)', async () => {
+    const groceries = await listNode('Groceries');
+    const state = async (): Promise<vscode.TreeItemCollapsibleState | undefined> => api.tasks.tree.getTreeItem(await listNode('Groceries')).collapsibleState;
+    // The view's own expand event is what Desk remembers (globalState), and each list row starts from it.
+    await api.tasks.view.reveal(groceries, { expand: true });
+    assert.ok(await eventually(async () => (await state()) === vscode.TreeItemCollapsibleState.Expanded), 'an expanded list is not remembered as expanded');
+    await vscode.commands.executeCommand('workbench.actions.treeView.desk.tasks.collapseAll');
+    assert.ok(await eventually(async () => (await state()) === vscode.TreeItemCollapsibleState.Collapsed), 'a collapsed list is still remembered as expanded');
+  });
+
   it('creates a list and a task through the commands, and the emulator has them', async () => {
     stubs.answerInputs('Errands from VS Code');
     const list = await vscode.commands.executeCommand<ApiList | undefined>('desk.tasks.createList');

@@ -25,6 +25,7 @@ import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
 import { UriAccounts } from '../../core/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
+import { ExpandedLists } from './tree/expandedLists';
 import { TasksOfflineWrites } from './offline';
 import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
 
@@ -78,7 +79,13 @@ class TasksFeature extends Disposable implements TasksSlice {
     super();
     const vs = desk.vs;
     this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
+<<<<<<< HEAD
     const treeOptions: TasksTreeOptions = {
+=======
+    // Lists left open stay open in any workspace ("Add to Workspace" reloads into a new one): see tree/expandedLists.ts.
+    const expandedLists = new ExpandedLists(desk.extensionContext.globalState);
+    this.tree = this._register(new TasksTreeProvider(vs, {
+>>>>>>> h33b
       api: this.api,
       showCompleted: () => desk.settings().tasksShowCompleted,
       pageSize: () => desk.settings().tasksPageSize,
@@ -88,12 +95,19 @@ class TasksFeature extends Disposable implements TasksSlice {
       day: (ms) => desk.clock.day(ms),
       today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
+<<<<<<< HEAD
     };
     const primary = this._register(new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot) }));
     primary.model.prefetchFirstRows();
     // Several accounts: one root per account; another account's tree has no view cache (it holds the first account's).
     this.roots = this._register(new AccountRootsProvider<TasksNode>(vs, { session: desk.session, primary, create: () => new TasksTreeProvider(vs, treeOptions), icon: 'account' }));
     this.tree = accountScoped(primary, this.roots, desk.session, ['refreshAll', 'refreshLists']);
+=======
+      cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
+      expandedLists,
+    }));
+    this.tree.model.prefetchFirstRows();
+>>>>>>> h33b
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
@@ -107,6 +121,8 @@ class TasksFeature extends Disposable implements TasksSlice {
     this.commands = commands;
     for (const disposable of commands.register()) this._register(disposable);
 
+    this._register(this.view.onDidExpandElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, true); }));
+    this._register(this.view.onDidCollapseElement((event) => { if (event.element.kind === 'list') expandedLists.set(event.element.listId, false); }));
     this._register(this.view.onDidChangeCheckboxState((event) => void this.handleCheckboxes(event.items)));
     // "Edit Notes": a task's notes as a writable markdown document, saved with tasks.patch.
     const notes = this._register(new TaskNotesFileSystemProvider(vs, {

@@ -12,7 +12,7 @@ import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } 
 import { eventTitle } from '../tree/presentation';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { EditField, editDraftKey, EventPrompts } from './eventPrompts';
-import { describeWhen, eventTimes } from './when';
+import { describeWhen, eventTimes, quoteTyped } from './when';
 import { dateKey } from '../time';
 
 export type { EditField } from './eventPrompts';
@@ -90,9 +90,11 @@ export class EventCommands {
   private async announceCreated(calendarId: string, calendarTitle: string, created: CalendarEvent, when: string, waiting = false): Promise<void> {
     const open = this.t('Open');
     const show = this.t('Show in Agenda');
+    // A pasted page as a title would fill the notification (and push its buttons out of reach): quote its start.
+    const title = quoteTyped(eventTitle(created, this.vs.l10n.t), 80);
     const message = waiting
-      ? this.t('Kept “{0}” for {1}: {2}. Calendar cannot be reached; Desk creates it when it can.', eventTitle(created, this.vs.l10n.t), calendarTitle, when)
-      : this.t('Created “{0}” in {1}: {2}.', eventTitle(created, this.vs.l10n.t), calendarTitle, when);
+      ? this.t('Kept “{0}” for {1}: {2}. Calendar cannot be reached; Desk creates it when it can.', title, calendarTitle, when)
+      : this.t('Created “{0}” in {1}: {2}.', title, calendarTitle, when);
     const choice = await this.vs.window.showInformationMessage(message, open, show);
     try {
       if (choice === open) await this.openEvent(undefined, { calendarId, event: created });
