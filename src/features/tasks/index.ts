@@ -79,13 +79,10 @@ class TasksFeature extends Disposable implements TasksSlice {
     super();
     const vs = desk.vs;
     this.api = new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES));
-<<<<<<< HEAD
-    const treeOptions: TasksTreeOptions = {
-=======
     // Lists left open stay open in any workspace ("Add to Workspace" reloads into a new one): see tree/expandedLists.ts.
+    // One store for every account's tree: list ids are unique across accounts.
     const expandedLists = new ExpandedLists(desk.extensionContext.globalState);
-    this.tree = this._register(new TasksTreeProvider(vs, {
->>>>>>> h33b
+    const treeOptions: TasksTreeOptions = {
       api: this.api,
       showCompleted: () => desk.settings().tasksShowCompleted,
       pageSize: () => desk.settings().tasksPageSize,
@@ -95,19 +92,13 @@ class TasksFeature extends Disposable implements TasksSlice {
       day: (ms) => desk.clock.day(ms),
       today: () => desk.clock.today(),
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
-<<<<<<< HEAD
+      expandedLists,
     };
     const primary = this._register(new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot) }));
     primary.model.prefetchFirstRows();
     // Several accounts: one root per account; another account's tree has no view cache (it holds the first account's).
     this.roots = this._register(new AccountRootsProvider<TasksNode>(vs, { session: desk.session, primary, create: () => new TasksTreeProvider(vs, treeOptions), icon: 'account' }));
     this.tree = accountScoped(primary, this.roots, desk.session, ['refreshAll', 'refreshLists']);
-=======
-      cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot),
-      expandedLists,
-    }));
-    this.tree.model.prefetchFirstRows();
->>>>>>> h33b
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });
     this.dragAndDrop = dragAndDrop;
