@@ -105,6 +105,7 @@ export async function run(): Promise<void> {
   const titles = new Set<string>();
   const wantedStatus = new Map<string, boolean>();
   const wantedNotes = new Map<string, string>();
+  const deletedTitles = new Set<string>();
   const counts = { done: 0, sentAtOnce: 0, kept: 0 };
   for (let action = 0; action < ACTIONS; action++) {
     if (action === Math.floor(ACTIONS / 2)) {
@@ -129,7 +130,16 @@ export async function run(): Promise<void> {
       // A task added offline has Desk's own id until its add is replayed: a change to it waits behind that add.
       const local = task.id.startsWith(LOCAL_TASK_PREFIX);
       const send = <T>(write: () => Promise<T>): (() => Promise<T>) => (local ? () => Promise.reject(new ServiceUnreachableError('bench', Object.assign(new Error('queued behind its add'), { code: 'ECONNREFUSED' }))) : write);
-      if (choice < 0.75) {
+      if (choice > 0.9) {
+        // Delete: the task leaves; what was wanted of it no longer counts, and it must not be on the service.
+        const result = await writes.orKeep(send(() => api.deleteTask(list.id, task.id)), () => writes.delete(list.id, task));
+        known.splice(index, 1);
+        titles.delete(task.title);
+        wantedStatus.delete(task.title);
+        wantedNotes.delete(task.title);
+        deletedTitles.add(task.title);
+        counts[result.kept ? 'kept' : 'sentAtOnce']++;
+      } else if (choice < 0.75) {
         const completed = !(wantedStatus.get(task.title) ?? false);
         wantedStatus.set(task.title, completed);
         const result = await writes.orKeep(send(() => api.patchTask(list.id, task.id, completed ? { status: 'completed' } : { status: 'needsAction', completed: null })), () => writes.setStatus(list.id, task, completed));
@@ -178,13 +188,14 @@ export async function run(): Promise<void> {
   let lost = [...titles].filter((title) => !byTitle.has(title)).length;
   for (const [title, completed] of wantedStatus) if (byTitle.get(title)?.[0] && (byTitle.get(title)?.[0]?.status === 'completed') !== completed) lost++;
   for (const [title, notes] of wantedNotes) if (byTitle.get(title)?.[0] && byTitle.get(title)?.[0]?.notes !== notes) lost++;
+  for (const title of deletedTitles) if (byTitle.has(title)) lost++;
   const waiting = current.queue.size;
   current.dispose();
   await emulator.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`actions done:        ${counts.done} (${counts.sentAtOnce} sent at once, ${counts.kept} kept offline), ${outages} outages, one reload`);
-  console.log(`applied:             ${counts.done - lost - waiting} (${titles.size} tasks added, ${wantedStatus.size} tasks completed or reopened, ${wantedNotes.size} notes)`);
+  console.log(`applied:             ${counts.done - lost - waiting} (${titles.size + deletedTitles.size} tasks added, ${deletedTitles.size} of them deleted, ${wantedStatus.size} tasks completed or reopened, ${wantedNotes.size} notes)`);
   console.log(`lost:                ${lost} (goal 0)${waiting > 0 ? `; ${waiting} still waiting` : ''}`);
   console.log(`duplicated:          ${duplicated} (goal 0)`);
   console.log(`caught up after the last reconnect in ${(catchUpMs / 1000).toFixed(1)} s`);
