@@ -19,7 +19,10 @@ import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
 import { CalendarClient } from '../src/api/calendar';
 import { HttpClient } from '../src/api/http';
 import { EventStore } from '../src/features/calendar/sync/eventStore';
-import { groupByDay, occurrenceOf } from '../src/features/calendar/tree/model';
+import { type AgendaSnapshot, groupByDay, isAgendaSnapshot, occurrenceOf } from '../src/features/calendar/tree/model';
+import { CalendarTreeProvider } from '../src/features/calendar/tree/treeProvider';
+import { ViewCache } from '../src/core/viewCache';
+import { VIEW_CACHE_SLOTS } from '../src/config/viewCacheSlots';
 import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
 
 /**
@@ -31,6 +34,9 @@ import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
  *  - Calendar: N events, 1% of them weekly series without end: a page of stored events (2nd of 250), a page of
  *    expanded instances over one year (2nd of 250, singleEvents + orderBy=startTime), every page of stored events
  *    (2,500 a page), and a sync with the token after one change.
+ *  - Agenda: Desk's client, event store and tree model on that calendar, 7 days shown: first rows cold (no view
+ *    cache: the first days read alone) and warm (a new model over the view cache the cold start left, as after a
+ *    reload), the whole window, a sync after one change, the rows again from the store, and the heap it all keeps.
  *  - TODOs: a workspace of N files (every fifth holds a TODO), a branch switch that rewrites min(N, 10,000) files
  *    (1% of them new) applied in one batch by the view's model (VS Code faked, Debian's or VS Code's rg).
  *  - Memory: heap growth of seeding each service at that size (after a full GC).
@@ -260,31 +266,86 @@ async function calendarRows(size: number, table: Table): Promise<void> {
   }
 }
 
+/** Just enough of VS Code for the Calendar tree's rows without a window (no TreeItems are drawn). */
+function fakeTreeVs(): typeof vscode {
+  class EventEmitter {
+    readonly event = (): { dispose(): void } => ({ dispose: () => undefined });
+    fire(): void {}
+    dispose(): void {}
+  }
+  return { EventEmitter, l10n: { t: (message: string) => message } } as unknown as typeof vscode;
+}
+
 /**
- * The Agenda over HTTP with Desk's own client and event store, a year into the calendar: the first rows (the full
- * read, then 7 days grouped) cold, again from the store (what each redraw costs), one sync after a change, and
- * the heap the store keeps.
+ * The Agenda over HTTP with Desk's own client, event store and tree model, a year into the calendar, 7 days shown:
+ * cold (no view cache: the calendars, then the events, then the rows), warm (a new model, as after a window reload,
+ * with the view cache the cold start left: the rows come from it while the events load behind), one sync after a
+ * change, the rows again from the store (each redraw) and the heap the store keeps.
  */
 async function agendaRows(emulator: RunningEmulator, calendarId: string, size: number, table: Table): Promise<void> {
   const token = emulator.tokenFor('alice@example.com').accessToken;
   const api = new CalendarClient(new HttpClient({ rootUrl: () => emulator.url, token: async () => token }));
   const now = BASE + 365 * DAY_MS;
   const zone = 'Europe/Berlin';
-  const before = heapMb();
-  const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, timeZone: () => zone });
-  const firstRows = (): number => groupByDay(store.events(calendarId).flatMap((event) => occurrenceOf(calendarId, event, zone) ?? []), { now, timeZone: zone, days: 7 }).reduce((sum, day) => sum + day.occurrences.length, 0);
-  let rows = 0;
-  table.set('Agenda: first rows, cold (full read + 7 days)', size, ms(await once(async () => {
-    await store.ensureLoaded(calendarId);
-    rows = firstRows();
-  }), 0));
-  if (rows === 0) throw new Error('the Agenda showed no rows');
-  table.set('memory: Agenda event store (MB)', size, (heapMb() - before).toFixed(0));
-  await api.insertEvent(calendarId, { summary: 'One more', start: { dateTime: new Date(now + 3_600_000).toISOString() }, end: { dateTime: new Date(now + 7_200_000).toISOString() } });
-  table.set('Agenda: sync after one change', size, ms(await once(() => store.sync(calendarId))));
-  table.set('Agenda: rows again from the store (p50)', size, ms(await p50(SAMPLES, async () => {
-    firstRows();
-  })));
+  const days = 7;
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-scale-cache-'));
+  const vs = fakeTreeVs();
+  /** One start of the Agenda's model: a new store and tree over the same view cache directory. */
+  const start = (): { store: EventStore; tree: CalendarTreeProvider; written: () => Promise<void> } => {
+    const slot = new ViewCache({ directory, account: async () => 'alice@example.com' }).view(VIEW_CACHE_SLOTS.agenda, isAgendaSnapshot);
+    let lastWrite: Promise<void> = Promise.resolve();
+    const cache = { ...slot, write: (value: AgendaSnapshot) => (lastWrite = slot.write(value)) };
+    const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, timeZone: () => zone, horizonDays: () => days + 1, firstDays: () => days });
+    const tree = new CalendarTreeProvider(vs, {
+      api: () => api,
+      store,
+      timeZone: async () => zone,
+      daysAhead: () => days,
+      showHidden: () => false,
+      isSignedIn: async () => true,
+      withProgress: (work) => work(),
+      log: () => undefined,
+      now: () => now,
+      cache,
+    });
+    return { store, tree, written: () => lastWrite };
+  };
+  /** The root rows, then the Agenda's: what VS Code asks for when the view opens. */
+  const firstRows = async (tree: CalendarTreeProvider): Promise<number> => {
+    await tree.getChildren();
+    const rows = await tree.getChildren(tree.agenda);
+    return rows.filter((row) => row.kind === 'day').length;
+  };
+  try {
+    const before = heapMb();
+    const cold = start();
+    let dayRows = 0;
+    table.set('Agenda: first rows, cold (first days read, grouped)', size, ms(await once(async () => {
+      dayRows = await firstRows(cold.tree);
+    }), 0));
+    if (dayRows === 0) throw new Error('the Agenda showed no rows');
+    table.set('Agenda: whole window in, cold (2 x 31 days)', size, ms(await once(() => cold.store.fullLoad(calendarId).then(() => undefined)), 0));
+    table.set('memory: Agenda store + rows (MB)', size, (heapMb() - before).toFixed(0));
+    await cold.written();
+    const warm = start();
+    let warmRows = 0;
+    table.set('Agenda: first rows, warm (view cache, new model)', size, ms(await once(async () => {
+      warmRows = await firstRows(warm.tree);
+    })));
+    if (warmRows === 0) throw new Error('the warm Agenda showed no rows');
+    await warm.store.ensureLoaded(calendarId);
+    await warm.store.fullLoad(calendarId);
+    await api.insertEvent(calendarId, { summary: 'One more', start: { dateTime: new Date(now + 3_600_000).toISOString() }, end: { dateTime: new Date(now + 7_200_000).toISOString() } });
+    table.set('Agenda: sync after one change', size, ms(await once(() => cold.store.sync(calendarId))));
+    const rowsOf = (store: EventStore): number => groupByDay(store.events(calendarId).flatMap((event) => occurrenceOf(calendarId, event, zone) ?? []), { now, timeZone: zone, days }).reduce((sum, day) => sum + day.occurrences.length, 0);
+    table.set('Agenda: rows again from the store (p50)', size, ms(await p50(SAMPLES, async () => {
+      rowsOf(cold.store);
+    })));
+    cold.tree.dispose();
+    warm.tree.dispose();
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 /** The ripgrep VS Code bundles (the test build's) or Debian's, under a fake app root where the view looks for it. */

@@ -88,6 +88,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       now: () => desk.clock.now(),
       timeZone: () => this.zone.known,
       horizonDays: () => desk.settings().calendarDaysAhead + 1,
+      // The Agenda's days come first (one page even in a calendar of 100,000 events), the window behind them.
+      firstDays: () => desk.settings().calendarDaysAhead,
       onChange,
     });
     const primaryStore = storeOf((calendarId) => {

@@ -1,7 +1,8 @@
 /**
  * "Desk: Search…": one quick pick over every service (picker.ts over model.ts and one source per service), each hit
  * opened where it lives through the other features' own commands (reveal in its tree, then its editor or details).
- * The clients are built on first use; each pick gets fresh sources, so what they cache lives as long as the pick.
+ * The clients are built on first use; each pick gets fresh sources, so what they cache lives as long as the pick,
+ * but for the tasks (no search in the Tasks API: a later pick reads only what changed, sources/tasks.ts).
  */
 import { BooksClient } from '../../api/books';
 import { CalendarClient } from '../../api/calendar';
@@ -18,7 +19,7 @@ import { EverythingPicker } from './picker';
 import { BooksSearchSource } from './sources/books';
 import { CalendarSearchSource } from './sources/calendar';
 import { DriveSearchSource } from './sources/drive';
-import { TasksSearchSource } from './sources/tasks';
+import { TaskSearchMemory, TasksSearchSource } from './sources/tasks';
 import { cachedShelves } from '../books';
 import { cachedCalendars } from '../calendar';
 import { cachedMyDriveRows } from '../drive';
@@ -44,9 +45,13 @@ export function registerSearch(desk: DeskContext): SearchSlice {
 class SearchFeature extends Disposable implements SearchSlice {
   private clients: { tasks: TasksClient; drive: DriveClient; calendar: CalendarClient; books: BooksClient } | undefined;
   private current: EverythingPicker | undefined;
+  /** The tasks the last pick loaded, for the next pick of the account (forgotten at sign-in/out and backend change). */
+  private readonly taskMemory = new TaskSearchMemory();
 
   constructor(private readonly desk: DeskContext) {
     super();
+    this._register(desk.session.onDidChangeSignedIn(() => this.taskMemory.forget()));
+    this._register(desk.backend.onDidChange(() => this.taskMemory.forget()));
     for (const disposable of registerCommands(desk, { [SEARCH_COMMAND.everything]: () => this.run() })) this._register(disposable);
   }
 
@@ -116,7 +121,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     // They are read once, as the quick pick opens: while the user types, not after.
     const cache = desk.viewCache;
     return [
-      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, readAhead(() => cachedTaskLists(cache))),
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, readAhead(() => cachedTaskLists(cache)), { memory: this.taskMemory, account: desk.session.viewAccount() }),
       new DriveSearchSource(drive, t, readAhead(() => cachedMyDriveRows(cache))),
       new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: readAhead(() => cachedCalendars(cache)) }),
       new BooksSearchSource(books, t, readAhead(() => cachedShelves(cache))),

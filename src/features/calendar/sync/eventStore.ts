@@ -27,6 +27,11 @@ export interface EventStoreOptions {
   readonly horizonDays?: () => number;
   /** The zone of a series whose start names none (the user's Calendar zone). */
   readonly timeZone?: () => string;
+  /**
+   * The days the views show first (the Agenda's): a calendar's first load reads them alone (one page, usually) and
+   * shows them, then reads the whole window behind them. Unset: one read of the whole window.
+   */
+  readonly firstDays?: () => number;
 }
 
 interface CalendarCache {
@@ -165,11 +170,38 @@ export class EventStore implements TokenStore {
     return this.fullLoad(calendarId).then(() => undefined);
   }
 
-  /** Lists the calendar from scratch and keeps the sync token; resolves to that token. */
+  /**
+   * Lists the calendar from scratch and keeps the sync token; resolves to that token. A first load with `firstDays`
+   * resolves once the days shown first are in (a 100,000-event calendar's window is several pages; its first days
+   * one), and the whole window follows as the load still under way.
+   */
   fullLoad(calendarId: string, signal?: AbortSignal): Promise<string> {
     const cache = this.cacheOf(calendarId);
-    cache.loading ??= this.listAll(calendarId, signal).then(({ items, token, until }) => {
-      cache.loadedUntil = until;
+    if (cache.loading) return cache.loading;
+    const firstDays = cache.loaded ? undefined : this.options.firstDays?.();
+    if (firstDays === undefined) return this.loading(cache, this.readWindow(calendarId, cache, signal));
+    const now = this.options.now?.() ?? Date.now();
+    const firstUntil = now + (Math.max(1, firstDays) + 1) * DAY_MS;
+    return this.loading(cache, this.readWindow(calendarId, cache, signal, firstUntil).then((token) => {
+      // The rest of the window, behind the rows shown: the load under way until it is in (events() waits for it).
+      this.loading(cache, this.readWindow(calendarId, cache, signal)).catch(() => undefined);
+      return token;
+    }));
+  }
+
+  /** Keeps `load` as the calendar's load under way until it settles (a later load replaces it). */
+  private loading(cache: CalendarCache, load: Promise<string>): Promise<string> {
+    const kept = load.finally(() => {
+      if (cache.loading === kept) cache.loading = undefined;
+    });
+    cache.loading = kept;
+    return kept;
+  }
+
+  /** One read of the window (up to `until`, else twice the horizon), which then replaces what the cache held. */
+  private readWindow(calendarId: string, cache: CalendarCache, signal: AbortSignal | undefined, until?: number): Promise<string> {
+    return this.listAll(calendarId, signal, until).then(({ items, token, until: end }) => {
+      cache.loadedUntil = end;
       cache.events.clear();
       cache.parsed.clear();
       cache.expanded = undefined;
@@ -180,10 +212,7 @@ export class EventStore implements TokenStore {
       cache.loadedAt = this.options.now?.() ?? Date.now();
       this.options.onChange(calendarId);
       return token;
-    }).finally(() => {
-      cache.loading = undefined;
     });
-    return cache.loading;
   }
 
   /** Applies what a sync returned: cancelled events leave, the others are added or replaced. */
@@ -257,16 +286,16 @@ export class EventStore implements TokenStore {
    * A full read of the window the views may show soon: from a little before now to twice the horizon ahead (so that
    * a calendar of years of events is read in a page or two); the store reads again when the days ahead reach its end.
    */
-  private async listAll(calendarId: string, signal: AbortSignal | undefined): Promise<{ items: CalendarEvent[]; token: string; until: number }> {
+  private async listAll(calendarId: string, signal: AbortSignal | undefined, firstUntil?: number): Promise<{ items: CalendarEvent[]; token: string; until: number }> {
     const now = this.options.now?.() ?? Date.now();
     const timeMin = new Date(now - this.lookBackMs()).toISOString();
-    const until = now + 2 * this.horizonMs();
+    const until = firstUntil ?? now + 2 * this.horizonMs();
     const timeMax = new Date(until).toISOString();
     const items: CalendarEvent[] = [];
     let pageToken: string | undefined;
     let token = '';
     const seen = new Set<string>();
-    this.fullLoads++;
+    if (firstUntil === undefined) this.fullLoads++;
     do {
       this.requests++;
       const page = await this.options.api().listEvents(calendarId, { timeMin, timeMax, maxResults: PAGE_SIZE, fields: AGENDA_EVENT_FIELDS, ...(signal ? { signal } : {}), ...(pageToken ? { pageToken } : {}) });

@@ -106,10 +106,15 @@ export async function applyBatch<F>(index: TodoIndex, entries: readonly BatchEnt
     const places = [...queued.values()];
     // rg searches a file named on its command line even when ignored: files the last scan did not search
     // (new, or ignored) are kept only if the folder's listing has them.
+    // The listing (a walk of the whole folder) and the search run at once: the batch waits for the longer, not both.
     const unknown = places.some((place) => !place.listed && index.isSearched(place.key) === false);
-    const searchedNow = unknown ? new Set(await listing(folder, options)) : undefined;
+    const listed = unknown ? listing(folder, options) : undefined;
+    const scanning = scanFiles(options, places.map((place) => place.relative));
+    // Both awaited together: a failed listing leaves no search unobserved (and the reverse).
+    const [listedFiles, foundFiles] = await Promise.all([listed, scanning]);
+    const searchedNow = listedFiles ? new Set(listedFiles) : undefined;
     const searched = places.filter((place) => place.listed || index.isSearched(place.key) !== false || searchedNow?.has(place.relative) === true);
-    const found = groupByFile(await scanFiles(options, searched.map((place) => place.relative)));
+    const found = groupByFile(foundFiles);
     for (const place of searched) {
       changed = index.setFile(place.key, (found.get(place.relative) ?? []).map((item) => ({ ...item, file: place.key }))) || changed;
     }

@@ -92,4 +92,32 @@ describe('Calendar event store', () => {
     events.events('cal');
     assert.equal(api.listCalls.length, 2, 'one read at a time');
   });
+
+  it('a first load with days shown first shows them after one listing, before the rest of the window is read', async () => {
+    const now = Date.parse('2026-11-23T08:00:00Z');
+    const api = new FakeCalendarApi([entry('cal')], { cal: [timed('today', '2026-11-23T10:00:00Z', '2026-11-23T11:00:00Z'), timed('later', '2026-12-20T10:00:00Z', '2026-12-20T11:00:00Z')] });
+    // The whole window's listing waits until the test lets it answer: the first rows must not wait for it.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const gated = {
+      listEvents: async (calendarId: string, options: Parameters<FakeCalendarApi['listEvents']>[1] = {}) => {
+        const page = await api.listEvents(calendarId, options);
+        const until = options.timeMax ? Date.parse(options.timeMax) : Infinity;
+        if (until > now + 8 * 86_400_000) await held;
+        return { ...page, items: page.items.filter((event) => Date.parse(event.start?.dateTime ?? '') < until) };
+      },
+    };
+    const changes: string[] = [];
+    const events = new EventStore({ api: () => gated, onChange: (id) => changes.push(id), now: () => now, firstDays: () => 7 });
+    await events.ensureLoaded('cal');
+    assert.equal(api.listCalls.length, 2, 'the first days, then the whole window');
+    assert.equal(api.listCalls[0]?.options.timeMax, '2026-12-01T08:00:00.000Z', 'the 7 days shown and one more');
+    assert.deepEqual(events.events('cal').map((event) => event.id), ['today'], 'shown before the window is in');
+    assert.equal(events.msSinceFullLoad('cal'), 0, 'the rest is still loading');
+    release();
+    await events.fullLoad('cal');
+    assert.deepEqual(events.events('cal').map((event) => event.id).sort(), ['later', 'today']);
+    assert.deepEqual(changes, ['cal', 'cal']);
+    assert.equal(api.listCalls.length, 2, 'waiting for the load under way does not list again');
+  });
 });

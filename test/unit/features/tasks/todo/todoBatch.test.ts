@@ -98,6 +98,28 @@ describe('TODO batch updates (no vscode)', () => {
       assert.equal(runs.length, 2, runs.map((args) => args.slice(-3).join(' ')).join('\n'));
     });
 
+    it('lists the folder and searches the files at once (a branch switch waits for the longer run, not both)', async () => {
+      const index = await fullScan();
+      let inFlight = 0;
+      let mostAtOnce = 0;
+      options = {
+        ...options,
+        run: async (rgPath, args, cwd) => {
+          mostAtOnce = Math.max(mostAtOnce, ++inFlight);
+          try {
+            return await spawnRunner(rgPath, args, cwd);
+          } finally {
+            inFlight--;
+          }
+        },
+      };
+      write('src/fresh.ts', '// TODO: fresh\n');
+      write('build/ignored.ts', '// TODO: ignored by .gitignore\n');
+      assert.equal(await applyBatch(index, [entry('src/fresh.ts'), entry('build/ignored.ts'), entry('src/a.ts')], host()), true);
+      assert.equal(mostAtOnce, 2, 'the listing and the search overlap');
+      assert.deepEqual(shape(index), shape(await fullScan()), 'an ignored file searched meanwhile is still left out');
+    });
+
     it('does not list the folder for files the last scan searched, and forgets nothing it did not touch', async () => {
       const index = await fullScan();
       runs = [];
