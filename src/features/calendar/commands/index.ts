@@ -71,7 +71,7 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.showSettings]: () => documents.showSettings(),
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
-    });
+    }, { askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar] });
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }
 
