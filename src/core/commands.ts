@@ -48,17 +48,37 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
 /** A command's body: gets the arguments VS Code passes (a tree node, the selection, a URI…). */
 export type CommandHandler = (...args: never[]) => unknown;
 
+/** How commands of a table are registered. */
+export interface RegisterOptions {
+  /**
+   * Commands that act in one account but may be run without a row (Command Palette, a view's title button): with
+   * several accounts signed in they ask which account first, and closing the question runs nothing.
+   */
+  readonly askAccount?: readonly string[];
+}
+
+type CommandSession = Pick<DeskContext['session'], 'runAs' | 'chooseAccount' | 'accounts'>;
+
 /**
  * Registers a table of command id (config/commandIds.ts) → handler, each behind `attempt`. A command run on a row of
  * another account's tree (several accounts signed in) runs as that account: its requests, the URIs it opens and the
  * tree it refreshes are that account's.
  */
-export function registerCommands(desk: Pick<DeskContext, 'vs' | 'showError'> & { readonly session?: Pick<DeskContext['session'], 'runAs'> }, table: Readonly<Partial<Record<CommandId, CommandHandler>>>): vscode.Disposable[] {
+export function registerCommands(
+  desk: Pick<DeskContext, 'vs' | 'showError'> & { readonly session?: CommandSession },
+  table: Readonly<Partial<Record<CommandId, CommandHandler>>>,
+  options: RegisterOptions = {},
+): vscode.Disposable[] {
   return Object.entries(table).map(([id, handler]) =>
     desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => {
       const run = async (): Promise<unknown> => (handler as (...values: unknown[]) => unknown)(...args);
-      const account = accountOfRow(args[0]) ?? (Array.isArray(args[1]) ? accountOfRow(args[1][0]) : undefined);
-      return account && desk.session ? desk.session.runAs(account, run) : run();
+      const session = desk.session;
+      let account = accountOfRow(args[0]) ?? (Array.isArray(args[1]) ? accountOfRow(args[1][0]) : undefined);
+      if (!account && session && args[0] === undefined && session.accounts.length > 1 && options.askAccount?.includes(id)) {
+        account = await session.chooseAccount();
+        if (!account) return undefined;
+      }
+      return account && session ? session.runAs(account, run) : run();
     })),
   );
 }

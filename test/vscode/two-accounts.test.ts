@@ -85,6 +85,19 @@ describe('Two accounts at once: one root per account, each command in its row\'s
     }
   });
 
+  it('asks which account for a command run from the palette, and acts in the account chosen', async () => {
+    const listTitle = `${title} list`;
+    const offered = stubs.pickByLabel(/Bob Demo/);
+    stubs.answerInputs(listTitle);
+    await vscode.commands.executeCommand('desk.tasks.createList');
+    assert.deepEqual(offered[0], ['Alice Demo', 'Bob Demo']);
+    const listsOf = async (account: string): Promise<ApiList[]> => (await emulatorRequest<{ items?: ApiList[] }>('GET', '/tasks/v1/users/@me/lists', undefined, account)).body.items ?? [];
+    const bobs = (await listsOf(BOB)).find((list) => list.title === listTitle);
+    assert.ok(bobs, 'the list is bob\'s');
+    assert.equal((await listsOf(ALICE)).some((list) => list.title === listTitle), false, 'alice has no such list');
+    await emulatorRequest('DELETE', `/tasks/v1/users/@me/lists/${bobs.id}`, undefined, BOB);
+  });
+
   it('completes a task under each account\'s root in that account, and bob signing out leaves alice\'s view', async () => {
     const roots = api.tasks.roots as Roots;
     const top = await accountRoots(roots, 2);

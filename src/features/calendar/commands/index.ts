@@ -73,7 +73,7 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     // Sharing a calendar changes what others see: refused offline, never kept for later.
-    }, [CALENDAR_COMMAND.share]));
+    }, [CALENDAR_COMMAND.share]), { askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar] });
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }
 

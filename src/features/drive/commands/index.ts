@@ -164,7 +164,7 @@ export class DriveCommands {
 
       [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, this.host.desk.session.viewAccount(), this.host.desk.extensionContext.globalState, node),
       [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
-    }, DRIVE_AFFECTS_OTHERS))];
+    }, DRIVE_AFFECTS_OTHERS), { askAccount: [DRIVE_COMMAND.newFolder, DRIVE_COMMAND.uploadFiles, DRIVE_COMMAND.uploadFolder, DRIVE_COMMAND.createSharedDrive] })];
   }
 
   /** Another account or backend: the versions read so far are not theirs. */

@@ -66,7 +66,7 @@ export class TaskCommands {
       [TASKS_COMMAND.showCompleted]: () => this.setShowCompleted(true),
       [TASKS_COMMAND.hideCompleted]: () => this.setShowCompleted(false),
       [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options),
-    })];
+    }, { askAccount: [TASKS_COMMAND.createList, TASKS_COMMAND.addTask] })];
   }
 
   /** `desk.tasks.revealTask(listId, taskId, { open })`: the task's row in the view, and its details when asked. */
