@@ -30,5 +30,14 @@ export async function revealTask(host: RevealHost, listId: string, taskId: strin
     return undefined;
   }
   await view.reveal(node, { select: true, focus: true, expand: true });
+  // A refresh that landed meanwhile (the views refresh when the service is back) replaced the row: find it again.
+  if (!view.selection.some((selected) => selected.kind === 'task' && selected.task.id === taskId)) {
+    await tree.getChildren();
+    const again = await tree.findTaskNode(listId, taskId);
+    if (again) {
+      await view.reveal(again, { select: true, focus: true, expand: true });
+      return again;
+    }
+  }
   return node;
 }
