@@ -25,19 +25,16 @@ export async function revealTask(host: RevealHost, listId: string, taskId: strin
     node = await tree.findTaskNode(listId, taskId);
   }
   if (!node) {
+    // Made elsewhere since the list was loaded (the search asks the service, not the tree): load the list again once.
+    tree.refreshList(listId);
+    await tree.allTasks(listId).catch(() => undefined);
+    node = await tree.findTaskNode(listId, taskId);
+  }
+  if (!node) {
     const name = title ?? vs.l10n.t('The task');
     void vs.window.showInformationMessage(vs.l10n.t('Desk: "{0}" is not shown in the Tasks view (completed tasks may be hidden).', name));
     return undefined;
   }
   await view.reveal(node, { select: true, focus: true, expand: true });
-  // A refresh that landed meanwhile (the views refresh when the service is back) replaced the row: find it again.
-  if (!view.selection.some((selected) => selected.kind === 'task' && selected.task.id === taskId)) {
-    await tree.getChildren();
-    const again = await tree.findTaskNode(listId, taskId);
-    if (again) {
-      await view.reveal(again, { select: true, focus: true, expand: true });
-      return again;
-    }
-  }
   return node;
 }
