@@ -158,16 +158,10 @@ export class TasksOfflineWrites {
     if (taskId === undefined) return 'applied';
     const parent = intent.parent ? this.taskIdOf(intent.parent) : undefined;
     const previous = intent.previous ? this.taskIdOf(intent.previous) : undefined;
-    try {
-      await this.host.api.moveTask(intent.listId, taskId, withoutUndefined({ parent, previous, destinationTasklist: intent.destinationTasklist }));
-    } catch (error) {
-      if (error instanceof GoogleApiError && error.isNotFound) {
-        void this.vs.window.showWarningMessage(this.vs.l10n.t('“{0}” could not be sent: the task (or the place it was moved to) was deleted elsewhere.', change.summary));
-        return 'applied';
-      }
-      throw error;
-    }
-    return 'applied';
+    return this.sendUnlessGone(
+      () => this.host.api.moveTask(intent.listId, taskId, withoutUndefined({ parent, previous, destinationTasklist: intent.destinationTasklist })),
+      this.vs.l10n.t('“{0}” could not be sent: the task (or the place it was moved to) was deleted elsewhere.', change.summary),
+    );
   }
 
   /** A delete repeated, or of a task deleted elsewhere, finds it gone: that is what the user wanted. */
@@ -195,14 +189,19 @@ export class TasksOfflineWrites {
     // A task added offline whose add was discarded: nothing to complete.
     if (taskId === undefined) return 'applied';
     const body: TaskWrite = intent.completed ? { status: 'completed' } : { status: 'needsAction', completed: null };
+    return this.sendUnlessGone(
+      () => this.host.api.patchTask(intent.listId, taskId, body),
+      this.vs.l10n.t('“{0}” could not be sent: the task was deleted elsewhere.', change.summary),
+    );
+  }
+
+  /** Sends a kept change; a task deleted elsewhere (404) ends it with `gone` said once, as nothing can be sent. */
+  private async sendUnlessGone(send: () => Promise<unknown>, gone: string): Promise<ReplayOutcome> {
     try {
-      await this.host.api.patchTask(intent.listId, taskId, body);
+      await send();
     } catch (error) {
-      if (error instanceof GoogleApiError && error.isNotFound) {
-        void this.vs.window.showWarningMessage(this.vs.l10n.t('“{0}” could not be sent: the task was deleted elsewhere.', change.summary));
-        return 'applied';
-      }
-      throw error;
+      if (!(error instanceof GoogleApiError && error.isNotFound)) throw error;
+      void this.vs.window.showWarningMessage(gone);
     }
     return 'applied';
   }
