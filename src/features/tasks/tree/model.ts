@@ -433,7 +433,18 @@ export class TasksTreeModel {
     for (const [listId, tasks] of Object.entries(snapshot.tasks)) if (!this.knownTasks.has(listId)) this.knownTasks.set(listId, tasks);
   }
 
+  /**
+   * One node per list for as long as the model lives, updated in place: VS Code's extension host matches a refresh
+   * to the row object it was given (not its id) and ignores an unknown object. A new object per call of roots() (Desk's
+   * own calls, a reveal's) left every later refresh of that list unheard: VS Code kept the list's old rows, and
+   * reveal failed on a task added since ("Cannot resolve tree item").
+   */
   private listNodeOf(list: TaskList): TaskListNode {
+    const known = this.listNodes.get(list.id);
+    if (known) {
+      known.update(list);
+      return known;
+    }
     const node = new TaskListNode(list);
     this.listNodes.set(list.id, node);
     return node;

@@ -149,6 +149,23 @@ describe('Tasks tree model (no vscode)', () => {
     assert.equal(tree.openCount('L'), undefined);
   });
 
+  it('keeps one row object per list across reloads of the lists, updated in place (VS Code refreshes a row by its object)', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]] });
+    const { model: tree } = model(api);
+    const [home] = await tree.roots();
+    assert.ok(home?.kind === 'list');
+    api.lists[0] = list('L', 'Home and garden');
+    tree.invalidateLists();
+    const [again] = await tree.roots();
+    assert.equal(again, home, 'the same object: a refresh fired for it reaches the row VS Code holds');
+    assert.equal(tree.listNode('L'), home);
+    assert.equal(home.list.title, 'Home and garden', 'the row shows the list as loaded last');
+    tree.reset();
+    assert.equal((await tree.roots())[0], home, 'a Refresh keeps the row object too');
+    const [row] = await tree.listChildren(home);
+    assert.equal(row?.parent, home, 'the rows of the list hang under that object');
+  });
+
   it('puts a task Desk changed in place without reloading its list; a completed one leaves when completed tasks are hidden', async () => {
     const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1'), task('b', '2')]], M: [[task('m', '1')]] });
     const { model: tree } = model(api, false);
