@@ -67,7 +67,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
     const token = emulator.tokenFor('alice@example.com').accessToken;
     let requests = 0;
     const http = new HttpClient({ rootUrl: () => emulator.url, token: async () => token, onRequest: () => requests++ });
-    const cache = new ViewCache({ directory, account: async () => 'alice@example.com' });
+    const cache = new ViewCache({ directory, accounts: async () => ['alice@example.com'] });
     const rows: Row[] = [];
 
     /** One start of a view: `first` resolves with the first rows shown, `fresh` once the network's rows are in. */

@@ -292,7 +292,7 @@ async function agendaRows(emulator: RunningEmulator, calendarId: string, size: n
   const vs = fakeTreeVs();
   /** One start of the Agenda's model: a new store and tree over the same view cache directory. */
   const start = (): { store: EventStore; tree: CalendarTreeProvider; written: () => Promise<void> } => {
-    const slot = new ViewCache({ directory, account: async () => 'alice@example.com' }).view(VIEW_CACHE_SLOTS.agenda, isAgendaSnapshot);
+    const slot = new ViewCache({ directory, accounts: async () => ['alice@example.com'] }).view(VIEW_CACHE_SLOTS.agenda, isAgendaSnapshot);
     let lastWrite: Promise<void> = Promise.resolve();
     const cache = { ...slot, write: (value: AgendaSnapshot) => (lastWrite = slot.write(value)) };
     const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, timeZone: () => zone, horizonDays: () => days + 1, firstDays: () => days });
