@@ -53,14 +53,8 @@ class BooksFeature extends Disposable implements BooksSlice {
     super();
     const vs = desk.vs;
     this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
-    // The first model shows the last session's shelves (its slot, tree/snapshot.ts); later ones (sign-in, back online) load.
-    this.modelValue = new BooksTreeModel(() => this.api(), {
-      publicLibraries: () => this.libraries.list(),
-      cache: desk.viewCache.slot(MY_SHELVES_SNAPSHOT),
-      onFirstRowsReplaced: (myLibrary) => this.tree.rerender(myLibrary),
-      // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
-      onFirstRowsDropped: () => this.tree.refreshRoots(),
-    });
+    // Every model keeps My Library's shelves in the view's slot (tree/snapshot.ts); the first shows the last session's.
+    this.modelValue = this.newModel();
     this.modelValue.prefetchFirstRows();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,
@@ -113,6 +107,8 @@ class BooksFeature extends Disposable implements BooksSlice {
   reload(): Promise<void> {
     this.reloading = this.readAccount().then(() => {
       this.modelValue = this.newModel();
+      // A later model (sign-in, back online, another backend) loads: cached shelves were of the session's start.
+      this.modelValue.reset();
       this.tree.refreshAll();
     });
     return this.reloading;
@@ -120,7 +116,14 @@ class BooksFeature extends Disposable implements BooksSlice {
 
   private newModel(): BooksTreeModel {
     const pageSize = this.modelValue?.pageSize;
-    return new BooksTreeModel(() => this.api(), { publicLibraries: () => this.libraries.list(), ...(pageSize ? { pageSize } : {}) });
+    return new BooksTreeModel(() => this.api(), {
+      publicLibraries: () => this.libraries.list(),
+      cache: this.desk.viewCache.slot(MY_SHELVES_SNAPSHOT),
+      onFirstRowsReplaced: (myLibrary) => this.tree.rerender(myLibrary),
+      // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
+      onFirstRowsDropped: () => this.tree.refreshRoots(),
+      ...(pageSize ? { pageSize } : {}),
+    });
   }
 
   /** The account whose public libraries are shown: the session the Books requests use (stored sessions, no network). */

@@ -1,7 +1,7 @@
 /**
  * The Drive tree model of the first account signed in. Sign-in, sign-out and another backend replace it with a fresh
- * one (renew); the choice to show hidden shared drives carries over. Only the first model reads the view's slot: the
- * last session's rows show at the first start only, and the model owns them (tree/model.ts, tree/snapshot.ts).
+ * one (renew); the choice to show hidden shared drives carries over. Every model keeps its rows in the view's slot
+ * (tree/model.ts owns it, tree/snapshot.ts names it); only the first shows the last session's rows (the session's start).
  */
 import type { ViewSnapshotStore } from '../../../core/viewCache';
 import type { DriveApi, DriveItem } from '../port';
@@ -24,13 +24,7 @@ export class CurrentDriveModel {
   private value: DriveTreeModel;
 
   constructor(private readonly options: CurrentModelOptions) {
-    this.value = new DriveTreeModel(options.api(), {
-      sharedDrives: options.sharedDrives,
-      t: options.t,
-      cache: options.firstRows,
-      onFirstRowsReplaced: (myDrive) => options.onFirstRowsReplaced(myDrive),
-      onFirstRowsDropped: () => options.onFirstRowsDropped(),
-    });
+    this.value = this.fresh();
     this.value.prefetchFirstRows();
   }
 
@@ -38,10 +32,22 @@ export class CurrentDriveModel {
     return this.value;
   }
 
-  /** A fresh model for another account or backend (no cached rows: those were of the session's start). */
+  /** A fresh model for another account or backend: it saves its rows, and shows none cached (those were of the session's start). */
   renew(): void {
-    const model = new DriveTreeModel(this.options.api(), { sharedDrives: this.options.sharedDrives, t: this.options.t });
+    const model = this.fresh();
+    model.reset();
     model.showHiddenDrives = this.value.showHiddenDrives;
     this.value = model;
+  }
+
+  private fresh(): DriveTreeModel {
+    const { options } = this;
+    return new DriveTreeModel(options.api(), {
+      sharedDrives: options.sharedDrives,
+      t: options.t,
+      cache: options.firstRows,
+      onFirstRowsReplaced: (myDrive) => options.onFirstRowsReplaced(myDrive),
+      onFirstRowsDropped: () => options.onFirstRowsDropped(),
+    });
   }
 }
