@@ -309,7 +309,7 @@ export class ChannelDelivery {
         finish(outcomeOf(response.statusCode ?? 0));
       });
       request.on('timeout', () => request.destroy(Object.assign(new Error('receiver timed out'), { code: 'ETIMEDOUT' })));
-      request.on('error', (error: NodeJS.ErrnoException) => finish(CERTIFICATE_ERRORS.test(error.code ?? '') || error.code === REFUSED_CODE ? 'failed' : 'retry'));
+      request.on('error', (error: NodeJS.ErrnoException) => { finish(CERTIFICATE_ERRORS.test(error.code ?? '') || error.code === REFUSED_CODE ? 'failed' : 'retry'); });
       request.end(body);
     });
   }

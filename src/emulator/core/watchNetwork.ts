@@ -75,8 +75,8 @@ function unmapped(address: string): string {
   if (dotted) return dotted;
   const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex) return address;
-  const high = parseInt(hex[1] as string, 16);
-  const low = parseInt(hex[2] as string, 16);
+  const high = parseInt(hex[1], 16);
+  const low = parseInt(hex[2], 16);
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
@@ -134,7 +134,7 @@ export class WatchNetworkPolicy {
           if (all) (callback as unknown as (error: null, entries: { address: string; family: number }[]) => void)(null, entries);
           else callback(null, entries[0]?.address ?? '', entries[0]?.family ?? 4);
         },
-        (error: unknown) => callback(Object.assign(new Error(error instanceof Error ? error.message : 'refused'), { code: REFUSED_CODE }) as NodeJS.ErrnoException, '', 4),
+        (error: unknown) => { callback(Object.assign(new Error(error instanceof Error ? error.message : 'refused'), { code: REFUSED_CODE }), '', 4); },
       );
     };
   }

@@ -37,7 +37,7 @@ class DriveChannels {
       const file = channel ? this.fileFor(channel.userId, fileId) : undefined;
       if (file) this.trashed.set(fileId, file.trashed);
     }
-    service.model.feed.onRecord((record) => this.onRecord(record));
+    service.model.feed.onRecord((record) => { this.onRecord(record); });
   }
 
   watching(file: StoredFile): void {
@@ -98,7 +98,7 @@ export function channelRoutes(service: DriveService, hook: DriveChannels): Route
   async function watchFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     // Only a caller who may see the file may watch it (404 otherwise, as files.get answers).
-    const file = service.model.get(user, context.params.fileId as string);
+    const file = service.model.get(user, context.params.fileId);
     context.query.boolean('acknowledgeAbuse', false);
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);

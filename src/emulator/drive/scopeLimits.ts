@@ -74,6 +74,6 @@ async function limited(service: DriveService, context: RequestContext, handler: 
   if (!limit || field === undefined) return reply;
   const listing = reply.json as { items?: Record<string, unknown>[] };
   if (!listing.items) return reply;
-  const items = listing.items.filter((item) => limit.appFiles && typeof item[field] === 'string' && service.appFiles.has(limit.appId, item[field] as string));
+  const items = listing.items.filter((item) => limit.appFiles && typeof item[field] === 'string' && service.appFiles.has(limit.appId, item[field]));
   return { ...reply, json: { ...listing, items } };
 }

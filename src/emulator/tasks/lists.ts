@@ -18,7 +18,7 @@ export class TaskListsModel extends TasksState {
       let high = ids.length;
       while (start < high) {
         const middle = (start + high) >>> 1;
-        if ((this.lists.get(ids[middle] as string)?.created ?? 0) <= after) start = middle + 1;
+        if ((this.lists.get(ids[middle])?.created ?? 0) <= after) start = middle + 1;
         else high = middle;
       }
     }

@@ -64,7 +64,7 @@ export class CalendarListModel {
     const entry: StoredListEntry = {
       userId: user.id,
       calendarId: calendar.id,
-      colorId: OWN_COLOR_CYCLE[count % OWN_COLOR_CYCLE.length] as string,
+      colorId: OWN_COLOR_CYCLE[count % OWN_COLOR_CYCLE.length],
       hidden: false,
       selected: true,
       defaultReminders: calendar.primary ? [{ method: 'popup', minutes: 10 }] : [],

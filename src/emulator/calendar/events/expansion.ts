@@ -288,8 +288,8 @@ class SubDailyCursor implements Cursor {
     const days = this.days as RuleCursor;
     let work = 0;
     for (;;) {
-      while (this.dayIndex < days.walls.length && (days.walls[this.dayIndex] as number) < day) this.dayIndex++;
-      if (this.dayIndex < days.walls.length) return { day: days.walls[this.dayIndex] as number, work };
+      while (this.dayIndex < days.walls.length && (days.walls[this.dayIndex]) < day) this.dayIndex++;
+      if (this.dayIndex < days.walls.length) return { day: days.walls[this.dayIndex], work };
       if (days.done || work >= SLICE_CANDIDATES || days.next > untilWall || (work > 0 && performance.now() >= deadline)) return { work };
       work += days.slice(untilWall, deadline);
     }

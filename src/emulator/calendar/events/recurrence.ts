@@ -167,7 +167,7 @@ function ruleOptions(line: string, body: string, series: SeriesStart): Partial<O
     if (!RRULE_KEYS.has(key)) invalidRecurrence(line, `unknown property ${key}`);
     if (seen.has(key)) invalidRecurrence(line, `${key} given twice`);
     seen.add(key);
-    if (key === 'FREQ' ? !FREQUENCIES.has(value) : !(VALUE_PATTERNS[key] as RegExp).test(value)) invalidRecurrence(line, `bad value for ${key}`);
+    if (key === 'FREQ' ? !FREQUENCIES.has(value) : !(VALUE_PATTERNS[key]).test(value)) invalidRecurrence(line, `bad value for ${key}`);
     if (!inRange(key, value) || (key === 'BYDAY' && !weekdaysInRange(value)) || (key === 'UNTIL' && !validUntil(value))) invalidRecurrence(line, `${key} out of range`);
   }
   if (!seen.has('FREQ')) invalidRecurrence(line, 'FREQ is required');

@@ -45,7 +45,7 @@ export function mergePatch(target: Record<string, Json>, patch: Record<string, J
     if (value === undefined) continue;
     if (value === null) delete result[key];
     else if (isPlainObject(value) && isPlainObject(result[key]) && !(depth === 0 && REPLACED_WHOLE.has(key))) {
-      result[key] = mergePatch(result[key] as Record<string, Json>, value, depth + 1);
+      result[key] = mergePatch(result[key], value, depth + 1);
     } else result[key] = stripNulls(value);
   }
   return result;
@@ -177,7 +177,7 @@ function meetCode(): string {
 export function applyConference(body: EventBody, previous: EventBody | undefined, conferenceDataVersion: number): EventBody {
   if (conferenceDataVersion < 1) {
     const { conferenceData: _ignored, ...rest } = body;
-    void _ignored;
+    _ignored;
     return previous?.conferenceData ? { ...rest, conferenceData: previous.conferenceData } : rest;
   }
   const request = body.conferenceData?.createRequest;

@@ -52,7 +52,7 @@ export class CommentsModel {
     const all = [...this.comments.values()].sort((a, b) => a.createdDate - b.createdDate || a.id.localeCompare(b.id));
     for (const comment of all) this.idsOf(comment.fileId).push(comment.id);
     // A file deleted for good takes its comments with it.
-    files.onDelete.push((file) => this.dropFile(file.id));
+    files.onDelete.push((file) => { this.dropFile(file.id); });
   }
 
   list(user: EmulatorUser, fileId: string, options: { includeDeleted: boolean; updatedMin?: number; maxResults: number; pageToken?: string }): CommentPage {

@@ -49,9 +49,9 @@ export function sortKeys(file: StoredFile, order: readonly OrderTerm[]): (string
 
 export function compareKeys(aKeys: readonly (string | number)[], aId: string, bKeys: readonly (string | number)[], bId: string, order: readonly OrderTerm[]): number {
   for (let index = 0; index < order.length; index++) {
-    const term = order[index] as OrderTerm;
-    const a = aKeys[index] as string | number;
-    const b = bKeys[index] as string | number;
+    const term = order[index];
+    const a = aKeys[index];
+    const b = bKeys[index];
     let result: number;
     if (term.key === 'title_natural') result = naturalCollator.compare(String(a), String(b));
     else result = a < b ? -1 : a > b ? 1 : 0;

@@ -76,7 +76,7 @@ export function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < query.length) {
-    const char = query[index] as string;
+    const char = query[index];
     if (/\s/.test(char)) {
       index++;
       continue;
@@ -89,7 +89,7 @@ export function tokenize(query: string): Token[] {
       index++;
       for (;;) {
         if (index >= query.length) throw new QuerySyntaxError('unterminated string', start);
-        const current = query[index] as string;
+        const current = query[index];
         if (current === '\\') {
           const escaped = query[index + 1];
           if (escaped === undefined) throw new QuerySyntaxError('unterminated string', start);
@@ -161,7 +161,7 @@ class Parser {
   }
 
   private peek(): Token {
-    return this.tokens[this.index] as Token;
+    return this.tokens[this.index];
   }
 
   private take(): Token {

@@ -84,7 +84,7 @@ export class LabelsModel {
         if (position >= 0) labels.splice(position, 1);
         continue;
       }
-      const target: StoredLabel = position >= 0 ? (labels[position] as StoredLabel) : { labelId: definition.id, revisionId: definition.revisionId ?? '1', fields: {} };
+      const target: StoredLabel = position >= 0 ? (labels[position]) : { labelId: definition.id, revisionId: definition.revisionId ?? '1', fields: {} };
       if (position < 0) labels.push(target);
       for (const [fieldIndex, change] of (modification.fieldModifications ?? []).entries()) {
         applyField(definition, target, change, `${where}.fieldModifications[${fieldIndex}]`);

@@ -77,7 +77,7 @@ export class RevisionsModel {
     this.histories = store.collection<RevisionHistory>('drive.revisions');
     files.onContentChange.push((file, before, user, garbage, options) => this.contentWritten(file, before, user, garbage, options));
     // A file deleted for good takes its old versions with it.
-    files.onDelete.push((file, garbage) => this.dropFile(file, garbage));
+    files.onDelete.push((file, garbage) => { this.dropFile(file, garbage); });
   }
 
   /** Every blob a revision names (for the startup sweep of orphaned content). */
