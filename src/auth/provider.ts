@@ -205,7 +205,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       { location: this.vs.ProgressLocation.Notification, title, cancellable: true },
       async (_progress, cancellation) => {
         const abort = new AbortController();
-        const subscription = cancellation.onCancellationRequested(() => abort.abort());
+        const subscription = cancellation.onCancellationRequested(() => { abort.abort(); });
         const pkce = createPkcePair();
         const state = createState();
         const loopback = await LoopbackServer.start({ expectedState: state, signal: abort.signal, timeoutMs: this.options.signInTimeoutMs, t });
