@@ -73,7 +73,7 @@ async function startCountingProxy(target: string): Promise<CountingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => [...seen],
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => { resolve(); })),
   };
 }
 
@@ -277,7 +277,7 @@ async function probeWindowOnce(launcher: Launcher, build: ProductionBuild): Prom
       seed: 'none',
       settings: { 'desk.emulator.url': proxy.url },
       testsPath: path.join(repoRoot, 'out', 'bench', 'host', 'activationProbe'),
-      onExit: (code) => finished(code),
+      onExit: (code) => { finished(code); },
       waitForWorkbench: false,
       // Not DESK_VSIX: the probe runs as an extension test, which needs a development extension.
       vsix: '',

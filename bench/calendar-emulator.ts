@@ -116,7 +116,7 @@ export async function run(): Promise<void> {
       pageToken = page.nextPageToken;
       syncToken = page.nextSyncToken;
     } while (pageToken);
-    const first = (await get(`${calendarPath}?maxResults=1`)).items[0]?.id as string;
+    const first = (await get(`${calendarPath}?maxResults=1`)).items[0]?.id;
     const sync = await timed(SAMPLES, async (index) => {
       service.events.update(alice, big.id, first, { summary: `Changed ${index}` }, 'patch', { conferenceDataVersion: 0 });
       const page = await get(`${calendarPath}?syncToken=${syncToken}`);

@@ -137,9 +137,9 @@ async function startChildEmulator(dataDir: string): Promise<{ child: ChildProces
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const found = /listening on (http:\/\/\S+)/.exec(buffered);
-      if (found) resolve(found[1] as string);
+      if (found) resolve(found[1]);
     });
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+    child.once('exit', (code) => { reject(new Error(`emulator exited with ${code}`)); });
   });
   return { child, url };
 }

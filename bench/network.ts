@@ -46,7 +46,7 @@ export async function run(): Promise<void> {
   await modelLevel(latencyMs);
   if (values['models-only']) return;
   console.log('');
-  const inVSCode = await runInVSCode(latencyMs, (line) => console.log(`[vscode] ${line}`), Number(values.reloads ?? 3));
+  const inVSCode = await runInVSCode(latencyMs, (line) => { console.log(`[vscode] ${line}`); }, Number(values.reloads ?? 3));
   console.log(machineLoad());
   for (const line of formatRun(inVSCode)) console.log(line);
 }

@@ -123,7 +123,7 @@ export async function run(): Promise<void> {
       counts[result.kept ? 'kept' : 'sentAtOnce']++;
     } else {
       const index = Math.floor(Math.random() * known.length);
-      const task = known[index] as Task;
+      const task = known[index];
       const shown = (value: Task): void => {
         if (known[index]?.id === task.id) known[index] = value;
       };
@@ -162,7 +162,7 @@ export async function run(): Promise<void> {
   // The run ends offline with changes waiting, then the service comes back: the catch-up is timed from there.
   if (up) await emulator.close();
   for (let extra = 0; current.queue.size === 0 && extra < 5; extra++) {
-    const task = known[extra % known.length] as Task;
+    const task = known[extra % known.length];
     const notes = `notes at the end ${extra}`;
     wantedNotes.set(task.title, notes);
     counts.kept++;

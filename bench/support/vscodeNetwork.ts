@@ -466,9 +466,9 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
         const marked = settledMarks[`${view.title}:fresh`];
         const lastEnd = afterReload.filter((record) => record.startMs >= reloadAt && belongsTo(view.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), 0);
         const row = measured(`reload → ${view.name}${marked === undefined ? ' (no "refreshing" mark: fresh = its last answer)' : ''}`, view.why, afterReload, {
-          fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`] as number, doneMs: marked ?? lastEnd,
-          shownMs: settledMarks[`${view.title}:shown`] as number, idleMs: reloadIdle, api: view.api, minimumRoundTrips: view.minimumRoundTrips,
-          startup: startupSplit(deskMarks, view, settledMarks[`${view.title}:shown`] as number, reloadMarks[`${view.title}:first`] as number),
+          fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`], doneMs: marked ?? lastEnd,
+          shownMs: settledMarks[`${view.title}:shown`], idleMs: reloadIdle, api: view.api, minimumRoundTrips: view.minimumRoundTrips,
+          startup: startupSplit(deskMarks, view, settledMarks[`${view.title}:shown`], reloadMarks[`${view.title}:first`]),
         });
         perView.set(view.title, [...(perView.get(view.title) ?? []), row]);
       }
@@ -494,13 +494,13 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const marks = await marksOf(page, spec.done ? [keys.first, keys.done] : [keys.first], 60000);
       const idleMs = await networkIdle(requestLog, quietMs, fromMs);
       const records = readRequestLog(requestLog).answered;
-      const firstMs = marks[keys.first] as number;
+      const firstMs = marks[keys.first];
       // The server's answer as the result: the end of the action's last write before the network went idle (a
       // refresh the write triggers comes after the result).
       const lastWriteEnd = records
         .filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && record.method !== 'GET' && belongsTo(spec.api)(record))
         .reduce((latest, record) => Math.max(latest, record.endMs), firstMs);
-      const doneMs = spec.doneByWrite ? lastWriteEnd : spec.done ? (marks[keys.done] as number) : firstMs;
+      const doneMs = spec.doneByWrite ? lastWriteEnd : spec.done ? (marks[keys.done]) : firstMs;
       rows.push(measured(spec.action, spec.why, records, { fromMs, firstMs, doneMs, idleMs, api: spec.api, minimumRoundTrips: spec.minimumRoundTrips }));
     }
     await page.keyboard.press('Escape');
