@@ -113,7 +113,7 @@ describe('view cache (core/viewCache.ts)', () => {
     });
     let memory = remembered;
     const held = new ViewCache({ directory, account: () => check, remembered: () => memory, remember: (value) => { memory = value; } });
-    return { cache: held, answer: (value) => answer(value), remembered: () => memory };
+    return { cache: held, answer: (value) => { answer(value); }, remembered: () => memory };
   }
 
   it('gives the remembered account\'s rows before the account check answers, then confirms them', async () => {
