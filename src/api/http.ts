@@ -184,7 +184,7 @@ export class HttpClient {
 
   /** Sends a request and returns the successful raw response (media downloads, 304s, resumable uploads). */
   send(request: RequestOptions, acceptStatus: (status: number) => boolean = isSuccess): Promise<Response> {
-    return this.execute(request, acceptStatus, async (response) => response, {});
+    return this.execute(request, acceptStatus, (response) => Promise.resolve(response), {});
   }
 
   /** Runs the attempts; a request that could not reach the service after them says so to `reachability` (once, not per attempt). */
