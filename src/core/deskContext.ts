@@ -128,7 +128,7 @@ export function createDeskContext(
           // Durably: a write lost to the global state's echo would leave the next start waiting for the check again.
           void updateDurably(extensionContext.globalState, REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
         },
-        log: (message) => log.info(message),
+        log: (message) => { log.info(message); },
       });
       return viewCache;
     },
