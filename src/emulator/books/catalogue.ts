@@ -172,7 +172,7 @@ export function parseCatalogue(text: string, source: string, options: ParseOptio
     }
     const result = catalogueRecordSchema.safeParse(parsed);
     if (!result.success) {
-      const issue = result.error.issues[0];
+      const issue = result.error.issues.at(0);
       const field = issue?.path.length ? `field '${issue.path.map(String).join('.')}' ` : '';
       const missing = issue?.code === 'invalid_type' && /received undefined/.test(issue.message);
       problem(`${field}${missing ? 'is missing' : issue?.message ?? 'is not a catalogue record'}`);
@@ -306,7 +306,7 @@ export function loadCatalogue(spec: string | undefined): LoadedCatalogue {
   if (synthetic) {
     const count = Number(synthetic[1]);
     if (count < 1 || count > 1_000_000) throw new CatalogueError(`--books ${spec}: the count must be from 1 to 1000000`);
-    return { catalogue: generateSyntheticCatalogue(count, synthetic[2] === undefined ? DEFAULT_SYNTHETIC_SEED : Number(synthetic[2])), missing: false, problems: [] };
+    return { catalogue: generateSyntheticCatalogue(count, synthetic.at(2) === undefined ? DEFAULT_SYNTHETIC_SEED : Number(synthetic[2])), missing: false, problems: [] };
   }
   return { catalogue: loadCatalogueFile(spec), missing: false, problems: [] };
 }

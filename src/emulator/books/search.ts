@@ -3,6 +3,7 @@ import type { DownloadFormat, OrderBy, PrintType, VolumeFilter } from '../../sha
 import { escapeHtml } from '../core/html';
 import { TimeSlices } from '../core/slices';
 import type { Catalogue, CatalogueVolume } from './catalogue';
+import { groupsOf } from '../../shared/matchGroups';
 import { isbn10To13, isbn13To10 } from './catalogue';
 import { QueryNode, TermIndex, TermIndexSource } from './termIndex';
 
@@ -29,7 +30,7 @@ const STOPWORDS: ReadonlySet<string> = new Set(['a', 'an', 'and', 'are', 'as', '
 /** Where a clause looks: free text looks everywhere; the keyword prefixes name one field (Google's list). */
 export type ClauseField = 'any' | 'title' | 'author' | 'publisher' | 'subject' | 'isbn' | 'unsupported';
 
-const PREFIXES: Readonly<Record<string, ClauseField>> = {
+const PREFIXES: Readonly<Partial<Record<string, ClauseField>>> = {
   intitle: 'title',
   inauthor: 'author',
   inpublisher: 'publisher',
@@ -78,7 +79,7 @@ export function parseQuery(q: string): ParsedQuery {
       continue;
     }
     index = TOKEN.lastIndex;
-    const [, keyword, quoted, bare] = match;
+    const [, keyword, quoted, bare] = groupsOf(match);
     let field: ClauseField = pendingField ?? 'any';
     pendingField = undefined;
     let text: string | undefined = quoted ?? bare;
@@ -402,7 +403,7 @@ export function textSnippet(description: string, matchedTerms: readonly string[]
     if (wanted.has(normalizeText(match[0]))) spans.push({ start: match.index, end: match.index + match[0].length });
   }
   let start = 0;
-  const first = spans[0];
+  const first = spans.at(0);
   if (first && first.end > SNIPPET_LENGTH) {
     start = first.start - SNIPPET_LEAD;
     // Begin at a word boundary.

@@ -134,7 +134,7 @@ export class SyncedGroups<T extends { seq: number }> {
 
   /** The documents of a group, by id. */
   group(group: string): Map<string, T> {
-    return this.indexed().get(group) ?? new Map();
+    return this.indexed().get(group) ?? new Map<string, T>();
   }
 
   /** Every group's documents (for lookups across owners). */

@@ -198,10 +198,10 @@ export function parseDateTime(text: string, zone: string | undefined): number | 
   const match = DATE_TIME_PATTERN.exec(text);
   if (!match) return undefined;
   const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(match[index]));
-  const second = Number(match[6] ?? 0);
+  const second = Number(match.at(6) ?? 0);
   const wall = Date.UTC(year, (month) - 1, day, hour, minute, second);
   if (formatDate(wall) !== `${match[1]}-${match[2]}-${match[3]}` || (hour) > 23 || (minute) > 59 || second > 59) return undefined;
-  const suffix = match[8];
+  const suffix = match.at(8);
   if (suffix === undefined) return zone === undefined ? undefined : wallToUtc(zone, wall);
   if (suffix === 'Z' || suffix === 'z') return wall;
   const sign = suffix.startsWith('-') ? -1 : 1;

@@ -104,7 +104,7 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
       } else {
         const headers = { ...inner.headers };
         // The outer Authorization applies to every part that does not carry its own.
-        if (headers.authorization === undefined && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
+        if (!Object.hasOwn(headers, 'authorization') && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
         answer = await dispatchPart(partMessage(request, { ...inner, headers }));
       }
       yield writeAnswer(responseBoundary, part.contentId, answer);

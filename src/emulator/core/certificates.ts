@@ -50,7 +50,10 @@ function newKeyPair(): KeyPair {
 /** The same, made on libuv's thread pool: a 2048-bit key takes 100-300 ms, which the event loop would wait for. */
 function newKeyPairAsync(): Promise<KeyPair> {
   return new Promise((resolve, reject) => {
-    generateKeyPair('rsa', RSA_OPTIONS, (error, publicKey, privateKey) => { error ? reject(error) : resolve(forgeKeys(privateKey, publicKey)); });
+    generateKeyPair('rsa', RSA_OPTIONS, (error, publicKey, privateKey) => {
+      if (error) reject(error);
+      else resolve(forgeKeys(privateKey, publicKey));
+    });
   });
 }
 

@@ -224,13 +224,16 @@ export class ChannelDelivery {
       }
       let attempt = 1;
       let outcome = await this.send(channel, message);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may run while this awaits
       while (outcome === 'retry' && attempt < this.options.maxAttempts && !this.closed) {
         await this.sleep(backoffMs(attempt, this.options));
         // Stopped or expired while waiting: nothing more goes out.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run during the sleep
         if (this.closed || this.queues.get(channelId)?.[0] !== message || !this.channelOf(channelId)) break;
         attempt++;
         outcome = await this.send(channel, message);
       }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run while this awaited
       if (this.closed) return;
       // Delivered, failed, or out of attempts: the message leaves the queue either way.
       const current = this.queues.get(channelId);

@@ -92,7 +92,7 @@ function stringifyIteratively(root: unknown): string {
   const open = (value: unknown): void => {
     const plain = value instanceof Date ? value.toJSON() : value;
     if (plain === null || typeof plain === 'number' || typeof plain === 'boolean' || typeof plain === 'string') {
-      out.push(JSON.stringify(plain) ?? 'null');
+      out.push(JSON.stringify(plain));
     } else if (Array.isArray(plain)) {
       out.push('[');
       stack.push({ kind: 'array', items: plain, next: 0 });

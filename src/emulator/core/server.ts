@@ -181,6 +181,7 @@ export class EmulatorHttpServer {
       await send(response, reply);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : internalError(error, this.deps.options.quiet);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- send() may have sent the headers before it failed
       if (!response.headersSent) {
         await send(response, { status: apiError.code, headers: apiError.headers, json: apiError.toBody() }).catch(() => undefined);
       } else {
@@ -367,8 +368,9 @@ function linkHost(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
-async function drain(request: http.IncomingMessage): Promise<void> {
+function drain(request: http.IncomingMessage): Promise<void> {
   request.resume();
+  return Promise.resolve();
 }
 
 /** A reply as status headers and bytes (a streamed body read to its end), for a batch part. */

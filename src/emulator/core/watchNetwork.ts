@@ -60,7 +60,7 @@ const loopback = blockListOf(LOOPBACK);
 
 /** Parses `10.0.0.0/8`, `fd00::/8` or a single address; a malformed range is an error at startup. */
 export function parseCidr(text: string): [string, number, 'ipv4' | 'ipv6'] {
-  const [network = '', prefixText] = text.trim().split('/');
+  const [network = '', prefixText] = text.trim().split('/') as (string | undefined)[];
   const version = isIP(network);
   if (version === 0) throw new Error(`--allow-watch-network ${text}: not an IP address or CIDR range`);
   const max = version === 4 ? 32 : 128;
@@ -127,7 +127,7 @@ export class WatchNetworkPolicy {
    */
   deliveryLookup(): LookupFunction {
     return (hostname, options, callback) => {
-      const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
+      const all = typeof options === 'object' && (options as { all?: boolean } | null)?.all === true;
       this.addressesOf(new URL(`https://${isIP(hostname) === 6 ? `[${hostname}]` : hostname}/`)).then(
         (addresses) => {
           const entries = addresses.map((address) => ({ address, family: isIP(address) }));

@@ -33,7 +33,7 @@ class DriveChannels {
     // Channels of an earlier run: their files' state now is the state after the last acknowledged change.
     for (const key of registry.watchedKeys('drive/files/')) {
       const fileId = key.slice('drive/files/'.length);
-      const channel = registry.channelsOn(key)[0];
+      const channel = registry.channelsOn(key).at(0);
       const file = channel ? this.fileFor(channel.userId, fileId) : undefined;
       if (file) this.trashed.set(fileId, file.trashed);
     }

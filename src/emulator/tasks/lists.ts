@@ -25,7 +25,7 @@ export class TaskListsModel extends TasksState {
     const items = ids.slice(start, start + options.maxResults).map((id) => this.lists.get(id) as StoredTaskList);
     const end = start + items.length;
     const page: Page<StoredTaskList> = { items, etag: combinedEtag(ids.map((id) => this.lists.get(id)?.etag ?? '')) };
-    const last = items[items.length - 1];
+    const last = items.at(-1);
     if (end < ids.length && last) page.nextPageToken = encodePageToken(`lists:${userId}`, last.created);
     return page;
   }

@@ -120,7 +120,7 @@ export function taskRoutes(model: TasksModel, store: Store): readonly Route[] {
     // ---- dev routes
     {
       id: 'emulator.tasks.view', method: 'GET', path: '/emulator/v1/tasks/view/:task', auth: false,
-      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderTaskPage(context.params.task ?? '') }),
+      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderTaskPage(context.params.task) }),
     },
   ];
 }

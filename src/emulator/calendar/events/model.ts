@@ -270,7 +270,6 @@ export class EventsModel {
     const series = view.event;
     const instance = view.instance as NonNullable<EventView['instance']>;
     const { recurrence: _recurrence, ...content } = series.body;
-    _recurrence;
     const zone = series.timing.zone ?? calendar.timeZone;
     const point = (ms: number): EventBody['start'] => (series.timing.allDay ? { date: formatDate(ms) } : { dateTime: formatDateTime(ms, zone), timeZone: zone });
     const exception: StoredEvent = {
@@ -362,6 +361,6 @@ export function organizerOf(calendar: StoredCalendar): StoredEvent['organizer'] 
 /** The request with its nulls kept (a patch's way to clear a field) and managed fields dropped. */
 function withNulls(patch: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...patch };
-  for (const key of ['kind', 'etag', 'id', 'status', 'iCalUID', 'eventType', 'sequence', 'organizer', 'creator', 'recurringEventId', 'originalStartTime', 'htmlLink', 'created', 'updated', 'hangoutLink', 'attendeesOmitted', 'locked']) delete copy[key];
+  for (const key of ['kind', 'etag', 'id', 'status', 'iCalUID', 'eventType', 'sequence', 'organizer', 'creator', 'recurringEventId', 'originalStartTime', 'htmlLink', 'created', 'updated', 'hangoutLink', 'attendeesOmitted', 'locked']) Reflect.deleteProperty(copy, key);
   return copy;
 }

@@ -18,7 +18,7 @@ export const IMPORT_FORMATS: Readonly<Record<string, string>> = {
   'text/tab-separated-values': GOOGLE_SHEET_MIME_TYPE,
 };
 
-export const EXPORT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+export const EXPORT_FORMATS: Readonly<Partial<Record<string, readonly string[]>>> = {
   [GOOGLE_DOC_MIME_TYPE]: ['text/plain', 'text/html', 'text/markdown'],
   [GOOGLE_SHEET_MIME_TYPE]: ['text/csv', 'text/tab-separated-values', 'text/html'],
   [GOOGLE_SLIDES_MIME_TYPE]: ['text/plain'],

@@ -102,7 +102,7 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
 
   async function receiveUpload(method: 'POST' | 'PUT', context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    const fileId = context.params.fileId;
+    const fileId = context.params.fileId as string | undefined;
     const sessionId = context.query.string('upload_id', 200);
     if (sessionId !== undefined) return resumableChunk(context, user, sessionId, fileId);
     // files.update's upload path takes PUT only; Google answers any other method there with its 404.

@@ -93,7 +93,7 @@ export class Uploads {
       request.resume();
       return Promise.reject(badRequest("A multipart upload needs Content-Type 'multipart/related; boundary=…'"));
     }
-    const boundary = (boundaryMatch[1] ?? boundaryMatch[2]);
+    const boundary = boundaryMatch.at(1) ?? boundaryMatch[2];
     return new Promise((resolve, reject) => {
       // Google also reads parts delimited by bare LF lines (Python's client writes them): the reader takes both.
       const reader = readMultipartStream(request, boundary);
@@ -176,6 +176,7 @@ export class Uploads {
           if (failed) return;
           if (partIndex < 2 || !media) { fail(badRequest('A multipart upload has exactly two parts: metadata, then media')); return; }
           const blob = await media;
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a part's error may have called fail() meanwhile
           if (failed) return;
           if (!metadata) { fail(badRequest('The multipart metadata part is missing')); return; }
           resolve({ metadata, media: { blob, contentType: mediaType } });
@@ -351,7 +352,7 @@ export function parseContentRange(header: string | undefined, bodyLength: number
   const found = /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec(header.trim());
   if (!found) throw invalid(`Failed to parse Content-Range header: '${header}'`, 'Content-Range', 'header');
   const total = found[3] === '*' ? undefined : Number(found[3]);
-  if (found[1] === undefined) return total === undefined ? {} : { total };
+  if (found.at(1) === undefined) return total === undefined ? {} : { total };
   const first = Number(found[1]);
   const last = Number(found[2]);
   if (last < first || (total !== undefined && last >= total)) throw invalid(`Content-Range '${header}' is not a valid range`, 'Content-Range', 'header');

@@ -319,5 +319,5 @@ function themeById(themeId: string): { id: string; colorRgb: string } {
 }
 
 function definedOnly(restrictions: DriveRestrictions): DriveRestrictions {
-  return Object.fromEntries(Object.entries(restrictions).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(Object.entries(restrictions).filter(([, value]) => (value as unknown) !== undefined));
 }

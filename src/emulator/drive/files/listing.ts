@@ -69,7 +69,6 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
   const page: Entry[] = [];
   let remaining = 0;
   for (const entry of selected) {
-    if (cursorEntry && compare(entry, cursorEntry) <= 0) continue;
     remaining++;
     if (page.length === limit && (limit === 0 || compare(entry, page[limit - 1]) >= 0)) continue;
     let low = 0;
@@ -83,7 +82,7 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
     if (page.length > limit) page.pop();
   }
   const result: ListResult = { files: page.map((entry) => entry.file) };
-  const last = page[page.length - 1];
+  const last = page.at(-1);
   if (last && remaining > page.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
   return result;
 }
@@ -130,7 +129,7 @@ function pageOfKept(listing: KeptListing, cursor: Entry, compare: (a: Entry, b: 
     if (stillListed(entry.file)) page.push(entry);
   }
   const result: ListResult = { files: page.map((entry) => entry.file) };
-  const last = page[page.length - 1];
+  const last = page.at(-1);
   if (last && index < entries.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
   return result;
 }

@@ -171,7 +171,7 @@ export class RevisionsModel {
 
   /** Drops unpinned old revisions superseded more than 30 days ago, and the oldest beyond 100. */
   private purge(history: StoredRevision[], time: number, garbage: Garbage): StoredRevision[] {
-    const head = history[history.length - 1];
+    const head = history.at(-1);
     const unpinned = history.slice(0, -1).filter((revision) => !revision.pinned).length;
     let excess = Math.max(0, unpinned - UNPINNED_MAX);
     const kept = history.filter((revision, index) => {
