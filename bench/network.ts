@@ -129,7 +129,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       });
       const provider = tree;
       // The cached rows are replaced by a redraw of the whole tree once the calendars and their events are in.
-      const refreshed = new Promise<void>((resolve) => provider.onDidChangeTreeData((node) => node === undefined && resolve()));
+      const refreshed = new Promise<void>((resolve) => provider.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
       const roots = await provider.getChildren();
       const agenda = roots[0];
       await provider.getChildren(agenda);
