@@ -1,15 +1,15 @@
-// Lint for Desk: typescript-eslint's recommended rules, the type-aware rules that catch what async code gets wrong
-// (a floating promise, a promise where a void callback is expected, awaiting a non-promise, a switch that misses a
-// case), the architecture's import boundaries (docs/architecture.md): what may import vscode, the emulator,
-// or another feature's insides, and Desk's own rules for its house rules (build/eslint-rules, the plugin `desk`).
+// Lint for Desk: typescript-eslint's strictTypeChecked (two house choices below: numbers in template literals, and
+// require-await off in tests and benchmarks; the folders that do not meet it yet are in STRICT_RULES_NOT_YET_MET),
+// a switch that must name every case, the architecture's import boundaries (docs/architecture.md): what may import
+// vscode, the emulator, or another feature's insides, and Desk's own rules for its house rules (build/eslint-rules,
+// the plugin `desk`).
 import * as fs from 'node:fs';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import desk from './build/eslint-rules/index.js';
 
-/** A rule of typescript-eslint's strictTypeChecked with the options that config gives it. */
+/** typescript-eslint's strictTypeChecked rules with the options that config gives them (to change one option only). */
 const strictSettings = Object.assign({}, ...tseslint.configs.strictTypeChecked.map((config) => config.rules ?? {}));
-const strictRule = (name) => [`@typescript-eslint/${name}`, strictSettings[`@typescript-eslint/${name}`]];
 
 const features = fs.readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 
@@ -31,18 +31,28 @@ const otherFeatureInsides = (self, depth) =>
 /** How deep below a feature's folder its files go, for the import rule above. */
 const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
 
+/** strictTypeChecked's rules still off per folder, until the folder meets them (src/, bench/ and the rest meet all). */
+const STRICT_RULES_NOT_YET_MET = {
+  'src/core': ['no-dynamic-delete', 'no-generated-empty-object-type', 'no-invalid-void-type', 'no-meaningless-void-operator', 'no-unnecessary-condition', 'no-unnecessary-type-parameters', 'no-unsafe-class-instance-assignment', 'no-unused-expressions', 'require-await', 'restrict-template-expressions'],
+  'src/features': ['no-confusing-void-expression', 'no-dynamic-delete', 'no-invalid-void-type', 'no-meaningless-void-operator', 'no-misused-spread', 'no-unnecessary-boolean-literal-compare', 'no-unnecessary-condition', 'no-unnecessary-type-assertion', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'only-throw-error', 'require-await', 'restrict-template-expressions'],
+  'test/conformance': ['no-unnecessary-condition', 'restrict-template-expressions'],
+  'test/integration': ['no-confusing-void-expression', 'no-meaningless-void-operator', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unused-expressions', 'restrict-template-expressions', 'unbound-method'],
+  'test/liveness': ['no-unnecessary-condition', 'no-unsafe-argument'],
+  'test/support': ['no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'only-throw-error', 'restrict-template-expressions'],
+  'test/ui': ['no-deprecated', 'no-unnecessary-condition', 'no-unsafe-argument', 'no-unsafe-assignment', 'no-unsafe-call', 'no-unsafe-member-access', 'no-unsafe-return'],
+  'test/unit': ['no-base-to-string', 'no-confusing-void-expression', 'no-dynamic-delete', 'no-misused-spread', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-class-instance-assignment', 'no-unused-expressions', 'no-useless-default-assignment', 'restrict-template-expressions', 'unbound-method'],
+  'test/vscode': ['no-base-to-string', 'no-deprecated', 'no-redundant-type-constituents', 'no-unnecessary-condition', 'no-unnecessary-type-assertion', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'no-unsafe-member-access', 'restrict-template-expressions', 'unbound-method'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.desk-data/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
   eslint.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
   {
     files: ['**/*.ts'],
     // Type information from the one tsconfig.json (src, test and bench).
     languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/await-thenable': 'error',
       // A `default` that handles the rest is a deliberate choice; a switch without one must name every member.
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       // The line budget every source file meets, in lines of code (comments and blank lines are free).
@@ -50,6 +60,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A `let` that a closure reads before its one assignment (a controller built before the commands it calls).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // A house choice over strictTypeChecked's options: a number in a template literal is fine (its text is well defined:
+      // counts, sizes, ports, indexes in messages and URLs); undefined, null, objects, booleans and any still fail.
+      '@typescript-eslint/restrict-template-expressions': ['error', { ...strictSettings['@typescript-eslint/restrict-template-expressions'][1], allowNumber: true }],
     },
   },
   {
@@ -79,27 +92,15 @@ export default tseslint.config(
     files: [`src/features/${name}/${'*/'.repeat(depth)}*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
   }))),
-  {
-    // On the way to typescript-eslint's strictTypeChecked (issue 30): its rules that the code already meets. The rest
-    // (restrict-template-expressions, no-unnecessary-condition, no-unnecessary-type-assertion, require-await,
-    // no-confusing-void-expression and a few smaller ones) need changes across many files (counts in docs/architecture.md, under `eslint`).
-    files: ['**/*.ts'],
-    rules: Object.fromEntries([
-      'ban-ts-comment', 'no-array-delete', 'no-duplicate-type-constituents', 'no-extraneous-class', 'no-for-in-array',
-      'no-implied-eval', 'no-mixed-enums', 'no-non-null-asserted-nullish-coalescing', 'no-unsafe-enum-assignment',
-      'no-unsafe-enum-comparison', 'no-unsafe-unary-minus', 'no-useless-constructor', 'prefer-literal-enum-member',
-      'prefer-promise-reject-errors', 'prefer-reduce-type-parameter', 'prefer-return-this-type', 'related-getter-setter-pairs',
-      'restrict-plus-operands', 'return-await', 'no-unnecessary-template-expression', 'use-unknown-in-catch-callback-variable',
-    ].map(strictRule)),
-  },
-  {
-    // strictTypeChecked rules that src/ meets (tests and benchmarks do not yet).
-    files: ['src/**/*.ts'],
-    rules: Object.fromEntries([
-      'no-base-to-string', 'no-unsafe-member-access', 'no-unsafe-call', 'no-non-null-assertion', 'no-deprecated',
-      'no-useless-default-assignment', 'no-unnecessary-type-conversion',
-    ].map(strictRule)),
-  },
+  // The folders that do not meet strictTypeChecked yet (issue 30), with the rules each still breaks (counts in
+  // docs/architecture.md, under `eslint`). Most of no-unnecessary-condition's findings are reads that may miss
+  // (`list[0]`, a regex group, a record's key, JSON from the network in tests) that TypeScript types as always
+  // there: fix them by typing the read as possibly absent (`.at()`, `groupsOf`, `Partial<Record>`), not by
+  // dropping the check. A folder leaves this list when its rules are met.
+  ...Object.entries(STRICT_RULES_NOT_YET_MET).map(([folder, rules]) => ({
+    files: [`${folder}/**/*.ts`],
+    rules: Object.fromEntries(rules.map((name) => [`@typescript-eslint/${name}`, 'off'])),
+  })),
   {
     files: ['**/*.ts'],
     plugins: { desk },
@@ -129,6 +130,8 @@ export default tseslint.config(
   {
     // Tests and benchmarks reach everything, and load the harness scripts (plain CommonJS beside out/) at run time.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
-    rules: { 'max-lines': 'off', '@typescript-eslint/no-require-imports': 'off' },
+    // require-await is off here (a house choice): a stub or fake of a promise-returning API is written `async` without an
+    // await so that it behaves like the real one (a throw becomes a rejection, the value arrives a microtask later).
+    rules: { 'max-lines': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/require-await': 'off' },
   },
 );

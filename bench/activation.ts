@@ -73,7 +73,7 @@ async function startCountingProxy(target: string): Promise<CountingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => [...seen],
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => { resolve(); })),
   };
 }
 
@@ -90,7 +90,7 @@ interface ProductionBuild {
 async function productionBuild(): Promise<ProductionBuild> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-prod-'));
   const { build } = require(path.join(repoRoot, 'node_modules', 'esbuild')) as typeof esbuild;
-  const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions(mode: { production: boolean }): esbuild.BuildOptions[] };
+  const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions: (mode: { production: boolean }) => esbuild.BuildOptions[] };
   await Promise.all(bundleOptions({ production: true }).map((options) =>
     build({ ...options, absWorkingDir: repoRoot, outfile: path.join(dir, options.outfile ?? ''), logLevel: 'silent' })));
   for (const file of ['package.json', 'package.nls.json', 'package.nls.qps-ploc.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) {
@@ -213,8 +213,8 @@ function markFigures(marks: readonly HostMark[], id = DESK_ID): MarkFigures | un
   let start = willLoad;
   let index = loads.findIndex((mark) => mark.name === `code/extHost/willLoadExtensionCode/${id}`);
   while (index >= 2) {
-    const previousEnd = loads[index - 1];
-    const previousStart = loads[index - 2];
+    const previousEnd = loads.at(index - 1);
+    const previousStart = loads.at(index - 2);
     if (!previousEnd || !previousStart || !previousEnd.name.includes('/didLoadExtensionCode/') || !previousStart.name.includes('/willLoadExtensionCode/')) break;
     if (start - previousEnd.startTime > 1) break;
     ahead.unshift(previousStart.name.slice(previousStart.name.lastIndexOf('/') + 1));
@@ -277,7 +277,7 @@ async function probeWindowOnce(launcher: Launcher, build: ProductionBuild): Prom
       seed: 'none',
       settings: { 'desk.emulator.url': proxy.url },
       testsPath: path.join(repoRoot, 'out', 'bench', 'host', 'activationProbe'),
-      onExit: (code) => finished(code),
+      onExit: (code) => { finished(code); },
       waitForWorkbench: false,
       // Not DESK_VSIX: the probe runs as an extension test, which needs a development extension.
       vsix: '',

@@ -42,7 +42,7 @@ async function rate(calls: number, concurrency: number, call: () => Promise<unkn
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /**

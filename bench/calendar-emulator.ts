@@ -116,10 +116,10 @@ export async function run(): Promise<void> {
       pageToken = page.nextPageToken;
       syncToken = page.nextSyncToken;
     } while (pageToken);
-    const first = (await get(`${calendarPath}?maxResults=1`)).items[0]?.id as string;
+    const first = (await get(`${calendarPath}?maxResults=1`)).items[0]?.id;
     const sync = await timed(SAMPLES, async (index) => {
       service.events.update(alice, big.id, first, { summary: `Changed ${index}` }, 'patch', { conferenceDataVersion: 0 });
-      const page = await get(`${calendarPath}?syncToken=${syncToken}`);
+      const page = await get(`${calendarPath}?syncToken=${String(syncToken)}`);
       if (page.items.length !== 1) throw new Error(`expected one change, got ${page.items.length}`);
       syncToken = page.nextSyncToken;
     });
@@ -128,7 +128,7 @@ export async function run(): Promise<void> {
     for (let index = 0; index < SAMPLES; index++) {
       service.events.update(alice, big.id, first, { summary: `Again ${index}` }, 'patch', { conferenceDataVersion: 0 });
       const started = performance.now();
-      const page = await get(`${calendarPath}?syncToken=${syncToken}`);
+      const page = await get(`${calendarPath}?syncToken=${String(syncToken)}`);
       syncOnly.push(performance.now() - started);
       syncToken = page.nextSyncToken;
     }

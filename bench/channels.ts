@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
       onMessage(String(request.headers['x-svc-channel-id']), String(request.headers['x-svc-resource-state']));
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => { resolve(); }));
   const address = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/notify`;
   const token = emulator.tokenFor('alice@example.com').accessToken;
   const call = async (method: string, path: string, body: unknown): Promise<void> => {
@@ -87,7 +87,7 @@ export async function run(): Promise<void> {
   } finally {
     await emulator.close();
     await new Promise<void>((resolve) => {
-      receiver.close(() => resolve());
+      receiver.close(() => { resolve(); });
       receiver.closeAllConnections();
     });
   }

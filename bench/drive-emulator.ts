@@ -134,12 +134,12 @@ async function startChildEmulator(dataDir: string): Promise<{ child: ChildProces
   const child = spawn(process.execPath, [main, '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const found = /listening on (http:\/\/\S+)/.exec(buffered);
-      if (found) resolve(found[1] as string);
+      if (found) resolve(found[1]);
     });
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+    child.once('exit', (code) => { reject(new Error(`emulator exited with ${String(code)}`)); });
   });
   return { child, url };
 }

@@ -85,7 +85,7 @@ async function changeLatency(): Promise<void> {
         listPage: async (request) => ({ ...(await real.listPage({ pageToken: request.pageToken, signal: request.signal })), longPollAvailable: false }),
       };
       const values = new Map<string, string>();
-      const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) };
+      const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => { if (value === undefined) values.delete(key); else values.set(key, value); } };
       const waiting = new Map<string, (at: number) => void>();
       const poller = new ChangePoller({
         source,
@@ -117,7 +117,7 @@ async function changeLatency(): Promise<void> {
         poller.stop();
       }
       const { p50, p95, max } = percentiles(samples);
-      console.log(`${mode.padEnd(30)} | ${String(samples.length).padStart(7)} | ${ms(p50).padEnd(9)} | ${ms(p95).padEnd(9)} | ${ms(max)}${longPoll ? `  (long poll used: ${poller.usesLongPoll})` : ''}`);
+      console.log(`${mode.padEnd(30)} | ${String(samples.length).padStart(7)} | ${ms(p50).padEnd(9)} | ${ms(p95).padEnd(9)} | ${ms(max)}${longPoll ? `  (long poll used: ${String(poller.usesLongPoll)})` : ''}`);
     }
   } finally {
     await emulator.close();
@@ -181,7 +181,7 @@ async function requestsPerHour(): Promise<void> {
     const values = new Map<string, string>([['sim', '1']]);
     const poller = new ChangePoller({
       source,
-      tokens: { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) },
+      tokens: { get: (key) => values.get(key), set: (key, value) => { if (value === undefined) values.delete(key); else values.set(key, value); } },
       tokenKey: 'sim',
       clock,
       onChanges: () => undefined,

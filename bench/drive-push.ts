@@ -44,7 +44,7 @@ export async function run(): Promise<void> {
         listPage: async (request) => ({ ...(await real.listPage({ pageToken: request.pageToken, signal: request.signal })), longPollAvailable: false }),
       };
       const values = new Map<string, string>();
-      const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) };
+      const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => { if (value === undefined) values.delete(key); else values.set(key, value); } };
       const log = new ChangeLog();
       const waiting = new Map<string, (at: number) => void>();
       const poller = new ChangePoller({

@@ -49,7 +49,7 @@ export async function run(): Promise<void> {
   await modelLevel(latencyMs);
   if (values['models-only']) return;
   console.log('');
-  const inVSCode = await runInVSCode(latencyMs, (line) => console.log(`[vscode] ${line}`), Number(values.reloads ?? 3));
+  const inVSCode = await runInVSCode(latencyMs, (line) => { console.log(`[vscode] ${line}`); }, Number(values.reloads ?? 3));
   console.log(machineLoad());
   for (const line of formatRun(inVSCode)) console.log(line);
 }
@@ -130,7 +130,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       });
       const provider = tree;
       // The cached rows are replaced by a redraw of the whole tree once the calendars and their events are in.
-      const refreshed = new Promise<void>((resolve) => provider.onDidChangeTreeData((node) => node === undefined && resolve()));
+      const refreshed = new Promise<void>((resolve) => provider.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
       const roots = await provider.getChildren();
       const agenda = roots[0];
       await provider.getChildren(agenda);

@@ -32,6 +32,7 @@ const ACCOUNT = 'alice@example.com';
 /** The memento of the extension's global state, kept across the simulated reload. */
 class Storage {
   private readonly values = new Map<string, unknown>();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- vscode.Memento's signature
   get<T>(key: string): T | undefined {
     return this.values.get(key) as T | undefined;
   }
@@ -81,13 +82,15 @@ export async function run(): Promise<void> {
   const list = await current.api.insertTaskList('Offline soak');
 
   // Chaos: the emulator stops and starts at random every 1–4 s until the actions are done.
-  let chaos = true;
-  let up = true;
+  // The run ends the chaos and the chaos loop changes `up` while the other awaits (`as boolean`: TypeScript does not see that).
+  let chaos = true as boolean;
+  let up = true as boolean;
   let lastStart = Date.now();
   let outages = 0;
   const chaosLoop = (async () => {
     while (chaos) {
       await sleep(1000 + Math.random() * 3000);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the run ends the chaos while this sleeps
       if (!chaos) break;
       if (up) {
         await emulator.close();
@@ -123,7 +126,7 @@ export async function run(): Promise<void> {
       counts[result.kept ? 'kept' : 'sentAtOnce']++;
     } else {
       const index = Math.floor(Math.random() * known.length);
-      const task = known[index] as Task;
+      const task = known[index];
       const shown = (value: Task): void => {
         if (known[index]?.id === task.id) known[index] = value;
       };
@@ -162,7 +165,7 @@ export async function run(): Promise<void> {
   // The run ends offline with changes waiting, then the service comes back: the catch-up is timed from there.
   if (up) await emulator.close();
   for (let extra = 0; current.queue.size === 0 && extra < 5; extra++) {
-    const task = known[extra % known.length] as Task;
+    const task = known[extra % known.length];
     const notes = `notes at the end ${extra}`;
     wantedNotes.set(task.title, notes);
     counts.kept++;

@@ -59,7 +59,7 @@ function option(name: string): string | undefined {
 const collect: () => void = (() => {
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as unknown;
-  return typeof gc === 'function' ? () => (gc as () => void)() : () => undefined;
+  return typeof gc === 'function' ? () => { (gc as () => void)(); } : () => undefined;
 })();
 
 function heapMb(): number {
@@ -154,7 +154,7 @@ async function driveRows(size: number, table: Table): Promise<void> {
     let step = 0;
     table.set('Drive changes: list after one change (p50)', size, ms(await p50(SAMPLES, async () => {
       const start = (await get('/drive/v2/changes/startPageToken')).startPageToken as string;
-      model.update(alice, files[step++ % files.length] as string, { title: `renamed-${step}` }, {});
+      model.update(alice, files[step++ % files.length], { title: `renamed-${step}` }, {});
       const page = await get(`/drive/v2/changes?pageToken=${start}&maxResults=100`);
       if ((page.items as unknown[]).length !== 1) throw new Error(`expected 1 change, got ${(page.items as unknown[]).length}`);
     })));
@@ -178,7 +178,7 @@ async function taskRows(size: number, table: Table): Promise<void> {
       let previous: string | undefined;
       for (let index = filled; index < Math.min(size, filled + TASKS_PER_LIST); index++) previous = model.insertTask(alice.id, id, { title: `Task ${index}` }, previous ? { previous } : {}).id;
     }
-    const list = { id: lists[0] as string };
+    const list = { id: lists[0] };
     table.set('memory: Tasks (MB)', size, (heapMb() - before).toFixed(0));
     const first = await get(`/tasks/v1/lists/${list.id}/tasks?maxResults=100`);
     const second = nextOf(first) ?? '';
@@ -408,7 +408,7 @@ function fakeDesk(root: string, appRoot: string): DeskContext {
       onDidChangeWorkspaceFolders: event,
     },
   };
-  const log = { warn: (message: string) => console.warn(message), info: () => undefined, error: () => undefined };
+  const log = { warn: (message: string) => { console.warn(message); }, info: () => undefined, error: () => undefined };
   return { vs: vs as unknown as typeof vscode, log } as unknown as DeskContext;
 }
 
@@ -437,7 +437,7 @@ async function todoRow(size: number, table: Table, appRoot: string): Promise<voi
     const created = Math.max(1, Math.floor(batch / 100));
     const uris: FileUri[] = [];
     for (let index = 0; index < batch - created; index++) {
-      const relative = files[index] as string;
+      const relative = files[index];
       fs.writeFileSync(path.join(root, relative), `// FIXME: switched ${index}\n`);
       uris.push(fileUri(path.join(root, relative)));
     }

@@ -60,7 +60,7 @@ async function httpFigures(emulator: Emulator, listId: string): Promise<{ firstM
   do {
     const query = new URLSearchParams({ maxResults: String(PAGE_SIZE), showCompleted: 'true', showHidden: 'false' });
     if (pageToken) query.set('pageToken', pageToken);
-    const response = await fetch(`${emulator.url}/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?${query}`, { headers: emulator.headers });
+    const response = await fetch(`${emulator.url}/tasks/v1/lists/${encodeURIComponent(listId)}/tasks?${query.toString()}`, { headers: emulator.headers });
     const page = (await response.json()) as { nextPageToken?: string };
     pages++;
     if (pages === 1) firstMs = performance.now() - started;
@@ -134,7 +134,7 @@ async function timeExpand(page: Page, listTitle: string, timeoutMs: number): Pro
   await page.evaluate(`(${INSTALL_PROBE})(${JSON.stringify(listTitle)})`);
   await row.click();
   await page.waitForFunction('Boolean(window.__deskBench && window.__deskBench.paint && window.__deskBench.done)', undefined, { timeout: timeoutMs, polling: 50 });
-  const marks = (await page.evaluate(READ_PROBE)) as { click: number; first: number; paint: number; done: number; longest: number };
+  const marks = await page.evaluate<{ click: number; first: number; paint: number; done: number; longest: number }>(READ_PROBE);
   const rowsInDom = await tasksPane(page).locator('.monaco-list-row[role="treeitem"] .custom-view-tree-node-item-checkbox').count();
   return { firstRowMs: marks.first - marks.click, firstPaintMs: marks.paint - marks.click, allLoadedMs: marks.done - marks.click, longestTaskMs: marks.longest, rowsInDom };
 }
@@ -193,7 +193,7 @@ async function deskCpuFigures(count: number): Promise<{ parseMs: number; childre
     },
   } as unknown as TasksApi;
   const tree = new TasksTreeProvider(fakeVs, { api, showCompleted: () => true, pageSize: () => PAGE_SIZE, withProgress: (work) => work(), isSignedIn: async () => true, log: () => undefined });
-  const [listNode] = await tree.getChildren();
+  const listNode = (await tree.getChildren()).at(0);
   if (!listNode) throw new Error('no list row');
   await tree.allTasks(listNode.kind === 'list' ? listNode.listId : 'L');
   started = performance.now();

@@ -26,6 +26,7 @@ import type { SearchSlice } from './features/search';
  * The features, each in its own bundle (dist/features/<name>.js, see esbuild.js), loaded after activation or
  * when one of their commands runs first. The bundles are required by a computed path so this bundle stays small.
  */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the bundle's module type, as with require
 function featureModule<T>(name: string): T {
   const file = path.join(__dirname, 'features', `${name}.js`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -122,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
       dataDir: path.join(context.globalStorageUri.fsPath, 'emulator'),
       seed,
       preferredPort,
-      log: (line) => log.info(`[emulator] ${line}`),
+      log: (line) => { log.info(`[emulator] ${line}`); },
       t: vs.l10n.t,
     }),
   });
@@ -143,8 +144,8 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   registerAuthCommands(desk, provider);
   registerDeskCommands(desk);
   // The offline status item (and the waiting changes' replay) right after activation, with its module of its own.
-  const offlineStart = setTimeout(() => offlineModule().registerOfflineStatus(desk), 0);
-  context.subscriptions.push({ dispose: () => clearTimeout(offlineStart) });
+  const offlineStart = setTimeout(() => { offlineModule().registerOfflineStatus(desk); }, 0);
+  context.subscriptions.push({ dispose: () => { clearTimeout(offlineStart); } });
 
   // Only stubs here: each feature (one Disposable that registers its views and commands) loads after activation
   // returns, or when one of its commands runs first. None touches the network when it loads.
@@ -154,8 +155,8 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
   features.loadAllSoon();
   warmNetworkForSignedInStart(desk);
   const loader = bundles;
-  const saveCaches = setTimeout(() => void loader.saveCaches((message) => log.warn(message)), CODE_CACHE_SAVE_MS);
-  context.subscriptions.push({ dispose: () => clearTimeout(saveCaches) });
+  const saveCaches = setTimeout(() => void loader.saveCaches((message) => { log.warn(message); }), CODE_CACHE_SAVE_MS);
+  context.subscriptions.push({ dispose: () => { clearTimeout(saveCaches); } });
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
@@ -201,7 +202,7 @@ function warmNetworkForSignedInStart(desk: DeskContext): void {
       desk.log.warn(`Desk: could not load its network module ahead of the first request: ${error instanceof Error ? error.message : String(error)}`);
     }
   }, 0);
-  desk.register({ dispose: () => clearTimeout(timer) });
+  desk.register({ dispose: () => { clearTimeout(timer); } });
 }
 
 export async function deactivate(): Promise<void> {

@@ -41,23 +41,23 @@ export function criticalPath(records: readonly RequestRecord[]): RequestRecord[]
   byStart.forEach((record, index) => {
     let best: number | undefined;
     for (let earlier = 0; earlier < index; earlier++) {
-      const candidate = byStart[earlier] as RequestRecord;
+      const candidate = byStart[earlier];
       if (candidate.endMs > record.startMs) continue;
       // The deepest chain before it; among equals the request that ended last (the one it waited for).
-      const deeper = best === undefined || (depth[earlier] as number) > (depth[best] as number);
-      const sameDepthLater = best !== undefined && depth[earlier] === depth[best] && candidate.endMs > (byStart[best] as RequestRecord).endMs;
+      const deeper = best === undefined || (depth[earlier]) > (depth[best]);
+      const sameDepthLater = best !== undefined && depth[earlier] === depth[best] && candidate.endMs > (byStart[best]).endMs;
       if (deeper || sameDepthLater) best = earlier;
     }
-    depth[index] = best === undefined ? 1 : (depth[best] as number) + 1;
+    depth[index] = best === undefined ? 1 : (depth[best]) + 1;
     previous[index] = best;
   });
   let last: number | undefined;
   depth.forEach((value, index) => {
     // The deepest chain; among equals the one that ends last (what the user waited for longest).
-    if (last === undefined || value > (depth[last] as number) || (value === depth[last] && (byStart[index] as RequestRecord).endMs > (byStart[last] as RequestRecord).endMs)) last = index;
+    if (last === undefined || value > (depth[last]) || (value === depth[last] && (byStart[index]).endMs > (byStart[last]).endMs)) last = index;
   });
   const chain: RequestRecord[] = [];
-  for (let at = last; at !== undefined; at = previous[at]) chain.unshift(byStart[at] as RequestRecord);
+  for (let at = last; at !== undefined; at = previous[at]) chain.unshift(byStart[at]);
   return chain;
 }
 

@@ -28,7 +28,7 @@ export function machineLoad(): string {
 }
 
 /** Runs a benchmark when its file is run directly with node (scripts/bench.js calls run() itself). */
-export function runWhenMain(benchModule: NodeModule, run: () => Promise<void>): void {
+export function runWhenMain(benchModule: NodeJS.Module, run: () => Promise<void>): void {
   if (require.main !== benchModule) return;
   run().catch((error: unknown) => {
     console.error(error);

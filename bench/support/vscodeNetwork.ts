@@ -4,6 +4,7 @@
 // from the emulator's timed request log. Times come from the page itself (a per-frame check of the DOM, never a
 // fixed sleep) on the same clock as the log.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
@@ -66,7 +67,7 @@ async function watch(page: Page, watches: readonly Watch[]): Promise<void> {
 /** Waits until every key has its mark (state, polled), and gives the marks. */
 async function marksOf(page: Page, keys: readonly string[], timeoutMs = 60000): Promise<Record<string, number>> {
   await page.waitForFunction(`${JSON.stringify(keys)}.every((key) => globalThis.__deskBench && globalThis.__deskBench.marks[key] !== undefined)`, undefined, { timeout: timeoutMs, polling: 50 });
-  return page.evaluate(`globalThis.__deskBench.marks`) as Promise<Record<string, number>>;
+  return page.evaluate<Record<string, number>>(`globalThis.__deskBench.marks`);
 }
 
 /** The side-bar pane of a Desk view, as a CSS prefix. */
@@ -392,7 +393,7 @@ function measured(action: string, why: string, records: RequestRecord[], window:
 /** The whole run: sign in (the cache fills), reload (first rows from the cache, then fresh), then each action. */
 export async function runInVSCode(latencyMs: number, log: (line: string) => void, reloads = 3): Promise<NetworkRun> {
   const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
-  const runDir = fs.mkdtempSync(path.join(require('node:os').tmpdir() as string, 'desk-bench-net-'));
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-bench-net-'));
   const requestLog = path.join(runDir, 'requests.jsonl');
   const startupMarks = path.join(runDir, 'startup-marks.jsonl');
   const quietMs = latencyMs + 300;
@@ -455,7 +456,7 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
         fs.writeFileSync(path.join(profileDir as string, 'window.cpuprofile'), JSON.stringify({ ...profile, deskReloadAt: reloadAt, deskFirstRows: reloadMarks, deskStoppedAt: epochMs() }));
       }
       const reloadIdle = await networkIdle(requestLog, quietMs, reloadAt);
-      const settledMarks = await page.evaluate(`globalThis.__deskBench.marks`) as Record<string, number>;
+      const settledMarks = await page.evaluate<Record<string, number>>(`globalThis.__deskBench.marks`);
       const afterReload = readRequestLog(requestLog).answered;
       // Wall-clock marks, to set beside Desk's log ("Desk timeline", "View cache … read at") and the extension host's.
       const firstRequest = afterReload.filter((record) => record.startMs >= reloadAt).reduce((first, record) => Math.min(first, record.startMs), Number.POSITIVE_INFINITY);
@@ -463,12 +464,12 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const deskMarks = marksOfReload(startupMarks, reloadAt);
       log(`  Desk's marks (ms after the reload): ${[...deskMarks].map(([event, at]) => `${event} ${at - reloadAt}`).join(', ')}`);
       for (const view of VIEWS) {
-        const marked = settledMarks[`${view.title}:fresh`];
+        const marked = settledMarks[`${view.title}:fresh`] as number | undefined;
         const lastEnd = afterReload.filter((record) => record.startMs >= reloadAt && belongsTo(view.api)(record)).reduce((latest, record) => Math.max(latest, record.endMs), 0);
         const row = measured(`reload → ${view.name}${marked === undefined ? ' (no "refreshing" mark: fresh = its last answer)' : ''}`, view.why, afterReload, {
-          fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`] as number, doneMs: marked ?? lastEnd,
-          shownMs: settledMarks[`${view.title}:shown`] as number, idleMs: reloadIdle, api: view.api, minimumRoundTrips: view.minimumRoundTrips,
-          startup: startupSplit(deskMarks, view, settledMarks[`${view.title}:shown`] as number, reloadMarks[`${view.title}:first`] as number),
+          fromMs: reloadAt, firstMs: reloadMarks[`${view.title}:first`], doneMs: marked ?? lastEnd,
+          shownMs: settledMarks[`${view.title}:shown`], idleMs: reloadIdle, api: view.api, minimumRoundTrips: view.minimumRoundTrips,
+          startup: startupSplit(deskMarks, view, settledMarks[`${view.title}:shown`], reloadMarks[`${view.title}:first`]),
         });
         perView.set(view.title, [...(perView.get(view.title) ?? []), row]);
       }
@@ -477,7 +478,7 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
     // split is each part's median over the reloads.
     for (const view of VIEWS) {
       const runs = [...(perView.get(view.title) ?? [])].sort((a, b) => a.freshMs - b.freshMs);
-      const median = runs[Math.floor(runs.length / 2)];
+      const median = runs.at(Math.floor(runs.length / 2));
       const splits = runs.flatMap((run) => (run.startup ? [run.startup] : []));
       startups.push({ view: view.name, splits });
       if (median) rows.push({ ...median, action: `${median.action}${runs.length > 1 ? ` (median of ${runs.length})` : ''}` });
@@ -494,13 +495,13 @@ export async function runInVSCode(latencyMs: number, log: (line: string) => void
       const marks = await marksOf(page, spec.done ? [keys.first, keys.done] : [keys.first], 60000);
       const idleMs = await networkIdle(requestLog, quietMs, fromMs);
       const records = readRequestLog(requestLog).answered;
-      const firstMs = marks[keys.first] as number;
+      const firstMs = marks[keys.first];
       // The server's answer as the result: the end of the action's last write before the network went idle (a
       // refresh the write triggers comes after the result).
       const lastWriteEnd = records
         .filter((record) => record.startMs >= fromMs && record.startMs <= idleMs && record.method !== 'GET' && belongsTo(spec.api)(record))
         .reduce((latest, record) => Math.max(latest, record.endMs), firstMs);
-      const doneMs = spec.doneByWrite ? lastWriteEnd : spec.done ? (marks[keys.done] as number) : firstMs;
+      const doneMs = spec.doneByWrite ? lastWriteEnd : spec.done ? (marks[keys.done]) : firstMs;
       rows.push(measured(spec.action, spec.why, records, { fromMs, firstMs, doneMs, idleMs, api: spec.api, minimumRoundTrips: spec.minimumRoundTrips }));
     }
     await page.keyboard.press('Escape');

@@ -58,7 +58,7 @@ export function sendBatch<T>(http: HttpClient, endpoint: BatchEndpoint, calls: r
     const answers: BatchResult<T>[] = [];
     for (let start = 0; start < pending.length; start += endpoint.maxCalls) {
       const chunk = pending.slice(start, start + endpoint.maxCalls);
-      answers.push(...await sendChunk(http, endpoint, chunk.map((index) => calls[index] as BatchCall<T>), signal));
+      answers.push(...await sendChunk(http, endpoint, chunk.map((index) => calls[index]), signal));
     }
     return answers;
   }, signal);

@@ -74,7 +74,7 @@ export class BooksClient {
     // Fail before the network: a bad enum or a maxResults above 40 is the caller's bug, not the service's.
     const result = volumeSearchInputSchema.safeParse(parameters);
     if (!result.success) {
-      const issue = result.error.issues[0];
+      const issue = result.error.issues.at(0);
       throw new RangeError(`books.volumes.list: ${issue?.path.map(String).join('.') || 'options'} ${issue?.message ?? 'is invalid'}`);
     }
     const checked = result.data;

@@ -138,7 +138,7 @@ export interface GetEventOptions extends ConditionalRead {
 }
 
 function query(options: object, exclude: readonly string[] = ['signal', 'ifMatch', 'ifNoneMatch']): Record<string, QueryValue> {
-  return Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && !exclude.includes(key))) as Record<string, QueryValue>;
+  return Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && !exclude.includes(key)));
 }
 
 function ifMatch(options: ConditionalWrite): Record<string, string> | undefined {

@@ -45,7 +45,7 @@ const emptySchema = z.object({});
 function checkedInput(operation: string, input: ChannelInput): ChannelInput {
   const result = channelInputSchema.safeParse(input);
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = result.error.issues.at(0);
     throw new RangeError(`${operation}: ${issue?.path.map(String).join('.') || 'channel'} ${issue?.message ?? 'is invalid'}`);
   }
   return result.data;
@@ -143,7 +143,7 @@ export class ChannelsClient {
       operation,
       // Stopping twice ends the same channel once: repeatable, and a repeat's 404 means the first one landed.
       idempotent: true,
-      alreadyApplied: async (error: GoogleApiError) => (error.isNotFound ? {} : undefined),
+      alreadyApplied: (error: GoogleApiError) => Promise.resolve(error.isNotFound ? {} : undefined),
     });
   }
 }

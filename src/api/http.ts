@@ -142,7 +142,7 @@ const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** Encodes path segments: path`/tasks/v1/lists/${id}/tasks` → each interpolation URI-encoded. */
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  return strings.reduce((result, part, index) => result + part + (index < values.length ? encodeURIComponent(values[index] as string) : ''), '');
+  return strings.reduce((result, part, index) => result + part + (index < values.length ? encodeURIComponent(values[index]) : ''), '');
 }
 
 /**
@@ -184,7 +184,7 @@ export class HttpClient {
 
   /** Sends a request and returns the successful raw response (media downloads, 304s, resumable uploads). */
   send(request: RequestOptions, acceptStatus: (status: number) => boolean = isSuccess): Promise<Response> {
-    return this.execute(request, acceptStatus, async (response) => response, {});
+    return this.execute(request, acceptStatus, (response) => Promise.resolve(response), {});
   }
 
   /** Runs the attempts; a request that could not reach the service after them says so to `reachability` (once, not per attempt). */
@@ -376,8 +376,8 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       const answers = await sendRound(pending);
       pending.forEach((index, position) => {
-        const outcome = answers[position] as PartOutcome<T>;
-        if (!outcome.ok && attempt < this.retry.maxAttempts && isWorthRepeating(outcome.error, idempotent[index] === true)) {
+        const outcome = answers[position];
+        if (!outcome.ok && attempt < this.retry.maxAttempts && isWorthRepeating(outcome.error, idempotent[index])) {
           again.push(index);
           if (outcome.error instanceof GoogleApiError && outcome.error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, outcome.error.retryAfterMs);
         } else {
@@ -411,7 +411,7 @@ export class HttpClient {
       headers.set('Content-Type', request.contentType ?? 'application/octet-stream');
     }
     // node-fetch v2 types its signal against the abort-controller polyfill; Node's own signal is compatible.
-    return { method: request.method, headers, body, signal: request.signal as RequestInit['signal'] };
+    return { method: request.method, headers, body, signal: request.signal };
   }
 
   /** The backoff, or the server's Retry-After when longer (up to the policy's cap for it). */
@@ -534,7 +534,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
+    if (signal?.aborted) { reject(new CancelledError()); return; }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
@@ -553,9 +553,9 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export async function probeService(rootUrl: string, timeoutMs = 5_000, fetchImpl: FetchFunction = (url, init) => nodeFetch(url, init)): Promise<boolean> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const timer = setTimeout(() => { controller.abort(); }, timeoutMs);
   try {
-    const response = await fetchImpl(`${rootUrl.replace(/\/+$/, '')}/`, { method: 'GET', signal: controller.signal as RequestInit['signal'] });
+    const response = await fetchImpl(`${rootUrl.replace(/\/+$/, '')}/`, { method: 'GET', signal: controller.signal });
     const body = await response.text().catch(() => '');
     return !isGatewayWithoutAnswer(response.status, body);
   } catch {

@@ -67,7 +67,7 @@ export class LoopbackServer {
     });
     // Callers may wait for the code only after opening the browser: never report an unhandled rejection meanwhile.
     this.result.catch(() => undefined);
-    this.server = http.createServer((request, response) => this.handle(request, response));
+    this.server = http.createServer((request, response) => { this.handle(request, response); });
   }
 
   /** Starts listening on 127.0.0.1 at a free port. */
@@ -91,7 +91,7 @@ export class LoopbackServer {
   async close(): Promise<void> {
     this.fail(new SignInCancelledError(this.t('Sign-in was cancelled.')));
     await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => { resolve(); });
       this.server.closeAllConnections();
     });
   }
@@ -99,14 +99,14 @@ export class LoopbackServer {
   private async listen(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve());
+      this.server.listen(0, '127.0.0.1', () => { resolve(); });
     });
     this.port = (this.server.address() as AddressInfo).port;
-    this.timer = setTimeout(() => this.fail(new SignInCancelledError(this.t('Sign-in timed out: the browser did not come back in time.'))), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.timer = setTimeout(() => { this.fail(new SignInCancelledError(this.t('Sign-in timed out: the browser did not come back in time.'))); }, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const { signal } = this.options;
     if (signal) {
       if (signal.aborted) this.fail(new SignInDeclinedError(this.t('Sign-in was cancelled.')));
-      else signal.addEventListener('abort', () => this.fail(new SignInDeclinedError(this.t('Sign-in was cancelled.'))), { once: true });
+      else signal.addEventListener('abort', () => { this.fail(new SignInDeclinedError(this.t('Sign-in was cancelled.'))); }, { once: true });
     }
   }
 

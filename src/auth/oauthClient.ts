@@ -150,7 +150,7 @@ export class OAuthClient {
 
   private async send(label: string, url: string, init: RequestInit, secrets: string[]): Promise<Response> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timer = setTimeout(() => { controller.abort(); }, this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
       return await this.fetch(url, { ...init, signal: controller.signal });
     } catch (error) {

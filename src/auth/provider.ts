@@ -205,7 +205,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
       { location: this.vs.ProgressLocation.Notification, title, cancellable: true },
       async (_progress, cancellation) => {
         const abort = new AbortController();
-        const subscription = cancellation.onCancellationRequested(() => abort.abort());
+        const subscription = cancellation.onCancellationRequested(() => { abort.abort(); });
         const pkce = createPkcePair();
         const state = createState();
         const loopback = await LoopbackServer.start({ expectedState: state, signal: abort.signal, timeoutMs: this.options.signInTimeoutMs, t });
@@ -309,7 +309,7 @@ export class DeskAuthenticationProvider implements vscode.AuthenticationProvider
     const generation = this.generation;
     const lookUp = (async () => {
       // A request made for one account (a document of that account) takes only that account's session.
-      const [stored] = (await this.matchingSessions(backend, scopes, undefined)).filter((session) => account === undefined || normalizeAccount(session.label) === account);
+      const stored = (await this.matchingSessions(backend, scopes, undefined)).find((session) => account === undefined || normalizeAccount(session.label) === account);
       if (!stored) throw account === undefined ? new NotSignedInError(this.vs.l10n.t) : new AccountNotSignedInError(account, this.vs.l10n.t);
       // refresh() takes the stored token when it is no longer the one the server refused.
       return this.ensureFresh(backend, options.rejected === undefined ? stored : { ...stored, accessToken: options.rejected }, options.forceRefresh);

@@ -104,7 +104,7 @@ export class SessionStore {
       removed = sessions.find((session) => session.id === sessionId);
       const rest = sessions.filter((session) => session.id !== sessionId);
       if (rest.length > 0) all.backends[backend] = rest;
-      else delete all.backends[backend];
+      else all.backends = Object.fromEntries(Object.entries(all.backends).filter(([name]) => name !== backend));
     });
     return removed;
   }

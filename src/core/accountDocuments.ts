@@ -19,7 +19,7 @@ export function registerAccountDocuments(
   // left open shows the content again instead of the refusal VS Code keeps for that URI.
   const refused = new Map<string, vscode.Uri>();
   const changes = new vs.EventEmitter<vscode.Uri>();
-  const forwarded = provider.onDidChange?.((uri) => changes.fire(uri));
+  const forwarded = provider.onDidChange?.((uri) => { changes.fire(uri); });
   const accountsChanged = gate.onDidChangeSignedIn?.(() => {
     const uris = [...refused.values()];
     refused.clear();

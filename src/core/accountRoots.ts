@@ -64,9 +64,9 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
     this.changeEmitter = new vs.EventEmitter<T | AccountRootNode | undefined>();
     this.onDidChangeTreeData = this.changeEmitter.event;
     this.disposables.push(this.changeEmitter);
-    const primaryChanges = options.primary.onDidChangeTreeData?.((node) => this.forward(this.firstAccount(), node));
+    const primaryChanges = options.primary.onDidChangeTreeData?.((node) => { this.forward(this.firstAccount(), node); });
     if (primaryChanges) this.disposables.push(primaryChanges);
-    this.disposables.push(options.session.onDidChangeAccounts(() => this.accountsChanged()));
+    this.disposables.push(options.session.onDidChangeAccounts(() => { this.accountsChanged(); }));
   }
 
   dispose(): void {
@@ -92,7 +92,7 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
     let entry = this.extra.get(email);
     if (!entry) {
       const tree = this.options.create(email);
-      entry = { tree, subscription: tree.onDidChangeTreeData?.((node) => this.forward(email, node)) };
+      entry = { tree, subscription: tree.onDidChangeTreeData?.((node) => { this.forward(email, node); }) };
       this.extra.set(email, entry);
     }
     return entry.tree;

@@ -110,7 +110,7 @@ export function createDeskContext(
         memento: extensionContext.globalState,
         backend: () => backendKey(backend.expected),
         accounts: () => session.signedInAccounts(),
-        log: (message) => log.info(message),
+        log: (message) => { log.info(message); },
       });
       return viewCache;
     },

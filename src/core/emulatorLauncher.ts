@@ -111,7 +111,7 @@ export class EmulatorLauncher {
         const details = stderrTail.trim();
         reject(new Error(details ? `${message}: ${details}` : message));
       };
-      const timer = setTimeout(() => fail(t('The local emulator did not start in time')), this.options.startTimeoutMs ?? 20_000);
+      const timer = setTimeout(() => { fail(t('The local emulator did not start in time')); }, this.options.startTimeoutMs ?? 20_000);
 
       child.stdout?.setEncoding('utf8');
       child.stdout?.on('data', (chunk: string) => {
@@ -133,9 +133,9 @@ export class EmulatorLauncher {
         stderrTail = (stderrTail + chunk).slice(-2000);
         log(chunk.trimEnd());
       });
-      child.once('error', (error) => fail(t('Could not start the local emulator ({0})', error.message)));
+      child.once('error', (error) => { fail(t('Could not start the local emulator ({0})', error.message)); });
       child.once('exit', (code, signal) => {
-        if (!settled) return fail(t('The local emulator exited before it was ready ({0})', signal ?? t('exit code {0}', String(code))));
+        if (!settled) { fail(t('The local emulator exited before it was ready ({0})', signal ?? t('exit code {0}', String(code)))); return; }
         if (this.child !== child) return; // stopped on purpose
         this.child = undefined;
         this.url = undefined;

@@ -70,9 +70,9 @@ export class LazyFeatures extends Disposable {
           return handler(...args);
         }));
       }
-      for (const view of spec.treeViews ?? []) this.treeViews.set(view.id, this.standInTreeView(view, () => this.ensure(spec.name)));
+      for (const view of spec.treeViews ?? []) this.treeViews.set(view.id, this.standInTreeView(view, () => { this.ensure(spec.name); }));
       for (const { scheme, options } of spec.fileSystems) {
-        const proxy = new ProxyFileSystem(vs, () => this.ensure(spec.name));
+        const proxy = new ProxyFileSystem(vs, () => { this.ensure(spec.name); });
         this.fileSystems.set(scheme, proxy);
         this._register(vs.workspace.registerFileSystemProvider(scheme, proxy, options));
         this._register(proxy);
@@ -112,8 +112,8 @@ export class LazyFeatures extends Disposable {
     loadInTurn(specs.filter((spec) => !spec.deferred).map((spec) => spec.name));
     const later = specs.filter((spec) => spec.deferred).map((spec) => spec.name);
     if (later.length === 0) return;
-    const timer = setTimeout(() => loadInTurn(later), deferredAfterMs);
-    this._register({ dispose: () => clearTimeout(timer) });
+    const timer = setTimeout(() => { loadInTurn(later); }, deferredAfterMs);
+    this._register({ dispose: () => { clearTimeout(timer); } });
   }
 
   /** Registers `spec`'s view now, with a data provider (and drag and drop) that load the feature on first use. */
@@ -142,8 +142,8 @@ export class LazyFeatures extends Disposable {
       && same(controller?.dragMimeTypes, spec.dragAndDrop?.dragMimeTypes) && same(controller?.dropMimeTypes, spec.dragAndDrop?.dropMimeTypes);
     // A programming error (the tests catch it): the view keeps the options it was registered with.
     if (!matches) this.desk.log.error(`Desk: the ${spec.id} view was registered at activation with other options than its feature gives`);
-    standIn.provider.attach(options.treeDataProvider as vscode.TreeDataProvider<unknown>);
-    if (controller) standIn.dragAndDrop?.attach(controller as vscode.TreeDragAndDropController<unknown>);
+    standIn.provider.attach(options.treeDataProvider);
+    if (controller) standIn.dragAndDrop?.attach(controller);
     return standIn.view as vscode.TreeView<T>;
   }
 
@@ -230,7 +230,7 @@ class ProxyTreeDataProvider implements vscode.TreeDataProvider<unknown>, vscode.
   attach(provider: vscode.TreeDataProvider<unknown>): void {
     this.forwarding?.dispose();
     this.target = provider;
-    this.forwarding = provider.onDidChangeTreeData?.((change) => this.changes.fire(change));
+    this.forwarding = provider.onDidChangeTreeData?.((change) => { this.changes.fire(change); });
   }
 
   /** The feature's provider, loading the feature first if needed. */
@@ -265,7 +265,7 @@ class ProxyTreeDataProvider implements vscode.TreeDataProvider<unknown>, vscode.
   private marked<T>(answer: () => T | Thenable<T>): Promise<T> {
     const call = ++this.calls;
     markStartup(`ask:${this.viewId}:${call}`);
-    return Promise.resolve(answer()).finally(() => markStartup(`answer:${this.viewId}:${call}`));
+    return Promise.resolve(answer()).finally(() => { markStartup(`answer:${this.viewId}:${call}`); });
   }
 }
 
@@ -311,7 +311,7 @@ class ProxyFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
 
   attach(provider: vscode.FileSystemProvider): vscode.Disposable {
     this.target = provider;
-    this.forwarding = provider.onDidChangeFile((events) => this.changes.fire(events));
+    this.forwarding = provider.onDidChangeFile((events) => { this.changes.fire(events); });
     return new this.vs.Disposable(() => {
       this.forwarding?.dispose();
       if (this.target === provider) this.target = undefined;

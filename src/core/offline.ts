@@ -42,7 +42,7 @@ export function createOfflineParts(options: OfflinePartsOptions): OfflineParts {
   const connectivity = new Connectivity({
     timers: nodeTimers,
     now: () => Date.now(),
-    log: (message) => log.info(message),
+    log: (message) => { log.info(message); },
     // A cheap GET of the service's root, no token: any answer of the service means it is back.
     probe: () => {
       const endpoints = backend.current;
@@ -66,7 +66,7 @@ export function createOfflineParts(options: OfflinePartsOptions): OfflineParts {
     account: () => queueAccount,
     accountReady: () => accountLookup ?? lookUpAccount(),
     now: () => Date.now(),
-    log: (message) => log.info(message),
+    log: (message) => { log.info(message); },
     isOffline: (error) => hasMark(error, 'ServiceUnreachableError'),
     onFailed: (change, error) => void options.showError(error, { action: vs.l10n.t('Could not send “{0}” (kept in the waiting changes)', change.summary) }),
   });

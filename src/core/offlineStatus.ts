@@ -27,8 +27,8 @@ export class OfflineStatusItem extends Disposable {
     this.item = this._register(vs.window.createStatusBarItem('desk.offline', vs.StatusBarAlignment.Left, 60));
     this.item.name = vs.l10n.t('Desk: Offline');
     this.item.command = SHOW_WAITING_COMMAND;
-    this._register(options.connectivity.onDidChange(() => this.update()));
-    this._register(options.queue.onDidChange(() => this.update()));
+    this._register(options.connectivity.onDidChange(() => { this.update(); }));
+    this._register(options.queue.onDidChange(() => { this.update(); }));
     this.update();
   }
 

@@ -8,5 +8,5 @@ export interface Timers {
 /** Node's own setTimeout / clearTimeout. */
 export const nodeTimers: Timers = {
   set: (run, ms) => setTimeout(run, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clear: (handle) => { clearTimeout(handle as ReturnType<typeof setTimeout>); },
 };

@@ -433,7 +433,7 @@ export class FirstRowsFromCache<T> {
       this.cached = undefined;
       (this.options.onDropped ?? this.onRefreshed)();
     };
-    early.confirmed.then((confirmed) => (confirmed ? undefined : dropped()), dropped);
+    early.confirmed.then((confirmed) => { confirmed ? undefined : dropped(); }, dropped);
     markStartup(`rows:${this.store.name ?? 'view'}`);
     return snapshot;
   }

@@ -13,5 +13,5 @@ export function insertAll<T>(target: T[], at: number, items: readonly T[]): void
   const start = Math.max(0, Math.min(at, oldLength));
   target.length = oldLength + count;
   target.copyWithin(start + count, start, oldLength);
-  for (let index = 0; index < count; index++) target[start + index] = items[index] as T;
+  for (let index = 0; index < count; index++) target[start + index] = items[index];
 }

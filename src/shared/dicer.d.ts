@@ -14,8 +14,7 @@ declare module 'dicer' {
 
   class Dicer extends Writable {
     constructor(config: DicerConfig);
-    on(event: 'part', listener: (part: PartStream) => void): this;
-    on(event: 'preamble', listener: (part: PartStream) => void): this;
+    on(event: 'part' | 'preamble', listener: (part: PartStream) => void): this;
     on(event: 'finish' | 'close', listener: () => void): this;
     on(event: 'error', listener: (error: Error) => void): this;
   }

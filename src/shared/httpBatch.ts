@@ -26,7 +26,7 @@ export interface HttpMessage {
 export function mixedBoundary(contentType: string | null | undefined): string | undefined {
   if (!contentType || !/^\s*multipart\/mixed\s*(;|$)/i.test(contentType)) return undefined;
   const found = /;\s*boundary=(?:"([^"]{1,200})"|([^\s;]{1,200}))/i.exec(contentType);
-  return found ? (found[1] ?? found[2]) : undefined;
+  return found ? (found.at(1) ?? found.at(2)) : undefined;
 }
 
 /** The parts of a batch body; rejects with an Error naming what is malformed. */
@@ -89,7 +89,7 @@ function splitHeaders(text: string): { headers: Record<string, string>; body: st
     if (colon <= 0) return undefined;
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
   }
   return { headers, body };
 }

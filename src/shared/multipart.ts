@@ -64,7 +64,7 @@ export function readMultipartParts(body: Buffer, boundary: string): Promise<Mult
           headers = Object.fromEntries(Object.entries(header).map(([name, values]) => [name.toLowerCase(), (values ?? []).join(', ')]));
         });
         part.on('data', (chunk: Buffer) => chunks.push(chunk));
-        part.on('end', () => resolvePart({ headers, body: Buffer.concat(chunks) }));
+        part.on('end', () => { resolvePart({ headers, body: Buffer.concat(chunks) }); });
         part.on('error', rejectPart);
       }));
     });
@@ -122,7 +122,7 @@ function firstBytes(stream: Readable, size: number): Promise<{ buffer: Buffer; e
       length += chunk.length;
       if (length >= size) finish(false);
     };
-    const onEnd = (): void => finish(true);
+    const onEnd = (): void => { finish(true); };
     stream.on('data', onData);
     stream.once('end', onEnd);
     stream.once('error', reject);

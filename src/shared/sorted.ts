@@ -14,7 +14,7 @@ export function firstIndex(count: number, isBefore: (index: number) => boolean):
 
 /** The index of the first item of sorted `items` that `isBefore` rejects (where an item meeting it would go). */
 export function lowerBound<T>(items: readonly T[], isBefore: (item: T) => boolean): number {
-  return firstIndex(items.length, (index) => isBefore(items[index] as T));
+  return firstIndex(items.length, (index) => isBefore(items[index]));
 }
 
 /**
@@ -29,8 +29,8 @@ export function mergeSorted<T>(sorted: readonly T[], added: readonly T[], compar
   let left = split;
   let right = 0;
   while (left < sorted.length && right < added.length) {
-    const fromSorted = sorted[left] as T;
-    const fromAdded = added[right] as T;
+    const fromSorted = sorted[left];
+    const fromAdded = added[right];
     if (compare(fromSorted, fromAdded) <= 0) {
       merged.push(fromSorted);
       left++;
@@ -39,7 +39,7 @@ export function mergeSorted<T>(sorted: readonly T[], added: readonly T[], compar
       right++;
     }
   }
-  for (; left < sorted.length; left++) merged.push(sorted[left] as T);
-  for (; right < added.length; right++) merged.push(added[right] as T);
+  for (; left < sorted.length; left++) merged.push(sorted[left]);
+  for (; right < added.length; right++) merged.push(added[right]);
   return merged;
 }

@@ -62,7 +62,7 @@ describe('official @googleapis/admin directory_v1 client against the emulator', 
     const messages = await receiver.waitForChannel('admin-conformance', 2);
     assert.equal(messages[1]?.state, 'add');
     assert.equal((messages[1]?.json as { primaryEmail?: string }).primaryEmail, 'frank@example.com');
-    assert.equal((await alice.channels.stop({ requestBody: { id: channel.id as string, resourceId: channel.resourceId as string } })).status, 204);
-    await rejectsWith(alice.channels.stop({ requestBody: { id: channel.id as string, resourceId: channel.resourceId as string } }), 404);
+    assert.equal((await alice.channels.stop({ requestBody: { id: channel.id, resourceId: channel.resourceId } })).status, 204);
+    await rejectsWith(alice.channels.stop({ requestBody: { id: channel.id, resourceId: channel.resourceId } }), 404);
   });
 });

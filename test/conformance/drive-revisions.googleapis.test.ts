@@ -48,7 +48,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
     assert.equal(got.data.fileSize, String('version one'.length));
     assert.equal(got.data.lastModifyingUserName, 'Alice Demo');
     const old = await alice.files.get({ fileId, alt: 'media', revisionId: first.id as string }, { responseType: 'stream' });
-    assert.equal(await text(old.data as unknown as Readable), 'version one');
+    assert.equal(await text(old.data), 'version one');
     assert.ok(first.downloadUrl?.includes(`revisionId=${first.id}`));
 
     const pinned = await alice.revisions.patch({ fileId, revisionId: first.id as string, requestBody: { pinned: true } });
@@ -59,7 +59,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
     await alice.revisions.delete({ fileId, revisionId: second.id as string });
     await rejectsWith(alice.revisions.get({ fileId, revisionId: second.id as string }), 404);
     await rejectsWith(alice.revisions.delete({ fileId, revisionId: latest.data.headRevisionId as string }), 400);
-    assert.equal(await text((await alice.files.get({ fileId, alt: 'media', revisionId: first.id as string }, { responseType: 'stream' })).data as unknown as Readable), 'version one');
+    assert.equal(await text((await alice.files.get({ fileId, alt: 'media', revisionId: first.id as string }, { responseType: 'stream' })).data), 'version one');
     // Readers list; only writers change.
     await rejectsWith(bob.revisions.list({ fileId }), 404);
     await alice.permissions.insert({ fileId, requestBody: { type: 'user', role: 'reader', value: 'bob@example.com' } });

@@ -57,7 +57,7 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
     const start = (await bob.changes.getStartPageToken({ driveId, supportsAllDrives: true })).data.startPageToken as string;
     const folder = (await alice.files.insert({ supportsAllDrives: true, requestBody: { title: 'Docs', mimeType: FOLDER, parents: [{ id: driveId }] } })).data;
     assert.equal(folder.driveId, driveId);
-    const note = (await bob.files.insert({ supportsAllDrives: true, requestBody: { title: 'note.txt', mimeType: 'text/plain', parents: [{ id: folder.id as string }] } })).data;
+    const note = (await bob.files.insert({ supportsAllDrives: true, requestBody: { title: 'note.txt', mimeType: 'text/plain', parents: [{ id: folder.id }] } })).data;
     assert.deepEqual(note.owners, []);
     assert.equal(note.teamDriveId, driveId);
 

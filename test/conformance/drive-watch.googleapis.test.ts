@@ -30,7 +30,7 @@ describe('official @googleapis/drive v2 client: watches and channels.stop', func
     await alice.files.patch({ fileId: file.id as string, requestBody: { title: 'renamed.txt' } });
     const messages = await receiver.waitForChannel('drive-conformance-file', 2);
     assert.deepEqual(messages.map((message) => message.state), ['sync', 'update']);
-    assert.equal((await alice.channels.stop({ requestBody: { id: channel.id as string, resourceId: channel.resourceId as string } })).status, 204);
+    assert.equal((await alice.channels.stop({ requestBody: { id: channel.id as string, resourceId: channel.resourceId } })).status, 204);
     await rejectsWith(alice.files.watch({ fileId: 'missing', requestBody: { id: 'drive-conformance-missing', type: 'web_hook', address: receiver.url } }), 404);
   });
 

@@ -129,7 +129,7 @@ describe('official @googleapis/drive v2 client against the emulator', function (
   it('children.insert/get/list/delete and parents.insert/get/list/delete', async () => {
     const a = await api.files.insert({ requestBody: { title: 'A', mimeType: FOLDER } });
     const b = await api.files.insert({ requestBody: { title: 'B', mimeType: FOLDER } });
-    const file = await api.files.insert({ requestBody: { title: 'child', parents: [{ id: a.data.id as string }] } });
+    const file = await api.files.insert({ requestBody: { title: 'child', parents: [{ id: a.data.id }] } });
     const fileId = file.data.id as string;
     const child = await api.children.insert({ folderId: b.data.id as string, requestBody: { id: fileId } });
     assert.equal(child.data.kind, 'drive#childReference');

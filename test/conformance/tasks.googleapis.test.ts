@@ -32,7 +32,7 @@ describe('official @googleapis/tasks client against the emulator', () => {
     const paged = await api.tasklists.list({ maxResults: 1 });
     assert.equal(paged.data.items?.length, 1);
     assert.ok(paged.data.nextPageToken);
-    const rest = await api.tasklists.list({ maxResults: 1, pageToken: paged.data.nextPageToken as string });
+    const rest = await api.tasklists.list({ maxResults: 1, pageToken: paged.data.nextPageToken });
     assert.equal(rest.data.items?.[0]?.id, id);
     assert.equal(rest.data.nextPageToken, undefined);
 

@@ -13,7 +13,7 @@ describe('emulator fuzz (seeded): Calendar, Books, the directory, channels, shar
   it('never answers 500, answers every request within 2 s and keeps its health check answering throughout (95th percentile within 100 ms, every one within 250 ms)', async function () {
     this.timeout(180_000);
     const random = seededRandom(20261126);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const emulator = await startEmulator({ port: 0, seed: 'demo' });
     // The emulator runs in this process: a receiver address it would have to dial outside loopback is a bug, never a connection.
     const registry = channelRegistryFor(emulator.deps);

@@ -20,7 +20,7 @@ export function documentedExtensions(readme = fs.readFileSync(README, 'utf8')): 
   const start = readme.search(EXTENSIONS_HEADING);
   if (start < 0) return new Set();
   const section = readme.slice(start).split(/\n(?=#)/)[0] ?? '';
-  const names = [...section.matchAll(/^- `([^`]+)`/gm)].map((found) => found[1] as string);
+  const names = [...section.matchAll(/^- `([^`]+)`/gm)].map((found) => found[1]);
   return new Set(names);
 }
 

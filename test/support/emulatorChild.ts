@@ -37,14 +37,14 @@ export function startChild(bundle: string, args: string[]): Promise<Child> {
       if (found?.[1]) resolve({ process: child, url: found[1] });
       else reject(new Error(`unexpected first line: ${line}`));
     });
-    child.once('exit', (code) => reject(new Error(`emulator exited early (${String(code)}): ${stderr}`)));
+    child.once('exit', (code) => { reject(new Error(`emulator exited early (${String(code)}): ${stderr}`)); });
   });
 }
 
 export function killHard(child: Child): Promise<void> {
   return new Promise((resolve) => {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
-    child.process.once('exit', () => resolve());
+    if (child.process.exitCode !== null || child.process.signalCode !== null) { resolve(); return; }
+    child.process.once('exit', () => { resolve(); });
     child.process.kill('SIGKILL');
   });
 }

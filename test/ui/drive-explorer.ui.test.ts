@@ -46,7 +46,7 @@ describe('Drive folders in the Explorer (UI)', function () {
   async function onlyFileTitled(title: string): Promise<DriveFile> {
     const files = await filesTitled(title);
     assert.equal(files.length, 1, `one file titled ${title} on Drive (found ${files.length})`);
-    return files[0] as DriveFile;
+    return files[0];
   }
 
   /**

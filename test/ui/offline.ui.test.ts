@@ -16,7 +16,7 @@ describe('Offline (UI)', function () {
   this.timeout(180000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-offline-ui-'));
   const opened = useWorkbench('failed-offline-', { seed: 'demo', dataDir });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  after(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
 
   const tasksPane = (page: Page) => page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header[aria-label^="Tasks"]') });
   const row = (page: Page, label: string) => tasksPane(page).locator('.monaco-list-row[role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: label }) }).first();

@@ -41,8 +41,8 @@ describe('Tasks view (UI)', function () {
       within: tasksPane(page),
       // The consent page is the emulator's, reached through the workbench's own address (a browser-hosted
       // workbench proxies localhost ports).
-      beforeChoice: async (consent) => assert.match(consent.url(), /\/o\/oauth2\/v2\/auth\?/),
-      afterChoice: async (consent) => assert.match(await consent.locator('body').innerText(), /signed in|you can close|return to/i),
+      beforeChoice: async (consent) => { assert.match(consent.url(), /\/o\/oauth2\/v2\/auth\?/); },
+      afterChoice: async (consent) => { assert.match(await consent.locator('body').innerText(), /signed in|you can close|return to/i); },
     });
 
     await row(page, 'My Tasks').waitFor({ state: 'visible', timeout: 30000 });

@@ -4,7 +4,7 @@ import { activateAndSignIn, WindowStubs } from './support';
 
 describe('choosing Google without an OAuth client', () => {
   const stubs = new WindowStubs();
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   it('says what an OAuth client is, asks for it, and stays on the emulator when the user cancels', async () => {
     await activateAndSignIn();

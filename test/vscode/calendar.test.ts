@@ -62,7 +62,7 @@ describe('Calendar view in VS Code', function () {
     api.calendar.tree.refreshAll();
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   after(async () => {
     await vscode.workspace.getConfiguration().update('desk.calendar.daysAhead', undefined, vscode.ConfigurationTarget.Global);
@@ -88,7 +88,7 @@ describe('Calendar view in VS Code', function () {
     const keys = days.map((day) => day.group.key);
     assert.deepEqual(keys, [...keys].sort(), 'days in order');
     // Team's "Sprint retro" repeats: its dates arrive as single instances.
-    const retro = await eventNode(roots[0] as CalendarTreeNode, 'Sprint retro');
+    const retro = await eventNode(roots[0], 'Sprint retro');
     assert.ok(retro.event.recurringEventId, 'recurring events are expanded into instances');
     const review = await eventNode(await primary(), 'Design review: Desk calendar view').catch(() => undefined);
     if (review) {

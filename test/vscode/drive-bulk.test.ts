@@ -31,7 +31,7 @@ describe('Drive bulk commands in VS Code (batch requests)', function () {
 
   /** Files this suite made: deleted for good afterwards, so the suites after it (same emulator) see the seed as it was. */
   const made: string[] = [];
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
   after(async () => {
     for (const id of made) await http('DELETE', `/drive/v2/files/${id}`);
     api.drive.provider.refresh();

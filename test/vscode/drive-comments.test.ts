@@ -208,7 +208,7 @@ describe('Drive comments in VS Code', function () {
     const [group] = await api.drive.provider.getChildren(row);
     assert.equal(group?.kind, 'comments');
     const expected = (await emulatorRequest<{ items: DriveComment[] }>('GET', `/drive/v2/files/${file.id}/comments`)).body.items;
-    assert.equal(labelText(api.drive.provider.getTreeItem(group as CommentsNode)), `Comments (${expected.length})`);
+    assert.equal(labelText(api.drive.provider.getTreeItem(group)), `Comments (${expected.length})`);
     const rows = (await api.drive.provider.getChildren(group)) as CommentNode[];
     const labels = rows.map((node) => labelText(api.drive.provider.getTreeItem(node)));
     assert.ok(labels.includes('Bob Demo: Line and column, please.'), labels.join(' | '));

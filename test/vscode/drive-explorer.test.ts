@@ -30,7 +30,7 @@ describe('Drive folders in the Explorer', function () {
     folderId = (await emulatorRequest<ApiFile>('POST', '/drive/v2/files', { title: name, mimeType: 'application/vnd.google-apps.folder' })).body.id;
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   // The folder goes with its contents, so the Drive suites after this one see the seeded My Drive.
   after(async () => {

@@ -108,7 +108,7 @@ describe('Drive revision history and labels in VS Code', function () {
     assert.equal(editor.document.getText(), 'one\n');
     assert.match(editor.document.uri.path, /\(version 1\)\.txt$/);
     // A content provider's document: an edit leaves it as it was, and there is nothing to save it to.
-    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'x'));
+    await editor.edit((builder) => { builder.insert(new vscode.Position(0, 0), 'x'); });
     assert.equal(editor.document.getText(), 'one\n', 'the old version is read-only');
     assert.equal(editor.document.isDirty, false);
     assert.equal(await editor.document.save(), false);

@@ -34,7 +34,7 @@ function startEmulator(dataDir: string, port: number): Promise<RunningEmulator> 
       if (url) resolve({ child, url });
     });
     child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)));
+    child.once('exit', (code) => { reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)); });
   });
 }
 
@@ -75,7 +75,7 @@ describe('Offline walkthrough: five actions offline, then the service back', fun
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -60,7 +60,7 @@ describe('TODO comments → tasks in the editor', function () {
     api.tasks.tree.refreshLists();
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -240,7 +240,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     }
     return undefined;
   }
-  const pickTarget = () => stubs.stub('showQuickPick', async (items) => ((await items) as Array<{ list?: ApiList }>).find((choice) => choice.list?.id === target.id));
+  const pickTarget = () => { stubs.stub('showQuickPick', async (items) => ((await items) as Array<{ list?: ApiList }>).find((choice) => choice.list?.id === target.id)); };
   async function taskById(taskId: string): Promise<{ status: number; body: ApiTask & { due?: string; deleted?: boolean } }> {
     return emulatorRequest('GET', `/tasks/v1/lists/${encodeURIComponent(target.id)}/tasks/${encodeURIComponent(taskId)}`);
   }
@@ -268,7 +268,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     await view().refresh();
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   after(async () => {
     await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Workspace);

@@ -47,7 +47,7 @@ describe('Two accounts at once: one root per account, each command in its row\'s
   async function accountRoots(roots: Roots, count: number): Promise<AccountRootNode[]> {
     return eventually(`${count} account roots`, async () => {
       const top = await roots.getChildren();
-      return top.length === count && top.every((node) => isAccountRoot(node)) ? (top as AccountRootNode[]) : undefined;
+      return top.length === count && top.every((node) => isAccountRoot(node)) ? (top) : undefined;
     });
   }
 

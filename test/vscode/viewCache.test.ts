@@ -27,9 +27,9 @@ function heldApi(real: TasksApi): { api: TasksApi; open(): void } {
       if (typeof value !== 'function') return value;
       const call = value as (...args: unknown[]) => unknown;
       if (String(property).startsWith('all')) {
-        return async function* (...args: unknown[]): AsyncGenerator<unknown> {
+        return async function* (...args: unknown[]): AsyncGenerator {
           await gate;
-          yield* call.apply(target, args) as AsyncGenerator<unknown>;
+          yield* call.apply(target, args) as AsyncGenerator;
         };
       }
       return async (...args: unknown[]) => {
@@ -79,7 +79,7 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     api = await activateAndSignIn();
   });
 
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   it('shows the cached lists and tasks before the network answers, marked refreshing, then the fresh rows under the same ids', async () => {
     await fillCache();
@@ -93,7 +93,7 @@ describe('View cache in VS Code (first rows after a reload)', function () {
       assert.ok(myTasks);
       assert.ok((await tree.getChildren(myTasks)).map((node) => labelText(tree.getTreeItem(node))).includes('Plan the weekend trip'));
 
-      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));
+      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => { resolve(); }));
       held.open();
       await redrawn;
       const fresh = await tree.getChildren();
@@ -178,7 +178,7 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     const held = heldApi(api.tasks.api);
     const tree = reloadedTree(held.api, slot);
     try {
-      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));
+      const redrawn = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => { resolve(); }));
       const shown = await tree.getChildren();
       assert.ok(shown.every((node) => tree.getTreeItem(node).description === 'refreshing…'));
       // The check answers before the network (held): the other account's rows go at once.

@@ -240,11 +240,11 @@ export async function generateIds(drive: DriveContext, count = 10, signal?: Abor
 /** Whether a file carries every field a patch set (the ones Desk patches; anything else counts as not shown). */
 function showsPatch(file: DriveFile, metadata: FileMetadataInput, options: MetadataUpdateOptions): boolean {
   const { title, description, mimeType, labels, parents: wanted, ...rest } = metadata;
-  if (Object.values(rest).some((value) => value !== undefined)) return false;
+  if (Object.values<unknown>(rest).some((value) => value !== undefined)) return false;
   if (title !== undefined && file.title !== title) return false;
   if (description !== undefined && file.description !== description) return false;
   if (mimeType !== undefined && file.mimeType !== mimeType) return false;
-  for (const [label, value] of Object.entries(labels ?? {})) {
+  for (const [label, value] of Object.entries<unknown>(labels ?? {})) {
     if (value !== undefined && (file.labels as Record<string, unknown> | undefined)?.[label] !== value) return false;
   }
   const parents = new Set((file.parents ?? []).map((parent) => parent.id));

@@ -51,7 +51,7 @@ export interface Clock {
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clearTimeout: (handle) => { clearTimeout(handle as ReturnType<typeof setTimeout>); },
 };
 
 export interface PollerSchedule {

@@ -190,7 +190,7 @@ export class WriteQueue implements DisposableLike {
       await updateDurably(this.options.memento, WRITE_QUEUE_KEY, all);
     });
     this.writes = write.catch(() => undefined);
-    return write.then(() => this.fire());
+    return write.then(() => { this.fire(); });
   }
 
   private fire(): void {

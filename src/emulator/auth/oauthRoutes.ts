@@ -143,7 +143,7 @@ type ParsedAuthorization =
 function parseAuthorizationRequest(context: RequestContext): ParsedAuthorization {
   const read = (name: string): string | undefined => {
     const values = context.query.all(name);
-    const value = values[0];
+    const value = values.at(0);
     return value === undefined || value === '' ? undefined : value.slice(0, MAX_PARAMETER_LENGTH);
   };
   const fail = (error: string, description: string): ParsedAuthorization => ({ kind: 'page', reply: errorPage(400, error, description) });
@@ -351,7 +351,7 @@ function redeemCode(state: OAuthState, clientId: string, fields: Record<string, 
     token_type: 'Bearer',
   };
   if (issued.refreshToken) body['refresh_token'] = issued.refreshToken;
-  if (user && request.scopes.includes('openid')) body['id_token'] = idToken(state, user, clientId, request.scopes, request.nonce);
+  if (request.scopes.includes('openid')) body['id_token'] = idToken(state, user, clientId, request.scopes, request.nonce);
   return body;
 }
 

@@ -104,8 +104,8 @@ function etagFor(record: CatalogueRecord): string {
 function commerceFor(id: string, record: CatalogueRecord): Pick<CatalogueVolume, 'saleability' | 'isEbook' | 'viewability' | 'price'> {
   if (record.publicDomain) return { saleability: 'FREE', isEbook: true, viewability: 'ALL_PAGES' };
   const digest = createHash('sha256').update(id).digest();
-  const bucket = (digest[0] as number) % 4;
-  if (bucket < 2) return { saleability: 'FOR_SALE', isEbook: true, viewability: 'PARTIAL', price: Math.round((2.99 + ((digest[1] as number) % 18)) * 100) / 100 };
+  const bucket = (digest[0]) % 4;
+  if (bucket < 2) return { saleability: 'FOR_SALE', isEbook: true, viewability: 'PARTIAL', price: Math.round((2.99 + ((digest[1]) % 18)) * 100) / 100 };
   if (bucket === 2) return { saleability: 'NOT_FOR_SALE', isEbook: false, viewability: 'PARTIAL' };
   return { saleability: 'NOT_FOR_SALE', isEbook: false, viewability: 'NO_PAGES' };
 }
@@ -157,7 +157,7 @@ export function parseCatalogue(text: string, source: string, options: ParseOptio
   const lines = text.split(/\r?\n/);
   for (let index = 0; index < lines.length; index++) {
     const line = index + 1;
-    const raw = (lines[index] as string).trim();
+    const raw = (lines[index]).trim();
     if (raw === '') continue;
     const problem = (message: string): void => {
       if (!options.onProblem) throw new CatalogueError(`${source} line ${line}: ${message}`);
@@ -172,7 +172,7 @@ export function parseCatalogue(text: string, source: string, options: ParseOptio
     }
     const result = catalogueRecordSchema.safeParse(parsed);
     if (!result.success) {
-      const issue = result.error.issues[0];
+      const issue = result.error.issues.at(0);
       const field = issue?.path.length ? `field '${issue.path.map(String).join('.')}' ` : '';
       const missing = issue?.code === 'invalid_type' && /received undefined/.test(issue.message);
       problem(`${field}${missing ? 'is missing' : issue?.message ?? 'is not a catalogue record'}`);
@@ -257,7 +257,7 @@ const CATEGORIES = ['Fiction', 'History', 'Science', 'Poetry', 'Travel', 'Cookin
 const LANGUAGES = ['en', 'en', 'en', 'en', 'fr', 'de', 'es', 'it'];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)] as T;
+  return items[Math.floor(random() * items.length)];
 }
 
 /** The synthetic records themselves (for tests that want to check them). */
@@ -306,7 +306,7 @@ export function loadCatalogue(spec: string | undefined): LoadedCatalogue {
   if (synthetic) {
     const count = Number(synthetic[1]);
     if (count < 1 || count > 1_000_000) throw new CatalogueError(`--books ${spec}: the count must be from 1 to 1000000`);
-    return { catalogue: generateSyntheticCatalogue(count, synthetic[2] === undefined ? DEFAULT_SYNTHETIC_SEED : Number(synthetic[2])), missing: false, problems: [] };
+    return { catalogue: generateSyntheticCatalogue(count, synthetic.at(2) === undefined ? DEFAULT_SYNTHETIC_SEED : Number(synthetic[2])), missing: false, problems: [] };
   }
   return { catalogue: loadCatalogueFile(spec), missing: false, problems: [] };
 }

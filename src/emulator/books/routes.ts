@@ -32,7 +32,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
     await store.flush();
     return reply;
   };
-  const shelfOf = (context: RequestContext): string => context.params.shelf as string;
+  const shelfOf = (context: RequestContext): string => context.params.shelf;
 
   return [
     {
@@ -41,19 +41,19 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
     },
     {
       id: 'books.volumes.get', method: 'GET', path: `${BASE}/volumes/:volumeId`, auth: false,
-      handle: (context) => ({ json: renderVolume(model.volume(context.params.volumeId as string), { baseUrl: context.baseUrl, projection: projectionOf(context.query) }) }),
+      handle: (context) => ({ json: renderVolume(model.volume(context.params.volumeId), { baseUrl: context.baseUrl, projection: projectionOf(context.query) }) }),
     },
     {
       id: 'books.bookshelves.list', method: 'GET', path: `${BASE}/users/:userId/bookshelves`, auth: false,
       handle: createsShelves((context) => {
-        const userId = context.params.userId as string;
+        const userId = context.params.userId;
         return { json: renderBookshelves(model.listPublic(userId).map((shelf) => shelfJson(service, shelf, userShelfLink(context, userId, shelf.id)))) };
       }),
     },
     {
       id: 'books.bookshelves.get', method: 'GET', path: USER_SHELF, auth: false,
       handle: createsShelves((context) => {
-        const userId = context.params.userId as string;
+        const userId = context.params.userId;
         const shelf = model.getPublic(userId, shelfOf(context));
         return { json: shelfJson(service, shelf, userShelfLink(context, userId, shelf.id)) };
       }),
@@ -62,7 +62,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
       id: 'books.bookshelves.volumes.list', method: 'GET', path: `${USER_SHELF}/volumes`, auth: false,
       handle: createsShelves((context) => {
         context.query.boolean('showPreorders', false);
-        return shelfVolumes(service, context, model.getPublic(context.params.userId as string, shelfOf(context)), 'full', undefined);
+        return shelfVolumes(service, context, model.getPublic(context.params.userId, shelfOf(context)), 'full', undefined);
       }),
     },
     {
@@ -127,7 +127,7 @@ export function booksRoutes(service: BooksService, store: Store): readonly Route
     {
       // Where infoLink, previewLink and the other browser links of a volume lead: the catalogue entry as a page.
       id: 'emulator.books.volumePage', method: 'GET', path: '/emulator/v1/books/volumes/:volumeId', auth: false,
-      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderVolumePage(model.volume(context.params.volumeId as string)) }),
+      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderVolumePage(model.volume(context.params.volumeId)) }),
     },
   ];
 }

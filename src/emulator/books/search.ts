@@ -3,6 +3,7 @@ import type { DownloadFormat, OrderBy, PrintType, VolumeFilter } from '../../sha
 import { escapeHtml } from '../core/html';
 import { TimeSlices } from '../core/slices';
 import type { Catalogue, CatalogueVolume } from './catalogue';
+import { groupsOf } from '../../shared/matchGroups';
 import { isbn10To13, isbn13To10 } from './catalogue';
 import { QueryNode, TermIndex, TermIndexSource } from './termIndex';
 
@@ -29,7 +30,7 @@ const STOPWORDS: ReadonlySet<string> = new Set(['a', 'an', 'and', 'are', 'as', '
 /** Where a clause looks: free text looks everywhere; the keyword prefixes name one field (Google's list). */
 export type ClauseField = 'any' | 'title' | 'author' | 'publisher' | 'subject' | 'isbn' | 'unsupported';
 
-const PREFIXES: Readonly<Record<string, ClauseField>> = {
+const PREFIXES: Readonly<Partial<Record<string, ClauseField>>> = {
   intitle: 'title',
   inauthor: 'author',
   inpublisher: 'publisher',
@@ -67,7 +68,7 @@ export function parseQuery(q: string): ParsedQuery {
   let pendingField: ClauseField | undefined;
   let index = 0;
   while (index < q.length) {
-    if (/\s/.test(q[index] as string)) {
+    if (/\s/.test(q[index])) {
       index++;
       continue;
     }
@@ -78,7 +79,7 @@ export function parseQuery(q: string): ParsedQuery {
       continue;
     }
     index = TOKEN.lastIndex;
-    const [, keyword, quoted, bare] = match;
+    const [, keyword, quoted, bare] = groupsOf(match);
     let field: ClauseField = pendingField ?? 'any';
     pendingField = undefined;
     let text: string | undefined = quoted ?? bare;
@@ -207,7 +208,7 @@ function termSource(catalogue: Catalogue): TermIndexSource {
   return {
     documentCount: volumes.length,
     fieldCount: INDEXED_FIELDS.length,
-    fieldText: (doc, field) => fieldText(volumes[doc] as CatalogueVolume, INDEXED_FIELDS[field] as IndexedField),
+    fieldText: (doc, field) => fieldText(volumes[doc], INDEXED_FIELDS[field]),
     tokenize,
     processTerm,
   };
@@ -261,7 +262,7 @@ export class VolumeSearchIndex {
       kept = new Int32Array(matches.docs.length);
       let length = 0;
       for (let position = 0; position < matches.docs.length; position++) {
-        const volume = volumes[matches.docs[position] as number] as CatalogueVolume;
+        const volume = volumes[matches.docs[position]];
         if (passesFilters(volume, request) && (phrases.length === 0 || phrases.every((phrase) => containsPhrase(volume, phrase)))) kept[length++] = position;
       }
       kept = kept.subarray(0, length);
@@ -274,15 +275,15 @@ export class VolumeSearchIndex {
     const { dateRank } = this;
     // Relevance: how closely every word matched (exact, then prefix, then typo), then score, then match order.
     // Newest: date, then the relevance order (as a stable sort of it would give).
-    const byScore = (a: number, b: number): boolean => (scores[a] !== scores[b] ? (scores[a] as number) > (scores[b] as number) : a < b);
+    const byScore = (a: number, b: number): boolean => (scores[a] !== scores[b] ? (scores[a]) > (scores[b]) : a < b);
     const relevance = levels
-      ? (a: number, b: number): boolean => (levels[a] !== levels[b] ? (levels[a] as number) > (levels[b] as number) : byScore(a, b))
+      ? (a: number, b: number): boolean => (levels[a] !== levels[b] ? (levels[a]) > (levels[b]) : byScore(a, b))
       : byScore;
     const before =
       request.orderBy === 'newest'
         ? (a: number, b: number): boolean => {
-            const dateA = dateRank[docs[a] as number] as number;
-            const dateB = dateRank[docs[b] as number] as number;
+            const dateA = dateRank[docs[a]];
+            const dateB = dateRank[docs[b]];
             return dateA !== dateB ? dateA > dateB : relevance(a, b);
           }
         : relevance;
@@ -290,8 +291,8 @@ export class VolumeSearchIndex {
     return {
       totalItems: kept.length,
       hits: page.map((position) => {
-        const doc = docs[position] as number;
-        return { volume: volumes[doc] as CatalogueVolume, score: scores[position] as number, matchedTerms: this.terms.matchedTerms(query, doc) };
+        const doc = docs[position];
+        return { volume: volumes[doc], score: scores[position], matchedTerms: this.terms.matchedTerms(query, doc) };
       }),
     };
   }
@@ -300,8 +301,8 @@ export class VolumeSearchIndex {
 /** The match levels when the kept matches differ in level; undefined when they are all alike (levels then order nothing). */
 function graded(levels: Uint8Array | undefined, kept: Int32Array): Uint8Array | undefined {
   if (!levels || kept.length === 0) return undefined;
-  const first = levels[kept[0] as number];
-  for (let index = 1; index < kept.length; index++) if (levels[kept[index] as number] !== first) return levels;
+  const first = levels[kept[0]];
+  for (let index = 1; index < kept.length; index++) if (levels[kept[index]] !== first) return levels;
   return undefined;
 }
 
@@ -312,12 +313,12 @@ function firstInOrder(items: Int32Array, count: number, before: (a: number, b: n
   if (wanted > 256) return Array.from(items).sort((a, b) => (before(a, b) ? -1 : 1)).slice(0, wanted);
   const best: number[] = [];
   for (const item of items) {
-    if (best.length === wanted && !before(item, best[wanted - 1] as number)) continue;
+    if (best.length === wanted && !before(item, best[wanted - 1])) continue;
     let low = 0;
     let high = best.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (before(best[middle] as number, item)) low = middle + 1;
+      if (before(best[middle], item)) low = middle + 1;
       else high = middle;
     }
     best.splice(low, 0, item);
@@ -402,14 +403,14 @@ export function textSnippet(description: string, matchedTerms: readonly string[]
     if (wanted.has(normalizeText(match[0]))) spans.push({ start: match.index, end: match.index + match[0].length });
   }
   let start = 0;
-  const first = spans[0];
+  const first = spans.at(0);
   if (first && first.end > SNIPPET_LENGTH) {
     start = first.start - SNIPPET_LEAD;
     // Begin at a word boundary.
-    while (start > 0 && /[\p{L}\p{N}]/u.test(description[start - 1] as string)) start++;
+    while (start > 0 && /[\p{L}\p{N}]/u.test(description[start - 1])) start++;
   }
   let end = Math.min(description.length, start + SNIPPET_LENGTH);
-  while (end < description.length && /[\p{L}\p{N}]/u.test(description[end] as string)) end++;
+  while (end < description.length && /[\p{L}\p{N}]/u.test(description[end])) end++;
   let html = start > 0 ? '...&nbsp;' : '';
   let cursor = start;
   for (const span of spans) {

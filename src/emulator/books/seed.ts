@@ -63,7 +63,7 @@ export function seedBooksDemo(service: BooksService): void {
         continue;
       }
       for (let tries = 0; tries < catalogue.size; tries++) {
-        const substitute = catalogue.volumes[fallback++ % catalogue.size] as CatalogueVolume;
+        const substitute = catalogue.volumes[fallback++ % catalogue.size];
         if (!onShelf.has(substitute.id)) {
           onShelf.add(substitute.id);
           break;

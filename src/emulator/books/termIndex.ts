@@ -153,7 +153,7 @@ function* collectPostings(source: TermIndexSource): Generator<void, CollectedPos
       const length = new Set(tokens).size;
       fieldLengths[doc * fields + field] = length;
       // MiniSearch's running average, the same float operations in the same order.
-      const average = averageFieldLength[field] as number;
+      const average = averageFieldLength[field];
       averageFieldLength[field] = (average * doc + length) / (doc + 1);
       inField.clear();
       for (const token of tokens) {
@@ -214,15 +214,15 @@ export class TermIndex {
     const { keys, docs, freqs, termCount: nextTermId } = collected;
     // Counting sort by (term, field): stable, so each posting stays in document order.
     const start = new Int32Array(nextTermId * fields + 1);
-    for (let index = 0; index < keys.length; index++) start[(keys.values[index] as number) + 1]++;
-    for (let key = 1; key < start.length; key++) start[key] = (start[key] as number) + (start[key - 1] as number);
+    for (let index = 0; index < keys.length; index++) start[(keys.values[index]) + 1]++;
+    for (let key = 1; key < start.length; key++) start[key] = (start[key]) + (start[key - 1]);
     const fill = start.slice(0, start.length - 1);
     this.postingDocs = new Int32Array(keys.length);
     this.postingFreqs = new Int32Array(keys.length);
     for (let index = 0; index < keys.length; index++) {
-      const at = fill[keys.values[index] as number]++ as number;
-      this.postingDocs[at] = docs.values[index] as number;
-      this.postingFreqs[at] = freqs.values[index] as number;
+      const at = fill[keys.values[index]]++;
+      this.postingDocs[at] = docs.values[index];
+      this.postingFreqs[at] = freqs.values[index];
     }
     this.postingStart = start;
     this.seen = new Int32Array(count);
@@ -280,7 +280,7 @@ export class TermIndex {
   matches(query: CompiledQuery, boost?: DocumentBoost): Matches {
     const found = this.evaluate(query.root, boost);
     const scores = found.scores;
-    for (let index = 0; index < scores.length; index++) scores[index] = (scores[index] as number) * query.quality;
+    for (let index = 0; index < scores.length; index++) scores[index] = (scores[index]) * query.quality;
     return found;
   }
 
@@ -303,11 +303,11 @@ export class TermIndex {
 
   private contains(termId: number, field: number, doc: number): boolean {
     const key = termId * this.fieldCount + field;
-    let low = this.postingStart[key] as number;
-    let high = (this.postingStart[key + 1] as number) - 1;
+    let low = this.postingStart[key];
+    let high = (this.postingStart[key + 1]) - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const value = this.postingDocs[middle] as number;
+      const value = this.postingDocs[middle];
       if (value === doc) return true;
       if (value < doc) low = middle + 1;
       else high = middle - 1;
@@ -326,8 +326,8 @@ export class TermIndex {
   private evaluate(node: CompiledNode, boost: DocumentBoost | undefined): Matches {
     if (node.kind === 'term') return this.termMatches(node, boost);
     if (node.queries.length === 0) return { docs: new Int32Array(0), scores: new Float64Array(0), levels: undefined };
-    let result = this.evaluate(node.queries[0] as CompiledNode, boost);
-    for (let index = 1; index < node.queries.length; index++) result = this.and(result, this.evaluate(node.queries[index] as CompiledNode, boost));
+    let result = this.evaluate(node.queries[0], boost);
+    for (let index = 1; index < node.queries.length; index++) result = this.and(result, this.evaluate(node.queries[index], boost));
     return result;
   }
 
@@ -338,10 +338,10 @@ export class TermIndex {
     const firstLevels = first.levels;
     const secondLevels = second.levels;
     for (let index = 0; index < first.docs.length; index++) {
-      const doc = first.docs[index] as number;
+      const doc = first.docs[index];
       seen[doc] = pass;
-      running[doc] = first.scores[index] as number;
-      if (firstLevels) runningLevel[doc] = firstLevels[index] as number;
+      running[doc] = first.scores[index];
+      if (firstLevels) runningLevel[doc] = firstLevels[index];
     }
     const size = Math.min(first.docs.length, second.docs.length);
     const docs = new Int32Array(size);
@@ -350,20 +350,20 @@ export class TermIndex {
     let length = 0;
     if (!levels) {
       for (let index = 0; index < second.docs.length; index++) {
-        const doc = second.docs[index] as number;
+        const doc = second.docs[index];
         if (seen[doc] !== pass) continue;
         docs[length] = doc;
-        scores[length++] = (running[doc] as number) + (second.scores[index] as number);
+        scores[length++] = (running[doc]) + (second.scores[index]);
       }
     } else {
       for (let index = 0; index < second.docs.length; index++) {
-        const doc = second.docs[index] as number;
+        const doc = second.docs[index];
         if (seen[doc] !== pass) continue;
-        const firstLevel = firstLevels ? (runningLevel[doc] as number) : MatchLevel.exact;
-        const secondLevel = secondLevels ? (secondLevels[index] as number) : MatchLevel.exact;
+        const firstLevel = firstLevels ? (runningLevel[doc]) : MatchLevel.exact;
+        const secondLevel = secondLevels ? (secondLevels[index]) : MatchLevel.exact;
         docs[length] = doc;
         levels[length] = firstLevel < secondLevel ? firstLevel : secondLevel;
-        scores[length++] = (running[doc] as number) + (second.scores[index] as number);
+        scores[length++] = (running[doc]) + (second.scores[index]);
       }
     }
     return { docs: docs.subarray(0, length), scores: scores.subarray(0, length), levels: levels?.subarray(0, length) };
@@ -385,24 +385,24 @@ export class TermIndex {
     for (const derived of node.derived) {
       if (graded) levelEnds[derived.level] = length;
       for (let position = 0; position < node.query.fields.length; position++) {
-        const field = node.query.fields[position] as number;
-        const fieldBoost = node.query.boosts[position] as number;
+        const field = node.query.fields[position];
+        const fieldBoost = node.query.boosts[position];
         const key = derived.id * fieldCount + field;
-        const from = postingStart[key] as number;
-        const to = postingStart[key + 1] as number;
+        const from = postingStart[key];
+        const to = postingStart[key + 1];
         if (from === to) continue;
         const matchingCount = to - from;
-        const averageLength = averageFieldLength[field] as number;
+        const averageLength = averageFieldLength[field];
         const invDocFreq = Math.log(1 + (documentCount - matchingCount + 0.5) / (matchingCount + 0.5));
         for (let at = from; at < to; at++) {
-          const doc = postingDocs[at] as number;
-          const termFreq = postingFreqs[at] as number;
-          const fieldLength = fieldLengths[doc * fieldCount + field] as number;
+          const doc = postingDocs[at];
+          const termFreq = postingFreqs[at];
+          const fieldLength = fieldLengths[doc * fieldCount + field];
           const rawScore = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / averageLength)));
           const docBoost = boosted !== undefined && boosted.has(doc) ? factor : 1;
           const weightedScore = derived.weight * termBoost * fieldBoost * docBoost * rawScore;
           if (seen[doc] === pass) {
-            running[doc] = (running[doc] as number) + weightedScore;
+            running[doc] = (running[doc]) + weightedScore;
           } else {
             seen[doc] = pass;
             running[doc] = weightedScore;
@@ -414,7 +414,7 @@ export class TermIndex {
     }
     const docs = order.slice(0, length);
     const scores = new Float64Array(length);
-    for (let index = 0; index < length; index++) scores[index] = running[docs[index] as number] as number;
+    for (let index = 0; index < length; index++) scores[index] = running[docs[index]];
     let levels: Uint8Array | undefined;
     if (graded) {
       levels = new Uint8Array(length);

@@ -52,7 +52,7 @@ export function withinScopeLimits(service: CalendarService, appCalendars: AppCal
   const limited = (handle: Handler): Handler => async (context) => {
     const limit = limitOf(context);
     if (limit) {
-      const calendarId = context.params.calendarId;
+      const calendarId = context.params.calendarId as string | undefined;
       if (calendarId !== undefined) check(context, limit, calendarId);
       // events.move takes the event to another calendar: the limit must reach that one too.
       const destination = context.routeId === 'calendar.events.move' ? context.query.string('destination') : undefined;

@@ -65,12 +65,12 @@ export class ChangeLog {
     let high = this.entries.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.entries[middle] as LogEntry).seq <= seq) low = middle + 1;
+      if ((this.entries[middle]).seq <= seq) low = middle + 1;
       else high = middle;
     }
     const keys: string[] = [];
     for (let index = low; index < this.entries.length; index++) {
-      const entry = this.entries[index] as LogEntry;
+      const entry = this.entries[index];
       if (this.latest.get(entry.key) === entry.seq) keys.push(entry.key);
     }
     return keys;
@@ -100,7 +100,7 @@ export function syncedPage<T>(items: readonly T[], options: { scope: string; pag
   const end = start + options.maxResults;
   const page = items.slice(start, end);
   if (end < items.length) return { items: page, nextPageToken: encodePageToken(options.scope, [end, startedAt]) };
-  return { items: page, nextSyncToken: encodeSyncToken(options.scope.split('|')[0] as string, startedAt) };
+  return { items: page, nextSyncToken: encodeSyncToken(options.scope.split('|')[0], startedAt) };
 }
 
 /**
@@ -134,7 +134,7 @@ export class SyncedGroups<T extends { seq: number }> {
 
   /** The documents of a group, by id. */
   group(group: string): Map<string, T> {
-    return this.indexed().get(group) ?? new Map();
+    return this.indexed().get(group) ?? new Map<string, T>();
   }
 
   /** Every group's documents (for lookups across owners). */

@@ -159,9 +159,9 @@ export function formatDateTime(utcMs: number, zone: string): string {
   const wall = new Date(utcMs + offset);
   const year = wall.getUTCFullYear();
   const date = year >= 0 && year <= 9999
-    ? `${pad(year, 4)}-${TWO_DIGITS[wall.getUTCMonth() + 1] as string}-${TWO_DIGITS[wall.getUTCDate()] as string}`
+    ? `${pad(year, 4)}-${TWO_DIGITS[wall.getUTCMonth() + 1]}-${TWO_DIGITS[wall.getUTCDate()]}`
     : formatDate(utcMs + offset);
-  return `${date}T${TWO_DIGITS[wall.getUTCHours()] as string}:${TWO_DIGITS[wall.getUTCMinutes()] as string}:${TWO_DIGITS[wall.getUTCSeconds()] as string}${offsetSuffix(offset)}`;
+  return `${date}T${TWO_DIGITS[wall.getUTCHours()]}:${TWO_DIGITS[wall.getUTCMinutes()]}:${TWO_DIGITS[wall.getUTCSeconds()]}${offsetSuffix(offset)}`;
 }
 
 /** iCalendar basic UTC form `YYYYMMDDTHHMMSSZ`, the suffix of a timed instance id. */
@@ -170,7 +170,7 @@ export function basicUtc(utcMs: number): string {
   const year = date.getUTCFullYear();
   // Every generated instance of a listing gets an id: built from fields, not by editing toISOString's text.
   if (year < 0 || year > 9999) return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-  return `${pad(year, 4)}${TWO_DIGITS[date.getUTCMonth() + 1] as string}${TWO_DIGITS[date.getUTCDate()] as string}T${TWO_DIGITS[date.getUTCHours()] as string}${TWO_DIGITS[date.getUTCMinutes()] as string}${TWO_DIGITS[date.getUTCSeconds()] as string}Z`;
+  return `${pad(year, 4)}${TWO_DIGITS[date.getUTCMonth() + 1]}${TWO_DIGITS[date.getUTCDate()]}T${TWO_DIGITS[date.getUTCHours()]}${TWO_DIGITS[date.getUTCMinutes()]}${TWO_DIGITS[date.getUTCSeconds()]}Z`;
 }
 
 /** iCalendar basic date `YYYYMMDD`, the suffix of an all-day instance id. */
@@ -198,10 +198,10 @@ export function parseDateTime(text: string, zone: string | undefined): number | 
   const match = DATE_TIME_PATTERN.exec(text);
   if (!match) return undefined;
   const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(match[index]));
-  const second = Number(match[6] ?? 0);
-  const wall = Date.UTC(year as number, (month as number) - 1, day as number, hour as number, minute as number, second);
-  if (formatDate(wall) !== `${match[1]}-${match[2]}-${match[3]}` || (hour as number) > 23 || (minute as number) > 59 || second > 59) return undefined;
-  const suffix = match[8];
+  const second = Number(match.at(6) ?? 0);
+  const wall = Date.UTC(year, (month) - 1, day, hour, minute, second);
+  if (formatDate(wall) !== `${match[1]}-${match[2]}-${match[3]}` || (hour) > 23 || (minute) > 59 || second > 59) return undefined;
+  const suffix = match.at(8);
   if (suffix === undefined) return zone === undefined ? undefined : wallToUtc(zone, wall);
   if (suffix === 'Z' || suffix === 'z') return wall;
   const sign = suffix.startsWith('-') ? -1 : 1;

@@ -104,7 +104,7 @@ export async function serveBatch(request: IncomingMessage, target: BatchTarget, 
       } else {
         const headers = { ...inner.headers };
         // The outer Authorization applies to every part that does not carry its own.
-        if (headers.authorization === undefined && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
+        if (!Object.hasOwn(headers, 'authorization') && typeof outerAuthorization === 'string') headers.authorization = outerAuthorization;
         answer = await dispatchPart(partMessage(request, { ...inner, headers }));
       }
       yield writeAnswer(responseBoundary, part.contentId, answer);
@@ -200,10 +200,10 @@ function parseInnerRequest(text: string): InnerRequest | ApiError {
   const message = readHttpMessage(text);
   if (!message) return badRequest('Malformed batch part: a malformed header line');
   const found = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(message.startLine);
-  if (!found || !METHODS.has((found[1] as string).toUpperCase())) {
+  if (!found || !METHODS.has((found[1]).toUpperCase())) {
     return badRequest(`Malformed batch part: the request line '${message.startLine.slice(0, 80)}' is not 'METHOD /path HTTP/1.1'`);
   }
-  let target = found[2] as string;
+  let target = found[2];
   if (/^https?:\/\//i.test(target)) {
     try {
       const url = new URL(target);
@@ -214,13 +214,13 @@ function parseInnerRequest(text: string): InnerRequest | ApiError {
   }
   if (!target.startsWith('/')) return badRequest(`Malformed batch part: '${target.slice(0, 80)}' is not an absolute path`);
   const { host: _host, 'content-length': _length, ...headers } = message.headers;
-  return { method: (found[1] as string).toUpperCase(), target, headers, body: message.body };
+  return { method: (found[1]).toUpperCase(), target, headers, body: message.body };
 }
 
 /** `<id>` answers `<response-id>`, `id` answers `response-id`, as Google echoes Content-IDs. */
 function responseContentId(contentId: string): string {
   const bracketed = /^<(.*)>$/.exec(contentId);
-  return bracketed ? `<response-${bracketed[1] as string}>` : `response-${contentId}`;
+  return bracketed ? `<response-${bracketed[1]}>` : `response-${contentId}`;
 }
 
 function writeAnswer(boundary: string, contentId: string | undefined, answer: PartAnswer): Buffer {

@@ -50,7 +50,10 @@ function newKeyPair(): KeyPair {
 /** The same, made on libuv's thread pool: a 2048-bit key takes 100-300 ms, which the event loop would wait for. */
 function newKeyPairAsync(): Promise<KeyPair> {
   return new Promise((resolve, reject) => {
-    generateKeyPair('rsa', RSA_OPTIONS, (error, publicKey, privateKey) => (error ? reject(error) : resolve(forgeKeys(privateKey, publicKey))));
+    generateKeyPair('rsa', RSA_OPTIONS, (error, publicKey, privateKey) => {
+      if (error) reject(error);
+      else resolve(forgeKeys(privateKey, publicKey));
+    });
   });
 }
 
@@ -60,7 +63,7 @@ function forgeKeys(privatePem: string, publicPem: string): KeyPair {
 
 /** Signs with Node's native RSA (SHA-256) what forge would sign in JavaScript (~50 ms of the event loop per certificate). */
 function signNatively(cert: forge.pki.Certificate, keyPem: string): void {
-  cert.signatureOid = forge.pki.oids.sha256WithRSAEncryption as string;
+  cert.signatureOid = forge.pki.oids.sha256WithRSAEncryption;
   cert.siginfo.algorithmOid = cert.signatureOid;
   // forge's own step (pki.getTBSCertificate), which its type declarations leave out.
   const tbs = (forge.pki as typeof forge.pki & { getTBSCertificate(certificate: forge.pki.Certificate): forge.asn1.Asn1 }).getTBSCertificate(cert);
@@ -71,7 +74,7 @@ function signNatively(cert: forge.pki.Certificate, keyPem: string): void {
 function serialNumber(): string {
   // Positive (leading bit clear) and unique enough for a local CA.
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0] as number) & 0x7f;
+  bytes[0] = (bytes[0]) & 0x7f;
   return bytes.toString('hex');
 }
 
@@ -158,7 +161,7 @@ export class CertificateAuthority {
     cert.serialNumber = serialNumber();
     cert.validity.notBefore = options.notBefore ?? new Date(Date.now() - 60_000);
     cert.validity.notAfter = options.notAfter ?? new Date(Date.now() + LEAF_DAYS * DAY_MS);
-    cert.setSubject([{ name: 'commonName', value: options.hosts[0] as string }]);
+    cert.setSubject([{ name: 'commonName', value: options.hosts[0] }]);
     cert.setIssuer(caCert.subject.attributes);
     cert.setExtensions([
       { name: 'basicConstraints', cA: false },
@@ -236,7 +239,7 @@ export function checkReceiverCertificate(address: URL, trust: tls.SecureContext,
       if (settled) return;
       settled = true;
       socket.destroy();
-      if (!error) return resolve();
+      if (!error) { resolve(); return; }
       reject(new ApiError(400, 'invalid', `Invalid WebHook address ${address.href}: ${certificateProblem(error)}.`, { location: 'address', locationType: 'body' }));
     };
     const socket = tls.connect({
@@ -249,8 +252,8 @@ export function checkReceiverCertificate(address: URL, trust: tls.SecureContext,
       ...(isIP(host) ? {} : { servername: host }),
       ALPNProtocols: ['http/1.1'],
     });
-    socket.setTimeout(timeoutMs, () => finish(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    socket.once('secureConnect', () => finish());
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error));
+    socket.setTimeout(timeoutMs, () => { finish(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })); });
+    socket.once('secureConnect', () => { finish(); });
+    socket.once('error', (error: NodeJS.ErrnoException) => { finish(error); });
   });
 }

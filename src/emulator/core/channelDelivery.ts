@@ -224,13 +224,16 @@ export class ChannelDelivery {
       }
       let attempt = 1;
       let outcome = await this.send(channel, message);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may run while this awaits
       while (outcome === 'retry' && attempt < this.options.maxAttempts && !this.closed) {
         await this.sleep(backoffMs(attempt, this.options));
         // Stopped or expired while waiting: nothing more goes out.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run during the sleep
         if (this.closed || this.queues.get(channelId)?.[0] !== message || !this.channelOf(channelId)) break;
         attempt++;
         outcome = await this.send(channel, message);
       }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run while this awaited
       if (this.closed) return;
       // Delivered, failed, or out of attempts: the message leaves the queue either way.
       const current = this.queues.get(channelId);
@@ -309,7 +312,7 @@ export class ChannelDelivery {
         finish(outcomeOf(response.statusCode ?? 0));
       });
       request.on('timeout', () => request.destroy(Object.assign(new Error('receiver timed out'), { code: 'ETIMEDOUT' })));
-      request.on('error', (error: NodeJS.ErrnoException) => finish(CERTIFICATE_ERRORS.test(error.code ?? '') || error.code === REFUSED_CODE ? 'failed' : 'retry'));
+      request.on('error', (error: NodeJS.ErrnoException) => { finish(CERTIFICATE_ERRORS.test(error.code ?? '') || error.code === REFUSED_CODE ? 'failed' : 'retry'); });
       request.end(body);
     });
   }

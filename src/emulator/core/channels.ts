@@ -144,7 +144,7 @@ export class ChannelRegistry {
       else this.index(channel);
     }
     this.delivery.resume();
-    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper = setInterval(() => { this.sweep(); }, SWEEP_MS);
     this.sweeper.unref();
   }
 

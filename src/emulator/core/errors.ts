@@ -3,7 +3,8 @@ import { GoogleErrorBody, GoogleErrorItem, statusForCode } from '../../shared/sc
 export interface ApiErrorDetail {
   domain?: string;
   location?: string;
-  locationType?: 'parameter' | 'header' | 'body' | string;
+  /** 'parameter', 'header', 'body', or another of Google's. */
+  locationType?: string;
 }
 
 /**

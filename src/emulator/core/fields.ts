@@ -40,7 +40,7 @@ export function parseFieldSelection(text: string): FieldSelection {
   const readName = (): string => {
     skipSpaces();
     const start = position;
-    while (position < text.length && !',/()'.includes(text[position] as string)) position++;
+    while (position < text.length && !',/()'.includes(text[position])) position++;
     const name = text.slice(start, position).trim();
     if (!NAME.test(name) || (name.includes('*') && name !== '*')) throw invalidFieldSelection(text);
     return name;

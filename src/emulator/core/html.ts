@@ -4,5 +4,5 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
 
 /** Escapes text for element content and attribute values alike (backticks too, which old browsers treat as quotes). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => ENTITIES[character] as string);
+  return text.replace(/[&<>"'`]/g, (character) => ENTITIES[character]);
 }

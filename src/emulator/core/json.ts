@@ -92,7 +92,7 @@ function stringifyIteratively(root: unknown): string {
   const open = (value: unknown): void => {
     const plain = value instanceof Date ? value.toJSON() : value;
     if (plain === null || typeof plain === 'number' || typeof plain === 'boolean' || typeof plain === 'string') {
-      out.push(JSON.stringify(plain) ?? 'null');
+      out.push(JSON.stringify(plain));
     } else if (Array.isArray(plain)) {
       out.push('[');
       stack.push({ kind: 'array', items: plain, next: 0 });
@@ -106,7 +106,7 @@ function stringifyIteratively(root: unknown): string {
   };
   open(root);
   while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
+    const frame = stack[stack.length - 1];
     if (frame.kind === 'array') {
       if (frame.next >= frame.items.length) {
         out.push(']');
@@ -123,7 +123,7 @@ function stringifyIteratively(root: unknown): string {
         continue;
       }
       if (frame.next > 0) out.push(',');
-      const [key, item] = frame.entries[frame.next++] as [string, unknown];
+      const [key, item] = frame.entries[frame.next++];
       out.push(`${JSON.stringify(key)}:`);
       open(item);
     }

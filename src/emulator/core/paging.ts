@@ -17,7 +17,7 @@ export function decodePageToken(token: string, scope: string): PageCursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (typeof parsed === 'object' && parsed !== null && 's' in parsed && 'c' in parsed) {
-      const { s, c } = parsed as { s: unknown; c: unknown };
+      const { s, c } = parsed;
       if (s === scope && isCursor(c)) return c;
     }
   } catch {
@@ -121,7 +121,7 @@ function readContinuation(token: string): Continuation | undefined {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null || !('t' in parsed) || !('q' in parsed)) return undefined;
-    const { t, q } = parsed as { t: unknown; q: unknown };
+    const { t, q } = parsed;
     if (typeof t !== 'string' || !Array.isArray(q)) return undefined;
     if (!q.every((pair): pair is [string, string] => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string')) return undefined;
     return { t, q };

@@ -61,7 +61,7 @@ export class QueryParams {
 export function parseBody<T>(schema: z.ZodMiniType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issue = result.error.issues.at(0);
   const path = issue?.path.map(String).join('.') ?? '';
   const words = issue ? issueInWords(issue, valueAt(body, issue.path)) : 'invalid';
   const message = path ? `Invalid value at '${path}': ${words}` : `Invalid request body: ${words}`;

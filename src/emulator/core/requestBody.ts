@@ -21,7 +21,7 @@ export function readBody(request: http.IncomingMessage, limit: number, timeoutMs
       request.off('end', onEnd);
       request.off('error', onError);
       request.off('aborted', onError);
-      if (error === undefined) return resolve(Buffer.concat(chunks));
+      if (error === undefined) { resolve(Buffer.concat(chunks)); return; }
       // The rest is not read: the answer closes the connection.
       request.pause();
       reject(error);
@@ -31,9 +31,9 @@ export function readBody(request: http.IncomingMessage, limit: number, timeoutMs
       if (size > limit) finish(bodyTooLarge(limit));
       else chunks.push(chunk);
     };
-    const onEnd = (): void => finish();
-    const onError = (): void => finish(new ApiError(400, 'badRequest', 'The request body was cut off before its end.', {}, { Connection: 'close' }));
-    const deadline = timeoutMs > 0 ? setTimeout(() => finish(bodyTimedOut()), timeoutMs) : undefined;
+    const onEnd = (): void => { finish(); };
+    const onError = (): void => { finish(new ApiError(400, 'badRequest', 'The request body was cut off before its end.', {}, { Connection: 'close' })); };
+    const deadline = timeoutMs > 0 ? setTimeout(() => { finish(bodyTimedOut()); }, timeoutMs) : undefined;
     request.on('data', onData);
     request.once('end', onEnd);
     request.once('error', onError);

@@ -47,7 +47,7 @@ export class RequestLog {
   arrived(method: string, target: string): (status: number) => void {
     const arrival = { id: this.nextId++, method, target: redactTarget(target), startMs: epochMs() };
     this.append(arrival);
-    return (status) => this.append({ ...arrival, status, endMs: epochMs() });
+    return (status) => { this.append({ ...arrival, status, endMs: epochMs() }); };
   }
 
   private append(line: LogLine): void {

@@ -134,8 +134,8 @@ function matchSegments(pattern: readonly string[], parts: readonly string[]): Re
   if (pattern.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let index = 0; index < pattern.length; index++) {
-    const expected = pattern[index] as string;
-    const actual = parts[index] as string;
+    const expected = pattern[index];
+    const actual = parts[index];
     let decoded: string;
     try {
       decoded = decodeURIComponent(actual);

@@ -1,7 +1,6 @@
 /** The emulator's HTTP server and the options and module contract every service registers against. */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TokenService } from '../auth/tokens';
 import { EmulatorUser, findUser } from '../auth/users';
@@ -147,7 +146,7 @@ export class EmulatorHttpServer {
   async listen(port: number, host: string): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(port, host, () => resolve());
+      this.server.listen(port, host, () => { resolve(); });
     });
     const address = this.server.address() as AddressInfo;
     this.origin = `http://${linkHost(address)}:${address.port}`;
@@ -156,7 +155,7 @@ export class EmulatorHttpServer {
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => { resolve(); });
       for (const socket of this.sockets) socket.destroy();
     });
   }
@@ -169,9 +168,9 @@ export class EmulatorHttpServer {
       if (!recorded) answered(status);
       recorded = true;
     };
-    response.once('finish', () => record(response.statusCode));
+    response.once('finish', () => { record(response.statusCode); });
     // A client that went away before the answer (nginx's 499): not in flight any more.
-    response.once('close', () => record(499));
+    response.once('close', () => { record(499); });
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -182,6 +181,7 @@ export class EmulatorHttpServer {
       await send(response, reply);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : internalError(error, this.deps.options.quiet);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- send() may have sent the headers before it failed
       if (!response.headersSent) {
         await send(response, { status: apiError.code, headers: apiError.headers, json: apiError.toBody() }).catch(() => undefined);
       } else {
@@ -368,8 +368,9 @@ function linkHost(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
-async function drain(request: http.IncomingMessage): Promise<void> {
+function drain(request: http.IncomingMessage): Promise<void> {
   request.resume();
+  return Promise.resolve();
 }
 
 /** A reply as status headers and bytes (a streamed body read to its end), for a batch part. */
@@ -416,6 +417,6 @@ async function send(response: http.ServerResponse, reply: Reply): Promise<void> 
     return;
   }
   response.writeHead(reply.status ?? 200, headers);
-  await pipeline(reply.body as Readable, response);
+  await pipeline(reply.body, response);
 }
 

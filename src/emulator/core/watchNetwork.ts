@@ -60,7 +60,7 @@ const loopback = blockListOf(LOOPBACK);
 
 /** Parses `10.0.0.0/8`, `fd00::/8` or a single address; a malformed range is an error at startup. */
 export function parseCidr(text: string): [string, number, 'ipv4' | 'ipv6'] {
-  const [network = '', prefixText] = text.trim().split('/');
+  const [network = '', prefixText] = text.trim().split('/') as (string | undefined)[];
   const version = isIP(network);
   if (version === 0) throw new Error(`--allow-watch-network ${text}: not an IP address or CIDR range`);
   const max = version === 4 ? 32 : 128;
@@ -75,8 +75,8 @@ function unmapped(address: string): string {
   if (dotted) return dotted;
   const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex) return address;
-  const high = parseInt(hex[1] as string, 16);
-  const low = parseInt(hex[2] as string, 16);
+  const high = parseInt(hex[1], 16);
+  const low = parseInt(hex[2], 16);
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
@@ -127,14 +127,14 @@ export class WatchNetworkPolicy {
    */
   deliveryLookup(): LookupFunction {
     return (hostname, options, callback) => {
-      const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
+      const all = typeof options === 'object' && (options as { all?: boolean } | null)?.all === true;
       this.addressesOf(new URL(`https://${isIP(hostname) === 6 ? `[${hostname}]` : hostname}/`)).then(
         (addresses) => {
           const entries = addresses.map((address) => ({ address, family: isIP(address) }));
           if (all) (callback as unknown as (error: null, entries: { address: string; family: number }[]) => void)(null, entries);
           else callback(null, entries[0]?.address ?? '', entries[0]?.family ?? 4);
         },
-        (error: unknown) => callback(Object.assign(new Error(error instanceof Error ? error.message : 'refused'), { code: REFUSED_CODE }) as NodeJS.ErrnoException, '', 4),
+        (error: unknown) => { callback(Object.assign(new Error(error instanceof Error ? error.message : 'refused'), { code: REFUSED_CODE }), '', 4); },
       );
     };
   }

@@ -89,7 +89,7 @@ export class DirectoryModel {
       this.users.set(demo.id, {
         id: demo.id,
         primaryEmail: demo.email,
-        givenName: givenName ?? demo.givenName,
+        givenName,
         familyName: rest.join(' ') || 'Demo',
         isAdmin: index === 0,
         suspended: false,
@@ -273,7 +273,7 @@ export class DirectoryModel {
     const email = raw.trim().toLowerCase();
     const found = /^[a-z0-9._%+'-]{1,64}@([a-z0-9.-]+)$/.exec(email);
     if (!found) throw invalid('Invalid Input: primary_user_email', 'primaryEmail', 'body');
-    if (found[1] !== DEMO_DOMAIN) throw new ApiError(400, 'invalid', `Invalid Input: the domain ${found[1] ?? ''} does not belong to this customer`, { location: 'primaryEmail', locationType: 'body' });
+    if (found[1] !== DEMO_DOMAIN) throw new ApiError(400, 'invalid', `Invalid Input: the domain ${found[1]} does not belong to this customer`, { location: 'primaryEmail', locationType: 'body' });
     return email;
   }
 

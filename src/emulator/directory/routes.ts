@@ -138,7 +138,7 @@ export function directoryRoutes(model: DirectoryModel, channels: ChannelRegistry
       id: 'directory.users.get', method: 'GET', path: USER,
       handle: (context) => {
         const user = requireUser(context);
-        const found = model.find(context.params.userKey as string);
+        const found = model.find(context.params.userKey);
         return { json: renderUser(found, viewFor(context, user, found.id === user.id)) };
       },
     },
@@ -146,20 +146,20 @@ export function directoryRoutes(model: DirectoryModel, channels: ChannelRegistry
       id: 'directory.users.update', method: 'PUT', path: USER,
       handle: async (context) => {
         const user = requireUser(context);
-        return { json: renderUser(model.modify(user, context.params.userKey as string, userInput(await context.json()), 'update'), 'admin_view') };
+        return { json: renderUser(model.modify(user, context.params.userKey, userInput(await context.json()), 'update'), 'admin_view') };
       },
     },
     {
       id: 'directory.users.patch', method: 'PATCH', path: USER,
       handle: async (context) => {
         const user = requireUser(context);
-        return { json: renderUser(model.modify(user, context.params.userKey as string, userInput(await context.json()), 'patch'), 'admin_view') };
+        return { json: renderUser(model.modify(user, context.params.userKey, userInput(await context.json()), 'patch'), 'admin_view') };
       },
     },
     {
       id: 'directory.users.delete', method: 'DELETE', path: USER,
       handle: (context) => {
-        model.delete(requireUser(context), context.params.userKey as string);
+        model.delete(requireUser(context), context.params.userKey);
         return { status: 204, empty: true };
       },
     },
@@ -168,7 +168,7 @@ export function directoryRoutes(model: DirectoryModel, channels: ChannelRegistry
       handle: async (context) => {
         const user = requireUser(context);
         const body = parseBody(undeleteSchema, await context.json());
-        model.undelete(user, context.params.userKey as string, body.orgUnitPath ?? undefined);
+        model.undelete(user, context.params.userKey, body.orgUnitPath ?? undefined);
         return { status: 204, empty: true };
       },
     },
@@ -178,7 +178,7 @@ export function directoryRoutes(model: DirectoryModel, channels: ChannelRegistry
         const user = requireUser(context);
         const body = parseBody(makeAdminSchema, await context.json());
         if (body.status === undefined || body.status === null) throw invalid('Required field: status', 'status', 'body');
-        model.makeAdmin(user, context.params.userKey as string, body.status);
+        model.makeAdmin(user, context.params.userKey, body.status);
         return { status: 204, empty: true };
       },
     },

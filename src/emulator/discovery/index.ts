@@ -78,7 +78,7 @@ export const discoveryModule: ServiceModule = {
           const version = context.query.string('version', 64);
           const api = context.query.string('api', 64);
           const matches = DISCOVERY_DOCUMENTS.filter((candidate) => candidate.version === version && (api === undefined || candidate.name === api));
-          const document = matches[0];
+          const document = matches.at(0);
           if (matches.length > 1) throw badRequest(`Several APIs have version ${version ?? ''} here (${matches.map((match) => match.name).join(', ')}): ask ${DIRECTORY_PATH}/{api}/${version ?? ''}/rest`);
           if (!document) throw notFound(`Discovery document not found for version: ${version ?? '(none)'}`);
           return { body: restDescription(context, document), contentType: 'application/json; charset=UTF-8' };

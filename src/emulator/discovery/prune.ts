@@ -39,11 +39,11 @@ function pruneSchemas(document: DiscoveryDocument): void {
   const reached = new Set<string>();
   const pending = [...refsIn({ resources: document.resources, parameters: document.parameters })];
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (reached.has(name) || !schemas[name]) continue;
+    if (reached.has(name) || !(schemas[name] as JsonSchema | undefined)) continue;
     reached.add(name);
     appendAll(pending, refsIn(schemas[name]));
   }
   for (const name of Object.keys(schemas)) {
-    if (!reached.has(name)) delete schemas[name];
+    if (!reached.has(name)) Reflect.deleteProperty(schemas, name);
   }
 }

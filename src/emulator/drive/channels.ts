@@ -33,11 +33,11 @@ class DriveChannels {
     // Channels of an earlier run: their files' state now is the state after the last acknowledged change.
     for (const key of registry.watchedKeys('drive/files/')) {
       const fileId = key.slice('drive/files/'.length);
-      const channel = registry.channelsOn(key)[0];
+      const channel = registry.channelsOn(key).at(0);
       const file = channel ? this.fileFor(channel.userId, fileId) : undefined;
       if (file) this.trashed.set(fileId, file.trashed);
     }
-    service.model.feed.onRecord((record) => this.onRecord(record));
+    service.model.feed.onRecord((record) => { this.onRecord(record); });
   }
 
   watching(file: StoredFile): void {
@@ -98,7 +98,7 @@ export function channelRoutes(service: DriveService, hook: DriveChannels): Route
   async function watchFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     // Only a caller who may see the file may watch it (404 otherwise, as files.get answers).
-    const file = service.model.get(user, context.params.fileId as string);
+    const file = service.model.get(user, context.params.fileId);
     context.query.boolean('acknowledgeAbuse', false);
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);

@@ -10,7 +10,7 @@ export const driveDevRoutes: readonly Route[] = [
 /** A page for alternateLink (the emulator has no Drive web UI): it names no file details. */
 function openPage(context: RequestContext): Reply {
   return {
-    body: renderOpenPage(context.params.fileId as string),
+    body: renderOpenPage(context.params.fileId),
     contentType: 'text/html; charset=utf-8',
   };
 }
@@ -18,7 +18,7 @@ function openPage(context: RequestContext): Reply {
 /** iconLink targets: a small generic icon per kind of file. */
 function icon(context: RequestContext): Reply {
   return {
-    body: renderIcon(context.params.mimeType as string),
+    body: renderIcon(context.params.mimeType),
     contentType: 'image/svg+xml',
     headers: { 'Cache-Control': 'public, max-age=86400' },
   };

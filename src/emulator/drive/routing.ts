@@ -16,7 +16,7 @@ import * as z from '../../shared/schemas/zod';
 /** The service plus the reply helpers every Drive handler uses. */
 export interface DriveRouteKit {
   readonly service: DriveService;
-  renderContext(context: RequestContext): RenderContext;
+  readonly renderContext: (context: RequestContext) => RenderContext;
   /** A file resource as the answer, with its ETag header. */
   fileReply(context: RequestContext, file: StoredFile, status?: number): Reply;
   /**

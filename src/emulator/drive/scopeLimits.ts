@@ -19,7 +19,7 @@ const FILE_PARAMS = ['fileId', 'folderId', 'childId'] as const;
 /** Methods that create a file: the file becomes the creating app's. */
 const CREATING: ReadonlySet<string> = new Set(['drive.files.insert', 'drive.files.copy']);
 /** Listings a limited token sees filtered, and the field of each item that names its file. */
-const LISTINGS: Readonly<Record<string, 'id' | 'fileId'>> = { 'drive.files.list': 'id', 'drive.children.list': 'id', 'drive.changes.list': 'fileId' };
+const LISTINGS: Readonly<Partial<Record<string, 'id' | 'fileId'>>> = { 'drive.files.list': 'id', 'drive.children.list': 'id', 'drive.changes.list': 'fileId' };
 /** Listings that take `spaces`: with drive.appdata alone only `appDataFolder` may be asked for. */
 const SPACED: ReadonlySet<string> = new Set(['drive.files.list', 'drive.changes.list']);
 
@@ -56,7 +56,7 @@ async function limited(service: DriveService, context: RequestContext, handler: 
   if (limit) {
     const rootId = context.user ? service.model.rootOf(context.user).id : undefined;
     for (const name of FILE_PARAMS) {
-      const id = context.params[name];
+      const id = context.params[name] as string | undefined;
       if (id === undefined) continue;
       const isRoot = id === 'root' || id === rootId;
       if (!limit.appFiles || !(isRoot || service.appFiles.has(limit.appId, id))) throw fileNotFound(id);
@@ -74,6 +74,6 @@ async function limited(service: DriveService, context: RequestContext, handler: 
   if (!limit || field === undefined) return reply;
   const listing = reply.json as { items?: Record<string, unknown>[] };
   if (!listing.items) return reply;
-  const items = listing.items.filter((item) => limit.appFiles && typeof item[field] === 'string' && service.appFiles.has(limit.appId, item[field] as string));
+  const items = listing.items.filter((item) => limit.appFiles && typeof item[field] === 'string' && service.appFiles.has(limit.appId, item[field]));
   return { ...reply, json: { ...listing, items } };
 }

@@ -68,7 +68,7 @@ export class FileStore implements Store {
     this.maxStringChars = options.maxStringChars ?? MAX_STRING_CHARS;
     this.compactAfterBytes = options.compactAfterBytes ?? COMPACT_AFTER_BYTES;
     this.compactAt = this.compactAfterBytes;
-    this.log = options.log ?? ((message) => logLine(`[emulator] store: ${message}`));
+    this.log = options.log ?? ((message) => { logLine(`[emulator] store: ${message}`); });
     this.beforeSnapshotRename = options.beforeSnapshotRename;
   }
 
@@ -112,7 +112,7 @@ export class FileStore implements Store {
   private collectionFor(name: string): MemoryCollection<unknown> {
     let found = this.collections.get(name);
     if (!found) {
-      found = new MemoryCollection<unknown>((entry) => this.record(entry), name);
+      found = new MemoryCollection<unknown>((entry) => { this.record(entry); }, name);
       this.collections.set(name, found);
     }
     return found;
@@ -351,7 +351,7 @@ async function writeSnapshot(stream: fs.WriteStream, collections: Map<string, Me
     const text = buffered.join('');
     buffered = [];
     bufferedChars = 0;
-    if (!stream.write(text)) await Promise.race([new Promise<void>((resolve) => stream.once('drain', () => resolve())), failed]);
+    if (!stream.write(text)) await Promise.race([new Promise<void>((resolve) => stream.once('drain', () => { resolve(); })), failed]);
   };
   const push = async (line: string): Promise<void> => {
     const withNewline = `${line}\n`;

@@ -18,14 +18,14 @@ export class TaskListsModel extends TasksState {
       let high = ids.length;
       while (start < high) {
         const middle = (start + high) >>> 1;
-        if ((this.lists.get(ids[middle] as string)?.created ?? 0) <= after) start = middle + 1;
+        if ((this.lists.get(ids[middle])?.created ?? 0) <= after) start = middle + 1;
         else high = middle;
       }
     }
     const items = ids.slice(start, start + options.maxResults).map((id) => this.lists.get(id) as StoredTaskList);
     const end = start + items.length;
     const page: Page<StoredTaskList> = { items, etag: combinedEtag(ids.map((id) => this.lists.get(id)?.etag ?? '')) };
-    const last = items[items.length - 1];
+    const last = items.at(-1);
     if (end < ids.length && last) page.nextPageToken = encodePageToken(`lists:${userId}`, last.created);
     return page;
   }

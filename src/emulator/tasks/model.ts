@@ -10,7 +10,7 @@ import { TaskInput, TaskStatus } from '../../shared/schemas/tasks';
 import { invalid } from '../core/errors';
 import { TaskListsModel } from './lists';
 import { countsOf, LIMITS, limitExceeded, matches, newId, Page, Placement, StoredTask, TaskFilters, truncateDue } from './records';
-import { TOP, TreeEntry, upperBound } from './tree';
+import { TOP, upperBound } from './tree';
 
 export { DEFAULT_LIST_TITLE, LIMITS, newId, truncateDue } from './records';
 export type { Page, Placement, StoredTask, StoredTaskList, TaskFilters } from './records';
@@ -31,7 +31,7 @@ export class TasksModel extends TaskListsModel {
     let index = start;
     let lastKey: string | undefined;
     for (; index < tree.length && items.length < filters.maxResults; index++) {
-      const entry = tree[index] as TreeEntry;
+      const entry = tree[index];
       const task = this.tasks.get(entry.id) as StoredTask;
       if (!matches(task, filters)) continue;
       items.push(task);
@@ -41,7 +41,7 @@ export class TasksModel extends TaskListsModel {
     // Only promise another page when one more task matches, so the last page carries no token.
     if (lastKey !== undefined && items.length === filters.maxResults) {
       for (; index < tree.length; index++) {
-        if (matches(this.tasks.get((tree[index] as TreeEntry).id) as StoredTask, filters)) {
+        if (matches(this.tasks.get((tree[index]).id) as StoredTask, filters)) {
           page.nextPageToken = encodePageToken(`tasks:${list.id}`, lastKey);
           break;
         }

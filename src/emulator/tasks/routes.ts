@@ -27,8 +27,8 @@ export function taskRoutes(model: TasksModel, store: Store): readonly Route[] {
     return reply;
   };
   const userOf = (context: RequestContext): string => requireUser(context).id;
-  const listOf = (context: RequestContext): string => context.params.tasklist as string;
-  const taskOf = (context: RequestContext): string => context.params.task as string;
+  const listOf = (context: RequestContext): string => context.params.tasklist;
+  const taskOf = (context: RequestContext): string => context.params.task;
   const updateTaskList = (mode: 'update' | 'patch'): Handler => async (context) => {
     const body = parseBody(taskListInputSchema, await context.json());
     return { json: renderTaskList(model.updateTaskList(userOf(context), listOf(context), body, mode), context.baseUrl) };
@@ -120,7 +120,7 @@ export function taskRoutes(model: TasksModel, store: Store): readonly Route[] {
     // ---- dev routes
     {
       id: 'emulator.tasks.view', method: 'GET', path: '/emulator/v1/tasks/view/:task', auth: false,
-      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderTaskPage(context.params.task ?? '') }),
+      handle: (context) => ({ contentType: 'text/html; charset=utf-8', body: renderTaskPage(context.params.task) }),
     },
   ];
 }

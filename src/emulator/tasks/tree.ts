@@ -90,8 +90,8 @@ export class TaskTree {
     const siblings = index.children.get(parentKey) ?? [];
     index.children.set(parentKey, siblings);
     const at = previous ? this.siblingIndex(siblings, previous) + 1 : 0;
-    const before = at > 0 ? Number(this.positionOf(siblings[at - 1] as string)) : undefined;
-    const after = at < siblings.length ? Number(this.positionOf(siblings[at] as string)) : undefined;
+    const before = at > 0 ? Number(this.positionOf(siblings[at - 1])) : undefined;
+    const after = at < siblings.length ? Number(this.positionOf(siblings[at])) : undefined;
     let position: number | undefined;
     if (before === undefined && after === undefined) position = POSITION_BASE;
     else if (before === undefined) position = (after as number) - POSITION_GAP >= 0 ? (after as number) - POSITION_GAP : undefined;
@@ -142,12 +142,12 @@ export class TaskTree {
     for (let radius = 8; ; radius *= 2) {
       const start = Math.max(0, at - radius);
       const end = Math.min(siblings.length, at + radius + 1);
-      const low = start > 0 ? Number(this.positionOf(siblings[start - 1] as string)) : -1;
-      const high = end < siblings.length ? Number(this.positionOf(siblings[end] as string)) : MAX_POSITION + 1;
+      const low = start > 0 ? Number(this.positionOf(siblings[start - 1])) : -1;
+      const high = end < siblings.length ? Number(this.positionOf(siblings[end])) : MAX_POSITION + 1;
       const step = Math.floor((high - low) / (end - start + 1));
       if (step < MIN_RESPACED_GAP && !(start === 0 && end === siblings.length)) continue;
       for (let offset = 0; offset < end - start; offset++) {
-        const id = siblings[start + offset] as string;
+        const id = siblings[start + offset];
         const sibling = id === placed.id ? placed : (this.tasks.get(id) as StoredTask);
         sibling.position = formatPosition(low + step * (offset + 1));
         if (sibling !== placed) sibling.etag = newEtag();
@@ -168,10 +168,10 @@ export class TaskTree {
     if (tree) {
       const key = this.keyOf(task);
       const start = upperBound(tree, key) - 1;
-      if (start >= 0 && (tree[start] as TreeEntry).id === task.id) {
+      if (start >= 0 && (tree[start]).id === task.id) {
         const prefix = `${key}/`;
         let end = start + 1;
-        while (end < tree.length && (tree[end] as TreeEntry).key.startsWith(prefix)) end++;
+        while (end < tree.length && (tree[end]).key.startsWith(prefix)) end++;
         detached = tree.splice(start, end - start).map((entry) => ({ id: entry.id, suffix: entry.key.slice(key.length) }));
       } else {
         index.tree = undefined;
@@ -190,7 +190,7 @@ export class TaskTree {
     let high = siblings.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compare(this.positionOf(siblings[middle] as string), task.position) < 0) low = middle + 1;
+      if (compare(this.positionOf(siblings[middle]), task.position) < 0) low = middle + 1;
       else high = middle;
     }
     if (siblings[low] === task.id) return low;
@@ -208,7 +208,7 @@ export function upperBound(tree: readonly TreeEntry[], key: string): number {
   let high = tree.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((tree[middle] as TreeEntry).key <= key) low = middle + 1;
+    if ((tree[middle]).key <= key) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -1,4 +1,4 @@
-import { $constructor, $ZodObjectJIT, type $ZodObjectDef, type $ZodShape, type $strip } from 'zod/v4/core';
+import { $constructor, $ZodObjectJIT, type $ZodObjectDef, type $ZodShape } from 'zod/v4/core';
 import { config, ZodMiniType, type ZodMiniObject } from 'zod/mini';
 import { en } from 'zod/locales';
 
@@ -28,7 +28,7 @@ const ZodMiniCompiledObject = $constructor('ZodMiniObject', (inst: ZodMiniObject
 
 /** `z.object` (this local export takes precedence over the star export's) with the compiled parser; Desk passes no params. */
 // @__NO_SIDE_EFFECTS__
-export function object<const Shape extends $ZodShape = Record<never, never>>(shape?: Shape): ZodMiniObject<Shape, $strip> {
+export function object<const Shape extends $ZodShape = Record<never, never>>(shape?: Shape): ZodMiniObject<Shape> { // eslint-disable-line @typescript-eslint/no-generated-empty-object-type -- z.object() without a shape is the empty object, as in zod's own signature
   const def = { type: 'object', shape: shape ?? {} } as unknown as $ZodObjectDef;
-  return new ZodMiniCompiledObject(def) as unknown as ZodMiniObject<Shape, $strip>;
+  return new ZodMiniCompiledObject(def) as unknown as ZodMiniObject<Shape>;
 }

@@ -50,11 +50,11 @@ describe('batched calls of the API layer against the emulator', function () {
     });
     const restored = await drive.untrashFiles(ids.slice(0, 3));
     assert.ok(restored.every((result) => result.ok && result.value.labels?.trashed === false));
-    const moved = await drive.moveFiles([{ fileId: ids[0] as string, addParents: [(await drive.insertFolder('Target', 'root')).id], removeParents: ['root'] }]);
+    const moved = await drive.moveFiles([{ fileId: ids[0], addParents: [(await drive.insertFolder('Target', 'root')).id], removeParents: ['root'] }]);
     assert.ok(moved[0]?.ok && moved[0].value.parents?.length === 1);
     const deleted = await drive.deleteFiles(ids.slice(0, 2));
     assert.ok(deleted.every((result) => result.ok));
-    assert.ok(!(await drive.deleteFiles([ids[0] as string]))[0]?.ok, 'deleted for good');
+    assert.ok(!(await drive.deleteFiles([ids[0]]))[0]?.ok, 'deleted for good');
   });
 
   it('Calendar: deletes 120 events in three batch requests of at most 50', async () => {

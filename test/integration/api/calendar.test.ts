@@ -56,7 +56,7 @@ describe('CalendarClient against the emulator', () => {
     assert.equal(full.items.length, 5);
     assert.ok(full.nextSyncToken);
     const first = full.items[0];
-    await alice.deleteEvent(calendar.id, first?.id as string);
+    await alice.deleteEvent(calendar.id, first?.id);
     const delta = await alice.syncEvents(calendar.id, full.nextSyncToken);
     assert.deepEqual(delta.items.map((item) => [item.id, item.status]), [[first?.id, 'cancelled']]);
     await rejectsWithStatus(alice.syncEvents(calendar.id, 'not-a-token'), 410, 'fullSyncRequired');

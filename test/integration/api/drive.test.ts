@@ -144,7 +144,7 @@ describe('DriveClient against the emulator', function () {
         const target = new URL(url);
         await new Promise<void>((resolve) => {
           const request = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'PUT', headers: { ...Object.fromEntries(headers), 'content-length': String((init.body as Buffer).length) } });
-          request.on('error', () => resolve());
+          request.on('error', () => { resolve(); });
           request.write((init.body as Buffer).subarray(0, 100_000), () => {
             // Drop the connection once the server has stored what was sent (polled, not slept).
             const uploadId = target.searchParams.get('upload_id') as string;

@@ -228,7 +228,7 @@ describe('Writes under faults: retried without duplicates', function () {
       for (let index = 0; index < made.files.length; index++) assert.equal(await titled(`patched ${index}`), 1, `one "patched ${index}"`);
       for (let index = 0; index < made.copies.length; index++) assert.equal(await titled(`copy ${index}`), 1, `one "copy ${index}"`);
       assert.equal(await titled('uploaded 0'), 0);
-      assert.equal((await checker().getFile(made.files[16]?.id as string)).fileSize, String('media bytes'.length));
+      assert.equal((await checker().getFile(made.files[16]?.id)).fileSize, String('media bytes'.length));
     });
 
     it('an upload and a copy whose answers are lost answer with the file they made (409 to the repeat), no second file', async () => {

@@ -213,7 +213,7 @@ describe('TasksClient against the emulator', () => {
         await assert.rejects(junkClient.listTasks('x'), ResponseValidationError);
         await assert.rejects(junkClient.getTaskList('z'), ResponseValidationError);
       } finally {
-        await new Promise<void>((resolve) => junk.close(() => resolve()));
+        await new Promise<void>((resolve) => junk.close(() => { resolve(); }));
       }
     });
   });

@@ -295,7 +295,7 @@ describe('emulator fuzz (seeded): tasks, Drive reads, uploads and OAuth', () => 
   it('never answers 500, never hangs, and leaks no file descriptors', async function () {
     this.timeout(60_000);
     const random = seededRandom(20261123);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const emulator = await startEmulator({ port: 0, seed: 'demo' });
     try {
       const token = emulator.tokenFor('alice@example.com').accessToken;
@@ -369,7 +369,7 @@ describe('emulator fuzz (seeded): tasks, Drive reads, uploads and OAuth', () => 
       const send = async (method: string, path: string, options: HttpCallOptions) => {
         let timer: NodeJS.Timeout | undefined;
         const hang = new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`${method} ${path} hung for 10 s`)), 10_000);
+          timer = setTimeout(() => { reject(new Error(`${method} ${path} hung for 10 s`)); }, 10_000);
         });
         try {
           // fetch refuses a body on GET; the method still gets the headers.

@@ -279,7 +279,7 @@ describe('reliability: watch addresses', () => {
       const messages = new Set<string>();
       let index = 0;
       for (const address of addresses) {
-        const path = watchPaths[index % watchPaths.length] as string;
+        const path = watchPaths[index % watchPaths.length];
         const error = await expectGoogleError(call('POST', path, watchBody(`private-${index++}`, address)), 400, 'invalid');
         messages.add(error.message.replace(new URL(address).href, '<address>'));
       }
@@ -390,7 +390,7 @@ describe('reliability: receiver certificates on demand', () => {
       try {
         const socket = tls.connect({ host: '127.0.0.1', port: receiver.port, servername: 'h0.example', ca: [channelRegistryFor(emulator.deps).certificateAuthority().certPem], checkServerIdentity: (_host, cert) => tls.checkServerIdentity('h0.example', cert) });
         await new Promise<void>((resolve, reject) => {
-          socket.once('secureConnect', () => resolve());
+          socket.once('secureConnect', () => { resolve(); });
           socket.once('error', reject);
         });
         socket.destroy();

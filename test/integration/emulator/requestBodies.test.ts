@@ -49,18 +49,18 @@ describe('hostile request bodies over raw sockets', function () {
         received += chunk.toString('utf8');
       });
       socket.on('error', () => undefined);
-      socket.on('close', () => resolve({ received, bodyBytesWritten }));
+      socket.on('close', () => { resolve({ received, bodyBytesWritten }); });
       socket.on('connect', () => {
         socket.write(head);
         feed((bytes) => new Promise((resolveWrite) => {
-          if (socket.destroyed || socket.writableEnded) return resolveWrite(false);
+          if (socket.destroyed || socket.writableEnded) { resolveWrite(false); return; }
           socket.write(bytes, (error) => {
             if (!error) bodyBytesWritten += bytes.length;
             resolveWrite(!error);
           });
         }));
       });
-      setTimeout(() => reject(new Error(`the server kept the connection open; it sent ${JSON.stringify(received.slice(0, 300))}`)), 15_000).unref();
+      setTimeout(() => { reject(new Error(`the server kept the connection open; it sent ${JSON.stringify(received.slice(0, 300))}`)); }, 15_000).unref();
     });
   }
 

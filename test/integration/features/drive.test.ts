@@ -132,7 +132,7 @@ describe('Drive extension data layer against the emulator', function () {
       },
       onError: (error) => {
         outcomes.push({ changes: [], tokenReset: false });
-        void error;
+        error;
         done?.();
       },
       isInvalidToken: isInvalidPageToken,

@@ -26,10 +26,9 @@ import { CalendarSearchSource } from '../../../src/features/search/sources/calen
 import { BooksSearchSource } from '../../../src/features/search/sources/books';
 import type { SearchHit } from '../../../src/features/search/model';
 import type { CalendarListEntry } from '../../../src/shared/schemas/calendar';
-import type { CalendarApi } from '../../../src/features/calendar/port';
 import { EventStore } from '../../../src/features/calendar/sync/eventStore';
 import { CalendarSync } from '../../../src/features/calendar/sync/calendarSync';
-import { joinLinkOf, occurrenceOf, type CalendarTreeNode } from '../../../src/features/calendar/tree/model';
+import { joinLinkOf, occurrenceOf } from '../../../src/features/calendar/tree/model';
 import type { AgendaSnapshot } from '../../../src/features/calendar/tree/snapshot';
 import { calendarTooltip, eventDescription, eventDetailsMarkdown, eventTooltip } from '../../../src/features/calendar/tree/presentation';
 import { dueReminders } from '../../../src/features/calendar/status/upcoming';
@@ -88,7 +87,7 @@ function agendaTree(calendarApi: CalendarClient, tasksApi: TasksClient, cache?: 
   const vs = fakeVscode() as unknown as Record<string, unknown>;
   vs.Uri = { parse: (text: string) => ({ toString: () => text }) };
   tree = new CalendarTreeProvider(vs as never, {
-    api: () => calendarApi as unknown as CalendarApi,
+    api: () => calendarApi,
     store,
     timeZone: () => (zone ??= calendarApi.getSetting('timezone').then((setting) => setting.value)),
     daysAhead: () => 7,
@@ -117,7 +116,7 @@ describe('round trips per view action, against the emulator', function () {
     const http = httpFor(emulator, waves);
     const tree = agendaTree(new CalendarClient(http), new TasksClient(http));
     const [agenda] = await tree.getChildren();
-    await tree.getChildren(agenda as CalendarTreeNode);
+    await tree.getChildren(agenda);
     const paths = waves.requests.map((request) => request.target.split('?')[0]);
     assert.ok(paths.some((path) => path?.endsWith('/calendarList')) && paths.some((path) => path?.endsWith('/events')) && paths.some((path) => path?.startsWith('/tasks/v1/lists/')), waves.describe());
     // calendarList ‖ settings ‖ tasklists, then events ‖ tasks: nothing of Tasks waits for Calendar.
@@ -143,10 +142,10 @@ describe('round trips per view action, against the emulator', function () {
       // The whole tree redrawn: the cached rows gave way to fresh ones (one calendar's redraw names its node).
       const refreshed = new Promise<void>((resolve) => tree?.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
       const [agenda] = await tree.getChildren();
-      const cachedRows = (await tree.getChildren(agenda as CalendarTreeNode)).length;
+      const cachedRows = (await tree.getChildren(agenda)).length;
       if (hadCache) await refreshed;
       const [freshAgenda] = await tree.getChildren();
-      const days = await tree.getChildren(freshAgenda as CalendarTreeNode);
+      const days = await tree.getChildren(freshAgenda);
       const rows = (await Promise.all(days.map((day) => tree.getChildren(day)))).flat().map((row) => tree.getTreeItem(row).label as string);
       await waves.quiet();
       return { rows, cachedRows };
@@ -198,7 +197,7 @@ describe('round trips per view action, against the emulator', function () {
       const [lists, [agendaNode]] = await Promise.all([tasks.roots(), agenda.getChildren()]);
       const firstList = lists.find((node) => node.kind === 'list');
       assert.ok(firstList?.kind === 'list');
-      await Promise.all([tasks.listChildren(firstList), agenda.getChildren(agendaNode as CalendarTreeNode)]);
+      await Promise.all([tasks.listChildren(firstList), agenda.getChildren(agendaNode)]);
       if (reloaded) await Promise.all([tasksFresh, agendaFresh]);
       await waves.quiet();
     };
@@ -612,7 +611,7 @@ describe('round trips per view action, against the emulator', function () {
     /** A view cache whose read ends only when the test says so. */
     const slowCache = <T>(rows: T): { read: () => Promise<T>; done: () => void } => {
       let done: () => void = () => undefined;
-      const read = new Promise<T>((resolve) => { done = () => resolve(rows); });
+      const read = new Promise<T>((resolve) => { done = () => { resolve(rows); }; });
       return { read: () => read, done };
     };
     const tasksApi = new TasksClient(http);

@@ -93,7 +93,7 @@ export class FakeChangeFeed implements ChangeSource {
     if (request.waitSeconds !== undefined && this.longPoll && from > this.changes.length) {
       await new Promise<void>((resolve, reject) => {
         this.waiting = { resolve };
-        request.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        request.signal.addEventListener('abort', () => { reject(new Error('aborted')); }, { once: true });
       });
       this.waiting = undefined;
     }

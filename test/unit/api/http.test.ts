@@ -29,7 +29,7 @@ function client(fetch: FetchFunction, sleeps: number[] = [], tokens: string[] = 
   let issued = 0;
   return new HttpClient({
     rootUrl: () => 'http://svc.test/',
-    token: async ({ forceRefresh }) => (forceRefresh ? tokens[Math.min(++issued, tokens.length - 1)] : tokens[issued]) as string,
+    token: async ({ forceRefresh }) => (forceRefresh ? tokens[Math.min(++issued, tokens.length - 1)] : tokens[issued]),
     fetch,
     retry,
     sleep: async (ms) => {
@@ -118,12 +118,12 @@ describe('API request pipeline', () => {
     };
     const http = client(scripted([]).fetch);
     const seen: string[] = [];
-    for await (const item of http.items(async (token) => pages[token ?? 'start'] as { items: string[]; nextPageToken?: string }, (page) => page.items)) seen.push(item);
+    for await (const item of http.items(async (token) => pages[token ?? 'start'], (page) => page.items)) seen.push(item);
     assert.deepEqual(seen, ['a', 'b', 'c']);
 
     const looping = http.items(async () => ({ items: ['x'], nextPageToken: 'same' }), (page) => page.items);
     await assert.rejects(async () => {
-      for await (const item of looping) void item;
+      for await (const item of looping) item;
     }, ResponseValidationError);
   });
 

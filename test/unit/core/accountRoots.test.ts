@@ -41,7 +41,7 @@ class AccountTree {
     return [{ label: `${this.name}:${token}:a` }, { label: `${this.name}:${token}:b` }];
   }
   getTreeItem(element: Row): vscode.TreeItem {
-    return { label: element.label, id: element.label } as vscode.TreeItem;
+    return { label: element.label, id: element.label };
   }
   getParent(element: Row): Row | undefined {
     return element.parent;
@@ -106,7 +106,7 @@ describe('several accounts: one root per account in each view', () => {
     assert.deepEqual(aliceRows.map((row) => (row as Row).label), ['primary:token-of-alice@example.com:a', 'primary:token-of-alice@example.com:b']);
     assert.deepEqual(bobRows.map((row) => (row as Row).label), ['tree0:token-of-bob@example.com:a', 'tree0:token-of-bob@example.com:b']);
     assert.equal(roots.getParent(bobRows[0] as Row), top[1], 'a top row\'s parent is its account\'s root (reveal)');
-    assert.notEqual((await roots.getTreeItem(aliceRows[0] as Row)).id, (await roots.getTreeItem(bobRows[0] as Row)).id);
+    assert.notEqual((await roots.getTreeItem(aliceRows[0])).id, (await roots.getTreeItem(bobRows[0])).id);
 
     // The feature's code reaches the tree of the account an operation runs as; a refresh of everything reaches all.
     const scoped = accountScoped<AccountTree>(primary, roots, session, ['refreshAll']);
@@ -114,7 +114,7 @@ describe('several accounts: one root per account in each view', () => {
     assert.equal(await session.runAs(BOB.email, async () => scoped.whoAmI()), 'tree0');
     scoped.refreshAll();
     assert.deepEqual([primary.refreshed, made[0]?.refreshed], [1, 1]);
-    await session.runAs(BOB.email, async () => scoped.refreshAll());
+    await session.runAs(BOB.email, async () => { scoped.refreshAll(); });
     assert.deepEqual([primary.refreshed, made[0]?.refreshed], [1, 2], 'a refresh as bob is bob\'s tree only');
 
     // Bob signs out: his tree goes, alice's is shown alone again as before.

@@ -37,7 +37,7 @@ describe('core/bundleLoader: feature bundles with V8\'s code cache', () => {
     cacheDir = path.join(dir, 'code-cache');
     warnings.length = 0;
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
   const caches = (): string[] => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
 
   it('gives the exports `require` would, evaluated once, with the module\'s own file, folder, `this` and `require`', () => {

@@ -9,7 +9,6 @@ import { driveTooltipLines } from '../../../src/features/drive/sharedDrives/node
 import { relativeTime } from '../../../src/features/drive/changes/statusBar';
 import { taskDetailsMarkdown } from '../../../src/features/tasks/tree/presentation';
 import { shelfDetailsMarkdown } from '../../../src/features/books/tree/presentation';
-import type { DriveItem } from '../../../src/features/drive/port';
 import type { Task } from '../../../src/shared/schemas/tasks';
 
 const AFTERNOON = Date.UTC(2026, 10, 27, 14, 5); // Fri 27 Nov 2026, 14:05 UTC
@@ -74,8 +73,8 @@ describe('Desk clock', () => {
     const when = (ms: number): string => clock.dateTime(ms);
     const iso = new Date(AFTERNOON).toISOString();
     const shown = [
-      tooltipMarkdown({ id: 'f1', title: 'ideas.txt', mimeType: 'text/plain', modifiedDate: iso, lastModifyingUserName: 'Alice' } as DriveItem, when, english),
-      driveTooltipLines({ id: 'd1', kind: 'drive#drive', createdDate: iso } as DriveItem, english, when).join('\n'),
+      tooltipMarkdown({ id: 'f1', title: 'ideas.txt', mimeType: 'text/plain', modifiedDate: iso, lastModifyingUserName: 'Alice' }, when, english),
+      driveTooltipLines({ id: 'd1', kind: 'drive#drive', createdDate: iso }, english, when).join('\n'),
       relativeTime(AFTERNOON, AFTERNOON + 3 * 86_400_000, when, english),
       taskDetailsMarkdown({ id: 't1', title: 'Pay rent', status: 'completed', completed: iso, updated: iso } as Task, 'Home', new Date(AFTERNOON), english, when),
       shelfDetailsMarkdown({ kind: 'books#bookshelf', id: 1001, title: 'Book club', created: iso, updated: iso }, { mine: true, writable: true, owner: 'me', when }, english),

@@ -44,7 +44,7 @@ describe('due date input with a time', () => {
   it('refuses a time (a task is due on a day) and names it, and shows the day a word resolves to', () => {
     const today = new Date(2026, 10, 26);
     for (const [text, time] of [['tomorrow 32:99', '32:99'], ['tomorrow 15:00', '15:00'], ['friday 3pm', '3pm']]) {
-      const parsed = parseDueInput(text as string, today);
+      const parsed = parseDueInput(text, today);
       assert.equal(parsed.kind, 'invalid', text);
       assert.match(parsed.kind === 'invalid' ? parsed.message : '', new RegExp(`day without a time: remove "${time}"`), text);
     }

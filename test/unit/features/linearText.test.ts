@@ -91,12 +91,12 @@ describe('linear reading of text from services, files and the user', () => {
       return seed;
     };
     for (let sample = 0; sample < 3000; sample++) {
-      const lines = Array.from({ length: next() % 12 }, () => kinds[next() % kinds.length] as string);
-      const lineAt = (line: number): string => lines[line] as string;
+      const lines = Array.from({ length: next() % 12 }, () => kinds[next() % kinds.length]);
+      const lineAt = (line: number): string => lines[line];
       const locator = todoLocator(lineAt, lines.length);
       const line = (next() % 16) - 2;
-      const [keyword, text] = [['TODO', 'FIXME'][next() % 2] as string, ['a', 'b', 'c'][next() % 3] as string];
-      const taskId = ['t1', 't2', 't3'][next() % 3] as string;
+      const [keyword, text] = [['TODO', 'FIXME'][next() % 2], ['a', 'b', 'c'][next() % 3]];
+      const taskId = ['t1', 't2', 't3'][next() % 3];
       const context = JSON.stringify({ lines, line, keyword, text, taskId });
       assert.equal(locator.unlinked(line, { keyword, text }), relocateTodo(lineAt, lines.length, line, (todo) => !todo.taskId && todo.text === text && todo.keyword === keyword), context);
       assert.equal(locator.linked(line, taskId), relocateTodo(lineAt, lines.length, line, (todo) => todo.taskId === taskId), context);
@@ -105,7 +105,7 @@ describe('linear reading of text from services, files and the user', () => {
     let parsed = 0;
     const locator = todoLocator((line) => {
       parsed++;
-      return document[line] as string;
+      return document[line];
     }, document.length);
     for (let gone = 0; gone < 1000; gone++) assert.equal(locator.unlinked(gone * 100 + 5, { keyword: 'TODO', text: `gone ${gone}` }), undefined);
     assert.equal(locator.unlinked(99_999, { keyword: 'TODO', text: 'item 50000' }), 50_000);
@@ -122,7 +122,7 @@ describe('linear reading of text from services, files and the user', () => {
     const places = comments.map((comment) => placeOf(comment));
     assert.deepEqual(places[10], { start: 41, end: 41, via: 'quote' });
     assert.deepEqual(places[11], { start: 11, end: 11, via: 'anchor' });
-    for (const index of [0, 1, 2499, 4998, 4999]) assert.deepEqual(places[index], placeComment(comments[index] as (typeof comments)[number], text));
+    for (const index of [0, 1, 2499, 4998, 4999]) assert.deepEqual(places[index], placeComment(comments[index], text));
   });
 
   it('a typed whole number is checked against the bounds as BigInt checks it, and a million digits in one pass', () => {

@@ -53,7 +53,7 @@ function assertPseudo(original: Record<string, Entry>, pseudo: Record<string, En
   assert.deepEqual(extra, [], `${file} has stale keys: run node scripts/l10n/export.js --pseudo`);
   for (const [key, entry] of Object.entries(original)) {
     const source = text(entry);
-    const translated = text(pseudo[key] as Entry);
+    const translated = text(pseudo[key]);
     assert.ok(translated.startsWith('⟦') && translated.endsWith('⟧'), `${file}: ${key} is not pseudo-localized: ${translated}`);
     assert.equal(untranslated(translated), '', `${file}: ${key} keeps untranslated letters: ${translated}`);
     assert.deepEqual(exporter.protectedParts(translated), exporter.protectedParts(source), `${file}: ${key} lost a placeholder, codicon, link target or code span`);

@@ -56,7 +56,7 @@ describe('pure modules through the translator', () => {
   it('words file sizes in version details', () => {
     const [head] = revisionViews([{ id: '1', mimeType: 'text/plain', fileSize: '2048' }]);
     const words = { current: 'now', pinned: 'kept', published: 'out', publishedAuto: 'out, auto' };
-    assert.equal(revisionDetail(head!, words, marked), 'now · «2.0 KB»');
+    assert.equal(revisionDetail(head, words, marked), 'now · «2.0 KB»');
   });
 
   it('words the free/busy page and declares its language', () => {

@@ -6,7 +6,7 @@ import type { Rule, RuleTester as RuleTesterType } from 'eslint';
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const { RuleTester } = require(path.join(repoRoot, 'node_modules', 'eslint')) as { RuleTester: typeof RuleTesterType };
 const { rules } = require(path.join(repoRoot, 'build', 'eslint-rules', 'index.js')) as { rules: Record<string, Rule.RuleModule> };
-const rule = (name: string): Rule.RuleModule => rules[name] as Rule.RuleModule;
+const rule = (name: string): Rule.RuleModule => rules[name];
 
 const tester = new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } });
 

@@ -26,7 +26,7 @@ const KNOWN_CYCLES: readonly { readonly folders: readonly string[]; readonly why
 function folderOf(file: string): string {
   const parts = path.relative(srcRoot, path.dirname(file)).split(path.sep).filter((part) => part !== '');
   if (parts.length === 0) return '.';
-  return parts[0] === 'features' || parts[0] === 'emulator' ? parts.slice(0, 2).join('/') : (parts[0] as string);
+  return parts[0] === 'features' || parts[0] === 'emulator' ? parts.slice(0, 2).join('/') : (parts[0]);
 }
 
 /** Folder → folder → one import that makes the edge (for the message). */
@@ -72,7 +72,7 @@ function cyclesOf(graph: Map<string, Map<string, string>>): string[][] {
     }
     if (low.get(folder) !== order.get(folder)) return;
     const component: string[] = [];
-    let member: string | undefined;
+    let member: string;
     do {
       member = stack.pop() as string;
       onStack.delete(member);

@@ -51,8 +51,8 @@ function startTinyChild(): Promise<{ child: ChildProcess; pid: number; stop(): P
     child.once('error', reject);
     child.stdout?.once('data', () => {
       const stop = (): Promise<void> => new Promise((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
+        if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
+        child.once('exit', () => { done(); });
         child.kill('SIGTERM');
       });
       resolve({ child, pid: child.pid ?? 0, stop });
@@ -222,7 +222,7 @@ describe('demo: what a re-run keeps so Desk stays signed in', () => {
   beforeEach(() => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-demo-state-'));
   });
-  afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
+  afterEach(() => { fs.rmSync(folder, { recursive: true, force: true }); });
 
   async function freePort(): Promise<number> {
     const probe = net.createServer();

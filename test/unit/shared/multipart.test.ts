@@ -21,7 +21,7 @@ describe('the multipart reader (batch bodies and uploads)', () => {
       assert.equal(parts.length, contents.length);
       parts.forEach((part, index) => {
         assert.equal(part.headers['content-type'], 'application/octet-stream');
-        assert.ok(part.body.equals(contents[index] as Buffer), `part ${index}`);
+        assert.ok(part.body.equals(contents[index]), `part ${index}`);
       });
     });
   }

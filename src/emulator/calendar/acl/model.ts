@@ -24,7 +24,7 @@ export interface StoredAclRule {
 }
 
 /** Groups of the emulator's small directory, so group-scoped rules and free/busy group expansion have members. */
-export const DEMO_GROUPS: Readonly<Record<string, readonly string[]>> = {
+export const DEMO_GROUPS: Readonly<Partial<Record<string, readonly string[]>>> = {
   'team@example.com': ['alice@example.com', 'bob@example.com', 'carol@example.com'],
 };
 
@@ -87,7 +87,7 @@ export class AclModel {
       items = all.filter((rule) => options.showDeleted || !rule.deleted);
     }
     const page = syncedPage(items, {
-      scope: `${scope}|${options.showDeleted}|${options.syncToken ?? ''}`,
+      scope: `${scope}|${String(options.showDeleted)}|${options.syncToken ?? ''}`,
       maxResults: options.maxResults,
       currentSeq: this.service.currentSeq(),
       ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),

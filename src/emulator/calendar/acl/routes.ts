@@ -15,7 +15,7 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
   const updateRule = (mode: 'update' | 'patch'): Handler => async (context) => {
     context.query.boolean('sendNotifications', true);
     const body = parseBody(aclRuleInputSchema, await context.json());
-    return { json: renderAclRule(acl.update(userOf(context), context.params.calendarId as string, context.params.ruleId as string, body, mode, ifMatchOf(context))) };
+    return { json: renderAclRule(acl.update(userOf(context), context.params.calendarId, context.params.ruleId, body, mode, ifMatchOf(context))) };
   };
   return [
     {
@@ -23,7 +23,7 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
       handle: (context) => {
         const syncToken = param(context, 'syncToken');
         const pageToken = param(context, 'pageToken');
-        const page = acl.list(userOf(context), context.params.calendarId as string, {
+        const page = acl.list(userOf(context), context.params.calendarId, {
           maxResults: context.query.integer('maxResults', SMALL_PAGE) as number,
           showDeleted: context.query.boolean('showDeleted', false),
           ...(syncToken !== undefined ? { syncToken } : {}),
@@ -35,7 +35,7 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.acl.get', method: 'GET', path: `${ACL}/:ruleId`,
       handle: (context) => {
-        const rule = acl.get(userOf(context), context.params.calendarId as string, context.params.ruleId as string);
+        const rule = acl.get(userOf(context), context.params.calendarId, context.params.ruleId);
         if (ifNoneMatchHits(rule.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
         return { json: renderAclRule(rule) };
       },
@@ -45,7 +45,7 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
       handle: async (context) => {
         context.query.boolean('sendNotifications', true);
         const body = parseBody(aclRuleInputSchema, await context.json());
-        return { json: renderAclRule(acl.insert(userOf(context), context.params.calendarId as string, body)) };
+        return { json: renderAclRule(acl.insert(userOf(context), context.params.calendarId, body)) };
       },
     },
     { id: 'calendar.acl.update', method: 'PUT', path: `${ACL}/:ruleId`, handle: updateRule('update') },
@@ -53,7 +53,7 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.acl.delete', method: 'DELETE', path: `${ACL}/:ruleId`,
       handle: (context) => {
-        acl.delete(userOf(context), context.params.calendarId as string, context.params.ruleId as string, ifMatchOf(context));
+        acl.delete(userOf(context), context.params.calendarId, context.params.ruleId, ifMatchOf(context));
         return { status: 204, empty: true };
       },
     },
@@ -62,8 +62,8 @@ export function aclRoutes(service: CalendarService): readonly Route[] {
       handle: async (context) => {
         const user = userOf(context);
         // Watching the ACL needs the right to read it.
-        acl.list(user, context.params.calendarId as string, { maxResults: 1, showDeleted: false });
-        const calendarId = service.calendars.get(user, context.params.calendarId as string).id;
+        acl.list(user, context.params.calendarId, { maxResults: 1, showDeleted: false });
+        const calendarId = service.calendars.get(user, context.params.calendarId).id;
         return { json: await service.channels.watchFrom(context, watched(context, `acl/${calendarId}`, `/calendars/${encodeURIComponent(calendarId)}/acl`)) };
       },
     },

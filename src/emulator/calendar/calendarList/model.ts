@@ -64,7 +64,7 @@ export class CalendarListModel {
     const entry: StoredListEntry = {
       userId: user.id,
       calendarId: calendar.id,
-      colorId: OWN_COLOR_CYCLE[count % OWN_COLOR_CYCLE.length] as string,
+      colorId: OWN_COLOR_CYCLE[count % OWN_COLOR_CYCLE.length],
       hidden: false,
       selected: true,
       defaultReminders: calendar.primary ? [{ method: 'popup', minutes: 10 }] : [],
@@ -99,7 +99,7 @@ export class CalendarListModel {
         .sort((a, b) => Number(b.calendarId === user.email) - Number(a.calendarId === user.email) || a.created - b.created);
     }
     const page = syncedPage(items, {
-      scope: `${scope}|${options.showDeleted}|${options.showHidden}|${options.minAccessRole ?? ''}|${options.syncToken ?? ''}`,
+      scope: `${scope}|${String(options.showDeleted)}|${String(options.showHidden)}|${options.minAccessRole ?? ''}|${options.syncToken ?? ''}`,
       maxResults: options.maxResults,
       currentSeq: this.service.currentSeq(),
       ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),

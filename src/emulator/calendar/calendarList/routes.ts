@@ -17,7 +17,7 @@ export function calendarListRoutes(service: CalendarService): readonly Route[] {
     renderListEntry(entry, calendars.find(entry.calendarId), calendarList.roleOf(userOf(context), entry.calendarId));
   const updateEntry = (mode: 'update' | 'patch'): Handler => async (context) => {
     const body = parseBody(calendarListEntryInputSchema, await context.json());
-    const entry = calendarList.update(userOf(context), context.params.calendarId as string, body, mode, context.query.boolean('colorRgbFormat', false), ifMatchOf(context));
+    const entry = calendarList.update(userOf(context), context.params.calendarId, body, mode, context.query.boolean('colorRgbFormat', false), ifMatchOf(context));
     return { json: renderEntry(context, entry) };
   };
   return [
@@ -43,7 +43,7 @@ export function calendarListRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.calendarList.get', method: 'GET', path: `${LIST}/:calendarId`,
       handle: (context) => {
-        const entry = calendarList.get(userOf(context), context.params.calendarId as string);
+        const entry = calendarList.get(userOf(context), context.params.calendarId);
         // The entry's etag also changes when its calendar's metadata does (see calendarList.touchCalendar).
         if (ifNoneMatchHits(entry.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
         return { json: renderEntry(context, entry) };
@@ -62,7 +62,7 @@ export function calendarListRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.calendarList.delete', method: 'DELETE', path: `${LIST}/:calendarId`,
       handle: (context) => {
-        calendarList.delete(userOf(context), context.params.calendarId as string, ifMatchOf(context));
+        calendarList.delete(userOf(context), context.params.calendarId, ifMatchOf(context));
         return { status: 204, empty: true };
       },
     },

@@ -125,7 +125,7 @@ export class CalendarsModel {
     if (body.summary !== undefined) calendar.summary = body.summary;
     for (const field of ['description', 'location'] as const) {
       const value = body[field];
-      if (value === null || (mode === 'update' && value === undefined) || value === '') delete calendar[field];
+      if (value === null || (mode === 'update' && value === undefined) || value === '') Reflect.deleteProperty(calendar, field);
       else if (value !== undefined) calendar[field] = value;
     }
     if (body.timeZone) {

@@ -13,13 +13,13 @@ export function calendarRoutes(service: CalendarService): readonly Route[] {
   const { calendars } = service;
   const updateCalendar = (mode: 'update' | 'patch'): Handler => async (context) => {
     const body = parseBody(calendarInputSchema, await context.json());
-    return { json: renderCalendar(calendars.update(userOf(context), context.params.calendarId as string, body, mode, ifMatchOf(context))) };
+    return { json: renderCalendar(calendars.update(userOf(context), context.params.calendarId, body, mode, ifMatchOf(context))) };
   };
   return [
     {
       id: 'calendar.calendars.get', method: 'GET', path: CALENDAR,
       handle: (context) => {
-        const calendar = calendars.get(userOf(context), context.params.calendarId as string);
+        const calendar = calendars.get(userOf(context), context.params.calendarId);
         if (ifNoneMatchHits(calendar.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
         return { json: renderCalendar(calendar) };
       },
@@ -36,14 +36,14 @@ export function calendarRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.calendars.delete', method: 'DELETE', path: CALENDAR,
       handle: (context) => {
-        calendars.delete(userOf(context), context.params.calendarId as string, ifMatchOf(context));
+        calendars.delete(userOf(context), context.params.calendarId, ifMatchOf(context));
         return { status: 204, empty: true };
       },
     },
     {
       id: 'calendar.calendars.clear', method: 'POST', path: `${CALENDAR}/clear`,
       handle: (context) => {
-        calendars.clear(userOf(context), context.params.calendarId as string);
+        calendars.clear(userOf(context), context.params.calendarId);
         return { status: 204, empty: true };
       },
     },

@@ -99,7 +99,7 @@ function firstPeriod(options: ParsedOptions, start: number): number {
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
     case RRule.WEEKLY: {
       const weekday = (date.getUTCDay() + 6) % 7; // rrule counts Monday as 0, like WKST
-      return day - ((weekday - (options.wkst ?? 0) + 7) % 7) * DAY_MS;
+      return day - ((weekday - options.wkst + 7) % 7) * DAY_MS;
     }
     case RRule.DAILY:
       return day;
@@ -160,7 +160,7 @@ class RuleCursor implements Cursor {
     // to step its counter. Answering 0 at a period's end after the slice's periods ends the run there; so does
     // the deadline (a rule whose periods rarely match runs long between calls of the callback below).
     let reads = 0;
-    let cutOff = false;
+    let cutOff = false as boolean; // set by the iterator callback below
     let cutByTime: number | undefined;
     const allowedPeriods = periods + 1;
     Object.defineProperty(sliceOptions, 'interval', {
@@ -180,7 +180,8 @@ class RuleCursor implements Cursor {
         return interval;
       },
     });
-    let reachedWindowEnd = false;
+    // Set by the callbacks below (`as boolean`: TypeScript does not see a callback's assignment).
+    let reachedWindowEnd = false as boolean;
     let kept = 0;
     (this.runner as unknown as { options: ParsedOptions }).options = sliceOptions;
     this.runner.all((date) => {
@@ -288,8 +289,8 @@ class SubDailyCursor implements Cursor {
     const days = this.days as RuleCursor;
     let work = 0;
     for (;;) {
-      while (this.dayIndex < days.walls.length && (days.walls[this.dayIndex] as number) < day) this.dayIndex++;
-      if (this.dayIndex < days.walls.length) return { day: days.walls[this.dayIndex] as number, work };
+      while (this.dayIndex < days.walls.length && (days.walls[this.dayIndex]) < day) this.dayIndex++;
+      if (this.dayIndex < days.walls.length) return { day: days.walls[this.dayIndex], work };
       if (days.done || work >= SLICE_CANDIDATES || days.next > untilWall || (work > 0 && performance.now() >= deadline)) return { work };
       work += days.slice(untilWall, deadline);
     }
@@ -305,11 +306,12 @@ class SubDailyCursor implements Cursor {
 
   private emit(period: number): void {
     let candidates = this.offsets.map((offset) => period + offset);
-    const positions = this.options.bysetpos;
+    // rrule leaves bysetpos null when the rule has none (its type says number[]).
+    const positions = this.options.bysetpos as readonly number[] | null;
     if (positions && positions.length > 0) {
       const picked = new Set<number>();
       for (const position of positions) {
-        const candidate = candidates[position > 0 ? position - 1 : candidates.length + position];
+        const candidate = candidates[position > 0 ? position - 1 : candidates.length + position] as number | undefined;
         if (candidate !== undefined) picked.add(candidate);
       }
       candidates = [...picked].sort((a, b) => a - b);

@@ -19,8 +19,8 @@ export function parseInstanceId(id: string): { seriesId: string; originalStart: 
   const match = /^(.+)_(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(id);
   if (!match) return undefined;
   const [year, month, day] = [Number(match[2]), Number(match[3]) - 1, Number(match[4])];
-  if (match[5] === undefined) return { seriesId: match[1] as string, originalStart: Date.UTC(year, month, day), allDay: true };
-  return { seriesId: match[1] as string, originalStart: Date.UTC(year, month, day, Number(match[5]), Number(match[6]), Number(match[7])), allDay: false };
+  if (match.at(5) === undefined) return { seriesId: match[1], originalStart: Date.UTC(year, month, day), allDay: true };
+  return { seriesId: match[1], originalStart: Date.UTC(year, month, day, Number(match[5]), Number(match[6]), Number(match[7])), allDay: false };
 }
 
 /** An event's real span as instants; all-day events span their dates in the calendar's zone. */

@@ -220,7 +220,7 @@ const SLICE = 'slice';
 function sliceCursor(token: string, pageScope: string): SliceAt | undefined {
   const cursor = decodePageToken(token, pageScope);
   if (!Array.isArray(cursor) || cursor.length !== 4 || cursor[0] !== SLICE) return undefined;
-  const [, from, skip, startedAt] = cursor;
+  const [, from, skip, startedAt] = cursor as unknown[];
   if (typeof from !== 'number' || typeof skip !== 'number' || typeof startedAt !== 'number' || !Number.isSafeInteger(skip) || skip < 0) return undefined;
   return { from, skip, startedAt, first: false };
 }
@@ -278,7 +278,7 @@ function sliceEndFor(events: CalendarEvents, series: StoredEvent, zone: string, 
 function timePage(sorted: EventView[], zone: string, at: SliceAt, maxResults: number, sliceEnd: number | undefined, pageScope: string): { views: EventView[]; nextPageToken?: string } {
   const views = (at.first ? sorted : sorted.filter((view) => startOf(view, zone) >= at.from)).slice(at.skip);
   const page = views.slice(0, maxResults);
-  const next = views[maxResults];
+  const next = views[maxResults] as EventView | undefined;
   const nextFrom = next ? startOf(next, zone) : sliceEnd;
   if (nextFrom === undefined) return { views: page };
   const skip = page.filter((view) => startOf(view, zone) === nextFrom).length + (nextFrom === at.from ? at.skip : 0);

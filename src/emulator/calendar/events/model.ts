@@ -127,7 +127,7 @@ export class EventsModel {
     if (input.iCalUID && input.iCalUID !== event.iCalUID) throw invalid('The iCalUID of an event cannot be changed.', 'iCalUID', 'body');
     let body: EventBody = mode === 'update'
       ? typeDefaults(type, bodyOf(input))
-      : (mergePatch(event.body as Record<string, unknown>, withNulls(input as Record<string, unknown>)) as EventBody);
+      : (mergePatch(event.body, withNulls(input)));
     if (event.recurringEventId !== undefined && (body.recurrence?.length ?? 0) > 0) throw invalid('An instance of a recurring event cannot have a recurrence of its own.', 'recurrence', 'body');
     body = applyConference(body, event.body, options.conferenceDataVersion);
     return this.save(events, calendar, event, () => {
@@ -270,7 +270,6 @@ export class EventsModel {
     const series = view.event;
     const instance = view.instance as NonNullable<EventView['instance']>;
     const { recurrence: _recurrence, ...content } = series.body;
-    void _recurrence;
     const zone = series.timing.zone ?? calendar.timeZone;
     const point = (ms: number): EventBody['start'] => (series.timing.allDay ? { date: formatDate(ms) } : { dateTime: formatDateTime(ms, zone), timeZone: zone });
     const exception: StoredEvent = {
@@ -362,6 +361,6 @@ export function organizerOf(calendar: StoredCalendar): StoredEvent['organizer'] 
 /** The request with its nulls kept (a patch's way to clear a field) and managed fields dropped. */
 function withNulls(patch: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...patch };
-  for (const key of ['kind', 'etag', 'id', 'status', 'iCalUID', 'eventType', 'sequence', 'organizer', 'creator', 'recurringEventId', 'originalStartTime', 'htmlLink', 'created', 'updated', 'hangoutLink', 'attendeesOmitted', 'locked']) delete copy[key];
+  for (const key of ['kind', 'etag', 'id', 'status', 'iCalUID', 'eventType', 'sequence', 'organizer', 'creator', 'recurringEventId', 'originalStartTime', 'htmlLink', 'created', 'updated', 'hangoutLink', 'attendeesOmitted', 'locked']) Reflect.deleteProperty(copy, key);
   return copy;
 }

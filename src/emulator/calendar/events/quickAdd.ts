@@ -23,7 +23,7 @@ function wallOf(components: chrono.ParsedComponents, withTime: boolean): number 
 export function parseQuickAdd(text: string, zone: string, now: number, defaultMinutes: number): QuickAddResult {
   const length = (Number.isFinite(defaultMinutes) && defaultMinutes > 0 ? defaultMinutes : 60) * MINUTE_MS;
   const reference = { instant: new Date(now), timezone: offsetAt(zone, now) / MINUTE_MS };
-  const found = chrono.parse(text, reference, { forwardDate: true })[0];
+  const found = chrono.parse(text, reference, { forwardDate: true }).at(0);
   let rest = found ? `${text.slice(0, found.index)} ${text.slice(found.index + found.text.length)}` : text;
 
   let location: string | undefined;

@@ -64,7 +64,7 @@ function invalidRecurrence(line: string, why: string): never {
 }
 
 /** The inclusive ranges of each numeric BY part (RFC 5545 section 3.3.10); 0 is never a valid ordinal. */
-const RANGES: Readonly<Record<string, { min: number; max: number; signed: boolean }>> = {
+const RANGES: Readonly<Partial<Record<string, { min: number; max: number; signed: boolean }>>> = {
   BYSECOND: { min: 0, max: 60, signed: false },
   BYMINUTE: { min: 0, max: 59, signed: false },
   BYHOUR: { min: 0, max: 23, signed: false },
@@ -103,7 +103,7 @@ function validUntil(text: string): boolean {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
   if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
-  return match[4] === undefined || (Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 60);
+  return match.at(4) === undefined || (Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 60);
 }
 
 /** The most candidate date-times one period of a rule may hold (days in the period × times a day): beyond it one period is too much work. */
@@ -162,12 +162,12 @@ function parsedRule(line: string, body: string, series: SeriesStart): ParsedOpti
 function ruleOptions(line: string, body: string, series: SeriesStart): Partial<Options> {
   const seen = new Set<string>();
   for (const part of body.split(';')) {
-    const [key, value] = part.split('=', 2);
+    const [key, value] = part.split('=', 2) as (string | undefined)[];
     if (!key || value === undefined || value === '') invalidRecurrence(line, `malformed part '${part}'`);
     if (!RRULE_KEYS.has(key)) invalidRecurrence(line, `unknown property ${key}`);
     if (seen.has(key)) invalidRecurrence(line, `${key} given twice`);
     seen.add(key);
-    if (key === 'FREQ' ? !FREQUENCIES.has(value) : !(VALUE_PATTERNS[key] as RegExp).test(value)) invalidRecurrence(line, `bad value for ${key}`);
+    if (key === 'FREQ' ? !FREQUENCIES.has(value) : !(VALUE_PATTERNS[key]).test(value)) invalidRecurrence(line, `bad value for ${key}`);
     if (!inRange(key, value) || (key === 'BYDAY' && !weekdaysInRange(value)) || (key === 'UNTIL' && !validUntil(value))) invalidRecurrence(line, `${key} out of range`);
   }
   if (!seen.has('FREQ')) invalidRecurrence(line, 'FREQ is required');
@@ -207,7 +207,7 @@ function dateList(line: string, params: string, values: string, series: SeriesSt
     const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(value);
     if (!match) invalidRecurrence(line, `bad date '${value}'`);
     const day = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-    if (match[4] === undefined) {
+    if (match.at(4) === undefined) {
       if (series.allDay) walls.push(day);
       else {
         days.push(day);
@@ -251,7 +251,7 @@ export function parseRecurrence(lines: readonly string[], series: SeriesStart): 
       for (const wall of walls) parsed.exdates.add(wall);
       for (const day of days) parsed.excludedDays.add(day);
     } else {
-      invalidRecurrence(line, `only RRULE, EXRULE, RDATE and EXDATE lines are allowed, not ${name ?? ''}`);
+      invalidRecurrence(line, `only RRULE, EXRULE, RDATE and EXDATE lines are allowed, not ${name}`);
     }
   }
   if (parsed.rules.length === 0 && lines.length > 0 && !lines.some((line) => line.trim().toUpperCase().startsWith('RDATE'))) {

@@ -58,7 +58,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
   const updateEvent = (mode: 'update' | 'patch'): Handler => async (context) => {
     const options = writeOptions(context);
     const body = parseBody(eventInputSchema, await context.json());
-    const event = events.update(userOf(context), context.params.calendarId as string, context.params.eventId as string, body, mode, { ...options, ifMatch: ifMatchOf(context) });
+    const event = events.update(userOf(context), context.params.calendarId, context.params.eventId, body, mode, { ...options, ifMatch: ifMatchOf(context) });
     return { json: renderOne(context, event.calendarId, { event }) };
   };
   return [
@@ -87,14 +87,14 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         for (const [name, value] of Object.entries(optional)) if (value !== undefined) Object.assign(options, { [name]: value });
         context.query.boolean('showHiddenInvitations', false);
         context.query.boolean('alwaysIncludeEmail', false);
-        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, options);
-        return envelope(context, await listEvents(service, userOf(context), context.params.calendarId as string, options, budget));
+        const budget = await prepareListing(service, userOf(context), context.params.calendarId, options);
+        return envelope(context, await listEvents(service, userOf(context), context.params.calendarId, options, budget));
       },
     },
     {
       id: 'calendar.events.get', method: 'GET', path: `${EVENTS}/:eventId`,
       handle: (context) => {
-        const { view, calendar, role } = events.get(userOf(context), context.params.calendarId as string, context.params.eventId as string);
+        const { view, calendar, role } = events.get(userOf(context), context.params.calendarId, context.params.eventId);
         if (ifNoneMatchHits(view.event.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
         context.query.boolean('alwaysIncludeEmail', false);
         return { json: renderEvent(view, renderContext(context, calendar, role)) };
@@ -105,7 +105,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       handle: async (context) => {
         const options = writeOptions(context);
         const body = parseBody(eventInputSchema, await context.json());
-        const event = events.insert(userOf(context), context.params.calendarId as string, body, options);
+        const event = events.insert(userOf(context), context.params.calendarId, body, options);
         return { json: renderOne(context, event.calendarId, { event }) };
       },
     },
@@ -114,7 +114,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       handle: async (context) => {
         const options = writeOptions(context);
         const body = parseBody(eventInputSchema, await context.json());
-        const event = events.import(userOf(context), context.params.calendarId as string, body, options);
+        const event = events.import(userOf(context), context.params.calendarId, body, options);
         return { json: renderOne(context, event.calendarId, { event }) };
       },
     },
@@ -125,7 +125,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       handle: (context) => {
         context.query.enumValue('sendUpdates', SEND_UPDATES);
         context.query.boolean('sendNotifications', false);
-        events.delete(userOf(context), context.params.calendarId as string, context.params.eventId as string, ifMatchOf(context));
+        events.delete(userOf(context), context.params.calendarId, context.params.eventId, ifMatchOf(context));
         return { status: 204, empty: true };
       },
     },
@@ -136,8 +136,8 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
         const timeMax = parseTimestampParameter('timeMax', param(context, 'timeMax'));
         const pageToken = param(context, 'pageToken');
         const originalStart = param(context, 'originalStart');
-        const budget = await prepareListing(service, userOf(context), context.params.calendarId as string, { ...(timeMin !== undefined ? { timeMin } : {}), ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId as string, singleEvents: true });
-        const result = listInstances(service, userOf(context), context.params.calendarId as string, context.params.eventId as string, {
+        const budget = await prepareListing(service, userOf(context), context.params.calendarId, { ...(timeMin !== undefined ? { timeMin } : {}), ...(timeMax !== undefined ? { timeMax } : {}), eventId: context.params.eventId, singleEvents: true });
+        const result = listInstances(service, userOf(context), context.params.calendarId, context.params.eventId, {
           maxResults: context.query.integer('maxResults', EVENTS_PAGE) as number,
           showDeleted: context.query.boolean('showDeleted', false),
           ...(timeMin !== undefined ? { timeMin } : {}),
@@ -152,7 +152,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       id: 'calendar.events.move', method: 'POST', path: `${EVENTS}/:eventId/move`,
       handle: (context) => {
         context.query.enumValue('sendUpdates', SEND_UPDATES);
-        const event = events.move(userOf(context), context.params.calendarId as string, context.params.eventId as string, param(context, 'destination'));
+        const event = events.move(userOf(context), context.params.calendarId, context.params.eventId, param(context, 'destination'));
         return { json: renderOne(context, event.calendarId, { event }) };
       },
     },
@@ -160,7 +160,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       id: 'calendar.events.quickAdd', method: 'POST', path: `${EVENTS}/quickAdd`,
       handle: (context) => {
         context.query.enumValue('sendUpdates', SEND_UPDATES);
-        const event = events.quickAdd(userOf(context), context.params.calendarId as string, context.query.string('text'));
+        const event = events.quickAdd(userOf(context), context.params.calendarId, context.query.string('text'));
         return { json: renderOne(context, event.calendarId, { event }) };
       },
     },
@@ -168,7 +168,7 @@ export function eventRoutes(service: CalendarService): readonly Route[] {
       id: 'calendar.events.watch', method: 'POST', path: `${EVENTS}/watch`,
       handle: async (context) => {
         const user = userOf(context);
-        const { calendar } = events.open(user, context.params.calendarId as string, 'freeBusyReader');
+        const { calendar } = events.open(user, context.params.calendarId, 'freeBusyReader');
         return { json: await service.channels.watchFrom(context, watched(context, `events/${calendar.id}`, `/calendars/${encodeURIComponent(calendar.id)}/events`)) };
       },
     },

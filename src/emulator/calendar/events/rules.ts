@@ -43,9 +43,9 @@ export function mergePatch(target: Record<string, Json>, patch: Record<string, J
   const result: Record<string, Json> = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (value === null) delete result[key];
+    if (value === null) Reflect.deleteProperty(result, key);
     else if (isPlainObject(value) && isPlainObject(result[key]) && !(depth === 0 && REPLACED_WHOLE.has(key))) {
-      result[key] = mergePatch(result[key] as Record<string, Json>, value, depth + 1);
+      result[key] = mergePatch(result[key], value, depth + 1);
     } else result[key] = stripNulls(value);
   }
   return result;
@@ -60,7 +60,7 @@ function stripNulls(value: Json): Json {
 /** The body part of a request (managed fields dropped, nulls removed): what `update` stores. */
 export function bodyOf(input: EventInput): EventBody {
   const copy: Record<string, Json> = { ...input };
-  for (const key of MANAGED_KEYS) delete copy[key];
+  for (const key of MANAGED_KEYS) Reflect.deleteProperty(copy, key);
   return stripNulls(copy) as EventBody;
 }
 
@@ -177,7 +177,6 @@ function meetCode(): string {
 export function applyConference(body: EventBody, previous: EventBody | undefined, conferenceDataVersion: number): EventBody {
   if (conferenceDataVersion < 1) {
     const { conferenceData: _ignored, ...rest } = body;
-    void _ignored;
     return previous?.conferenceData ? { ...rest, conferenceData: previous.conferenceData } : rest;
   }
   const request = body.conferenceData?.createRequest;

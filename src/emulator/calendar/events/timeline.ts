@@ -172,7 +172,7 @@ export class CalendarEvents {
     const high = toUtc + ZONE_SLACK_MS;
     const found: StoredEvent[] = [];
     for (let index = lowerBound(this.timeline, (item) => item.key < low); index < this.timeline.length; index++) {
-      const entry = this.timeline[index] as TimelineEntry;
+      const entry = this.timeline[index];
       if (entry.key >= high) break;
       found.push(this.byId.get(entry.id) as StoredEvent);
     }
@@ -253,8 +253,8 @@ export class CalendarEvents {
   private async measureOffsets(cached: CachedExpansion, walls: readonly number[], fromUtc: number, untilUtc: number, slices: TimeSlices): Promise<void> {
     const fromWall = Number.isFinite(fromUtc) ? utcToWall(cached.zone, Math.max(fromUtc, MIN_INSTANT)) - DAY_MS : Number.NEGATIVE_INFINITY;
     const untilWall = Number.isFinite(untilUtc) ? utcToWall(cached.zone, Math.min(untilUtc, MAX_INSTANT)) + DAY_MS : Number.POSITIVE_INFINITY;
-    for (let index = lowerBound(walls, (wall) => wall < fromWall); index < walls.length && (walls[index] as number) <= untilWall; index++) {
-      wallToUtc(cached.zone, walls[index] as number);
+    for (let index = lowerBound(walls, (wall) => wall < fromWall); index < walls.length && (walls[index]) <= untilWall; index++) {
+      wallToUtc(cached.zone, walls[index]);
       if ((index & 0x3f) === 0) await slices.pause();
     }
   }
@@ -284,7 +284,7 @@ export class CalendarEvents {
     if (cached.result && cached.resultCovered === state.covered) return cached.result;
     const { zone, series } = cached;
     const walls = state.walls;
-    const startAt = series.allDay ? (index: number): number => walls[index] as number : (index: number): number => wallToUtc(zone, walls[index] as number);
+    const startAt = series.allDay ? (index: number): number => walls[index] : (index: number): number => wallToUtc(zone, walls[index]);
     // A wall time is within a day of its instant, whatever the zone: a day less is a safe bound.
     const coveredUntilUtc = Number.isFinite(state.covered) ? state.covered - DAY_MS : Number.POSITIVE_INFINITY;
     cached.result = { count: walls.length, startAt, coveredUntilUtc, complete: state.complete, bounded: cached.bounded };

@@ -34,7 +34,7 @@ export function mergeIntervals(intervals: readonly (readonly [number, number])[]
   const sorted = [...intervals].filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
   for (const [start, end] of sorted) {
-    const last = merged[merged.length - 1];
+    const last = merged.at(-1);
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else merged.push([start, end]);
   }
@@ -106,7 +106,7 @@ export class FreeBusyModel {
     }
     let answered = 0;
     for (const id of wanted) {
-      if (result.calendars[id]) continue;
+      if (Object.hasOwn(result.calendars, id)) continue;
       if (answered >= calendarMax) {
         result.calendars[id] = { busy: [], errors: [{ domain: 'global', reason: 'tooManyCalendarsRequested' }] };
         continue;

@@ -14,13 +14,13 @@ function palette(backgrounds: readonly string[]): Record<string, ColorDefinition
   return Object.fromEntries(backgrounds.map((background, index) => [String(index + 1), { background, foreground: FOREGROUND }]));
 }
 
-export const CALENDAR_COLORS: Readonly<Record<string, ColorDefinition>> = palette(CALENDAR_BACKGROUNDS);
-export const EVENT_COLORS: Readonly<Record<string, ColorDefinition>> = palette(EVENT_BACKGROUNDS);
+export const CALENDAR_COLORS: Readonly<Partial<Record<string, ColorDefinition>>> = palette(CALENDAR_BACKGROUNDS);
+export const EVENT_COLORS: Readonly<Partial<Record<string, ColorDefinition>>> = palette(EVENT_BACKGROUNDS);
 /** When Google last changed the palettes; colors.get reports it as `updated`. */
 export const COLORS_UPDATED = '2012-02-14T00:00:00.000Z';
 
 /** The calendar colour id whose background is `background` (case-insensitive), if the palette has one. */
 export function calendarColorIdFor(background: string): string | undefined {
   const wanted = background.toLowerCase();
-  return Object.entries(CALENDAR_COLORS).find(([, color]) => color.background === wanted)?.[0];
+  return Object.entries(CALENDAR_COLORS).find(([, color]) => color?.background === wanted)?.[0];
 }

@@ -17,7 +17,7 @@ export function settingsRoutes(service: CalendarService): readonly Route[] {
         const syncToken = param(context, 'syncToken');
         const pageToken = param(context, 'pageToken');
         const page = service.settings.list(userOf(context).id, {
-          maxResults: context.query.integer('maxResults', SMALL_PAGE) as number,
+          maxResults: context.query.integer('maxResults', SMALL_PAGE),
           ...(syncToken !== undefined ? { syncToken } : {}),
           ...(pageToken !== undefined ? { pageToken } : {}),
         });
@@ -27,7 +27,7 @@ export function settingsRoutes(service: CalendarService): readonly Route[] {
     {
       id: 'calendar.settings.get', method: 'GET', path: `${SETTINGS}/:setting`,
       handle: (context) => {
-        const setting = service.settings.get(userOf(context).id, context.params.setting as string);
+        const setting = service.settings.get(userOf(context).id, context.params.setting);
         if (ifNoneMatchHits(setting.etag, ifNoneMatchOf(context))) return NOT_MODIFIED;
         return { json: renderSetting(setting) };
       },

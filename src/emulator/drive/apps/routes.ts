@@ -31,7 +31,7 @@ export function appRoutes(kit: DriveRouteKit): Route[] {
 
   function getApp(context: RequestContext) {
     requireUser(context);
-    const app = findApp(context.params.appId as string);
+    const app = findApp(context.params.appId);
     if (!app) throw notFound(`App not found: ${context.params.appId}`);
     return { json: app };
   }

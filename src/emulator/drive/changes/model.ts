@@ -127,9 +127,9 @@ export class ChangeFeed {
         signal.removeEventListener('abort', onAbort);
         resolve(changed);
       };
-      const onChange = (): void => finish(true);
-      const onAbort = (): void => finish(false);
-      const timer = setTimeout(() => finish(false), ms);
+      const onChange = (): void => { finish(true); };
+      const onAbort = (): void => { finish(false); };
+      const timer = setTimeout(() => { finish(false); }, ms);
       timer.unref();
       this.events.on(event, onChange);
       signal.addEventListener('abort', onAbort, { once: true });

@@ -84,7 +84,7 @@ export function changeRoutes(kit: DriveRouteKit): Route[] {
     if (wait > 0 && page.changes.length === 0 && page.newStartPageToken !== undefined) {
       const controller = new AbortController();
       const socket = context.request.socket;
-      const onClose = (): void => controller.abort();
+      const onClose = (): void => { controller.abort(); };
       socket.once('close', onClose);
       try {
         if (await model.waitForChange(feed.key, wait * 1000, controller.signal)) page = listOnce();
@@ -100,7 +100,7 @@ export function changeRoutes(kit: DriveRouteKit): Route[] {
   function getChange(context: RequestContext): Reply {
     const user = requireUser(context);
     const feed = feedFor(context.query, user, true);
-    const record = model.feed.get(feed.key, context.params.changeId as string);
+    const record = model.feed.get(feed.key, context.params.changeId);
     return { json: render(renderContext(context), user, record) };
   }
 }

@@ -52,7 +52,7 @@ export class CommentsModel {
     const all = [...this.comments.values()].sort((a, b) => a.createdDate - b.createdDate || a.id.localeCompare(b.id));
     for (const comment of all) this.idsOf(comment.fileId).push(comment.id);
     // A file deleted for good takes its comments with it.
-    files.onDelete.push((file) => this.dropFile(file.id));
+    files.onDelete.push((file) => { this.dropFile(file.id); });
   }
 
   list(user: EmulatorUser, fileId: string, options: { includeDeleted: boolean; updatedMin?: number; maxResults: number; pageToken?: string }): CommentPage {
@@ -61,7 +61,7 @@ export class CommentsModel {
       .map((id) => this.comments.get(id))
       .filter((comment): comment is StoredComment => comment !== undefined)
       .filter((comment) => (options.includeDeleted || !comment.deleted) && (options.updatedMin === undefined || comment.modifiedDate >= options.updatedMin));
-    const page = offsetPage(matching, { scope: `comments:${file.id}:${options.includeDeleted}:${options.updatedMin ?? ''}`, pageToken: options.pageToken, maxResults: options.maxResults });
+    const page = offsetPage(matching, { scope: `comments:${file.id}:${String(options.includeDeleted)}:${options.updatedMin ?? ''}`, pageToken: options.pageToken, maxResults: options.maxResults });
     return page.nextPageToken !== undefined ? { comments: page.items, nextPageToken: page.nextPageToken } : { comments: page.items };
   }
 
@@ -111,7 +111,7 @@ export class CommentsModel {
   listReplies(user: EmulatorUser, fileId: string, commentId: string, options: { includeDeleted: boolean; maxResults: number; pageToken?: string }): { file: StoredFile; comment: StoredComment; replies: StoredReply[]; nextPageToken?: string } {
     const { file, comment } = this.get(user, fileId, commentId);
     const matching = comment.replies.filter((reply) => options.includeDeleted || !reply.deleted);
-    const page = offsetPage(matching, { scope: `replies:${comment.id}:${options.includeDeleted}`, pageToken: options.pageToken, maxResults: options.maxResults });
+    const page = offsetPage(matching, { scope: `replies:${comment.id}:${String(options.includeDeleted)}`, pageToken: options.pageToken, maxResults: options.maxResults });
     return { file, comment, replies: page.items, ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}) };
   }
 

@@ -26,7 +26,7 @@ export function commentRoutes(kit: DriveRouteKit): Route[] {
   ];
 
   function ids(context: RequestContext): { fileId: string; commentId: string; replyId: string } {
-    return { fileId: context.params.fileId as string, commentId: context.params.commentId as string, replyId: context.params.replyId as string };
+    return { fileId: context.params.fileId, commentId: context.params.commentId, replyId: context.params.replyId };
   }
 
   function listComments(context: RequestContext): Reply {

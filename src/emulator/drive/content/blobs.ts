@@ -222,10 +222,10 @@ class MeterTransform extends Transform {
       const dropped = Math.min(this.toSkip, data.length);
       this.toSkip -= dropped;
       data = data.subarray(dropped);
-      if (data.length === 0) return callback();
+      if (data.length === 0) { callback(); return; }
     }
     if (this.bytes + data.length > this.maxBytes) {
-      return callback(new ApiError(400, 'badRequest', `The request body is larger than the ${this.maxBytes} bytes announced`));
+      callback(new ApiError(400, 'badRequest', `The request body is larger than the ${this.maxBytes} bytes announced`)); return;
     }
     this.bytes += data.length;
     this.hash?.update(data);

@@ -18,7 +18,7 @@ export const IMPORT_FORMATS: Readonly<Record<string, string>> = {
   'text/tab-separated-values': GOOGLE_SHEET_MIME_TYPE,
 };
 
-export const EXPORT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+export const EXPORT_FORMATS: Readonly<Partial<Record<string, readonly string[]>>> = {
   [GOOGLE_DOC_MIME_TYPE]: ['text/plain', 'text/html', 'text/markdown'],
   [GOOGLE_SHEET_MIME_TYPE]: ['text/csv', 'text/tab-separated-values', 'text/html'],
   [GOOGLE_SLIDES_MIME_TYPE]: ['text/plain'],
@@ -117,12 +117,12 @@ function withoutBlocks(html: string): string {
   let copiedUpTo = 0;
   BLOCK_OPENING.lastIndex = 0;
   for (let opening = BLOCK_OPENING.exec(html); opening; opening = BLOCK_OPENING.exec(html)) {
-    const name = (opening[1] as string).toLowerCase();
+    const name = (opening[1]).toLowerCase();
     if (unclosed.has(name)) {
       BLOCK_OPENING.lastIndex = opening.index + 1;
       continue;
     }
-    const closing = BLOCK_CLOSINGS[name] as RegExp;
+    const closing = BLOCK_CLOSINGS[name];
     closing.lastIndex = opening.index + opening[0].length;
     const found = closing.exec(html);
     if (!found) {
@@ -145,7 +145,7 @@ export function parseCsv(text: string): string[][] {
   let cell = '';
   let quoted = false;
   for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
+    const char = text[index];
     if (quoted) {
       if (char === '"' && text[index + 1] === '"') {
         cell += '"';

@@ -43,7 +43,7 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const target = context.query.string('mimeType', 255);
     if (target === undefined || target === '') throw required('mimeType');
-    const file = model.get(user, context.params.fileId as string);
+    const file = model.get(user, context.params.fileId);
     if (!EXPORT_FORMATS[file.mimeType]) throw notExportable();
     const text = file.blobId ? (await blobs.readAll(file.blobId, EXPORT_LIMIT_BYTES)).toString('utf8') : '';
     const exported = exportContent(file.mimeType, file.title, text, target);
@@ -102,7 +102,7 @@ export function contentRoutes(kit: DriveRouteKit): Route[] {
 
   async function receiveUpload(method: 'POST' | 'PUT', context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    const fileId = context.params.fileId;
+    const fileId = context.params.fileId as string | undefined;
     const sessionId = context.query.string('upload_id', 200);
     if (sessionId !== undefined) return resumableChunk(context, user, sessionId, fileId);
     // files.update's upload path takes PUT only; Google answers any other method there with its 404.

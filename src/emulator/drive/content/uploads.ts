@@ -93,7 +93,7 @@ export class Uploads {
       request.resume();
       return Promise.reject(badRequest("A multipart upload needs Content-Type 'multipart/related; boundary=…'"));
     }
-    const boundary = (boundaryMatch[1] ?? boundaryMatch[2]) as string;
+    const boundary = boundaryMatch.at(1) ?? boundaryMatch[2];
     return new Promise((resolve, reject) => {
       // Google also reads parts delimited by bare LF lines (Python's client writes them): the reader takes both.
       const reader = readMultipartStream(request, boundary);
@@ -122,7 +122,7 @@ export class Uploads {
         const refusal = error instanceof ApiError ? error
           : error instanceof LfMultipartTooLarge ? new ApiError(413, 'uploadTooLarge', error.message)
             : badRequest(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
-        void cleanup.then(() => reject(refusal));
+        void cleanup.then(() => { reject(refusal); });
       };
       /** The metadata part is complete once the media part starts: validate it before storing any bytes. */
       const parseMetadata = (): FileMetadataInput => {
@@ -144,9 +144,9 @@ export class Uploads {
               else metadataChunks.push(chunk);
             });
             metadataDone = new Promise((resolveEnd) => {
-              part.on('end', () => resolveEnd());
+              part.on('end', () => { resolveEnd(); });
               // A part cut short errors and closes without 'end'.
-              part.on('close', () => resolveEnd());
+              part.on('close', () => { resolveEnd(); });
             });
           } else if (index === 1) {
             mediaType = header['content-type']?.[0] ?? 'application/octet-stream';
@@ -174,14 +174,15 @@ export class Uploads {
       dicer.on('finish', () => {
         void (async () => {
           if (failed) return;
-          if (partIndex < 2 || !media) return fail(badRequest('A multipart upload has exactly two parts: metadata, then media'));
+          if (partIndex < 2 || !media) { fail(badRequest('A multipart upload has exactly two parts: metadata, then media')); return; }
           const blob = await media;
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a part's error may have called fail() meanwhile
           if (failed) return;
-          if (!metadata) return fail(badRequest('The multipart metadata part is missing'));
+          if (!metadata) { fail(badRequest('The multipart metadata part is missing')); return; }
           resolve({ metadata, media: { blob, contentType: mediaType } });
         })().catch(fail);
       });
-      request.on('aborted', () => fail(badRequest('The upload was interrupted')));
+      request.on('aborted', () => { fail(badRequest('The upload was interrupted')); });
     });
   }
 
@@ -351,7 +352,7 @@ export function parseContentRange(header: string | undefined, bodyLength: number
   const found = /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec(header.trim());
   if (!found) throw invalid(`Failed to parse Content-Range header: '${header}'`, 'Content-Range', 'header');
   const total = found[3] === '*' ? undefined : Number(found[3]);
-  if (found[1] === undefined) return total === undefined ? {} : { total };
+  if (found.at(1) === undefined) return total === undefined ? {} : { total };
   const first = Number(found[1]);
   const last = Number(found[2]);
   if (last < first || (total !== undefined && last >= total)) throw invalid(`Content-Range '${header}' is not a valid range`, 'Content-Range', 'header');

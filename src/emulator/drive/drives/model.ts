@@ -124,7 +124,7 @@ export class DrivesModel implements DriveDirectory {
     if (earlier && this.drives.has(earlier.driveId)) throw new ApiError(409, 'teamDriveAlreadyExists', 'A shared drive with this request ID already exists.', { location: 'requestId', locationType: 'parameter' });
     let id = newDriveId();
     while (this.files.exists(id)) id = newDriveId();
-    const theme = input.themeId !== undefined ? themeById(input.themeId) : (DRIVE_THEMES[createHash('sha1').update(id).digest()[0] as number % DRIVE_THEMES.length] as { id: string; colorRgb: string });
+    const theme = input.themeId !== undefined ? themeById(input.themeId) : (DRIVE_THEMES[createHash('sha1').update(id).digest()[0] % DRIVE_THEMES.length]);
     const time = this.now();
     const drive: StoredDrive = {
       id,
@@ -319,5 +319,5 @@ function themeById(themeId: string): { id: string; colorRgb: string } {
 }
 
 function definedOnly(restrictions: DriveRestrictions): DriveRestrictions {
-  return Object.fromEntries(Object.entries(restrictions).filter(([, value]) => value !== undefined)) as DriveRestrictions;
+  return Object.fromEntries(Object.entries(restrictions).filter(([, value]) => (value as unknown) !== undefined));
 }

@@ -47,8 +47,8 @@ function tokensOf(query: string): Token[] {
 export function parseDriveQuery(query: string): DriveQuery {
   const tokens = tokensOf(query);
   let at = 0;
-  const peek = (): Token => tokens[at] as Token;
-  const next = (): Token => tokens[at++] as Token;
+  const peek = (): Token => tokens[at];
+  const next = (): Token => tokens[at++];
   const isWord = (text: string): boolean => peek().kind === 'word' && peek().text.toLowerCase() === text;
   const or = (): DriveQuery => {
     let left = and();

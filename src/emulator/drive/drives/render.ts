@@ -105,7 +105,7 @@ export function renderTeamDrive(drive: StoredDrive, role: Parameters<typeof driv
   const capabilities: Record<string, boolean> = {};
   for (const [name, allowed] of Object.entries(driveCapabilities(role, drive))) capabilities[RENAMED_CAPABILITIES[name] ?? name] = allowed;
   // Moving items out was its own capability on team drives: organizers only, as for drives.
-  capabilities.canRemoveChildren = capabilities.canDeleteChildren ?? false;
+  capabilities.canRemoveChildren = Object.hasOwn(capabilities, 'canDeleteChildren') && capabilities.canDeleteChildren;
   const { driveMembersOnly, ...restrictions } = drive.restrictions;
   return {
     kind: 'drive#teamDrive',

@@ -50,14 +50,14 @@ export function driveRoutes(kit: DriveRouteKit): Route[] {
   function getDrive(context: RequestContext): Reply {
     const user = requireUser(context);
     const access = adminAccess(context, user, 'noManageTeamDriveAdministratorPrivilege');
-    return reply(user, drives.get(user, context.params.driveId as string, access));
+    return reply(user, drives.get(user, context.params.driveId, access));
   }
 
   async function updateDrive(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(sharedDriveInputSchema, await context.json());
     const access = adminAccess(context, user, 'noManageTeamDriveAdministratorPrivilege');
-    return reply(user, drives.update(user, context.params.driveId as string, input, access));
+    return reply(user, drives.update(user, context.params.driveId, input, access));
   }
 
   async function deleteDrive(context: RequestContext): Promise<Reply> {
@@ -66,18 +66,18 @@ export function driveRoutes(kit: DriveRouteKit): Route[] {
     const access = adminAccess(context, user, 'noManageTeamDriveAdministratorPrivilege');
     // As the reference says: items are deleted with the drive only by an administrator asking as one.
     if (allowItemDeletion && !access.admin) throw invalid('allowItemDeletion is only supported when useDomainAdminAccess is also set to true.', 'allowItemDeletion');
-    const garbage = drives.delete(user, context.params.driveId as string, { allowItemDeletion, admin: access.admin === true });
+    const garbage = drives.delete(user, context.params.driveId, { allowItemDeletion, admin: access.admin === true });
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
   }
 
   function hideDrive(context: RequestContext): Reply {
     const user = requireUser(context);
-    return reply(user, drives.setHidden(user, context.params.driveId as string, true));
+    return reply(user, drives.setHidden(user, context.params.driveId, true));
   }
 
   function unhideDrive(context: RequestContext): Reply {
     const user = requireUser(context);
-    return reply(user, drives.setHidden(user, context.params.driveId as string, false));
+    return reply(user, drives.setHidden(user, context.params.driveId, false));
   }
 }

@@ -60,19 +60,19 @@ export function teamDriveRoutes(kit: DriveRouteKit): Route[] {
   function getTeamDrive(context: RequestContext): Reply {
     const user = requireUser(context);
     const access = domainAdminAccess(service, context, user, 'noManageTeamDriveAdministratorPrivilege');
-    return { json: render(user, drives.get(user, context.params.teamDriveId as string, access)) };
+    return { json: render(user, drives.get(user, context.params.teamDriveId, access)) };
   }
 
   async function updateTeamDrive(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = asDriveInput(parseBody(teamDriveInputSchema, await context.json()));
     const access = domainAdminAccess(service, context, user, 'noManageTeamDriveAdministratorPrivilege');
-    return { json: render(user, drives.update(user, context.params.teamDriveId as string, input, access)) };
+    return { json: render(user, drives.update(user, context.params.teamDriveId, input, access)) };
   }
 
   async function deleteTeamDrive(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    const garbage = drives.delete(user, context.params.teamDriveId as string, { allowItemDeletion: false, admin: false });
+    const garbage = drives.delete(user, context.params.teamDriveId, { allowItemDeletion: false, admin: false });
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
   }

@@ -69,21 +69,20 @@ export async function listFiles(source: ListingSource, user: EmulatorUser, optio
   const page: Entry[] = [];
   let remaining = 0;
   for (const entry of selected) {
-    if (cursorEntry && compare(entry, cursorEntry) <= 0) continue;
     remaining++;
-    if (page.length === limit && (limit === 0 || compare(entry, page[limit - 1] as Entry) >= 0)) continue;
+    if (page.length === limit && (limit === 0 || compare(entry, page[limit - 1]) >= 0)) continue;
     let low = 0;
     let high = page.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (compare(page[middle] as Entry, entry) < 0) low = middle + 1;
+      if (compare(page[middle], entry) < 0) low = middle + 1;
       else high = middle;
     }
     page.splice(low, 0, entry);
     if (page.length > limit) page.pop();
   }
   const result: ListResult = { files: page.map((entry) => entry.file) };
-  const last = page[page.length - 1];
+  const last = page.at(-1);
   if (last && remaining > page.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
   return result;
 }
@@ -126,11 +125,11 @@ function pageOfKept(listing: KeptListing, cursor: Entry, compare: (a: Entry, b: 
   let index = lowerBound(entries, (entry) => compare(entry, cursor) <= 0);
   const page: Entry[] = [];
   for (; index < entries.length && page.length < limit; index++) {
-    const entry = entries[index] as Entry;
+    const entry = entries[index];
     if (stillListed(entry.file)) page.push(entry);
   }
   const result: ListResult = { files: page.map((entry) => entry.file) };
-  const last = page[page.length - 1];
+  const last = page.at(-1);
   if (last && index < entries.length) result.nextPageToken = encodeCursor(fingerprint, { keys: last.keys, id: last.file.id });
   return result;
 }

@@ -307,7 +307,7 @@ export class DriveModel {
   addParent(user: EmulatorUser, fileId: string, parentId: string): { file: StoredFile; parentId: string } {
     const file = this.get(user, fileId);
     const [resolved] = this.parentIds(user, [parentId]);
-    const parent = resolved as string;
+    const parent = resolved;
     if (file.isRoot || isDriveRoot(file)) throw forbidden('The root folder cannot be moved.', 'cannotModifyRoot');
     if (file.parents.includes(parent)) return { file, parentId: parent };
     // A shared drive's items have exactly one parent; a second one would also straddle two spaces.

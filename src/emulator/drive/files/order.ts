@@ -18,7 +18,7 @@ export function parseOrderBy(orderBy: string): OrderTerm[] {
   const terms: OrderTerm[] = [];
   for (const part of orderBy.split(',')) {
     const words = part.trim().split(/\s+/).filter(Boolean);
-    const [key, direction, ...rest] = words;
+    const [key, direction, ...rest] = words as (string | undefined)[];
     if (!key && words.length === 0 && orderBy.trim() === '') break;
     if (!key || !(ORDER_KEYS as readonly string[]).includes(key) || rest.length > 0 || (direction !== undefined && direction.toLowerCase() !== 'desc' && direction.toLowerCase() !== 'asc')) {
       throw invalid(`Invalid orderBy '${orderBy}'. Sort keys: ${ORDER_KEYS.join(', ')}, each optionally followed by 'desc'`, 'orderBy');
@@ -49,9 +49,9 @@ export function sortKeys(file: StoredFile, order: readonly OrderTerm[]): (string
 
 export function compareKeys(aKeys: readonly (string | number)[], aId: string, bKeys: readonly (string | number)[], bId: string, order: readonly OrderTerm[]): number {
   for (let index = 0; index < order.length; index++) {
-    const term = order[index] as OrderTerm;
-    const a = aKeys[index] as string | number;
-    const b = bKeys[index] as string | number;
+    const term = order[index];
+    const a = aKeys[index];
+    const b = bKeys[index];
     let result: number;
     if (term.key === 'title_natural') result = naturalCollator.compare(String(a), String(b));
     else result = a < b ? -1 : a > b ? 1 : 0;
@@ -72,8 +72,8 @@ export function encodeCursor(fingerprint: string, cursor: Cursor): string {
 }
 
 export function decodeCursor(token: string, fingerprint: string): Cursor {
-  const parts = decodePageToken(token, fingerprint);
-  const id = Array.isArray(parts) ? parts[parts.length - 1] : undefined;
+  const parts: unknown = decodePageToken(token, fingerprint);
+  const id: unknown = Array.isArray(parts) ? parts[parts.length - 1] : undefined;
   if (!Array.isArray(parts) || typeof id !== 'string') throw invalidPageToken(token);
-  return { keys: parts.slice(0, -1), id };
+  return { keys: (parts as unknown[]).slice(0, -1) as (string | number)[], id };
 }

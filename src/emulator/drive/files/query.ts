@@ -62,7 +62,7 @@ export interface Token {
 
 const MAX_QUERY_LENGTH = 8192;
 const MAX_DEPTH = 100;
-const STRING_FIELDS: Record<string, readonly string[]> = {
+const STRING_FIELDS: Partial<Record<string, readonly string[]>> = {
   title: ['=', '!=', 'contains'],
   fullText: ['contains'],
   mimeType: ['=', '!=', 'contains'],
@@ -76,7 +76,7 @@ export function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < query.length) {
-    const char = query[index] as string;
+    const char = query[index];
     if (/\s/.test(char)) {
       index++;
       continue;
@@ -89,9 +89,9 @@ export function tokenize(query: string): Token[] {
       index++;
       for (;;) {
         if (index >= query.length) throw new QuerySyntaxError('unterminated string', start);
-        const current = query[index] as string;
+        const current = query[index];
         if (current === '\\') {
-          const escaped = query[index + 1];
+          const escaped = query.at(index + 1);
           if (escaped === undefined) throw new QuerySyntaxError('unterminated string', start);
           if (escaped !== "'" && escaped !== '"' && escaped !== '\\') throw new QuerySyntaxError(`invalid escape \\${escaped}`, index);
           value += escaped;
@@ -161,7 +161,7 @@ class Parser {
   }
 
   private peek(): Token {
-    return this.tokens[this.index] as Token;
+    return this.tokens[this.index];
   }
 
   private take(): Token {
@@ -277,7 +277,7 @@ class Parser {
     this.expectKeyword('has', "after 'properties'");
     const open = this.take();
     if (open.kind !== '{') throw new QuerySyntaxError(`expected '{' after 'properties has', found ${describe(open)}`, open.position);
-    const found: Record<string, string> = {};
+    const found: Partial<Record<string, string>> = {};
     for (;;) {
       const name = this.take();
       if (name.kind !== 'word' || !['key', 'value', 'visibility'].includes(name.text)) {

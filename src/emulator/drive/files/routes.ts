@@ -27,7 +27,7 @@ const FILE_SPACES = ['drive', 'appDataFolder'] as const;
 export function fileRoutes(kit: DriveRouteKit): Route[] {
   const { model, blobs, drives } = kit.service;
   /** Drive's 404 for shared-drive items when the request lacks supportsAllDrives. */
-  const guard = (context: RequestContext, ids: readonly (string | undefined)[]): void => hideDriveItems(model, supportsAllDrives(context.query), ids);
+  const guard = (context: RequestContext, ids: readonly (string | undefined)[]): void => { hideDriveItems(model, supportsAllDrives(context.query), ids); };
   return [
     { id: 'drive.files.list', method: 'GET', path: '/drive/v2/files', handle: listFiles },
     { id: 'drive.files.insert', method: 'POST', path: '/drive/v2/files', handle: insertFile },
@@ -110,7 +110,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     context.query.boolean('updateViewedDate', false);
     context.query.enumValue('projection', ['BASIC', 'FULL'] as const);
     guard(context, [context.params.fileId]);
-    const file = model.get(user, context.params.fileId as string);
+    const file = model.get(user, context.params.fileId);
     // revisionId picks an old version's bytes; it is ignored unless alt=media (discovery document).
     const revisionId = context.query.string('revisionId', 200);
     if (alt === 'media' && revisionId !== undefined) return revisionDownloadReply(kit, context, file.id, revisionId);
@@ -129,7 +129,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const options = updateParams(context);
     if (!patch) options.updateViewedDate = context.query.boolean('updateViewedDate', true);
     guard(context, [context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id), ...(options.addParents ?? [])]);
-    const { file, garbage } = model.update(user, context.params.fileId as string, input, options);
+    const { file, garbage } = model.update(user, context.params.fileId, input, options);
     await kit.freeBlobs(garbage.blobIds);
     return kit.fileReply(context, file);
   }
@@ -144,23 +144,23 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
 
   function touchFile(context: RequestContext): Reply {
     guard(context, [context.params.fileId]);
-    return kit.fileReply(context, model.touch(requireUser(context), context.params.fileId as string));
+    return kit.fileReply(context, model.touch(requireUser(context), context.params.fileId));
   }
 
   function trashFile(context: RequestContext): Reply {
     guard(context, [context.params.fileId]);
-    return kit.fileReply(context, model.trash(requireUser(context), context.params.fileId as string, header(context, 'if-match')));
+    return kit.fileReply(context, model.trash(requireUser(context), context.params.fileId, header(context, 'if-match')));
   }
 
   function untrashFile(context: RequestContext): Reply {
     guard(context, [context.params.fileId]);
-    return kit.fileReply(context, model.untrash(requireUser(context), context.params.fileId as string));
+    return kit.fileReply(context, model.untrash(requireUser(context), context.params.fileId));
   }
 
   async function deleteFile(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     guard(context, [context.params.fileId]);
-    const garbage = model.delete(user, context.params.fileId as string, header(context, 'if-match'));
+    const garbage = model.delete(user, context.params.fileId, header(context, 'if-match'));
     await kit.freeBlobs(garbage.blobIds);
     return { status: 204, empty: true };
   }
@@ -170,7 +170,7 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const input = await readMetadata(context);
     insertParams(context.query);
     guard(context, [context.params.fileId, ...(input.parents ?? []).map((parent) => parent.id)]);
-    const source = model.get(user, context.params.fileId as string);
+    const source = model.get(user, context.params.fileId);
     if (source.mimeType === FOLDER_MIME_TYPE) throw forbidden('This file cannot be copied by the user.', 'cannotCopyFile');
     const copiedBlobId = source.blobId ? await blobs.copy(source.blobId) : undefined;
     try {
@@ -183,21 +183,21 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
 
   async function listChildren(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
-    const folder = model.get(user, context.params.folderId as string);
+    const folder = model.get(user, context.params.folderId);
     const q = context.query.string('q');
     const orderBy = context.query.string('orderBy', 512);
     const maxResults = listPageSize(context.query);
     const pageToken = context.query.string('pageToken', 2048);
     // children.list has no supportsAllDrives: a shared drive's folder lists its items.
     const result = await model.list(user, { q, orderBy, maxResults, pageToken, parentId: folder.id, ...(folder.driveId !== undefined ? { allDrives: true } : {}) });
-    const listed = { id: folder.id, requestedAs: context.params.folderId as string };
+    const listed = { id: folder.id, requestedAs: context.params.folderId };
     return { json: renderChildList(kit.renderContext(context), model.largestChangeId(), listed, result.files.map((file) => file.id), result.nextPageToken) };
   }
 
   function getChild(context: RequestContext): Reply {
     const user = requireUser(context);
-    const folder = model.get(user, context.params.folderId as string);
-    const child = model.get(user, context.params.childId as string);
+    const folder = model.get(user, context.params.folderId);
+    const child = model.get(user, context.params.childId);
     if (!child.parents.includes(folder.id)) throw notFound(`File not found: ${context.params.childId}`);
     return { json: renderChild(kit.renderContext(context), folder.id, child.id) };
   }
@@ -206,28 +206,28 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const body = parseBody(childReferenceInputSchema, await context.json());
     guard(context, [context.params.folderId, body.id]);
-    const folder = model.get(user, context.params.folderId as string);
+    const folder = model.get(user, context.params.folderId);
     const { file } = model.addParent(user, body.id, folder.id);
     return { json: renderChild(kit.renderContext(context), folder.id, file.id) };
   }
 
   function deleteChild(context: RequestContext): Reply {
     const user = requireUser(context);
-    const folder = model.get(user, context.params.folderId as string);
-    model.removeParent(user, context.params.childId as string, folder.id);
+    const folder = model.get(user, context.params.folderId);
+    model.removeParent(user, context.params.childId, folder.id);
     return { status: 204, empty: true };
   }
 
   function listParents(context: RequestContext): Reply {
     const user = requireUser(context);
-    const file = model.get(user, context.params.fileId as string);
+    const file = model.get(user, context.params.fileId);
     return { json: renderParentList(kit.renderContext(context), file) };
   }
 
   function getParent(context: RequestContext): Reply {
     const user = requireUser(context);
-    const file = model.get(user, context.params.fileId as string);
-    const parentId = context.params.parentId === 'root' ? model.rootOf(user).id : (context.params.parentId as string);
+    const file = model.get(user, context.params.fileId);
+    const parentId = context.params.parentId === 'root' ? model.rootOf(user).id : (context.params.parentId);
     if (!file.parents.includes(parentId)) throw notFound(`File not found: ${context.params.parentId}`);
     return { json: renderParent(kit.renderContext(context), file.id, parentId) };
   }
@@ -236,12 +236,12 @@ export function fileRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const body = parseBody(parentReferenceInputSchema, await context.json());
     guard(context, [context.params.fileId, body.id]);
-    const { file, parentId } = model.addParent(user, context.params.fileId as string, body.id);
+    const { file, parentId } = model.addParent(user, context.params.fileId, body.id);
     return { json: renderParent(kit.renderContext(context), file.id, parentId) };
   }
 
   function deleteParent(context: RequestContext): Reply {
-    model.removeParent(requireUser(context), context.params.fileId as string, context.params.parentId as string);
+    model.removeParent(requireUser(context), context.params.fileId, context.params.parentId);
     return { status: 204, empty: true };
   }
 }

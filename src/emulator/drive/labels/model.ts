@@ -84,7 +84,7 @@ export class LabelsModel {
         if (position >= 0) labels.splice(position, 1);
         continue;
       }
-      const target: StoredLabel = position >= 0 ? (labels[position] as StoredLabel) : { labelId: definition.id, revisionId: definition.revisionId ?? '1', fields: {} };
+      const target: StoredLabel = position >= 0 ? (labels[position]) : { labelId: definition.id, revisionId: definition.revisionId ?? '1', fields: {} };
       if (position < 0) labels.push(target);
       for (const [fieldIndex, change] of (modification.fieldModifications ?? []).entries()) {
         applyField(definition, target, change, `${where}.fieldModifications[${fieldIndex}]`);
@@ -109,7 +109,7 @@ function applyField(definition: LabelDefinition, target: StoredLabel, change: La
   const given = (Object.entries(SETTERS) as [LabelValueType, keyof LabelFieldModification][]).filter(([, setter]) => change[setter] !== undefined);
   if (change.unsetValues === true) {
     if (given.length > 0) throw invalidInput(`A field modification either sets values or unsets them, not both (field ${field.id}).`, where);
-    delete target.fields[field.id];
+    Reflect.deleteProperty(target.fields, field.id);
     return;
   }
   if (given.length === 0) throw invalidInput(`The modification of field ${field.id} sets no values: use ${SETTERS[valueType]} or unsetValues.`, where);
@@ -119,7 +119,7 @@ function applyField(definition: LabelDefinition, target: StoredLabel, change: La
   const raw = change[SETTERS[valueType]] as readonly (string | number)[];
   const values = raw.map((value) => String(value).trim());
   if (values.length === 0) {
-    delete target.fields[field.id];
+    Reflect.deleteProperty(target.fields, field.id);
     return;
   }
   if (values.length > 1 && !isMultiValued(field)) throw new ApiError(400, 'labelMultipleValuesForSingularField', `Field ${field.id} of label ${definition.id} takes one value.`, { location: where, locationType: 'body' });

@@ -26,14 +26,14 @@ export function labelRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const maxResults = context.query.integer('maxResults', { min: 1, max: 100, default: 100 }) ?? 100;
     const pageToken = context.query.string('pageToken', 512);
-    const page = labels.list(user, context.params.fileId as string, { maxResults, ...(pageToken !== undefined ? { pageToken } : {}) });
+    const page = labels.list(user, context.params.fileId, { maxResults, ...(pageToken !== undefined ? { pageToken } : {}) });
     return { json: renderLabelList(page.labels, user, page.nextPageToken) };
   }
 
   async function modifyLabels(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const request = parseBody(modifyLabelsRequestSchema, await context.json());
-    const { modified } = labels.modify(user, context.params.fileId as string, request);
+    const { modified } = labels.modify(user, context.params.fileId, request);
     return { json: renderModifyLabelsResponse(modified, user) };
   }
 
@@ -51,7 +51,7 @@ export function labelRoutes(kit: DriveRouteKit): Route[] {
   /** labels.get by `labels/{id}` (optionally `@revision`); the path segment is the id, as the client sends it. */
   function getDefinition(context: RequestContext): Reply {
     requireUser(context);
-    const id = (context.params.labelId as string).replace(/@.*$/, '');
+    const id = (context.params.labelId).replace(/@.*$/, '');
     const definition = findLabelDefinition(id);
     if (!definition) throw new ApiError(404, 'notFound', `Label not found: ${id}`);
     return { json: copyDefinition(definition) };

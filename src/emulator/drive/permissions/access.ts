@@ -40,7 +40,7 @@ export interface Securable {
 }
 
 /** The emulator's one demo group: every demo user is a member (so group grants can be tried out). */
-export const DEMO_GROUPS: Readonly<Record<string, readonly string[]>> = {
+export const DEMO_GROUPS: Readonly<Partial<Record<string, readonly string[]>>> = {
   'team@example.com': DEMO_USERS.map((user) => user.email),
 };
 export const DEMO_DOMAIN = 'example.com';

@@ -157,7 +157,7 @@ export class PermissionsModel {
     if (id === file.ownerId) return this.get(user, file.id, id);
     this.files.mutateFile(file, (changed) => {
       const permissions = (changed.permissions ?? []).filter((permission) => permission.id !== id);
-      const permission: StoredPermission = { id, type: input.type as GranteeType, role: role as StoredPermission['role'], createdDate: existing?.createdDate ?? this.now(), grantedBy: existing?.grantedBy ?? user.id };
+      const permission: StoredPermission = { id, type: input.type as GranteeType, role: role, createdDate: existing?.createdDate ?? this.now(), grantedBy: existing?.grantedBy ?? user.id };
       if (input.type === 'user' || input.type === 'group') permission.emailAddress = (target as string).toLowerCase();
       if (input.type === 'domain') permission.domain = (target as string).toLowerCase();
       if (input.withLink !== undefined && (input.type === 'anyone' || input.type === 'domain')) permission.withLink = input.withLink;
@@ -198,7 +198,7 @@ export class PermissionsModel {
     this.files.mutateFile(file, (changed) => {
       const permission = (changed.permissions ?? []).find((candidate) => candidate.id === permissionId);
       if (!permission) return;
-      permission.role = role as StoredPermission['role'];
+      permission.role = role;
       if (expiration !== undefined) permission.expirationDate = expiration;
       if (options.removeExpiration) delete permission.expirationDate;
       changed.version += 1;
@@ -210,7 +210,7 @@ export class PermissionsModel {
   /** Removes a grant. The owner's permission stays; anyone may remove their own grant (leave a shared file). */
   delete(user: EmulatorUser, fileId: string, permissionId: string, access: DriveAccess = {}): void {
     const file = this.fileOf(user, fileId, access);
-    if (isDriveRoot(file)) return this.files.drives.removeMember(user, file.id, permissionId, access);
+    if (isDriveRoot(file)) { this.files.drives.removeMember(user, file.id, permissionId, access); return; }
     const leaving = permissionId === user.id;
     if (!leaving && !allows(this.files.roleOf(user, file), 'share', file)) throw insufficientPermissions('The user does not have sufficient permissions to change the sharing of this file.');
     const view = this.get(user, file.id, permissionId);

@@ -9,7 +9,7 @@ import { fileUrl, iso, nextPage, RenderContext, v2Role } from '../render';
 import type { PermissionView } from './model';
 
 export function permissionEtag(fileId: string, view: PermissionView): string {
-  return `"${createHash('sha1').update(`${fileId}:${view.id}:${view.role}:${view.expirationDate ?? ''}:${view.withLink ?? ''}`).digest('base64url').slice(0, 27)}"`;
+  return `"${createHash('sha1').update(`${fileId}:${view.id}:${view.role}:${view.expirationDate ?? ''}:${String(view.withLink ?? '')}`).digest('base64url').slice(0, 27)}"`;
 }
 
 /** permissions.list: the file's permissions (a shared drive's item shows its members' roles as Drive spells them there). */

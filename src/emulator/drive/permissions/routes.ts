@@ -39,7 +39,7 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
     context.query.string('includePermissionsForView', 64);
     const maxResults = context.query.integer('maxResults', { min: 1, max: 100 });
     const pageToken = context.query.string('pageToken', 512);
-    const fileId = context.params.fileId as string;
+    const fileId = context.params.fileId;
     const file = permissions.fileOf(user, fileId, access);
     const views = permissions.list(user, file.id, access);
     const page = maxResults === undefined && pageToken === undefined ? { items: views } : offsetPage(views, { scope: `permissions:${file.id}`, pageToken, maxResults: maxResults ?? 100 });
@@ -49,8 +49,8 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
   function getPermission(context: RequestContext): Reply {
     const user = requireUser(context);
     const access = accessOf(context, user);
-    const file = permissions.fileOf(user, context.params.fileId as string, access);
-    const view = permissions.get(user, file.id, context.params.permissionId as string, access);
+    const file = permissions.fileOf(user, context.params.fileId, access);
+    const view = permissions.get(user, file.id, context.params.permissionId, access);
     return { json: renderPermission(kit.renderContext(context), file.id, view, file.driveId !== undefined) };
   }
 
@@ -65,9 +65,9 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
     context.query.boolean('enforceExpansiveAccess', false);
     const moveToNewOwnersRoot = context.query.boolean('moveToNewOwnersRoot', false);
     const transferOwnership = context.query.boolean('transferOwnership', false);
-    const view = permissions.insert(user, context.params.fileId as string, input, { moveToNewOwnersRoot, transferOwnership: transferOwnership || input.role === 'owner' }, access);
-    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
-    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
+    const view = permissions.insert(user, context.params.fileId, input, { moveToNewOwnersRoot, transferOwnership: transferOwnership || input.role === 'owner' }, access);
+    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId));
+    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId), view, file?.driveId !== undefined) };
   }
 
   async function updateOrPatch(context: RequestContext): Promise<Reply> {
@@ -77,9 +77,9 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
     context.query.boolean('enforceExpansiveAccess', false);
     const transferOwnership = context.query.boolean('transferOwnership', false);
     const removeExpiration = context.query.boolean('removeExpiration', false);
-    const view = permissions.update(user, context.params.fileId as string, context.params.permissionId as string, input, { transferOwnership, removeExpiration }, access);
-    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId as string));
-    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId as string), view, file?.driveId !== undefined) };
+    const view = permissions.update(user, context.params.fileId, context.params.permissionId, input, { transferOwnership, removeExpiration }, access);
+    const file = model.peek(context.params.fileId === 'root' ? model.rootOf(user).id : (context.params.fileId));
+    return { json: renderPermission(kit.renderContext(context), file?.id ?? (context.params.fileId), view, file?.driveId !== undefined) };
   }
 
   function updatePermission(context: RequestContext): Promise<Reply> {
@@ -94,13 +94,13 @@ export function permissionRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const access = accessOf(context, user);
     context.query.boolean('enforceExpansiveAccess', false);
-    permissions.delete(user, context.params.fileId as string, context.params.permissionId as string, access);
+    permissions.delete(user, context.params.fileId, context.params.permissionId, access);
     return { status: 204, empty: true };
   }
 
   function getIdForEmail(context: RequestContext): Reply {
     requireUser(context);
-    const email = context.params.email as string;
+    const email = context.params.email;
     return { json: renderPermissionId(permissionIdForEmail(email)) };
   }
 }

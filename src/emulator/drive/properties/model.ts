@@ -60,7 +60,7 @@ export class PropertiesModel {
     this.files.mutateFile(file, (changed) => {
       const index = changed.properties.findIndex((candidate) => candidate.key === key && candidate.visibility === visibility && visibleTo(candidate, appId));
       if (index >= 0) {
-        written = { ...(changed.properties[index] as StoredProperty), value };
+        written = { ...(changed.properties[index]), value };
         changed.properties = changed.properties.map((candidate, at) => (at === index ? written : candidate));
       } else {
         changed.properties = [...changed.properties, written];

@@ -32,20 +32,20 @@ export function propertyRoutes(kit: DriveRouteKit): Route[] {
 
   function listProperties(context: RequestContext): Reply {
     const user = requireUser(context);
-    const { file, properties: items } = properties.list(user, context.params.fileId as string, appIdOf(context));
+    const { file, properties: items } = properties.list(user, context.params.fileId, appIdOf(context));
     return { json: renderPropertyList(kit.renderContext(context), file, items) };
   }
 
   function getProperty(context: RequestContext): Reply {
     const user = requireUser(context);
-    const { file, property } = properties.get(user, context.params.fileId as string, context.params.propertyKey as string, visibilityOf(context), appIdOf(context));
+    const { file, property } = properties.get(user, context.params.fileId, context.params.propertyKey, visibilityOf(context), appIdOf(context));
     return { json: renderProperty(kit.renderContext(context), file, property) };
   }
 
   async function insertProperty(context: RequestContext): Promise<Reply> {
     const user = requireUser(context);
     const input = parseBody(propertyInputSchema, await context.json());
-    const { file, property } = properties.insert(user, context.params.fileId as string, input, appIdOf(context));
+    const { file, property } = properties.insert(user, context.params.fileId, input, appIdOf(context));
     return { json: renderProperty(kit.renderContext(context), file, property) };
   }
 
@@ -53,7 +53,7 @@ export function propertyRoutes(kit: DriveRouteKit): Route[] {
     const user = requireUser(context);
     const input = parseBody(propertyChangeSchema, await context.json());
     const visibility = visibilityOf(context);
-    const { file, property } = properties.update(user, context.params.fileId as string, context.params.propertyKey as string, visibility, input, appIdOf(context), replace);
+    const { file, property } = properties.update(user, context.params.fileId, context.params.propertyKey, visibility, input, appIdOf(context), replace);
     return { json: renderProperty(kit.renderContext(context), file, property) };
   }
 
@@ -67,7 +67,7 @@ export function propertyRoutes(kit: DriveRouteKit): Route[] {
 
   function deleteProperty(context: RequestContext): Reply {
     const user = requireUser(context);
-    properties.delete(user, context.params.fileId as string, context.params.propertyKey as string, visibilityOf(context), appIdOf(context));
+    properties.delete(user, context.params.fileId, context.params.propertyKey, visibilityOf(context), appIdOf(context));
     return { status: 204, empty: true };
   }
 }

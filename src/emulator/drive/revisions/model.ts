@@ -77,7 +77,7 @@ export class RevisionsModel {
     this.histories = store.collection<RevisionHistory>('drive.revisions');
     files.onContentChange.push((file, before, user, garbage, options) => this.contentWritten(file, before, user, garbage, options));
     // A file deleted for good takes its old versions with it.
-    files.onDelete.push((file, garbage) => this.dropFile(file, garbage));
+    files.onDelete.push((file, garbage) => { this.dropFile(file, garbage); });
   }
 
   /** Every blob a revision names (for the startup sweep of orphaned content). */
@@ -171,7 +171,7 @@ export class RevisionsModel {
 
   /** Drops unpinned old revisions superseded more than 30 days ago, and the oldest beyond 100. */
   private purge(history: StoredRevision[], time: number, garbage: Garbage): StoredRevision[] {
-    const head = history[history.length - 1];
+    const head = history.at(-1);
     const unpinned = history.slice(0, -1).filter((revision) => !revision.pinned).length;
     let excess = Math.max(0, unpinned - UNPINNED_MAX);
     const kept = history.filter((revision, index) => {

@@ -23,7 +23,7 @@ export function revisionRoutes(kit: DriveRouteKit): Route[] {
   ];
 
   function ids(context: RequestContext): { fileId: string; revisionId: string } {
-    return { fileId: context.params.fileId as string, revisionId: context.params.revisionId as string };
+    return { fileId: context.params.fileId, revisionId: context.params.revisionId };
   }
 
   function listRevisions(context: RequestContext): Reply {

@@ -196,7 +196,7 @@ describe('books emulator over HTTP', () => {
       const ids = await Promise.all(['Dune Messiah', 'The Hobbit', 'It'].map(volumeIdOf));
       for (const id of ids) await call('POST', `/books/v1/mylibrary/bookshelves/3/addVolume?volumeId=${id}`);
       assert.deepEqual(await shelfTitles(3), ['It', 'The Hobbit', 'Dune Messiah']);
-      const messiah = ids[0] as string;
+      const messiah = ids[0];
       assert.equal((await call('POST', `/books/v1/mylibrary/bookshelves/3/moveVolume?volumeId=${messiah}&volumePosition=0`)).status, 204);
       assert.deepEqual(await shelfTitles(3), ['Dune Messiah', 'It', 'The Hobbit']);
       await call('POST', `/books/v1/mylibrary/bookshelves/3/moveVolume?volumeId=${messiah}&volumePosition=1`);

@@ -59,7 +59,7 @@ describe('calendar event listings as JSON', () => {
     await assertItemsAsGot(calendarId, all);
 
     // A change shows at once (a listing never sends an older event's JSON), in whichever zone was asked for.
-    const changed = (all.items as { id: string }[])[0]?.id as string;
+    const changed = (all.items as { id: string }[])[0]?.id;
     await ok(call('PATCH', `${events}/${changed}`, { body: { summary: 'Renamed' } }));
     const again = await ok(call('GET', events));
     assert.equal((again.items as { id: string; summary?: string }[]).find((item) => item.id === changed)?.summary, 'Renamed');

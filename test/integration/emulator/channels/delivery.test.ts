@@ -102,7 +102,7 @@ describe('channel delivery: receiver statuses, retries, certificates, stop rules
     const stop = (call: EmulatorCall, id: string, resourceId: string): ReturnType<EmulatorCall> => call('POST', '/admin/directory_v1/channels/stop', { json: { id, resourceId } });
 
     const userChannel = (await as('alice@example.com')('POST', WATCH_ADD, { json: watchBody('stop-user', receiver.url) })).json as Record<string, string>;
-    const resourceId = userChannel.resourceId as string;
+    const resourceId = userChannel.resourceId;
     await expectGoogleError(stop(as('bob@example.com'), 'stop-user', resourceId), 403, 'forbidden');
     await expectGoogleError(stop(as('alice@example.com', 'another-client'), 'stop-user', resourceId), 403, 'forbidden');
     await expectGoogleError(stop(as('alice@example.com'), 'stop-user', 'wrong-resource'), 404, 'notFound');
@@ -143,7 +143,7 @@ describe('channel delivery across an emulator restart', function () {
       channelRegistryFor(emulator.deps).configureDelivery({ initialDelayMs: 60_000, maxAttempts: 10 });
       await receiver.close();
       const ids: string[] = [];
-      for (let index = 0; index < 3; index++) ids.push(((await alice('POST', '/admin/directory/v1/users', { json: newUser() })).json as Record<string, string>).id as string);
+      for (let index = 0; index < 3; index++) ids.push(((await alice('POST', '/admin/directory/v1/users', { json: newUser() })).json as Record<string, string>).id);
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(channelRegistryFor(emulator.deps).delivery.pending('restart-channel'), 3);
       await emulator.close();

@@ -90,7 +90,7 @@ describe('Drive and Calendar watches over HTTPS', function () {
 
   it('Calendar events.watch: sync, exists on each change, not_exists when the calendar is deleted; /calendar/v3/channels/stop', async () => {
     const calendar = (await alice('POST', '/calendar/v3/calendars', { json: { summary: 'Watched' } })).json as Record<string, string>;
-    const calendarId = encodeURIComponent(calendar.id as string);
+    const calendarId = encodeURIComponent(calendar.id);
     const answer = await alice('POST', `/calendar/v3/calendars/${calendarId}/events/watch`, channel('calendar-events'));
     assert.equal(answer.status, 200, answer.text);
     const listAnswer = await alice('POST', '/calendar/v3/users/me/calendarList/watch', channel('calendar-list'));

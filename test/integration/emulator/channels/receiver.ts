@@ -79,7 +79,7 @@ export class Receiver {
   /** Stops accepting connections (the receiver is down) until `restart`. */
   async close(): Promise<void> {
     await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => { resolve(); });
       this.server.closeAllConnections();
     });
   }
@@ -125,7 +125,7 @@ export class Receiver {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => { resolve(); });
     });
     this.port = (server.address() as AddressInfo).port;
     return this;

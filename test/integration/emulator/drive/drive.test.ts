@@ -530,7 +530,7 @@ describe('Drive v2 emulator over HTTP', function () {
         headers: { Authorization: `Bearer ${tokens.get('alice@example.com')}`, 'Content-Range': range, 'Content-Length': String(300_000) },
       });
       request.on('error', () => undefined);
-      await new Promise<void>((resolve) => request.write(partial, () => resolve()));
+      await new Promise<void>((resolve) => request.write(partial, () => { resolve(); }));
       await partHolds(path, partial.length);
       return request;
     }
@@ -552,7 +552,7 @@ describe('Drive v2 emulator over HTTP', function () {
           method: 'PUT',
           headers: { Authorization: `Bearer ${tokens.get('alice@example.com')}`, 'Content-Range': range, 'Content-Length': String(256 * 1024), 'Content-Type': 'application/x-big' },
         });
-        request.on('error', () => resolve());
+        request.on('error', () => { resolve(); });
         request.write(partial, () => {
           void partHolds(path, Number(/bytes (\d+)-/.exec(range)?.[1]) + partial.length).then(() => {
             request.destroy();

@@ -17,7 +17,7 @@ describe('Drive emulator with a data directory', function () {
   before(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-drive-durable-'));
   });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  after(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
 
   it('keeps files, content, folder indexes, the change feed and an open upload session across a restart', async () => {
     const first = await startEmulator({ port: 0, dataDir });

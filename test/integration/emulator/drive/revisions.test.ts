@@ -197,7 +197,7 @@ describe('Drive v2 emulator: revisions across a restart', function () {
   before(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-drive-revisions-'));
   });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  after(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
 
   it('keeps revisions, their flags and their bytes (the startup sweep spares them); deleting a revision or the file frees blobs', async () => {
     const first = await startEmulator({ port: 0, dataDir });

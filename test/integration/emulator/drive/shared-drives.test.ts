@@ -331,7 +331,7 @@ describe('Drive v2 emulator: shared drives', function () {
           }
         })();
         if (answer.status >= 400) await expectGoogleError(answer, answer.status);
-        (actual[role] as Record<string, Outcome>)[operation] = answer.status < 300 ? 'ok' : answer.status;
+        (actual[role])[operation] = answer.status < 300 ? 'ok' : answer.status;
       }
     }
     const table = [`role          | ${operations.map((operation) => operation.padEnd(7)).join(' | ')}`, ...roles.map((role) => `${role.padEnd(13)} | ${operations.map((operation) => String(actual[role]?.[operation]).padEnd(7)).join(' | ')}`)];
@@ -339,7 +339,7 @@ describe('Drive v2 emulator: shared drives', function () {
     // Google's roles (developers.google.com/drive/api/guides/ref-roles): readers only read, commenters also comment,
     // writers (contributors) edit and share, content managers (fileOrganizer) also trash; non-members see nothing.
     // The emulator keeps permanent deletion to organizers and trashing from contributors; those cells are printed, not pinned.
-    const at = (role: string) => actual[role] as Record<string, Outcome>;
+    const at = (role: string) => actual[role];
     assert.deepEqual(at('organizer'), { read: 'ok', write: 'ok', comment: 'ok', share: 'ok', trash: 'ok', delete: 'ok' });
     assert.deepEqual(at('reader'), { read: 'ok', write: 403, comment: 403, share: 403, trash: 403, delete: 403 });
     assert.deepEqual(at('commenter'), { read: 'ok', write: 403, comment: 'ok', share: 403, trash: 403, delete: 403 });

@@ -229,7 +229,7 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
           }
         })();
         if (answer.status >= 400) await expectGoogleError(answer, answer.status);
-        (actual[role] as Record<string, Outcome>)[operation] = answer.status < 300 ? 'ok' : answer.status;
+        (actual[role])[operation] = answer.status < 300 ? 'ok' : answer.status;
       }
     }
     const table = [`role      | ${operations.map((operation) => operation.padEnd(7)).join(' | ')}`, ...roles.map((role) => `${role.padEnd(9)} | ${operations.map((operation) => String(actual[role]?.[operation]).padEnd(7)).join(' | ')}`)];

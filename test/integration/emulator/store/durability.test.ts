@@ -56,7 +56,7 @@ describe('tasks survive kill -9 (emulator as a child process)', function () {
     const token = await tokenFor(first.url, 'alice@example.com');
     const seededLists = await listTitles(first.url, token);
     assert.ok(seededLists.length >= 3, 'the demo seed gives alice several lists');
-    const list = (seededLists[0] as string).split(':')[0] as string;
+    const list = (seededLists[0]).split(':')[0];
     const seededTasks = await allTaskIds(first.url, token, list);
 
     // Sequential inserts, then a burst in flight; kill -9 right after the last acknowledgement we see.

@@ -79,7 +79,7 @@ describe('books catalogue', () => {
         assert.match(volume.id, /^[A-Za-z0-9_-]{12}$/);
         assert.equal(backward.get(volume.id)?.record.title, volume.record.title);
       }
-      assert.equal(volumeIdFor(good as NonNullable<typeof good>), forward.volumes[0]?.id);
+      assert.equal(volumeIdFor(good), forward.volumes[0]?.id);
     });
 
     it('turn ISBNs into ISBN_13/ISBN_10 identifiers and give other books an OTHER one', () => {

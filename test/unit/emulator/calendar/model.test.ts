@@ -121,7 +121,7 @@ describe('calendar patch semantics and sync', () => {
     // A change between pages is seen by the next page (the kept listing is dropped), as before.
     const first = await listEvents(calendar, alice, 'primary', options);
     calendar.events.insert(alice, 'primary', { summary: 'early', start: { dateTime: '2026-01-15T08:00:00Z' }, end: { dateTime: '2026-01-15T09:00:00Z' } }, { conferenceDataVersion: 0 });
-    const second = await listEvents(calendar, alice, 'primary', { ...options, pageToken: first.nextPageToken as string });
+    const second = await listEvents(calendar, alice, 'primary', { ...options, pageToken: first.nextPageToken });
     assert.equal(second.views[0]?.event.body.summary, first.views[6]?.event.body.summary, 'the new first event shifts the offsets by one');
     now += 61_000;
     assert.equal((await all()).length, 31);
@@ -139,7 +139,7 @@ describe('calendar patch semantics and sync', () => {
     await assert.rejects(listEvents(calendar, alice, 'primary', { ...LIST, syncToken: token }), (error: unknown) => error instanceof ApiError && error.code === 410 && error.reason === 'fullSyncRequired');
     const fresh = await listEvents(calendar, alice, 'primary', LIST);
     assert.equal(fresh.views.length, 0);
-    assert.equal((await listEvents(calendar, alice, 'primary', { ...LIST, syncToken: fresh.nextSyncToken as string })).views.length, 0);
+    assert.equal((await listEvents(calendar, alice, 'primary', { ...LIST, syncToken: fresh.nextSyncToken })).views.length, 0);
   });
 
   it('rejects special event types where Google does', () => {

@@ -55,12 +55,12 @@ describe("emulator's partial response (fields=)", () => {
   it("refuses a name the method's response schema lacks, and accepts any key below a map", () => {
     const located = discoveryMethod('drive.files.list');
     assert.ok(located?.method.response);
-    const check = (text: string): void => checkFieldSelection(parseFieldSelection(text), located.method.response, located.document);
+    const check = (text: string): void => { checkFieldSelection(parseFieldSelection(text), located.method.response, located.document); };
     check('items(id,title,mimeType,parents/id,labels(starred,trashed)),nextPageToken');
     check('items/exportLinks/anything');
     check('*,items(*)');
-    const error = refusal(() => check('items(id,colour)'));
+    const error = refusal(() => { check('items(id,colour)'); });
     assert.equal(error.message, 'Invalid field selection items/colour');
-    assert.equal(refusal(() => check('nextToken')).message, 'Invalid field selection nextToken');
+    assert.equal(refusal(() => { check('nextToken'); }).message, 'Invalid field selection nextToken');
   });
 });

@@ -97,7 +97,7 @@ describe('emulator route ids', () => {
   it('names every Google route by the discovery method it serves: same id, same HTTP method, a matching path', () => {
     const problems: string[] = [];
     for (const route of routes) {
-      const api = route.id.split('.')[0] as string;
+      const api = route.id.split('.')[0];
       if (api === 'emulator' || api === 'oauth' || UNDOCUMENTED_APIS.has(api)) continue;
       const document = documentFor(api);
       if (!document) {

@@ -61,6 +61,6 @@ describe('emulator route table', () => {
   it('refuses a second route on the same method and path, whatever its parameter names', () => {
     const router = new Router();
     router.add(list);
-    assert.throws(() => router.add({ ...list, id: 'tasks.tasks.other', path: '/tasks/v1/lists/:listId/tasks' }), /clashes with tasks\.tasks\.list/);
+    assert.throws(() => { router.add({ ...list, id: 'tasks.tasks.other', path: '/tasks/v1/lists/:listId/tasks' }); }, /clashes with tasks\.tasks\.list/);
   });
 });

@@ -42,7 +42,7 @@ describe('watch addresses and the networks they may reach', () => {
     }
     // One wording for every refusal: nothing about what listens there (or whether anything does).
     assert.equal(messages.size, 1, [...messages].join('\n'));
-    assert.match([...messages][0] as string, /does not deliver to private/);
+    assert.match([...messages][0], /does not deliver to private/);
   });
 
   it('checks every address a host name resolves to, so a name cannot lead to a private network', async () => {
@@ -75,7 +75,7 @@ describe('watch addresses and the networks they may reach', () => {
     const policy = new WatchNetworkPolicy(undefined, (host) => Promise.resolve(answers[host] ?? []));
     const lookup = policy.deliveryLookup();
     const resolve = (all: boolean): Promise<{ error: NodeJS.ErrnoException | null; address: unknown }> => new Promise((done) => {
-      lookup('receiver.example', { all }, (error: NodeJS.ErrnoException | null, address: unknown) => done({ error, address }));
+      lookup('receiver.example', { all }, (error: NodeJS.ErrnoException | null, address: unknown) => { done({ error, address }); });
     });
     assert.deepEqual(await resolve(false), { error: null, address: '127.0.0.1' });
     assert.deepEqual((await resolve(true)).address, [{ address: '127.0.0.1', family: 4 }]);

@@ -34,7 +34,7 @@ function operationsCalled(): Set<string> {
     if (!name.endsWith('.ts')) continue;
     const text = fs.readFileSync(path.join(API_DIR, name), 'utf8');
     for (const found of text.matchAll(/operation: (?:request\.fileId \? )?'([^']+)'(?: : '([^']+)')?/g)) {
-      operations.add(found[1] as string);
+      operations.add(found[1]);
       if (found[2]) operations.add(found[2]);
     }
   }

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { DEMO_USERS } from '../../../../src/emulator/auth/users';
 import { ApiError } from '../../../../src/emulator/core/errors';
 import { DriveModel, etagOf } from '../../../../src/emulator/drive/files/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';
 import { FOLDER_MIME_TYPE } from '../../../../src/shared/schemas/drive';
 
-const alice = DEMO_USERS[0] as EmulatorUser;
-const bob = DEMO_USERS[1] as EmulatorUser;
+const alice = DEMO_USERS[0];
+const bob = DEMO_USERS[1];
 
 function apiError(reason: string, code: number): (error: unknown) => boolean {
   return (error: unknown) => error instanceof ApiError && error.reason === reason && error.code === code;
@@ -124,7 +124,7 @@ describe('DriveModel', () => {
       pageToken = page.nextPageToken;
       if (!deleted && page.files.length > 0) {
         // Delete the last item of the first page: the cursor still knows where it was.
-        model.delete(alice, page.files[page.files.length - 1]?.id as string);
+        model.delete(alice, page.files[page.files.length - 1]?.id);
         deleted = true;
       }
     } while (pageToken);

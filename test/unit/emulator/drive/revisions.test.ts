@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { DEMO_USERS } from '../../../../src/emulator/auth/users';
 import { DriveModel, Garbage, Media } from '../../../../src/emulator/drive/files/model';
 import { MERGE_WINDOW_MS, RevisionsModel, UNPINNED_KEEP_MS, UNPINNED_MAX } from '../../../../src/emulator/drive/revisions/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';
 import { GOOGLE_DOC_MIME_TYPE } from '../../../../src/shared/schemas/drive';
 
-const alice = DEMO_USERS[0] as EmulatorUser;
+const alice = DEMO_USERS[0];
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('RevisionsModel (time-dependent rules)', () => {
@@ -32,7 +32,7 @@ describe('RevisionsModel (time-dependent rules)', () => {
     const [first] = revisions.list(alice, file.id, { maxResults: 10 }).revisions;
     clock += DAY;
     write(file.id);
-    revisions.update(alice, file.id, first?.id as string, { pinned: true });
+    revisions.update(alice, file.id, first?.id, { pinned: true });
     clock += UNPINNED_KEEP_MS + DAY;
     const garbage = write(file.id);
     // blob2 was superseded by blob3 more than 30 days ago: purged; blob1 is pinned; blob3 became old just now.

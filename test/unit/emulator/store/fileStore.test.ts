@@ -11,7 +11,7 @@ describe('durable file store', () => {
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-store-'));
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
 
   it('replays flushed writes and deletes after a reopen', async () => {
     const store = await FileStore.open(dir);

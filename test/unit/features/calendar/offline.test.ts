@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
 import { WriteQueue } from '../../../../src/core/sync/writeQueue';
@@ -34,7 +33,7 @@ describe('Calendar new events offline', () => {
     const shown: string[] = [];
     const synced: string[] = [];
     const desk = { vs: fakeVscode(), offlineQueue: queue, log: { info: () => undefined } } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'>;
-    const writes = new CalendarOfflineWrites({ desk: desk as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'> & { vs: typeof vscode }, api: () => api, store: { apply: (_id, events) => shown.push(...events.map((event) => String(event.summary))) }, onInserted: (id) => void synced.push(id) });
+    const writes = new CalendarOfflineWrites({ desk: desk, api: () => api, store: { apply: (_id, events) => shown.push(...events.map((event) => String(event.summary))) }, onInserted: (id) => void synced.push(id) });
     const local = await writes.insertEvent(entry('me@example.com', { primary: true, summary: 'Me' }), { summary: 'Offline lunch', start: { dateTime: '2026-11-24T12:00:00Z' }, end: { dateTime: '2026-11-24T13:00:00Z' } });
     assert.match(local.id, /^[a-v0-9]{26}$/);
     assert.deepEqual(shown, ['Offline lunch']);

@@ -93,7 +93,7 @@ describe('Channels: a channel\'s hover', () => {
     const book = new ChannelBook(new MapMemento());
     book.use('emulator', 'alice');
     await book.add(record({ kind: 'calendarEvents', calendarId: 'alice@example.com' }, 'https://www.googleapis.com/calendar/v3/calendars/alice@example.com/events?alt=json', { address: RECEIVER }));
-    const vs = fakeVscode() as unknown as typeof vscode;
+    const vs = fakeVscode();
     const tree = new ChannelsTreeProvider(vs, book, clock, () => RECEIVER, () => NOW);
     const [node] = tree.getChildren();
     assert.ok(node);

@@ -8,7 +8,7 @@ import { fakeVscode } from '../../../support/fakeVscode';
 import { MapMemento } from '../../../support/memento';
 
 function file(id: string, title: string, parent = 'root', extra: Partial<DriveItem> = {}): DriveItem {
-  return { kind: 'drive#file', id, title, parents: [{ id: parent }], labels: { trashed: false }, ...extra } as DriveItem;
+  return { kind: 'drive#file', id, title, parents: [{ id: parent }], labels: { trashed: false }, ...extra };
 }
 
 /** Drive in memory that can be unplugged: every call then fails as a refused connection would. */

@@ -159,14 +159,14 @@ describe('Desk search: Drive source', () => {
             { id: '3', title: 'shared plan', parents: [{ id: 'hidden', isRoot: false }], ownerNames: ['Bob'] },
             { id: '4', title: 'team plan', parents: [{ id: 'team', isRoot: false }], driveId: 'team' },
           ],
-        } as Awaited<ReturnType<SearchDriveApi['listFiles']>>;
+        };
       },
       getFile: (async (id: string) => {
         gets.push(id);
         const folder = folders[id];
         if (!folder) throw new Error('404 notFound');
         return folder;
-      }) as SearchDriveApi['getFile'],
+      }),
       listDrives: async () => ({ items: [] }),
     };
     const hits = await new DriveSearchSource(api).search('plan', new AbortController().signal);
@@ -216,12 +216,12 @@ describe('Desk search: the views\' caches read as the quick pick opens (readAhea
         asked.push(`events:${calendarId}`);
         return { items: [] as CalendarEvent[] };
       },
-    } as unknown as SearchCalendarApi;
+    };
     let reads = 0;
     // The picker opens: the cache's read starts now, and has answered by the time the user's text is searched.
     const known = readAhead(async () => {
       reads++;
-      return [{ kind: 'calendar#calendarListEntry', id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry];
+      return [{ kind: 'calendar#calendarListEntry', id: 'work', summary: 'Work', accessRole: 'owner' }];
     });
     assert.equal(reads, 1, 'read as the picker opens, before any search');
     await settle();

@@ -30,7 +30,7 @@ class FakeService {
   async patchTask(_list: string, id: string, body: TaskWrite): Promise<Task> {
     this.check();
     const found = await this.getTask(_list, id);
-    const next = { ...found, ...Object.fromEntries(Object.entries(body).map(([key, value]) => [key, value ?? undefined])), etag: `"${id}-${++this.seq}"` } as Task;
+    const next = { ...found, ...Object.fromEntries(Object.entries(body).map(([key, value]) => [key, value ?? undefined])), etag: `"${id}-${++this.seq}"` };
     this.tasks.set(id, next);
     this.writes.push(`patch ${id} ${JSON.stringify(body)}`);
     return next;
@@ -95,7 +95,7 @@ describe('Tasks writes offline: kept, shown at once, replayed once', () => {
     await offline.setStatus('L', added.value, true);
     assert.deepEqual(shown, ['apply a completed', 'add Buy milk', 'apply b needsAction', `apply ${added.value.id} completed`]);
     assert.equal(queue.size, 4);
-    for (const replayer of offline.register()) void replayer;
+    for (const replayer of offline.register()) replayer;
     await queue.settled();
     assert.equal(service.writes.length, 0, 'nothing is sent while offline');
     service.offline = false;

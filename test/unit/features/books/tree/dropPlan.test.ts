@@ -67,7 +67,7 @@ describe('Books drop plan (moves within a shelf)', () => {
       if (moves.length === 0) continue;
       const moving = [...moves].reverse().map((move) => move.volumeId);
       const wanted = applyShelfMoves(shelf, moves);
-      const after = wanted[wanted.indexOf(moving[moving.length - 1] as string) + 1];
+      const after = wanted[wanted.indexOf(moving[moving.length - 1]) + 1];
       assert.deepEqual(moves, simulated(shelf, moving, after), JSON.stringify({ shelf, dragged, target }));
     }
     const shelf = Array.from({ length: 20_000 }, (_, index) => `v${index}`);

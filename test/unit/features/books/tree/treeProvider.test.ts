@@ -25,9 +25,9 @@ describe('Books tree provider', () => {
     const { provider } = setUp({ publicLibraries: ['42'] });
     const roots = await provider.getChildren();
     assert.deepEqual(roots.map((root) => item(provider, root).label), ['My Library', 'User 42']);
-    assert.equal(item(provider, roots[0] as BooksNode).collapsibleState, 2);
-    assert.equal(item(provider, roots[1] as BooksNode).description, 'public shelves');
-    assert.match(String(provider.resolveTreeItem(item(provider, roots[0] as BooksNode), roots[0] as BooksNode).tooltip), /me-id/);
+    assert.equal(item(provider, roots[0]).collapsibleState, 2);
+    assert.equal(item(provider, roots[1]).description, 'public shelves');
+    assert.match(String(provider.resolveTreeItem(item(provider, roots[0]), roots[0]).tooltip), /me-id/);
   });
 
   it('renders shelves and volumes with ids, icons, context values, a click command and a lazy hover', async () => {
@@ -88,7 +88,7 @@ describe('Books tree provider', () => {
     const { books, model, provider, logs } = setUp({ publicLibraries: ['404'] });
     const rows = await provider.getChildren(model.library('404'));
     assert.equal(rows.length, 1);
-    const error = item(provider, rows[0] as BooksNode);
+    const error = item(provider, rows[0]);
     assert.match(String(error.label), /^Could not load: .*user ID could not be found/);
     assert.equal(error.command?.command, 'desk.books.refresh');
     assert.equal(logs.length, 1);

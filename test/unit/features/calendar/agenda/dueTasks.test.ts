@@ -42,8 +42,8 @@ describe('Calendar Agenda: due tasks', () => {
     ];
     const shown = withDueTasks([], tasks, WINDOW, true);
     assert.deepEqual(shown.map((day) => `${day.key}:${day.tasks.map((one) => one.task.id).join(',')}`), ['2026-11-25:late', '2026-11-27:done']);
-    assert.equal(dueTaskDescription(tasks[0] as DueTask, '2026-11-25'), 'overdue since 2026-11-20 · My Tasks');
-    assert.equal(dueTaskDescription(tasks[2] as DueTask, '2026-11-25'), 'completed · My Tasks');
+    assert.equal(dueTaskDescription(tasks[0], '2026-11-25'), 'overdue since 2026-11-20 · My Tasks');
+    assert.equal(dueTaskDescription(tasks[2], '2026-11-25'), 'completed · My Tasks');
     assert.deepEqual(withDueTasks([], tasks, WINDOW, false).map((day) => day.key), ['2026-11-25'], 'hide completed hides them here too');
   });
 
@@ -69,7 +69,7 @@ describe('Calendar Agenda: due tasks', () => {
     await store.ensureLoaded();
     assert.equal(api.calls.length, calls, 'kept');
     assert.ok(api.calls.every((call) => call.showCompleted === false));
-    const report = loaded[1] as DueTask;
+    const report = loaded[1];
     await store.setCompleted(report, true);
     assert.deepEqual(patched, ['work/c:completed']);
     assert.equal(store.tasks?.[1]?.task.status, 'completed');

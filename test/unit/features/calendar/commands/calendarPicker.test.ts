@@ -35,9 +35,9 @@ describe('Calendar: words instead of raw values', () => {
   it('leaves "Status: confirmed" out of an event\'s details and words the other states', () => {
     const event: CalendarEvent = { id: 'e1', summary: 'Standup', status: 'confirmed', start: { dateTime: '2026-11-26T10:00:00Z' }, end: { dateTime: '2026-11-26T10:15:00Z' } };
     const occurrence = { calendarId: 'c', event, start: Date.parse('2026-11-26T10:00:00Z'), end: Date.parse('2026-11-26T10:15:00Z'), allDay: false };
-    const confirmed = eventDetailsMarkdown(occurrence as never, 'Work', 'UTC', 'en-GB');
+    const confirmed = eventDetailsMarkdown(occurrence, 'Work', 'UTC', 'en-GB');
     assert.doesNotMatch(confirmed, /Status|confirmed/);
-    const tentative = eventDetailsMarkdown({ ...occurrence, event: { ...event, status: 'tentative' } } as never, 'Work', 'UTC', 'en-GB');
+    const tentative = eventDetailsMarkdown({ ...occurrence, event: { ...event, status: 'tentative' } }, 'Work', 'UTC', 'en-GB');
     assert.match(tentative, /\| Status \| tentative \(not confirmed yet\) \|/);
   });
 });

@@ -15,7 +15,7 @@ import { scriptedInputBoxes } from '../../../../support/scriptedInputBoxes';
 function quickAddCommands() {
   const { showInputBox, steps, play } = scriptedInputBoxes();
   let failing = false;
-  let calendar: CalendarListEntry = { id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry;
+  let calendar: CalendarListEntry = { id: 'work', summary: 'Work', accessRole: 'owner' };
   const added: { calendarId: string; line: string }[] = [];
   const base = fakeVscode();
   const window = {
@@ -54,12 +54,12 @@ describe('Calendar: Quick Add keeps the line typed', () => {
     assert.equal(added.length, 0);
 
     fail(false);
-    onCalendar({ id: 'home', summary: 'Home', accessRole: 'owner' } as CalendarListEntry);
+    onCalendar({ id: 'home', summary: 'Home', accessRole: 'owner' });
     play([{ escape: true }]);
     await commands.quickAdd();
     assert.equal(steps[0]?.value, '', 'another calendar starts empty');
 
-    onCalendar({ id: 'work', summary: 'Work', accessRole: 'owner' } as CalendarListEntry);
+    onCalendar({ id: 'work', summary: 'Work', accessRole: 'owner' });
     play([{}]);
     await commands.quickAdd();
     assert.equal(steps[0]?.value, 'Dentist fri 8:30 with Sam');

@@ -55,8 +55,8 @@ describe('Calendar next event and reminders', () => {
   it('counts down to the next timed event, skipping all-day and declined ones', () => {
     const next = nextOccurrence(place(events), NOW, 'Europe/Berlin');
     assert.equal(next?.event.summary, 'Standup');
-    assert.equal(countdownText(next as Occurrence, NOW), 'in 12 min: Standup');
-    assert.equal(countdownText(next as Occurrence, Date.parse('2026-11-23T10:05:00Z')), 'now: Standup (ends in 10 min)');
+    assert.equal(countdownText(next, NOW), 'in 12 min: Standup');
+    assert.equal(countdownText(next, Date.parse('2026-11-23T10:05:00Z')), 'now: Standup (ends in 10 min)');
     assert.equal(countdownText(nextOccurrence(place(events), Date.parse('2026-11-23T10:20:00Z'), 'Europe/Berlin') as Occurrence, Date.parse('2026-11-23T10:20:00Z')), 'in 2 h 40 min: Review');
   });
 
@@ -91,8 +91,8 @@ describe('Calendar next event and reminders', () => {
   });
 
   it('uses the event popup overrides, or the calendar defaults', () => {
-    assert.deepEqual(popupReminders(events[3] as CalendarEvent, [{ method: 'popup', minutes: 10 }]), [30]);
-    assert.deepEqual(popupReminders(events[1] as CalendarEvent, [{ method: 'popup', minutes: 10 }, { method: 'email', minutes: 5 }]), [10]);
+    assert.deepEqual(popupReminders(events[3], [{ method: 'popup', minutes: 10 }]), [30]);
+    assert.deepEqual(popupReminders(events[1], [{ method: 'popup', minutes: 10 }, { method: 'email', minutes: 5 }]), [10]);
     const due = dueReminders(place(events), () => [{ method: 'popup', minutes: 10 }], Date.parse('2026-11-23T09:49:00Z'), Date.parse('2026-11-23T09:50:00Z'));
     assert.deepEqual(due.map((reminder) => [reminder.occurrence.event.summary, reminder.minutes]), [['Standup', 10]]);
   });

@@ -4,7 +4,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ViewCache } from '../../../../../src/core/viewCache';
 import { DueTaskStore, type DueTasksApi } from '../../../../../src/features/calendar/agenda/dueTaskStore';
-import type { CalendarApi } from '../../../../../src/features/calendar/port';
 import { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
 import { CalendarTreeModel, type DayNode } from '../../../../../src/features/calendar/tree/model';
 import { AGENDA_SNAPSHOT } from '../../../../../src/features/calendar/tree/snapshot';
@@ -27,7 +26,7 @@ function tasksOf(title: string, due: string): DueTasksApi {
 function agendaOf(cache: ViewCache, account: string, zone: string, api: FakeCalendarApi, tasks: DueTasksApi): CalendarTreeModel {
   const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => NOW, timeZone: () => zone });
   return new CalendarTreeModel({
-    api: () => api as unknown as CalendarApi,
+    api: () => api,
     store,
     timeZone: async () => zone,
     daysAhead: () => 7,

@@ -53,7 +53,7 @@ describe('Calendar tree model', () => {
     const [group] = groupByDay(occurrences([timed('e1', '2026-11-23T10:00:00+01:00', '2026-11-23T11:00:00+01:00', { recurringEventId: 's', hangoutLink: 'https://meet.google.com/abc' })]), { now: NOW, timeZone: BERLIN, days: 1 });
     assert.ok(group);
     const day = new DayNode(agenda, group);
-    const event = new EventNode(day, group.occurrences[0] as Occurrence);
+    const event = new EventNode(day, group.occurrences[0]);
     assert.equal(day.id, 'day/agenda/2026-11-23');
     assert.equal(event.id, 'event/agenda/2026-11-23/cal/e1');
     assert.equal(event.parent.parent, agenda);

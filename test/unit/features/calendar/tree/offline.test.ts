@@ -5,7 +5,6 @@ import { EventStore } from '../../../../../src/features/calendar/sync/eventStore
 import type { CalendarTreeNode } from '../../../../../src/features/calendar/tree/model';
 import type { AgendaSnapshot } from '../../../../../src/features/calendar/tree/snapshot';
 import { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
-import type { CalendarApi } from '../../../../../src/features/calendar/port';
 import { fakeVscode } from '../../../../support/fakeVscode';
 import { entry, FakeCalendarApi, timed } from '../../../../support/fakes/calendar';
 
@@ -20,7 +19,7 @@ function provider(api: FakeCalendarApi, cache?: ViewSnapshotStore<AgendaSnapshot
   let tree: CalendarTreeProvider | undefined;
   const store = new EventStore({ api: () => api, onChange: (id) => tree?.redrawCalendar(id), now: () => NOW });
   tree = new CalendarTreeProvider(vs as never, {
-    api: () => api as unknown as CalendarApi,
+    api: () => api,
     store,
     timeZone: async () => 'Europe/Berlin',
     daysAhead: () => 7,
@@ -105,7 +104,7 @@ describe('Calendar tree offline, and the Agenda after a reload', () => {
     const me = roots.find((node) => label(tree, node) === 'Me');
     const rows = await tree.getChildren(me);
     assert.deepEqual(rows.map((node) => label(tree, node)), ['Not available offline']);
-    assert.notEqual(tree.getTreeItem(rows[0] as CalendarTreeNode).contextValue, 'message-error');
+    assert.notEqual(tree.getTreeItem(rows[0]).contextValue, 'message-error');
 
     const empty = provider(api).tree;
     assert.deepEqual((await empty.getChildren()).map((node) => label(empty, node)), ['Not available offline']);

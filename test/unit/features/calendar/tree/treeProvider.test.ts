@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
 import type { CalendarTreeNode } from '../../../../../src/features/calendar/tree/model';
 import { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
-import type { CalendarApi } from '../../../../../src/features/calendar/port';
 import { fakeVscode } from '../../../../support/fakeVscode';
 import { allDay, entry, FakeCalendarApi, timed } from '../../../../support/fakes/calendar';
 
@@ -14,7 +13,7 @@ function provider(api: FakeCalendarApi, options: { signedIn?: boolean; showHidde
   let tree: CalendarTreeProvider | undefined;
   const store = new EventStore({ api: () => api, onChange: (id) => tree?.redrawCalendar(id), now: () => NOW });
   tree = new CalendarTreeProvider(vs as never, {
-    api: () => api as unknown as CalendarApi,
+    api: () => api,
     store,
     timeZone: async () => 'Europe/Berlin',
     daysAhead: () => 7,
@@ -57,10 +56,10 @@ describe('Calendar tree provider', () => {
     assert.deepEqual(days.map((node) => label(tree, node)), ['Today', 'Tomorrow']);
     const today = await tree.getChildren(days[0]);
     assert.deepEqual(today.map((node) => label(tree, node)), ['Standup', 'Retro'], 'Birthdays is not in the Agenda');
-    assert.equal(tree.getTreeItem(today[1] as CalendarTreeNode).description, '14:00–15:00 · Team');
-    assert.equal(tree.getTreeItem(today[1] as CalendarTreeNode).contextValue, 'event');
-    assert.equal(tree.getParent(today[0] as CalendarTreeNode), days[0]);
-    const tooltip = tree.resolveTreeItem(tree.getTreeItem(today[0] as CalendarTreeNode), today[0] as CalendarTreeNode).tooltip as { value: string };
+    assert.equal(tree.getTreeItem(today[1]).description, '14:00–15:00 · Team');
+    assert.equal(tree.getTreeItem(today[1]).contextValue, 'event');
+    assert.equal(tree.getParent(today[0]), days[0]);
+    const tooltip = tree.resolveTreeItem(tree.getTreeItem(today[0]), today[0]).tooltip as { value: string };
     assert.match(tooltip.value, /\*\*Standup\*\*/);
     assert.match(tooltip.value, /Calendar: Me/);
   });
@@ -76,7 +75,7 @@ describe('Calendar tree provider', () => {
     fake.listEvents = async () => { throw new Error('offline'); };
     const rows = await tree.getChildren(team);
     assert.equal(rows[0]?.kind, 'message');
-    assert.match(label(tree, rows[0] as CalendarTreeNode), /Could not load the events of Team: offline/);
+    assert.match(label(tree, rows[0]), /Could not load the events of Team: offline/);
     assert.equal((tree.getTreeItem(rows[0] as CalendarTreeNode).command as { command: string }).command, 'desk.calendar.refresh');
   });
 });

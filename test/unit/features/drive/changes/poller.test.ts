@@ -107,9 +107,9 @@ describe('ChangePoller', () => {
         if (feed.requests.length > before && times.length < feed.requests.length) times.push(clock.now() - start);
       }
     }
-    const gaps = times.slice(1).map((time, index) => time - (times[index] as number));
+    const gaps = times.slice(1).map((time, index) => time - (times[index]));
     assert.ok(gaps.length >= 4, `polls: ${times.join(',')}`);
-    for (let i = 1; i < gaps.length; i++) assert.ok((gaps[i] as number) >= (gaps[i - 1] as number), `gaps grow: ${gaps.join(',')}`);
+    for (let i = 1; i < gaps.length; i++) assert.ok((gaps[i]) >= (gaps[i - 1]), `gaps grow: ${gaps.join(',')}`);
     assert.equal(Math.max(...gaps), DEFAULT_SCHEDULE.maxIdleMs);
     poller.stop();
   });
@@ -161,7 +161,7 @@ describe('ChangePoller', () => {
     }
     assert.equal(errors.length, 3);
     assert.deepEqual(changedFiles(outcomes), ['eventually']);
-    const gaps = attempts.slice(1).map((time, index) => time - (attempts[index] as number));
+    const gaps = attempts.slice(1).map((time, index) => time - (attempts[index]));
     assert.deepEqual(gaps, [5, 10, 20], `attempts at ${attempts.join(',')}`);
     // Back to the quick interval once it works again.
     const before = feed.requests.length;

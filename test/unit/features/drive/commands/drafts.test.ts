@@ -90,7 +90,7 @@ describe('Drive: Add People keeps what was typed', () => {
     await commands.addPeople(node);
     assert.deepEqual(steps.map((step) => step.value), ['carol@example.com', 'See you Monday']);
 
-    const other = sharingCommands({ ...file, id: 'f2' } as DriveItem);
+    const other = sharingCommands({ ...file, id: 'f2' });
     other.play([{ escape: true }]);
     await other.commands.addPeople(other.node);
     assert.equal(other.steps[0]?.value, '');
@@ -119,8 +119,8 @@ function commentCommands() {
   const comments = {
     isDriveDocument: () => true,
     add: async (_document: unknown, _span: unknown, text: string) => { send('add', text); return {}; },
-    reply: async (target: CommentTarget, text: string) => send('reply', text, target),
-    edit: async (target: CommentTarget, text: string) => send('edit', text, target),
+    reply: async (target: CommentTarget, text: string) => { send('reply', text, target); },
+    edit: async (target: CommentTarget, text: string) => { send('edit', text, target); },
   };
   const desk = { vs, showError: async () => undefined, log: { debug: () => undefined, warn: () => undefined } };
   const context = new DriveCommandContext({ desk, comments } as unknown as DriveCommandHost);

@@ -15,7 +15,7 @@ class FakeDrive {
   version = 1;
   content = Buffer.from('opened');
   item(): DriveItem {
-    return { id: 'f', title: 'notes.txt', etag: `"v${this.version}"`, md5Checksum: md5(this.content), mimeType: 'text/plain' } as DriveItem;
+    return { id: 'f', title: 'notes.txt', etag: `"v${this.version}"`, md5Checksum: md5(this.content), mimeType: 'text/plain' };
   }
   async getFile(): Promise<DriveItem> {
     if (this.offline) throw new ServiceUnreachableError('drive.files.get', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));

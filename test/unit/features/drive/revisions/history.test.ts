@@ -9,11 +9,11 @@ describe('revision history (pure)', () => {
     const revisions: DriveRevision[] = [{ id: '1', mimeType: 'text/plain', fileSize: '3' }, { id: '5', mimeType: 'text/plain', fileSize: '2048', pinned: true }, { id: '9', mimeType: 'text/plain', fileSize: '1' }];
     const views = revisionViews(revisions);
     assert.deepEqual(views.map((view) => [view.revision.id, view.number, view.isHead]), [['9', 3, true], ['5', 2, false], ['1', 1, false]]);
-    assert.equal(revisionDetail(views[0]!, words), 'current · 1 B');
-    assert.equal(revisionDetail(views[1]!, words), '2.0 KB · pinned');
+    assert.equal(revisionDetail(views[0], words), 'current · 1 B');
+    assert.equal(revisionDetail(views[1], words), '2.0 KB · pinned');
     // Only old versions of files with bytes can go; never the current one, never the last one.
     assert.deepEqual(views.map((view) => canDelete(view, views.length)), [false, true, true]);
-    assert.equal(canDelete(revisionViews([{ id: '1', mimeType: 'text/plain' }])[0]!, 1), false);
+    assert.equal(canDelete(revisionViews([{ id: '1', mimeType: 'text/plain' }])[0], 1), false);
     assert.ok(views.every((view) => canPin(view) && !canPublish(view)));
   });
 
@@ -22,9 +22,9 @@ describe('revision history (pure)', () => {
       { id: '1', mimeType: 'application/vnd.google-apps.spreadsheet', exportLinks: { 'text/html': 'h', 'text/csv': 'c' } },
       { id: '2', mimeType: 'application/vnd.google-apps.spreadsheet', published: true, publishAuto: true },
     ]);
-    assert.equal(revisionDetail(head!, words), 'current · published, auto');
-    assert.ok(canPublish(old!) && !canPin(old!) && !canDelete(old!, 2));
-    assert.equal(revisionTextType(old!.revision), 'text/csv');
+    assert.equal(revisionDetail(head, words), 'current · published, auto');
+    assert.ok(canPublish(old) && !canPin(old) && !canDelete(old, 2));
+    assert.equal(revisionTextType(old.revision), 'text/csv');
     assert.equal(revisionTextType({ id: 'x' }), undefined);
   });
 

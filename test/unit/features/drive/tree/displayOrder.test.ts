@@ -5,7 +5,7 @@ import { compareItems, displayOrder } from '../../../../../src/features/drive/tr
 import { FOLDER_MIME_TYPE } from '../../../../../src/shared/schemas/drive';
 import { mergeSorted } from '../../../../../src/shared/sorted';
 
-const item = (id: string, title: string, folder = false): DriveItem => ({ id, title, mimeType: folder ? FOLDER_MIME_TYPE : 'text/plain' }) as DriveItem;
+const item = (id: string, title: string, folder = false): DriveItem => ({ id, title, mimeType: folder ? FOLDER_MIME_TYPE : 'text/plain' });
 
 describe('Drive tree display order', () => {
   it('merges sorted runs as one sort would, whatever their overlap', () => {

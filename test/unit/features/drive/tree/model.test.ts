@@ -125,7 +125,7 @@ describe('Drive tree model', () => {
     const model = new DriveTreeModel(drive);
     const trash = await model.children(model.section('trash'));
     assert.deepEqual(titles(trash), ['Old folder', 'old.txt']);
-    assert.equal(model.isContainer(trash[0] as DriveNode), false);
+    assert.equal(model.isContainer(trash[0]), false);
     assert.deepEqual(titles(await model.children(model.section('shared'))), ['from-bob.txt']);
     assert.deepEqual(titles(await model.children(model.section('myDrive'))), ['(My Drive is empty)']);
   });
@@ -140,7 +140,7 @@ describe('Drive tree model', () => {
     const root = await model.children(model.section('myDrive'));
     await model.children(fileChild(root, 'A'));
     await model.children(fileChild(root, 'B'));
-    void c;
+    c;
     const after = await drive.patchFile(moved, {}, { addParents: [b], removeParents: [a] });
     const affected = await model.containersAffectedBy([{ fileId: moved, item: after, removed: false }]);
     assert.deepEqual(affected.map((node) => (node.kind === 'file' ? node.item.title : node.label)).sort(), ['A', 'B']);
@@ -164,7 +164,7 @@ describe('Drive tree model', () => {
     for (const node of await model.children(model.section('myDrive'))) if (node.kind === 'file') await model.children(node);
     // The changes touch the even folders only.
     const changed = await Promise.all(Array.from({ length: 1000 }, async (_, index) => {
-      const fileId = files[(index % 25) * 2]?.[index % 400] as string;
+      const fileId = files[(index % 25) * 2]?.[index % 400];
       return { fileId, item: await drive.getFile(fileId), removed: false };
     }));
     const affected = await model.containersAffectedBy(changed);

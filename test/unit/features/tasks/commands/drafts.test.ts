@@ -85,7 +85,7 @@ describe('Tasks: text typed in a dialog left with Escape', () => {
     await commands.editTask(node);
     assert.equal(steps[0]?.value, 'Renew passport today');
 
-    const other = taskCommands({ ...task, id: 't2', title: 'Water the plants' } as Task);
+    const other = taskCommands({ ...task, id: 't2', title: 'Water the plants' });
     other.play([{ escape: true }]);
     await other.commands.editTask(other.node);
     assert.equal(other.steps[0]?.value, 'Water the plants');

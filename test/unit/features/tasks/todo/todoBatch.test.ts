@@ -63,7 +63,7 @@ describe('TODO batch updates (no vscode)', () => {
       write('src/old/deep/gone.ts', '// FIXME: deeper\n');
       write('src/keep.ts', '// TODO: kept\n');
     });
-    afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+    afterEach(() => { fs.rmSync(root, { recursive: true, force: true }); });
 
     it('leaves the index as a full scan finds it: new, ignored, excluded, deleted, new folders, unsaved text', async () => {
       const index = await fullScan();

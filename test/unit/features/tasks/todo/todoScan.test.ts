@@ -79,7 +79,7 @@ describe('TODO scanner (ripgrep, no vscode)', () => {
       write('.hidden/h.sh', '# TODO: hidden folders count\n');
       options = { rgPath: SYSTEM_RG as string, root, run: spawnRunner, excludes: excludeGlobs({ '**/node_modules': true }) };
     });
-    after(() => fs.rmSync(root, { recursive: true, force: true }));
+    after(() => { fs.rmSync(root, { recursive: true, force: true }); });
 
     it('scans the folder: .gitignore (no git repository) and the exclusions respected', async () => {
       const found = (await scanWorkspace(options)).map((item) => `${item.file}:${item.line + 1}:${item.todo.text}`).sort();
