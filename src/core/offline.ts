@@ -75,6 +75,7 @@ export function createOfflineParts(options: OfflinePartsOptions): OfflineParts {
     now: () => Date.now(),
     log: (message) => log.info(message),
     isOffline: (error) => hasMark(error, 'ServiceUnreachableError'),
+    exclusive: (work) => queueFile.exclusive(work),
     onFailed: (change, error) => void options.showError(error, { action: vs.l10n.t('Could not send “{0}” (kept in the waiting changes)', change.summary) }),
   });
   auth.onDidChangeSessions(() => void lookUpAccount());

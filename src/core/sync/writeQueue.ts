@@ -73,6 +73,8 @@ export interface WriteQueueOptions {
   readonly onFailed?: (change: QueuedChange, error: unknown) => void;
   /** An error that means "still offline" (the change waits, and the replay stops to keep the order). */
   readonly isOffline: (error: unknown) => boolean;
+  /** Runs a replay alone among the hosts sharing the queue (another window, a reloaded window's old host). */
+  readonly exclusive?: (work: () => Promise<void>) => Promise<void>;
 }
 
 export const WRITE_QUEUE_KEY = 'desk.offline.queue';
@@ -154,7 +156,8 @@ export class WriteQueue implements DisposableLike {
       this.replayAgain = true;
       return this.replaying;
     }
-    this.replaying = this.replayOnce().finally(() => {
+    const exclusive = this.options.exclusive;
+    this.replaying = (exclusive ? exclusive(() => this.replayOnce()) : this.replayOnce()).finally(() => {
       this.replaying = undefined;
       if (this.replayAgain) {
         this.replayAgain = false;

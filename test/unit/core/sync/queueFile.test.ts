@@ -54,3 +54,33 @@ describe('QueueFile: the offline queue in a file beside the extension host', () 
     assert.equal(new QueueFile({ directory }).get('k'), 5);
   });
 });
+
+describe('QueueFile: two hosts on one folder (two windows, or a reloaded window and its old host)', () => {
+  let directory: string;
+  beforeEach(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-queue-hosts-'));
+  });
+  afterEach(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+  it('a change one host wrote is seen by the other, and replays take turns: each change is sent once', async () => {
+    const [fileA, fileB] = [new QueueFile({ directory }), new QueueFile({ directory })];
+    let ids = 0;
+    const make = (file: QueueFile) => new WriteQueue({ memento: file, account: () => 'a', now: () => 1, newId: () => `c${++ids}`, isOffline: isUnreachable, exclusive: (work) => file.exclusive(work) });
+    const [hostA, hostB] = [make(fileA), make(fileB)];
+    await hostA.add({ kind: 'k', summary: 'one', intent: {} });
+    await hostA.add({ kind: 'k', summary: 'two', intent: {} });
+    assert.deepEqual(hostB.list().map((change) => change.summary), ['one', 'two'], 'B reads what A wrote');
+    const sent: string[] = [];
+    for (const host of [hostA, hostB]) host.registerReplayer('k', async (change) => (sent.push(change.summary), 'applied'));
+    await Promise.all([hostA.replay(), hostB.replay()]);
+    assert.deepEqual(sent, ['one', 'two']);
+    assert.equal(hostA.size + hostB.size, 0);
+  });
+
+  it('a lock left by a process that has ended is taken over', async () => {
+    fs.writeFileSync(path.join(directory, `${QUEUE_FILE_NAME}.lock`), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+    let ran = false;
+    await new QueueFile({ directory }).exclusive(async () => void (ran = true));
+    assert.equal(ran, true);
+  });
+});
