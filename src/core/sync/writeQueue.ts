@@ -26,40 +26,6 @@ export type ReplayOutcome = 'applied' | 'waiting';
 
 export type Replayer = (change: QueuedChange) => Promise<ReplayOutcome>;
 
-/**
- * One feature's kinds of change: for each kind (the key, e.g. `setStatus`, queued as `<feature>.setStatus`), how its
- * intent is replayed. The intent is handed over typed as the feature wrote it (`I` maps each kind to its intent), so
- * no replayer casts; `register` and `keep` of a ReplayTable are the only ways a feature adds or replays its kinds.
- */
-export type ReplayHandlers<I extends { [K in keyof I]: object }> = { readonly [K in keyof I]: (intent: I[K], change: QueuedChange) => Promise<ReplayOutcome> };
-
-/** A feature's kinds of change, registered with the queue in one place and kept with typed intents. */
-export class ReplayTable<I extends { [K in keyof I]: object }> {
-  constructor(
-    /** The window's queue, looked up on use (it is built on first use). */
-    private readonly queue: () => WriteQueue,
-    private readonly feature: string,
-    private readonly handlers: ReplayHandlers<I>,
-  ) {}
-
-  /** The queued kind of `kind`: `<feature>.<kind>`. */
-  kindOf<K extends keyof I & string>(kind: K): string {
-    return `${this.feature}.${kind}`;
-  }
-
-  /** Every kind's replayer, registered with the queue. */
-  register(): DisposableLike[] {
-    return (Object.keys(this.handlers) as (keyof I & string)[]).map((kind) =>
-      this.queue().registerReplayer(this.kindOf(kind), (change) => this.handlers[kind](change.intent as unknown as I[typeof kind], change)),
-    );
-  }
-
-  /** Keeps a change of `kind` with its intent (plain JSON). */
-  keep<K extends keyof I & string>(kind: K, summary: string, intent: I[K], options: { attempted?: boolean } = {}): Promise<QueuedChange> {
-    return this.queue().add({ kind: this.kindOf(kind), summary, intent: { ...(intent as unknown as Readonly<Record<string, unknown>>) }, ...(options.attempted ? { attempted: true } : {}) });
-  }
-}
-
 export interface WriteQueueOptions {
   readonly memento: WritableMemento;
   /** The signed-in account the queue belongs to now (undefined while signed out: nothing is replayed). */

@@ -10,7 +10,8 @@ import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../ap
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
 import { askOverwriteKept } from '../../core/saveConflict';
-import { type QueuedChange, type ReplayOutcome, ReplayTable } from '../../core/sync/writeQueue';
+import { ReplayTable } from '../../core/sync/replayTable';
+import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
 import type { Task, TaskWrite } from '../../shared/schemas/tasks';
 import type { TasksApi } from './port';
 import type { TasksTreeProvider } from './tree/treeProvider';
