@@ -10,7 +10,7 @@ import { confirmModal } from '../../../core/confirm';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
-import { type EventResponse, withResponse } from '../offline';
+import { clientEventId, type EventResponse, withResponse } from '../offline';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { EditField, editDraftKey, EventPrompts } from './eventPrompts';
 import { describeWhen, eventTimes, quoteTyped } from './when';
@@ -64,7 +64,9 @@ export class EventCommands {
     const location = await this.asking.askStep(title, draft, 'location', this.t('Where? (optional)'));
     if (location === undefined) return undefined;
     const zone = await this.context.timeZone();
-    const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
+    // The id is chosen before the first send: when that send's answer is lost and the event is kept, its replay
+    // carries the same id, so an insert that had landed is answered 409 instead of making the event twice.
+    const body: EventWrite = { id: clientEventId(), summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
     // Offline, the event is kept (shown in the Agenda at once, with an id Desk chose) and inserted when the service is back.
     const offline = this.context.offline;
     let kept = false;
