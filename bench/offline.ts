@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { isUnreachable, ServiceUnreachableError } from '../src/api/errors';
+import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../src/api/errors';
 import { HttpClient, probeService, RetryPolicy } from '../src/api/http';
 import { BooksClient } from '../src/api/books';
 import { CalendarClient } from '../src/api/calendar';
@@ -14,7 +14,7 @@ import { WriteQueue } from '../src/core/sync/writeQueue';
 import { nodeTimers } from '../src/core/timers';
 import { startEmulator } from '../src/emulator/emulator';
 import { BooksOfflineWrites } from '../src/features/books/offline';
-import { CalendarOfflineWrites, clientEventId } from '../src/features/calendar/offline';
+import { CalendarOfflineWrites, clientEventId, seenOf } from '../src/features/calendar/offline';
 import { adaptDriveClient } from '../src/features/drive/driveAdapter';
 import { DriveOfflineChanges } from '../src/features/drive/offlineChanges';
 import type { DriveApi, DriveItem } from '../src/features/drive/port';
@@ -178,7 +178,18 @@ export async function run(): Promise<void> {
       const base = events[index] as CalendarEvent;
       const summary = `soak edited ${action}`;
       wantedEvents.summaries.set(base.id, summary);
-      const result = await now.writes.orKeep(() => now.calendar.patchEvent(ACCOUNT, base.id, { summary }, base.etag ? { ifMatch: base.etag } : {}), () => now.calendarWrites.patchEvent(ACCOUNT, base, { summary }, base.summary ?? ''));
+      // As Edit Event does: with the etag of the version shown; a 412 over the same content (an earlier change of this
+      // user's, replayed) is no one else's change, and the edit goes without it.
+      const patch = (ifMatch: string | undefined): Promise<CalendarEvent> => now.calendar.patchEvent(ACCOUNT, base.id, { summary }, ifMatch ? { ifMatch } : {});
+      const send = async (): Promise<CalendarEvent> => {
+        try {
+          return await patch(base.etag);
+        } catch (error) {
+          if (!(error instanceof GoogleApiError && error.isConflict) || seenOf(await now.calendar.getEvent(ACCOUNT, base.id)) !== seenOf(base)) throw error;
+          return patch(undefined);
+        }
+      };
+      const result = await now.writes.orKeep(send, () => now.calendarWrites.patchEvent(ACCOUNT, base, { summary }, base.summary ?? ''));
       events[index] = result.value;
       return result.kept;
     }
