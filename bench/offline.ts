@@ -2,15 +2,24 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { isUnreachable, ServiceUnreachableError } from '../src/api/errors';
+import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../src/api/errors';
 import { HttpClient, probeService, RetryPolicy } from '../src/api/http';
+import { BooksClient } from '../src/api/books';
+import { CalendarClient } from '../src/api/calendar';
+import { DriveClient } from '../src/api/drive';
 import { TasksClient } from '../src/api/tasks';
 import type { DeskContext } from '../src/core/deskContext';
 import { Connectivity } from '../src/core/sync/connectivity';
 import { WriteQueue } from '../src/core/sync/writeQueue';
 import { nodeTimers } from '../src/core/timers';
 import { startEmulator } from '../src/emulator/emulator';
+import { BooksOfflineWrites } from '../src/features/books/offline';
+import { CalendarOfflineWrites, clientEventId, seenOf } from '../src/features/calendar/offline';
+import { adaptDriveClient } from '../src/features/drive/driveAdapter';
+import { DriveOfflineChanges } from '../src/features/drive/offlineChanges';
+import type { DriveApi, DriveItem } from '../src/features/drive/port';
 import { LOCAL_TASK_PREFIX, TasksOfflineWrites } from '../src/features/tasks/offline';
+import type { CalendarEvent, CalendarListEntry } from '../src/shared/schemas/calendar';
 import type { Task } from '../src/shared/schemas/tasks';
 import { runWhenMain } from './support/stats';
 
@@ -19,7 +28,8 @@ import { runWhenMain } from './support/stats';
  * the connectivity owner's probes, the durable write queue and the Tasks replayers, as the extension wires them —
  * against an emulator with durable data that is stopped and started at random every 1–4 s. OFFLINE_ACTIONS (default
  * 240) random Tasks actions (add, complete/reopen, notes) are made as the commands make them: sent, or kept when the
- * service cannot be reached. Half-way the "extension host is reloaded": a new queue, connectivity and replayers over
+ * service cannot be reached; and, as often, the other services' queueable actions: Drive rename, new folder and new
+ * file, Calendar new event and edit, Books add to and remove from a shelf. Half-way the "extension host is reloaded": a new queue, connectivity and replayers over
  * the same storage. At the end the emulator stays up and the run waits for the queue to empty with no help.
  * Prints actions done, applied, lost (goal 0), duplicated (goal 0) and the time to catch up after the last reconnect.
  * No VS Code here: the extension-host test (test/vscode/offline.test.ts) runs the walkthrough in a real one.
@@ -60,10 +70,19 @@ export async function run(): Promise<void> {
   const storage = new Storage();
 
   /** One "extension host": connectivity, queue, client and replayers over the shared storage. */
-  function host(): { connectivity: Connectivity; queue: WriteQueue; api: TasksClient; writes: TasksOfflineWrites; dispose(): void } {
+  interface Host {
+    connectivity: Connectivity; queue: WriteQueue; api: TasksClient; writes: TasksOfflineWrites;
+    drive: DriveApi; driveChanges: DriveOfflineChanges; calendar: CalendarClient; calendarWrites: CalendarOfflineWrites; books: BooksClient; booksWrites: BooksOfflineWrites;
+    dispose(): void;
+  }
+  function host(): Host {
     const connectivity = new Connectivity({ timers: nodeTimers, now: () => Date.now(), probe: () => probeService(url, 1000), firstProbeMs: 200, maxProbeMs: 2000 });
     const queue = new WriteQueue({ memento: storage, account: () => `emulator ${ACCOUNT}`, now: () => Date.now(), isOffline: isUnreachable });
-    const api = new TasksClient(new HttpClient({ rootUrl: () => url, token: async () => token, retry: RETRY, reachability: connectivity }));
+    const http = new HttpClient({ rootUrl: () => url, token: async () => token, retry: RETRY, reachability: connectivity });
+    const api = new TasksClient(http);
+    const drive = adaptDriveClient(new DriveClient(http));
+    const calendar = new CalendarClient(http);
+    const books = new BooksClient(http);
     const desk = { vs: quietVscode, offlineQueue: queue, log: { info: () => undefined }, showError: async () => undefined } as unknown as DeskContext;
     // As the tree does: a task added offline is known by the service's id once its add is replayed.
     const replaceLocalTask = (_listId: string, localId: string, task: Task): void => {
@@ -71,15 +90,28 @@ export async function run(): Promise<void> {
       if (index !== -1) known[index] = task;
     };
     const writes = new TasksOfflineWrites({ desk, api, tree: { applyLocalTask: () => undefined, addLocalTask: () => undefined, replaceLocalTask, removeLocalTask: () => undefined, moveLocalTask: () => undefined } });
-    const replayers = writes.register();
+    const driveChanges = new DriveOfflineChanges({ desk, api: () => drive, show: async () => undefined });
+    const calendarWrites = new CalendarOfflineWrites({ desk, api: () => calendar, store: { apply: () => undefined }, onInserted: () => undefined });
+    const booksWrites = new BooksOfflineWrites({ desk, api: () => books });
+    const replayers = [...writes.register(), ...driveChanges.register(), ...calendarWrites.register(), ...booksWrites.register()];
     const online = connectivity.onDidChange((event) => void (event.online ? queue.replay() : undefined));
-    return { connectivity, queue, api, writes, dispose: () => { connectivity.dispose(); online.dispose(); for (const replayer of replayers) replayer.dispose(); queue.dispose(); } };
+    return { connectivity, queue, api, writes, drive, driveChanges, calendar, calendarWrites, books, booksWrites, dispose: () => { connectivity.dispose(); online.dispose(); for (const replayer of replayers) replayer.dispose(); queue.dispose(); } };
   }
 
   /** The tasks as the view shows them: each action starts from the version its row holds, as the commands do. */
   const known: Task[] = [];
   let current = host();
   const list = await current.api.insertTaskList('Offline soak');
+  // What the other services' actions start from, made while the service is up: files to rename, events to edit,
+  // volumes to put on and take off a shelf.
+  const rootId = (await current.drive.about()).rootFolderId ?? 'root';
+  const driveFiles: DriveItem[] = [];
+  for (let i = 0; i < 3; i++) driveFiles.push(await current.drive.insertEmptyFile(`soak file ${i}.md`, rootId));
+  const calendarEntry = { id: ACCOUNT, summary: ACCOUNT } as CalendarListEntry;
+  const events: CalendarEvent[] = [];
+  for (let i = 0; i < 3; i++) events.push(await current.calendar.insertEvent(ACCOUNT, { summary: `soak event ${i}`, start: { dateTime: new Date(Date.now() + (i + 1) * 86_400_000).toISOString() }, end: { dateTime: new Date(Date.now() + (i + 1) * 86_400_000 + 1_800_000).toISOString() } }));
+  const volumeIds = ((await current.books.searchVolumes('novel', { maxResults: 6 })).items ?? []).map((volume) => volume.id);
+  const FAVORITES = 0;
 
   // Chaos: the emulator stops and starts at random every 1–4 s until the actions are done.
   // The run ends the chaos and the chaos loop changes `up` while the other awaits (`as boolean`: TypeScript does not see that).
@@ -110,6 +142,70 @@ export async function run(): Promise<void> {
   const wantedNotes = new Map<string, string>();
   const deletedTitles = new Set<string>();
   const counts = { done: 0, sentAtOnce: 0, kept: 0 };
+  /** What the user meant of the other services: each made once, renamed/edited to the last value, on the shelf or not. */
+  const wantedDrive = { made: new Set<string>(), titles: new Map<string, string>() };
+  const wantedEvents = { made: new Set<string>(), summaries: new Map<string, string>() };
+  const wantedShelf = new Map<string, boolean>();
+  /** One Drive, Calendar or Books action, as its command makes it (sent, or kept); answers whether it was kept. */
+  async function otherServiceAction(now: Host, action: number): Promise<boolean> {
+    const pick = Math.random();
+    if (pick < 0.15 || (pick < 0.5 && pick >= 0.35)) {
+      if (pick < 0.1) {
+        const index = action % driveFiles.length;
+        const item = driveFiles[index] as DriveItem;
+        const title = `renamed ${action}.md`;
+        wantedDrive.titles.set(item.id, title);
+        const result = await now.writes.orKeep<DriveItem>(() => now.drive.patchFile(item.id, { title }), async () => {
+          await now.driveChanges.rename(item, title);
+          return { ...item, title };
+        });
+        driveFiles[index] = result.value;
+        return result.kept;
+      }
+      const title = `soak ${pick < 0.15 ? 'folder' : 'new file'} ${action}`;
+      wantedDrive.made.add(title);
+      const result = pick < 0.15
+        ? await now.writes.orKeep(() => now.drive.insertFolder(title, rootId), (mayHaveLanded) => now.driveChanges.newFolder(title, rootId, 'My Drive', mayHaveLanded))
+        : await now.writes.orKeep(() => now.drive.insertEmptyFile(title, rootId), () => now.driveChanges.newFile(title, rootId, 'My Drive'));
+      return result.kept;
+    }
+    if (pick < 0.35) {
+      if (pick < 0.25) {
+        const summary = `soak new event ${action}`;
+        wantedEvents.made.add(summary);
+        // As Create Event does: the id chosen before the first send.
+        const body = { id: clientEventId(), summary, start: { dateTime: new Date(Date.now() + 5 * 86_400_000).toISOString() }, end: { dateTime: new Date(Date.now() + 5 * 86_400_000 + 1_800_000).toISOString() } };
+        return (await now.writes.orKeep(() => now.calendar.insertEvent(ACCOUNT, body), () => now.calendarWrites.insertEvent(calendarEntry, body))).kept;
+      }
+      const index = action % events.length;
+      const base = events[index] as CalendarEvent;
+      const summary = `soak edited ${action}`;
+      wantedEvents.summaries.set(base.id, summary);
+      // As Edit Event does: with the etag of the version shown; a 412 over the same content (an earlier change of this
+      // user's, replayed) is no one else's change, and the edit goes without it.
+      const patch = (ifMatch: string | undefined): Promise<CalendarEvent> => now.calendar.patchEvent(ACCOUNT, base.id, { summary }, ifMatch ? { ifMatch } : {});
+      const send = async (): Promise<CalendarEvent> => {
+        try {
+          return await patch(base.etag);
+        } catch (error) {
+          if (!(error instanceof GoogleApiError && error.isConflict) || seenOf(await now.calendar.getEvent(ACCOUNT, base.id)) !== seenOf(base)) throw error;
+          return patch(undefined);
+        }
+      };
+      const result = await now.writes.orKeep(send, () => now.calendarWrites.patchEvent(ACCOUNT, base, { summary }, base.summary ?? ''));
+      events[index] = result.value;
+      return result.kept;
+    }
+    const volumeId = volumeIds[action % Math.max(volumeIds.length, 1)];
+    if (volumeId === undefined) return false;
+    const add = !(wantedShelf.get(volumeId) ?? false);
+    wantedShelf.set(volumeId, add);
+    const result = await now.writes.orKeep(
+      () => (add ? now.books.addVolume(FAVORITES, volumeId) : now.books.removeVolume(FAVORITES, volumeId)),
+      () => now.booksWrites.keep(add ? 'add' : 'remove', FAVORITES, volumeId, `${add ? 'Add' : 'Remove'} ${volumeId}`),
+    );
+    return result.kept;
+  }
   for (let action = 0; action < ACTIONS; action++) {
     if (action === Math.floor(ACTIONS / 2)) {
       // The extension host is reloaded: nothing of the old one survives but the storage.
@@ -117,6 +213,14 @@ export async function run(): Promise<void> {
       current = host();
     }
     const { api, writes } = current;
+    const service = Math.random();
+    if (service < 0.5) {
+      counts[(await otherServiceAction(current, action)) ? 'kept' : 'sentAtOnce']++;
+      counts.done++;
+      if (current.connectivity.online && current.queue.size > 0) void current.queue.replay();
+      await sleep(50 + Math.random() * 100);
+      continue;
+    }
     const choice = known.length < 3 ? 0 : Math.random();
     if (choice < 0.4) {
       const title = `soak ${action}`;
@@ -187,18 +291,41 @@ export async function run(): Promise<void> {
   for await (const task of current.api.allTasks(list.id, { showCompleted: true, showHidden: true })) onService.push(task);
   const byTitle = new Map<string, Task[]>();
   for (const task of onService) byTitle.set(task.title, [...(byTitle.get(task.title) ?? []), task]);
-  const duplicated = [...byTitle.values()].filter((tasks) => tasks.length > 1).length;
+  let duplicated = [...byTitle.values()].filter((tasks) => tasks.length > 1).length;
   let lost = [...titles].filter((title) => !byTitle.has(title)).length;
   for (const [title, completed] of wantedStatus) if (byTitle.get(title)?.[0] && (byTitle.get(title)?.[0]?.status === 'completed') !== completed) lost++;
   for (const [title, notes] of wantedNotes) if (byTitle.get(title)?.[0] && byTitle.get(title)?.[0]?.notes !== notes) lost++;
   for (const title of deletedTitles) if (byTitle.has(title)) lost++;
+  // The other services: made once, at their last name or summary, on the shelf as last wanted.
+  const driveTitles: string[] = [];
+  for (let pageToken: string | undefined, first = true; first || pageToken; first = false) {
+    const page = await current.drive.listFiles({ q: `'${rootId}' in parents and trashed = false`, maxResults: 1000, pageToken });
+    driveTitles.push(...page.items.map((item) => item.title ?? ''));
+    pageToken = page.nextPageToken ?? undefined;
+  }
+  const made = (title: string, titles: readonly string[]): number => titles.filter((candidate) => candidate === title).length;
+  for (const title of wantedDrive.made) {
+    const count = made(title, driveTitles);
+    if (count === 0) lost++;
+    if (count > 1) duplicated++;
+  }
+  for (const [fileId, title] of wantedDrive.titles) if ((await current.drive.getFile(fileId)).title !== title) lost++;
+  const eventSummaries = ((await current.calendar.listEvents(ACCOUNT, { maxResults: 2500 })).items ?? []).filter((event) => event.status !== 'cancelled').map((event) => event.summary ?? '');
+  for (const summary of wantedEvents.made) {
+    const count = made(summary, eventSummaries);
+    if (count === 0) lost++;
+    if (count > 1) duplicated++;
+  }
+  for (const [eventId, summary] of wantedEvents.summaries) if ((await current.calendar.getEvent(ACCOUNT, eventId)).summary !== summary) lost++;
+  const onShelf = new Set(((await current.books.listMyShelfVolumes(FAVORITES, { maxResults: 40 })).items ?? []).map((volume) => volume.id));
+  for (const [volumeId, wanted] of wantedShelf) if (onShelf.has(volumeId) !== wanted) lost++;
   const waiting = current.queue.size;
   current.dispose();
   await emulator.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`actions done:        ${counts.done} (${counts.sentAtOnce} sent at once, ${counts.kept} kept offline), ${outages} outages, one reload`);
-  console.log(`applied:             ${counts.done - lost - waiting} (${titles.size + deletedTitles.size} tasks added, ${deletedTitles.size} of them deleted, ${wantedStatus.size} tasks completed or reopened, ${wantedNotes.size} notes)`);
+  console.log(`applied:             ${counts.done - lost - waiting} (Tasks: ${titles.size + deletedTitles.size} added, ${deletedTitles.size} of them deleted, ${wantedStatus.size} completed or reopened, ${wantedNotes.size} notes; Drive: ${wantedDrive.made.size} folders and files made, ${wantedDrive.titles.size} renamed; Calendar: ${wantedEvents.made.size} events made, ${wantedEvents.summaries.size} edited; Books: ${wantedShelf.size} volumes added or removed)`);
   console.log(`lost:                ${lost} (goal 0)${waiting > 0 ? `; ${waiting} still waiting` : ''}`);
   console.log(`duplicated:          ${duplicated} (goal 0)`);
   console.log(`caught up after the last reconnect in ${(catchUpMs / 1000).toFixed(1)} s`);

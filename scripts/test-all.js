@@ -74,14 +74,14 @@ const STAGES = [
   // The emulator as other projects install it: packed, installed in an empty folder, started with npx, and the
   // README's Node, Python and Go programs run against it as printed.
   { name: 'emulator-package', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['test/package/run.js']] },
-  { name: 'vscode', timeoutSeconds: 600, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480']] },
+  { name: 'vscode', timeoutSeconds: 720, tests: true, needsBuild: true, command: () => [node, ['scripts/vscode/run-extension-tests.js', '--timeout', '480', '--with-reloads']] },
   // The UI suite runs against the packaged extension, installed from its .vsix as a user installs it, so a
   // packaging mistake fails here (the extension-host suite above runs the development build).
   { name: 'package', timeoutSeconds: 300, needsBuild: true, command: () => [node, ['scripts/package.js', '--out', PACKAGED_VSIX]] },
   { name: 'ui', timeoutSeconds: 1500, tests: true, needsBuild: true, command: () => (compiledTests('ui').length ? [node, ['scripts/vscode/run-ui-tests.js']] : undefined), env: { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX } },
   // The two VS Code suites again, every process's clock moved to the coming Sunday 23:40 in Europe/Berlin
   // (scripts/hostileClock.js): what shows dates, the demo's week and the channels' expirations must hold on any day.
-  hostileClockStage('vscode@sunday', ['scripts/vscode/run-extension-tests.js', '--timeout', '480'], 600, {}),
+  hostileClockStage('vscode@sunday', ['scripts/vscode/run-extension-tests.js', '--timeout', '480', '--with-reloads'], 720, {}),
   hostileClockStage('ui@sunday', ['scripts/vscode/run-ui-tests.js'], 1500, { DESK_UI_TIMEOUT_SECONDS: '1440', DESK_VSIX: PACKAGED_VSIX, DESK_UI_RESULTS: 'test-results/sunday' }),
 ];
 

@@ -79,6 +79,7 @@ export function createDeskContext(
   const createOfflineParts = (): OfflineParts => offlineModule().createOfflineParts({
     vs,
     memento: extensionContext.globalState,
+    storageDirectory: extensionContext.globalStorageUri.fsPath,
     backend,
     auth,
     session,

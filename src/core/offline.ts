@@ -12,7 +12,8 @@ import type { ShowErrorOptions } from './deskContext';
 import { network } from './lazyModules';
 import type { DeskSession } from './session';
 import { Connectivity } from './sync/connectivity';
-import { WriteQueue } from './sync/writeQueue';
+import { QueueFile } from './sync/queueFile';
+import { WRITE_QUEUE_KEY, WriteQueue } from './sync/writeQueue';
 import { nodeTimers } from './timers';
 
 export { Connectivity } from './sync/connectivity';
@@ -26,7 +27,10 @@ export interface OfflineParts {
 
 export interface OfflinePartsOptions {
   readonly vs: typeof vscode;
+  /** VS Code's global state: where the queue was kept before it moved into a file (its changes move once). */
   readonly memento: vscode.Memento;
+  /** The extension's global storage folder: the queue's file lives there, beside the extension host. */
+  readonly storageDirectory: string;
   readonly backend: Backend;
   readonly auth: DeskAuthenticationProvider;
   readonly session: DeskSession;
@@ -61,13 +65,17 @@ export function createOfflineParts(options: OfflinePartsOptions): OfflineParts {
     });
     return accountLookup;
   };
+  // A file, not the global state: in a browser workbench that state lives in the browser and a reload can lose it.
+  const queueFile = new QueueFile({ directory: options.storageDirectory, legacy: options.memento, log: (message) => log.info(message) });
+  void queueFile.adopt(WRITE_QUEUE_KEY).catch((error: unknown) => log.warn(`Offline queue: the changes kept in the global state could not be moved: ${String(error)}`));
   const offlineQueue = new WriteQueue({
-    memento: options.memento,
+    memento: queueFile,
     account: () => queueAccount,
     accountReady: () => accountLookup ?? lookUpAccount(),
     now: () => Date.now(),
     log: (message) => { log.info(message); },
     isOffline: (error) => hasMark(error, 'ServiceUnreachableError'),
+    exclusive: (work) => queueFile.exclusive(work),
     onFailed: (change, error) => void options.showError(error, { action: vs.l10n.t('Could not send “{0}” (kept in the waiting changes)', change.summary) }),
   });
   auth.onDidChangeSessions(() => void lookUpAccount());

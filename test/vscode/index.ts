@@ -15,7 +15,22 @@ export interface SuiteResult {
   durationMs: number;
 }
 
+/**
+ * A two-phase run (run-extension-tests.js --reload NAME): the runner writes the phase (1, then 2 after it reloaded the
+ * window) to DESK_TEST_HANDOFF/phase, and this window runs twoPhase/NAME.phase<N>.js only. The server's environment
+ * is the same for both windows; the file is what differs.
+ */
+function twoPhaseFiles(dir: string): string[] | undefined {
+  const name = process.env.DESK_TEST_TWO_PHASE;
+  const handoff = process.env.DESK_TEST_HANDOFF;
+  if (!name || !handoff) return undefined;
+  const phase = fs.readFileSync(path.join(handoff, 'phase'), 'utf8').trim();
+  return [path.join(dir, 'twoPhase', `${name}.phase${phase}.js`)];
+}
+
 function testFiles(dir: string): string[] {
+  const twoPhase = twoPhaseFiles(dir);
+  if (twoPhase) return twoPhase;
   // Several substrings, comma-separated ("offline,search"): files that follow one another in the full suite run together.
   const wanted = process.env.DESK_TEST_GREP_FILE?.split(',').map((part) => part.trim()).filter((part) => part !== '');
   return fs

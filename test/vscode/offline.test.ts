@@ -12,7 +12,7 @@ import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
-import type { CalendarNode } from '../../src/features/calendar/tree/model';
+import type { CalendarNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
 import type { TaskListNode, TaskNode } from '../../src/features/tasks/tree/nodes';
 import { activateAndSignIn, EXTENSION_ID, eventually, labelText, replaceText, WindowStubs } from './support';
 
@@ -151,5 +151,32 @@ describe('Offline walkthrough: five actions offline, then the service back', fun
     await api.desk.offlineQueue.replay();
     const again = (await onEmulator<{ items: ApiTask[] }>('GET', `/tasks/v1/lists/${list.listId}/tasks?showCompleted=true&showHidden=true&maxResults=100`)).items;
     assert.equal(again.filter((task) => task.title === 'Bought offline').length, 1);
+  });
+
+  it('keeps a response to an invitation and a new Drive file offline, shows the answer at once, and sends each once when back', async () => {
+    const findReview = async (): Promise<EventNode | undefined> => {
+      for (const day of (await api.calendar.tree.getChildren(api.calendar.tree.agenda)).filter((node): node is DayNode => node.kind === 'day')) {
+        const found = (await api.calendar.tree.getChildren(day)).find((node): node is EventNode => node.kind === 'event' && node.event.summary === 'Design review: Desk calendar view');
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const review = await findReview();
+    assert.ok(review, 'the demo invites alice to the design review');
+    assert.match(api.calendar.tree.getTreeItem(review).contextValue ?? '', /\battendee\b/, 'Respond to Invitation is offered on its row');
+
+    await stopEmulator(emulator);
+    assert.equal(await vscode.commands.executeCommand('desk.calendar.respondToEvent', review, 'tentative'), 'tentative');
+    stubs.answerInputs('Offline idea.md');
+    await vscode.commands.executeCommand('desk.drive.newFile');
+    assert.deepEqual(api.desk.offlineQueue.list().map((change) => change.kind), ['calendar.respond', 'drive.newFile']);
+    await eventually('the answer on the row at once', async () => ((await findReview())?.event.attendees?.find((attendee) => attendee.self)?.responseStatus === 'tentative' ? true : undefined));
+
+    emulator = await startEmulator(dataDir, port);
+    await eventually('the response and the new file to be sent', () => (api.desk.offlineQueue.size === 0 && api.desk.connectivity.online ? true : undefined), 90000);
+    const event = await onEmulator<{ attendees?: Array<{ email: string; responseStatus: string }> }>('GET', `/calendar/v3/calendars/${encodeURIComponent(review.calendarId)}/events/${review.event.id}`);
+    assert.equal(event.attendees?.find((attendee) => attendee.email === 'alice@example.com')?.responseStatus, 'tentative');
+    const made = await onEmulator<{ items: Array<{ id: string }> }>('GET', `/drive/v2/files?q=${encodeURIComponent("title = 'Offline idea.md' and trashed = false")}`);
+    assert.equal(made.items.length, 1, 'the new file, once');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Writes kept while Desk is offline, durably and per account (the extension's global state, so a window reload or a
- * restart keeps them), and replayed in order, once, when the service is back. A change keeps the user's intent (what
+ * Writes kept while Desk is offline, durably and per account (a file in the extension's global storage, queueFile.ts,
+ * so a window reload or a restart keeps them), and replayed in order, once, when the service is back. A change keeps the user's intent (what
  * changed, e.g. "complete task X"), not a request body: its feature's replayer re-reads what it needs and applies it.
  * A change that may have been sent before the connection broke is marked `attempted` before it is sent, so its
  * replayer checks before repeating it. No vscode here: the memento, clock and ids are injected.
@@ -39,6 +39,8 @@ export interface WriteQueueOptions {
   readonly onFailed?: (change: QueuedChange, error: unknown) => void;
   /** An error that means "still offline" (the change waits, and the replay stops to keep the order). */
   readonly isOffline: (error: unknown) => boolean;
+  /** Runs a replay alone among the hosts sharing the queue (another window, a reloaded window's old host). */
+  readonly exclusive?: (work: () => Promise<void>) => Promise<void>;
 }
 
 export const WRITE_QUEUE_KEY = 'desk.offline.queue';
@@ -120,7 +122,8 @@ export class WriteQueue implements DisposableLike {
       this.replayAgain = true;
       return this.replaying;
     }
-    this.replaying = this.replayOnce().finally(() => {
+    const exclusive = this.options.exclusive;
+    this.replaying = (exclusive ? exclusive(() => this.replayOnce()) : this.replayOnce()).finally(() => {
       this.replaying = undefined;
       if (this.replayAgain) {
         this.replayAgain = false;

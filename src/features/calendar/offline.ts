@@ -4,22 +4,23 @@
  * insert that landed is answered 409 duplicate, so the event is never made twice. Edits are patches sent with the
  * etag they were made on: a 412 whose event already shows the change means an earlier send landed; a change made
  * elsewhere asks Compare / Overwrite / Cancel; an event deleted elsewhere says so and opens the change in an editor.
- * Deletes are done once the event is gone (404/410 included).
+ * Deletes are done once the event is gone (404/410 included). A response to an invitation (Yes / No / Maybe) sets the
+ * user's own attendee entry on the event as it is when sent: the same response again changes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { GoogleApiError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
 import { askOverwriteKept } from '../../core/saveConflict';
+import { ReplayTable } from '../../core/sync/replayTable';
 import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
 import type { CalendarEvent, CalendarListEntry, EventWrite } from '../../shared/schemas/calendar';
 import type { CalendarApi } from './port';
 import type { EventStore } from './sync/eventStore';
 import { calendarName } from './tree/model';
 
-export const CALENDAR_INSERT_CHANGE = 'calendar.insertEvent';
-export const CALENDAR_PATCH_CHANGE = 'calendar.patchEvent';
-export const CALENDAR_DELETE_CHANGE = 'calendar.deleteEvent';
+/** The user's answer to an invitation, as Calendar spells it in attendees[].responseStatus. */
+export type EventResponse = 'accepted' | 'declined' | 'tentative';
 
 interface PatchIntent {
   readonly calendarId: string;
@@ -43,6 +44,21 @@ interface InsertIntent {
   readonly event: EventWrite & { readonly id: string };
 }
 
+interface RespondIntent {
+  readonly calendarId: string;
+  readonly eventId: string;
+  readonly response: EventResponse;
+}
+
+/** Each kind of Calendar change and its intent (queued as `calendar.<kind>`). */
+interface CalendarIntents { insertEvent: InsertIntent; patchEvent: PatchIntent; deleteEvent: DeleteIntent; respond: RespondIntent }
+
+/** The event with the user's own attendee entry answering `response` (undefined when the user is not invited). */
+export function withResponse(event: CalendarEvent, response: EventResponse): CalendarEvent['attendees'] | undefined {
+  if (!event.attendees?.some((attendee) => attendee.self)) return undefined;
+  return event.attendees.map((attendee) => (attendee.self ? { ...attendee, responseStatus: response } : attendee));
+}
+
 /** An event id Calendar accepts from a client: base32hex (a–v, 0–9), here 26 characters of randomness. */
 export function clientEventId(): string {
   const alphabet = '0123456789abcdefghijklmnopqrstuv';
@@ -58,21 +74,25 @@ export interface CalendarOfflineHost {
 }
 
 export class CalendarOfflineWrites {
-  constructor(private readonly host: CalendarOfflineHost) {}
+  private readonly changes: ReplayTable<CalendarIntents>;
+
+  constructor(private readonly host: CalendarOfflineHost) {
+    this.changes = new ReplayTable<CalendarIntents>(() => host.desk.offlineQueue, 'calendar', {
+      insertEvent: (intent) => this.replayInsert(intent),
+      patchEvent: (intent, change) => this.replayPatch(intent, change),
+      deleteEvent: (intent, change) => this.replayDelete(intent, change),
+      respond: (intent, change) => this.replayRespond(intent, change),
+    });
+  }
 
   register(): DisposableLike[] {
-    const queue = this.host.desk.offlineQueue;
-    return [
-      queue.registerReplayer(CALENDAR_INSERT_CHANGE, (change) => this.replayInsert(change)),
-      queue.registerReplayer(CALENDAR_PATCH_CHANGE, (change) => this.replayPatch(change)),
-      queue.registerReplayer(CALENDAR_DELETE_CHANGE, (change) => this.replayDelete(change)),
-    ];
+    return this.changes.register();
   }
 
   /** An edit (one field of Edit Event) of the version `base`: kept, and shown in the Agenda at once. */
   async patchEvent(calendarId: string, base: CalendarEvent, body: EventWrite, title: string): Promise<CalendarEvent> {
     const intent: PatchIntent = { calendarId, eventId: base.id, title, body, ...(base.etag ? { baseEtag: base.etag } : {}), baseSeen: seenOf(base) };
-    await this.host.desk.offlineQueue.add({ kind: CALENDAR_PATCH_CHANGE, summary: this.host.desk.vs.l10n.t('Edit “{0}”', title), intent: { ...intent } });
+    await this.changes.keep('patchEvent', this.host.desk.vs.l10n.t('Edit “{0}”', title), intent);
     const local = { ...base, ...body } as CalendarEvent;
     this.host.store.apply(calendarId, [local]);
     return local;
@@ -82,7 +102,7 @@ export class CalendarOfflineWrites {
   async deleteEvent(calendarId: string, event: CalendarEvent, eventId: string, title: string): Promise<void> {
     const series = eventId !== event.id;
     const intent: DeleteIntent = { calendarId, eventId, ...(!series && event.etag ? { baseEtag: event.etag } : {}) };
-    await this.host.desk.offlineQueue.add({ kind: CALENDAR_DELETE_CHANGE, summary: this.host.desk.vs.l10n.t('Delete “{0}”', title), intent: { ...intent } });
+    await this.changes.keep('deleteEvent', this.host.desk.vs.l10n.t('Delete “{0}”', title), intent);
     // Cancelled: a single event or a series leaves; an instance stays as the cancelled exception that hides it.
     this.host.store.apply(calendarId, [series ? ({ id: eventId, status: 'cancelled' } as CalendarEvent) : { ...event, status: 'cancelled' }]);
   }
@@ -92,14 +112,44 @@ export class CalendarOfflineWrites {
     const event = { ...body, id: typeof body.id === 'string' ? body.id : clientEventId() };
     const intent: InsertIntent = { calendarId: calendar.id, event };
     const t = this.host.desk.vs.l10n.t;
-    await this.host.desk.offlineQueue.add({ kind: CALENDAR_INSERT_CHANGE, summary: t('New event “{0}” in {1}', body.summary ?? '', calendarName(calendar)), intent: { ...intent } });
+    await this.changes.keep('insertEvent', t('New event “{0}” in {1}', body.summary ?? '', calendarName(calendar)), intent);
     const local = { ...event, status: 'confirmed' } as CalendarEvent;
     this.host.store.apply(calendar.id, [local]);
     return local;
   }
 
-  private async replayInsert(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as InsertIntent;
+  /** A response to an invitation (Yes / No / Maybe): kept, and shown on the event's row at once. */
+  async respond(calendarId: string, event: CalendarEvent, response: EventResponse, title: string): Promise<void> {
+    const t = this.host.desk.vs.l10n.t;
+    const word = response === 'accepted' ? t('Yes') : response === 'declined' ? t('No') : t('Maybe');
+    await this.changes.keep('respond', t('Answer “{0}” to “{1}”', word, title), { calendarId, eventId: event.id, response });
+    const attendees = withResponse(event, response);
+    if (attendees) this.host.store.apply(calendarId, [{ ...event, attendees }]);
+  }
+
+  /** Re-reads the event and sets the user's own entry: the same answer sent twice leaves the event the same. */
+  private async replayRespond(intent: RespondIntent, change: QueuedChange): Promise<ReplayOutcome> {
+    const api = this.host.api();
+    let current: CalendarEvent;
+    try {
+      current = await api.getEvent(intent.calendarId, intent.eventId);
+    } catch (error) {
+      if (!isGone(error)) throw error;
+      current = { id: intent.eventId, status: 'cancelled' } as CalendarEvent;
+    }
+    const attendees = current.status === 'cancelled' ? undefined : withResponse(current, intent.response);
+    if (!attendees) {
+      void this.host.desk.vs.window.showWarningMessage(this.host.desk.vs.l10n.t('“{0}” could not be sent: the event was deleted or you are no longer invited.', change.summary));
+      return 'applied';
+    }
+    if (current.attendees?.find((attendee) => attendee.self)?.responseStatus !== intent.response) {
+      await api.patchEvent(intent.calendarId, intent.eventId, { attendees });
+    }
+    await this.host.onInserted(intent.calendarId);
+    return 'applied';
+  }
+
+  private async replayInsert(intent: InsertIntent): Promise<ReplayOutcome> {
     try {
       await this.host.api().insertEvent(intent.calendarId, intent.event);
     } catch (error) {
@@ -111,8 +161,7 @@ export class CalendarOfflineWrites {
     return 'applied';
   }
 
-  private async replayPatch(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as PatchIntent;
+  private async replayPatch(intent: PatchIntent, change: QueuedChange): Promise<ReplayOutcome> {
     const api = this.host.api();
     const patch = (ifMatch: string | undefined): Promise<CalendarEvent> => api.patchEvent(intent.calendarId, intent.eventId, intent.body, ifMatch ? { ifMatch } : {});
     try {
@@ -146,8 +195,7 @@ export class CalendarOfflineWrites {
     return 'applied';
   }
 
-  private async replayDelete(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as DeleteIntent;
+  private async replayDelete(intent: DeleteIntent, change: QueuedChange): Promise<ReplayOutcome> {
     const api = this.host.api();
     const remove = (ifMatch: string | undefined): Promise<void> => api.deleteEvent(intent.calendarId, intent.eventId, ifMatch ? { ifMatch } : {});
     try {

@@ -36,6 +36,9 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
       if (id === undefined) return client.insertFolder(title, parentId);
       return client.insertFileWithId({ id, title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] });
     },
+    // Without an id, insertFile takes one from the client's generateIds pool: safe to retry either way.
+    insertEmptyFile: (title, parentId, options = {}) => client.insertFile({ ...(options.id ? { id: options.id } : {}), title, mimeType: options.mimeType ?? 'text/plain', parents: [{ id: parentId }] }),
+    generateIds: (count) => client.generateIds(count),
     uploadFile: (metadata, content, options) =>
       client.uploadFile({ title: metadata.title, parents: metadata.parents.map((parent) => ({ id: parent.id })), mimeType: metadata.mimeType }, content, {
         size: options.size,

@@ -73,6 +73,10 @@ export interface DriveApi {
    */
   listFiles(request: { q: string; orderBy?: string; maxResults?: number; pageToken?: string | undefined; includeItemsFromAllDrives?: boolean; corpora?: 'drive'; driveId?: string; fields?: string }): Promise<DriveItemPage>;
   insertFolder(title: string, parentId: string): Promise<DriveItem>;
+  /** A new empty file (New File); under `id` (one of generateIds) a repeat of an insert that landed makes no second file. */
+  insertEmptyFile(title: string, parentId: string, options?: { id?: string; mimeType?: string }): Promise<DriveItem>;
+  /** Ids Drive reserves for files the client creates (files.generateIds). */
+  generateIds(count: number): Promise<readonly string[]>;
   uploadFile(metadata: { title: string; parents: readonly { id: string }[]; mimeType?: string }, content: Buffer | Readable, options: UploadOptions): Promise<DriveItem>;
   /** Replaces the content (and metadata); `ifMatch` makes it conditional (412 when stale). */
   updateContent(fileId: string, content: Buffer, options: { ifMatch?: string | undefined; mimeType?: string | undefined }): Promise<DriveItem>;

@@ -10,19 +10,11 @@ import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../ap
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
 import { askOverwriteKept } from '../../core/saveConflict';
+import { ReplayTable } from '../../core/sync/replayTable';
 import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
 import type { Task, TaskWrite } from '../../shared/schemas/tasks';
 import type { TasksApi } from './port';
 import type { TasksTreeProvider } from './tree/treeProvider';
-
-export const TASKS_CHANGE = {
-  setStatus: 'tasks.setStatus',
-  insert: 'tasks.insert',
-  update: 'tasks.update',
-  notes: 'tasks.notes',
-  move: 'tasks.move',
-  delete: 'tasks.delete',
-} as const;
 
 /** Ids of tasks added offline start with this (never one of Google's). */
 export const LOCAL_TASK_PREFIX = 'desk-local-';
@@ -35,6 +27,9 @@ interface InsertIntent { readonly listId: string; readonly localId: string; read
 interface MoveIntent { readonly listId: string; readonly taskId: string; readonly parent?: string; readonly previous?: string; readonly destinationTasklist?: string }
 interface DeleteIntent { readonly listId: string; readonly taskId: string }
 interface FieldsIntent { readonly listId: string; readonly taskId: string; readonly title: string; readonly fields: TaskWrite; readonly baseEtag?: string; readonly baseNotes?: string | null }
+
+/** Each kind of Tasks change and its intent (queued as `tasks.<kind>`). */
+interface TasksIntents { setStatus: StatusIntent; insert: InsertIntent; update: FieldsIntent; notes: FieldsIntent; move: MoveIntent; delete: DeleteIntent }
 
 export interface TasksOfflineHost {
   readonly desk: Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'showError'>;
@@ -49,8 +44,18 @@ export class TasksOfflineWrites {
   /** Ids of tasks added offline → the ids the service gave them, once replayed. */
   private readonly localIds = new Map<string, string>();
   private counter = 0;
+  private readonly changes: ReplayTable<TasksIntents>;
 
-  constructor(private readonly host: TasksOfflineHost) {}
+  constructor(private readonly host: TasksOfflineHost) {
+    this.changes = new ReplayTable<TasksIntents>(() => host.desk.offlineQueue, 'tasks', {
+      setStatus: (intent, change) => this.replayStatus(intent, change),
+      insert: (intent, change) => this.replayInsert(intent, change),
+      update: (intent, change) => this.replayFields(intent, change),
+      notes: (intent, change) => this.replayFields(intent, change),
+      move: (intent, change) => this.replayMove(intent, change),
+      delete: (intent) => this.replayDelete(intent),
+    });
+  }
 
   private get vs(): typeof vscode {
     return this.host.desk.vs;
@@ -62,15 +67,7 @@ export class TasksOfflineWrites {
 
   /** The replayers of the Tasks changes. */
   register(): DisposableLike[] {
-    const queue = this.host.desk.offlineQueue;
-    return [
-      queue.registerReplayer(TASKS_CHANGE.setStatus, (change) => this.replayStatus(change)),
-      queue.registerReplayer(TASKS_CHANGE.insert, (change) => this.replayInsert(change)),
-      queue.registerReplayer(TASKS_CHANGE.update, (change) => this.replayFields(change)),
-      queue.registerReplayer(TASKS_CHANGE.notes, (change) => this.replayFields(change)),
-      queue.registerReplayer(TASKS_CHANGE.move, (change) => this.replayMove(change)),
-      queue.registerReplayer(TASKS_CHANGE.delete, (change) => this.replayDelete(change)),
-    ];
+    return this.changes.register();
   }
 
   /**
@@ -98,7 +95,7 @@ export class TasksOfflineWrites {
   async setStatus(listId: string, task: Task, completed: boolean): Promise<Task> {
     const t = this.vs.l10n.t;
     const intent: StatusIntent = { listId, taskId: task.id, completed };
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.setStatus, summary: completed ? t('Complete “{0}”', task.title) : t('Reopen “{0}”', task.title), intent: { ...intent } });
+    await this.changes.keep('setStatus', completed ? t('Complete “{0}”', task.title) : t('Reopen “{0}”', task.title), intent);
     const local: Task = completed ? { ...task, status: 'completed', completed: new Date(this.now()).toISOString() } : { ...task, status: 'needsAction', completed: undefined };
     this.host.tree.applyLocalTask(listId, local);
     return local;
@@ -108,7 +105,7 @@ export class TasksOfflineWrites {
   async insert(listId: string, listTitle: string, title: string, placement: { parent?: string; previous?: string }, mayHaveLanded: boolean): Promise<Task> {
     const localId = `${LOCAL_TASK_PREFIX}${this.now().toString(36)}-${(this.counter++).toString(36)}`;
     const intent: InsertIntent = { listId, localId, title, ...placement };
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.insert, summary: this.vs.l10n.t('Add “{0}” to {1}', title, listTitle), intent: { ...intent }, ...(mayHaveLanded ? { attempted: true } : {}) });
+    await this.changes.keep('insert', this.vs.l10n.t('Add “{0}” to {1}', title, listTitle), intent, { attempted: mayHaveLanded });
     const local: Task = {
       kind: 'tasks#task', id: localId, etag: '', title, updated: new Date(this.now()).toISOString(), selfLink: '', position: '', status: 'needsAction', links: [],
       ...(placement.parent ? { parent: placement.parent } : {}),
@@ -120,7 +117,7 @@ export class TasksOfflineWrites {
   /** Title, notes, due (Edit Task): the fields as typed, checked against the version they were edited from. */
   async update(listId: string, current: Task, fields: TaskWrite): Promise<Task> {
     const intent: FieldsIntent = { listId, taskId: current.id, title: fields.title ?? current.title, fields, ...(current.etag ? { baseEtag: current.etag } : {}), baseNotes: current.notes ?? null };
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.update, summary: this.vs.l10n.t('Edit “{0}”', intent.title), intent: { ...intent } });
+    await this.changes.keep('update', this.vs.l10n.t('Edit “{0}”', intent.title), intent);
     const local = { ...current, ...withoutNulls(fields) } as Task;
     this.host.tree.applyLocalTask(listId, local);
     return local;
@@ -129,7 +126,7 @@ export class TasksOfflineWrites {
   /** A save of a notes document (desk-tasks:): accepted, kept, sent when the service is back. */
   async saveNotes(listId: string, pinned: Task, notes: string | null): Promise<Task> {
     const intent: FieldsIntent = { listId, taskId: pinned.id, title: pinned.title, fields: { notes }, ...(pinned.etag ? { baseEtag: pinned.etag } : {}), baseNotes: pinned.notes ?? null };
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.notes, summary: this.vs.l10n.t('Save the notes of “{0}”', pinned.title), intent: { ...intent } });
+    await this.changes.keep('notes', this.vs.l10n.t('Save the notes of “{0}”', pinned.title), intent);
     const local: Task = { ...pinned, notes: notes ?? undefined, updated: new Date(this.now()).toISOString() };
     this.host.tree.applyLocalTask(listId, local);
     return local;
@@ -138,21 +135,20 @@ export class TasksOfflineWrites {
   /** A move (the Move command, or one drop of drag and drop): the place as the user chose it, by ids. */
   async move(title: string, intent: MoveIntent): Promise<void> {
     const toListId = intent.destinationTasklist ?? intent.listId;
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.move, summary: this.vs.l10n.t('Move “{0}”', title), intent: { ...withoutUndefined(intent) } });
+    await this.changes.keep('move', this.vs.l10n.t('Move “{0}”', title), withoutUndefined(intent));
     this.host.tree.moveLocalTask(intent.listId, intent.taskId, { ...(intent.parent ? { parent: intent.parent } : {}), ...(intent.previous ? { previous: intent.previous } : {}), toListId });
   }
 
   async delete(listId: string, task: Task): Promise<void> {
     const intent: DeleteIntent = { listId, taskId: task.id };
-    await this.host.desk.offlineQueue.add({ kind: TASKS_CHANGE.delete, summary: this.vs.l10n.t('Delete “{0}”', task.title), intent: { ...intent } });
+    await this.changes.keep('delete', this.vs.l10n.t('Delete “{0}”', task.title), intent);
     this.host.tree.removeLocalTask(listId, task.id);
   }
 
   // ---- replaying
 
   /** tasks.move lands in the same place when repeated (across lists the API client looks in the destination first). */
-  private async replayMove(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as MoveIntent;
+  private async replayMove(intent: MoveIntent, change: QueuedChange): Promise<ReplayOutcome> {
     const taskId = this.taskIdOf(intent.taskId);
     // A task added offline whose add was discarded: nothing to move.
     if (taskId === undefined) return 'applied';
@@ -165,8 +161,7 @@ export class TasksOfflineWrites {
   }
 
   /** A delete repeated, or of a task deleted elsewhere, finds it gone: that is what the user wanted. */
-  private async replayDelete(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as DeleteIntent;
+  private async replayDelete(intent: DeleteIntent): Promise<ReplayOutcome> {
     const taskId = this.taskIdOf(intent.taskId);
     if (taskId === undefined) return 'applied';
     try {
@@ -183,8 +178,7 @@ export class TasksOfflineWrites {
     return this.localIds.get(id);
   }
 
-  private async replayStatus(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as StatusIntent;
+  private async replayStatus(intent: StatusIntent, change: QueuedChange): Promise<ReplayOutcome> {
     const taskId = this.taskIdOf(intent.taskId);
     // A task added offline whose add was discarded: nothing to complete.
     if (taskId === undefined) return 'applied';
@@ -206,8 +200,7 @@ export class TasksOfflineWrites {
     return 'applied';
   }
 
-  private async replayInsert(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as InsertIntent;
+  private async replayInsert(intent: InsertIntent, change: QueuedChange): Promise<ReplayOutcome> {
     // An add whose answer was lost may have landed: look for it before adding again.
     const landed = change.attempted ? await this.findLanded(intent, change.queuedAt) : undefined;
     const placement = { ...(intent.parent ? { parent: this.taskIdOf(intent.parent) } : {}), ...(intent.previous ? { previous: this.taskIdOf(intent.previous) } : {}) };
@@ -229,8 +222,7 @@ export class TasksOfflineWrites {
   }
 
   /** Edit Task and notes saves: re-read, and ask when the notes changed elsewhere since they were edited. */
-  private async replayFields(change: QueuedChange): Promise<ReplayOutcome> {
-    const intent = change.intent as unknown as FieldsIntent;
+  private async replayFields(intent: FieldsIntent, change: QueuedChange): Promise<ReplayOutcome> {
     const taskId = this.taskIdOf(intent.taskId);
     if (taskId === undefined) return 'applied';
     const notes = intent.fields.notes;

@@ -105,6 +105,15 @@ export class FakeDrive implements DriveApi {
     return this.getFile(this.folder(title, parentId));
   }
 
+  async insertEmptyFile(title: string, parentId: string, options: { id?: string; mimeType?: string } = {}): Promise<DriveItem> {
+    if (options.id && this.files.has(options.id)) throw Object.assign(new Error('duplicate'), { status: 409 });
+    return this.getFile(this.add({ ...(options.id ? { id: options.id } : {}), title, mimeType: options.mimeType ?? 'text/plain', fileSize: '0', parents: [{ id: parentId, isRoot: parentId === this.rootId }] }));
+  }
+
+  async generateIds(count: number): Promise<readonly string[]> {
+    return Array.from({ length: count }, () => `gen${this.nextId++}`);
+  }
+
   async uploadFile(metadata: { title: string; parents: readonly { id: string }[] }, content: Buffer | Readable): Promise<DriveItem> {
     const id = this.file(metadata.title, metadata.parents[0]?.id);
     const file = this.files.get(id) as MutableItem;

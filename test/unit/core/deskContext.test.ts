@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+import * as os from 'node:os';
 import { MapMemento } from '../../support/memento';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
@@ -63,7 +65,8 @@ describe('DeskContext HTTP clients', () => {
     const session = { tokenSource: () => async () => 'token', account: async () => undefined } as unknown as DeskSession;
     // The first client also builds the one notion of offline it reports to (sessions and backend watched, the queue's storage).
     const auth = { onDidChangeSessions: none } as unknown as DeskAuthenticationProvider;
-    const extensionContext = { subscriptions: [], globalState: new MapMemento() } as unknown as vscode.ExtensionContext;
+    // The offline queue's file lives in the global storage folder (created on its first write only).
+    const extensionContext = { subscriptions: [], globalState: new MapMemento(), globalStorageUri: { fsPath: path.join(os.tmpdir(), `desk-context-test-${process.pid}`) } } as unknown as vscode.ExtensionContext;
     const desk = createDeskContext(vs, extensionContext, backend, auth, session, { info: () => undefined, warn: () => undefined } as unknown as vscode.LogOutputChannel);
     const sent: string[] = [];
     const client = desk.httpClient((endpoints) => (endpoints as unknown as { tasks: string }).tasks, undefined, (request) => sent.push(request.path));

@@ -175,6 +175,8 @@ export class VolumeCommands {
           }
         }
         await this.context.offline?.keepMove(shelf.shelf.id, move.volumeId, move.position, this.t('Move a volume to position {0} on "{1}"', move.position + 1, shelfLabel(shelf.shelf, this.t)));
+        // Shown at once, as it will be once sent: the shelf redraws from what is loaded, without a request.
+        if (this.context.model().moveLocally(shelf, move.volumeId, move.position)) this.context.tree.rerender(shelf);
       }
       if (kept) void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: the move on "{0}" is kept and sent when the connection is back.', shelfLabel(shelf.shelf, this.t)));
     }, { action: this.t('Could not move the volume on "{0}"', shelfLabel(shelf.shelf, this.t)) });

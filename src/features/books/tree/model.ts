@@ -212,6 +212,23 @@ export class BooksTreeModel {
     return (this.listings.get(shelf.id)?.volumes ?? []).map((volume) => volume.id);
   }
 
+  /**
+   * A move kept offline, shown at once: the volume takes `position` (0 is first) in what is loaded of the shelf (and in
+   * what shows of it offline). Answers whether anything loaded changed (the shelf then redraws without a request).
+   */
+  moveLocally(shelf: ShelfNode, volumeId: string, position: number): boolean {
+    let changed = false;
+    for (const volumes of [this.listings.get(shelf.id)?.volumes, this.knownVolumes.get(shelf.id)]) {
+      if (!volumes) continue;
+      const from = volumes.findIndex((volume) => volume.id === volumeId);
+      if (from < 0) continue;
+      const [moved] = volumes.splice(from, 1);
+      if (moved) volumes.splice(Math.min(position, volumes.length), 0, moved);
+      changed = true;
+    }
+    return changed;
+  }
+
   /** Whether a shelf has more volumes than are loaded. */
   hasMore(shelf: ShelfNode): boolean {
     const listing = this.listings.get(shelf.id);

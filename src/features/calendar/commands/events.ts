@@ -10,6 +10,7 @@ import { confirmModal } from '../../../core/confirm';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
+import { clientEventId, type EventResponse, withResponse } from '../offline';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { EditField, editDraftKey, EventPrompts } from './eventPrompts';
 import { describeWhen, eventTimes, quoteTyped } from './when';
@@ -63,7 +64,9 @@ export class EventCommands {
     const location = await this.asking.askStep(title, draft, 'location', this.t('Where? (optional)'));
     if (location === undefined) return undefined;
     const zone = await this.context.timeZone();
-    const body: EventWrite = { summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
+    // The id is chosen before the first send: when that send's answer is lost and the event is kept, its replay
+    // carries the same id, so an insert that had landed is answered 409 instead of making the event twice.
+    const body: EventWrite = { id: clientEventId(), summary, ...eventTimes(when, duration, zone), ...(location ? { location } : {}) };
     // Offline, the event is kept (shown in the Agenda at once, with an id Desk chose) and inserted when the service is back.
     const offline = this.context.offline;
     let kept = false;
@@ -222,6 +225,45 @@ export class EventCommands {
       await this.synced(calendarId);
     }
     return undefined;
+  }
+
+  /**
+   * Yes / No / Maybe to an invitation: the user's own attendee entry, patched (the same answer again changes nothing).
+   * Offline it is kept, shown on the row at once, and sent when the service is back.
+   */
+  async respondToEvent(node?: CalendarTreeNode, given?: EventResponse): Promise<EventResponse | undefined> {
+    const invited = (event: CalendarEvent): boolean => event.attendees?.some((attendee) => attendee.self) === true;
+    const target = await this.context.prompts.resolveEvent(node, this.t('Respond to which invitation?'), (candidate) => invited(candidate.event), () => this.t('No upcoming event invites you.'));
+    if (!target) return undefined;
+    if (!invited(target.event)) {
+      void this.vs.window.showInformationMessage(this.t('You are not invited to "{0}": there is nothing to answer.', eventTitle(target.event, this.vs.l10n.t)));
+      return undefined;
+    }
+    const response = given ?? await this.context.prompts.pick<EventResponse>([
+      { label: `$(check) ${this.t('Yes')}`, value: 'accepted' },
+      { label: `$(close) ${this.t('No')}`, value: 'declined' },
+      { label: `$(question) ${this.t('Maybe')}`, value: 'tentative' },
+    ], this.t('Going to "{0}"?', eventTitle(target.event, this.vs.l10n.t)));
+    if (!response) return undefined;
+    const attendees = withResponse(target.event, response);
+    if (!attendees) return undefined;
+    const title = eventTitle(target.event, this.vs.l10n.t);
+    const offline = this.context.offline;
+    let kept = false;
+    const done = await attempt(this.context.desk, async () => {
+      try {
+        await this.context.api().patchEvent(target.calendarId, target.event.id, { attendees });
+      } catch (error) {
+        if (!isUnreachable(error) || !offline) throw error;
+        await offline.respond(target.calendarId, target.event, response, title);
+        kept = true;
+      }
+      return response;
+    }, { action: this.t('Could not answer "{0}"', title), retry: true });
+    if (done === undefined) return undefined;
+    if (kept) void this.vs.window.showInformationMessage(this.t('Desk is offline: your answer to "{0}" is kept and sent when the connection is back.', title));
+    else await this.synced(target.calendarId);
+    return response;
   }
 
   async deleteEvent(node?: CalendarTreeNode): Promise<boolean> {

@@ -56,6 +56,7 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.quickAdd]: row((node, text) => events.quickAdd(node, typeof text === 'string' ? text : undefined)),
       [CALENDAR_COMMAND.editEvent]: row((node, field) => events.editEvent(node, typeof field === 'string' ? field as EditField : undefined)),
       [CALENDAR_COMMAND.deleteEvent]: row((node) => events.deleteEvent(node)),
+      [CALENDAR_COMMAND.respondToEvent]: row((node, response) => events.respondToEvent(node, response === 'accepted' || response === 'declined' || response === 'tentative' ? response : undefined)),
       [CALENDAR_COMMAND.moveEvent]: row((node) => events.moveEvent(node)),
       [CALENDAR_COMMAND.showInstances]: row((node) => events.showInstances(node)),
       [CALENDAR_COMMAND.openEvent]: row((node, given) => events.openEvent(node, isEventTarget(given) ? given : undefined)),

@@ -218,6 +218,8 @@ export function contextValueFor(node: CalendarTreeNode, entry?: CalendarListEntr
     if (isWritable(entry)) words.push('writable');
     if (node.event.recurringEventId || node.event.recurrence?.length) words.push('recurring');
     if (joinLinkOf(node.event)) words.push('joinable');
+    // Invited: the user answers Yes / No / Maybe (Respond to Invitation).
+    if (node.event.attendees?.some((attendee) => attendee.self)) words.push('attendee');
     return words.join(' ');
   }
   if (node.kind === 'dueTask') return node.dueTask.task.status === 'completed' ? 'dueTask completed' : 'dueTask open';

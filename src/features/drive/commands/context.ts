@@ -196,7 +196,11 @@ export class DriveCommandContext {
   }
 
   async folderIdFor(container: ContainerNode): Promise<string> {
-    const rootId = await this.host.model().rootId();
+    // Offline before My Drive's id was ever read: Drive's own alias for it, so New Folder / New File can still be kept.
+    const rootId = await this.host.model().rootId().catch((error: unknown) => {
+      if (isUnreachable(error)) return 'root';
+      throw error;
+    });
     return folderIdOf(container, rootId) ?? rootId;
   }
 

@@ -1,4 +1,4 @@
-/** The Drive commands on files themselves: refresh, open, new folder, rename, copy, star, touch, open in the browser. */
+/** The Drive commands on files themselves: refresh, open, new folder, new file, rename, copy, star, touch, open in the browser. */
 import { isUnreachable, ServiceUnreachableError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
 import { isFolder } from '../../../shared/schemas/drive';
@@ -65,6 +65,40 @@ export class DriveFileCommands extends DriveCommandPart {
       this.host.noteOwnWrite(folder);
       this.host.provider.refresh(container);
     }, { action: this.t('Could not create the folder'), retry: true });
+  }
+
+  /** New File: a name, an empty file in the folder, opened to type in. Offline it shows at once and is made when Drive is back. */
+  newFile(node?: DriveNode) {
+    return attempt(this.desk, async () => {
+      const container = this.context.targetContainer(node);
+      const suggested = this.t('Untitled.md');
+      const dot = suggested.lastIndexOf('.');
+      const title = await this.vs.window.showInputBox({
+        prompt: this.t('Name of the new file'),
+        value: suggested,
+        // The name selected, not its extension: typing replaces "Untitled" only.
+        valueSelection: [0, dot > 0 ? dot : suggested.length],
+        validateInput: (value) => (value.trim() === '' ? this.t('A file needs a name') : undefined),
+      });
+      if (title === undefined) return;
+      const parentId = await this.context.folderIdFor(container);
+      let file;
+      try {
+        // An id from generateIds (the client's pool): a repeat after a lost answer cannot make a second file.
+        file = await this.host.api().insertEmptyFile(title.trim(), parentId);
+      } catch (error) {
+        const offline = this.host.offlineChanges;
+        if (!isUnreachable(error) || !offline) throw error;
+        const parentTitle = container.kind === 'file' ? (container.item.title ?? '') : this.t('My Drive');
+        await offline.newFile(title.trim(), parentId, parentTitle);
+        void this.vs.window.showInformationMessage(this.t('Desk is offline: “{0}” is made on Drive when it can be reached; open it then to write in it.', title.trim()));
+        return;
+      }
+      this.host.noteOwnWrite(file);
+      this.host.provider.refresh(container);
+      this.host.knowFile(file);
+      await this.vs.commands.executeCommand('vscode.open', driveUri(this.vs, await this.desk.session.viewAccountNow(), file), { preview: false });
+    }, { action: this.t('Could not create the file'), retry: true });
   }
 
   copy(node?: DriveNode, nodes?: DriveNode[]) {

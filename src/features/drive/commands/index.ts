@@ -98,6 +98,7 @@ export class DriveCommands {
       [DRIVE_COMMAND.loadMore]: (node: LoadMoreNode) => files.loadMore(node),
       [DRIVE_COMMAND.open]: (node?: DriveNode) => files.open(node),
       [DRIVE_COMMAND.newFolder]: (node?: DriveNode) => files.newFolder(node),
+      [DRIVE_COMMAND.newFile]: (node?: DriveNode) => files.newFile(node),
       [DRIVE_COMMAND.copy]: (...rows: Rows) => files.copy(...rows),
       [DRIVE_COMMAND.rename]: (node?: DriveNode) => files.rename(node),
       [DRIVE_COMMAND.star]: (...rows: Rows) => files.star(...rows),
@@ -164,7 +165,7 @@ export class DriveCommands {
 
       [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, this.host.desk.session.viewAccount(), this.host.desk.extensionContext.globalState, node),
       [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
-    }, DRIVE_AFFECTS_OTHERS), { askAccount: [DRIVE_COMMAND.newFolder, DRIVE_COMMAND.uploadFiles, DRIVE_COMMAND.uploadFolder, DRIVE_COMMAND.createSharedDrive] })];
+    }, DRIVE_AFFECTS_OTHERS), { askAccount: [DRIVE_COMMAND.newFolder, DRIVE_COMMAND.newFile, DRIVE_COMMAND.uploadFiles, DRIVE_COMMAND.uploadFolder, DRIVE_COMMAND.createSharedDrive] })];
   }
 
   /** Another account or backend: the versions read so far are not theirs. */

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
 import { WriteQueue } from '../../../../src/core/sync/writeQueue';
@@ -171,5 +172,64 @@ describe('Calendar new events offline', () => {
       assert.equal(current(), undefined);
       assert.equal(queue.size, 0);
     });
+  });
+});
+
+describe('Calendar responses offline (Yes / No / Maybe)', () => {
+  function setUp(stored: CalendarEvent | undefined) {
+    let offline = true;
+    let event = stored;
+    const patches: EventWrite[] = [];
+    const warnings: string[] = [];
+    const unreachable = () => new ServiceUnreachableError('calendar.events', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+    const api = {
+      insertEvent: async (): Promise<CalendarEvent> => { throw new Error('not used'); },
+      deleteEvent: async (): Promise<void> => undefined,
+      getEvent: async (): Promise<CalendarEvent> => {
+        if (offline) throw unreachable();
+        if (!event) throw new GoogleApiError(404, 'Not Found', 'notFound', [], undefined);
+        return event;
+      },
+      patchEvent: async (_calendarId: string, _eventId: string, body: EventWrite): Promise<CalendarEvent> => {
+        if (offline) throw unreachable();
+        patches.push(body);
+        event = { ...(event as CalendarEvent), ...body } as CalendarEvent;
+        return event;
+      },
+    };
+    const vs = fakeVscode() as unknown as Record<string, unknown>;
+    (vs.window as Record<string, unknown>).showWarningMessage = async (message: string) => void warnings.push(message);
+    const queue = new WriteQueue({ memento: new MapMemento(), account: () => 'a', now: () => Date.now(), isOffline: isUnreachable });
+    const shown: CalendarEvent[] = [];
+    const desk = { vs, offlineQueue: queue, log: { info: () => undefined } } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'> & { vs: typeof vscode };
+    const writes = new CalendarOfflineWrites({ desk, api: () => api, store: { apply: (_id, events) => void shown.push(...events) }, onInserted: () => undefined });
+    writes.register();
+    return { writes, queue, patches, shown, warnings, goOnline: () => void (offline = false), current: () => event };
+  }
+  const invitation = { id: 'inv', etag: '"1"', summary: 'Roadmap', status: 'confirmed', attendees: [{ email: 'bob@example.com', organizer: true, responseStatus: 'accepted' }, { email: 'me@example.com', self: true, responseStatus: 'needsAction' }] } as CalendarEvent;
+
+  it('shows the answer at once and sends it once when back; the same answer again sends nothing', async () => {
+    const { writes, queue, patches, shown, goOnline, current } = setUp(invitation);
+    await writes.respond('me@example.com', invitation, 'tentative', 'Roadmap');
+    assert.equal(shown[0]?.attendees?.find((attendee) => attendee.self)?.responseStatus, 'tentative', 'the row says Maybe at once');
+    assert.equal(queue.list()[0]?.kind, 'calendar.respond');
+    goOnline();
+    await queue.replay();
+    assert.equal(queue.size, 0);
+    assert.equal(patches.length, 1);
+    assert.deepEqual(current()?.attendees?.map((attendee) => attendee.responseStatus), ['accepted', 'tentative'], 'the organizer\'s entry is kept as it was');
+    await writes.respond('me@example.com', invitation, 'tentative', 'Roadmap');
+    await queue.replay();
+    assert.equal(patches.length, 1, 'already answered so: nothing sent again');
+  });
+
+  it('an event deleted meanwhile says so and ends the change', async () => {
+    const { writes, queue, patches, warnings, goOnline } = setUp(undefined);
+    await writes.respond('me@example.com', invitation, 'declined', 'Roadmap');
+    goOnline();
+    await queue.replay();
+    assert.equal(queue.size, 0);
+    assert.equal(patches.length, 0);
+    assert.match(warnings[0] ?? '', /deleted or you are no longer invited/);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
 import { WriteQueue } from '../../../../src/core/sync/writeQueue';
-import { DriveOfflineChanges, LOCAL_FOLDER_PREFIX } from '../../../../src/features/drive/offlineChanges';
+import { DriveOfflineChanges, LOCAL_FILE_PREFIX, LOCAL_FOLDER_PREFIX } from '../../../../src/features/drive/offlineChanges';
 import type { DriveItem } from '../../../../src/features/drive/port';
 import { fakeVscode } from '../../../support/fakeVscode';
 import { MapMemento } from '../../../support/memento';
@@ -51,6 +51,28 @@ class FakeDrive {
     this.files.set(folder.id, folder);
     this.sent.push(`insert ${title} in ${parentId}`);
     return folder;
+  }
+  /** Fails after making the file once when `loseAnswer` is set: the answer of a send that landed is lost. */
+  loseAnswer = false;
+  readonly reserved: string[] = [];
+  async generateIds(count: number): Promise<string[]> {
+    this.check();
+    const ids = Array.from({ length: count }, () => `gen${++this.seq}`);
+    this.reserved.push(...ids);
+    return ids;
+  }
+  async insertEmptyFile(title: string, parentId: string, options: { id?: string } = {}): Promise<DriveItem> {
+    this.check();
+    const id = options.id ?? `f${++this.seq}`;
+    if (this.files.has(id)) throw new GoogleApiError(409, 'A file already exists with the provided ID.', 'duplicate', [], undefined);
+    const made = file(id, title, parentId, { mimeType: 'text/plain' });
+    this.files.set(id, made);
+    this.sent.push(`new file ${title} in ${parentId} as ${id}`);
+    if (this.loseAnswer) {
+      this.loseAnswer = false;
+      throw new ServiceUnreachableError('drive', Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
+    }
+    return made;
   }
   async listFiles(request: { q: string }): Promise<{ items: DriveItem[] }> {
     this.check();
@@ -133,5 +155,22 @@ describe('Drive changes offline: rename, move, trash, new folder', () => {
     assert.equal(warnings.length, 1);
     assert.match(warnings[0] ?? '', /deleted on Drive/);
     assert.equal(queue.size, 0);
+  });
+
+  it('a new file shows at once, is made once under an id reserved before its send, and a send whose answer was lost is not repeated', async () => {
+    const { drive, queue, changes, shown } = setUp();
+    const made = await changes.newFile('Ideas.md', 'root', 'My Drive');
+    assert.ok(made.id.startsWith(LOCAL_FILE_PREFIX));
+    assert.deepEqual(shown, ['Ideas.md in root']);
+    drive.offline = false;
+    drive.loseAnswer = true;
+    await queue.replay();
+    assert.equal(queue.size, 1, 'the answer was lost: it waits');
+    assert.equal(queue.list()[0]?.intent.fileId, drive.reserved[0], 'the reserved id is kept in the queue');
+    await queue.replay();
+    assert.deepEqual(drive.sent, [`new file Ideas.md in root as ${drive.reserved[0]}`], 'made once');
+    assert.equal(drive.reserved.length, 1, 'no second id');
+    assert.equal(queue.size, 0);
+    assert.deepEqual(shown.slice(1), [`remove ${made.id}`, `Ideas.md in root`]);
   });
 });

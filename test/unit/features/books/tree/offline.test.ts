@@ -47,4 +47,19 @@ describe('Books tree offline: the view keeps what it shows', () => {
     const model = new BooksTreeModel(() => books, { publicLibraries: () => [] });
     assert.deepEqual(labels(await model.children(model.library(MY_LIBRARY))), ['(offline)']);
   });
+
+  it('a move kept offline shows at once, in the shelf loaded and in what shows of it after a Refresh offline', async () => {
+    const books = new SwitchableBooks();
+    books.addVolumes(fakeVolume('a', 'Dune'), fakeVolume('b', 'Emma'), fakeVolume('c', 'Ulysses'));
+    books.shelf(books.me, 0).volumeIds = ['a', 'b', 'c'];
+    const model = new BooksTreeModel(() => books, { publicLibraries: () => [] });
+    const favorites = (await model.children(model.library(MY_LIBRARY))).find((row): row is ShelfNode => row.kind === 'shelf' && row.shelf.id === 0) as ShelfNode;
+    await model.children(favorites);
+    books.offline = true;
+    assert.equal(model.moveLocally(favorites, 'c', 0), true);
+    assert.deepEqual(labels(await model.children(favorites)), ['Ulysses', 'Dune', 'Emma']);
+    model.invalidateShelf(MY_LIBRARY, 0);
+    assert.deepEqual(labels(await model.children(favorites)), ['Ulysses', 'Dune', 'Emma'], 'offline after a reload of the shelf');
+    assert.equal(model.moveLocally(favorites, 'not-here', 0), false, 'a volume not loaded changes nothing');
+  });
 });
