@@ -6,7 +6,8 @@
  * patch, delete), settings.list, colors.get and freebusy.query.
  */
 import type * as vscode from 'vscode';
-import { registerCommands } from '../../../core/commands';
+import { editorAccount, registerCommands } from '../../../core/commands';
+import { accountOfRow } from '../../../core/rowAccount';
 import { refuseOffline } from '../../../core/offlineRefusal';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { errorMessage } from '../../../api/errors';
@@ -73,7 +74,14 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     // Sharing a calendar changes what others see: refused offline, never kept for later.
-    }, [CALENDAR_COMMAND.share]), { askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar] });
+        }, [CALENDAR_COMMAND.share]), {
+      // From the palette with several accounts signed in, these pick an event or calendar of one account: the one
+      // asked for (or the active event document's, or the selected row's).
+      askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar, CALENDAR_COMMAND.editEvent, CALENDAR_COMMAND.deleteEvent,
+        CALENDAR_COMMAND.moveEvent, CALENDAR_COMMAND.showInstances, CALENDAR_COMMAND.joinEvent, CALENDAR_COMMAND.importIcs, CALENDAR_COMMAND.renameCalendar, CALENDAR_COMMAND.deleteCalendar,
+        CALENDAR_COMMAND.clearCalendar, CALENDAR_COMMAND.addCalendar, CALENDAR_COMMAND.removeCalendar, CALENDAR_COMMAND.calendarSettings, CALENDAR_COMMAND.share, CALENDAR_COMMAND.showSettings, CALENDAR_COMMAND.freeBusy],
+      clearAccount: () => accountOfRow(this.context.view.selection[0]) ?? editorAccount(vs),
+    });
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }
 
