@@ -122,7 +122,10 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       primary,
       create: (account) => {
         let tree: CalendarTreeProvider | undefined;
-        const store = storeOf((calendarId) => tree?.redrawCalendar(calendarId));
+        const store = storeOf((calendarId) => {
+          tree?.redrawCalendar(calendarId);
+          this.status.update();
+        });
         otherStores.set(account, store);
         tree = new CalendarTreeProvider(vs, treeOptions(store));
         return tree;
@@ -154,12 +157,23 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       // The status bar item's click; the item exists before the commands are called.
       openNextEvent: async () => {
         const next = this.status.current;
-        if (next) await this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        const account = this.status.currentAccount;
+        const open = async (): Promise<unknown> => next && this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        // The soonest event may be another signed-in account's: it opens as that account.
+        if (next) await (account ? desk.session.runAs(account, open) : open());
         else await vs.commands.executeCommand(`${CALENDAR_TREE_VIEW.id}.focus`);
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);
-    this.timers = this._register(new CalendarTimers({ desk, tree: this.tree, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events }));
+    this.timers = this._register(new CalendarTimers({
+      desk, tree: this.tree, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events,
+      // Another signed-in account's agenda and store, for the status item and its reminders.
+      otherAccount: (account) => {
+        const tree = this.roots.treeOf(account) as CalendarTreeProvider | undefined;
+        const store = otherStores.get(account);
+        return tree && store && tree !== primary ? { tree, store } : undefined;
+      },
+    }));
 
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.reset();
