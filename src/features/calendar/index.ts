@@ -127,7 +127,8 @@ class CalendarFeature extends Disposable implements CalendarSlice {
           this.status.update();
         });
         otherStores.set(account, store);
-        tree = new CalendarTreeProvider(vs, treeOptions(store));
+        // The first account's sync follows the first account's calendars only (timers.ts syncs the others').
+        tree = new CalendarTreeProvider(vs, { ...treeOptions(store), onCalendars: () => undefined });
         return tree;
       },
       onRemoved: (account) => otherStores.delete(account),
@@ -166,7 +167,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     });
     for (const disposable of this.commands.register()) this._register(disposable);
     this.timers = this._register(new CalendarTimers({
-      desk, tree: this.tree, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events,
+      desk, tree: this.tree, primaryTree: primary, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events,
       // Another signed-in account's agenda and store, for the status item and its reminders.
       otherAccount: (account) => {
         const tree = this.roots.treeOf(account) as CalendarTreeProvider | undefined;

@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/errors';
 import { CALENDAR_SETTING } from '../../config/settingKeys';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { SYSTEM_CLOCK } from '../../core/sync/poller';
+import { SYSTEM_CLOCK, sourceAs } from '../../core/sync/poller';
 import type { EventCommands } from './commands/events';
 import { NextEventStatus } from './status/statusBar';
 import { CalendarSync } from './sync/calendarSync';
@@ -26,6 +26,8 @@ export interface CalendarTimersOptions {
   readonly zone: CalendarTimeZone;
   /** What the status bar's event opens and joins with (commands/events.ts). */
   events(): Pick<EventCommands, 'openEvent' | 'joinEvent'>;
+  /** The first account's own tree (not scoped to the operation's account): what the status item counts as hers. */
+  readonly primaryTree?: CalendarTreeProvider;
   /** Another signed-in account's Agenda tree and event store (several accounts), made on first use. */
   otherAccount?(account: string): { readonly tree: CalendarTreeProvider; readonly store: EventStore } | undefined;
 }
@@ -44,9 +46,10 @@ export class CalendarTimers extends Disposable {
     const vs = desk.vs;
     const remindersOn = (): boolean => desk.settings().calendarReminders;
     this.status = this._register(new NextEventStatus(vs, {
-      occurrences: () => tree.agendaOccurrences(zone.known),
+      // The first account's own tree: a redraw run in another account's operation must not count that one's as hers.
+      occurrences: () => (options.primaryTree ?? tree).agendaOccurrences(zone.known),
       timeZone: () => zone.known,
-      defaultReminders: (calendarId) => (remindersOn() ? tree.entry(calendarId)?.defaultReminders ?? [] : []),
+      defaultReminders: (calendarId) => (remindersOn() ? (options.primaryTree ?? tree).entry(calendarId)?.defaultReminders ?? [] : []),
       open: (occurrence, account) => this.as(account, () => options.events().openEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event })),
       join: (occurrence, account) => this.as(account, async () => void (await options.events().joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event }))),
       onMinute: () => this.checkDayChange(),
@@ -133,8 +136,15 @@ export class CalendarTimers extends Disposable {
       if (!other) return;
       let sync = this.otherSyncs.get(account);
       if (!sync) {
+        // Every poll asks as that account, whoever starts it (a timer, a focus change).
+        const store = other.store;
+        const boundStore = new Proxy(store, {
+          get: (target, property) => (property === 'source'
+            ? (calendarId: string) => sourceAs(target.source(calendarId), account, (who, work) => desk.session.runAs(who, work))
+            : (Reflect.get(target, property, target) as unknown)),
+        });
         sync = new CalendarSync({
-          store: other.store,
+          store: boundStore,
           focused: () => desk.vs.window.state.focused,
           onError: (calendarId, error) => desk.log.warn(`Calendar: syncing ${calendarId} of another account failed: ${errorMessage(error)}`),
           onSignedOut: () => void desk.session.check(),
