@@ -6,8 +6,7 @@
  * patch, delete), settings.list, colors.get and freebusy.query.
  */
 import type * as vscode from 'vscode';
-import { editorAccount, registerCommands } from '../../../core/commands';
-import { accountOfRow } from '../../../core/rowAccount';
+import { registerCommands } from '../../../core/commands';
 import { refuseOffline } from '../../../core/offlineRefusal';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { errorMessage } from '../../../api/errors';
@@ -75,12 +74,11 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     // Sharing a calendar changes what others see: refused offline, never kept for later.
         }, [CALENDAR_COMMAND.share]), {
-      // From the palette with several accounts signed in, these pick an event or calendar of one account: the one
-      // asked for (or the active event document's, or the selected row's).
+      // From the palette with several accounts signed in, these pick an event or calendar of one account: the active
+      // event document's, else the one asked for.
       askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar, CALENDAR_COMMAND.editEvent, CALENDAR_COMMAND.deleteEvent,
         CALENDAR_COMMAND.moveEvent, CALENDAR_COMMAND.showInstances, CALENDAR_COMMAND.joinEvent, CALENDAR_COMMAND.importIcs, CALENDAR_COMMAND.renameCalendar, CALENDAR_COMMAND.deleteCalendar,
         CALENDAR_COMMAND.clearCalendar, CALENDAR_COMMAND.addCalendar, CALENDAR_COMMAND.removeCalendar, CALENDAR_COMMAND.calendarSettings, CALENDAR_COMMAND.share, CALENDAR_COMMAND.showSettings, CALENDAR_COMMAND.freeBusy],
-      clearAccount: () => accountOfRow(this.context.view.selection[0]) ?? editorAccount(vs),
     });
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }

@@ -5,8 +5,7 @@
  * update, patch, delete, clear, move).
  */
 import type * as vscode from 'vscode';
-import { editorAccount, registerCommands } from '../../../core/commands';
-import { accountOfRow } from '../../../core/rowAccount';
+import { registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
 import { TASKS_SETTING } from '../../../config/settingKeys';
 import type { Task } from '../../../shared/schemas/tasks';
@@ -68,11 +67,10 @@ export class TaskCommands {
       [TASKS_COMMAND.hideCompleted]: () => this.setShowCompleted(false),
       [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options),
         }, {
-      // From the palette with several accounts signed in, these pick a list or task of one account: the one asked
-      // for (or the active task document's, or the selected row's).
+      // From the palette with several accounts signed in, these pick a list or task of one account: the active task
+      // document's, else the one asked for (the selection is not what they act on: they ask which list or task).
       askAccount: [TASKS_COMMAND.createList, TASKS_COMMAND.addTask, TASKS_COMMAND.renameList, TASKS_COMMAND.deleteList, TASKS_COMMAND.clearCompleted, TASKS_COMMAND.addSubtask,
         TASKS_COMMAND.editTask, TASKS_COMMAND.editNotes, TASKS_COMMAND.completeTask, TASKS_COMMAND.reopenTask, TASKS_COMMAND.deleteTask, TASKS_COMMAND.moveTask, TASKS_COMMAND.getTask],
-      clearAccount: () => accountOfRow(this.view.selection[0]) ?? editorAccount(this.desk.vs),
     })];
   }
 
