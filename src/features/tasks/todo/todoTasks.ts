@@ -503,7 +503,10 @@ export class TodoTracking extends Disposable {
     const key = cacheKey(taskId, options.account);
     const cached = this.cache.get(key);
     if (cached && !options.fresh && Date.now() - cached.at < CACHE_MS) return cached.lookup;
-    const account = options.account;
+    const session = this.desk.session;
+    // A marker without an account is the first account's, even when looked up during another account's operation
+    // (decorations redrawn after completing bob's task).
+    const account = options.account ?? (session.operationAccount !== undefined ? session.currentAccount : undefined);
     // A marker naming an account is looked up in that account only; one not signed in finds nothing elsewhere.
     const lookup = account === undefined ? this.fetchTask(taskId)
       : this.desk.session.accounts.some((profile) => profile.email === account) ? this.desk.session.runAs(account, () => this.fetchTask(taskId))
