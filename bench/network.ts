@@ -8,15 +8,18 @@ import { CalendarClient } from '../src/api/calendar';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
 import { TasksClient } from '../src/api/tasks';
-import { FirstRowsFromCache, ViewCache } from '../src/core/viewCache';
+import { ViewCache } from '../src/core/viewCache';
 import { startEmulator } from '../src/emulator/emulator';
-import { BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from '../src/features/books/tree/model';
+import { BooksTreeModel, MY_LIBRARY } from '../src/features/books/tree/model';
+import { MY_SHELVES_SNAPSHOT } from '../src/features/books/tree/snapshot';
 import { EventStore } from '../src/features/calendar/sync/eventStore';
-import { isAgendaSnapshot } from '../src/features/calendar/tree/model';
+import { AGENDA_SNAPSHOT } from '../src/features/calendar/tree/snapshot';
 import { CalendarTreeProvider } from '../src/features/calendar/tree/treeProvider';
 import { adaptDriveClient } from '../src/features/drive/driveAdapter';
-import { DriveTreeModel, isMyDriveSnapshot } from '../src/features/drive/tree/model';
-import { isTasksSnapshot, TasksTreeModel } from '../src/features/tasks/tree/model';
+import { DriveTreeModel } from '../src/features/drive/tree/model';
+import { MY_DRIVE_SNAPSHOT } from '../src/features/drive/tree/snapshot';
+import { TasksTreeModel } from '../src/features/tasks/tree/model';
+import { TASKS_SNAPSHOT } from '../src/features/tasks/tree/snapshot';
 import type { TaskListNode } from '../src/features/tasks/tree/nodes';
 import { fakeVscode } from '../test/support/fakeVscode';
 import { machineLoad, runWhenMain } from './support/stats';
@@ -67,7 +70,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
     const token = emulator.tokenFor('alice@example.com').accessToken;
     let requests = 0;
     const http = new HttpClient({ rootUrl: () => emulator.url, token: async () => token, onRequest: () => requests++ });
-    const cache = new ViewCache({ directory, account: async () => 'alice@example.com' });
+    const cache = new ViewCache({ directory, accounts: async () => ['alice@example.com'] });
     const rows: Row[] = [];
 
     /** One start of a view: `first` resolves with the first rows shown, `fresh` once the network's rows are in. */
@@ -84,7 +87,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       const { done, refreshed } = refreshSignal();
       const model = new TasksTreeModel({
         api: new TasksClient(http), showCompleted: () => false, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined,
-        onListLoaded: () => undefined, cache: cache.view('tasks', isTasksSnapshot), onRefreshed: refreshed,
+        onListLoaded: () => undefined, cache: cache.slot(TASKS_SNAPSHOT), onRefreshed: refreshed,
       });
       const roots = await model.roots();
       await model.listChildren(roots[0] as TaskListNode);
@@ -100,18 +103,16 @@ async function modelLevel(latencyMs: number): Promise<void> {
     };
     const driveStart = async (): Promise<{ fresh: Promise<unknown> }> => {
       const { done, refreshed } = refreshSignal();
-      const firstRows = new FirstRowsFromCache(cache.view('drive-my-drive', isMyDriveSnapshot), refreshed);
-      const model = new DriveTreeModel(adaptDriveClient(new DriveClient(http)), { cache: firstRows });
+      const model = new DriveTreeModel(adaptDriveClient(new DriveClient(http)), { cache: cache.slot(MY_DRIVE_SNAPSHOT), onFirstRowsReplaced: refreshed });
       await model.children(model.section('myDrive'));
-      const fresh = firstRows.refreshing ? done.then(() => model.children(model.section('myDrive'))) : Promise.resolve();
+      const fresh = model.refreshing ? done.then(() => model.children(model.section('myDrive'))) : Promise.resolve();
       return { fresh };
     };
     const booksStart = async (): Promise<{ fresh: Promise<unknown> }> => {
       const { done, refreshed } = refreshSignal();
-      const firstRows = new FirstRowsFromCache(cache.view('books', isMyShelvesSnapshot), refreshed);
-      const model = new BooksTreeModel(() => new BooksClient(http), { publicLibraries: () => [], cache: firstRows });
+      const model = new BooksTreeModel(() => new BooksClient(http), { publicLibraries: () => [], cache: cache.slot(MY_SHELVES_SNAPSHOT), onFirstRowsReplaced: refreshed });
       await model.children(model.library(MY_LIBRARY));
-      const fresh = firstRows.refreshing ? done.then(() => model.children(model.library(MY_LIBRARY))) : Promise.resolve();
+      const fresh = model.refreshing ? done.then(() => model.children(model.library(MY_LIBRARY))) : Promise.resolve();
       return { fresh };
     };
 
@@ -125,7 +126,7 @@ async function modelLevel(latencyMs: number): Promise<void> {
       tree = new CalendarTreeProvider(vs as never, {
         api: () => api, store, daysAhead: () => 14, showHidden: () => false, isSignedIn: async () => true, withProgress: (work) => work(), log: () => undefined,
         timeZone: () => (zone ??= api.getSetting('timezone').then((setting) => setting.value)),
-        cache: cache.view('calendar-agenda', isAgendaSnapshot),
+        cache: cache.slot(AGENDA_SNAPSHOT),
       });
       const provider = tree;
       // The cached rows are replaced by a redraw of the whole tree once the calendars and their events are in.

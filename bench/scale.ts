@@ -19,10 +19,10 @@ import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
 import { CalendarClient } from '../src/api/calendar';
 import { HttpClient } from '../src/api/http';
 import { EventStore } from '../src/features/calendar/sync/eventStore';
-import { type AgendaSnapshot, groupByDay, isAgendaSnapshot, occurrenceOf } from '../src/features/calendar/tree/model';
+import { groupByDay, occurrenceOf } from '../src/features/calendar/tree/model';
+import { AGENDA_SNAPSHOT, type AgendaSnapshot } from '../src/features/calendar/tree/snapshot';
 import { CalendarTreeProvider } from '../src/features/calendar/tree/treeProvider';
 import { ViewCache } from '../src/core/viewCache';
-import { VIEW_CACHE_SLOTS } from '../src/config/viewCacheSlots';
 import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
 
 /**
@@ -292,7 +292,7 @@ async function agendaRows(emulator: RunningEmulator, calendarId: string, size: n
   const vs = fakeTreeVs();
   /** One start of the Agenda's model: a new store and tree over the same view cache directory. */
   const start = (): { store: EventStore; tree: CalendarTreeProvider; written: () => Promise<void> } => {
-    const slot = new ViewCache({ directory, account: async () => 'alice@example.com' }).view(VIEW_CACHE_SLOTS.agenda, isAgendaSnapshot);
+    const slot = new ViewCache({ directory, accounts: async () => ['alice@example.com'] }).slot(AGENDA_SNAPSHOT);
     let lastWrite: Promise<void> = Promise.resolve();
     const cache = { ...slot, write: (value: AgendaSnapshot) => (lastWrite = slot.write(value)) };
     const store = new EventStore({ api: () => api, onChange: () => undefined, now: () => now, timeZone: () => zone, horizonDays: () => days + 1, firstDays: () => days });

@@ -4,9 +4,8 @@ import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
 import { Backend } from './core/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
-import { clearOnAccountChange } from './core/viewCache';
+import { startViewCache } from './core/viewCache';
 import { markStartup } from './core/startupMarks';
-import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
 import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network, offlineModule } from './core/lazyModules';
 import { DeskSession } from './core/session';
@@ -160,14 +159,8 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
-  // The views' cached rows go at sign-out and when another account signs in; the account check is the view cache's
-  // own, so it also remembers the account for the next start. The views' files are read while the features load.
-  const accountWatch = clearOnAccountChange(desk.viewCache, () => desk.viewCache.currentAccount());
-  void Promise.resolve().then(() => {
-    desk.viewCache.warm(Object.values(VIEW_CACHE_SLOTS));
-    return accountWatch.check();
-  });
-  context.subscriptions.push(provider.onDidChangeSessions(() => void accountWatch.check()));
+  // The views' cached rows are read while the features load, and an account's go at its sign-out (core/viewCache.ts).
+  context.subscriptions.push(startViewCache(desk.viewCache, (listener) => provider.onDidChangeSessions(listener)));
 
   const activationTimeMs = performance.now() - started;
   markStartup('activated');

@@ -5,7 +5,7 @@
 //
 // Pass/fail is decided from the workbench's codeAutomationExit (0 = run() resolved) AND the JSON result file that
 // run() writes; the server's and extension host's exit codes say nothing about the suite.
-// Options: --grep TEXT (test titles), --file TEXT (test file names), --timeout SECONDS (default 300).
+// Options: --grep TEXT (test titles), --file TEXT (test file names; several, comma-separated: any of them), --timeout SECONDS (default 300).
 // DESK_DEBUG_REQUEST_LOG=FILE keeps the emulator's request log (JSON lines: what Desk asked, when, the answer's status).
 // Prints a mocha-style summary ("N passing", "N failing") that scripts/test-all.js reads.
 'use strict';

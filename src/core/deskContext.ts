@@ -7,7 +7,6 @@ import type { Backend } from './backend';
 import type { DisposableLike } from './disposable';
 import { backendKey } from '../auth/sessionStore';
 import { DeskClock } from './clock';
-import { updateDurably } from './durableMemento';
 import { madeOnFirstUse, network, offlineModule } from './lazyModules';
 import { DeskSession, NotSignedInError } from './session';
 import { readDeskSettings, DeskSettings } from './settings';
@@ -15,14 +14,7 @@ import { PushHub } from './sync/push';
 import type { Connectivity } from './sync/connectivity';
 import type { WriteQueue } from './sync/writeQueue';
 import type { OfflineParts } from './offline';
-import { ViewCache } from './viewCache';
-
-/** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
-export const REMEMBERED_ACCOUNT_KEY = 'desk.viewCache.account';
-export interface RememberedAccount {
-  readonly backend: string;
-  readonly account: string;
-}
+import { createDeskViewCache, type ViewCache } from './viewCache';
 
 export interface ShowErrorOptions {
   /** What Desk was doing, e.g. "Could not rename the list". */
@@ -113,21 +105,11 @@ export function createDeskContext(
       return { dispose: () => void onlineListeners.delete(listener) };
     },
     get viewCache(): ViewCache {
-      // The account is remembered with its backend: after a switch of backend, nothing shows before the check.
-      const remembered = (): RememberedAccount | undefined => extensionContext.globalState.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY);
-      viewCache ??= new ViewCache({
+      viewCache ??= createDeskViewCache({
         directory: path.join(extensionContext.globalStorageUri.fsPath, 'view-cache'),
-        account: () => session.account(),
-        remembered: () => {
-          const saved = remembered();
-          return saved?.backend === backendKey(backend.expected) ? saved.account : undefined;
-        },
-        // Called only when the check answers other than `remembered` (so never with what is already kept).
-        remember: (account) => {
-          const backendNow = backendKey(backend.expected);
-          // Durably: a write lost to the global state's echo would leave the next start waiting for the check again.
-          void updateDurably(extensionContext.globalState, REMEMBERED_ACCOUNT_KEY, account === undefined ? undefined : { backend: backendNow, account });
-        },
+        memento: extensionContext.globalState,
+        backend: () => backendKey(backend.expected),
+        accounts: () => session.signedInAccounts(),
         log: (message) => log.info(message),
       });
       return viewCache;

@@ -16,11 +16,12 @@ export interface SuiteResult {
 }
 
 function testFiles(dir: string): string[] {
-  const wanted = process.env.DESK_TEST_GREP_FILE;
+  // Several substrings, comma-separated ("offline,search"): files that follow one another in the full suite run together.
+  const wanted = process.env.DESK_TEST_GREP_FILE?.split(',').map((part) => part.trim()).filter((part) => part !== '');
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.test.js'))
-    .filter((name) => wanted === undefined || name.includes(wanted))
+    .filter((name) => wanted === undefined || wanted.length === 0 || wanted.some((part) => name.includes(part)))
     .sort()
     .map((name) => path.join(dir, name));
 }

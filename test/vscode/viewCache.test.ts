@@ -6,11 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { backendKey } from '../../src/auth/sessionStore';
-import { REMEMBERED_ACCOUNT_KEY, type RememberedAccount } from '../../src/core/deskContext';
+import { REMEMBERED_ACCOUNTS_KEY, type RememberedAccounts } from '../../src/core/viewCache';
 import { updateDurably } from '../../src/core/durableMemento';
 import type { DeskApi } from '../../src/extension';
 import type { TasksApi } from '../../src/features/tasks/port';
-import { isTasksSnapshot } from '../../src/features/tasks/tree/model';
+import { isTasksSnapshot } from '../../src/features/tasks/tree/snapshot';
 import type { TasksNode } from '../../src/features/tasks/tree/nodes';
 import { TasksTreeProvider } from '../../src/features/tasks/tree/treeProvider';
 import { activateAndSignIn, eventually, labelText, WindowStubs } from './support';
@@ -45,7 +45,8 @@ describe('View cache in VS Code (first rows after a reload)', function () {
   this.timeout(30000);
   let api: DeskApi;
   const stubs = new WindowStubs();
-  const cacheFile = (slot = 'tasks'): string => path.join(api.desk.extensionContext.globalStorageUri.fsPath, 'view-cache', `${slot}.json`);
+  /** A view's file of an account (default: the one signed in): one folder per account. */
+  const cacheFile = (slot = 'tasks', account = api.desk.session.currentAccount ?? ''): string => path.join(api.desk.extensionContext.globalStorageUri.fsPath, 'view-cache', encodeURIComponent(account), `${slot}.json`);
 
   /** A Tasks tree as a window reload builds it: nothing loaded, reading the cache. */
   function reloadedTree(tasksApi: TasksApi, slot = 'tasks'): TasksTreeProvider {
@@ -165,14 +166,15 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     const account = (JSON.parse(text) as { account: string }).account;
     const state = api.desk.extensionContext.globalState;
     const backend = backendKey(api.desk.backend.expected);
-    assert.deepEqual(state.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY), { backend, account }, 'the check remembers the signed-in account');
+    assert.deepEqual(state.get<RememberedAccounts>(REMEMBERED_ACCOUNTS_KEY), { backend, accounts: [account] }, 'the check remembers the signed-in account');
     // As if the last window had another account signed in (its file and the memory of it), and this one has alice.
     // A slot of its own: the real Tasks view may write its slot meanwhile.
     const slot = 'tasks-other-account';
-    fs.writeFileSync(cacheFile(slot), text.replace(JSON.stringify(account), JSON.stringify('someone-else@example.com')));
+    fs.mkdirSync(path.dirname(cacheFile(slot, 'someone-else@example.com')), { recursive: true });
+    fs.writeFileSync(cacheFile(slot, 'someone-else@example.com'), text.replace(JSON.stringify(account), JSON.stringify('someone-else@example.com')));
     // Durably: the echo of another write of Desk's global state in flight would otherwise take this one away, and the
     // reloaded view would then wait for the held network instead of showing the other account's rows.
-    await updateDurably(state, REMEMBERED_ACCOUNT_KEY, { backend, account: 'someone-else@example.com' });
+    await updateDurably(state, REMEMBERED_ACCOUNTS_KEY, { backend, accounts: ['someone-else@example.com'] });
     const held = heldApi(api.tasks.api);
     const tree = reloadedTree(held.api, slot);
     try {
@@ -185,8 +187,8 @@ describe('View cache in VS Code (first rows after a reload)', function () {
       held.open();
       const fresh = await tree.getChildren();
       assert.ok(fresh.some((node) => labelText(tree.getTreeItem(node)) === 'My Tasks') && fresh.every((node) => tree.getTreeItem(node).description !== 'refreshing…'));
-      await eventually('the account remembered again', () => (state.get<RememberedAccount>(REMEMBERED_ACCOUNT_KEY)?.account === account ? true : undefined));
-      await eventually('the other account\'s file removed or replaced', () => (!fs.existsSync(cacheFile(slot)) || !fs.readFileSync(cacheFile(slot), 'utf8').includes('someone-else@example.com') ? true : undefined));
+      await eventually('the account remembered again', () => (state.get<RememberedAccounts>(REMEMBERED_ACCOUNTS_KEY)?.accounts[0] === account ? true : undefined));
+      await eventually('the other account\'s file removed', () => (!fs.existsSync(cacheFile(slot, 'someone-else@example.com')) ? true : undefined));
     } finally {
       held.open();
       tree.dispose();

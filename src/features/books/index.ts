@@ -2,7 +2,6 @@ import { markViewOffline } from '../../core/offlineStatus';
 import { BooksOfflineWrites } from './offline';
 import type * as vscode from 'vscode';
 import { BOOKS_TREE_VIEW } from '../../config/treeViews';
-import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import { BooksClient } from '../../api/books';
 import { DESK_SCOPES, SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
@@ -11,9 +10,8 @@ import { BooksCommands } from './commands';
 import type { BooksApi } from './port';
 import { PublicLibraries } from './publicLibraries';
 import { BooksDragAndDropController } from './tree/dragAndDrop';
-import { BooksNode, BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from './tree/model';
-import type { Bookshelf } from '../../shared/schemas/books';
-import { FirstRowsFromCache, type ViewCache } from '../../core/viewCache';
+import { BooksNode, BooksTreeModel } from './tree/model';
+import { MY_SHELVES_SNAPSHOT } from './tree/snapshot';
 import { BOOKS_VIEW_ID, BooksTreeProvider } from './tree/treeProvider';
 
 /** The Books slice as activate() returns it to tests. */
@@ -34,13 +32,8 @@ export interface BooksSlice {
  * commands (live search included), the public libraries remembered per account, and the `desk-book:` details
  * documents. Nothing here touches the network: the tree loads when VS Code first asks for its rows.
  */
-/** The view's slot in the view cache: My Library's shelves as last shown. */
-const BOOKS_CACHE = VIEW_CACHE_SLOTS.myLibrary;
-
-/** My Library's shelves as the Books view last showed them (from disk, no request), e.g. for the search. */
-export function cachedShelves(cache: ViewCache): Promise<Bookshelf[] | undefined> {
-  return cache.read(BOOKS_CACHE, isMyShelvesSnapshot);
-}
+/** For the search (its bundle imports this index): the reader lives with the view's slot. */
+export { cachedShelves } from './tree/snapshot';
 
 export function registerBooks(desk: DeskContext): BooksSlice {
   return desk.register(new BooksFeature(desk));
@@ -49,8 +42,6 @@ export function registerBooks(desk: DeskContext): BooksSlice {
 class BooksFeature extends Disposable implements BooksSlice {
   private client: BooksApi | undefined;
   private modelValue: BooksTreeModel;
-  /** My Library's shelves of the last session, shown at the first start (shared by the models of one session). */
-  private readonly firstRows: FirstRowsFromCache<Bookshelf[]>;
   private reloading: Promise<void> = Promise.resolve();
   readonly tree: BooksTreeProvider;
   readonly view: vscode.TreeView<BooksNode>;
@@ -62,12 +53,9 @@ class BooksFeature extends Disposable implements BooksSlice {
     super();
     const vs = desk.vs;
     this.libraries = new PublicLibraries(desk.extensionContext.globalState, desk.vs.l10n.t);
-    this.firstRows = new FirstRowsFromCache(desk.viewCache.view(BOOKS_CACHE, isMyShelvesSnapshot), () => this.tree.rerender(this.modelValue.library(MY_LIBRARY)), {
-      // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
-      onDropped: () => this.tree.refreshRoots(),
-    });
-    this.firstRows.prefetch();
+    // Every model keeps My Library's shelves in the view's slot (tree/snapshot.ts); the first shows the last session's.
     this.modelValue = this.newModel();
+    this.modelValue.prefetchFirstRows();
     this.tree = this._register(new BooksTreeProvider(vs, {
       model: () => this.modelValue,
       isSignedIn: async () => {
@@ -99,7 +87,7 @@ class BooksFeature extends Disposable implements BooksSlice {
     }));
     // The remembered account's public libraries at once (its cached shelves show before the account check answers);
     // the check then sets the account, and the library rows are redrawn if it is another.
-    this.libraries.use(desk.backend.expected.kind, desk.viewCache.rememberedAccount());
+    this.libraries.useLast(desk.backend.expected.kind);
     const assumed = this.libraries.account;
     this.reloading = this.readAccount().then(() => {
       if (this.libraries.account !== assumed) this.tree.refreshRoots();
@@ -119,6 +107,8 @@ class BooksFeature extends Disposable implements BooksSlice {
   reload(): Promise<void> {
     this.reloading = this.readAccount().then(() => {
       this.modelValue = this.newModel();
+      // A later model (sign-in, back online, another backend) loads: cached shelves were of the session's start.
+      this.modelValue.reset();
       this.tree.refreshAll();
     });
     return this.reloading;
@@ -126,7 +116,14 @@ class BooksFeature extends Disposable implements BooksSlice {
 
   private newModel(): BooksTreeModel {
     const pageSize = this.modelValue?.pageSize;
-    return new BooksTreeModel(() => this.api(), { publicLibraries: () => this.libraries.list(), cache: this.firstRows, ...(pageSize ? { pageSize } : {}) });
+    return new BooksTreeModel(() => this.api(), {
+      publicLibraries: () => this.libraries.list(),
+      cache: this.desk.viewCache.slot(MY_SHELVES_SNAPSHOT),
+      onFirstRowsReplaced: (myLibrary) => this.tree.rerender(myLibrary),
+      // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
+      onFirstRowsDropped: () => this.tree.refreshRoots(),
+      ...(pageSize ? { pageSize } : {}),
+    });
   }
 
   /** The account whose public libraries are shown: the session the Books requests use (stored sessions, no network). */

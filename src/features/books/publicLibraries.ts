@@ -8,6 +8,8 @@ import { english, Translate } from '../../shared/l10n';
 import { updateDurably } from '../../core/durableMemento';
 
 const KEY_PREFIX = 'desk.books.publicLibraries/';
+/** The account whose list was used last, per backend: a window's start shows its libraries before the sessions are read. */
+const LAST_ACCOUNT_PREFIX = 'desk.books.publicLibraries.lastAccount/';
 
 /** Google's user ids are decimal numbers (the Books API answers 404 to anything else). */
 export function isBooksUserId(text: string): boolean {
@@ -41,8 +43,14 @@ export class PublicLibraries {
   /** Switches to the list of `account` on `backend` (undefined account: signed out, an empty list). */
   use(backend: string, account: string | undefined): void {
     this.key = account ? `${KEY_PREFIX}${backend}|${account}` : undefined;
+    if (account && this.memento.get<string>(`${LAST_ACCOUNT_PREFIX}${backend}`) !== account) void updateDurably(this.memento, `${LAST_ACCOUNT_PREFIX}${backend}`, account);
     const stored = this.key ? this.memento.get<unknown>(this.key) : undefined;
     this.owners = Array.isArray(stored) ? stored.filter((value): value is string => typeof value === 'string' && isBooksUserId(value)) : [];
+  }
+
+  /** Switches to the list of the account used last on `backend` (at a start, before the sessions are read). */
+  useLast(backend: string): void {
+    this.use(backend, this.memento.get<string>(`${LAST_ACCOUNT_PREFIX}${backend}`));
   }
 
   get account(): string | undefined {

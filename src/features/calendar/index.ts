@@ -7,14 +7,11 @@
 import { markViewOffline } from '../../core/offlineStatus';
 import { CalendarOfflineWrites } from './offline';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
-import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { CalendarClient } from '../../api/calendar';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import type { ViewCache } from '../../core/viewCache';
-import type { CalendarListEntry } from '../../shared/schemas/calendar';
 import { CalendarCommands, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
 import { CalendarPrompts } from './commands/context';
 import type { CalendarApi } from './port';
@@ -24,7 +21,8 @@ import type { CalendarSync } from './sync/calendarSync';
 import { EventStore } from './sync/eventStore';
 import { CalendarTimers } from './timers';
 import { CalendarTimeZone } from './timeZone';
-import { CALENDAR_VIEW_ID, CalendarTreeNode, isAgendaSnapshot } from './tree/model';
+import { CALENDAR_VIEW_ID, CalendarTreeNode } from './tree/model';
+import { AGENDA_SNAPSHOT } from './tree/snapshot';
 import { CalendarTreeOptions, CalendarTreeProvider } from './tree/treeProvider';
 import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
 import { DueTaskStore } from './agenda/dueTaskStore';
@@ -53,13 +51,8 @@ export interface CalendarSlice {
   startTimers(): Promise<void>;
 }
 
-/** The view's slot in the view cache: the calendars, the zone and the Agenda as last shown. */
-const AGENDA_CACHE = VIEW_CACHE_SLOTS.agenda;
-
-/** The calendar list as the Agenda's cache has it (from disk, no request), e.g. for the search. */
-export async function cachedCalendars(cache: ViewCache): Promise<CalendarListEntry[] | undefined> {
-  return (await cache.read(AGENDA_CACHE, isAgendaSnapshot))?.calendars;
-}
+/** For the search (its bundle imports this index): the reader lives with the view's slot. */
+export { cachedCalendars } from './tree/snapshot';
 
 export function registerCalendar(desk: DeskContext): CalendarSlice {
   return desk.register(new CalendarFeature(desk));
@@ -83,10 +76,10 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     const vs = desk.vs;
     this.api = new CalendarClient(desk.httpClient((endpoints) => endpoints.calendar, DESK_SCOPES));
     this.zone = new CalendarTimeZone(desk, () => this.api);
-    const storeOf = (onChange: (calendarId: string) => void): EventStore => new EventStore({
+    const storeOf = (onChange: (calendarId: string) => void, zone: CalendarTimeZone = this.zone): EventStore => new EventStore({
       api: () => this.api,
       now: () => desk.clock.now(),
-      timeZone: () => this.zone.known,
+      timeZone: () => zone.known,
       horizonDays: () => desk.settings().calendarDaysAhead + 1,
       // The Agenda's days come first (one page even in a calendar of 100,000 events), the window behind them.
       firstDays: () => desk.settings().calendarDaysAhead,
@@ -99,10 +92,10 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     const agendaTasks = this._register(new DueTasksInAgenda(desk, { redraw: () => this.tree.redrawEvents() }));
     this.agendaTasks = agendaTasks;
     this.dueTasks = agendaTasks.store;
-    const treeOptions = (store: EventStore): CalendarTreeOptions => ({
+    const treeOptions = (store: EventStore, zone: CalendarTimeZone = this.zone): CalendarTreeOptions => ({
       api: () => this.api,
       store,
-      timeZone: () => this.timeZone(),
+      timeZone: () => zone.get(),
       daysAhead: () => desk.settings().calendarDaysAhead,
       showHidden: () => this.showHidden,
       isSignedIn: () => desk.session.isSignedIn(),
@@ -112,26 +105,34 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       now: () => desk.clock.now(),
       onCalendars: () => void this.timers.follow(),
     });
-    const primary: CalendarTreeProvider = this._register(new CalendarTreeProvider(vs, { ...treeOptions(primaryStore), dueTasks: agendaTasks.treeOptions(), cache: desk.viewCache.view(AGENDA_CACHE, isAgendaSnapshot) }));
+    // Each account's Agenda keeps its first rows in its own slot (tree/snapshot.ts); the first account's is shown alone.
+    const primary: CalendarTreeProvider = this._register(new CalendarTreeProvider(vs, { ...treeOptions(primaryStore), dueTasks: agendaTasks.treeOptions(), cache: desk.viewCache.slot(AGENDA_SNAPSHOT) }));
     primary.prefetchFirstRows();
-    // Several accounts: one root per account. Another account's agenda has its own event store (synced as that
-    // account when its rows load) and no view cache (it holds the first account's).
+    // Several accounts: one root per account. Another account's Agenda has its own event store (synced as that
+    // account when its rows load), its own Calendar time zone (its settings; Desk's clock follows the first account's),
+    // its own due tasks and its own cache slot.
     const otherStores = new Map<string, EventStore>();
     this.roots = this._register(new AccountRootsProvider<CalendarTreeNode>(vs, {
       session: desk.session,
       primary,
       create: (account) => {
         let tree: CalendarTreeProvider | undefined;
+        const zone = new CalendarTimeZone(desk, () => this.api, { followedByClock: false });
         const store = storeOf((calendarId) => {
           tree?.redrawCalendar(calendarId);
           this.status.update();
-        });
+        }, zone);
         otherStores.set(account, store);
+        const dueTasks = agendaTasks.treeOptionsOf(account, () => tree?.redrawEvents());
         // The first account's sync follows the first account's calendars only (timers.ts syncs the others').
-        tree = new CalendarTreeProvider(vs, { ...treeOptions(store), onCalendars: () => undefined });
+        tree = new CalendarTreeProvider(vs, { ...treeOptions(store, zone), dueTasks, cache: desk.viewCache.slot(AGENDA_SNAPSHOT, account), onCalendars: () => undefined });
+        tree.prefetchFirstRows();
         return tree;
       },
-      onRemoved: (account) => otherStores.delete(account),
+      onRemoved: (account) => {
+        otherStores.delete(account);
+        agendaTasks.dropAccount(account);
+      },
       icon: 'account',
     }));
     const stores = { treeOf: (account: string) => otherStores.get(account), otherTrees: () => [...otherStores.values()] };
@@ -208,7 +209,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
   private reset(): void {
     this.timers.stop();
     this.store.forget();
-    this.dueTasks.forget();
+    this.agendaTasks.forgetAll();
     this.zone.forget();
     this.tree.forgetKnown();
     this.tree.refreshAll();

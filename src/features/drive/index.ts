@@ -3,7 +3,6 @@ import { markViewOffline } from '../../core/offlineStatus';
 import { DriveOfflineSaves } from './fs/offlineSaves';
 import { DriveOfflineChanges } from './offlineChanges';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
-import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import type { DriveClient } from '../../api/drive';
 import type { ServiceEndpoints } from '../../config/endpoints';
@@ -16,15 +15,14 @@ import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/i
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
-import type { ViewCache } from '../../core/viewCache';
-import type { DriveFile } from '../../shared/schemas/drive';
 import type { DriveFileSystemProvider } from './fs/driveFileSystem';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
 import { sharedDriveSource } from './sharedDrives/port';
 import { AccessTooltips } from './sharing/accessTooltip';
 import { registerDriveFileSystem } from './explorer/fileSystem';
 import { CurrentDriveModel } from './tree/currentModel';
-import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
+import { DriveNode, DriveTreeModel } from './tree/model';
+import { MY_DRIVE_SNAPSHOT } from './tree/snapshot';
 import { revealDriveFile } from './tree/reveal';
 import { DRIVE_VIEW_ID, DriveTreeOptions, DriveTreeProvider } from './tree/treeProvider';
 import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
@@ -56,13 +54,8 @@ export interface DriveSlice {
   revealFile(fileId: string, options?: { open?: boolean }): Promise<void>;
 }
 
-/** The view's slot in the view cache: My Drive's first rows as last shown. */
-const MY_DRIVE_CACHE = VIEW_CACHE_SLOTS.myDrive;
-
-/** My Drive's first rows as the Drive view last showed them (from disk, no request), e.g. for the search. */
-export function cachedMyDriveRows(cache: ViewCache): Promise<DriveFile[] | undefined> {
-  return cache.read(MY_DRIVE_CACHE, isMyDriveSnapshot);
-}
+/** For the search (its bundle imports this index): the reader lives with the view's slot. */
+export { cachedMyDriveRows } from './tree/snapshot';
 
 export function registerDrive(desk: DeskContext): DriveSlice {
   return desk.register(new DriveFeature(desk));
@@ -101,9 +94,9 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       api: () => this.api(),
       sharedDrives: sharedDriveSource(() => this.driveClient()),
       t: vs.l10n.t,
-      firstRows: desk.viewCache.view(MY_DRIVE_CACHE, isMyDriveSnapshot),
-      onFirstRowsReplaced: (model) => this.provider.rerender(model.section('myDrive')),
-      onFirstRowsDropped: () => this.provider.refresh(),
+      firstRows: desk.viewCache.slot(MY_DRIVE_SNAPSHOT),
+      onFirstRowsReplaced: (myDrive) => primary.rerender(myDrive),
+      onFirstRowsDropped: () => primary.refresh(),
     });
     // Saves Drive cannot be reached for wait in Desk's queue and are uploaded once when it is back.
     const offlineSaves = new DriveOfflineSaves({ desk, api: () => this.api(), onUploaded: (item, size) => this.fileSystem.uploaded(item, size) });
@@ -146,14 +139,23 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       comments: commentsTree,
     });
     const primary = this._register(new DriveTreeProvider(vs, treeOptions(() => this.models.get())));
-    // Several accounts: one root per account; another account's model has no view cache (it holds the first account's).
+    // Several accounts: one root per account, each account's model with its own slot (tree/snapshot.ts).
     this.roots = this._register(new AccountRootsProvider<DriveNode>(vs, {
       session: desk.session,
       primary,
       create: (account) => {
-        const model = new DriveTreeModel(this.api(), { sharedDrives: sharedDriveSource(() => this.driveClient()), t: vs.l10n.t });
+        let tree: DriveTreeProvider | undefined;
+        const model = new DriveTreeModel(this.api(), {
+          sharedDrives: sharedDriveSource(() => this.driveClient()),
+          t: vs.l10n.t,
+          cache: desk.viewCache.slot(MY_DRIVE_SNAPSHOT, account),
+          onFirstRowsReplaced: (myDrive) => tree?.rerender(myDrive),
+          onFirstRowsDropped: () => tree?.refresh(),
+        });
+        model.prefetchFirstRows();
         this.otherModels.set(account, model);
-        return new DriveTreeProvider(vs, treeOptions(() => model));
+        tree = new DriveTreeProvider(vs, treeOptions(() => model));
+        return tree;
       },
       onRemoved: (account) => this.otherModels.delete(account),
       icon: 'account',

@@ -5,19 +5,16 @@
  */
 import { markViewOffline } from '../../core/offlineStatus';
 import { TASKS_TREE_VIEW } from '../../config/treeViews';
-import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
 import { TasksClient } from '../../api/tasks';
 import { SHOW_COMPLETED_CONTEXT_KEY, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import type { ViewCache } from '../../core/viewCache';
-import type { TaskList } from '../../shared/schemas/tasks';
 import { DESK_SCOPES } from '../../config/scopes';
 import { TASKS_SETTING } from '../../config/settingKeys';
 import { TasksDragAndDropController } from './tree/dragAndDrop';
 import { TASKS_VIEW_ID, TasksNode } from './tree/nodes';
-import { isTasksSnapshot } from './tree/model';
+import { TASKS_SNAPSHOT } from './tree/snapshot';
 import type { TasksApi } from './port';
 import { TasksTreeOptions, TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
@@ -52,13 +49,8 @@ export interface TasksSlice {
 /** Set once the user ticks a task's checkbox: what completes the walkthrough's Tasks step. */
 export const WALKTHROUGH_TICKED_CONTEXT_KEY = 'desk:walkthrough.taskTicked';
 
-/** The view's slot in the view cache: the lists and the first tasks as last shown. */
-const TASKS_CACHE = VIEW_CACHE_SLOTS.tasks;
-
-/** The task lists as the Tasks view last showed them (from disk, no request), e.g. for the search. */
-export async function cachedTaskLists(cache: ViewCache): Promise<TaskList[] | undefined> {
-  return (await cache.read(TASKS_CACHE, isTasksSnapshot))?.lists;
-}
+/** For the search (its bundle imports this index): the reader lives with the view's slot. */
+export { cachedTaskLists } from './tree/snapshot';
 
 export function registerTasks(desk: DeskContext): TasksSlice {
   return desk.register(new TasksFeature(desk));
@@ -94,10 +86,20 @@ class TasksFeature extends Disposable implements TasksSlice {
       onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
       expandedLists,
     };
-    const primary = this._register(new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.view(TASKS_CACHE, isTasksSnapshot) }));
+    // Each tree keeps its first rows in its account's slot (tree/snapshot.ts); the first account's is the one shown alone.
+    const primary = this._register(new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.slot(TASKS_SNAPSHOT) }));
     primary.model.prefetchFirstRows();
-    // Several accounts: one root per account; another account's tree has no view cache (it holds the first account's).
-    this.roots = this._register(new AccountRootsProvider<TasksNode>(vs, { session: desk.session, primary, create: () => new TasksTreeProvider(vs, treeOptions), icon: 'account' }));
+    // Several accounts: one root per account, each account's tree with its own slot.
+    this.roots = this._register(new AccountRootsProvider<TasksNode>(vs, {
+      session: desk.session,
+      primary,
+      create: (account) => {
+        const tree = new TasksTreeProvider(vs, { ...treeOptions, cache: desk.viewCache.slot(TASKS_SNAPSHOT, account) });
+        tree.model.prefetchFirstRows();
+        return tree;
+      },
+      icon: 'account',
+    }));
     this.tree = accountScoped(primary, this.roots, desk.session, ['refreshAll', 'refreshLists']);
     let commands: TaskCommands | undefined;
     const dragAndDrop = new TasksDragAndDropController(vs, { move: (requests, lists) => (commands ? commands.move(requests, lists) : Promise.resolve()) });

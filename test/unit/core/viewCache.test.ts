@@ -9,7 +9,9 @@ describe('view cache (core/viewCache.ts)', () => {
   let directory: string;
   let account: string | undefined;
   const isRows = (data: unknown): data is string[] => Array.isArray(data) && data.every((row) => typeof row === 'string');
-  const cache = (maxBytes?: number): ViewCache => new ViewCache({ directory, account: async () => account, maxBytes });
+  const cache = (maxBytes?: number): ViewCache => new ViewCache({ directory, accounts: async () => (account ? [account] : []), maxBytes });
+  /** Where a view's file of an account lives: one folder per account. */
+  const folderOf = (owner = 'alice@example.com'): string => path.join(directory, encodeURIComponent(owner));
 
   beforeEach(async () => {
     directory = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'desk-view-cache-')), 'view-cache');
@@ -26,7 +28,10 @@ describe('view cache (core/viewCache.ts)', () => {
   it('never shows one account the rows of another, and removes them', async () => {
     await cache().write('tasks', ['alice row']);
     account = 'bob@example.com';
-    assert.equal(await cache().read('tasks', isRows), undefined);
+    const bobsWindow = cache();
+    assert.equal(await bobsWindow.read('tasks', isRows), undefined);
+    // The window's first account check removes the files of accounts not signed in.
+    await clearOnAccountChange(bobsWindow, async () => (account ? [account] : [])).check();
     account = 'alice@example.com';
     assert.equal(await cache().read('tasks', isRows), undefined, 'the foreign file was removed');
   });
@@ -37,19 +42,22 @@ describe('view cache (core/viewCache.ts)', () => {
     await views.write('calendar', ['y']);
     await views.clear();
     assert.deepEqual(await fs.readdir(directory).catch(() => []), []);
+    await views.write('tasks', ['x']);
+    await views.clear('alice@example.com');
+    assert.deepEqual(await fs.readdir(directory).catch(() => []), [], 'clear(account) removes that account\'s folder');
     account = undefined;
     await views.write('tasks', ['z']);
     assert.deepEqual(await fs.readdir(directory).catch(() => []), []);
   });
 
   it('ignores and removes a corrupted file or one of the wrong shape, without throwing', async () => {
-    await fs.mkdir(directory, { recursive: true });
-    await fs.writeFile(path.join(directory, 'tasks.json'), '{"format":1,"account":"alice@exa');
+    await fs.mkdir(folderOf(), { recursive: true });
+    await fs.writeFile(path.join(folderOf(), 'tasks.json'), '{"format":1,"account":"alice@exa');
     assert.equal(await cache().read('tasks', isRows), undefined);
-    assert.deepEqual(await fs.readdir(directory), []);
-    await fs.writeFile(path.join(directory, 'drive.json'), JSON.stringify({ format: 1, account: 'alice@example.com', data: [1, 2] }));
+    assert.deepEqual(await fs.readdir(folderOf()), []);
+    await fs.writeFile(path.join(folderOf(), 'drive.json'), JSON.stringify({ format: 1, account: 'alice@example.com', data: [1, 2] }));
     assert.equal(await cache().read('drive', isRows), undefined);
-    assert.deepEqual(await fs.readdir(directory), []);
+    assert.deepEqual(await fs.readdir(folderOf()), []);
   });
 
   it('keeps each file within its bound: a snapshot too large replaces the old one with nothing', async () => {
@@ -57,12 +65,12 @@ describe('view cache (core/viewCache.ts)', () => {
     await views.write('tasks', ['small']);
     await views.write('tasks', ['x'.repeat(2000)]);
     assert.equal(await views.read('tasks', isRows), undefined);
-    assert.deepEqual(await fs.readdir(directory), []);
+    assert.deepEqual(await fs.readdir(folderOf()), []);
   });
 
   it('empties the cache when another account signs in, keeps it across a check with the same account', async () => {
     const views = cache();
-    const watch = clearOnAccountChange(views, async () => account);
+    const watch = clearOnAccountChange(views, async () => (account ? [account] : []));
     await views.write('tasks', ['alice row']);
     await watch.check();
     await watch.check();
@@ -107,13 +115,13 @@ describe('view cache (core/viewCache.ts)', () => {
 
   /** A cache whose account check is held until `answer(account)`, with the account remembered from the last check. */
   function heldCheck(remembered: string | undefined): { cache: ViewCache; answer(account: string | undefined): void; remembered(): string | undefined } {
-    let answer: (account: string | undefined) => void = () => undefined;
-    const check = new Promise<string | undefined>((resolve) => {
+    let answer: (accounts: readonly string[]) => void = () => undefined;
+    const check = new Promise<readonly string[]>((resolve) => {
       answer = resolve;
     });
-    let memory = remembered;
-    const held = new ViewCache({ directory, account: () => check, remembered: () => memory, remember: (value) => { memory = value; } });
-    return { cache: held, answer: (value) => answer(value), remembered: () => memory };
+    let memory: readonly string[] = remembered ? [remembered] : [];
+    const held = new ViewCache({ directory, accounts: () => check, remembered: () => memory, remember: (value) => { memory = value; } });
+    return { cache: held, answer: (value) => answer(value ? [value] : []), remembered: () => memory[0] };
   }
 
   it('gives the remembered account\'s rows before the account check answers, then confirms them', async () => {
@@ -123,7 +131,7 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.deepEqual(early?.data, ['cached'], 'shown while the check is still out');
     held.answer('alice@example.com');
     assert.equal(await early?.confirmed, true);
-    assert.deepEqual(await fs.readdir(directory), ['tasks.json']);
+    assert.deepEqual(await fs.readdir(folderOf()), ['tasks.json']);
   });
 
   it('drops rows shown for the remembered account when the check answers another one, removes the file and remembers the new account', async () => {
@@ -138,7 +146,7 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.equal(rows.refreshing, false, 'the fresh rows (still loading) replace nothing: the view loads bob\'s');
     assert.equal(rows.snapshot, undefined);
     assert.equal(held.remembered(), 'bob@example.com');
-    await eventually(async () => (await fs.readdir(directory)).length === 0);
+    await eventually(async () => (await fs.readdir(folderOf())).length === 0);
   });
 
   it('drops rows shown for the remembered account when the check finds no one signed in (and forgets the account)', async () => {
@@ -182,16 +190,16 @@ describe('view cache (core/viewCache.ts)', () => {
     assert.equal(rows.refreshing, false);
   });
 
-  it('waits for the account check when no account is remembered (or another one): nothing of another account shows', async () => {
+  it('waits for the account check when no account is remembered: nothing of another account shows', async () => {
     await cache().write('tasks', ['alice row']);
-    const held = heldCheck('bob@example.com');
+    const held = heldCheck(undefined);
     let settled = false;
     const reading = held.cache.view('tasks', isRows).readEarly?.().then((early) => {
       settled = true;
       return early;
     });
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(settled, false, 'a file of alice waits while bob is remembered');
+    assert.equal(settled, false, 'a file of alice waits for the check while no one is remembered');
     held.answer('alice@example.com');
     const early = await reading;
     assert.deepEqual(early?.data, ['alice row']);
@@ -202,12 +210,12 @@ describe('view cache (core/viewCache.ts)', () => {
   it('reads the files warmed at activation once, and a clear in between shows nothing', async () => {
     await cache().write('tasks', ['cached']);
     const held = heldCheck('alice@example.com');
-    held.cache.warm(['tasks', 'drive']);
+    held.cache.warm();
     await held.cache.clear();
     assert.equal(await held.cache.view('tasks', isRows).readEarly?.(), undefined);
     const other = heldCheck('alice@example.com');
     await cache().write('tasks', ['again']);
-    other.cache.warm(['tasks']);
+    other.cache.warm();
     assert.deepEqual((await other.cache.view('tasks', isRows).readEarly?.())?.data, ['again']);
   });
 });

@@ -4,9 +4,8 @@
  * ids (`<kind>/<owner>/<ids>`) and their parent (for reveal); the provider (treeProvider.ts) only renders them.
  */
 import { isUnreachable } from '../../../api/errors';
-import type { FirstRowsFromCache } from '../../../core/viewCache';
-import { bookshelfSchema, type Bookshelf, type Volume } from '../../../shared/schemas/books';
-import * as z from '../../../shared/schemas/zod';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import { BooksApi, isWritableShelf } from '../port';
 import { appendAll } from '../../../shared/arrays';
 
@@ -73,15 +72,16 @@ export interface BooksTreeModelOptions {
   readonly publicLibraries: () => readonly string[];
   /** Volumes per page of a shelf (default 40). */
   readonly pageSize?: number;
-  /** My Library's shelves of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
-  readonly cache?: FirstRowsFromCache<Bookshelf[]>;
+  /** The view's slot (tree/snapshot.ts): My Library's shelves of the last session, shown at the first start until the fresh ones come. */
+  readonly cache?: ViewSnapshotStore<Bookshelf[]>;
+  /** The fresh shelves replaced the cached ones: My Library must be drawn again. */
+  readonly onFirstRowsReplaced?: (myLibrary: LibraryNode) => void;
+  /** The cached shelves were of an account not signed in: the library rows must be drawn again. */
+  readonly onFirstRowsDropped?: () => void;
 }
 
 export const DEFAULT_SHELF_PAGE_SIZE = 40;
 
-/** What the view keeps for its next start: My Library's shelves. */
-const myShelvesSnapshotSchema = z.array(bookshelfSchema);
-export const isMyShelvesSnapshot = (data: unknown): data is Bookshelf[] => myShelvesSnapshotSchema.safeParse(data).success;
 
 export const libraryId = (owner: string): string => `library/${owner}`;
 export const shelfNodeId = (owner: string, shelfId: number): string => `shelf/${owner}/${shelfId}`;
@@ -102,8 +102,19 @@ export class BooksTreeModel {
   private readonly knownShelves = new Map<string, Bookshelf[]>();
   private readonly knownVolumes = new Map<string, Volume[]>();
 
+  /** My Library's shelves of the last session, read once at the first start (tree/snapshot.ts). */
+  private readonly firstRows: FirstRowsFromCache<Bookshelf[]> | undefined;
+
   constructor(private readonly apiOf: () => BooksApi, private readonly options: BooksTreeModelOptions) {
     this.pageSize = options.pageSize ?? DEFAULT_SHELF_PAGE_SIZE;
+    this.firstRows = options.cache
+      ? new FirstRowsFromCache(options.cache, () => options.onFirstRowsReplaced?.(this.library(MY_LIBRARY)), options.onFirstRowsDropped ? { onDropped: options.onFirstRowsDropped } : {})
+      : undefined;
+  }
+
+  /** Reads the cached shelves now, before the view asks (see FirstRowsFromCache.prefetch). */
+  prefetchFirstRows(): void {
+    this.firstRows?.prefetch();
   }
 
   /** Built on first use: constructing the model costs no client. */
@@ -173,7 +184,7 @@ export class BooksTreeModel {
       list = owner === MY_LIBRARY
         ? this.api.listMyBookshelves().then((answer) => {
           const shelves = answer.items ?? [];
-          this.options.cache?.save(shelves);
+          this.firstRows?.save(shelves);
           this.knownShelves.set(owner, shelves);
           return shelves;
         })
@@ -225,7 +236,7 @@ export class BooksTreeModel {
 
   /** Everything again (sign-in, backend switch, Refresh); the last session's rows are not shown again. */
   reset(): void {
-    this.options.cache?.reset();
+    this.firstRows?.reset();
     this.shelfLists.clear();
     this.listings.clear();
     this.shelfNodes.clear();
@@ -257,16 +268,16 @@ export class BooksTreeModel {
 
   /** Whether My Library's first rows come from the cache (see FirstRowsFromCache.startsFromCache). */
   async startsFromCache(): Promise<boolean> {
-    return (await this.options.cache?.startsFromCache()) ?? false;
+    return (await this.firstRows?.startsFromCache()) ?? false;
   }
 
   /** Whether My Library shows the last session's shelves while the fresh ones load. */
   get refreshing(): boolean {
-    return this.options.cache?.refreshing ?? false;
+    return this.firstRows?.refreshing ?? false;
   }
 
   private async shelfChildren(library: LibraryNode): Promise<BooksNode[]> {
-    const cache = library.mine ? this.options.cache : undefined;
+    const cache = library.mine ? this.firstRows : undefined;
     let shelves: Bookshelf[];
     try {
       const cached = (await cache?.firstStart(() => this.shelves(MY_LIBRARY))) ?? cache?.snapshot;

@@ -14,24 +14,31 @@ import { TASKS_CHANGED_FEED } from '../../../core/sync/push';
 import { CALENDAR_COMMAND, TASKS_COMMAND } from '../../../config/commandIds';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { CalendarTreeNode, DueTaskNode } from '../tree/model';
+import { accountOfRow } from '../../../core/rowAccount';
 import { DueTaskStore } from './dueTaskStore';
 
-export class DueTasksInAgenda extends Disposable {
+/** What an Agenda's tree needs of its account's due tasks. */
+export interface DueTasksOfAgenda {
   readonly store: DueTaskStore;
+  enabled(): boolean;
+  showCompleted(): boolean;
+}
+
+export class DueTasksInAgenda extends Disposable {
+  /** The first account's due tasks. */
+  readonly store: DueTaskStore;
+  /** The due tasks of the other accounts signed in (their Agendas under their roots), by account. */
+  private readonly otherStores = new Map<string, DueTaskStore>();
   private client: TasksClient | undefined;
 
   constructor(private readonly desk: DeskContext, private readonly hooks: { redraw(): void }) {
     super();
-    this.store = new DueTaskStore({
-      api: () => (this.client ??= new TasksClient(desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES))),
-      showCompleted: () => desk.settings().tasksShowCompleted,
-      onChange: () => hooks.redraw(),
-    });
+    this.store = this.newStore(() => hooks.redraw());
     this._register(desk.push.onEvent(TASKS_CHANGED_FEED, (event) => {
-      if (event.kind === 'notified' && this.enabled()) this.store.forget();
+      if (event.kind === 'notified' && this.enabled()) this.forgetAll();
     }));
     this._register(desk.vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(CALENDAR_SETTING.showTasks) || event.affectsConfiguration(TASKS_SETTING.showCompleted)) this.store.forget();
+      if (event.affectsConfiguration(CALENDAR_SETTING.showTasks) || event.affectsConfiguration(TASKS_SETTING.showCompleted)) this.forgetAll();
     }));
     for (const disposable of registerCommands(desk, { [CALENDAR_COMMAND.showTaskInTasks]: (node?: unknown) => this.showInTasks(node) })) this._register(disposable);
   }
@@ -40,8 +47,43 @@ export class DueTasksInAgenda extends Disposable {
     return this.desk.vs.workspace.getConfiguration().get<boolean>(CALENDAR_SETTING.showTasks) !== false;
   }
 
-  treeOptions(): { store: DueTaskStore; enabled(): boolean; showCompleted(): boolean } {
-    return { store: this.store, enabled: () => this.enabled(), showCompleted: () => this.desk.settings().tasksShowCompleted };
+  /** The first account's due tasks, for its Agenda. */
+  treeOptions(): DueTasksOfAgenda {
+    return this.optionsOf(this.store);
+  }
+
+  /**
+   * Another account's due tasks, for the Agenda under its root: read as that account (its tree runs as it), kept apart
+   * from the first account's; `redraw` draws that Agenda again.
+   */
+  treeOptionsOf(account: string, redraw: () => void): DueTasksOfAgenda {
+    const store = this.newStore(redraw);
+    this.otherStores.set(account, store);
+    return this.optionsOf(store);
+  }
+
+  /** An account signed out of (its Agenda's tree is gone). */
+  dropAccount(account: string): void {
+    this.otherStores.delete(account);
+  }
+
+  /** Every account's due tasks are read again (sign-in, a task changed, a setting). */
+  forgetAll(): void {
+    this.store.forget();
+    for (const store of this.otherStores.values()) store.forget();
+  }
+
+  private optionsOf(store: DueTaskStore): DueTasksOfAgenda {
+    return { store, enabled: () => this.enabled(), showCompleted: () => this.desk.settings().tasksShowCompleted };
+  }
+
+  /** One store per account over one client: each request takes the token of the account it runs as. */
+  private newStore(onChange: () => void): DueTaskStore {
+    return new DueTaskStore({
+      api: () => (this.client ??= new TasksClient(this.desk.httpClient((endpoints) => endpoints.tasks, DESK_SCOPES))),
+      showCompleted: () => this.desk.settings().tasksShowCompleted,
+      onChange,
+    });
   }
 
   /** The checkboxes of the view's due-task rows. */
@@ -59,7 +101,11 @@ export class DueTasksInAgenda extends Disposable {
       if ((node.dueTask.task.status === 'completed') === completed) return;
       const title = node.dueTask.task.title ?? '';
       const action = completed ? vs.l10n.t('Could not complete "{0}"', title) : vs.l10n.t('Could not reopen "{0}"', title);
-      const patched = await attempt(this.desk, () => this.store.setCompleted(node.dueTask, completed), { action, retry: true });
+      // A task under another account's root is that account's: completed in it, its copy updated.
+      const account = accountOfRow(node);
+      const store = (account ? this.otherStores.get(account) : undefined) ?? this.store;
+      const complete = (): Promise<unknown> => store.setCompleted(node.dueTask, completed);
+      const patched = await attempt(this.desk, () => (account ? this.desk.session.runAs(account, complete) : complete()), { action, retry: true });
       if (patched) changed = true;
       else this.hooks.redraw(); // the checkbox goes back to what the task is
     }));

@@ -1,9 +1,8 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
 import { isUnreachable } from '../../../api/errors';
-import type { FirstRowsFromCache } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
 import { english, Translate } from '../../../shared/l10n';
-import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
-import * as z from '../../../shared/schemas/zod';
+import { isFolder } from '../../../shared/schemas/drive';
 import type { CommentNode, CommentsNode } from '../comments/nodes';
 import { compareVersions, DriveApi, DriveItem, DriveItemPage, quoteQuery } from '../port';
 import { compareItems, DisplayOrder, displayOrder } from './presentation';
@@ -78,9 +77,6 @@ interface Listing {
  */
 export const TREE_LISTING_FIELDS = 'items(id,title,mimeType,labels,parents(id,isRoot),createdDate,modifiedDate,version,fileSize,md5Checksum,driveId,etag,description,editable,shared,ownedByMe,ownerNames,owners(displayName,emailAddress,permissionId,isAuthenticatedUser),lastModifyingUserName,sharedWithMeDate,sharingUser(displayName,emailAddress),userPermission(role,additionalRoles),writersCanShare,capabilities(canComment,canDelete,canEdit,canListChildren,canShare,canTrash,canTrashChildren,canUntrash)),nextPageToken';
 
-/** What the view keeps for its next start: the first rows of My Drive. */
-const myDriveSnapshotSchema = z.array(driveFileSchema);
-export const isMyDriveSnapshot = (data: unknown): data is DriveItem[] => myDriveSnapshotSchema.safeParse(data).success;
 /** Rows of My Drive kept: the first screen, well within the cache file's bound. */
 const CACHED_MY_DRIVE_ROWS = 100;
 
@@ -91,8 +87,12 @@ export interface TreeModelOptions {
   readonly sharedDrives?: SharedDriveSource;
   /** Words the section names and the rows' messages (vscode.l10n.t); English without it. */
   readonly t?: Translate;
-  /** My Drive's first rows of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
-  readonly cache?: FirstRowsFromCache<DriveItem[]>;
+  /** The view's slot of the model's account (tree/snapshot.ts): My Drive's first rows of the last session, shown at the first start until the fresh ones come. */
+  readonly cache?: ViewSnapshotStore<DriveItem[]>;
+  /** The fresh rows replaced the cached ones: My Drive must be drawn again. */
+  readonly onFirstRowsReplaced?: (myDrive: SectionNode) => void;
+  /** The cached rows were of an account not signed in: the whole tree must be drawn again. */
+  readonly onFirstRowsDropped?: () => void;
 }
 
 /** How findNode looks: pages per folder before giving up, and who hears of a container it had to complete. */
@@ -126,7 +126,10 @@ export class DriveTreeModel {
       { kind: 'section', id: SECTION_IDS.trash, section: 'trash', label: t('Trash') },
     ];
     this.sharedDrives = options.sharedDrives;
-    this.cache = options.cache;
+    const myDrive = this.section('myDrive');
+    this.cache = options.cache
+      ? new FirstRowsFromCache(options.cache, () => options.onFirstRowsReplaced?.(myDrive), options.onFirstRowsDropped ? { onDropped: options.onFirstRowsDropped } : {})
+      : undefined;
   }
 
   private readonly cache: FirstRowsFromCache<DriveItem[]> | undefined;
@@ -193,6 +196,11 @@ export class DriveTreeModel {
   trashFor(item: Pick<DriveItem, 'driveId'>): SectionNode[] {
     if (item.driveId === undefined) return [this.section('trash')];
     return [...this.driveTrashes.values()].filter((node) => node.driveId === item.driveId);
+  }
+
+  /** Reads the cached rows now, before the view asks (see FirstRowsFromCache.prefetch). */
+  prefetchFirstRows(): void {
+    this.cache?.prefetch();
   }
 
   /** Whether My Drive's first rows come from the cache (see FirstRowsFromCache.startsFromCache). */

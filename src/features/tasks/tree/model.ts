@@ -8,8 +8,8 @@ import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS } from '../../../api/tasks';
 import { NotSignedInError } from '../../../core/session';
 import { english, Translate } from '../../../shared/l10n';
 import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
-import * as z from '../../../shared/schemas/zod';
-import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } from '../../../shared/schemas/tasks';
+import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
+import type { TasksSnapshot } from './snapshot';
 import type { TasksApi } from '../port';
 import { MessageNode, TaskListNode, TaskNode, TasksNode } from './nodes';
 import { compareDigits } from '../../../shared/decimal';
@@ -109,10 +109,6 @@ export async function* taskPages(api: TasksApi, listId: string, options: { showC
   } while (pageToken);
 }
 
-/** What the Tasks view keeps for its next start: the lists and the first tasks of the lists that were loaded. */
-const tasksSnapshotSchema = z.object({ lists: z.array(taskListSchema), tasks: z.record(z.string(), z.array(taskSchema)) });
-export type TasksSnapshot = z.infer<typeof tasksSnapshotSchema>;
-export const isTasksSnapshot = (data: unknown): data is TasksSnapshot => tasksSnapshotSchema.safeParse(data).success;
 /** Tasks kept per list: enough for the first screen, small enough for the file's bound. */
 const CACHED_TASKS_PER_LIST = 100;
 
@@ -125,7 +121,7 @@ export interface TasksTreeModelOptions {
   readonly log: (message: string) => void;
   /** A list's loading ended after its first page (the last page came, or a later one failed): its row can redraw. */
   readonly onListLoaded: (listId: string) => void;
-  /** What the view showed last (see core/viewCache.ts): shown at the first start, marked refreshing, until the lists come. */
+  /** The view's slot of its account (tree/snapshot.ts): shown at the first start, marked refreshing, until the lists come. */
   readonly cache?: ViewSnapshotStore<TasksSnapshot>;
   /** The fresh lists replaced the cached rows: redraw everything (the same ids, so expansion and selection stay). */
   readonly onRefreshed?: () => void;
@@ -433,7 +429,18 @@ export class TasksTreeModel {
     for (const [listId, tasks] of Object.entries(snapshot.tasks)) if (!this.knownTasks.has(listId)) this.knownTasks.set(listId, tasks);
   }
 
+  /**
+   * One node per list for as long as the model lives, updated in place: VS Code's extension host matches a refresh
+   * to the row object it was given (not its id) and ignores an unknown object. A new object per call of roots() (Desk's
+   * own calls, a reveal's) left every later refresh of that list unheard: VS Code kept the list's old rows, and
+   * reveal failed on a task added since ("Cannot resolve tree item").
+   */
   private listNodeOf(list: TaskList): TaskListNode {
+    const known = this.listNodes.get(list.id);
+    if (known) {
+      known.update(list);
+      return known;
+    }
     const node = new TaskListNode(list);
     this.listNodes.set(list.id, node);
     return node;

@@ -9,7 +9,17 @@ import type { TaskRef } from './dropPlan';
 export class TaskListNode {
   readonly kind = 'list';
   readonly parent = undefined;
-  constructor(readonly list: TaskList) {}
+  constructor(private current: TaskList) {}
+
+  /** The list as last loaded (the model keeps one node per list and updates it: see TasksTreeModel.listNodeOf). */
+  get list(): TaskList {
+    return this.current;
+  }
+
+  /** The same list loaded again (renamed, say): the row keeps its identity, which VS Code's refreshes go by. */
+  update(list: TaskList): void {
+    this.current = list;
+  }
 
   get id(): string {
     return `list/${this.list.id}`;

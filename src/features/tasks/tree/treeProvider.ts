@@ -11,7 +11,8 @@ import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { sourceOf } from '../todo/todoParser';
 import type { ViewSnapshotStore } from '../../../core/viewCache';
-import { TasksTreeModel, TaskTreeEntry, type TasksSnapshot } from './model';
+import { TasksTreeModel, TaskTreeEntry } from './model';
+import type { TasksSnapshot } from './snapshot';
 import { TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
 

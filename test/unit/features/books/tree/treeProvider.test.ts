@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { NotSignedInError } from '../../../../../src/core/session';
-import { FirstRowsFromCache } from '../../../../../src/core/viewCache';
 import type { Bookshelf } from '../../../../../src/shared/schemas/books';
 import { BooksNode, BooksTreeModel, MY_LIBRARY } from '../../../../../src/features/books/tree/model';
 import { BooksTreeProvider } from '../../../../../src/features/books/tree/treeProvider';
@@ -64,7 +63,7 @@ describe('Books tree provider', () => {
       },
     });
     const start = (api: FakeBooks = books) => {
-      const model = new BooksTreeModel(() => api, { publicLibraries: () => [], cache: new FirstRowsFromCache(store, () => undefined) });
+      const model = new BooksTreeModel(() => api, { publicLibraries: () => [], cache: store });
       const provider = new BooksTreeProvider(fakeVscode(), { model: () => model, isSignedIn: async () => true, log: () => undefined, myUserId: () => 'me-id' });
       const redrawn: (BooksNode | undefined)[] = [];
       provider.onDidChangeTreeData((node) => redrawn.push(node));

@@ -3,7 +3,8 @@ import type { Task } from '../../../../../src/shared/schemas/tasks';
 import { GoogleApiError } from '../../../../../src/api/errors';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
 import type { ViewSnapshotStore } from '../../../../../src/core/viewCache';
-import { buildTaskTree, comparePositions, flattenTree, TasksSnapshot, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
+import { buildTaskTree, comparePositions, flattenTree, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
+import type { TasksSnapshot } from '../../../../../src/features/tasks/tree/snapshot';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
 import { FakeTasksApi, list } from '../../../../support/fakes/tasks';
 
@@ -147,6 +148,23 @@ describe('Tasks tree model (no vscode)', () => {
     assert.deepEqual(ids(await tree.roots()), ['list/L', 'list/M', 'list/N']);
     tree.reset();
     assert.equal(tree.openCount('L'), undefined);
+  });
+
+  it('keeps one row object per list across reloads of the lists, updated in place (VS Code refreshes a row by its object)', async () => {
+    const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]] });
+    const { model: tree } = model(api);
+    const [home] = await tree.roots();
+    assert.ok(home?.kind === 'list');
+    api.lists[0] = list('L', 'Home and garden');
+    tree.invalidateLists();
+    const [again] = await tree.roots();
+    assert.equal(again, home, 'the same object: a refresh fired for it reaches the row VS Code holds');
+    assert.equal(tree.listNode('L'), home);
+    assert.equal(home.list.title, 'Home and garden', 'the row shows the list as loaded last');
+    tree.reset();
+    assert.equal((await tree.roots())[0], home, 'a Refresh keeps the row object too');
+    const [row] = await tree.listChildren(home);
+    assert.equal(row?.parent, home, 'the rows of the list hang under that object');
   });
 
   it('puts a task Desk changed in place without reloading its list; a completed one leaves when completed tasks are hidden', async () => {
