@@ -55,9 +55,27 @@ export interface RegisterOptions {
    * several accounts signed in they ask which account first, and closing the question runs nothing.
    */
   readonly askAccount?: readonly string[];
+  /**
+   * Commands that act on the view's selection or the active document when run without a row: they run in that
+   * account when it is clear, and ask nothing otherwise.
+   */
+  readonly followAccount?: readonly string[];
+  /**
+   * The account that is clear without asking for the `askAccount` and `followAccount` commands run without a row
+   * (several accounts signed in): e.g. the account of the view's selected row. Default: the account of the active
+   * editor's Desk document.
+   */
+  readonly clearAccount?: () => string | undefined;
 }
 
-type CommandSession = Pick<DeskContext['session'], 'runAs' | 'chooseAccount' | 'accounts'>;
+type CommandSession = Pick<DeskContext['session'], 'runAs' | 'chooseAccount' | 'accounts' | 'operationAccount'>;
+
+/** The account of the active editor's Desk document (`desk-drive://alice@example.com/…`), if it names one. */
+export function editorAccount(vs: typeof vscode): string | undefined {
+  const uri = vs.window.activeTextEditor?.document.uri;
+  if (!uri || !uri.scheme.startsWith('desk') || !uri.authority.includes('@')) return undefined;
+  return uri.authority.trim().toLowerCase();
+}
 
 /**
  * Registers a table of command id (config/commandIds.ts) → handler, each behind `attempt`. A command run on a row of
@@ -74,9 +92,16 @@ export function registerCommands(
       const run = async (): Promise<unknown> => (handler as (...values: unknown[]) => unknown)(...args);
       const session = desk.session;
       let account = accountOfRow(args[0]) ?? (Array.isArray(args[1]) ? accountOfRow(args[1][0]) : undefined);
-      if (!account && session && args[0] === undefined && session.accounts.length > 1 && options.askAccount?.includes(id)) {
-        account = await session.chooseAccount();
-        if (!account) return undefined;
+      const asks = options.askAccount?.includes(id) === true;
+      // No row, several accounts, no account's operation under way (a search hit opened as its account): the account
+      // clear from the selection or the editor (if signed in), else the user says which.
+      if (!account && session && args[0] === undefined && session.accounts.length > 1 && session.operationAccount === undefined && (asks || options.followAccount?.includes(id))) {
+        const clear = (options.clearAccount ?? (() => editorAccount(desk.vs)))();
+        if (clear && session.accounts.some((signedIn) => signedIn.email === clear)) account = clear;
+        else if (asks) {
+          account = await session.chooseAccount();
+          if (!account) return undefined;
+        }
       }
       return account && session ? session.runAs(account, run) : run();
     })),

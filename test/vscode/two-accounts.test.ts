@@ -106,7 +106,7 @@ describe('Two accounts at once: one root per account, each command in its row\'s
       assert.ok(mine);
       const lists = await roots.getChildren(top[index]);
       const list = lists.find((node) => (node as { listId?: string }).listId === mine.listId);
-      assert.ok(list, `${account}'s list under ${account}'s root`);
+      assert.ok(list, `${account}'s list under ${account}'s root (${JSON.stringify(lists.map((node) => (node as { listId?: string }).listId))}, wanted ${mine.listId})`);
       // The task was made over HTTP, outside Desk: Refresh on the list row, as a user would (an earlier suite may have loaded it).
       await vscode.commands.executeCommand('desk.tasks.refresh', list);
       const task = await eventually(`the task under ${account}'s list`, async () => (await roots.getChildren(list)).find((node) => (node as { task?: { id: string } }).task?.id === mine.taskId));

@@ -36,6 +36,17 @@ export interface SyncSource<TItem> {
   listPage(request: SyncPageRequest): Promise<SyncPage<TItem>>;
 }
 
+/**
+ * The source with every call run as `account` (runAs): another signed-in account's poller asks as that account
+ * whoever calls it (a timer, a focus change, a test's poll-now).
+ */
+export function sourceAs<TItem>(source: SyncSource<TItem>, account: string, runAs: <T>(account: string, work: () => Promise<T>) => Promise<T>): SyncSource<TItem> {
+  return {
+    startToken: (signal) => runAs(account, () => source.startToken(signal)),
+    listPage: (request) => runAs(account, () => source.listPage(request)),
+  };
+}
+
 /** Where the start page token survives restarts (globalState in the extension). */
 export interface TokenStore {
   get(key: string): string | undefined;

@@ -118,10 +118,14 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       create: (account) => {
         let tree: CalendarTreeProvider | undefined;
         const zone = new CalendarTimeZone(desk, () => this.api, { followedByClock: false });
-        const store = storeOf((calendarId) => tree?.redrawCalendar(calendarId), zone);
+        const store = storeOf((calendarId) => {
+          tree?.redrawCalendar(calendarId);
+          this.status.update();
+        }, zone);
         otherStores.set(account, store);
         const dueTasks = agendaTasks.treeOptionsOf(account, () => tree?.redrawEvents());
-        tree = new CalendarTreeProvider(vs, { ...treeOptions(store, zone), dueTasks, cache: desk.viewCache.slot(AGENDA_SNAPSHOT, account) });
+        // The first account's sync follows the first account's calendars only (timers.ts syncs the others').
+        tree = new CalendarTreeProvider(vs, { ...treeOptions(store, zone), dueTasks, cache: desk.viewCache.slot(AGENDA_SNAPSHOT, account), onCalendars: () => undefined });
         tree.prefetchFirstRows();
         return tree;
       },
@@ -155,12 +159,23 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       // The status bar item's click; the item exists before the commands are called.
       openNextEvent: async () => {
         const next = this.status.current;
-        if (next) await this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        const account = this.status.currentAccount;
+        const open = async (): Promise<unknown> => next && this.commands.events.openEvent(undefined, { calendarId: next.calendarId, event: next.event });
+        // The soonest event may be another signed-in account's: it opens as that account.
+        if (next) await (account ? desk.session.runAs(account, open) : open());
         else await vs.commands.executeCommand(`${CALENDAR_TREE_VIEW.id}.focus`);
       },
     });
     for (const disposable of this.commands.register()) this._register(disposable);
-    this.timers = this._register(new CalendarTimers({ desk, tree: this.tree, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events }));
+    this.timers = this._register(new CalendarTimers({
+      desk, tree: this.tree, primaryTree: primary, view: this.view, store: this.store, zone: this.zone, events: () => this.commands.events,
+      // Another signed-in account's agenda and store, for the status item and its reminders.
+      otherAccount: (account) => {
+        const tree = this.roots.treeOf(account) as CalendarTreeProvider | undefined;
+        const store = otherStores.get(account);
+        return tree && store && tree !== primary ? { tree, store } : undefined;
+      },
+    }));
 
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.reset();

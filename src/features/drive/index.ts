@@ -9,6 +9,7 @@ import type { ServiceEndpoints } from '../../config/endpoints';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
 import { DriveChangeFeed, DriveChangesState } from './changes/changeFeed';
+import { sourceAs } from '../../core/sync/poller';
 import type { ChangeLog } from './changes/changeLog';
 import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/index';
 import { DriveConnection } from './connection';
@@ -77,6 +78,8 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   readonly fileSystem: DriveFileSystemProvider;
   readonly offlineChanges: DriveOfflineChanges;
   private readonly changes: DriveChangeFeed;
+  /** The change feeds of the accounts after the first (several signed in), each polling as its account. */
+  private readonly otherFeeds = new Map<string, DriveChangeFeed>();
   private readonly accessTooltips: AccessTooltips;
   private readonly commands: DriveCommands;
   /** Comment threads in the editor and the tree's Comments rows, over one store. */
@@ -86,7 +89,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     super();
     const vs = desk.vs;
     // Every change Desk asks Drive for is remembered, so the change feed does not announce it as someone else's.
-    this.connection = new DriveConnection(desk, (fileId) => this.changes.noteOwnAction(fileId));
+    this.connection = new DriveConnection(desk, (fileId) => this.operationFeed().noteOwnAction(fileId));
     this.models = new CurrentDriveModel({
       api: () => this.api(),
       sharedDrives: sharedDriveSource(() => this.driveClient()),
@@ -187,36 +190,103 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       },
       revealFile: (fileId, options) => this.revealFile(fileId, options),
       knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? this.model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
+      feedOf: (account) => this.otherFeeds.get(account),
     }));
+    this._register({ dispose: () => this.stopOtherFeeds() });
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.resetData();
-      if (signedIn) void this.changes.ensureStarted();
-      else this.changes.stop();
+      this.stopOtherFeeds();
+      if (signedIn) {
+        void this.changes.ensureStarted();
+        this.followOtherAccounts();
+      } else this.changes.stop();
     }));
-    // An account added beside the first or signed out of: the changes item says whose it is (or no longer needs to).
-    this._register(desk.session.onDidChangeAccounts(() => this.changes.statusBar.update()));
+    // An account added beside the first or signed out of: the changes item says whose it is (or no longer needs to),
+    // the new account's feed starts, the one signed out of stops, and the others' go on.
+    this._register(desk.session.onDidChangeAccounts(() => {
+      this.changes.statusBar.update();
+      this.followOtherAccounts();
+    }));
     // Back online: the tree reloads what it shows, and the change feed polls now (or starts, if it could not).
     this._register(desk.onDidComeOnline(() => {
       this.provider.refresh();
-      void this.changes.ensureStarted();
-      this.changes.pollNow();
+      for (const feed of [this.changes, ...this.otherFeeds.values()]) {
+        void feed.ensureStarted();
+        feed.pollNow();
+      }
     }));
     this._register(desk.backend.onDidChange(() => {
       this.connection.forgetBackend();
       this.changes.stop();
+      this.stopOtherFeeds();
       this.resetData();
       void this.changes.ensureStarted();
+      this.followOtherAccounts();
     }));
     void this.changes.ensureStarted();
+    void desk.session.isSignedIn().then(() => this.followOtherAccounts());
+  }
+
+  /**
+   * Several accounts signed in: a change feed per account after the first, polling as that account with its own
+   * status item (saying whose) and last-seen token (keyed by backend and account); one per account signed out of stops.
+   */
+  private followOtherAccounts(): void {
+    const { desk } = this;
+    const others = desk.session.signedIn ? desk.session.accounts.slice(1).map((profile) => profile.email) : [];
+    for (const [account, feed] of this.otherFeeds) {
+      if (others.includes(account)) continue;
+      feed.dispose();
+      this.otherFeeds.delete(account);
+    }
+    for (const account of others) {
+      if (this.otherFeeds.has(account)) continue;
+      // The account's tree (made on first use) takes what changed in place, as the first account's does.
+      const tree = (): DriveTreeProvider => (this.roots.treeOf(account) as DriveTreeProvider | undefined) ?? this.provider;
+      const model = (): DriveTreeModel => {
+        tree();
+        return this.otherModels.get(account) ?? this.models.get();
+      };
+      const feed = new DriveChangeFeed({
+        desk,
+        account,
+        provider: { refresh: (node) => tree().refresh(node), rerender: (node) => tree().rerender(node) },
+        treeView: this.treeView,
+        model,
+        about: () => this.api().about(),
+        // Every poll asks as bob, whoever starts it (a timer, focus, Refresh).
+        changeSource: () => sourceAs(this.connection.changeSource(), account, (who, work) => desk.session.runAs(who, work)),
+        fileChanged: (fileId) => {
+          this.fileSystem.notifyRemoteChange(fileId);
+          this.comments.fileChanged(fileId);
+        },
+        revealFile: (fileId, options) => this.revealFile(fileId, options),
+        knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
+      });
+      this.otherFeeds.set(account, feed);
+      void feed.ensureStarted();
+    }
+  }
+
+  private stopOtherFeeds(): void {
+    for (const feed of this.otherFeeds.values()) feed.dispose();
+    this.otherFeeds.clear();
   }
 
   get changeLog(): ChangeLog { return this.changes.changeLog; }
   api(): DriveApi { return this.connection.api(); }
   driveClient(): DriveClient { return this.connection.client(); }
   about(): Promise<DriveAboutInfo> { return this.connection.about(); }
-  pollChangesNow(): void { this.changes.pollNow(); }
+  pollChangesNow(): void {
+    for (const feed of [this.changes, ...this.otherFeeds.values()]) feed.pollNow();
+  }
   changesState(): DriveChangesState { return this.changes.state(); }
-  noteOwnWrite(item: DriveItem): void { this.changes.noteOwnWrite(item.id, item.etag, item.version); }
+  noteOwnWrite(item: DriveItem): void { this.operationFeed().noteOwnWrite(item.id, item.etag, item.version); }
+  /** The change feed of the account the operation runs as (its own writes are not news there), else the first's. */
+  private operationFeed(): DriveChangeFeed {
+    const account = this.desk.session.operationAccount;
+    return (account ? this.otherFeeds.get(account) : undefined) ?? this.changes;
+  }
   // What the commands need besides the slice (commands/context.ts's DriveCommandHost).
   /** The model of the account the operation runs as (a command on another account's row), else the first account's. */
   model(): DriveTreeModel {

@@ -15,7 +15,7 @@ import { recallForAccount, rememberForAccount } from '../../core/accountMemory';
 import { DESK_SCOPES } from '../../config/scopes';
 import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
 import { readAhead, SearchHit, SearchSource } from './model';
-import { EverythingPicker } from './picker';
+import { accountHeading, EverythingPicker } from './picker';
 import { BooksSearchSource } from './sources/books';
 import { CalendarSearchSource } from './sources/calendar';
 import { DriveSearchSource } from './sources/drive';
@@ -51,6 +51,10 @@ class SearchFeature extends Disposable implements SearchSlice {
   constructor(private readonly desk: DeskContext) {
     super();
     this._register(desk.session.onDidChangeSignedIn(() => this.taskMemory.forget()));
+    // One of several accounts signed out: its tasks go, the others' stay.
+    this._register(desk.session.onDidChangeAccounts((accounts) => {
+      for (const account of this.taskMemory.accounts()) if (!accounts.some((profile) => profile.email === account)) this.taskMemory.forget(account);
+    }));
     this._register(desk.backend.onDidChange(() => this.taskMemory.forget()));
     for (const disposable of registerCommands(desk, { [SEARCH_COMMAND.everything]: () => this.run() })) this._register(disposable);
   }
@@ -68,14 +72,20 @@ class SearchFeature extends Disposable implements SearchSlice {
       return undefined;
     }
     this.current?.dispose();
-    const sources = this.sources();
+    await this.desk.session.isSignedIn();
+    // Several accounts signed in: each is searched, its groups headed with its name and e-mail; one: as always.
+    const profiles = this.desk.session.accounts;
+    const several = profiles.length > 1;
+    const accounts = several ? profiles.map((profile) => profile.email) : [this.desk.session.viewAccount()];
+    const sources = accounts.flatMap((account, index) => this.sources(account, index === 0, several));
     const memento = this.desk.extensionContext.globalState;
-    // The account's own last text: another account's search never shows.
-    const account = this.desk.session.viewAccount();
+    // Each account's own last text: another account's search never shows. The first account's is put back; a text
+    // searched in several accounts is remembered for each of them.
     const picker = new EverythingPicker(vs, sources, {
-      initialQuery: recallForAccount<string>(memento, LAST_QUERY_KEY, account) ?? '',
+      initialQuery: recallForAccount<string>(memento, LAST_QUERY_KEY, accounts[0] ?? '') ?? '',
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-      onSearch: (query) => void rememberForAccount(memento, LAST_QUERY_KEY, account, query),
+      onSearch: (query) => void this.rememberQuery(accounts, query),
+      accountHeading: (account) => accountHeading(profiles.find((profile) => profile.email === account) ?? { email: account }),
     });
     this.current = picker;
     picker.show();
@@ -87,7 +97,22 @@ class SearchFeature extends Disposable implements SearchSlice {
     return hit;
   }
 
+  /** Opens a hit where it lives, as its account (a hit of one of several accounts searched). */
   async open(hit: SearchHit): Promise<void> {
+    if (hit.account !== undefined && this.desk.session.accounts.length > 1) {
+      const account = hit.account;
+      await this.desk.session.runAs(account, () => this.openHere({ ...hit, account: undefined }));
+      return;
+    }
+    await this.openHere(hit);
+  }
+
+  private async rememberQuery(accounts: readonly string[], query: string): Promise<void> {
+    const memento = this.desk.extensionContext.globalState;
+    for (const account of accounts) await rememberForAccount(memento, LAST_QUERY_KEY, account, query);
+  }
+
+  private async openHere(hit: SearchHit): Promise<void> {
     const commands = this.desk.vs.commands;
     const target = hit.target;
     switch (target.kind) {
@@ -106,7 +131,11 @@ class SearchFeature extends Disposable implements SearchSlice {
     }
   }
 
-  private sources(): SearchSource[] {
+  /**
+   * One source per service for `account`. The first account's read what the views' caches know; another account's
+   * (several signed in) search as that account, and their groups say whose.
+   */
+  private sources(account: string, first: boolean, several: boolean): SearchSource[] {
     const desk = this.desk;
     const t = desk.vs.l10n.t;
     this.clients ??= {
@@ -120,11 +149,19 @@ class SearchFeature extends Disposable implements SearchSlice {
     // waiting for the list of what to search in.
     // They are read once, as the quick pick opens: while the user types, not after.
     const cache = desk.viewCache;
-    return [
-      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, readAhead(() => cachedTaskLists(cache)), { memory: this.taskMemory, account: desk.session.viewAccount() }),
-      new DriveSearchSource(drive, t, readAhead(() => cachedMyDriveRows(cache))),
-      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: readAhead(() => cachedCalendars(cache)) }),
-      new BooksSearchSource(books, t, readAhead(() => cachedShelves(cache))),
+    const known = <T>(read: () => Promise<T>): (() => Promise<T | undefined>) => (first ? readAhead(read) : async () => undefined);
+    const sources: SearchSource[] = [
+      new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, known(() => cachedTaskLists(cache)), { memory: this.taskMemory, account }),
+      new DriveSearchSource(drive, t, known(() => cachedMyDriveRows(cache))),
+      new CalendarSearchSource(calendar, { t, locale: desk.vs.env.language, dateTime: (ms) => desk.clock.dateTime(ms), knownCalendars: known(() => cachedCalendars(cache)) }),
+      new BooksSearchSource(books, t, known(() => cachedShelves(cache))),
     ];
+    if (!several) return sources;
+    return sources.map((source): SearchSource => ({
+      service: source.service,
+      account,
+      search: (query, signal) => desk.session.runAs(account, () => source.search(query, signal)),
+      ...(source.dispose ? { dispose: () => source.dispose?.() } : {}),
+    }));
   }
 }

@@ -26,25 +26,34 @@ export interface SearchHit {
   /** A completed task (shown marked). */
   readonly completed?: boolean;
   readonly target: SearchTarget;
+  /** Whose it is, when several accounts were searched (Enter opens it as that account); unset with one account. */
+  readonly account?: string;
 }
 
 /** A service's search: the hits for `query`, rejecting (a CancelledError or any error) when `signal` aborts. */
 export interface SearchSource {
   readonly service: SearchService;
+  /** The account searched, when several are signed in (its group says whose); unset with one account. */
+  readonly account?: string;
   search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]>;
   /** Stops background work (a load shared by searches) when the pick closes. */
   dispose?(): void;
 }
 
-export type SearchGroup =
-  | { readonly service: SearchService; readonly status: 'searching' }
-  | { readonly service: SearchService; readonly status: 'done'; readonly hits: readonly SearchHit[] }
-  | { readonly service: SearchService; readonly status: 'failed'; readonly error: unknown };
+export type SearchGroup = { readonly service: SearchService; readonly account?: string } & (
+  | { readonly status: 'searching' }
+  | { readonly status: 'done'; readonly hits: readonly SearchHit[] }
+  | { readonly status: 'failed'; readonly error: unknown });
+
+/** A group's identity: its service, and its account when several are searched. */
+export function groupKey(group: { readonly service: SearchService; readonly account?: string }): string {
+  return group.account === undefined ? group.service : `${group.account}/${group.service}`;
+}
 
 export interface SearchState {
   /** The text the groups belong to (trimmed); empty before the first search. */
   readonly query: string;
-  /** One per source, in SEARCH_SERVICES order. */
+  /** One per source: by account (in the order given), then in SEARCH_SERVICES order. */
   readonly groups: readonly SearchGroup[];
   /** A search is due (typing) or a service has not answered yet. */
   readonly busy: boolean;
@@ -77,7 +86,9 @@ export class EverythingSearch {
 
   constructor(private readonly options: EverythingSearchOptions) {
     const order = (service: SearchService): number => SEARCH_SERVICES.indexOf(service);
-    this.sources = [...options.sources].sort((a, b) => order(a.service) - order(b.service));
+    const accounts = [...new Set(options.sources.map((source) => source.account ?? ''))];
+    const accountOrder = (source: SearchSource): number => accounts.indexOf(source.account ?? '');
+    this.sources = [...options.sources].sort((a, b) => accountOrder(a) - accountOrder(b) || order(a.service) - order(b.service));
     this.timers = options.timers ?? nodeTimers;
     this.debounceMs = options.debounceMs ?? SEARCH_DEBOUNCE_MS;
   }
@@ -117,18 +128,21 @@ export class EverythingSearch {
     this.controller = controller;
     const query = this.wanted;
     this.rounds.push({ query, signal: controller.signal });
-    let groups: SearchGroup[] = this.sources.map((source) => ({ service: source.service, status: 'searching' }));
+    const whose = (source: SearchSource): { service: SearchService; account?: string } => (source.account === undefined ? { service: source.service } : { service: source.service, account: source.account });
+    let groups: SearchGroup[] = this.sources.map((source) => ({ ...whose(source), status: 'searching' }));
     this.update({ query, groups, busy: true });
     for (const source of this.sources) {
       const settle = (group: SearchGroup): void => {
         if (controller.signal.aborted || this.disposed) return;
-        groups = groups.map((existing) => (existing.service === group.service ? group : existing));
+        groups = groups.map((existing) => (groupKey(existing) === groupKey(group) ? group : existing));
         this.update({ query, groups, busy: groups.some((candidate) => candidate.status === 'searching') });
       };
+      // A hit of one of several accounts is opened as that account.
+      const owned = (hits: readonly SearchHit[]): readonly SearchHit[] => (source.account === undefined ? hits : hits.map((hit) => ({ ...hit, account: source.account })));
       // Each source on its own: one that throws synchronously, answers late or fails leaves the others alone.
       void Promise.resolve()
         .then(() => source.search(query, controller.signal))
-        .then((hits) => settle({ service: source.service, status: 'done', hits }), (error: unknown) => settle({ service: source.service, status: 'failed', error }));
+        .then((hits) => settle({ ...whose(source), status: 'done', hits: owned(hits) }), (error: unknown) => settle({ ...whose(source), status: 'failed', error }));
     }
   }
 

@@ -14,6 +14,8 @@ import { appendAll } from '../../shared/arrays';
 export interface EverythingPickItem extends vscode.QuickPickItem {
   readonly role: 'hit' | 'failed' | 'empty';
   readonly service?: SearchService;
+  /** The account of the row's group, when several accounts are searched. */
+  readonly account?: string;
   readonly hit?: SearchHit;
 }
 
@@ -32,13 +34,19 @@ export function serviceName(service: SearchService, t: Translate): string {
 /** A row's identity across renders, so the row the user moved to stays put while other groups arrive. */
 function keyOf(item: EverythingPickItem): string {
   const target = item.hit?.target;
-  if (!target) return `${item.role}/${item.service ?? ''}`;
+  const whose = item.account ?? '';
+  if (!target) return `${whose}/${item.role}/${item.service ?? ''}`;
   switch (target.kind) {
-    case 'task': return `task/${target.listId}/${target.taskId}`;
-    case 'file': return `file/${target.fileId}`;
-    case 'event': return `event/${target.calendarId}/${target.event.id}`;
-    case 'volume': return `volume/${target.volumeId}`;
+    case 'task': return `${whose}/task/${target.listId}/${target.taskId}`;
+    case 'file': return `${whose}/file/${target.fileId}`;
+    case 'event': return `${whose}/event/${target.calendarId}/${target.event.id}`;
+    case 'volume': return `${whose}/volume/${target.volumeId}`;
   }
+}
+
+/** How the quick pick names an account in a group's header: "Alice Demo (alice@example.com)", or the address. */
+export function accountHeading(account: { readonly email: string; readonly name?: string | undefined }): string {
+  return account.name ? `${account.name} (${account.email})` : account.email;
 }
 
 export class EverythingPicker extends Disposable {
@@ -50,8 +58,11 @@ export class EverythingPicker extends Disposable {
   private readonly t: Translate;
   private searched = '';
 
-  /** `onSearch` hears each text searched (the command remembers the last one). */
-  constructor(private readonly vs: typeof vscode, sources: readonly SearchSource[], private readonly options: { initialQuery?: string; debounceMs?: number; onSearch?: (query: string) => void } = {}) {
+  /**
+   * `onSearch` hears each text searched (the command remembers the last one); `accountHeading` names a group's
+   * account in its header (several accounts searched).
+   */
+  constructor(private readonly vs: typeof vscode, sources: readonly SearchSource[], private readonly options: { initialQuery?: string; debounceMs?: number; onSearch?: (query: string) => void; accountHeading?: (account: string) => string } = {}) {
     super();
     this.t = (message, ...args) => vs.l10n.t(message, ...args);
     this.done = new Promise((resolve) => {
@@ -135,13 +146,18 @@ export class EverythingPicker extends Disposable {
     const vs = this.vs;
     const t = this.t;
     const name = serviceName(group.service, t);
-    const separator = { role: 'empty', label: name, kind: vs.QuickPickItemKind.Separator } as const;
+    // Several accounts searched: each header says whose group it is ("Alice Demo (alice@example.com) · Tasks").
+    const account = group.account;
+    const whose = account === undefined ? {} : { account };
+    const heading = account === undefined ? name : t('{0} · {1}', this.options.accountHeading?.(account) ?? account, name);
+    const separator = { role: 'empty', label: heading, kind: vs.QuickPickItemKind.Separator } as const;
     if (group.status === 'searching') return [];
     if (group.status === 'failed') {
       return [separator, {
         role: 'failed',
         service: group.service,
-        label: t("{0}: couldn't search — {1}", name, errorMessage(group.error, t)),
+        ...whose,
+        label: t("{0}: couldn't search — {1}", heading, errorMessage(group.error, t)),
         detail: t('Enter to search again'),
         iconPath: new vs.ThemeIcon('warning'),
         alwaysShow: true,
@@ -151,6 +167,7 @@ export class EverythingPicker extends Disposable {
     return [separator, ...group.hits.map((hit): EverythingPickItem => ({
       role: 'hit',
       service: group.service,
+      ...whose,
       hit,
       label: hit.title,
       detail: hit.context,

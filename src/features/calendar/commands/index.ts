@@ -74,7 +74,13 @@ export class CalendarCommands {
       [CALENDAR_COMMAND.openNextEvent]: () => this.hooks.openNextEvent(),
       [CALENDAR_COMMAND.freeBusy]: row((node, args) => freeBusy.show(node, typeof args === 'object' && args !== null ? args : {})),
     // Sharing a calendar changes what others see: refused offline, never kept for later.
-    }, [CALENDAR_COMMAND.share]), { askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar] });
+        }, [CALENDAR_COMMAND.share]), {
+      // From the palette with several accounts signed in, these pick an event or calendar of one account: the active
+      // event document's, else the one asked for.
+      askAccount: [CALENDAR_COMMAND.createEvent, CALENDAR_COMMAND.quickAdd, CALENDAR_COMMAND.createCalendar, CALENDAR_COMMAND.editEvent, CALENDAR_COMMAND.deleteEvent, CALENDAR_COMMAND.respondToEvent,
+        CALENDAR_COMMAND.moveEvent, CALENDAR_COMMAND.showInstances, CALENDAR_COMMAND.joinEvent, CALENDAR_COMMAND.importIcs, CALENDAR_COMMAND.renameCalendar, CALENDAR_COMMAND.deleteCalendar,
+        CALENDAR_COMMAND.clearCalendar, CALENDAR_COMMAND.addCalendar, CALENDAR_COMMAND.removeCalendar, CALENDAR_COMMAND.calendarSettings, CALENDAR_COMMAND.share, CALENDAR_COMMAND.showSettings, CALENDAR_COMMAND.freeBusy],
+    });
     return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
   }
 

@@ -26,6 +26,8 @@ const TOKEN_KEY_PREFIX = 'desk.drive.changes.pageToken/';
 
 /** What the extension-host tests read through the hidden `desk.drive.changesState` command. */
 export interface DriveChangesState {
+  /** The other signed-in account the feed follows (several accounts); undefined for the first account's feed. */
+  readonly account: string | undefined;
   readonly polling: boolean;
   readonly pollerState: string;
   readonly usesLongPoll: boolean;
@@ -54,6 +56,13 @@ export interface DriveChangeFeedHost {
   revealFile(fileId: string, options: { open?: boolean }): Promise<void>;
   /** The modification date of the version Desk shows of a file (open editor, tree row), if it shows one. */
   knownModifiedDate(fileId: string): string | undefined;
+  /**
+   * Another signed-in account's feed (several accounts): it polls as that account, its status item and messages say
+   * whose, and it registers no commands and takes no push (the first account's feed does both).
+   */
+  readonly account?: string;
+  /** The feed of another signed-in account (the first account's feed answers the commands for it). */
+  feedOf?(account: string): DriveChangeFeed | undefined;
 }
 
 export class DriveChangeFeed extends Disposable {
@@ -64,17 +73,22 @@ export class DriveChangeFeed extends Disposable {
   /** Counts stops, so a start that was waiting for Drive gives up when a stop came meanwhile. */
   private generation = 0;
   private pollerRetry: ReturnType<typeof setTimeout> | undefined;
-  private readonly pushLink: DrivePushLink;
+  private readonly pushLink: DrivePushLink | undefined;
 
   constructor(private readonly host: DriveChangeFeedHost) {
     super();
     const { vs } = host.desk;
+    const account = host.account;
     this.changeLog = new ChangeLog(Date.now, undefined, (fileId) => host.knownModifiedDate(fileId));
-    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock, () => host.desk.session.whose(host.desk.session.currentAccount)));
-    this.pushLink = this._register(new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(DRIVE_SETTING.pushChanges) !== false));
-    this._register(vs.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(DRIVE_SETTING.pushChanges)) this.pushLink.settingChanged();
-    }));
+    this.statusBar = this._register(new ChangesStatusBar(vs, this.changeLog, (entry) => this.showChange(entry), host.desk.clock, () => host.desk.session.whose(this.whoseAccount()), account));
+    // Push channels are the first account's (the Channels feature makes them): another account's feed polls only.
+    const pushLink = account === undefined ? new DrivePushLink(host.desk.push, () => this.poller, () => vs.workspace.getConfiguration().get<boolean>(DRIVE_SETTING.pushChanges) !== false) : undefined;
+    this.pushLink = pushLink ? this._register(pushLink) : undefined;
+    if (pushLink) {
+      this._register(vs.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(DRIVE_SETTING.pushChanges)) pushLink.settingChanged();
+      }));
+    }
 
     // Focus and activity steer the poll interval.
     const activity = (): void => this.poller?.noteActivity();
@@ -85,10 +99,18 @@ export class DriveChangeFeed extends Disposable {
     this._register(host.treeView.onDidExpandElement(activity));
     this._register(host.treeView.onDidChangeVisibility(activity));
 
+    if (account !== undefined) return;
+    // The status item of another account's feed passes its account.
+    const feedOf = (other: unknown): DriveChangeFeed => (typeof other === 'string' ? host.feedOf?.(other) : undefined) ?? this;
     for (const disposable of registerCommands(host.desk, {
-      [DRIVE_COMMAND.showChanges]: () => this.statusBar.showQuickPick(),
-      [DRIVE_COMMAND.changesState]: () => this.state(),
+      [DRIVE_COMMAND.showChanges]: (other?: unknown) => feedOf(other).statusBar.showQuickPick(),
+      [DRIVE_COMMAND.changesState]: (other?: unknown) => feedOf(other).state(),
     })) this._register(disposable);
+  }
+
+  /** Whose Drive this feed follows: its own account, else the first signed in. */
+  private whoseAccount(): string | undefined {
+    return this.host.account ?? this.host.desk.session.currentAccount;
   }
 
   /** Asks for changes now instead of at the next scheduled poll (after Refresh; tests). */
@@ -115,6 +137,7 @@ export class DriveChangeFeed extends Disposable {
   /** The poller's state, for the hidden `desk.drive.changesState` command and the tests. */
   state(): DriveChangesState {
     return {
+      account: this.host.account,
       polling: this.poller !== undefined,
       pollerState: this.poller?.state ?? 'stopped',
       usesLongPoll: this.poller?.usesLongPoll ?? false,
@@ -131,7 +154,9 @@ export class DriveChangeFeed extends Disposable {
   ensureStarted(): Promise<void> {
     const { desk } = this.host;
     if (this.poller || !desk.backend.current) return Promise.resolve();
-    this.pollerStarting ??= this.start().finally(() => {
+    // Another account's feed starts as that account: its poller's timers, and so every poll, keep the account.
+    const account = this.host.account;
+    this.pollerStarting ??= (account === undefined ? this.start() : desk.session.runAs(account, () => this.start())).finally(() => {
       this.pollerStarting = undefined;
     });
     return this.pollerStarting;
@@ -143,7 +168,7 @@ export class DriveChangeFeed extends Disposable {
     this.poller?.stop();
     this.poller = undefined;
     this.pollerStarting = undefined;
-    this.pushLink.detach();
+    this.pushLink?.detach();
   }
 
   override dispose(): void {
@@ -191,7 +216,7 @@ export class DriveChangeFeed extends Disposable {
     this.poller = poller;
     poller.setFocused(desk.vs.window.state.focused);
     poller.setSignedIn(true);
-    this.pushLink.attach(poller);
+    this.pushLink?.attach(poller);
     poller.start();
   }
 
@@ -225,11 +250,13 @@ export class DriveChangeFeed extends Disposable {
   private async showChange(entry: ChangeEntry): Promise<void> {
     const { vs } = this.host.desk;
     if (entry.kind === 'removed') {
-      // The feed follows the first account's Drive; with several signed in, the message says whose.
-      const whose = this.host.desk.session.whose(this.host.desk.session.currentAccount);
+      // With several accounts signed in, the message says whose Drive it was removed from.
+      const whose = this.host.desk.session.whose(this.whoseAccount());
       void vs.window.showInformationMessage(whose ? vs.l10n.t('“{0}” was removed from the Drive of {1}.', entry.title, whose) : vs.l10n.t('“{0}” was removed from Drive.', entry.title));
       return;
     }
-    await attempt(this.host.desk, () => this.host.revealFile(entry.fileId, { open: entry.kind !== 'trashed' }));
+    const account = this.host.account;
+    const reveal = (): Promise<void> => this.host.revealFile(entry.fileId, { open: entry.kind !== 'trashed' });
+    await attempt(this.host.desk, () => (account === undefined ? reveal() : this.host.desk.session.runAs(account, reveal)));
   }
 }

@@ -45,11 +45,13 @@ export class ChangesStatusBar extends Disposable {
     private readonly clock: { dateTime(ms: number): string },
     /** Whose Drive changed, when several accounts are signed in (undefined with one: the item reads as today). */
     private readonly whose: () => string | undefined = () => undefined,
+    /** Another signed-in account's item (several accounts): one item per account, its click lists its changes. */
+    account?: string,
   ) {
     super();
-    this.item = this._register(vs.window.createStatusBarItem('desk.drive.changes', vs.StatusBarAlignment.Left, 50));
-    this.item.name = vs.l10n.t('Desk: Drive changes');
-    this.item.command = DRIVE_COMMAND.showChanges;
+    this.item = this._register(vs.window.createStatusBarItem(account === undefined ? 'desk.drive.changes' : `desk.drive.changes/${account}`, vs.StatusBarAlignment.Left, 50));
+    this.item.name = account === undefined ? vs.l10n.t('Desk: Drive changes') : vs.l10n.t('Desk: Drive changes of {0}', account);
+    this.item.command = account === undefined ? DRIVE_COMMAND.showChanges : { title: this.item.name, command: DRIVE_COMMAND.showChanges, arguments: [account] };
     this.update();
   }
 

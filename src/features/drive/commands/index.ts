@@ -4,7 +4,8 @@
  * `host.resources()`, each resource's own Pick of the client.
  */
 import type * as vscode from 'vscode';
-import { registerCommands } from '../../../core/commands';
+import { editorAccount, registerCommands } from '../../../core/commands';
+import { accountOfRow } from '../../../core/rowAccount';
 import { refuseOffline } from '../../../core/offlineRefusal';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 import type { DriveCommentEntry } from '../comments/threads';
@@ -165,7 +166,19 @@ export class DriveCommands {
 
       [DRIVE_COMMAND.addToWorkspace]: (node?: DriveNode) => addToWorkspace(vs, this.host.desk.session.viewAccount(), this.host.desk.extensionContext.globalState, node),
       [DRIVE_COMMAND.trashInExplorer]: (clicked?: vscode.Uri, selected?: vscode.Uri[]) => trashInExplorer(vs, clicked, selected),
-    }, DRIVE_AFFECTS_OTHERS), { askAccount: [DRIVE_COMMAND.newFolder, DRIVE_COMMAND.newFile, DRIVE_COMMAND.uploadFiles, DRIVE_COMMAND.uploadFolder, DRIVE_COMMAND.createSharedDrive] })];
+        }, DRIVE_AFFECTS_OTHERS), {
+      // From the palette with several accounts signed in: the selected row's account, else the active Drive
+      // document's (the file a command acts on is one of those), else these ask which account.
+      askAccount: [DRIVE_COMMAND.newFolder, DRIVE_COMMAND.newFile, DRIVE_COMMAND.uploadFiles, DRIVE_COMMAND.uploadFolder, DRIVE_COMMAND.createSharedDrive, DRIVE_COMMAND.emptyTrash,
+        DRIVE_COMMAND.apps, DRIVE_COMMAND.about, DRIVE_COMMAND.addExistingFile, DRIVE_COMMAND.showHiddenSharedDrives, DRIVE_COMMAND.addToWorkspace],
+      followAccount: [DRIVE_COMMAND.copy, DRIVE_COMMAND.rename, DRIVE_COMMAND.star, DRIVE_COMMAND.unstar, DRIVE_COMMAND.touch, DRIVE_COMMAND.openInBrowser, DRIVE_COMMAND.download,
+        DRIVE_COMMAND.export, DRIVE_COMMAND.move, DRIVE_COMMAND.addParent, DRIVE_COMMAND.removeParent, DRIVE_COMMAND.trash, DRIVE_COMMAND.untrash, DRIVE_COMMAND.delete,
+        DRIVE_COMMAND.properties, DRIVE_COMMAND.share, DRIVE_COMMAND.addPeople, DRIVE_COMMAND.changeRole, DRIVE_COMMAND.removeAccess, DRIVE_COMMAND.linkSharing,
+        DRIVE_COMMAND.transferOwnership, DRIVE_COMMAND.renameSharedDrive, DRIVE_COMMAND.hideSharedDrive, DRIVE_COMMAND.unhideSharedDrive, DRIVE_COMMAND.deleteSharedDrive,
+        DRIVE_COMMAND.sharedDriveMembers, DRIVE_COMMAND.addSharedDriveMember, DRIVE_COMMAND.changeSharedDriveMemberRole, DRIVE_COMMAND.removeSharedDriveMember,
+        DRIVE_COMMAND.editProperties, DRIVE_COMMAND.addProperty, DRIVE_COMMAND.changeProperty, DRIVE_COMMAND.removeProperty, DRIVE_COMMAND.addComment, DRIVE_COMMAND.showComments],
+      clearAccount: () => accountOfRow(this.host.treeView.selection[0]) ?? editorAccount(vs),
+    })];
   }
 
   /** Another account or backend: the versions read so far are not theirs. */

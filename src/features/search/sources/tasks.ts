@@ -32,19 +32,27 @@ export interface KeptTaskList {
 
 /** The tasks a pick loaded, kept for the next pick of the same account (in memory, for the session). */
 export class TaskSearchMemory {
-  private kept: { readonly account: string; readonly lists: ReadonlyMap<string, KeptTaskList> } | undefined;
+  /** Per account (several can be searched at once); one account's never answers for another. */
+  private readonly kept = new Map<string, ReadonlyMap<string, KeptTaskList>>();
 
   /** The account's tasks by list; nothing for another account. */
   recall(account: string): ReadonlyMap<string, KeptTaskList> | undefined {
-    return this.kept?.account === account ? this.kept.lists : undefined;
+    return this.kept.get(account);
   }
 
   keep(account: string, lists: ReadonlyMap<string, KeptTaskList>): void {
-    this.kept = { account, lists };
+    this.kept.set(account, lists);
   }
 
-  forget(): void {
-    this.kept = undefined;
+  /** The accounts whose tasks are kept. */
+  accounts(): readonly string[] {
+    return [...this.kept.keys()];
+  }
+
+  /** Forgets every account's tasks, or the one account's (signed out of, beside others). */
+  forget(account?: string): void {
+    if (account === undefined) this.kept.clear();
+    else this.kept.delete(account);
   }
 }
 

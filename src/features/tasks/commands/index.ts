@@ -66,7 +66,12 @@ export class TaskCommands {
       [TASKS_COMMAND.showCompleted]: () => this.setShowCompleted(true),
       [TASKS_COMMAND.hideCompleted]: () => this.setShowCompleted(false),
       [TASKS_COMMAND.revealTask]: (listId: unknown, taskId: unknown, options?: { open?: boolean }) => this.revealTask(listId, taskId, options),
-    }, { askAccount: [TASKS_COMMAND.createList, TASKS_COMMAND.addTask] })];
+        }, {
+      // From the palette with several accounts signed in, these pick a list or task of one account: the active task
+      // document's, else the one asked for (the selection is not what they act on: they ask which list or task).
+      askAccount: [TASKS_COMMAND.createList, TASKS_COMMAND.addTask, TASKS_COMMAND.renameList, TASKS_COMMAND.deleteList, TASKS_COMMAND.clearCompleted, TASKS_COMMAND.addSubtask,
+        TASKS_COMMAND.editTask, TASKS_COMMAND.editNotes, TASKS_COMMAND.completeTask, TASKS_COMMAND.reopenTask, TASKS_COMMAND.deleteTask, TASKS_COMMAND.moveTask, TASKS_COMMAND.getTask],
+    })];
   }
 
   /** `desk.tasks.revealTask(listId, taskId, { open })`: the task's row in the view, and its details when asked. */

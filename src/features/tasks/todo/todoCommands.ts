@@ -52,7 +52,8 @@ export class TodoCommands {
       [TODO_COMMAND.goToSource]: (node?: unknown) => this.goToSource(node),
       [TODO_COMMAND.unlink]: (where?: unknown, line?: unknown) => this.unlink(where, line),
       [TODO_COMMAND.cleanUp]: () => this.cleanUp(),
-    });
+    // From the palette with several accounts signed in, Track as Task asks whose tasks they become.
+    }, { askAccount: [TODO_COMMAND.track] });
   }
 
   // ---- Track as Task
@@ -176,6 +177,9 @@ export class TodoCommands {
   private async writeMarkers(marks: readonly { file: string; uri: vscode.Uri; item: FoundTodo; taskId: string }[], keywords: ReturnType<TodoTracking['keywords']>): Promise<number> {
     const vs = this.vs;
     let unmarked = 0;
+    // Several accounts signed in: each marker records whose task it is (the account the tasks were created in).
+    const session = this.desk.session;
+    const account = session.accounts.length > 1 ? session.operationAccount ?? session.currentAccount : undefined;
     for (const [, items] of byFile(marks.map((mark) => ({ ...mark.item, mark })))) {
       const uri = items[0]?.mark.uri;
       if (!uri) continue;
@@ -190,7 +194,7 @@ export class TodoCommands {
           continue;
         }
         const before = document.lineAt(line).text;
-        const change = minimalEdit(before, linkLine(before, mark.taskId, keywords));
+        const change = minimalEdit(before, linkLine(before, mark.taskId, keywords, account));
         edit.replace(uri, new vs.Range(line, change.start, line, change.end), change.text);
         count++;
       }

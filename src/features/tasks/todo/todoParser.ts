@@ -1,7 +1,9 @@
 /**
  * TODO/FIXME comments and their task markers, as plain text (no vscode): which line is a TODO comment, what
  * its text says, which task it is linked to, and the edit that links it. The marker lives in the comment
- * itself (`TODO(task:abc123): text`) so the link travels with the file through edits, moves and commits.
+ * itself (`TODO(task:abc123): text`) so the link travels with the file through edits, moves and commits. A marker
+ * written while several accounts were signed in names whose task it is after the id
+ * (`TODO(task:abc123/bob@example.com)`); a marker without one is the first (or only) signed-in account's.
  */
 import { english, Translate } from '../../../shared/l10n';
 import { lowerBound } from '../../../shared/sorted';
@@ -18,6 +20,8 @@ export interface TodoComment {
   readonly text: string;
   /** The linked task's id, when the comment carries a `task:` marker. */
   readonly taskId: string | undefined;
+  /** Whose task it is, when the marker names an account (`task:abc123/bob@example.com`). */
+  readonly taskAccount?: string | undefined;
   /** Other things in the parentheses (`TODO(alice)`), kept when the marker is added. */
   readonly tags: readonly string[];
   /** Where the comment opener (`//`, `#`, `<!--`…) starts: what removing the comment removes from. */
@@ -61,6 +65,8 @@ const CLOSERS = ['*/', '-->', '*)', '-}'];
 /** A task id as Google and the emulator write them (base64url-like). */
 const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const TASK_TAG = /^task:(.*)$/;
+/** The account after a task id: an e-mail address (`task:abc123/bob@example.com`). */
+const TASK_ACCOUNT = /^[^\s/(),@]+@[^\s/(),@]+$/;
 /** What a trigger word may look like (a word, so it can sit in a regular expression and an rg pattern as is). */
 const KEYWORD = /^[A-Za-z_][A-Za-z0-9_-]{0,31}$/;
 
@@ -113,10 +119,16 @@ export function parseTodo(line: string, keywords: readonly string[] = DEFAULT_KE
   const headEnd = start + keyword.length + (groups.tags !== undefined ? groups.tags.length + 2 : 0);
   const tags: string[] = [];
   let taskId: string | undefined;
+  let taskAccount: string | undefined;
   for (const part of (groups.tags ?? '').split(',').map((piece) => piece.trim()).filter(Boolean)) {
     const tag = TASK_TAG.exec(part);
-    if (tag && TASK_ID.test(tag[1] ?? '')) taskId ??= tag[1];
-    else tags.push(part);
+    const [id = '', account, ...rest] = (tag?.[1] ?? '').split('/');
+    if (tag && TASK_ID.test(id) && rest.length === 0 && (account === undefined || TASK_ACCOUNT.test(account))) {
+      if (taskId === undefined) {
+        taskId = id;
+        taskAccount = account?.toLowerCase();
+      }
+    } else tags.push(part);
   }
   let textStart = headEnd;
   while (textStart < line.length && (line[textStart] === ':' || line[textStart] === ' ' || line[textStart] === '\t')) textStart++;
@@ -126,13 +138,17 @@ export function parseTodo(line: string, keywords: readonly string[] = DEFAULT_KE
     if (at >= 0 && at < textEnd) textEnd = at;
   }
   while (textEnd > textStart && /\s/.test(line[textEnd - 1] ?? '')) textEnd--;
-  return { keyword, text: line.slice(textStart, textEnd), taskId, tags, commentStart, opener: groups.opener.trim(), start, headEnd, textStart, textEnd };
+  return { keyword, text: line.slice(textStart, textEnd), taskId, ...(taskAccount === undefined ? {} : { taskAccount }), tags, commentStart, opener: groups.opener.trim(), start, headEnd, textStart, textEnd };
 }
 
-/** The edit that links `todo` to a task: `TODO: x` → `TODO(task:ID): x`, keeping other tags (`TODO(alice, task:ID)`). */
-export function markerEdit(todo: TodoComment, taskId: string): LineEdit {
+/**
+ * The edit that links `todo` to a task: `TODO: x` → `TODO(task:ID): x`, keeping other tags (`TODO(alice, task:ID)`);
+ * with `account` (several signed in), `TODO(task:ID/bob@example.com): x`.
+ */
+export function markerEdit(todo: TodoComment, taskId: string, account?: string): LineEdit {
   if (!TASK_ID.test(taskId)) throw new Error(`not a task id: ${taskId}`);
-  const tags = [...todo.tags, `task:${taskId}`].join(', ');
+  if (account !== undefined && !TASK_ACCOUNT.test(account)) throw new Error(`not an account: ${account}`);
+  const tags = [...todo.tags, `task:${taskId}${account === undefined ? '' : `/${account}`}`].join(', ');
   return { start: todo.start, end: todo.headEnd, text: `${todo.keyword}(${tags})` };
 }
 
@@ -142,12 +158,12 @@ export function applyLineEdit(line: string, edit: LineEdit): string {
 }
 
 /** The line rewritten to carry the marker; a line whose TODO is already linked stays as it is. */
-export function linkLine(line: string, taskId: string, keywords: readonly string[] = DEFAULT_KEYWORDS): string {
+export function linkLine(line: string, taskId: string, keywords: readonly string[] = DEFAULT_KEYWORDS, account?: string): string {
   const todo = parseTodo(line, keywords);
   if (!todo) throw new Error('the line has no TODO comment');
   if (todo.taskId) return line;
   // A missing colon after the keyword is added so the text stays readable: `# TODO fix` → `# TODO(task:x): fix`.
-  const edit = markerEdit(todo, taskId);
+  const edit = markerEdit(todo, taskId, account);
   const needsColon = line[todo.headEnd] !== ':' && todo.text !== '';
   return applyLineEdit(line, needsColon ? { ...edit, end: todo.textStart, text: `${edit.text}: ` } : edit);
 }

@@ -25,6 +25,11 @@ const CACHE_MS = 30_000;
 const MAX_DECORATION_LOOKUPS = 50;
 /** The last list a TODO's task went to, per account (core/accountMemory.ts). */
 const LAST_LIST_KEY = 'desk.todo.lastList';
+/** The cache's key of a marker's task: its id, and its account when the marker names one. */
+function cacheKey(taskId: string, account: string | undefined): string {
+  return account === undefined ? taskId : `${account}/${taskId}`;
+}
+
 /** taskId → listId, so a hover finds its task with one request instead of trying every list. */
 const TASK_LISTS_KEY = 'desk.todo.taskLists';
 
@@ -188,11 +193,23 @@ export class TodoTracking extends Disposable {
   private async link(target: TodoTarget | undefined): Promise<Task | undefined> {
     if (!target) return undefined;
     const vs = this.vs;
-    const { document, todo } = target;
+    const { todo } = target;
     if (todo.taskId) {
       void vs.window.showInformationMessage(this.t('Desk: this {0} is already linked to a task.', todo.keyword));
       return undefined;
     }
+    // Several accounts signed in: whose task it is (the marker records it); one account: as always, unrecorded.
+    const session = this.desk.session;
+    if (session.accounts.length > 1 && session.operationAccount === undefined) {
+      const account = await session.chooseAccount(this.t('Create the task in which account?'));
+      return account ? session.runAs(account, () => this.linkAs(target, account)) : undefined;
+    }
+    return this.linkAs(target, session.accounts.length > 1 ? session.operationAccount : undefined);
+  }
+
+  private async linkAs(target: TodoTarget, account: string | undefined): Promise<Task | undefined> {
+    const vs = this.vs;
+    const { document, todo } = target;
     const list = await this.pickList();
     if (!list) return undefined;
     const relative = vs.workspace.asRelativePath(document.uri, (vs.workspace.workspaceFolders?.length ?? 0) > 1);
@@ -202,12 +219,12 @@ export class TodoTracking extends Disposable {
     const link = document.uri.with({ fragment: `L${target.line + 1}` }).toString();
     const task = await this.api.insertTask(list.id, { title: taskTitleFor(todo, place, undefined, this.vs.l10n.t), notes: sourceNotes(relative, link) });
     await this.remember(task.id, list.id);
-    this.cache.set(task.id, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
+    this.cache.set(cacheKey(task.id, account), { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: list.id }) });
     await this.usedList(list.id);
     this.tasks?.tree.refreshList(list.id);
 
-    if (!(await this.writeMarker(document, target.line, todo, task.id))) {
-      void vs.window.showWarningMessage(this.t('Desk: created the task "{0}", but could not mark the comment. Add "{1}" to it to keep the link.', task.title, `(task:${task.id})`));
+    if (!(await this.writeMarker(document, target.line, todo, task.id, account))) {
+      void vs.window.showWarningMessage(this.t('Desk: created the task "{0}", but could not mark the comment. Add "{1}" to it to keep the link.', task.title, `(task:${task.id}${account === undefined ? '' : `/${account}`})`));
     } else {
       vs.window.setStatusBarMessage(this.t('Desk: created the task "{0}" in {1}.', task.title, list.title), 4000);
     }
@@ -216,7 +233,7 @@ export class TodoTracking extends Disposable {
   }
 
   /** Rewrites only the changed middle of the line, so cursors elsewhere on it stay put. */
-  private async writeMarker(document: vscode.TextDocument, line: number, todo: TodoComment, taskId: string): Promise<boolean> {
+  private async writeMarker(document: vscode.TextDocument, line: number, todo: TodoComment, taskId: string, account?: string): Promise<boolean> {
     const vs = this.vs;
     // The user may have typed while the task was being created: find the same TODO again, nearest first.
     const lineOf = (): number | undefined => {
@@ -232,7 +249,7 @@ export class TodoTracking extends Disposable {
     const at = lineOf();
     if (at === undefined) return false;
     const before = document.lineAt(at).text;
-    const after = linkLine(before, taskId, this.keywords());
+    const after = linkLine(before, taskId, this.keywords(), account);
     let start = 0;
     while (start < before.length && before[start] === after[start]) start++;
     let tail = 0;
@@ -269,14 +286,37 @@ export class TodoTracking extends Disposable {
 
   private async complete(target: TodoTarget | undefined): Promise<Task | undefined> {
     if (!target) return undefined;
+    return this.inTaskAccount(target.todo, 'complete', () => this.completeHere(target));
+  }
+
+  /**
+   * Runs `work` in the account the marker names (a marker without one: the first account, as before accounts); an
+   * account not signed in is said ("Sign in as bob@example.com to complete…") and nothing is looked up elsewhere.
+   */
+  private async inTaskAccount<T>(todo: TodoComment, action: 'complete' | 'open', work: () => Promise<T>): Promise<T | undefined> {
+    const account = todo.taskAccount;
+    if (account === undefined) return work();
+    const session = this.desk.session;
+    if (!session.accounts.some((profile) => profile.email === account)) {
+      const message = action === 'complete'
+        ? this.t('Sign in as {0} to complete the task linked to this {1}.', account, todo.keyword)
+        : this.t('Sign in as {0} to open the task linked to this {1}.', account, todo.keyword);
+      void this.vs.window.showInformationMessage(message);
+      return undefined;
+    }
+    return session.runAs(account, work);
+  }
+
+  private async completeHere(target: TodoTarget): Promise<Task | undefined> {
     const vs = this.vs;
+    const account = target.todo.taskAccount;
     const taskId = target.todo.taskId;
     if (!taskId) {
       void vs.window.showInformationMessage(this.t('Desk: this {0} is not linked to a task yet. Use "Create task from TODO" first.', target.todo.keyword));
       return undefined;
     }
     // Fresh state, not the cache: the task may have been completed or deleted elsewhere.
-    const lookup = await this.lookup(taskId, { fresh: true });
+    const lookup = await this.lookup(taskId, { fresh: true, account });
     if (!lookup.found) {
       void vs.window.showWarningMessage(this.t('Desk: the task linked here no longer exists (or is in a list you cannot see).'));
       return undefined;
@@ -287,7 +327,7 @@ export class TodoTracking extends Disposable {
       return lookup.task;
     }
     const task = await this.api.patchTask(lookup.listId, taskId, { status: 'completed' });
-    this.cache.set(taskId, { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: lookup.listId }) });
+    this.cache.set(cacheKey(taskId, account), { at: Date.now(), lookup: Promise.resolve({ found: true, task, listId: lookup.listId }) });
     this.tasks?.tree.refreshList(lookup.listId);
     vs.window.setStatusBarMessage(this.t('Desk: completed "{0}".', task.title), 4000);
     this.scheduleDecorations();
@@ -296,10 +336,15 @@ export class TodoTracking extends Disposable {
 
   /** Reveals the linked task's row in the Tasks view (loading its list as far as needed). */
   private async open(target: TodoTarget | undefined): Promise<boolean> {
-    const taskId = target?.todo.taskId;
+    if (!target?.todo.taskId) return false;
+    return (await this.inTaskAccount(target.todo, 'open', () => this.openHere(target))) ?? false;
+  }
+
+  private async openHere(target: TodoTarget): Promise<boolean> {
+    const taskId = target.todo.taskId;
     if (!taskId) return false;
     const vs = this.vs;
-    const lookup = await this.lookup(taskId);
+    const lookup = await this.lookup(taskId, { account: target.todo.taskAccount });
     if (!lookup.found) {
       void vs.window.showWarningMessage(this.t('Desk: the task linked here no longer exists (or is in a list you cannot see).'));
       return false;
@@ -319,14 +364,19 @@ export class TodoTracking extends Disposable {
     if (!todo?.taskId || position.character < todo.start || position.character > Math.max(todo.textEnd, todo.headEnd)) return undefined;
     const vs = this.vs;
     const range = new vs.Range(position.line, todo.start, position.line, todo.headEnd);
+    const account = todo.taskAccount;
+    // Another account's task (the marker says whose): shown only while that account is signed in.
+    if (account !== undefined && !this.desk.session.accounts.some((profile) => profile.email === account)) {
+      return new vs.Hover(new vs.MarkdownString(this.t('Sign in as {0} to see the task linked to this {1}.', account, todo.keyword)), range);
+    }
     let lookup: Lookup;
     try {
-      lookup = await this.lookup(todo.taskId);
+      lookup = await this.lookup(todo.taskId, { account });
     } catch (error) {
       return new vs.Hover(new vs.MarkdownString(this.t('Could not load the linked task: {0}', errorMessage(error, this.desk.vs.l10n.t))), range);
     }
     if (!lookup.found) return new vs.Hover(new vs.MarkdownString(this.t('The linked task no longer exists (or is in a list you cannot see).')), range);
-    const lists = await this.taskLists().catch(() => [] as TaskList[]);
+    const lists = await (account === undefined ? this.taskLists() : this.desk.session.runAs(account, () => this.taskLists())).catch(() => [] as TaskList[]);
     const listTitle = lists.find((list) => list.id === lookup.listId)?.title ?? '';
     const args = encodeURIComponent(JSON.stringify([document.uri.toString(), position.line]));
     const actions: string[] = [];
@@ -367,10 +417,11 @@ export class TodoTracking extends Disposable {
       this.overdue.clear();
       return;
     }
-    const ids = [...new Set([...linked.values()].flatMap((found) => found.map((item) => item.taskId)))].slice(0, MAX_DECORATION_LOOKUPS);
+    // Each marker's task looked up in its account (an account not signed in shows nothing).
+    const wanted = new Map([...linked.values()].flat().map((item) => [cacheKey(item.taskId, item.todo.taskAccount), item] as const));
     const states = new Map<string, Lookup>();
-    await Promise.all(ids.map(async (id) => {
-      states.set(id, await this.lookup(id).catch((): Lookup => ({ found: false })));
+    await Promise.all([...wanted].slice(0, MAX_DECORATION_LOOKUPS).map(async ([key, item]) => {
+      states.set(key, await this.lookup(item.taskId, { account: item.todo.taskAccount }).catch((): Lookup => ({ found: false })));
     }));
     if (this.isDisposed) return;
     this.decoration ??= this._register(vs.window.createTextEditorDecorationType({
@@ -385,7 +436,7 @@ export class TodoTracking extends Disposable {
     const today = this.desk.clock.today();
     for (const [editor, found] of linked) {
       const late = found.flatMap((item) => {
-        const state = states.get(item.taskId);
+        const state = states.get(cacheKey(item.taskId, item.todo.taskAccount));
         const due = state?.found === true && state.task.status !== 'completed' ? dueDateOf(state.task.due) : undefined;
         return due && isOverdue(due, today) ? [{ item, due }] : [];
       });
@@ -395,7 +446,7 @@ export class TodoTracking extends Disposable {
         return { range: new vs.Range(end, end), renderOptions: { after: { contentText: this.t('⚠ overdue (due {0})', due) } } };
       }));
       const done = found.filter((item) => {
-        const state = states.get(item.taskId);
+        const state = states.get(cacheKey(item.taskId, item.todo.taskAccount));
         return state?.found === true && state.task.status === 'completed';
       });
       this.decorated.set(editor.document.uri.toString(), done.map((item) => item.line));
@@ -448,15 +499,23 @@ export class TodoTracking extends Disposable {
   }
 
   /** The linked task, from the cache while fresh; concurrent asks for one task share one request. */
-  lookup(taskId: string, options: { fresh?: boolean } = {}): Promise<Lookup> {
-    const cached = this.cache.get(taskId);
+  lookup(taskId: string, options: { fresh?: boolean; account?: string | undefined } = {}): Promise<Lookup> {
+    const key = cacheKey(taskId, options.account);
+    const cached = this.cache.get(key);
     if (cached && !options.fresh && Date.now() - cached.at < CACHE_MS) return cached.lookup;
-    const lookup = this.fetchTask(taskId);
+    const session = this.desk.session;
+    // A marker without an account is the first account's, even when looked up during another account's operation
+    // (decorations redrawn after completing bob's task).
+    const account = options.account ?? (session.operationAccount !== undefined ? session.currentAccount : undefined);
+    // A marker naming an account is looked up in that account only; one not signed in finds nothing elsewhere.
+    const lookup = account === undefined ? this.fetchTask(taskId)
+      : this.desk.session.accounts.some((profile) => profile.email === account) ? this.desk.session.runAs(account, () => this.fetchTask(taskId))
+        : Promise.reject(new Error(this.t('Sign in as {0} to see this task.', account)));
     const entry: CacheEntry = { at: Date.now(), lookup };
-    this.cache.set(taskId, entry);
+    this.cache.set(key, entry);
     // A failure (network, signed out) is not remembered: the next hover tries again.
     lookup.catch(() => {
-      if (this.cache.get(taskId) === entry) this.cache.delete(taskId);
+      if (this.cache.get(key) === entry) this.cache.delete(key);
     });
     return lookup;
   }

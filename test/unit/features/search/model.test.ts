@@ -13,7 +13,7 @@ import { FakeTasksApi, list, task } from '../../../support/fakes/tasks';
 /** A source answering when the test says so, recording the signal of each search. */
 class HeldSource implements SearchSource {
   readonly asked: Array<{ query: string; signal: AbortSignal; answer: (hits: SearchHit[]) => void; fail: (error: Error) => void }> = [];
-  constructor(readonly service: SearchService) {}
+  constructor(readonly service: SearchService, readonly account?: string) {}
   search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     return new Promise((resolve, reject) => this.asked.push({ query, signal, answer: resolve, fail: reject }));
   }
@@ -24,6 +24,40 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 const summary = (state: SearchState): string[] => state.groups.map((group) => `${group.service}:${group.status}${group.status === 'done' ? `(${group.hits.map((one) => one.title).join(',')})` : ''}`);
 
 describe('Desk search: every service at once', () => {
+  it('with several accounts, groups by account then service, each hit carrying its account; one failing account leaves the other', async () => {
+    const timers = new ManualTimers();
+    const alice = { tasks: new HeldSource('tasks', 'alice@example.com'), drive: new HeldSource('drive', 'alice@example.com') };
+    const bob = { tasks: new HeldSource('tasks', 'bob@example.com'), drive: new HeldSource('drive', 'bob@example.com') };
+    const search = new EverythingSearch({ sources: [alice.drive, bob.tasks, alice.tasks, bob.drive], timers, onDidChange: () => undefined });
+    search.setQuery('plan');
+    timers.fire();
+    await settle();
+    bob.tasks.asked[0]?.answer([hit('Plan bob')]);
+    alice.tasks.asked[0]?.answer([hit('Plan alice')]);
+    alice.drive.asked[0]?.fail(new Error('503 backendError'));
+    bob.drive.asked[0]?.answer([]);
+    await settle();
+    const groups = search.state.groups.map((group) => `${group.account ?? ''}/${group.service}:${group.status}`);
+    assert.deepEqual(groups, ['alice@example.com/tasks:done', 'alice@example.com/drive:failed', 'bob@example.com/tasks:done', 'bob@example.com/drive:done']);
+    const hits = search.state.groups.flatMap((group) => (group.status === 'done' ? group.hits : []));
+    assert.deepEqual(hits.map((one) => [one.title, one.account]), [['Plan alice', 'alice@example.com'], ['Plan bob', 'bob@example.com']]);
+  });
+
+  it('with one account, groups and hits carry no account (as before accounts)', async () => {
+    const timers = new ManualTimers();
+    const tasks = new HeldSource('tasks');
+    const search = new EverythingSearch({ sources: [tasks], timers, onDidChange: () => undefined });
+    search.setQuery('plan');
+    timers.fire();
+    await settle();
+    tasks.asked[0]?.answer([hit('Plan')]);
+    await settle();
+    const group = search.state.groups[0];
+    assert.ok(group && group.status === 'done');
+    assert.equal('account' in group, false);
+    assert.equal(group.hits[0]?.account, undefined);
+  });
+
   function setUp() {
     const sources = { books: new HeldSource('books'), tasks: new HeldSource('tasks'), drive: new HeldSource('drive'), calendar: new HeldSource('calendar') };
     const timers = new ManualTimers();

@@ -123,4 +123,44 @@ describe('Calendar next event and reminders', () => {
     clock.advance(24 * 60 * 60_000);
     assert.equal(messages.length, before, 'a stopped status bar has no timer left');
   });
+
+  it('with several accounts signed in, shows the soonest event of all saying whose, and fires each account\'s reminders saying whose', async () => {
+    const clock = new FakeClock(NOW);
+    const { vs, item, messages } = fakeStatusVscode();
+    const aliceEvents = [events[3] as CalendarEvent];
+    const bobEvents = [events[1] as CalendarEvent];
+    const status = new NextEventStatus(vs, {
+      occurrences: () => place(aliceEvents),
+      timeZone: () => 'Europe/Berlin',
+      defaultReminders: () => [],
+      open: async () => undefined,
+      join: async () => undefined,
+      whose: () => 'Alice Demo',
+      others: () => [{ account: 'bob@example.com', occurrences: () => place(bobEvents), defaultReminders: () => [{ method: 'popup', minutes: 10 }], whose: () => 'Bob Demo' }],
+    }, clock);
+    status.start();
+    assert.equal(item.text, '$(calendar) in 12 min: Standup · Bob Demo', 'bob\'s Standup is sooner than alice\'s Review');
+    assert.equal(status.currentAccount, 'bob@example.com');
+    clock.advance(2 * 60_000 + 100); // 09:50: bob's Standup reminder
+    assert.deepEqual(messages.map((message) => message[0]), ['"Standup" starts in 10 min (11:00). · Bob Demo']);
+    clock.advance(40 * 60_000); // Standup is over: alice's Review is next
+    assert.equal(item.text, '$(calendar) in 2 h 30 min: Review · Alice Demo');
+    assert.equal(status.currentAccount, undefined, 'the first account\'s');
+    clock.advance(3 * 60 * 60_000);
+    assert.deepEqual(messages.map((message) => message[0]), ['"Standup" starts in 10 min (11:00). · Bob Demo', '"Review" starts in 30 min (14:00). · Alice Demo']);
+    status.stop();
+  });
+
+  it('with several accounts and no event left today in any, names nobody', () => {
+    const clock = new FakeClock(Date.parse('2026-11-23T20:00:00Z'));
+    const { vs, item } = fakeStatusVscode();
+    const status = new NextEventStatus(vs, {
+      occurrences: () => [], timeZone: () => 'Europe/Berlin', defaultReminders: () => [], open: async () => undefined, join: async () => undefined,
+      whose: () => 'Alice Demo',
+      others: () => [{ account: 'bob@example.com', occurrences: () => [], defaultReminders: () => [], whose: () => 'Bob Demo' }],
+    }, clock);
+    status.start();
+    assert.equal(item.text, '$(calendar) No more events today');
+    status.stop();
+  });
 });

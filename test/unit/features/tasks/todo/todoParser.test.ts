@@ -237,3 +237,41 @@ describe('TODO comments (parser): languages, trigger words, unlink, clean-up, so
     assert.equal(withoutSource('Just notes'), 'Just notes');
   });
 });
+
+describe('TODO markers naming their account (several accounts signed in)', () => {
+  it('writes the account after the id, and reads it back; other tags stay', () => {
+    const line = linkLine('// TODO(alice): fix the parser', 'abc123', undefined, 'bob@example.com');
+    assert.equal(line, '// TODO(alice, task:abc123/bob@example.com): fix the parser');
+    const todo = parseTodo(line);
+    assert.equal(todo?.taskId, 'abc123');
+    assert.equal(todo?.taskAccount, 'bob@example.com');
+    assert.deepEqual(todo?.tags, ['alice']);
+    assert.equal(todo?.text, 'fix the parser');
+  });
+
+  it('reads an old marker (no account) as it always did: the first or only account\'s', () => {
+    const todo = parseTodo('# TODO(task:abc123): old one');
+    assert.equal(todo?.taskId, 'abc123');
+    assert.equal(todo?.taskAccount, undefined);
+    assert.equal(linkLine('# TODO: new one', 'abc123'), '# TODO(task:abc123): new one', 'one account: no account written');
+  });
+
+  it('finds a marker with an account by its id (the workspace search looks for task:<id>), and unlinks it whole', () => {
+    const text = 'a\n// TODO(task:abc123/Bob@Example.com): x\n';
+    const [found] = findLinkedTodos(text);
+    assert.equal(found?.taskId, 'abc123');
+    assert.equal(found?.todo.taskAccount, 'bob@example.com', 'read lower-case');
+    assert.ok(text.includes('task:abc123'));
+    const line = '// TODO(task:abc123/bob@example.com): x';
+    const todo = parseTodo(line);
+    const edit = todo ? unlinkEdit(todo) : undefined;
+    assert.equal(edit ? applyLineEdit(line, edit) : line, '// TODO: x');
+  });
+
+  it('keeps a malformed account as a plain tag, linking nothing', () => {
+    const todo = parseTodo('// TODO(task:abc123/not-an-address): x');
+    assert.equal(todo?.taskId, undefined);
+    assert.deepEqual(todo?.tags, ['task:abc123/not-an-address']);
+    assert.throws(() => linkLine('// TODO: x', 'abc123', undefined, 'nobody'), /not an account/);
+  });
+});
