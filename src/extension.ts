@@ -2,16 +2,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
-import { Backend } from './core/backend';
+import { Backend } from './core/backend/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
-import { startViewCache } from './core/viewCache';
-import { markStartup } from './core/startupMarks';
+import { startViewCache } from './core/storage/viewCache';
+import { markStartup } from './core/startup/startupMarks';
 import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network, offlineModule } from './core/lazyModules';
-import { DeskSession } from './core/session';
-import { openInBrowser, registerAuthCommands, registerDeskCommands } from './core/deskCommands';
-import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
-import { BundleLoader } from './core/bundleLoader';
+import { DeskSession } from './core/accounts/session';
+import { openInBrowser, registerAuthCommands, registerDeskCommands } from './core/accounts/deskCommands';
+import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/startup/lazyFeatures';
+import { BundleLoader } from './core/startup/bundleLoader';
 import type { TasksSlice } from './features/tasks';
 
 /** When this bundle was evaluated: with activate()'s start, where a window reload's time goes before Desk runs. */
@@ -33,7 +33,7 @@ function featureModule<T>(name: string): T {
   return bundles ? bundles.load<T>(file) : (require(file) as T);
 }
 
-/** The feature bundles' loader with V8's code cache (core/bundleLoader.ts), set up by activate(). */
+/** The feature bundles' loader with V8's code cache (core/startup/bundleLoader.ts), set up by activate(). */
 let bundles: BundleLoader | undefined;
 /** When the bundles' code cache is written: after the deferred features have loaded, off the start's path. */
 const CODE_CACHE_SAVE_MS = DEFERRED_LOAD_MS + 2000;
@@ -160,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
 
   // The signed-in context key, from stored sessions only (no network), after activation returns.
   void Promise.resolve().then(() => session.check());
-  // The views' cached rows are read while the features load, and an account's go at its sign-out (core/viewCache.ts).
+  // The views' cached rows are read while the features load, and an account's go at its sign-out (core/storage/viewCache.ts).
   context.subscriptions.push(startViewCache(desk.viewCache, (listener) => provider.onDidChangeSessions(listener)));
 
   const activationTimeMs = performance.now() - started;

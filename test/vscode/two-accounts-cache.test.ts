@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { AccountRootNode } from '../../src/core/accountRoots';
+import type { AccountRootNode } from '../../src/core/accounts/accountRoots';
 import type { CalendarTreeProvider } from '../../src/features/calendar/tree/treeProvider';
 import type { TasksApi } from '../../src/features/tasks/port';
 import { TASKS_SNAPSHOT } from '../../src/features/tasks/tree/snapshot';

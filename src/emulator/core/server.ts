@@ -2,8 +2,8 @@
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { TokenService } from '../auth/tokens';
-import { EmulatorUser, findUser } from '../auth/users';
+import { TokenService } from '../identity/tokens';
+import { EmulatorUser, findUser } from '../identity/users';
 import { Store } from '../store/store';
 import { batchTargetFor, PartAnswer, serveBatch } from './batch';
 import { discoveryMethod } from '../discovery/documents';

@@ -1,4 +1,4 @@
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { BooksOfflineWrites } from './offline';
 import type * as vscode from 'vscode';
 import { BOOKS_TREE_VIEW } from '../../config/treeViews';

@@ -4,7 +4,7 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { CalendarOfflineWrites } from './offline';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import type * as vscode from 'vscode';
@@ -24,10 +24,10 @@ import { CalendarTimeZone } from './timeZone';
 import { CALENDAR_VIEW_ID, CalendarTreeNode } from './tree/model';
 import { AGENDA_SNAPSHOT } from './tree/snapshot';
 import { CalendarTreeOptions, CalendarTreeProvider } from './tree/treeProvider';
-import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
+import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accounts/accountRoots';
 import { DueTaskStore } from './agenda/dueTaskStore';
 import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
-import { Drafts } from '../../core/drafts';
+import { Drafts } from '../../core/ui/drafts';
 
 /** The Calendar slice as activate() returns it to tests. */
 export interface CalendarSlice {

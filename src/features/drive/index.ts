@@ -1,5 +1,5 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { DriveOfflineSaves } from './fs/offlineSaves';
 import { DriveOfflineChanges } from './offlineChanges';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
@@ -25,7 +25,7 @@ import { DriveNode, DriveTreeModel } from './tree/model';
 import { MY_DRIVE_SNAPSHOT } from './tree/snapshot';
 import { revealDriveFile } from './tree/reveal';
 import { DRIVE_VIEW_ID, DriveTreeOptions, DriveTreeProvider } from './tree/treeProvider';
-import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
+import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accounts/accountRoots';
 
 /** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
 export { DRIVE_CHANGES_FEED, type DriveChangesFeed } from './changes/push';

@@ -9,8 +9,8 @@
 import { GoogleApiError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
-import { ReplayTable } from '../../core/sync/replayTable';
-import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
+import { ReplayTable } from '../../core/offline/replayTable';
+import type { QueuedChange, ReplayOutcome } from '../../core/offline/writeQueue';
 import { FOLDER_MIME_TYPE } from '../../shared/schemas/drive/files';
 import { type DriveApi, type DriveItem, quoteQuery } from './port';
 

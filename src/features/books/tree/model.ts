@@ -4,7 +4,7 @@
  * ids (`<kind>/<owner>/<ids>`) and their parent (for reveal); the provider (treeProvider.ts) only renders them.
  */
 import { isUnreachable } from '../../../api/errors';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import { BooksApi, isWritableShelf } from '../port';
 import { appendAll } from '../../../shared/arrays';

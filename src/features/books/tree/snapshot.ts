@@ -1,8 +1,8 @@
 /**
- * Where the Bookshelves view's cache is (core/viewCache.ts): the slot of My Library's shelves, the check of what is
+ * Where the Bookshelves view's cache is (core/storage/viewCache.ts): the slot of My Library's shelves, the check of what is
  * read back, and the reader for other features (search). The tree model (model.ts) reads and writes the slot.
  */
-import type { ViewCache, ViewCacheSlot } from '../../../core/viewCache';
+import type { ViewCache, ViewCacheSlot } from '../../../core/storage/viewCache';
 import { bookshelfSchema, type Bookshelf } from '../../../shared/schemas/books';
 import * as z from '../../../shared/schemas/zod';
 

@@ -14,7 +14,7 @@ import { TASKS_CHANGED_FEED } from '../../../core/sync/push';
 import { CALENDAR_COMMAND, TASKS_COMMAND } from '../../../config/commandIds';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { CalendarTreeNode, DueTaskNode } from '../tree/model';
-import { accountOfRow } from '../../../core/rowAccount';
+import { accountOfRow } from '../../../core/accounts/rowAccount';
 import { DueTaskStore } from './dueTaskStore';
 
 /** What an Agenda's tree needs of its account's due tasks. */

@@ -8,8 +8,8 @@
 import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
 import { errorMessage, isUnreachable } from '../../../api/errors';
 import { CALENDAR_TREE_VIEW } from '../../../config/treeViews';
-import { NotSignedInError } from '../../../core/session';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { NotSignedInError } from '../../../core/accounts/session';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import { appendAll } from '../../../shared/arrays';
 import { english, type Translate } from '../../../shared/l10n';
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';

@@ -1,9 +1,9 @@
 /**
- * Where the Calendar view's cache is (core/viewCache.ts): the slot of the Agenda's first rows (the calendars, the
+ * Where the Calendar view's cache is (core/storage/viewCache.ts): the slot of the Agenda's first rows (the calendars, the
  * zone and the Agenda's events), the check of what is read back, and the reader for other features (search). The tree
  * model (model.ts) reads and writes the slot.
  */
-import type { ViewCache, ViewCacheSlot } from '../../../core/viewCache';
+import type { ViewCache, ViewCacheSlot } from '../../../core/storage/viewCache';
 import { calendarListEntrySchema, eventSchema, type CalendarListEntry } from '../../../shared/schemas/calendar';
 import * as z from '../../../shared/schemas/zod';
 

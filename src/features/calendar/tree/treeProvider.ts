@@ -12,7 +12,7 @@ import { dayCount } from '../agenda/dueTasks';
 import { dueTaskTreeItem } from '../agenda/dueTaskItem';
 import { dateKey } from '../time';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
-import { messageTreeItem } from '../../../core/treeMessage';
+import { messageTreeItem } from '../../../core/ui/treeMessage';
 import { CALENDAR_COMMAND } from '../../../config/commandIds';
 
 export interface CalendarTreeOptions extends Omit<CalendarTreeModelOptions, 'onRefreshed' | 't'> {

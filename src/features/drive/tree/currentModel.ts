@@ -3,7 +3,7 @@
  * one (renew); the choice to show hidden shared drives carries over. Every model keeps its rows in the view's slot
  * (tree/model.ts owns it, tree/snapshot.ts names it); only the first shows the last session's rows (the session's start).
  */
-import type { ViewSnapshotStore } from '../../../core/viewCache';
+import type { ViewSnapshotStore } from '../../../core/storage/viewCache';
 import type { DriveApi, DriveItem } from '../port';
 import type { SharedDriveSource } from '../sharedDrives/port';
 import { DriveTreeModel, SectionNode, TreeModelOptions } from './model';

@@ -1,6 +1,6 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
 import { isUnreachable } from '../../../api/errors';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import { english, Translate } from '../../../shared/l10n';
 import { isFolder } from '../../../shared/schemas/drive';
 import type { CommentNode, CommentsNode } from '../comments/nodes';

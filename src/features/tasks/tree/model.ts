@@ -5,9 +5,9 @@
  */
 import { errorMessage, isUnreachable } from '../../../api/errors';
 import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS } from '../../../api/tasks';
-import { NotSignedInError } from '../../../core/session';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { english, Translate } from '../../../shared/l10n';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import type { Task, TaskList, TasksPage } from '../../../shared/schemas/tasks';
 import type { TasksSnapshot } from './snapshot';
 import type { TasksApi } from '../port';

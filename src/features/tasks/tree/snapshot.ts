@@ -1,8 +1,8 @@
 /**
- * Where the Tasks view's cache is (core/viewCache.ts): the slot of the view's first rows, the check of what is read
+ * Where the Tasks view's cache is (core/storage/viewCache.ts): the slot of the view's first rows, the check of what is read
  * back, and the reader for other features (search). The tree model (model.ts) reads and writes the slot.
  */
-import type { ViewCache, ViewCacheSlot } from '../../../core/viewCache';
+import type { ViewCache, ViewCacheSlot } from '../../../core/storage/viewCache';
 import * as z from '../../../shared/schemas/zod';
 import { taskListSchema, taskSchema, type TaskList } from '../../../shared/schemas/tasks';
 

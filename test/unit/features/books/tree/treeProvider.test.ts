@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { NotSignedInError } from '../../../../../src/core/session';
+import { NotSignedInError } from '../../../../../src/core/accounts/session';
 import type { Bookshelf } from '../../../../../src/shared/schemas/books';
 import { BooksNode, BooksTreeModel, MY_LIBRARY } from '../../../../../src/features/books/tree/model';
 import { BooksTreeProvider } from '../../../../../src/features/books/tree/treeProvider';

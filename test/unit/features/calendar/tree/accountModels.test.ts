@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ViewCache } from '../../../../../src/core/viewCache';
+import { ViewCache } from '../../../../../src/core/storage/viewCache';
 import { DueTaskStore, type DueTasksApi } from '../../../../../src/features/calendar/agenda/dueTaskStore';
 import { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
 import { CalendarTreeModel, type DayNode } from '../../../../../src/features/calendar/tree/model';
