@@ -40,9 +40,9 @@ function bundleOptions({ production: minified }) {
  */
 const SPLIT_MODULES = [
   // node-fetch, zod, http, crypto, child_process: the HTTP pipeline, the OAuth flow and the emulator launcher.
-  { entry: 'src/core/network.ts', bundle: 'dist/network.js', sources: ['src/core/network.ts', 'src/auth/oauthFlow.ts'] },
-  // The offline mechanism: built on the first request or a macrotask after activation (core/offline.ts).
-  { entry: 'src/core/offline.ts', bundle: 'dist/offline.js', sources: ['src/core/offline.ts', 'src/core/offlineStatus.ts', 'src/core/sync/connectivity.ts', 'src/core/sync/writeQueue.ts'] },
+  { entry: 'src/core/backend/network.ts', bundle: 'dist/network.js', sources: ['src/core/backend/network.ts', 'src/auth/oauthFlow.ts'] },
+  // The offline mechanism: built on the first request or a macrotask after activation (core/offline/offline.ts).
+  { entry: 'src/core/offline/offline.ts', bundle: 'dist/offline.js', sources: ['src/core/offline/offline.ts', 'src/core/offline/offlineStatus.ts', 'src/core/offline/connectivity.ts', 'src/core/offline/writeQueue.ts'] },
 ];
 
 /** @returns {import('esbuild').Plugin} the split for a bundle written to `outfile` (a path relative to this folder). */

@@ -71,7 +71,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noFeatures, noEmulator] }] },
   },
   {
-    // The authentication provider is below the extension's core, which wires it (core/deskCommands.ts, core/session.ts).
+    // The authentication provider is below the extension's core, which wires it (core/accounts/deskCommands.ts, core/accounts/session.ts).
     files: ['src/auth/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noFeatures, noEmulator, noCore] }] },
   },
@@ -109,7 +109,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     // lazyFeatures registers the activation stand-ins of a feature's commands and hands the feature's own
     // registrations to them (the feature's registerCommands calls reach it through its intercepting vscode).
-    ignores: ['src/core/commands.ts', 'src/core/lazyFeatures.ts'],
+    ignores: ['src/core/commands.ts', 'src/core/startup/lazyFeatures.ts'],
     rules: { 'desk/register-command-in-core': 'error' },
   },
   {

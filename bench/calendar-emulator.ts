@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { findUser, EmulatorUser } from '../src/emulator/auth/users';
+import { findUser, EmulatorUser } from '../src/emulator/identity/users';
 import { calendarModule, calendarServiceFor } from '../src/emulator/calendar';
 import { listInstances } from '../src/emulator/calendar/events/listing';
 import { startEmulator } from '../src/emulator/emulator';

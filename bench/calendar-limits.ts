@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { findUser, EmulatorUser } from '../src/emulator/auth/users';
+import { findUser, EmulatorUser } from '../src/emulator/identity/users';
 import { calendarModule, calendarServiceFor } from '../src/emulator/calendar';
 import { emulatorAdminModule } from '../src/emulator/auth/devRoutes';
 import { startEmulator } from '../src/emulator/emulator';

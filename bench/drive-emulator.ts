@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
-import { EmulatorUser, findUser } from '../src/emulator/auth/users';
+import { EmulatorUser, findUser } from '../src/emulator/identity/users';
 import { driveServiceFor } from '../src/emulator/drive/service';
 import { startEmulator } from '../src/emulator/emulator';
 import { childListSchema, FOLDER_MIME_TYPE, fileListSchema } from '../src/shared/schemas/drive';

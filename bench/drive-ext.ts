@@ -16,7 +16,7 @@ import { HttpClient } from '../src/api/http';
 import { Clock, DEFAULT_SCHEDULE, TokenStore } from '../src/core/sync/poller';
 import { ChangePage, ChangePoller, ChangeSource } from '../src/features/drive/changes/poller';
 import { driveServiceFor } from '../src/emulator/drive/service';
-import { findUser } from '../src/emulator/auth/users';
+import { findUser } from '../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../src/emulator/emulator';
 import { FOLDER_MIME_TYPE } from '../src/shared/schemas/drive';
 import { adaptDriveClient, changeSourceFor, isInvalidPageToken } from '../src/features/drive/driveAdapter';

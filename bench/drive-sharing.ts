@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { EmulatorUser, findUser } from '../src/emulator/auth/users';
+import { EmulatorUser, findUser } from '../src/emulator/identity/users';
 import { driveServiceFor } from '../src/emulator/drive/service';
 import { startEmulator } from '../src/emulator/emulator';
 import { FOLDER_MIME_TYPE, fileListSchema } from '../src/shared/schemas/drive';

@@ -8,7 +8,7 @@ import { CalendarClient } from '../src/api/calendar';
 import { DriveClient } from '../src/api/drive';
 import { HttpClient } from '../src/api/http';
 import { TasksClient } from '../src/api/tasks';
-import { FirstRowsFromCache, ViewCache } from '../src/core/viewCache';
+import { FirstRowsFromCache, ViewCache } from '../src/core/storage/viewCache';
 import { startEmulator } from '../src/emulator/emulator';
 import { BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from '../src/features/books/tree/model';
 import { EventStore } from '../src/features/calendar/sync/eventStore';

@@ -6,7 +6,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../src/core/deskContext';
-import { EmulatorUser, findUser } from '../src/emulator/auth/users';
+import { EmulatorUser, findUser } from '../src/emulator/identity/users';
 import { calendarModule, calendarServiceFor } from '../src/emulator/calendar';
 import { driveModule } from '../src/emulator/drive';
 import { ChangeFeed } from '../src/emulator/drive/changes/model';
@@ -21,7 +21,7 @@ import { HttpClient } from '../src/api/http';
 import { EventStore } from '../src/features/calendar/sync/eventStore';
 import { type AgendaSnapshot, groupByDay, isAgendaSnapshot, occurrenceOf } from '../src/features/calendar/tree/model';
 import { CalendarTreeProvider } from '../src/features/calendar/tree/treeProvider';
-import { ViewCache } from '../src/core/viewCache';
+import { ViewCache } from '../src/core/storage/viewCache';
 import { VIEW_CACHE_SLOTS } from '../src/config/viewCacheSlots';
 import { machineLoad, ms, percentiles, runWhenMain } from './support/stats';
 

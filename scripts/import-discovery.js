@@ -25,7 +25,7 @@ async function emulatorModules() {
         import { Router } from './src/emulator/core/router';
         import { SERVICE_MODULES } from './src/emulator/services';
         import { MemoryStore } from './src/emulator/store/store';
-        import { TokenService } from './src/emulator/auth/tokens';
+        import { TokenService } from './src/emulator/identity/tokens';
         import { DEFAULT_OPTIONS } from './src/emulator/core/server';
         export { prunedDocument } from './src/emulator/discovery/prune';
         export function routes() {

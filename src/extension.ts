@@ -2,17 +2,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readClientConfig } from './auth/clientConfig';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, DeskAuthenticationProvider } from './auth/provider';
-import { Backend } from './core/backend';
+import { Backend } from './core/backend/backend';
 import { createDeskContext, DeskContext } from './core/deskContext';
-import { clearOnAccountChange } from './core/viewCache';
-import { markStartup } from './core/startupMarks';
+import { clearOnAccountChange } from './core/storage/viewCache';
+import { markStartup } from './core/startup/startupMarks';
 import { VIEW_CACHE_SLOTS } from './config/viewCacheSlots';
 import { BOOKS_TREE_VIEW, CALENDAR_TREE_VIEW, CHANNELS_TREE_VIEW, DRIVE_TREE_VIEW, TASKS_TREE_VIEW } from './config/treeViews';
 import { network, offlineModule } from './core/lazyModules';
-import { DeskSession } from './core/session';
-import { openInBrowser, registerAuthCommands, registerDeskCommands } from './core/deskCommands';
-import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/lazyFeatures';
-import { BundleLoader } from './core/bundleLoader';
+import { DeskSession } from './core/accounts/session';
+import { openInBrowser, registerAuthCommands, registerDeskCommands } from './core/accounts/deskCommands';
+import { DEFERRED_LOAD_MS, LazyFeatures, LazyFeatureSpec } from './core/startup/lazyFeatures';
+import { BundleLoader } from './core/startup/bundleLoader';
 import type { TasksSlice } from './features/tasks';
 
 /** When this bundle was evaluated: with activate()'s start, where a window reload's time goes before Desk runs. */
@@ -33,7 +33,7 @@ function featureModule<T>(name: string): T {
   return bundles ? bundles.load<T>(file) : (require(file) as T);
 }
 
-/** The feature bundles' loader with V8's code cache (core/bundleLoader.ts), set up by activate(). */
+/** The feature bundles' loader with V8's code cache (core/startup/bundleLoader.ts), set up by activate(). */
 let bundles: BundleLoader | undefined;
 /** When the bundles' code cache is written: after the deferred features have loaded, off the start's path. */
 const CODE_CACHE_SAVE_MS = DEFERRED_LOAD_MS + 2000;

@@ -149,7 +149,7 @@ export interface MeasuredAction {
 
 /**
  * A reload's time from the view shown (the page) to its first rows on screen, split at Desk's startup marks
- * (src/core/startupMarks.ts, on the same wall clock): VS Code's part before Desk runs, and Desk's share.
+ * (src/core/startup/startupMarks.ts, on the same wall clock): VS Code's part before Desk runs, and Desk's share.
  */
 export interface StartupSplit {
   /** The pane shown → Desk's bundle evaluated (VS Code: the extension host starting, the extensions resolved). */

@@ -64,7 +64,7 @@ export interface HttpClientOptions {
   onRequest?: (request: RequestOptions) => void;
   /** Reads in flight that other clients of the same Desk may join (see SharedReads); none without it. */
   sharedReads?: SharedReads;
-  /** Told whether the service answered or could not be reached (core/sync/connectivity.ts keeps the one notion of offline). */
+  /** Told whether the service answered or could not be reached (core/offline/connectivity.ts keeps the one notion of offline). */
   reachability?: Reachability;
 }
 

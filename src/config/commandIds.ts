@@ -4,7 +4,7 @@
  * command only through these constants; one export per area, so a feature bundle carries only its own ids.
  */
 
-/** Commands of Desk's own: sign-in and the backend (core/deskCommands.ts). */
+/** Commands of Desk's own: sign-in and the backend (core/accounts/deskCommands.ts). */
 export const DESK_COMMAND = {
   signIn: 'desk.signIn',
   addAccount: 'desk.addAccount',
@@ -14,7 +14,7 @@ export const DESK_COMMAND = {
   showWaitingChanges: 'desk.showWaitingChanges',
 } as const;
 
-/** Commands of the authentication provider (registered in core/deskCommands.ts). */
+/** Commands of the authentication provider (registered in core/accounts/deskCommands.ts). */
 export const AUTH_COMMAND = {
   configureClient: 'desk.auth.configureClient',
   signOut: 'desk.auth.signOut',

@@ -5,7 +5,7 @@
  * (core/settings.ts for Desk's own and the Tasks and Calendar views', a feature for its own).
  */
 
-/** Where Desk's requests go (core/settings.ts, core/backend.ts). */
+/** Where Desk's requests go (core/settings.ts, core/backend/backend.ts). */
 export const DESK_SETTING = {
   backend: 'desk.backend',
   emulatorUrl: 'desk.emulator.url',

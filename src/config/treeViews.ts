@@ -1,5 +1,5 @@
 /**
- * The tree views Desk registers at activation, before their features load (core/lazyFeatures.ts): their ids, the
+ * The tree views Desk registers at activation, before their features load (core/startup/lazyFeatures.ts): their ids, the
  * options fixed at registration and their drag and drop mime types. Each feature creates its view with these, so the
  * two cannot differ.
  */

@@ -1,5 +1,5 @@
 /**
- * The view cache's slot (file) of each view that keeps its first rows (core/viewCache.ts): named here so activation
+ * The view cache's slot (file) of each view that keeps its first rows (core/storage/viewCache.ts): named here so activation
  * can start reading them all before the features load.
  */
 export const VIEW_CACHE_SLOTS = {

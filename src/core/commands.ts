@@ -9,7 +9,7 @@ import type { CommandId } from '../config/commandIds';
 import { hasMark } from '../shared/crossBundle';
 import { retryOfFailed } from './bulk';
 import type { DeskContext } from './deskContext';
-import { accountOfRow } from './rowAccount';
+import { accountOfRow } from './accounts/rowAccount';
 
 /** `error instanceof CancelledError` (api/errors.ts) without loading the API layer, and zod, at activation. */
 const isCancelled = (error: unknown): boolean => hasMark(error, 'CancelledError');

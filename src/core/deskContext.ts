@@ -3,19 +3,19 @@ import type * as vscode from 'vscode';
 import type { HttpClient, RequestOptions, SharedReads, TokenSource } from '../api/http';
 import type { DeskAuthenticationProvider } from '../auth/provider';
 import type { ServiceEndpoints } from '../config/endpoints';
-import type { Backend } from './backend';
+import type { Backend } from './backend/backend';
 import type { DisposableLike } from './disposable';
 import { backendKey } from '../auth/sessionStore';
-import { DeskClock } from './clock';
-import { updateDurably } from './durableMemento';
+import { DeskClock } from './text/clock';
+import { updateDurably } from './storage/durableMemento';
 import { madeOnFirstUse, network, offlineModule } from './lazyModules';
-import { DeskSession, NotSignedInError } from './session';
+import { DeskSession, NotSignedInError } from './accounts/session';
 import { readDeskSettings, DeskSettings } from './settings';
 import { PushHub } from './sync/push';
-import type { Connectivity } from './sync/connectivity';
-import type { WriteQueue } from './sync/writeQueue';
-import type { OfflineParts } from './offline';
-import { ViewCache } from './viewCache';
+import type { Connectivity } from './offline/connectivity';
+import type { WriteQueue } from './offline/writeQueue';
+import type { OfflineParts } from './offline/offline';
+import { ViewCache } from './storage/viewCache';
 
 /** The view cache's account as the last check answered (global state): whose cached rows a reload shows at once. */
 export const REMEMBERED_ACCOUNT_KEY = 'desk.viewCache.account';

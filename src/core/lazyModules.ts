@@ -3,16 +3,16 @@
  * until the first call; the production build turns it into a `require` of that module's own bundle (esbuild.js).
  */
 
-/** The HTTP pipeline, the OAuth flow and the emulator's process (core/network.ts). */
-export function network(): typeof import('./network') {
+/** The HTTP pipeline, the OAuth flow and the emulator's process (core/backend/network.ts). */
+export function network(): typeof import('./backend/network') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./network') as typeof import('./network');
+  return require('./backend/network') as typeof import('./backend/network');
 }
 
-/** The offline mechanism: connectivity, the queue of writes made offline and its status item (core/offline.ts). */
-export function offlineModule(): typeof import('./offline') {
+/** The offline mechanism: connectivity, the queue of writes made offline and its status item (core/offline/offline.ts). */
+export function offlineModule(): typeof import('./offline/offline') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./offline') as typeof import('./offline');
+  return require('./offline/offline') as typeof import('./offline/offline');
 }
 
 /**

@@ -1,12 +1,12 @@
-import { IssuedTokens, TokenService } from './auth/tokens';
-import { ALL_SCOPES, DEV_CLIENT_ID } from './auth/devToken';
-import { findUser } from './auth/users';
+import { IssuedTokens, TokenService } from './identity/tokens';
+import { ALL_SCOPES, DEV_CLIENT_ID } from './identity/devToken';
+import { findUser } from './identity/users';
 import { readTrustedCaFiles } from './core/certificates';
 import { closeChannels, configureChannelTrust, configureWatchNetwork } from './core/channels';
 import { Route, Router } from './core/router';
 import { DEFAULT_OPTIONS, EmulatorHttpServer, EmulatorOptions, ServiceDeps, ServiceModule } from './core/server';
 import { SERVICE_MODULES } from './services';
-import { FileStore } from './store/fileStore';
+import { FileStore } from './persistence/fileStore';
 import { MemoryStore, Store } from './store/store';
 
 export interface RunningEmulator {

@@ -5,7 +5,7 @@ import { booksModule } from './books';
 import { calendarModule } from './calendar';
 import { ServiceModule } from './core/server';
 import { directoryModule } from './directory';
-import { discoveryModule } from './discovery';
+import { discoveryModule } from './discoveryApi';
 import { driveModule } from './drive';
 import { tasksModule } from './tasks';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { books, books_v1 } from '@googleapis/books';
-import { findUser } from '../../src/emulator/auth/users';
+import { findUser } from '../../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../../src/emulator/emulator';
 import { officialClientOptions, rejectsWith } from '../support/officialClient';
 import { writeFixtureCatalogue } from '../support/booksCatalogue';

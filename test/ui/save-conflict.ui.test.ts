@@ -10,7 +10,7 @@ import { emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, showOnlyV
 
 describe('Save conflicts (UI)', function () {
   this.timeout(180000);
-  // Saves made by the user (Ctrl+S): an auto save after a delay, the web's default, is refused in VS Code's words (core/saveConflict.ts).
+  // Saves made by the user (Ctrl+S): an auto save after a delay, the web's default, is refused in VS Code's words (core/ui/saveConflict.ts).
   const opened = useWorkbench('failed-save-conflict-', { seed: 'demo', settings: { 'files.autoSave': 'off' } });
 
 

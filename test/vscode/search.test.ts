@@ -9,7 +9,7 @@ import type { DeskApi } from '../../src/extension';
 import type { SearchHit, SearchService } from '../../src/features/search/model';
 import { EverythingPickItem, EverythingPicker } from '../../src/features/search/picker';
 import { activateAndSignIn, emulatorRequest, eventually } from './support';
-import { updateDurably } from '../../src/core/durableMemento';
+import { updateDurably } from '../../src/core/storage/durableMemento';
 
 interface Created { id: string }
 

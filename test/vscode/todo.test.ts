@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import { shortDueDate } from '../../src/core/dates';
+import { shortDueDate } from '../../src/core/text/dates';
 import { activateAndSignIn, emulatorRequest, eventually, WindowStubs } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string }

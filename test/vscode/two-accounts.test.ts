@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
-import type { AccountRootNode } from '../../src/core/accountRoots';
+import type { AccountRootNode } from '../../src/core/accounts/accountRoots';
 import { consentBrowser } from '../support/consentBrowser';
 import { activateAndSignIn, emulatorRequest, eventually, labelText, WindowStubs } from './support';
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { backendKey } from '../../src/auth/sessionStore';
 import { REMEMBERED_ACCOUNT_KEY, type RememberedAccount } from '../../src/core/deskContext';
-import { updateDurably } from '../../src/core/durableMemento';
+import { updateDurably } from '../../src/core/storage/durableMemento';
 import type { DeskApi } from '../../src/extension';
 import type { TasksApi } from '../../src/features/tasks/port';
 import { isTasksSnapshot } from '../../src/features/tasks/tree/model';

@@ -5,9 +5,9 @@ import { ApiError, notFound } from '../core/errors';
 import { parseBody } from '../core/params';
 import type { Route } from '../core/router';
 import type { ServiceDeps, ServiceModule } from '../core/server';
-import { ClientRegistry } from './clients';
-import { ALL_SCOPES, DEV_CLIENT_ID } from './devToken';
-import { DEMO_USERS, findUser } from './users';
+import { ClientRegistry } from '../identity/clients';
+import { ALL_SCOPES, DEV_CLIENT_ID } from '../identity/devToken';
+import { DEMO_USERS, findUser } from '../identity/users';
 
 /**
  * Emulator-only endpoints under `/emulator/v1`: health, the demo accounts, and a token for a demo user

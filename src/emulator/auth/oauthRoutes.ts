@@ -4,9 +4,9 @@ import * as z from '../../shared/schemas/zod';
 import type { Reply, RequestContext, Route } from '../core/router';
 import { ServiceDeps, ServiceModule } from '../core/server';
 import { Collection } from '../store/store';
-import { ClientRegistry } from './clients';
-import { DEV_CLIENT_ID } from './devToken';
-import { EmulatorUser, findUser } from './users';
+import { ClientRegistry } from '../identity/clients';
+import { DEV_CLIENT_ID } from '../identity/devToken';
+import { EmulatorUser, findUser } from '../identity/users';
 import { requireUser } from '../core/context';
 import { consentBody, errorPage, htmlPage } from './render';
 

@@ -1,7 +1,7 @@
 /** The OAuth sign-in pages: the consent page (account chooser and scopes), error pages, and the page frame with its headers. */
 import { escapeHtml } from '../core/html';
 import type { Reply } from '../core/router';
-import { DEMO_USERS, findUser } from './users';
+import { DEMO_USERS, findUser } from '../identity/users';
 
 /** What the consent page says each scope lets the app do. */
 const SCOPE_DESCRIPTIONS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { ShelfAccess } from '../../shared/schemas/books';
-import { findUser } from '../auth/users';
+import { findUser } from '../identity/users';
 import { ApiError, badRequest, forbidden, notFound } from '../core/errors';
 import { Collection, Store } from '../store/store';
 import type { Catalogue, CatalogueVolume } from './catalogue';

@@ -1,6 +1,6 @@
 /** HTTP ↔ model for the 12 Books v1 operations at Google's paths, as one flat table of named routes, plus the emulator's Books dev routes. */
 import { Bookshelf, ORDER_BY, PRINT_TYPES, PROJECTIONS, Projection, SEARCH_DEFAULT_MAX_RESULTS, SEARCH_MAX_RESULTS, VOLUME_FILTERS, DOWNLOAD_FORMATS } from '../../shared/schemas/books';
-import { DEMO_USERS } from '../auth/users';
+import { DEMO_USERS } from '../identity/users';
 import { ApiError, required } from '../core/errors';
 import { requireUser } from '../core/context';
 import type { QueryParams } from '../core/params';

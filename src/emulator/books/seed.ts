@@ -1,5 +1,5 @@
 /** Demo bookshelves for `--seed demo`: a few real catalogue books on alice's, bob's and carol's shelves, public and private. */
-import { DEMO_USERS } from '../auth/users';
+import { DEMO_USERS } from '../identity/users';
 import type { CatalogueVolume } from './catalogue';
 import type { BooksService } from './index';
 import { wordsOf } from './search';

@@ -1,7 +1,7 @@
 /** What every Calendar route file shares: the base path, and the request values they all read the same way (the Calendar counterpart of drive/routing.ts). */
 import { requireUser, header } from '../core/context';
 import type { RequestContext } from '../core/router';
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import type { WatchedResource } from '../core/channels';
 
 export const BASE = '/calendar/v3';

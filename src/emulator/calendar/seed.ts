@@ -6,7 +6,7 @@
  * shares with bob as a reader.
  */
 import type { EventInput } from '../../shared/schemas/calendar';
-import { EmulatorUser, findUser } from '../auth/users';
+import { EmulatorUser, findUser } from '../identity/users';
 import { instanceId } from './events/instances';
 import type { CalendarService } from './service';
 import { DAY_MS, formatDate, HOUR_MS, MINUTE_MS, utcToWall, wallToUtc } from './time';

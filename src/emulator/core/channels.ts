@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { SecureContext } from 'node:tls';
 import * as z from '../../shared/schemas/zod';
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import type { Store, Collection } from '../store/store';
 import { CertificateAuthority, checkReceiverCertificate, trustContext, trustedCertificates } from './certificates';
 import { ChannelDelivery, DeliveryOptions } from './channelDelivery';

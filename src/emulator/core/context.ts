@@ -1,5 +1,5 @@
 /** The parts of a request every service reads the same way: the signed-in user and single header values. */
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import { ApiError } from './errors';
 import type { RequestContext } from './router';
 

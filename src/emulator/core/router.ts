@@ -1,7 +1,7 @@
 /** The emulator's one route type, and the router that maps method + path to routes, preferring literal segments over parameters across all methods. */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import { QueryParams } from './params';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -4,7 +4,7 @@
  * published to the channels watching the domain's users (add, delete, makeAdmin, undelete, update). No HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { DEMO_USERS, EmulatorUser } from '../auth/users';
+import { DEMO_USERS, EmulatorUser } from '../identity/users';
 import type { ChannelRegistry } from '../core/channels';
 import { messageEtag } from '../core/channelDelivery';
 import { ApiError, forbidden, invalid, notFound, required } from '../core/errors';

@@ -1,7 +1,7 @@
 /** HTTP ↔ model for the Admin SDK's directory users (list, get, insert, update, patch, delete, undelete, makeAdmin), users.watch in both forms and channels.stop, as one table of named routes, plus the channel CA's dev routes. */
 import { isIP } from 'node:net';
 import * as z from '../../shared/schemas/zod';
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import type { ChannelRegistry } from '../core/channels';
 import { requireUser } from '../core/context';
 import { badRequest, forbidden, invalid, required } from '../core/errors';

@@ -3,7 +3,7 @@
  * hook that turns each recorded change into Drive's resource states (files: update, trash, untrash, remove; the change
  * feed: change).
  */
-import { findUser } from '../auth/users';
+import { findUser } from '../identity/users';
 import { ChannelRegistry, channelRegistryFor, WatchedResource } from '../core/channels';
 import { requireUser } from '../core/context';
 import type { Reply, RequestContext, Route } from '../core/router';

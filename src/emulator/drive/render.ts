@@ -12,7 +12,7 @@ import {
   ParentList,
   ParentReference,
 } from '../../shared/schemas/drive';
-import { DEMO_USERS, EmulatorUser } from '../auth/users';
+import { DEMO_USERS, EmulatorUser } from '../identity/users';
 import { escapeHtml } from '../core/html';
 import { EXPORT_FORMATS } from './content/convert';
 import type { ChangeRecord } from './changes/model';

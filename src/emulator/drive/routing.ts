@@ -4,7 +4,7 @@ import type { ModifiedDateBehavior, StoredFile, UpdateOptions } from './files/mo
 import { FileViewer, RenderContext, renderFile } from './render';
 import type { DriveService } from './service';
 import { withinScopeLimits } from './scopeLimits';
-import type { EmulatorUser } from '../auth/users';
+import type { EmulatorUser } from '../identity/users';
 import { header, requireUser } from '../core/context';
 import { ApiError, badRequest, invalid, notFound, forbidden } from '../core/errors';
 import { parseBody, QueryParams } from '../core/params';

@@ -1,6 +1,6 @@
 /** Drive v2 demo data for `--seed demo`: alice's and bob's My Drives, a comment thread and a shared drive. */
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, GOOGLE_SHEET_MIME_TYPE } from '../../shared/schemas/drive';
-import { findUser, EmulatorUser } from '../auth/users';
+import { findUser, EmulatorUser } from '../identity/users';
 import type { DriveService } from './service';
 
 /** A realistic My Drive for alice (folders, notes, a native Doc and Sheet, a starred file, something in the trash) and a few files for bob, two of them shared with alice. */

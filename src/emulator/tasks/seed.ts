@@ -1,6 +1,6 @@
 /** Demo task lists for `--seed demo`, due dates counted from the seeding day in each user's zone (today, tomorrow, this week, overdue). */
 import { dateKeyIn } from '../../shared/dateKey';
-import { DEMO_USERS } from '../auth/users';
+import { DEMO_USERS } from '../identity/users';
 import { TasksModel } from './model';
 
 /** A task of the demo data; `subtasks` nest under it, `done` marks it completed. */

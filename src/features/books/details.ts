@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/errors';
 import type { BooksApi } from './port';
 import { isWritableShelf } from './port';
 import { MY_LIBRARY } from './tree/model';
-import { escapeMarkdown } from '../../core/markdown';
+import { escapeMarkdown } from '../../core/text/markdown';
 import { english, shelfDetailsMarkdown, Translate, volumeDetailsMarkdown } from './tree/presentation';
 
 export const BOOK_DETAILS_SCHEME = 'desk-book';

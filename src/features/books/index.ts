@@ -1,4 +1,4 @@
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { BooksOfflineWrites } from './offline';
 import type * as vscode from 'vscode';
 import { BOOKS_TREE_VIEW } from '../../config/treeViews';
@@ -13,7 +13,7 @@ import { PublicLibraries } from './publicLibraries';
 import { BooksDragAndDropController } from './tree/dragAndDrop';
 import { BooksNode, BooksTreeModel, isMyShelvesSnapshot, MY_LIBRARY } from './tree/model';
 import type { Bookshelf } from '../../shared/schemas/books';
-import { FirstRowsFromCache, type ViewCache } from '../../core/viewCache';
+import { FirstRowsFromCache, type ViewCache } from '../../core/storage/viewCache';
 import { BOOKS_VIEW_ID, BooksTreeProvider } from './tree/treeProvider';
 
 /** The Books slice as activate() returns it to tests. */

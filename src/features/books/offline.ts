@@ -7,7 +7,7 @@
 import { GoogleApiError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
-import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
+import type { QueuedChange, ReplayOutcome } from '../../core/offline/writeQueue';
 import type { BooksApi } from './port';
 
 export const BOOKS_CHANGE = { add: 'books.addVolume', remove: 'books.removeVolume', move: 'books.moveVolume' } as const;

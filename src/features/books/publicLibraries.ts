@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { english, Translate } from '../../shared/l10n';
-import { updateDurably } from '../../core/durableMemento';
+import { updateDurably } from '../../core/storage/durableMemento';
 
 const KEY_PREFIX = 'desk.books.publicLibraries/';
 

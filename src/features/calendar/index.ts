@@ -4,7 +4,7 @@
  * webview and the next-event status bar with its reminders. Nothing touches the network during activation: the tree
  * loads when VS Code first asks for its rows, and timers start only after the first sign-in check says signed in.
  */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { CalendarOfflineWrites } from './offline';
 import { CALENDAR_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
@@ -13,7 +13,7 @@ import { CalendarClient } from '../../api/calendar';
 import { DESK_SCOPES } from '../../config/scopes';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import type { ViewCache } from '../../core/viewCache';
+import type { ViewCache } from '../../core/storage/viewCache';
 import type { CalendarListEntry } from '../../shared/schemas/calendar';
 import { CalendarCommands, SHOW_HIDDEN_CONTEXT_KEY } from './commands';
 import { CalendarPrompts } from './commands/context';
@@ -26,10 +26,10 @@ import { CalendarTimers } from './timers';
 import { CalendarTimeZone } from './timeZone';
 import { CALENDAR_VIEW_ID, CalendarTreeNode, isAgendaSnapshot } from './tree/model';
 import { CalendarTreeOptions, CalendarTreeProvider } from './tree/treeProvider';
-import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
+import { accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accounts/accountRoots';
 import { DueTaskStore } from './agenda/dueTaskStore';
 import { DueTasksInAgenda } from './agenda/dueTasksInAgenda';
-import { Drafts } from '../../core/drafts';
+import { Drafts } from '../../core/ui/drafts';
 
 /** The Calendar slice as activate() returns it to tests. */
 export interface CalendarSlice {

@@ -3,7 +3,7 @@
  * dependency: Intl gives a zone's offset at an instant, and the rest is date keys (`YYYY-MM-DD`) and minutes.
  * Pure, so day grouping and countdowns are unit-tested in any zone whatever the machine's own zone is.
  */
-import { formatClockTime } from '../../core/clock';
+import { formatClockTime } from '../../core/text/clock';
 import { english, Translate } from '../../shared/l10n';
 
 export const MINUTE_MS = 60_000;
@@ -60,7 +60,7 @@ export function dateKey(ms: number, timeZone: string): string {
   return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
 }
 
-/** `HH:mm` (24-hour) in `timeZone`: Desk's one clock format (core/clock.ts), also used by the other views. */
+/** `HH:mm` (24-hour) in `timeZone`: Desk's one clock format (core/text/clock.ts), also used by the other views. */
 export function clockTime(ms: number, timeZone: string): string {
   return formatClockTime(ms, timeZone, 'en-GB');
 }

@@ -3,7 +3,7 @@
  * and commands, the built-in HTTPS receiver (receiver/builtIn.ts), the countdown and automatic renewal (timers.ts),
  * and Desk's own channels for push-driven feeds (livePush.ts). Nothing here touches the network until a command runs.
  */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { CHANNELS_TREE_VIEW } from '../../config/treeViews';
 import type * as vscode from 'vscode';
 import { ChannelsClient } from '../../api/channels';

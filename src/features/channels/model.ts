@@ -1,6 +1,6 @@
 /** The channels this extension made, as the Channels view keeps them: what was watched, the channel's identity and expiry, and what arrived on it (no vscode). */
 import type { Channel, DirectoryUserEvent } from '../../api/channels';
-import { updateDurably } from '../../core/durableMemento';
+import { updateDurably } from '../../core/storage/durableMemento';
 
 /** What a channel watches; `service` follows from it (the service that must stop the channel). */
 export type WatchTarget =

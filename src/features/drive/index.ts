@@ -1,5 +1,5 @@
 /** The Drive feature: tree view, commands, the desk-drive: file system and the change feed, wired as one Disposable. */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { DriveOfflineSaves } from './fs/offlineSaves';
 import { DriveOfflineChanges } from './offlineChanges';
 import { DRIVE_TREE_VIEW } from '../../config/treeViews';
@@ -15,7 +15,7 @@ import { DriveCommandHost, DriveCommands, DriveResourcesApi } from './commands/i
 import { DriveConnection } from './connection';
 import { DriveComments } from './comments/controller';
 import { DriveCommentsTree } from './comments/tree';
-import type { ViewCache } from '../../core/viewCache';
+import type { ViewCache } from '../../core/storage/viewCache';
 import type { DriveFile } from '../../shared/schemas/drive';
 import type { DriveFileSystemProvider } from './fs/driveFileSystem';
 import { DriveAboutInfo, DriveApi, DriveItem } from './port';
@@ -26,7 +26,7 @@ import { CurrentDriveModel } from './tree/currentModel';
 import { DriveNode, DriveTreeModel, isMyDriveSnapshot } from './tree/model';
 import { revealDriveFile } from './tree/reveal';
 import { DRIVE_VIEW_ID, DriveTreeOptions, DriveTreeProvider } from './tree/treeProvider';
-import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
+import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accounts/accountRoots';
 
 /** The push feed of Drive's changes (the Channels feature makes its channel): see changes/push.ts. */
 export { DRIVE_CHANGES_FEED, type DriveChangesFeed } from './changes/push';

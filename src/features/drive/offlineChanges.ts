@@ -8,7 +8,7 @@
 import { GoogleApiError } from '../../api/errors';
 import type { DeskContext } from '../../core/deskContext';
 import type { DisposableLike } from '../../core/disposable';
-import type { QueuedChange, ReplayOutcome } from '../../core/sync/writeQueue';
+import type { QueuedChange, ReplayOutcome } from '../../core/offline/writeQueue';
 import { FOLDER_MIME_TYPE } from '../../shared/schemas/drive/files';
 import { type DriveApi, type DriveItem, quoteQuery } from './port';
 

@@ -11,7 +11,7 @@ import { TasksClient } from '../../api/tasks';
 import { attempt, registerCommands } from '../../core/commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import { recallForAccount, rememberForAccount } from '../../core/accountMemory';
+import { recallForAccount, rememberForAccount } from '../../core/storage/accountMemory';
 import { DESK_SCOPES } from '../../config/scopes';
 import { BOOKS_COMMAND, CALENDAR_COMMAND, DESK_COMMAND, DRIVE_COMMAND, SEARCH_COMMAND, TASKS_COMMAND } from '../../config/commandIds';
 import { readAhead, SearchHit, SearchSource } from './model';
@@ -25,7 +25,7 @@ import { cachedCalendars } from '../calendar';
 import { cachedMyDriveRows } from '../drive';
 import { cachedTaskLists } from '../tasks';
 
-/** globalState key of the last text searched per account (core/accountMemory.ts), put back in the box next time. */
+/** globalState key of the last text searched per account (core/storage/accountMemory.ts), put back in the box next time. */
 export const LAST_QUERY_KEY = 'desk.search.lastQuery';
 
 /** The Search feature as activate() returns it to tests. */

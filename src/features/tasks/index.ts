@@ -3,7 +3,7 @@
  * read-only details documents, the writable notes documents (desk-tasks:) and TODO tracking in the editor. Nothing
  * here touches the network: the tree loads when VS Code first asks for its rows.
  */
-import { markViewOffline } from '../../core/offlineStatus';
+import { markViewOffline } from '../../core/offline/offlineStatus';
 import { TASKS_TREE_VIEW } from '../../config/treeViews';
 import { VIEW_CACHE_SLOTS } from '../../config/viewCacheSlots';
 import type * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import { TasksClient } from '../../api/tasks';
 import { SHOW_COMPLETED_CONTEXT_KEY, TaskCommands } from './commands';
 import type { DeskContext } from '../../core/deskContext';
 import { Disposable } from '../../core/disposable';
-import type { ViewCache } from '../../core/viewCache';
+import type { ViewCache } from '../../core/storage/viewCache';
 import type { TaskList } from '../../shared/schemas/tasks';
 import { DESK_SCOPES } from '../../config/scopes';
 import { TASKS_SETTING } from '../../config/settingKeys';
@@ -23,11 +23,11 @@ import { TasksTreeOptions, TasksTreeProvider } from './tree/treeProvider';
 import { TodoTracking } from './todo/todoTasks';
 import { TaskNotesFileSystemProvider } from './notes/notesFileSystem';
 import { NOTES_SCHEME } from './notes/notesPath';
-import { UriAccounts } from '../../core/accounts';
+import { UriAccounts } from '../../core/accounts/accounts';
 import { TASKS_CHANGED_FEED } from '../../core/sync/push';
 import { ExpandedLists } from './tree/expandedLists';
 import { TasksOfflineWrites } from './offline';
-import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accountRoots';
+import { accountOfRow, accountScoped, AccountRootNode, AccountRootsProvider } from '../../core/accounts/accountRoots';
 
 /** The Tasks slice as activate() returns it to tests. */
 export interface TasksSlice {
@@ -43,7 +43,7 @@ export interface TasksSlice {
   readonly todo: TodoTracking;
   /** The desk-tasks: file system (task notes as documents). */
   readonly notes: TaskNotesFileSystemProvider;
-  /** Tasks writes kept while offline (core/sync/writeQueue.ts replays them). */
+  /** Tasks writes kept while offline (core/offline/writeQueue.ts replays them). */
   readonly offline: TasksOfflineWrites;
   /** What the tree's checkbox does (tests call it as VS Code would). */
   handleCheckboxes(items: ReadonlyArray<readonly [TasksNode, vscode.TreeItemCheckboxState]>): Promise<void>;

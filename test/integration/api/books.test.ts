@@ -4,7 +4,7 @@ import nodeFetch from 'node-fetch';
 import { BooksClient, Volume } from '../../../src/api/books';
 import { GoogleApiError } from '../../../src/api/errors';
 import { FetchFunction, HttpClient, RetryPolicy } from '../../../src/api/http';
-import { findUser } from '../../../src/emulator/auth/users';
+import { findUser } from '../../../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { writeFixtureCatalogue } from '../../support/booksCatalogue';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
-import { DEV_CLIENT_ID } from '../../../src/emulator/auth/devToken';
-import { findUser } from '../../../src/emulator/auth/users';
+import { DEV_CLIENT_ID } from '../../../src/emulator/identity/devToken';
+import { findUser } from '../../../src/emulator/identity/users';
 import { googleErrorBodySchema } from '../../../src/shared/schemas/errors';
 import { changeListSchema, driveFileSchema } from '../../../src/shared/schemas/drive';
 import { taskListSchema, taskSchema, tasksPageSchema } from '../../../src/shared/schemas/tasks';

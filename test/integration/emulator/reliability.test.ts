@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 import tls = require('node:tls');
-import { findUser, EmulatorUser } from '../../../src/emulator/auth/users';
+import { findUser, EmulatorUser } from '../../../src/emulator/identity/users';
 import { calendarServiceFor } from '../../../src/emulator/calendar';
 import { driveServiceFor } from '../../../src/emulator/drive/service';
 import { channelRegistryFor } from '../../../src/emulator/core/channels';

@@ -32,11 +32,11 @@ import { joinLinkOf, occurrenceOf, type AgendaSnapshot, type CalendarTreeNode } 
 import { calendarTooltip, eventDescription, eventDetailsMarkdown, eventTooltip } from '../../../src/features/calendar/tree/presentation';
 import { dueReminders } from '../../../src/features/calendar/status/upcoming';
 import { dateKey } from '../../../src/features/calendar/time';
-import type { ViewSnapshotStore } from '../../../src/core/viewCache';
+import type { ViewSnapshotStore } from '../../../src/core/storage/viewCache';
 import { CalendarTreeProvider } from '../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../support/fakeVscode';
 import { RequestWaves } from '../../support/requestWaves';
-import { UriAccounts } from '../../../src/core/accounts';
+import { UriAccounts } from '../../../src/core/accounts/accounts';
 
 /** The file systems' URIs are alice's, and alice is the one signed in (the emulator's requests here are hers). */
 const ALICE = 'alice@example.com';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { clientIdProblem, readStoredClientConfig } from '../../../src/auth/clientConfig';
-import { GOOGLE_SETUP_HEADING, setUpGoogleClient } from '../../../src/core/deskCommands';
+import { GOOGLE_SETUP_HEADING, setUpGoogleClient } from '../../../src/core/accounts/deskCommands';
 import type { DeskContext } from '../../../src/core/deskContext';
 import { FakeSecretStorage } from '../../support/fakeVscode';
 import { scriptedInputBoxes } from '../../support/scriptedInputBoxes';

@@ -4,9 +4,9 @@ import type * as vscode from 'vscode';
 import { CancelledError, GoogleApiError } from '../../../src/api/errors';
 import type { DeskAuthenticationProvider } from '../../../src/auth/provider';
 import { NotSignedInError } from '../../../src/auth/provider';
-import type { Backend } from '../../../src/core/backend';
+import type { Backend } from '../../../src/core/backend/backend';
 import { createDeskContext } from '../../../src/core/deskContext';
-import type { DeskSession } from '../../../src/core/session';
+import type { DeskSession } from '../../../src/core/accounts/session';
 
 /** The notification calls and log lines of a DeskContext built on fakes. */
 function deskWithFakes(answer: string | undefined): { desk: ReturnType<typeof createDeskContext>; shown: string[][]; logged: string[] } {
@@ -54,8 +54,8 @@ describe('DeskContext error reporting', () => {
 });
 
 describe('DeskContext HTTP clients', () => {
-  it('makes a feature\'s client without loading the HTTP bundle (core/network), which the first request loads', async () => {
-    const networkModule = require.resolve('../../../src/core/network');
+  it('makes a feature\'s client without loading the HTTP bundle (core/backend/network), which the first request loads', async () => {
+    const networkModule = require.resolve('../../../src/core/backend/network');
     delete require.cache[networkModule];
     const vs = { l10n: { t: (message: string) => message } } as unknown as typeof vscode;
     const none = (): { dispose(): void } => ({ dispose: () => undefined });

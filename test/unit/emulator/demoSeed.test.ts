@@ -3,7 +3,7 @@
 // America/New_York, New Year's Eve, 29 February), its events and tasks are read over HTTP as a client reads them, and
 // the Agenda's grouping, the next-event status item and the due-date phrases are computed from them as the views do.
 import * as assert from 'node:assert/strict';
-import { DeskClock } from '../../../src/core/clock';
+import { DeskClock } from '../../../src/core/text/clock';
 import { startEmulator, RunningEmulator } from '../../../src/emulator/emulator';
 import { addDays, dateKey, startOfDay } from '../../../src/features/calendar/time';
 import { groupByDay, occurrenceOf, Occurrence } from '../../../src/features/calendar/tree/model';

@@ -23,7 +23,7 @@ describe('bundles: what activation loads', function () {
   it('dist/extension.js holds no dependency and none of the HTTP, OAuth or emulator-process code', async () => {
     const { inputs, text } = await buildInMemory('dist/extension.js');
     assert.deepEqual(inputs.filter((input) => input.startsWith('node_modules/')), []);
-    for (const heavy of ['src/api/http.ts', 'src/api/errors.ts', 'src/auth/oauthClient.ts', 'src/auth/loopbackServer.ts', 'src/auth/pkce.ts', 'src/core/emulatorLauncher.ts', 'src/shared/schemas/zod.ts']) {
+    for (const heavy of ['src/api/http.ts', 'src/api/errors.ts', 'src/auth/oauthClient.ts', 'src/auth/loopbackServer.ts', 'src/auth/pkce.ts', 'src/core/backend/emulatorLauncher.ts', 'src/shared/schemas/zod.ts']) {
       assert.ok(!inputs.includes(heavy), `${heavy} is bundled into dist/extension.js`);
     }
     // Only the lazy require of the split bundle, and no Node module that costs time to load at activation
@@ -35,7 +35,7 @@ describe('bundles: what activation loads', function () {
   });
 
   it('dist/extension.js holds none of the offline mechanism, which dist/offline.js provides', async () => {
-    const offlineSources = ['src/core/offline.ts', 'src/core/offlineStatus.ts', 'src/core/sync/connectivity.ts', 'src/core/sync/writeQueue.ts'];
+    const offlineSources = ['src/core/offline/offline.ts', 'src/core/offline/offlineStatus.ts', 'src/core/offline/connectivity.ts', 'src/core/offline/writeQueue.ts'];
     const { inputs: activation } = await buildInMemory('dist/extension.js');
     for (const module of offlineSources) assert.ok(!activation.includes(module), `${module} is bundled into dist/extension.js`);
     const { inputs: offline } = await buildInMemory('dist/offline.js');
@@ -44,7 +44,7 @@ describe('bundles: what activation loads', function () {
 
   it('dist/network.js provides what the activation bundle requires from it', async () => {
     const { inputs } = await buildInMemory('dist/network.js');
-    for (const module of ['src/api/http.ts', 'src/auth/oauthClient.ts', 'src/auth/loopbackServer.ts', 'src/core/emulatorLauncher.ts']) {
+    for (const module of ['src/api/http.ts', 'src/auth/oauthClient.ts', 'src/auth/loopbackServer.ts', 'src/core/backend/emulatorLauncher.ts']) {
       assert.ok(inputs.includes(module), `${module} is missing from dist/network.js`);
     }
   });

@@ -4,7 +4,7 @@
  * owner's own rule. A deleted rule stays as a tombstone (role `none`) so incremental syncs report it.
  */
 import type { AccessRole, AclRuleInput, ScopeType } from '../../../shared/schemas/calendar';
-import { EmulatorUser, findUser } from '../../auth/users';
+import { EmulatorUser, findUser } from '../../identity/users';
 import { ApiError, invalid, notFound, required } from '../../core/errors';
 import { checkIfMatch, combinedEtag, newEtag } from '../../core/etag';
 import { higherRole, requireRole } from '../access';

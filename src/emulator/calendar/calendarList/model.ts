@@ -4,7 +4,7 @@
  * deleted, or whose access is revoked, becomes a tombstone (`deleted: true`) that incremental syncs report.
  */
 import type { AccessRole, CalendarListEntryInput, EventReminderInput } from '../../../shared/schemas/calendar';
-import { EmulatorUser, findUser } from '../../auth/users';
+import { EmulatorUser, findUser } from '../../identity/users';
 import { badRequest, invalid, notFound, required } from '../../core/errors';
 import { checkIfMatch, combinedEtag, newEtag } from '../../core/etag';
 import { atLeast } from '../access';

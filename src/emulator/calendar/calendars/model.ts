@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CalendarInput } from '../../../shared/schemas/calendar';
-import { EmulatorUser, findUser } from '../../auth/users';
+import { EmulatorUser, findUser } from '../../identity/users';
 import { badRequest, invalid, required } from '../../core/errors';
 import { checkIfMatch, newEtag } from '../../core/etag';
 import type { Collection } from '../../store/store';

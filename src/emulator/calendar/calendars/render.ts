@@ -1,5 +1,5 @@
 /** Calendars as `calendar#calendar` resources. */
-import { findUser } from '../../auth/users';
+import { findUser } from '../../identity/users';
 import type { StoredCalendar } from './model';
 
 /** `dataOwner` is set only for secondary calendars (a primary's owner is its id). */

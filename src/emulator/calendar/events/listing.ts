@@ -4,7 +4,7 @@
  * orderings, paging, and incremental sync with Google's forbidden parameter combinations and its 410 for old tokens.
  */
 import { createHash } from 'node:crypto';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, invalid } from '../../core/errors';
 import type { StoredCalendar } from '../calendars/model';
 import type { CalendarService } from '../service';

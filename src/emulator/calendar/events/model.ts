@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EVENT_ID_PATTERN, EventInput } from '../../../shared/schemas/calendar';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, badRequest, invalid, notFound, required } from '../../core/errors';
 import { checkIfMatch, newEtag } from '../../core/etag';
 import type { Collection } from '../../store/store';

@@ -6,7 +6,7 @@
 import { escapeHtml } from '../../core/html';
 import { stringifyJson } from '../../core/json';
 import { mapInSlices } from '../../core/slices';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { formatDate, formatDateTime } from '../time';
 import type { EventListResult } from './listing';
 import type { EventView, StoredEvent } from './timeline';

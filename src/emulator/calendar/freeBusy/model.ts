@@ -5,7 +5,7 @@
  * members' primary calendars. Limits: calendarExpansionMax ≤ 50, groupExpansionMax ≤ 100, a window of at most 90 days.
  */
 import { FREEBUSY_LIMITS, FreeBusyRequestInput } from '../../../shared/schemas/calendar';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, invalid, required } from '../../core/errors';
 import { atLeast } from '../access';
 import { DEMO_GROUPS } from '../acl/model';

@@ -3,7 +3,7 @@
  * per demo user (alice Berlin, bob New York, carol Tokyo, so tests meet three offsets), paging and sync tokens.
  */
 import { SETTING_IDS, SettingId, SMALL_PAGE } from '../../../shared/schemas/calendar';
-import { findUser } from '../../auth/users';
+import { findUser } from '../../identity/users';
 import { notFound } from '../../core/errors';
 import { combinedEtag } from '../../core/etag';
 import { offsetPage } from '../../core/paging';

@@ -1,6 +1,6 @@
 /** Drive v2's about resource (the account, its quota, formats and themes) and the installed apps list. */
 import type { About, AppList, DriveApp } from '../../../shared/schemas/drive';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../content/convert';
 import { MAX_UPLOAD_BYTES } from '../content/uploads';
 import { DRIVE_THEMES } from '../drives/model';

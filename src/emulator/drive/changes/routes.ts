@@ -1,6 +1,6 @@
 /** Drive's changes routes: the start token, the change feed of a user or a shared drive (with the emulator's long poll) and one change. */
 import { Change, LONG_POLL_ANNOUNCE_HEADER, LONG_POLL_MAX_SECONDS, LONG_POLL_WAIT_HEADER } from '../../../shared/schemas/drive';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { header, requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import type { QueryParams } from '../../core/params';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CommentInput, CommentReplyInput } from '../../../shared/schemas/drive/comments';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, forbidden, required } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import type { Collection, Store } from '../../store/store';

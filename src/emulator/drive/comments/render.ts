@@ -2,7 +2,7 @@
 import type { StoredComment, StoredReply } from './model';
 import type { StoredFile } from '../files/model';
 import { driveUser, fileUrl, iso, nextPage, RenderContext } from '../render';
-import { DEMO_USERS } from '../../auth/users';
+import { DEMO_USERS } from '../../identity/users';
 import { escapeHtml } from '../../core/html';
 import { CommentList, CommentReply, CommentReplyList, DriveComment } from '../../../shared/schemas/drive/comments';
 

@@ -11,7 +11,7 @@ import {
   updateParamsFrom,
   refuseInsertIfNoneMatchAny,
 } from '../routing';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { header, requireUser } from '../../core/context';
 import { badRequest, invalid, notFound, required } from '../../core/errors';
 import { QueryParams } from '../../core/params';

@@ -3,7 +3,7 @@ import { createHash, Hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { FileMetadataInput, fileMetadataInputSchema } from '../../../shared/schemas/drive';
-import { EmulatorUser } from '../../auth/users';
+import { EmulatorUser } from '../../identity/users';
 import { ApiError, badRequest, invalid, notFound } from '../../core/errors';
 import { parseJsonBody } from '../../core/json';
 import { parseBody } from '../../core/params';

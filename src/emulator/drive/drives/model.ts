@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DriveRestrictions, SharedDriveInput } from '../../../shared/schemas/drive/drives';
-import { DEMO_USERS, EmulatorUser } from '../../auth/users';
+import { DEMO_USERS, EmulatorUser } from '../../identity/users';
 import { ApiError, forbidden, invalid, required } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import type { Collection, Store } from '../../store/store';

@@ -3,7 +3,7 @@ import type { DriveAccess, StoredDrive } from './model';
 import { renderDrive, renderDriveList } from './render';
 import type { DriveRouteKit } from '../routing';
 import { domainAdminAccess } from '../routing';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { requireUser } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { parseBody } from '../../core/params';

@@ -6,7 +6,7 @@ import type { StoredDrive } from './model';
 import { renderTeamDrive, renderTeamDriveList } from './render';
 import type { DriveRouteKit } from '../routing';
 import { domainAdminAccess } from '../routing';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { requireUser } from '../../core/context';
 import { parseBody } from '../../core/params';
 import type { Reply, RequestContext, Route } from '../../core/router';

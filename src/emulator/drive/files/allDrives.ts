@@ -2,7 +2,7 @@
  * `supportsAllDrives`: an app that does not say it supports shared drives is answered as if their items did not
  * exist (404 notFound, as Drive does), and files.list's shared-drive parameters checked as Drive checks them.
  */
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError } from '../../core/errors';
 import type { QueryParams } from '../../core/params';
 import type { DrivesModel } from '../drives/model';

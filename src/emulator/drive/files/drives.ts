@@ -4,7 +4,7 @@
  * `driveId` names the drive, and the drive's top folder is a file whose id is the drive's id (as on Drive).
  */
 import type { DriveRestrictions } from '../../../shared/schemas/drive/drives';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import type { Role, StoredPermission } from '../permissions/access';
 import type { StoredFile } from './records';
 

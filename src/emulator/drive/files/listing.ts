@@ -5,7 +5,7 @@
  * `fullText contains` over 600 files of 32 KB held the event loop 0.8 s) lets other requests in as it goes.
  */
 import { createHash } from 'node:crypto';
-import { DEMO_USERS, EmulatorUser } from '../../auth/users';
+import { DEMO_USERS, EmulatorUser } from '../../identity/users';
 import { invalid } from '../../core/errors';
 import { AccessIndex, allows, Role } from '../permissions/access';
 import type { DriveDirectory } from './drives';

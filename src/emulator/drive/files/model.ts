@@ -1,6 +1,6 @@
 /** Drive's files, folders and trash over the store: the semantics behind files, children and parents (no HTTP). */
 import { FileMetadataInput, FOLDER_MIME_TYPE, isGoogleAppsType, PropertyVisibility } from '../../../shared/schemas/drive';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { checkIfMatch } from '../../core/etag';
 import { ApiError, badRequest, forbidden, invalid } from '../../core/errors';
 import { Collection, Store } from '../../store/store';

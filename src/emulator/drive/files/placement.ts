@@ -4,7 +4,7 @@
  * a drive takes its owner, moving one out a manager (organizer); folders do not cross the boundary.
  */
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, forbidden } from '../../core/errors';
 import { AccessIndex, allows, insufficientPermissions, rank } from '../permissions/access';
 import type { StoredFile } from './records';

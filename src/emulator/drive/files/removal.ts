@@ -3,7 +3,7 @@
  * good (a descendant goes only when no parent outside the deleted tree holds it), emptying a user's trash or a
  * shared drive's. Pure like the rest of the files model: blobs to free are returned as garbage.
  */
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { forbidden } from '../../core/errors';
 import { driveFeedKey } from '../changes/model';
 import { isDriveRoot } from './drives';

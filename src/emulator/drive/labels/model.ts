@@ -16,7 +16,7 @@ import {
   ModifyLabelsRequest,
   valueTypeOf,
 } from '../../../shared/schemas/drive/labels';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, required } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import type { Collection, Store } from '../../store/store';

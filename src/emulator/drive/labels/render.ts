@@ -2,7 +2,7 @@
 import type { LabelsModel, StoredLabel } from './model';
 import type { StoredFile } from '../files/model';
 import { driveUser, nextPage } from '../render';
-import { DEMO_USERS, EmulatorUser } from '../../auth/users';
+import { DEMO_USERS, EmulatorUser } from '../../identity/users';
 import type { RequestContext } from '../../core/router';
 import type { DriveFile } from '../../../shared/schemas/drive';
 import { DriveLabel, DriveLabelField, LabelDefinition, LabelDefinitionList, LabelList, ModifyLabelsResponse } from '../../../shared/schemas/drive/labels';

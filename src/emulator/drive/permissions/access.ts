@@ -1,5 +1,5 @@
 /** Who may do what to a Drive file: roles from the owner, explicit grants and folders above, and the index of grants per user. */
-import { DEMO_USERS, EmulatorUser, findUser } from '../../auth/users';
+import { DEMO_USERS, EmulatorUser, findUser } from '../../identity/users';
 import { ApiError } from '../../core/errors';
 import { addTo, removeFrom } from '../../core/multimap';
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PermissionInput } from '../../../shared/schemas/drive/permissions';
-import { DEMO_USERS, EmulatorUser, findUser } from '../../auth/users';
+import { DEMO_USERS, EmulatorUser, findUser } from '../../identity/users';
 import { ApiError, badRequest, forbidden, invalid, required } from '../../core/errors';
 import type { DriveModel, StoredFile } from '../files/model';
 import { FOLDER_MIME_TYPE } from '../../../shared/schemas/drive';

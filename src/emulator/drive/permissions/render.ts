@@ -4,7 +4,7 @@ import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { PermissionList } from '../../../shared/schemas/drive/permissions';
 import type { StoredFile } from '../files/model';
 import { DEMO_GROUPS } from './access';
-import { findUser } from '../../auth/users';
+import { findUser } from '../../identity/users';
 import { fileUrl, iso, nextPage, RenderContext, v2Role } from '../render';
 import type { PermissionView } from './model';
 

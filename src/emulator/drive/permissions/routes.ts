@@ -5,7 +5,7 @@ import { hideDriveItems, supportsAllDrives } from '../files/allDrives';
 import type { DriveAccess } from '../files/drives';
 import type { DriveRouteKit } from '../routing';
 import { domainAdminAccess } from '../routing';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { requireUser } from '../../core/context';
 import { offsetPage } from '../../core/paging';
 import { parseBody } from '../../core/params';

@@ -4,7 +4,7 @@
  * live on the file record (files.list searches them with `properties has { … }`).
  */
 import type { PropertyChange, PropertyInput, PropertyVisibility } from '../../../shared/schemas/drive/properties';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, required } from '../../core/errors';
 import type { DriveModel, StoredFile } from '../files/model';
 

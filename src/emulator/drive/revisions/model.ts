@@ -16,7 +16,7 @@
  */
 import { FOLDER_MIME_TYPE, isGoogleAppsType } from '../../../shared/schemas/drive';
 import type { RevisionInput } from '../../../shared/schemas/drive/revisions';
-import type { EmulatorUser } from '../../auth/users';
+import type { EmulatorUser } from '../../identity/users';
 import { ApiError, badRequest, invalid } from '../../core/errors';
 import { offsetPage } from '../../core/paging';
 import type { Collection, Store } from '../../store/store';

@@ -4,7 +4,7 @@ import { isDocsEditorsFile, StoredRevision } from './model';
 import { EXPORT_FORMATS } from '../content/convert';
 import type { StoredFile } from '../files/model';
 import { driveUser, fileUrl, iso, nextPage, RenderContext } from '../render';
-import { DEMO_USERS } from '../../auth/users';
+import { DEMO_USERS } from '../../identity/users';
 import { DriveRevision, RevisionList } from '../../../shared/schemas/drive/revisions';
 
 /** revisions.list: one page of the file's versions. */

@@ -5,7 +5,7 @@
 import type { BooksOfflineWrites } from '../offline';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
-import { showDetails } from '../../../core/detailsView';
+import { showDetails } from '../../../core/ui/detailsView';
 import type { Bookshelf } from '../../../shared/schemas/books';
 import { BOOK_DETAILS_SCHEME } from '../details';
 import type { BooksApi } from '../port';
@@ -99,7 +99,7 @@ export class BooksPrompts {
   async openDetails(path: string): Promise<vscode.Uri> {
     const vs = this.vs;
     const uri = vs.Uri.from({ scheme: BOOK_DETAILS_SCHEME, authority: this.context.desk.session.viewAccount(), path });
-    // One read-only tab titled with the book or shelf: the path's last part, without its ".md" (see core/detailsView.ts).
+    // One read-only tab titled with the book or shelf: the path's last part, without its ".md" (see core/ui/detailsView.ts).
     await showDetails(vs, uri, decodeURIComponent(path.split('/').pop() ?? path).replace(/\.md$/, ''));
     return uri;
   }

@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
 import { BOOK_DETAILS_SCHEME, detailsDocument, failedDocument } from '../details';
-import { registerAccountDocuments } from '../../../core/accountDocuments';
+import { registerAccountDocuments } from '../../../core/accounts/accountDocuments';
 import type { ShelfMove } from '../tree/dropPlan';
 import type { BooksNode, ShelfNode } from '../tree/model';
 import { BooksCommandContext, BooksPrompts } from './context';

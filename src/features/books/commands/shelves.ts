@@ -3,7 +3,7 @@
  * shelf (clearVolumes, confirmed), and adding or removing another user's public library (bookshelves.list).
  */
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import { shelfDetailsPath } from '../details';
 import { booksUserIdIn } from '../publicLibraries';
 import type { BooksNode, LibraryNode } from '../tree/model';

@@ -4,7 +4,7 @@
  */
 import { isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import { volumeDetailsPath } from '../details';
 import { MY_EBOOKS_SHELF_ID } from '../port';

@@ -4,7 +4,7 @@
  * ids (`<kind>/<owner>/<ids>`) and their parent (for reveal); the provider (treeProvider.ts) only renders them.
  */
 import { isUnreachable } from '../../../api/errors';
-import type { FirstRowsFromCache } from '../../../core/viewCache';
+import type { FirstRowsFromCache } from '../../../core/storage/viewCache';
 import { bookshelfSchema, type Bookshelf, type Volume } from '../../../shared/schemas/books';
 import * as z from '../../../shared/schemas/zod';
 import { BooksApi, isWritableShelf } from '../port';
@@ -73,7 +73,7 @@ export interface BooksTreeModelOptions {
   readonly publicLibraries: () => readonly string[];
   /** Volumes per page of a shelf (default 40). */
   readonly pageSize?: number;
-  /** My Library's shelves of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
+  /** My Library's shelves of the last session, shown at the first start until the fresh ones come (core/storage/viewCache.ts). */
   readonly cache?: FirstRowsFromCache<Bookshelf[]>;
 }
 

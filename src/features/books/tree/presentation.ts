@@ -5,8 +5,8 @@
  */
 import type { Bookshelf, Volume } from '../../../shared/schemas/books';
 import type { BooksNode } from './model';
-import { escapeMarkdown } from '../../../core/markdown';
-import { formatDateTime, formatDay, writeTimestamp } from '../../../core/clock';
+import { escapeMarkdown } from '../../../core/text/markdown';
+import { formatDateTime, formatDay, writeTimestamp } from '../../../core/text/clock';
 
 import { withoutTags } from '../../../shared/html';
 import { english, type Translate } from '../../../shared/l10n';
@@ -70,7 +70,7 @@ export function shelfTooltip(shelf: Bookshelf, options: { mine: boolean; writabl
 
 /** "Shelf details" (mylibrary.bookshelves.get or bookshelves.get) as a read-only markdown page. */
 export function shelfDetailsMarkdown(shelf: Bookshelf, options: { mine: boolean; writable: boolean; owner: string; when?: (ms: number) => string }, t: Translate = english): string {
-  // Moments as core/clock.ts writes them (the Calendar zone, 24-hour); UTC when no clock is given (tests).
+  // Moments as core/text/clock.ts writes them (the Calendar zone, 24-hour); UTC when no clock is given (tests).
   const when = options.when ?? ((ms: number) => formatDateTime(ms, 'UTC'));
   const moment = (value: string | undefined): string => {
     const ms = value ? Date.parse(value) : Number.NaN;

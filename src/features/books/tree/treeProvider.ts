@@ -6,10 +6,10 @@ import { BOOKS_TREE_VIEW } from '../../../config/treeViews';
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { NotSignedInError } from '../../../core/session';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { BooksNode, BooksTreeModel, LibraryNode, MessageNode, ShelfNode } from './model';
 import { contextValueFor, shelfDescription, shelfLabel, shelfTooltip, Translate, volumeDescription, volumeLabel, volumeTooltip } from './presentation';
-import { messageTreeItem } from '../../../core/treeMessage';
+import { messageTreeItem } from '../../../core/ui/treeMessage';
 import { BOOKS_COMMAND } from '../../../config/commandIds';
 
 export const BOOKS_VIEW_ID = BOOKS_TREE_VIEW.id;

@@ -3,7 +3,7 @@
  * overdue tasks on Today, as Google Calendar shows them), how a day's rows are ordered (all-day events, then tasks,
  * then timed events), and what a day's count says. The tree provider only renders this.
  */
-import { dueDateOf } from '../../../core/dates';
+import { dueDateOf } from '../../../core/text/dates';
 import { english, Translate } from '../../../shared/l10n';
 import type { Task } from '../../../shared/schemas/tasks';
 import { addDays, dateKey } from '../time';

@@ -6,8 +6,8 @@
 import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
-import { nameInMessage } from '../../../core/names';
+import { confirmModal } from '../../../core/ui/confirm';
+import { nameInMessage } from '../../../core/text/names';
 import type { Calendar, CalendarListEntry, CalendarListEntryWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode } from '../tree/model';
 import { swatchDataUri } from '../tree/presentation';

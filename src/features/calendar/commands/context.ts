@@ -2,7 +2,7 @@
 import type { CalendarOfflineWrites } from '../offline';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
-import type { Drafts } from '../../../core/drafts';
+import type { Drafts } from '../../../core/ui/drafts';
 import type { CalendarListEntry, CalendarEvent } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';

@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { showDetails } from '../../../core/detailsView';
+import { showDetails } from '../../../core/ui/detailsView';
 import type { CalendarEvent } from '../../../shared/schemas/calendar';
 import { icsSizeProblem, listProblems, readIcs } from '../ics';
 import { calendarName, CalendarTreeNode, isWritable, occurrenceOf } from '../tree/model';

@@ -1,6 +1,6 @@
 /** What the event commands ask: a time ("tomorrow 15:00"), a length, and the new value of one field of an event. */
 import type * as vscode from 'vscode';
-import type { Draft } from '../../../core/drafts';
+import type { Draft } from '../../../core/ui/drafts';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';

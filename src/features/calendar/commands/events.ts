@@ -5,8 +5,8 @@
  */
 import { GoogleApiError, isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { showDetails } from '../../../core/detailsView';
-import { confirmModal } from '../../../core/confirm';
+import { showDetails } from '../../../core/ui/detailsView';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { CalendarEvent, EventWrite } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode, isWritable, joinLinkOf, occurrenceOf } from '../tree/model';
 import { eventTitle } from '../tree/presentation';
@@ -319,7 +319,7 @@ export class EventCommands {
     const target = given ?? await this.context.prompts.resolveEvent(node, this.t('Show which event?'));
     if (!target) return;
     const uri = this.vs.Uri.from({ scheme: EVENT_DETAILS_SCHEME, authority: this.context.desk.session.viewAccount(), path: `/${encodeURIComponent(target.calendarId)}/${encodeURIComponent(target.event.id)}.md` });
-    // One read-only tab titled with the event (see core/detailsView.ts).
+    // One read-only tab titled with the event (see core/ui/detailsView.ts).
     await showDetails(this.vs, uri, eventTitle(target.event, this.vs.l10n.t));
   }
 

@@ -7,13 +7,13 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
-import { refuseOffline } from '../../../core/offlineRefusal';
+import { refuseOffline } from '../../../core/offline/offlineRefusal';
 import { AgendaNode, CalendarNode, CalendarTreeNode, DayNode, EventNode, MessageNode } from '../tree/model';
 import { errorMessage } from '../../../api/errors';
 import { CalendarListCommands } from './calendars';
 import type { CalendarCommandContext, EventTarget } from './context';
 import { CALENDAR_INFO_SCHEME, DocumentCommands } from './documents';
-import { registerAccountDocuments } from '../../../core/accountDocuments';
+import { registerAccountDocuments } from '../../../core/accounts/accountDocuments';
 import { EditField, EVENT_DETAILS_SCHEME, EventCommands } from './events';
 import { SharingCommands } from './sharing';
 import { FreeBusyPanels } from '../freeBusy/panel';

@@ -3,7 +3,7 @@
  * on top; each role is explained in the pick's description, so "reader" vs "freeBusyReader" needs no manual.
  */
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { AclRule } from '../../../shared/schemas/calendar';
 import { calendarName, CalendarTreeNode } from '../tree/model';
 import type { CalendarCommandContext } from './context';

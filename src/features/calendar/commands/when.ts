@@ -6,7 +6,7 @@
  * go through `t` (vscode.l10n.t from the prompts); what is typed is read in English.
  */
 import * as chrono from 'chrono-node';
-import { formatDateKey } from '../../../core/clock';
+import { formatDateKey } from '../../../core/text/clock';
 import { english, Translate } from '../../../shared/l10n';
 import type { EventDateTime } from '../../../shared/schemas/calendar';
 import { addDays, wallDateTime, wallTime } from '../time';
@@ -89,7 +89,7 @@ export function parseWhen(input: string, now: number, timeZone: string, t: Trans
 
 /** What a time resolves to, for the user to check before confirming, as the Agenda writes it: "Fri 27 Nov · 15:00", "Fri 27 Nov · All day". */
 export function describeWhen(when: Exclude<When, { kind: 'invalid' }>, today: string, t: Translate = english, locale = 'en-GB'): string {
-  // The date is already the user's wall date; Desk's one day form (core/clock.ts), the year when it is not this year.
+  // The date is already the user's wall date; Desk's one day form (core/text/clock.ts), the year when it is not this year.
   const day = formatDateKey(when.date, locale, today);
   return `${day} · ${when.kind === 'allDay' ? t('All day') : `${pad(when.hour)}:${pad(when.minute)}`}`;
 }

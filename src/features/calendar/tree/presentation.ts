@@ -4,7 +4,7 @@
  * Calendar time zone, never the machine's. Desk's own words go through `t` (vscode.l10n.t from the provider).
  */
 import type { CalendarEvent, CalendarListEntry, Colors, Setting } from '../../../shared/schemas/calendar';
-import { escapeMarkdown } from '../../../core/markdown';
+import { escapeMarkdown } from '../../../core/text/markdown';
 import { english, Translate } from '../../../shared/l10n';
 import { clockTime, dateKey } from '../time';
 import { calendarName, joinLinkOf, Occurrence, selfResponse } from './model';

@@ -7,18 +7,18 @@ import type * as vscode from 'vscode';
 import { CALENDAR_ROW_FIELDS } from '../../../api/calendar';
 import { errorMessage, isUnreachable } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { NotSignedInError } from '../../../core/session';
+import { NotSignedInError } from '../../../core/accounts/session';
 import type { CalendarListEntry } from '../../../shared/schemas/calendar';
 import type { CalendarApi } from '../port';
 import type { EventStore } from '../sync/eventStore';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import { AgendaNode, type AgendaSnapshot, CACHED_AGENDA_EVENTS, calendarName, CalendarNode, CalendarTreeNode, contextValueFor, DayGroup, DayNode, DueTaskNode, EventNode, groupByDay, MessageNode, Occurrence, occurrenceOf, ScopeNode } from './model';
 import { dayCount, dayRows, withDueTasks } from '../agenda/dueTasks';
 import type { DueTaskStore } from '../agenda/dueTaskStore';
 import { dueTaskTreeItem } from '../agenda/dueTaskItem';
 import { dateKey } from '../time';
 import { calendarTooltip, dayLabel, eventDescription, eventTitle, eventTooltip, swatchDataUri } from './presentation';
-import { messageTreeItem } from '../../../core/treeMessage';
+import { messageTreeItem } from '../../../core/ui/treeMessage';
 import { CALENDAR_COMMAND } from '../../../config/commandIds';
 import { appendAll } from '../../../shared/arrays';
 
@@ -37,7 +37,7 @@ export interface CalendarTreeOptions {
   readonly onCalendars?: (entries: readonly CalendarListEntry[]) => void;
   /** The tasks due on the Agenda's days (desk.calendar.showTasks), and whether completed ones show (desk.tasks.showCompleted). */
   readonly dueTasks?: { readonly store: DueTaskStore; enabled(): boolean; showCompleted(): boolean };
-  /** What the Agenda showed last (core/viewCache.ts), shown at the first start until the fresh events come. */
+  /** What the Agenda showed last (core/storage/viewCache.ts), shown at the first start until the fresh events come. */
   readonly cache?: ViewSnapshotStore<AgendaSnapshot>;
 }
 

@@ -6,7 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
-import { refuseOffline } from '../../../core/offlineRefusal';
+import { refuseOffline } from '../../../core/offline/offlineRefusal';
 import { CHANNELS_COMMAND } from '../../../config/commandIds';
 import type { ChannelRecord } from '../model';
 import { ChannelPrompts, ChannelsCommandContext } from './context';

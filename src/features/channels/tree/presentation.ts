@@ -1,5 +1,5 @@
 /** How a channel and its notifications read in the Channels view: labels, the expiry countdown, hovers in words and context values (no vscode). */
-import { escapeMarkdown } from '../../../core/markdown';
+import { escapeMarkdown } from '../../../core/text/markdown';
 import type { ReceivedNotification } from '../receiver/check';
 import { formatDuration } from '../renewal';
 import type { ChannelRecord, WatchTarget } from '../model';
@@ -8,7 +8,7 @@ import type { Translate } from '../validation';
 
 export type { Translate } from '../validation';
 
-/** How moments are written (core/clock.ts's DeskClock: the user's locale and Calendar zone, 24-hour). */
+/** How moments are written (core/text/clock.ts's DeskClock: the user's locale and Calendar zone, 24-hour). */
 export interface ChannelClock {
   time(ms: number): string;
   dateTime(ms: number): string;

@@ -10,7 +10,7 @@ import { DRIVE_COMMAND } from '../../../config/commandIds';
 import { attempt, registerCommands } from '../../../core/commands';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
-import { updateDurably } from '../../../core/durableMemento';
+import { updateDurably } from '../../../core/storage/durableMemento';
 import type { TokenStore } from '../../../core/sync/poller';
 import { isInvalidPageToken, isSignedOut } from '../driveAdapter';
 import type { DriveAboutInfo } from '../port';

@@ -41,7 +41,7 @@ export class ChangesStatusBar extends Disposable {
     private readonly vs: typeof vscode,
     private readonly log: ChangeLog,
     private readonly onPick: (entry: ChangeEntry) => Promise<void>,
-    /** How moments read (core/clock.ts: the Calendar zone, 24-hour). */
+    /** How moments read (core/text/clock.ts: the Calendar zone, 24-hour). */
     private readonly clock: { dateTime(ms: number): string },
     /** Whose Drive changed, when several accounts are signed in (undefined with one: the item reads as today). */
     private readonly whose: () => string | undefined = () => undefined,

@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import { excerpt } from '../comments/anchors';
 import { authorName, commentLabel, CommentNode, fileOfCommentRow, isMine, isResolved } from '../comments/nodes';

@@ -6,7 +6,7 @@ import { errorMessage, isUnreachable } from '../../../api/errors';
 import { settleAll } from '../../../core/bulk';
 import type { ServiceEndpoints } from '../../../config/endpoints';
 import type { DeskContext } from '../../../core/deskContext';
-import { Draft, Drafts } from '../../../core/drafts';
+import { Draft, Drafts } from '../../../core/ui/drafts';
 import { emailsProblem, parseEmails } from '../sharing/emails';
 import type { DriveComments } from '../comments/controller';
 import type { LabelsApi } from '../labels/port';
@@ -20,7 +20,7 @@ import { fileIdOf } from '../fs/driveFileSystem';
 import { folderIdOf } from '../tree/dragAndDrop';
 import { ContainerNode, DriveNode, DriveTreeModel, FileNode, listingOf, sectionOf } from '../tree/model';
 import type { DriveTreeProvider } from '../tree/treeProvider';
-import { nameInMessage } from '../../../core/names';
+import { nameInMessage } from '../../../core/text/names';
 
 /** What the commands need from the Drive feature (index.ts builds it). */
 export interface DriveCommandHost {

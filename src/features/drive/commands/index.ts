@@ -5,14 +5,14 @@
  */
 import type * as vscode from 'vscode';
 import { registerCommands } from '../../../core/commands';
-import { refuseOffline } from '../../../core/offlineRefusal';
+import { refuseOffline } from '../../../core/offline/offlineRefusal';
 import { DRIVE_COMMAND } from '../../../config/commandIds';
 import type { DriveCommentEntry } from '../comments/threads';
 import { trashInExplorer } from '../explorer/trash';
 import { addToWorkspace } from '../explorer/workspaceFolders';
 import { RevisionDocuments } from '../revisions/documents';
 import { REVISION_SCHEME } from '../revisions/history';
-import { registerAccountDocuments } from '../../../core/accountDocuments';
+import { registerAccountDocuments } from '../../../core/accounts/accountDocuments';
 import type { DropPlan } from '../tree/dragAndDrop';
 import type { CommentNode } from '../comments/nodes';
 import type { ContainerNode, DriveNode, LoadMoreNode } from '../tree/model';
@@ -35,7 +35,7 @@ export type { DriveCommandHost, DriveResourcesApi } from './context';
 /** What VS Code passes a tree command: the clicked row, and all selected rows when several are. */
 type Rows = [node?: DriveNode, nodes?: DriveNode[]];
 
-/** Commands that change who can see or do what: refused offline, never kept for later (core/offlineRefusal.ts). */
+/** Commands that change who can see or do what: refused offline, never kept for later (core/offline/offlineRefusal.ts). */
 export const DRIVE_AFFECTS_OTHERS = [
   DRIVE_COMMAND.share, DRIVE_COMMAND.addPeople, DRIVE_COMMAND.changeRole, DRIVE_COMMAND.removeAccess, DRIVE_COMMAND.linkSharing, DRIVE_COMMAND.transferOwnership,
   DRIVE_COMMAND.addSharedDriveMember, DRIVE_COMMAND.changeSharedDriveMemberRole, DRIVE_COMMAND.removeSharedDriveMember,

@@ -1,12 +1,12 @@
 /** The Drive commands that show information: a file's details, the installed apps, the account and its quota. */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
-import type { AccountGate } from '../../../core/accounts';
-import { registerAccountDocuments } from '../../../core/accountDocuments';
+import type { AccountGate } from '../../../core/accounts/accounts';
+import { registerAccountDocuments } from '../../../core/accounts/accountDocuments';
 import { attempt } from '../../../core/commands';
-import { writeTimestamp } from '../../../core/clock';
-import { showDetails } from '../../../core/detailsView';
-import { escapeMarkdown } from '../../../core/markdown';
+import { writeTimestamp } from '../../../core/text/clock';
+import { showDetails } from '../../../core/ui/detailsView';
+import { escapeMarkdown } from '../../../core/text/markdown';
 import { english, Translate } from '../../../shared/l10n';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveApi, DriveItem } from '../port';
@@ -109,7 +109,7 @@ export class DriveInfoCommands extends DriveCommandPart {
     await this.vs.window.showTextDocument(doc, { preview: true });
   }
 
-  /** One read-only tab titled with the file's name (see core/detailsView.ts): the row, the selection, or the open Drive file. */
+  /** One read-only tab titled with the file's name (see core/ui/detailsView.ts): the row, the selection, or the open Drive file. */
   properties(node?: DriveNode) {
     return attempt(this.desk, async () => {
       const file = await this.context.targetFile(node);

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { isMultiValued, LabelDefinition, LabelDefinitionField, maxEntriesOf, valueTypeOf } from '../../../shared/schemas/drive/labels';
 import type { DriveLabel, LabelFieldModification } from '../../../shared/schemas/drive/labels';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import { LabelCatalog } from '../labels/catalog';
 import { displayValues, fieldName, fieldPrompt, inputProblem, labelSummary, labelTitle, parseInput, rawValues, setModification, unsetModification } from '../labels/fields';
 import type { DriveItem } from '../port';

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { CancelledError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import type { DraftBox } from '../../../core/drafts';
+import type { DraftBox } from '../../../core/ui/drafts';
 import type { DriveProperty, PropertyVisibility } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { countProblem, keyProblem, sortProperties, valueProblem, visibilityLabel, visibilityOf } from '../properties/limits';

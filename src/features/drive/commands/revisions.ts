@@ -7,7 +7,7 @@
  */
 import type * as vscode from 'vscode';
 import { isFolder } from '../../../shared/schemas/drive';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';
 import type { DriveItem } from '../port';
 import {

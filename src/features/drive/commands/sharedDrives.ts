@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { GoogleApiError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveMemberRole } from '../../../shared/schemas/drive/drives';
 import type { DriveItem } from '../port';

@@ -6,8 +6,8 @@
 import type * as vscode from 'vscode';
 import { CancelledError, GoogleApiError } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
-import { nameInMessage } from '../../../core/names';
+import { confirmModal } from '../../../core/ui/confirm';
+import { nameInMessage } from '../../../core/text/names';
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { displayName, isInheritedOnly, linkPermissionOf, linkSentence, peopleOf, permissionRow } from '../sharing/access';

@@ -1,7 +1,7 @@
 /** The Drive commands around the trash: trash (with Undo), restore, delete forever, empty the trash. */
 import { isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { DriveItem } from '../port';
 import { driveAsItem } from '../sharedDrives/port';
 import { myDriveRole } from '../sharedDrives/nodes';

@@ -6,8 +6,8 @@
  */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
-import { accountOfUri } from '../../../core/accounts';
-import { NotSignedInError } from '../../../core/session';
+import { accountOfUri } from '../../../core/accounts/accounts';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { Disposable } from '../../../core/disposable';
 import type { CommentReplyInput, DriveComment } from '../../../shared/schemas/drive/comments';
 import { driveUri, fileIdOf } from '../fs/driveFileSystem';

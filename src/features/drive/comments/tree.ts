@@ -8,9 +8,9 @@
  */
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
-import { escapeMarkdown } from '../../../core/markdown';
+import { escapeMarkdown } from '../../../core/text/markdown';
 import type { Translate } from '../../../shared/l10n';
-import { NotSignedInError } from '../../../core/session';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { Disposable } from '../../../core/disposable';
 import type { DriveComment } from '../../../shared/schemas/drive/comments';
 import type { DriveTreeComments } from '../tree/treeProvider';

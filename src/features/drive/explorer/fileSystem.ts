@@ -3,7 +3,7 @@
  * folders, registered for the scheme, with the Explorer's outage notice (availability.ts) told when requests fail.
  */
 import type * as vscode from 'vscode';
-import { UriAccounts } from '../../../core/accounts';
+import { UriAccounts } from '../../../core/accounts/accounts';
 import type { DeskContext } from '../../../core/deskContext';
 import { DriveFileSystemProvider, type DriveFsOptions } from '../fs/driveFileSystem';
 import { DRIVE_SCHEME } from '../fs/drivePath';

@@ -4,7 +4,7 @@
  * added resolves in that account, and nowhere else.
  */
 import type * as vscode from 'vscode';
-import { normalizeAccount } from '../../../core/accounts';
+import { normalizeAccount } from '../../../core/accounts/accounts';
 import { segmentsOf } from '../fs/drivePath';
 
 export const FOLDER_ACCOUNTS_KEY = 'desk.drive.workspaceFolderAccounts';

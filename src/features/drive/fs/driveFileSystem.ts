@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Readable } from 'node:stream';
 import { CancelledError, errorMessage, GoogleApiError, isUnreachable, NetworkError } from '../../../api/errors';
-import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
+import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts/accounts';
 import { Disposable } from '../../../core/disposable';
-import { NotSignedInError } from '../../../core/session';
-import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { NotSignedInError } from '../../../core/accounts/session';
+import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/ui/saveConflict';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import { DriveApi, DriveItem, quoteQuery } from '../port';
 import { DRIVE_SCHEME, driveUriParts, isReadOnlyItem, isRemoteVersion, MY_DRIVE_SEGMENT, PathLookup, PathNotFound, queryFileId, remoteVersionParts, resolveDrivePath, ResolvedPath, sanitizeTitle, SHARED_DRIVES_SEGMENT, textExportType, uriSegments } from './drivePath';
@@ -164,7 +164,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     if (remote || isReadOnlyItem(item)) stat.permissions = FilePermission.Readonly;
     // The stat VS Code takes right before it writes. A save the user started answers from the pinned version with no
     // request: the upload's If-Match meets a change made elsewhere, and writeFile asks (keepUnsaved keeps the text).
-    // An auto save cannot be declined in writeFile (core/saveConflict.ts): its conflict is settled here.
+    // An auto save cannot be declined in writeFile (core/ui/saveConflict.ts): its conflict is settled here.
     const starter = pinned && !isReadOnlyItem(pinned) ? this.saves.take(uri) : undefined;
     if (pinned && starter === 'auto') return { ...stat, ...(await this.settleBeforeAutoSave(uri, pinned)) };
     return stat;
@@ -173,7 +173,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
   /**
    * Before VS Code auto-saves: if the content changed on Drive since the editor opened it, the user chooses.
    * Overwrite (or a change of metadata only) lets the save through against the current version; after Compare and
-   * Cancel the save is refused here (see core/saveConflict.ts).
+   * Cancel the save is refused here (see core/ui/saveConflict.ts).
    */
   private async settleBeforeAutoSave(uri: vscode.Uri, pinned: DriveItem): Promise<{ mtime: number; size: number }> {
     const opened = statTimes(pinned);

@@ -5,7 +5,7 @@ import type { DriveItem } from '../port';
 /**
  * Desk's Drive URIs. A file opened from the tree is
  * `desk-drive://alice@example.com/My Drive/Projects/Desk/roadmap.txt?id=<fileId>&depth=4`: the authority is the
- * account whose Drive it is (core/accounts.ts: the file system runs every operation as that account, or refuses it);
+ * account whose Drive it is (core/accounts/accounts.ts: the file system runs every operation as that account, or refuses it);
  * the path is the human folder path at open time (what the breadcrumb and the tab show), the file id travels in
  * the query, and resolution is by that id alone, so a rename or move elsewhere does not break an open editor (its
  * URI stays; reopening from the tree gives the new path). `depth` is the number of path segments the id names:

@@ -9,8 +9,8 @@ import type * as vscode from 'vscode';
 import { GoogleApiError } from '../../../api/errors';
 import type { DeskContext } from '../../../core/deskContext';
 import type { DisposableLike } from '../../../core/disposable';
-import { askOverwriteKept } from '../../../core/saveConflict';
-import type { QueuedChange, ReplayOutcome } from '../../../core/sync/writeQueue';
+import { askOverwriteKept } from '../../../core/ui/saveConflict';
+import type { QueuedChange, ReplayOutcome } from '../../../core/offline/writeQueue';
 import type { DriveApi, DriveItem } from '../port';
 import { DRIVE_SCHEME, remoteVersionParts } from './drivePath';
 

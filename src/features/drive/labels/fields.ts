@@ -18,8 +18,8 @@ import {
 } from '../../../shared/schemas/drive/labels';
 
 import type { Translate } from '../../../shared/l10n';
-import { parseDueInput } from '../../../core/dates';
-import { formatDateKey } from '../../../core/clock';
+import { parseDueInput } from '../../../core/text/dates';
+import { formatDateKey } from '../../../core/text/clock';
 
 export type { Translate };
 

@@ -2,7 +2,7 @@
 import type { DrivePermission } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import type { Translate } from '../../../shared/l10n';
-import { formatDay, writeTimestamp } from '../../../core/clock';
+import { formatDay, writeTimestamp } from '../../../core/text/clock';
 
 /** How a day reads ("Fri 27 Nov"): the DeskClock's `day` in the extension; UTC where none is given (tests). */
 export type WriteDay = (ms: number) => string;

@@ -1,6 +1,6 @@
 /** The e-mail addresses typed into Add people: split, checked and de-duplicated before anything is sent (pure). */
 import type { Translate } from '../../../shared/l10n';
-import { nameInMessage } from '../../../core/names';
+import { nameInMessage } from '../../../core/text/names';
 
 /** RFC 5321's limits: 64 characters before the @, 254 in all. */
 const MAX_LOCAL = 64;

@@ -1,9 +1,9 @@
 /**
  * The Drive tree model of the account signed in now. Sign-in, sign-out and another backend replace it with a fresh
  * one (renew); the choice to show hidden shared drives carries over, and My Drive's first rows of the last session
- * (core/viewCache.ts) are shared by the models of one session, so they show at the first start only.
+ * (core/storage/viewCache.ts) are shared by the models of one session, so they show at the first start only.
  */
-import { FirstRowsFromCache, ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, ViewSnapshotStore } from '../../../core/storage/viewCache';
 import type { DriveApi, DriveItem } from '../port';
 import type { SharedDriveSource } from '../sharedDrives/port';
 import { DriveTreeModel, TreeModelOptions } from './model';

@@ -1,6 +1,6 @@
 /** The Drive tree's vscode-free model: sections, folders, paging behind "Load more", and which listings a change touches. */
 import { isUnreachable } from '../../../api/errors';
-import type { FirstRowsFromCache } from '../../../core/viewCache';
+import type { FirstRowsFromCache } from '../../../core/storage/viewCache';
 import { english, Translate } from '../../../shared/l10n';
 import { driveFileSchema, isFolder } from '../../../shared/schemas/drive';
 import * as z from '../../../shared/schemas/zod';
@@ -91,7 +91,7 @@ export interface TreeModelOptions {
   readonly sharedDrives?: SharedDriveSource;
   /** Words the section names and the rows' messages (vscode.l10n.t); English without it. */
   readonly t?: Translate;
-  /** My Drive's first rows of the last session, shown at the first start until the fresh ones come (core/viewCache.ts). */
+  /** My Drive's first rows of the last session, shown at the first start until the fresh ones come (core/storage/viewCache.ts). */
   readonly cache?: FirstRowsFromCache<DriveItem[]>;
 }
 

@@ -2,7 +2,7 @@
 import { english, Translate } from '../../../shared/l10n';
 import { FOLDER_MIME_TYPE, isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
-import { escapeMarkdown } from '../../../core/markdown';
+import { escapeMarkdown } from '../../../core/text/markdown';
 import { mergeSorted } from '../../../shared/sorted';
 
 /** The codicon for a file, by MIME type (pure: the tree wraps it in a ThemeIcon). */
@@ -81,7 +81,7 @@ export function formatBytes(bytes: number, t: Translate = english): string {
   return units[unit](unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0));
 }
 
-/** How a moment reads: core/clock.ts's DeskClock (the user's locale and Calendar zone, 24-hour), as in every view. */
+/** How a moment reads: core/text/clock.ts's DeskClock (the user's locale and Calendar zone, 24-hour), as in every view. */
 export type WriteMoment = (ms: number) => string;
 
 /** The markdown tooltip of a file: built lazily (resolveTreeItem), from metadata the list already carried. */

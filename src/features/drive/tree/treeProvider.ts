@@ -3,8 +3,8 @@ import { DRIVE_TREE_MIME, DRIVE_TREE_VIEW, URI_LIST_MIME } from '../../../config
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errors';
 import { Disposable } from '../../../core/disposable';
-import { escapeMarkdown } from '../../../core/markdown';
-import { NotSignedInError } from '../../../core/session';
+import { escapeMarkdown } from '../../../core/text/markdown';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { isFolder, isNative } from '../../../shared/schemas/drive';
 import type { DriveItem } from '../port';
 import { DropPlan, planDrop } from './dragAndDrop';
@@ -53,7 +53,7 @@ export interface DriveTreeOptions {
   readonly rootId: () => Promise<string>;
   /** Extra tooltip lines fetched on hover (who has access); plain text. */
   readonly describeAccess?: (item: DriveItem) => Promise<readonly string[]>;
-  /** How moments read in hovers (core/clock.ts: the Calendar zone, 24-hour). */
+  /** How moments read in hovers (core/text/clock.ts: the Calendar zone, 24-hour). */
   readonly clock: { dateTime(ms: number): string };
   /** The comment rows under files (comments/tree.ts). */
   readonly comments?: DriveTreeComments;

@@ -6,7 +6,7 @@
  */
 import type { CalendarEvent, CalendarListEntry } from '../../../shared/schemas/calendar';
 import { english, Translate } from '../../../shared/l10n';
-import { formatDay } from '../../../core/clock';
+import { formatDay } from '../../../core/text/clock';
 import { askedNow, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchCalendarApi } from '../port';
 
@@ -20,7 +20,7 @@ export interface CalendarSearchOptions {
   readonly t?: Translate;
   readonly now?: () => number;
   readonly locale?: string;
-  /** How a moment reads (core/clock.ts's DeskClock `dateTime`: the user's Calendar zone, as the Agenda writes it). */
+  /** How a moment reads (core/text/clock.ts's DeskClock `dateTime`: the user's Calendar zone, as the Agenda writes it). */
   readonly dateTime?: (ms: number) => string;
   /** The calendars the Agenda's cache knows (read from disk, no request): searched beside the calendar list. */
   readonly knownCalendars?: () => Promise<readonly CalendarListEntry[] | undefined>;

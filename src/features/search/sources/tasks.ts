@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { english, Translate } from '../../../shared/l10n';
-import { dueDateOf, shortDueDate } from '../../../core/dates';
+import { dueDateOf, shortDueDate } from '../../../core/text/dates';
 import { askedNow, matchesWords, SearchHit, SearchSource, startEarly, untilAborted } from '../model';
 import type { SearchTasksApi } from '../port';
 

@@ -1,7 +1,7 @@
 /** What every Tasks command part shares: the desk, the Tasks port, the tree and view, the prompts and unsaved drafts. */
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
-import type { Drafts } from '../../../core/drafts';
+import type { Drafts } from '../../../core/ui/drafts';
 import type { TasksNode } from '../tree/nodes';
 import type { TasksApi } from '../port';
 import type { TasksTreeProvider } from '../tree/treeProvider';

@@ -14,11 +14,11 @@ import { TaskListNode, TaskNode, TasksNode } from '../tree/nodes';
 import type { TasksApi } from '../port';
 import type { TasksTreeProvider } from '../tree/treeProvider';
 import { revealTask } from '../reveal';
-import { Drafts } from '../../../core/drafts';
+import { Drafts } from '../../../core/ui/drafts';
 import { TaskListCommands } from './lists';
 import { TaskPrompts } from './prompts';
 import { TASK_DETAILS_SCHEME, TaskItemCommands } from './tasks';
-import { registerAccountDocuments } from '../../../core/accountDocuments';
+import { registerAccountDocuments } from '../../../core/accounts/accountDocuments';
 import { TASKS_COMMAND } from '../../../config/commandIds';
 import type { TasksOfflineWrites } from '../offline';
 

@@ -1,6 +1,6 @@
 /** Task list commands: create, rename (patch from a row; get + update from the palette), delete, and clear a list's completed tasks. */
 import { attempt } from '../../../core/commands';
-import { confirmModal } from '../../../core/confirm';
+import { confirmModal } from '../../../core/ui/confirm';
 import type { TaskList } from '../../../shared/schemas/tasks';
 import type { TasksNode } from '../tree/nodes';
 import { renameListPrompt } from '../tree/presentation';

@@ -1,7 +1,7 @@
 /** What the Tasks commands ask the user: titles, due dates, and which list or task when run from the palette. */
 import type * as vscode from 'vscode';
-import { describeDay, DUE_INPUT_HELP, parseDueInput } from '../../../core/dates';
-import type { Draft, DraftBox } from '../../../core/drafts';
+import { describeDay, DUE_INPUT_HELP, parseDueInput } from '../../../core/text/dates';
+import type { Draft, DraftBox } from '../../../core/ui/drafts';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import { flattenTree } from '../tree/model';
 import type { TasksNode } from '../tree/nodes';

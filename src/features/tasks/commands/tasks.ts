@@ -2,9 +2,9 @@
 import type * as vscode from 'vscode';
 import { errorMessage, isUnreachable } from '../../../api/errors';
 import { attempt } from '../../../core/commands';
-import { showDetails } from '../../../core/detailsView';
-import { confirmModal } from '../../../core/confirm';
-import { dueDateOf, toDueTimestamp } from '../../../core/dates';
+import { showDetails } from '../../../core/ui/detailsView';
+import { confirmModal } from '../../../core/ui/confirm';
+import { dueDateOf, toDueTimestamp } from '../../../core/text/dates';
 import type { Task, TaskWrite } from '../../../shared/schemas/tasks';
 import type { MoveRequest } from '../tree/dropPlan';
 import { flattenTree } from '../tree/model';
@@ -190,7 +190,7 @@ export class TaskItemCommands {
     const target = await this.prompts.resolveTask(node, this.t('Show which task?'));
     if (!target) return;
     const uri = this.vs.Uri.from({ scheme: TASK_DETAILS_SCHEME, authority: this.desk.session.viewAccount(), path: `/${encodeURIComponent(target.listId)}/${encodeURIComponent(target.task.id)}.md`, query: `list=${encodeURIComponent(target.listTitle)}` });
-    // One read-only tab titled with the task (see core/detailsView.ts).
+    // One read-only tab titled with the task (see core/ui/detailsView.ts).
     await showDetails(this.vs, uri, taskLabel(target.task, this.vs.l10n.t));
   }
 

@@ -1,9 +1,9 @@
 /** The desk-tasks: file system: a task's notes as a writable markdown document, saved back with tasks.patch. */
 import type * as vscode from 'vscode';
 import { errorMessage, GoogleApiError, isUnreachable } from '../../../api/errors';
-import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts';
+import { AccountAction, AccountRefusedError, displayNameOf, UriAccounts } from '../../../core/accounts/accounts';
 import { Disposable } from '../../../core/disposable';
-import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/saveConflict';
+import { keepUnsaved, refusingStat, savingBytes, SavesUnderWay } from '../../../core/ui/saveConflict';
 import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { isRemoteNotes, NOTES_SCHEME, notesFromText, notesTargetOf, NotesTarget, offsetOfNotesLength, planSave, remoteNotesQuery } from './notesPath';
@@ -43,7 +43,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
   /** The version of each task whose notes an editor holds, by task id. */
   private readonly pinned = new Map<string, Task>();
-  /** Tasks whose newer notes the user chose to overwrite in the stat before the save (see core/saveConflict.ts). */
+  /** Tasks whose newer notes the user chose to overwrite in the stat before the save (see core/ui/saveConflict.ts). */
   private readonly approved = new Map<string, string>();
   private readonly saves: SavesUnderWay;
   /**
@@ -88,7 +88,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     if (remote || task.deleted) stat.permissions = this.vs.FilePermission.Readonly;
     // The stat VS Code takes right before it writes. A save the user started answers from the pinned version with no
     // request: writeFile reads the task anyway and asks there (keepUnsaved keeps the text). An auto save cannot be
-    // declined in writeFile (core/saveConflict.ts): its conflict is settled here, where refusing keeps the text.
+    // declined in writeFile (core/ui/saveConflict.ts): its conflict is settled here, where refusing keeps the text.
     const starter = pinned && !pinned.deleted ? this.saves.take(uri) : undefined;
     if (pinned && starter === 'auto') return { ...stat, ...(await this.settleBeforeAutoSave(uri, target, pinned)) };
     return stat;

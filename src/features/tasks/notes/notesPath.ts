@@ -4,7 +4,7 @@ import { NOTES_MAX_LENGTH, type Task } from '../../../shared/schemas/tasks';
 
 /**
  * A task's notes open as `desk-tasks://<account>/<list title>/<task title>.md?list=<listId>&task=<taskId>`: the
- * authority is the account whose task it is (core/accounts.ts: read and saved as that account only), the path is
+ * authority is the account whose task it is (core/accounts/accounts.ts: read and saved as that account only), the path is
  * for people (the tab says "Buy stamps.md", the breadcrumb "Errands › Buy stamps.md"), the ids in the query are
  * what the file system resolves, so a rename of the task or list elsewhere does not break an open editor.
  * `&remote` marks the read-only "version elsewhere" on the left of a conflict diff.

@@ -6,7 +6,7 @@
  * through `t` (vscode.l10n.t from the command).
  */
 import * as chrono from 'chrono-node';
-import { DueInput, formatDate, parseDueInput } from '../../../core/dates';
+import { DueInput, formatDate, parseDueInput } from '../../../core/text/dates';
 import { english, Translate } from '../../../shared/l10n';
 
 /** The prompt of the input; translate it with `t(NATURAL_DUE_HELP)`. */

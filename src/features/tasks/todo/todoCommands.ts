@@ -12,7 +12,7 @@ import type { DeskContext } from '../../../core/deskContext';
 import type { Task, TaskList, TaskWrite } from '../../../shared/schemas/tasks';
 import { TaskNode } from '../tree/nodes';
 import { parseNaturalDue, NATURAL_DUE_HELP } from './dueInput';
-import { describeDay } from '../../../core/dates';
+import { describeDay } from '../../../core/text/dates';
 import { byFile, TodoTreeNode, unlinkedTodosOf } from './todoIndex';
 import {
   doneEdit, LineEdit, linkLine, minimalEdit, parseTodo, relocateTodo, removalEdit, sourceNotes, sourceOf, taskTitleFor, TodoComment, todoLocator,

@@ -3,15 +3,15 @@ import { errorMessage, GoogleApiError } from '../../../api/errors';
 import { TasksClient } from '../../../api/tasks';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable, toDisposable } from '../../../core/disposable';
-import { updateDurably } from '../../../core/durableMemento';
-import { recallForAccount, rememberForAccount } from '../../../core/accountMemory';
+import { updateDurably } from '../../../core/storage/durableMemento';
+import { recallForAccount, rememberForAccount } from '../../../core/storage/accountMemory';
 import { DESK_SCOPES } from '../../../config/scopes';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksSlice } from '..';
 import { revealTask } from '../reveal';
 import { taskTooltip } from '../tree/presentation';
 import type { TasksApi } from '../port';
-import { dueDateOf, isOverdue } from '../../../core/dates';
+import { dueDateOf, isOverdue } from '../../../core/text/dates';
 import { TodoCommands } from './todoCommands';
 import { findLinkedTodos, linkLine, normalizeKeywords, parseTodo, patternsFor, sourceNotes, taskTitleFor, TodoComment, withoutSource } from './todoParser';
 import { TodoWorkspace } from './todoView';
@@ -23,7 +23,7 @@ import { TASKS_SETTING } from '../../../config/settingKeys';
 const CACHE_MS = 30_000;
 /** Decorations fetch at most this many linked tasks per refresh: a file full of markers must stay cheap. */
 const MAX_DECORATION_LOOKUPS = 50;
-/** The last list a TODO's task went to, per account (core/accountMemory.ts). */
+/** The last list a TODO's task went to, per account (core/storage/accountMemory.ts). */
 const LAST_LIST_KEY = 'desk.todo.lastList';
 /** taskId → listId, so a hover finds its task with one request instead of trying every list. */
 const TASK_LISTS_KEY = 'desk.todo.taskLists';

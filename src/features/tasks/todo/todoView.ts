@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import type * as vscode from 'vscode';
 import type { DeskContext } from '../../../core/deskContext';
 import { Disposable } from '../../../core/disposable';
-import { dueDateOf, isOverdue } from '../../../core/dates';
+import { dueDateOf, isOverdue } from '../../../core/text/dates';
 import { taskDescription } from '../tree/presentation';
 import { TASKS_SETTING } from '../../../config/settingKeys';
 import { buildTodoTree, TodoIndex, TodoTreeNode } from './todoIndex';

@@ -4,7 +4,7 @@
  * multi-root workspace) showed every list collapsed. A list remembered here starts expanded where VS Code has no state
  * of its own for it. No vscode: the memento is passed in.
  */
-import { updateDurably, type WritableMemento } from '../../../core/durableMemento';
+import { updateDurably, type WritableMemento } from '../../../core/storage/durableMemento';
 
 const KEY = 'desk.tasks.expandedLists';
 /** Enough for anyone's open lists; old ones drop off first. */

@@ -5,9 +5,9 @@
  */
 import { errorMessage, isUnreachable } from '../../../api/errors';
 import { TASK_LIST_ROW_FIELDS, TASK_ROW_FIELDS } from '../../../api/tasks';
-import { NotSignedInError } from '../../../core/session';
+import { NotSignedInError } from '../../../core/accounts/session';
 import { english, Translate } from '../../../shared/l10n';
-import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/viewCache';
+import { FirstRowsFromCache, type ViewSnapshotStore } from '../../../core/storage/viewCache';
 import * as z from '../../../shared/schemas/zod';
 import { taskListSchema, taskSchema, type Task, type TaskList, type TasksPage } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
@@ -125,7 +125,7 @@ export interface TasksTreeModelOptions {
   readonly log: (message: string) => void;
   /** A list's loading ended after its first page (the last page came, or a later one failed): its row can redraw. */
   readonly onListLoaded: (listId: string) => void;
-  /** What the view showed last (see core/viewCache.ts): shown at the first start, marked refreshing, until the lists come. */
+  /** What the view showed last (see core/storage/viewCache.ts): shown at the first start, marked refreshing, until the lists come. */
   readonly cache?: ViewSnapshotStore<TasksSnapshot>;
   /** The fresh lists replaced the cached rows: redraw everything (the same ids, so expansion and selection stay). */
   readonly onRefreshed?: () => void;

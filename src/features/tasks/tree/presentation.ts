@@ -1,11 +1,11 @@
-import { dueDateInFull, dueDateOf, isOverdue, shortDueDate } from '../../../core/dates';
+import { dueDateInFull, dueDateOf, isOverdue, shortDueDate } from '../../../core/text/dates';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
-import { escapeMarkdown } from '../../../core/markdown';
-import { nameInMessage } from '../../../core/names';
+import { escapeMarkdown } from '../../../core/text/markdown';
+import { nameInMessage } from '../../../core/text/names';
 import { english, Translate } from '../../../shared/l10n';
-import { formatDateTime, formatDay, writeTimestamp as moment } from '../../../core/clock';
+import { formatDateTime, formatDay, writeTimestamp as moment } from '../../../core/text/clock';
 
-/** How a moment reads: core/clock.ts's DeskClock in the extension; UTC where none is given (tests). */
+/** How a moment reads: core/text/clock.ts's DeskClock in the extension; UTC where none is given (tests). */
 export type WriteMoment = (ms: number) => string;
 const utcMoment: WriteMoment = (ms) => formatDateTime(ms, 'UTC');
 /** How a day reads ("Fri 27 Nov"): the DeskClock's `day` in the extension; UTC where none is given (tests). */

@@ -6,11 +6,11 @@
 import type * as vscode from 'vscode';
 import { TASKS_COMMAND } from '../../../config/commandIds';
 import { Disposable } from '../../../core/disposable';
-import { messageTreeItem } from '../../../core/treeMessage';
+import { messageTreeItem } from '../../../core/ui/treeMessage';
 import type { Task, TaskList } from '../../../shared/schemas/tasks';
 import type { TasksApi } from '../port';
 import { sourceOf } from '../todo/todoParser';
-import type { ViewSnapshotStore } from '../../../core/viewCache';
+import type { ViewSnapshotStore } from '../../../core/storage/viewCache';
 import { TasksTreeModel, TaskTreeEntry, type TasksSnapshot } from './model';
 import { TaskListNode, TaskNode, TasksNode } from './nodes';
 import { listTooltip, taskDescription, taskLabel, taskTooltip } from './presentation';
@@ -28,7 +28,7 @@ export interface TasksTreeOptions {
   readonly day?: (ms: number) => string;
   /** The data was refreshed (a change here or a reload): other views showing tasks read them again. */
   readonly onRefresh?: () => void;
-  /** What the view showed last (core/viewCache.ts), shown at the first start until the lists come. */
+  /** What the view showed last (core/storage/viewCache.ts), shown at the first start until the lists come. */
   readonly cache?: ViewSnapshotStore<TasksSnapshot>;
   /** The lists the user left open (kept across windows and workspaces; VS Code keeps a tree's state per workspace). */
   readonly expandedLists?: { has(listId: string): boolean };

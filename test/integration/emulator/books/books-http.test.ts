@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
-import { findUser } from '../../../../src/emulator/auth/users';
+import { findUser } from '../../../../src/emulator/identity/users';
 import { googleErrorBodySchema } from '../../../../src/shared/schemas/errors';
 import { bookshelfSchema, bookshelvesSchema, volumeSchema, volumesSchema } from '../../../../src/shared/schemas/books';
 import { FIXTURE_RECORDS, writeFixtureCatalogue } from '../../../support/booksCatalogue';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { DISCOVERY_DOCUMENTS, methodsOf, scopesOfDocument } from '../../../../src/emulator/discovery/documents';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
-import { findUser } from '../../../../src/emulator/auth/users';
+import { findUser } from '../../../../src/emulator/identity/users';
 import { scopesFor } from '../../../../src/emulator/core/scopes';
 
 const AUTH = 'https://www.googleapis.com/auth/';

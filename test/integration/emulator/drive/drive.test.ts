@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { driveServiceFor } from '../../../../src/emulator/drive/service';
-import { EmulatorUser, findUser } from '../../../../src/emulator/auth/users';
+import { EmulatorUser, findUser } from '../../../../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
 import { googleErrorBodySchema } from '../../../../src/shared/schemas/errors';
 import {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findUser } from '../../../../src/emulator/auth/users';
+import { findUser } from '../../../../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
 import { changeListSchema, driveFileSchema, fileListSchema } from '../../../../src/shared/schemas/drive';
 import { labelDefinitionListSchema, labelDefinitionSchema, labelListSchema, modifyLabelsResponseSchema, valueTypeOf } from '../../../../src/shared/schemas/drive/labels';

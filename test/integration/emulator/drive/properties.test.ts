@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
-import { findUser } from '../../../../src/emulator/auth/users';
+import { findUser } from '../../../../src/emulator/identity/users';
 import { driveFileSchema, fileListSchema, propertySchema } from '../../../../src/shared/schemas/drive';
 import { propertyListSchema } from '../../../../src/shared/schemas/drive/properties';
 import { EmulatorCall, emulatorHttp, expectGoogleError } from '../../../support/emulatorHttp';

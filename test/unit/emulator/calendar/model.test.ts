@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findUser, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { findUser, EmulatorUser } from '../../../../src/emulator/identity/users';
 import { parseQuickAdd } from '../../../../src/emulator/calendar/events/quickAdd';
 import { listEvents, EventListOptions } from '../../../../src/emulator/calendar/events/listing';
 import { TOMBSTONE_RETENTION_MS } from '../../../../src/emulator/calendar/events/model';

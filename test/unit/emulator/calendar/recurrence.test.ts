@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findUser, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { findUser, EmulatorUser } from '../../../../src/emulator/identity/users';
 import { RRule } from 'rrule';
 import { expandSync } from '../../../../src/emulator/calendar/events/expansion';
 import { expandWalls, parseRecurrence } from '../../../../src/emulator/calendar/events/recurrence';

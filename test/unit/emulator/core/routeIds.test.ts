@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TokenService } from '../../../../src/emulator/auth/tokens';
+import { TokenService } from '../../../../src/emulator/identity/tokens';
 import { Route, Router } from '../../../../src/emulator/core/router';
 import { DEFAULT_OPTIONS, ServiceDeps } from '../../../../src/emulator/core/server';
 import { SERVICE_MODULES } from '../../../../src/emulator/services';

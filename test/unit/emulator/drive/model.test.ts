@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/identity/users';
 import { ApiError } from '../../../../src/emulator/core/errors';
 import { DriveModel, etagOf } from '../../../../src/emulator/drive/files/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/auth/users';
+import { DEMO_USERS, EmulatorUser } from '../../../../src/emulator/identity/users';
 import { DriveModel, Garbage, Media } from '../../../../src/emulator/drive/files/model';
 import { MERGE_WINDOW_MS, RevisionsModel, UNPINNED_KEEP_MS, UNPINNED_MAX } from '../../../../src/emulator/drive/revisions/model';
 import { MemoryStore } from '../../../../src/emulator/store/store';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
-import { WriteQueue } from '../../../../src/core/sync/writeQueue';
+import { WriteQueue } from '../../../../src/core/offline/writeQueue';
 import { BooksOfflineWrites } from '../../../../src/features/books/offline';
 import { MapMemento } from '../../../support/memento';
 

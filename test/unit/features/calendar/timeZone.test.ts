@@ -1,6 +1,6 @@
 // The Calendar zone when the setting cannot be read: the one the views last showed times in, not the machine's.
 import * as assert from 'node:assert/strict';
-import { DeskClock } from '../../../../src/core/clock';
+import { DeskClock } from '../../../../src/core/text/clock';
 import { CalendarTimeZone } from '../../../../src/features/calendar/timeZone';
 
 describe('Calendar time zone', () => {

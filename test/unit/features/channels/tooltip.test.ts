@@ -3,7 +3,7 @@
 // in small print, for a developer.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { DeskClock } from '../../../../src/core/clock';
+import { DeskClock } from '../../../../src/core/text/clock';
 import { ChannelBook, ChannelRecord, WatchTarget } from '../../../../src/features/channels/model';
 import { channelTooltip } from '../../../../src/features/channels/tree/presentation';
 import { ChannelsTreeProvider } from '../../../../src/features/channels/tree/treeProvider';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
-import { WriteQueue } from '../../../../src/core/sync/writeQueue';
+import { WriteQueue } from '../../../../src/core/offline/writeQueue';
 import { DriveOfflineChanges, LOCAL_FOLDER_PREFIX } from '../../../../src/features/drive/offlineChanges';
 import type { DriveItem } from '../../../../src/features/drive/port';
 import { fakeVscode } from '../../../support/fakeVscode';

@@ -5,7 +5,7 @@ import { TasksSearchSource } from '../../../../src/features/search/sources/tasks
 import type { SearchCalendarApi, SearchDriveApi } from '../../../../src/features/search/port';
 import { CalendarSearchSource } from '../../../../src/features/search/sources/calendar';
 import type { CalendarEvent, CalendarListEntry } from '../../../../src/shared/schemas/calendar';
-import { DeskClock } from '../../../../src/core/clock';
+import { DeskClock } from '../../../../src/core/text/clock';
 import type { DriveFile } from '../../../../src/shared/schemas/drive';
 import { ManualTimers } from '../../../support/manualTimers';
 import { FakeTasksApi, list, task } from '../../../support/fakes/tasks';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../src/api/errors';
 import type { DeskContext } from '../../../../src/core/deskContext';
-import { WriteQueue } from '../../../../src/core/sync/writeQueue';
+import { WriteQueue } from '../../../../src/core/offline/writeQueue';
 import { LOCAL_TASK_PREFIX, TasksOfflineHost, TasksOfflineWrites } from '../../../../src/features/tasks/offline';
 import type { Task, TaskWrite } from '../../../../src/shared/schemas/tasks';
 import { fakeVscode } from '../../../support/fakeVscode';

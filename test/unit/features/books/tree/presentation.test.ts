@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { LibraryNode, ShelfNode, VolumeNode } from '../../../../../src/features/books/tree/model';
-import { formatDay } from '../../../../../src/core/clock';
+import { formatDay } from '../../../../../src/core/text/clock';
 import { authorsText, contextValueFor, htmlToText, safeLink, shelfDescription, shelfDetailsMarkdown, shelfTooltip, volumeDescription, volumeDetailsMarkdown, volumeTooltip, yearOf } from '../../../../../src/features/books/tree/presentation';
 import { fakeVolume } from '../../../../support/fakes/books';
 

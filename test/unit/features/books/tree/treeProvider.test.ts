@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { NotSignedInError } from '../../../../../src/core/session';
-import { FirstRowsFromCache } from '../../../../../src/core/viewCache';
+import { NotSignedInError } from '../../../../../src/core/accounts/session';
+import { FirstRowsFromCache } from '../../../../../src/core/storage/viewCache';
 import type { Bookshelf } from '../../../../../src/shared/schemas/books';
 import { BooksNode, BooksTreeModel, MY_LIBRARY } from '../../../../../src/features/books/tree/model';
 import { BooksTreeProvider } from '../../../../../src/features/books/tree/treeProvider';

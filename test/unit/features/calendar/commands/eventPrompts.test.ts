@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { CalendarPrompts, CalendarCommandContext } from '../../../../../src/features/calendar/commands/context';
 import { EventPrompts } from '../../../../../src/features/calendar/commands/eventPrompts';
-import { Drafts } from '../../../../../src/core/drafts';
+import { Drafts } from '../../../../../src/core/ui/drafts';
 import type { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
 import type { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
 import { occurrenceOf } from '../../../../../src/features/calendar/tree/model';

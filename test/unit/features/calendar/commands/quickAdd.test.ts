@@ -1,7 +1,7 @@
 // Quick Add: the line typed and left with Escape, or refused by Calendar, comes back the next time Quick Add opens on the same calendar; adding drops it.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Drafts } from '../../../../../src/core/drafts';
+import { Drafts } from '../../../../../src/core/ui/drafts';
 import { CalendarPrompts, CalendarCommandContext } from '../../../../../src/features/calendar/commands/context';
 import { EventCommands } from '../../../../../src/features/calendar/commands/events';
 import type { EventStore } from '../../../../../src/features/calendar/sync/eventStore';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ServiceUnreachableError } from '../../../../../src/api/errors';
-import type { ViewSnapshotStore } from '../../../../../src/core/viewCache';
+import type { ViewSnapshotStore } from '../../../../../src/core/storage/viewCache';
 import { EventStore } from '../../../../../src/features/calendar/sync/eventStore';
 import type { AgendaSnapshot, CalendarTreeNode } from '../../../../../src/features/calendar/tree/model';
 import { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';

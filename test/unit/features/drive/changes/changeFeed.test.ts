@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import type { DeskAuthenticationProvider } from '../../../../../src/auth/provider';
-import type { Backend } from '../../../../../src/core/backend';
+import type { Backend } from '../../../../../src/core/backend/backend';
 import type { DeskContext } from '../../../../../src/core/deskContext';
-import { DeskSession, SessionProvider } from '../../../../../src/core/session';
+import { DeskSession, SessionProvider } from '../../../../../src/core/accounts/session';
 import { PushHub } from '../../../../../src/core/sync/push';
 import { DriveChangeFeed } from '../../../../../src/features/drive/changes/changeFeed';
 import type { ChangeSource } from '../../../../../src/features/drive/changes/poller';

@@ -1,7 +1,7 @@
 // Drive's trash commands name a file as every other Drive message does: a very long title cut, an untitled file by its id.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { nameInMessage } from '../../../../../src/core/names';
+import { nameInMessage } from '../../../../../src/core/text/names';
 import { DriveCommandContext, DriveCommandHost } from '../../../../../src/features/drive/commands/context';
 import { DriveTrashCommands } from '../../../../../src/features/drive/commands/trash';
 import type { DriveItem } from '../../../../../src/features/drive/port';

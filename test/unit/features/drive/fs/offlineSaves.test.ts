@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { GoogleApiError, isUnreachable, ServiceUnreachableError } from '../../../../../src/api/errors';
 import type { DeskContext } from '../../../../../src/core/deskContext';
-import { WriteQueue } from '../../../../../src/core/sync/writeQueue';
+import { WriteQueue } from '../../../../../src/core/offline/writeQueue';
 import { DriveOfflineSaves, md5 } from '../../../../../src/features/drive/fs/offlineSaves';
 import type { DriveItem } from '../../../../../src/features/drive/port';
 import { fakeVscode } from '../../../../support/fakeVscode';

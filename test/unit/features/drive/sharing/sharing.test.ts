@@ -6,7 +6,7 @@ import { explainSharingError } from '../../../../../src/features/drive/sharing/e
 import { linkRoleOptions, roleInput, roleOf, roleOptions } from '../../../../../src/features/drive/sharing/roles';
 import { FOLDER_MIME_TYPE, GOOGLE_DOC_MIME_TYPE, type DrivePermission } from '../../../../../src/shared/schemas/drive';
 import { english as t } from '../../../../../src/shared/l10n';
-import { formatDay } from '../../../../../src/core/clock';
+import { formatDay } from '../../../../../src/core/text/clock';
 
 const owner: DrivePermission = { id: '1', type: 'user', role: 'owner', name: 'Alice', emailAddress: 'alice@example.com' };
 const person = (name: string, role: string, extra: Partial<DrivePermission> = {}): DrivePermission => ({ id: name, type: 'user', role, name, emailAddress: `${name.toLowerCase()}@example.com`, ...extra });

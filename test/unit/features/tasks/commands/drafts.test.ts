@@ -1,7 +1,7 @@
 // Add / Edit Task: text typed and left with Escape on a later step (or a failed save) comes back the next time the same dialog is opened for the same task; a save drops it.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Drafts } from '../../../../../src/core/drafts';
+import { Drafts } from '../../../../../src/core/ui/drafts';
 import type { TaskCommandContext } from '../../../../../src/features/tasks/commands/context';
 import { TaskPrompts } from '../../../../../src/features/tasks/commands/prompts';
 import { TaskItemCommands } from '../../../../../src/features/tasks/commands/tasks';

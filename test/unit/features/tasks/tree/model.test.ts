@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
 import { GoogleApiError } from '../../../../../src/api/errors';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
-import type { ViewSnapshotStore } from '../../../../../src/core/viewCache';
+import type { ViewSnapshotStore } from '../../../../../src/core/storage/viewCache';
 import { buildTaskTree, comparePositions, flattenTree, TasksSnapshot, TasksTreeModel, TaskTreeEntry } from '../../../../../src/features/tasks/tree/model';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';
 import { FakeTasksApi, list } from '../../../../support/fakes/tasks';

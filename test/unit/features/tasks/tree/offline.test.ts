@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ServiceUnreachableError } from '../../../../../src/api/errors';
-import type { ViewSnapshotStore } from '../../../../../src/core/viewCache';
+import type { ViewSnapshotStore } from '../../../../../src/core/storage/viewCache';
 import type { TasksApi } from '../../../../../src/features/tasks/port';
 import { TasksSnapshot, TasksTreeModel } from '../../../../../src/features/tasks/tree/model';
 import type { TasksNode } from '../../../../../src/features/tasks/tree/nodes';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Task } from '../../../../../src/shared/schemas/tasks';
-import { escapeMarkdown } from '../../../../../src/core/markdown';
-import { formatDay } from '../../../../../src/core/clock';
+import { escapeMarkdown } from '../../../../../src/core/text/markdown';
+import { formatDay } from '../../../../../src/core/text/clock';
 import { listTooltip, renameListPrompt, taskDescription, taskDetailsMarkdown, taskLabel, taskTooltip } from '../../../../../src/features/tasks/tree/presentation';
 
 const TODAY = new Date(2026, 10, 25);
