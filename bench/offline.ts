@@ -152,7 +152,7 @@ export async function run(): Promise<void> {
     if (pick < 0.15 || (pick < 0.5 && pick >= 0.35)) {
       if (pick < 0.1) {
         const index = action % driveFiles.length;
-        const item = driveFiles[index] as DriveItem;
+        const item = driveFiles[index];
         const title = `renamed ${action}.md`;
         wantedDrive.titles.set(item.id, title);
         const result = await now.writes.orKeep<DriveItem>(() => now.drive.patchFile(item.id, { title }), async () => {
@@ -178,7 +178,7 @@ export async function run(): Promise<void> {
         return (await now.writes.orKeep(() => now.calendar.insertEvent(ACCOUNT, body), () => now.calendarWrites.insertEvent(calendarEntry, body))).kept;
       }
       const index = action % events.length;
-      const base = events[index] as CalendarEvent;
+      const base = events[index];
       const summary = `soak edited ${action}`;
       wantedEvents.summaries.set(base.id, summary);
       // As Edit Event does: with the etag of the version shown; a 412 over the same content (an earlier change of this
@@ -196,7 +196,7 @@ export async function run(): Promise<void> {
       events[index] = result.value;
       return result.kept;
     }
-    const volumeId = volumeIds[action % Math.max(volumeIds.length, 1)];
+    const volumeId = volumeIds.at(action % Math.max(volumeIds.length, 1));
     if (volumeId === undefined) return false;
     const add = !(wantedShelf.get(volumeId) ?? false);
     wantedShelf.set(volumeId, add);
@@ -310,7 +310,7 @@ export async function run(): Promise<void> {
     if (count > 1) duplicated++;
   }
   for (const [fileId, title] of wantedDrive.titles) if ((await current.drive.getFile(fileId)).title !== title) lost++;
-  const eventSummaries = ((await current.calendar.listEvents(ACCOUNT, { maxResults: 2500 })).items ?? []).filter((event) => event.status !== 'cancelled').map((event) => event.summary ?? '');
+  const eventSummaries = ((await current.calendar.listEvents(ACCOUNT, { maxResults: 2500 })).items).filter((event) => event.status !== 'cancelled').map((event) => event.summary ?? '');
   for (const summary of wantedEvents.made) {
     const count = made(summary, eventSummaries);
     if (count === 0) lost++;

@@ -101,6 +101,29 @@ function client(emulator: RunningEmulator, user: EmulatorUser): (url: string, in
 /** The next page token of a listing, whichever name the API gives it. */
 const nextOf = (page: Json): string | undefined => (typeof page.nextPageToken === 'string' ? page.nextPageToken : undefined);
 
+type Get = ReturnType<typeof client>;
+
+/** p50 of reading the second page of `listing` (a URL with a query), as a user paging on would. */
+async function secondPageP50(get: Get, listing: string): Promise<number> {
+  const second = nextOf(await get(listing)) ?? '';
+  return p50(SAMPLES, async () => {
+    await get(`${listing}&pageToken=${encodeURIComponent(second)}`);
+  });
+}
+
+/** Reads every page of `listing` in order (`onPage` sees each); answers how many items they held. */
+async function countAllPages(get: Get, listing: string, onPage: (page: Json) => void = () => undefined): Promise<number> {
+  let seen = 0;
+  let token: string | undefined;
+  do {
+    const page = await get(`${listing}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
+    seen += ((page.items as unknown[] | undefined) ?? []).length;
+    onPage(page);
+    token = nextOf(page);
+  } while (token);
+  return seen;
+}
+
 interface Row {
   readonly part: string;
   readonly figures: Map<number, string>;
@@ -136,19 +159,10 @@ async function driveRows(size: number, table: Table): Promise<void> {
     for (let index = 0; index < size; index++) files.push(model.insert(alice, { title: `file-${index}.txt`, parents: [{ id: folder.id }] }).id);
     table.set('memory: Drive folder + changes (MB)', size, (heapMb() - before).toFixed(0));
     const q = encodeURIComponent(`'${folder.id}' in parents and trashed = false`);
-    const first = await get(`/drive/v2/files?q=${q}&maxResults=100`);
-    const second = nextOf(first);
-    table.set('Drive folder: a page of 100 (p50)', size, ms(await p50(SAMPLES, async () => {
-      await get(`/drive/v2/files?q=${q}&maxResults=100&pageToken=${encodeURIComponent(second ?? '')}`);
-    })));
+    table.set('Drive folder: a page of 100 (p50)', size, ms(await secondPageP50(get, `/drive/v2/files?q=${q}&maxResults=100`)));
     let seen = 0;
     table.set('Drive folder: all pages (1,000 a page)', size, ms(await once(async () => {
-      let token: string | undefined;
-      do {
-        const page = await get(`/drive/v2/files?q=${q}&maxResults=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
-        seen += (page.items as unknown[]).length;
-        token = nextOf(page);
-      } while (token);
+      seen = await countAllPages(get, `/drive/v2/files?q=${q}&maxResults=1000`);
     }), 0));
     if (seen !== size) throw new Error(`Drive listed ${seen} of ${size} files`);
     let step = 0;
@@ -180,21 +194,10 @@ async function taskRows(size: number, table: Table): Promise<void> {
     }
     const list = { id: lists[0] };
     table.set('memory: Tasks (MB)', size, (heapMb() - before).toFixed(0));
-    const first = await get(`/tasks/v1/lists/${list.id}/tasks?maxResults=100`);
-    const second = nextOf(first) ?? '';
-    table.set('Tasks: a page of 100 in a list of min(N, 20,000) (p50)', size, ms(await p50(SAMPLES, async () => {
-      await get(`/tasks/v1/lists/${list.id}/tasks?maxResults=100&pageToken=${encodeURIComponent(second)}`);
-    })));
+    table.set('Tasks: a page of 100 in a list of min(N, 20,000) (p50)', size, ms(await secondPageP50(get, `/tasks/v1/lists/${list.id}/tasks?maxResults=100`)));
     let seen = 0;
     table.set('Tasks: all pages, every list (100 a page)', size, ms(await once(async () => {
-      for (const id of lists) {
-        let token: string | undefined;
-        do {
-          const page = await get(`/tasks/v1/lists/${id}/tasks?maxResults=100${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
-          seen += ((page.items as unknown[] | undefined) ?? []).length;
-          token = nextOf(page);
-        } while (token);
-      }
+      for (const id of lists) seen += await countAllPages(get, `/tasks/v1/lists/${id}/tasks?maxResults=100`);
     }), 0));
     if (seen !== size) throw new Error(`Tasks listed ${seen} of ${size} tasks`);
   } finally {
@@ -229,27 +232,15 @@ async function calendarRows(size: number, table: Table): Promise<void> {
     table.set('Calendar: seeding (events.insert, all)', size, ms(performance.now() - seedStarted, 0));
     table.set('memory: Calendar (MB)', size, (heapMb() - before).toFixed(0));
     const base = `/calendar/v3/calendars/${encodeURIComponent(big.id)}/events`;
-    const stored = await get(`${base}?maxResults=250`);
-    const storedSecond = nextOf(stored) ?? '';
-    table.set('Calendar: a page of 250 stored (p50)', size, ms(await p50(SAMPLES, async () => {
-      await get(`${base}?maxResults=250&pageToken=${encodeURIComponent(storedSecond)}`);
-    })));
+    table.set('Calendar: a page of 250 stored (p50)', size, ms(await secondPageP50(get, `${base}?maxResults=250`)));
     const window = `timeMin=${encodeURIComponent(new Date(BASE + 30 * DAY_MS).toISOString())}&timeMax=${encodeURIComponent(new Date(BASE + 395 * DAY_MS).toISOString())}`;
-    const expanded = await get(`${base}?singleEvents=true&orderBy=startTime&${window}&maxResults=250`);
-    const expandedSecond = nextOf(expanded) ?? '';
-    table.set('Calendar: a page of 250 instances, 1 year (p50)', size, ms(await p50(SAMPLES, async () => {
-      await get(`${base}?singleEvents=true&orderBy=startTime&${window}&maxResults=250&pageToken=${encodeURIComponent(expandedSecond)}`);
-    })));
+    table.set('Calendar: a page of 250 instances, 1 year (p50)', size, ms(await secondPageP50(get, `${base}?singleEvents=true&orderBy=startTime&${window}&maxResults=250`)));
     let syncToken = '';
     let seen = 0;
     table.set('Calendar: all pages stored (2,500 a page)', size, ms(await once(async () => {
-      let token: string | undefined;
-      do {
-        const page = await get(`${base}?maxResults=2500${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
-        seen += ((page.items as unknown[] | undefined) ?? []).length;
-        token = nextOf(page);
+      seen = await countAllPages(get, `${base}?maxResults=2500`, (page) => {
         if (typeof page.nextSyncToken === 'string') syncToken = page.nextSyncToken;
-      } while (token);
+      });
     }), 0));
     if (seen !== size) throw new Error(`Calendar listed ${seen} of ${size} events`);
     let step = 0;

@@ -8,48 +8,22 @@
 // starts keeps its text but not the version VS Code compares with, which gave VS Code's notice and no question on a
 // loaded machine), and only then is auto save turned on ("File: Toggle Auto Save"), which auto-saves every dirty
 // editor at once.
-import * as assert from 'node:assert/strict';
-import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { emulatorToken, getAsAlice, openDeskContainer, runCommand, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { changeOnDriveAsAlice, runCommand, saveScreenshot, typeAtEndOfDriveFile, useWorkbench } from './workbench';
 
 describe('Save conflicts with auto-save (UI)', function () {
   this.timeout(180000);
   const opened = useWorkbench('failed-save-conflict-autosave-', { seed: 'demo', settings: { 'files.autoSave': 'off', 'files.autoSaveDelay': 1000 } });
 
-  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
   const dialog = (page: Page) => page.locator('.monaco-dialog-box');
-
-  async function changeOnDrive(title: string, text: string): Promise<void> {
-    const { emulatorUrl } = opened();
-    const q = encodeURIComponent(`title = '${title}' and trashed = false`);
-    const [file] = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items;
-    assert.ok(file);
-    const response = await fetch(`${emulatorUrl}/upload/drive/v2/files/${file.id}?uploadType=media`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}`, 'Content-Type': 'text/plain' },
-      body: text,
-    });
-    assert.equal(response.status, 200);
-  }
 
   it('asks before the auto save; after Cancel the text stays unsaved and VS Code says the file is newer', async () => {
     const workbench = opened();
     const { page } = workbench;
-    await openDeskContainer(page);
-    await signInThroughConsent(workbench);
-    // Give the Drive view the side bar (Tasks above it and Calendar below are open by default).
-    await showOnlyViews(page, ['Drive']);
-    await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
-    await row(page, 'ideas.txt').click();
-    const lines = page.locator('.editor-group-container .view-lines').first();
-    await lines.waitFor({ state: 'visible', timeout: 20000 });
-    await lines.click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nMy own line, auto-saved');
+    await typeAtEndOfDriveFile(workbench, 'ideas.txt', '\nMy own line, auto-saved');
     await page.locator('.editor-group-container .tab.dirty', { hasText: 'ideas.txt' }).waitFor({ state: 'visible', timeout: 10000 });
     // Changed elsewhere while the editor holds unsaved text, so the first auto save meets the newer version.
-    await changeOnDrive('ideas.txt', 'Their version, saved from a phone\n');
+    await changeOnDriveAsAlice(workbench.emulatorUrl, 'ideas.txt', 'Their version, saved from a phone\n');
     await runCommand(page, 'File: Toggle Auto Save');
 
     await dialog(page).filter({ hasText: 'changed on Drive' }).waitFor({ state: 'visible', timeout: 20000 });

@@ -4,33 +4,16 @@
 // no "the content of the file is newer" notice; the editor stays dirty with the text, Compare opens the diff.
 // Screenshots go to test-results/ui/.
 import * as assert from 'node:assert/strict';
-import fetch from 'node-fetch';
 import type { Page } from 'playwright-core';
-import { emulatorToken, getAsAlice, openDeskContainer, saveScreenshot, showOnlyViews, signInThroughConsent, treeRows, useWorkbench } from './workbench';
+import { changeOnDriveAsAlice, saveScreenshot, showOnlyViews, typeAtEndOfDriveFile, useWorkbench } from './workbench';
 
 describe('Save conflicts (UI)', function () {
   this.timeout(180000);
   // Saves made by the user (Ctrl+S): an auto save after a delay, the web's default, is refused in VS Code's words (core/ui/saveConflict.ts).
   const opened = useWorkbench('failed-save-conflict-', { seed: 'demo', settings: { 'files.autoSave': 'off' } });
 
-
-  const row = (page: Page, label: string) => treeRows(page).filter({ has: page.locator('.label-name', { hasText: label }) }).first();
   const dialog = (page: Page) => page.locator('.monaco-dialog-box');
   const toasts = (page: Page) => page.locator('.notifications-toasts .notification-toast');
-
-  /** Another client of alice's replaces the file's content. */
-  async function changeOnDrive(title: string, text: string): Promise<void> {
-    const { emulatorUrl } = opened();
-    const q = encodeURIComponent(`title = '${title}' and trashed = false`);
-    const [file] = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items;
-    assert.ok(file);
-    const response = await fetch(`${emulatorUrl}/upload/drive/v2/files/${file.id}?uploadType=media`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}`, 'Content-Type': 'text/plain' },
-      body: text,
-    });
-    assert.equal(response.status, 200);
-  }
 
   /**
    * After the answer, no notice at all about the file: neither VS Code's raw write error with Revert nor its "newer"
@@ -45,18 +28,8 @@ describe('Save conflicts (UI)', function () {
   it('Cancel keeps the typed text in a dirty editor, with no raw error and no Revert', async () => {
     const workbench = opened();
     const { page } = workbench;
-    await openDeskContainer(page);
-    await signInThroughConsent(workbench);
-    // Give the Drive view the side bar (Tasks above it and Calendar below are open by default).
-    await showOnlyViews(page, ['Drive']);
-    await row(page, 'ideas.txt').waitFor({ state: 'visible', timeout: 30000 });
-    await row(page, 'ideas.txt').click();
-    const lines = page.locator('.editor-group-container .view-lines').first();
-    await lines.waitFor({ state: 'visible', timeout: 20000 });
-    await lines.click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nMy own line, typed in Desk');
-    await changeOnDrive('ideas.txt', 'Their version, saved from a phone\n');
+    await typeAtEndOfDriveFile(workbench, 'ideas.txt', '\nMy own line, typed in Desk');
+    await changeOnDriveAsAlice(workbench.emulatorUrl, 'ideas.txt', 'Their version, saved from a phone\n');
 
     await page.keyboard.press('Control+S');
     await dialog(page).filter({ hasText: 'changed on Drive' }).waitFor({ state: 'visible', timeout: 20000 });

@@ -273,6 +273,37 @@ export async function getAsAlice<T>(emulatorUrl: string, pathname: string): Prom
   return (await response.json()) as T;
 }
 
+/** Another client of alice's replaces the content of her Drive file titled `title` (outside Desk). */
+export async function changeOnDriveAsAlice(emulatorUrl: string, title: string, text: string): Promise<void> {
+  const q = encodeURIComponent(`title = '${title}' and trashed = false`);
+  const [file] = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items;
+  if (!file) throw new Error(`no file titled ${title} on alice's Drive`);
+  const response = await fetch(`${emulatorUrl}/upload/drive/v2/files/${file.id}?uploadType=media`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${await emulatorToken(emulatorUrl)}`, 'Content-Type': 'text/plain' },
+    body: text,
+  });
+  if (response.status !== 200) throw new Error(`replacing ${title} on Drive answered ${response.status}`);
+}
+
+/**
+ * Signs in to the demo emulator from Desk's container, gives the Drive view the side bar (Tasks above it and Calendar
+ * below are open by default), opens the Drive file `fileName` and types `text` at its end (the editor is then dirty).
+ */
+export async function typeAtEndOfDriveFile(workbench: OpenedWorkbench, fileName: string, text: string): Promise<void> {
+  const { page } = workbench;
+  await openDeskContainer(page);
+  await signInThroughConsent(workbench);
+  await showOnlyViews(page, ['Drive']);
+  await treeRow(page, fileName).waitFor({ state: 'visible', timeout: 30000 });
+  await treeRow(page, fileName).click();
+  const lines = page.locator('.editor-group-container .view-lines').first();
+  await lines.waitFor({ state: 'visible', timeout: 20000 });
+  await lines.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text);
+}
+
 /**
  * Mocha hooks for a suite that shares one workbench: opened before the first test, a screenshot
  * `<failurePrefix><test title>` after a failed test (what the user would have seen), closed after the last.

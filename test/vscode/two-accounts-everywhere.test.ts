@@ -134,7 +134,7 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
     assert.ok(folder, 'the test window has no workspace folder');
     const filePath = path.join(folder, 'todo-two-accounts.ts');
     fs.writeFileSync(filePath, `// TODO: ${word} in bob's tasks\n`);
-    cleanups.push(async () => fs.rmSync(filePath, { force: true }));
+    cleanups.push(async () => { fs.rmSync(filePath, { force: true }); });
     todoFile = vscode.Uri.file(filePath);
     const document = await vscode.workspace.openTextDocument(todoFile);
     await vscode.window.showTextDocument(document);

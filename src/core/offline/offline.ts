@@ -66,8 +66,8 @@ export function createOfflineParts(options: OfflinePartsOptions): OfflineParts {
     return accountLookup;
   };
   // A file, not the global state: in a browser workbench that state lives in the browser and a reload can lose it.
-  const queueFile = new QueueFile({ directory: options.storageDirectory, legacy: options.memento, log: (message) => log.info(message) });
-  void queueFile.adopt(WRITE_QUEUE_KEY).catch((error: unknown) => log.warn(`Offline queue: the changes kept in the global state could not be moved: ${String(error)}`));
+  const queueFile = new QueueFile({ directory: options.storageDirectory, legacy: options.memento, log: (message) => { log.info(message); } });
+  void queueFile.adopt(WRITE_QUEUE_KEY).catch((error: unknown) => { log.warn(`Offline queue: the changes kept in the global state could not be moved: ${String(error)}`); });
   const offlineQueue = new WriteQueue({
     memento: queueFile,
     account: () => queueAccount,

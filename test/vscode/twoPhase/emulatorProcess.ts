@@ -25,7 +25,7 @@ export function startEmulator(dataDir: string, port: number): Promise<RunningEmu
       if (url) resolve({ child, url });
     });
     child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)));
+    child.once('exit', (code) => { reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)); });
   });
 }
 

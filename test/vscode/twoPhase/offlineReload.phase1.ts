@@ -19,7 +19,7 @@ const stubs = new WindowStubs();
 
 describe('Offline walkthrough across a reload, phase 1: five actions offline', function () {
   this.timeout(180000);
-  afterEach(() => stubs.restore());
+  afterEach(() => { stubs.restore(); });
 
   it('accepts the five actions offline and keeps them (to be found again after the reload)', async () => {
     const handoffDir = process.env.DESK_TEST_HANDOFF;
