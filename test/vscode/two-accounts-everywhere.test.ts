@@ -129,6 +129,23 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
     assert.match(status.text, /· Bob Demo$/);
   });
 
+  /** The TODOs view's description of the row of the TODO in `file`, once its task is looked up (the view draws it). */
+  async function todoRowDescription(file: string): Promise<string | undefined> {
+    const view = api.todo.workspace;
+    await view.settled();
+    for (const section of await view.getChildren()) {
+      for (const fileNode of await view.getChildren(section)) {
+        for (const item of await view.getChildren(fileNode)) {
+          if (item.kind !== 'todo' || !item.found.file.endsWith(file)) continue;
+          view.getTreeItem(item);
+          await view.settledTaskStates();
+          return String(view.getTreeItem(item).description);
+        }
+      }
+    }
+    return undefined;
+  }
+
   it('a TODO linked while both are signed in records bob\'s account in its marker, and completing it completes bob\'s task', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(folder, 'the test window has no workspace folder');
@@ -155,6 +172,14 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
     assert.equal(completed?.status, 'completed');
     assert.equal((await emulatorRequest<ApiTask>('GET', `/tasks/v1/lists/${listId}/tasks/${task.id}`, undefined, BOB)).body.status, 'completed', 'bob\'s task completed as bob');
     await document.save();
+    // The TODOs view looks the task up in bob's account too (in alice's it does not exist).
+    api.todo.workspace.forgetTask(task.id);
+    const row = await eventually('the TODOs view\'s row of bob\'s marker', async () => {
+      const description = await todoRowDescription('todo-two-accounts.ts');
+      return description !== undefined && !description.includes('loading') ? description : undefined;
+    }, 30000);
+    assert.doesNotMatch(row, /not found/, row);
+    assert.match(row, /completed|done/i, row);
   });
 
   it('follows each account\'s Drive changes in its own feed, saying whose; bob signing out stops his feed only', async () => {
@@ -178,5 +203,6 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
     const said = stubs.collect('showInformationMessage');
     assert.equal(await vscode.commands.executeCommand('desk.tasks.completeFromTodo', todoFile.toString(), 0), undefined);
     assert.deepEqual(said, [`Sign in as ${BOB} to complete the task linked to this TODO.`]);
+    assert.match(await todoRowDescription('todo-two-accounts.ts') ?? '', new RegExp(`sign in as ${BOB}`), 'the TODOs view says whose task it is');
   });
 });

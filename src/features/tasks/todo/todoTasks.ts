@@ -102,8 +102,8 @@ export class TodoTracking extends Disposable {
     }));
     this.workspace = this._register(new TodoWorkspace(desk, {
       keywords: () => this.keywords(),
-      lookup: (taskId) => this.lookup(taskId),
-      isSignedIn: () => desk.session.signedIn,
+      lookup: (taskId, account) => this.lookup(taskId, { account }),
+      isSignedIn: (account) => account === undefined ? desk.session.signedIn : desk.session.accounts.some((profile) => profile.email === account),
     }));
     this.commands = new TodoCommands(desk, this, this.workspace);
     for (const disposable of this.commands.register()) this._register(disposable);

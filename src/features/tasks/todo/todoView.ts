@@ -24,8 +24,10 @@ const UPDATE_DEBOUNCE_MS = 150;
 /** What the view needs of the TODO tracking: the trigger words, and the linked tasks (cached). */
 export interface TodoViewHost {
   keywords(): readonly string[];
-  lookup(taskId: string): Promise<Lookup>;
-  isSignedIn(): boolean;
+  /** The task of a marker, looked up in the account the marker names (none: the first account). */
+  lookup(taskId: string, account: string | undefined): Promise<Lookup>;
+  /** Whether the marker's account (none: any account) is signed in. */
+  isSignedIn(account: string | undefined): boolean;
 }
 
 /** A TODO of the view with the document it is in. */
@@ -44,7 +46,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
   private pending = new Set<string>();
   private pendingTimer: ReturnType<typeof setTimeout> | undefined;
   private updating: Promise<void> = Promise.resolve();
-  /** The linked tasks as the rows show them: settled lookups, or the promise of one. */
+  /** The linked tasks as the rows show them, by marker key (task id, and account when the marker names one). */
   private readonly tasks = new Map<string, Lookup | Promise<unknown>>();
   /** Test seam and ripgrep location: the runner is swapped by nothing but tests. */
   private readonly runner: RgRunner;
@@ -265,8 +267,8 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
 
   /** The task state a linked row shows was changed (completed, unlinked…): fetch it again when drawn. */
   forgetTask(taskId?: string): void {
-    if (taskId) this.tasks.delete(taskId);
-    else this.tasks.clear();
+    if (taskId === undefined) this.tasks.clear();
+    else for (const key of [...this.tasks.keys()]) if (key === taskId || key.endsWith(`/${taskId}`)) this.tasks.delete(key);
     this.redraw();
   }
 
@@ -321,8 +323,12 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     item.id = element.id;
     const words = [`${todo.keyword} · ${t('line {0}', found.line + 1)}`];
     let icon = todo.taskId ? 'pass' : 'circle-large-outline';
-    if (todo.taskId) {
-      const state = this.taskState(todo.taskId);
+    if (todo.taskId && todo.taskAccount !== undefined && !this.host.isSignedIn(todo.taskAccount)) {
+      // Another account's task: nothing is looked up in the accounts signed in.
+      words.push(t('sign in as {0}', todo.taskAccount));
+      icon = 'account';
+    } else if (todo.taskId) {
+      const state = this.taskState(todo.taskId, todo.taskAccount);
       if (state === undefined) words.push(t('loading task…'));
       else if (!state.found) {
         words.push(t('task not found'));
@@ -352,20 +358,21 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
   }
 
   /** The settled state of a linked task, or undefined while it loads (the row is redrawn when it arrives). */
-  private taskState(taskId: string): Lookup | undefined {
-    const known = this.tasks.get(taskId);
+  private taskState(taskId: string, account: string | undefined): Lookup | undefined {
+    const key = account === undefined ? taskId : `${account}/${taskId}`;
+    const known = this.tasks.get(key);
     if (known && !(known instanceof Promise)) return known;
     if (!known) {
-      if (!this.host.isSignedIn()) return { found: false };
-      const loading = this.host.lookup(taskId).then(
+      if (!this.host.isSignedIn(account)) return { found: false };
+      const loading = this.host.lookup(taskId, account).then(
         (lookup) => {
-          if (this.tasks.get(taskId) === loading) this.tasks.set(taskId, lookup);
+          if (this.tasks.get(key) === loading) this.tasks.set(key, lookup);
         },
         () => {
-          if (this.tasks.get(taskId) === loading) this.tasks.delete(taskId);
+          if (this.tasks.get(key) === loading) this.tasks.delete(key);
         },
       ).finally(() => this.changeEmitter.fire(undefined));
-      this.tasks.set(taskId, loading);
+      this.tasks.set(key, loading);
     }
     return undefined;
   }
