@@ -85,6 +85,9 @@ export class VolumeCommands {
       retry: true,
       onSuccess: async () => {
         if (kept) {
+          // Shown at once on the shelf, if its rows are loaded; sent when the service is back.
+          const shelfRow = this.context.model().shelfNode(MY_LIBRARY, target.id);
+          if (shelfRow && this.context.model().addLocally(shelfRow, book)) this.context.tree.rerender(shelfRow);
           void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" will be added to "{1}" when the connection is back.', volumeLabel(book, this.t), shelfLabel(target, this.t)));
           return;
         }
@@ -125,6 +128,8 @@ export class VolumeCommands {
         // Offline: kept, and sent when the service is back (a 404 then means it is off the shelf already).
         if (!isUnreachable(error) || !this.context.offline) throw error;
         await this.context.offline.keep('remove', row.parent.shelf.id, row.volume.id, this.t('Remove "{0}" from "{1}"', title, shelfTitle));
+        // Shown at once: the row leaves the shelf (the refresh below keeps what is loaded while offline).
+        if (this.context.model().removeLocally(row.parent, row.volume.id)) this.context.tree.rerender(row.parent);
         void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" will be removed from "{1}" when the connection is back.', title, shelfTitle));
       }
       return true;

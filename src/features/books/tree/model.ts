@@ -229,6 +229,41 @@ export class BooksTreeModel {
     return changed;
   }
 
+  /**
+   * An add kept offline, shown at once: the volume heads what is loaded of the shelf (Books lists the latest added
+   * first). Answers whether anything loaded changed.
+   */
+  addLocally(shelf: ShelfNode, volume: Volume): boolean {
+    return this.changeLoaded(shelf, (volumes) => {
+      if (volumes.some((loaded) => loaded.id === volume.id)) return false;
+      volumes.unshift(volume);
+      return true;
+    }, 1);
+  }
+
+  /** A remove kept offline, shown at once: the volume leaves what is loaded of the shelf. */
+  removeLocally(shelf: ShelfNode, volumeId: string): boolean {
+    return this.changeLoaded(shelf, (volumes) => {
+      const at = volumes.findIndex((loaded) => loaded.id === volumeId);
+      if (at < 0) return false;
+      volumes.splice(at, 1);
+      return true;
+    }, -1);
+  }
+
+  /** Applies `change` to the shelf's loaded rows and to what shows of it offline; the listing's count follows. */
+  private changeLoaded(shelf: ShelfNode, change: (volumes: Volume[]) => boolean, countChange: number): boolean {
+    const listing = this.listings.get(shelf.id);
+    let changed = false;
+    if (listing && change(listing.volumes)) {
+      listing.totalItems = Math.max(0, listing.totalItems + countChange);
+      changed = true;
+    }
+    const known = this.knownVolumes.get(shelf.id);
+    if (known && known !== listing?.volumes && change(known)) changed = true;
+    return changed;
+  }
+
   /** Whether a shelf has more volumes than are loaded. */
   hasMore(shelf: ShelfNode): boolean {
     const listing = this.listings.get(shelf.id);

@@ -62,4 +62,22 @@ describe('Books tree offline: the view keeps what it shows', () => {
     assert.deepEqual(labels(await model.children(favorites)), ['Ulysses', 'Dune', 'Emma'], 'offline after a reload of the shelf');
     assert.equal(model.moveLocally(favorites, 'not-here', 0), false, 'a volume not loaded changes nothing');
   });
+
+  it('an add and a remove kept offline show at once, in the shelf loaded and after a Refresh offline', async () => {
+    const books = new SwitchableBooks();
+    const ulysses = fakeVolume('c', 'Ulysses');
+    books.addVolumes(fakeVolume('a', 'Dune'), fakeVolume('b', 'Emma'), ulysses);
+    books.shelf(books.me, 0).volumeIds = ['a', 'b'];
+    const model = new BooksTreeModel(() => books, { publicLibraries: () => [] });
+    const favorites = (await model.children(model.library(MY_LIBRARY))).find((row): row is ShelfNode => row.kind === 'shelf' && row.shelf.id === 0) as ShelfNode;
+    await model.children(favorites);
+    books.offline = true;
+    assert.equal(model.addLocally(favorites, ulysses), true);
+    assert.equal(model.removeLocally(favorites, 'a'), true);
+    assert.deepEqual(labels(await model.children(favorites)), ['Ulysses', 'Emma'], 'the latest added first, the removed one gone');
+    model.invalidateShelf(MY_LIBRARY, 0);
+    assert.deepEqual(labels(await model.children(favorites)), ['Ulysses', 'Emma'], 'offline after a reload of the shelf');
+    assert.equal(model.addLocally(favorites, ulysses), false, 'a volume already shown is not shown twice');
+    assert.equal(model.removeLocally(favorites, 'not-here'), false, 'a volume not loaded changes nothing');
+  });
 });
