@@ -45,9 +45,9 @@ export async function settleAll<I, T>(work: BulkWork<I, T>): Promise<{ item: I; 
   const done: { item: I; value: T }[] = [];
   const failed: { item: I; error: Error }[] = [];
   work.items.forEach((item, index) => {
-    const result = results[index];
+    const result = results.at(index);
     if (result?.ok) done.push({ item, value: result.value });
-    else failed.push({ item, error: result && !result.ok ? result.error : new Error(work.t('no answer')) });
+    else failed.push({ item, error: result ? result.error : new Error(work.t('no answer')) });
   });
   await work.onDone(done);
   if (failed.length === 0) return done;

@@ -36,8 +36,8 @@ export async function attempt<T>(desk: ErrorReporter, work: () => Promise<T>, op
     const failedOnly = retryOfFailed(error);
     const action = options.action ? { action: options.action } : {};
     const retry = failedOnly
-      ? async (): Promise<void> => void (await attempt(desk, failedOnly, action))
-      : options.retry ? async (): Promise<void> => void (await attempt(desk, work, options)) : undefined;
+      ? async (): Promise<void> => { await attempt(desk, failedOnly, action); }
+      : options.retry ? async (): Promise<void> => { await attempt(desk, work, options); } : undefined;
     void desk.showError(error, { ...(options.action ? { action: options.action } : {}), ...(retry ? { retry } : {}) });
     return undefined;
   }
@@ -89,7 +89,8 @@ export function registerCommands(
 ): vscode.Disposable[] {
   return Object.entries(table).map(([id, handler]) =>
     desk.vs.commands.registerCommand(id, (...args: unknown[]) => attempt(desk, async () => {
-      const run = async (): Promise<unknown> => (handler as (...values: unknown[]) => unknown)(...args);
+      // Async so that a handler's synchronous throw is a rejection too.
+      const run = async (): Promise<unknown> => await (handler as (...values: unknown[]) => unknown)(...args);
       const session = desk.session;
       let account = accountOfRow(args[0]) ?? (Array.isArray(args[1]) ? accountOfRow(args[1][0]) : undefined);
       const asks = options.askAccount?.includes(id) === true;

@@ -40,12 +40,10 @@ export function registerAccountDocuments(
     },
   };
   const registration = vs.workspace.registerTextDocumentContentProvider(scheme, wrapped);
-  return {
-    dispose: () => {
-      registration.dispose();
-      forwarded?.dispose();
-      accountsChanged?.dispose();
-      changes.dispose();
-    },
-  };
+  return new vs.Disposable(() => {
+    registration.dispose();
+    forwarded?.dispose();
+    accountsChanged?.dispose();
+    changes.dispose();
+  });
 }

@@ -58,7 +58,7 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
   readonly onDidChangeTreeData: vscode.Event<T | AccountRootNode | undefined>;
   private readonly extra = new Map<string, { readonly tree: Tree<T>; readonly subscription: vscode.Disposable | undefined }>();
   private readonly roots = new Map<string, AccountRootNode>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables: { dispose(): unknown }[] = [];
 
   constructor(private readonly vs: typeof vscode, private readonly options: AccountRootsOptions<T>) {
     this.changeEmitter = new vs.EventEmitter<T | AccountRootNode | undefined>();
@@ -161,7 +161,8 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
     if (element instanceof AccountRootNode) return undefined;
     const account = this.ownerOf(element);
     const tree = (this.several ? this.treeOf(account) : undefined) ?? this.options.primary;
-    const parent = tree.getParent?.(element) as T | undefined;
+    // VS Code's ProviderResult: a tree may answer null for a row at the top.
+    const parent = tree.getParent?.(element) as T | null | undefined;
     if (parent !== undefined && parent !== null) {
       if (this.several) markRow(parent, account);
       return parent;
@@ -183,6 +184,7 @@ export class AccountRootsProvider<T extends object> implements vscode.TreeDataPr
     return account === this.firstAccount() || account === '' ? work() : this.options.session.runAs(account, work);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- what TreeDataProvider.onDidChangeTreeData fires
   private forward(account: string, node: T | undefined | null | void | T[]): void {
     if (Array.isArray(node)) {
       for (const one of node) this.forward(account, one);

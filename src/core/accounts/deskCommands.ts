@@ -129,7 +129,7 @@ export function registerAuthCommands(desk: DeskContext, provider: DeskAuthentica
       // One account can hold several sessions (one per scope set, e.g. the admin scope asked for later): signing
       // out of the account removes them all, or the user would still be signed in.
       const accounts = [...new Map(sessions.map((session) => [session.account.id, session.account])).values()];
-      let chosen = accounts[0];
+      let chosen = accounts.at(0);
       if (accounts.length > 1) {
         const pick = await vs.window.showQuickPick(
           accounts.map((account) => ({ label: account.label, account })),

@@ -113,8 +113,8 @@ export class EmulatorLauncher {
       };
       const timer = setTimeout(() => { fail(t('The local emulator did not start in time')); }, this.options.startTimeoutMs ?? 20_000);
 
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
         if (settled) {
           for (const line of chunk.split('\n')) if (line.trim()) log(line.trimEnd());
           return;
@@ -128,8 +128,8 @@ export class EmulatorLauncher {
         log(`Local emulator running at ${this.url}`);
         resolve(this.url);
       });
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => {
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
         stderrTail = (stderrTail + chunk).slice(-2000);
         log(chunk.trimEnd());
       });
@@ -139,7 +139,7 @@ export class EmulatorLauncher {
         if (this.child !== child) return; // stopped on purpose
         this.child = undefined;
         this.url = undefined;
-        log(`The local emulator stopped (${signal ?? `exit code ${code}`})`);
+        log(`The local emulator stopped (${signal ?? `exit code ${String(code)}`})`);
         for (const listener of this.exitListeners) listener(code);
       });
     });

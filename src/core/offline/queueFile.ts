@@ -104,7 +104,7 @@ export class QueueFile implements WritableMemento {
 
   update(key: string, value: unknown): Promise<void> {
     const next = { ...this.values };
-    if (value === undefined) delete next[key];
+    if (value === undefined) Reflect.deleteProperty(next, key);
     else next[key] = value;
     this.values = next;
     const text = JSON.stringify(next);

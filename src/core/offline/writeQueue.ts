@@ -104,7 +104,7 @@ export class WriteQueue implements DisposableLike {
   registerReplayer(kind: string, replayer: Replayer): DisposableLike {
     this.replayers.set(kind, replayer);
     if (this.size > 0) void this.replay();
-    return { dispose: () => void (this.replayers.get(kind) === replayer && this.replayers.delete(kind)) };
+    return { dispose: () => { if (this.replayers.get(kind) === replayer) this.replayers.delete(kind); } };
   }
 
   onDidChange(listener: () => void): DisposableLike {
@@ -187,7 +187,7 @@ export class WriteQueue implements DisposableLike {
     const write = this.writes.then(async () => {
       const all = { ...this.stored() };
       const next = change([...(all[account] ?? [])]);
-      if (next.length === 0) delete all[account];
+      if (next.length === 0) Reflect.deleteProperty(all, account);
       else all[account] = next;
       // Durably: a change lost to the global state's echo would be a write the user made and never sent.
       await updateDurably(this.options.memento, WRITE_QUEUE_KEY, all);

@@ -67,7 +67,7 @@ export class LazyFeatures extends Disposable {
           this.ensure(spec.name);
           const handler = this.handlers.get(id);
           if (!handler) throw new Error(vs.l10n.t('Desk: the {0} feature did not register {1}', spec.name, id));
-          return handler(...args);
+          return await handler(...args);
         }));
       }
       for (const view of spec.treeViews ?? []) this.treeViews.set(view.id, this.standInTreeView(view, () => { this.ensure(spec.name); }));

@@ -179,8 +179,8 @@ export class ViewCache {
     const started = Date.now();
     const check = this.checkAccounts();
     const remembered = this.options.remembered?.() ?? [];
-    const assumed = owner === 'first' ? remembered[0] : owner.account;
-    const ownerNow = (accounts: readonly string[]): string | undefined => (owner === 'first' ? accounts[0] : accounts.includes(owner.account) ? owner.account : undefined);
+    const assumed = owner === 'first' ? remembered.at(0) : owner.account;
+    const ownerNow = (accounts: readonly string[]): string | undefined => (owner === 'first' ? accounts.at(0) : accounts.includes(owner.account) ? owner.account : undefined);
     if (assumed !== undefined && remembered.includes(assumed)) {
       const early = await this.snapshotOf(name, isValid, assumed);
       if (early) {
@@ -407,6 +407,7 @@ export class FirstRowsFromCache<T> {
   async startsFromCache(): Promise<boolean> {
     if (this.consulted) return this.cached !== undefined;
     const early = await this.read();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- firstStart may have run during the await
     return this.consulted ? this.cached !== undefined : early !== undefined;
   }
 
@@ -417,6 +418,7 @@ export class FirstRowsFromCache<T> {
   async firstStart(fresh: () => Promise<unknown>): Promise<T | undefined> {
     if (this.consulted || !this.store) return undefined;
     const early = await this.read();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- another firstStart may have run during the await
     if (this.consulted) return undefined;
     this.consulted = true;
     if (early === undefined) return undefined;
@@ -433,7 +435,7 @@ export class FirstRowsFromCache<T> {
       this.cached = undefined;
       (this.options.onDropped ?? this.onRefreshed)();
     };
-    early.confirmed.then((confirmed) => { confirmed ? undefined : dropped(); }, dropped);
+    early.confirmed.then((confirmed) => { if (!confirmed) dropped(); }, dropped);
     markStartup(`rows:${this.store.name ?? 'view'}`);
     return snapshot;
   }

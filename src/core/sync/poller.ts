@@ -347,6 +347,7 @@ export class SyncPoller<TItem> {
     }
     // A "long" poll that came back at once did not wait: do not spin on it.
     const heldLongEnough = wasLong && this.clock.now() - startedAt >= 1_000;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by pollNow() while the poll awaited
     if (this.pollAgain) {
       this.pollAgain = false;
       this.scheduleNext(0);

@@ -7,7 +7,7 @@
 import type { Translate } from '../../shared/l10n';
 
 /** A dialog's fields by name ("title", "notes", "when"...), as the text of each step. */
-export type DraftFields = Readonly<Record<string, string>>;
+export type DraftFields = Readonly<Partial<Record<string, string>>>;
 
 /** Every dialog's unsaved text in this session, by a key naming the dialog and its item ("edit-task/<list>/<task>"). */
 export class Drafts {
@@ -41,7 +41,7 @@ export interface DraftBox<V> {
 
 /** One run of a dialog: what each step starts with, and what the user typed so far. */
 export class Draft {
-  private readonly typed: Record<string, string>;
+  private readonly typed: Partial<Record<string, string>>;
   private saved = false;
 
   constructor(readonly key: string, private readonly original: DraftFields, kept: DraftFields, private readonly store: (fields: DraftFields | undefined) => void) {
@@ -63,7 +63,7 @@ export class Draft {
   keep(field: string, text: string): void {
     // A box validated once more after the save (VS Code may, a script does) must not bring the draft back.
     if (this.saved) return;
-    if (text === (this.original[field] ?? '')) delete this.typed[field];
+    if (text === (this.original[field] ?? '')) Reflect.deleteProperty(this.typed, field);
     else this.typed[field] = text;
     this.store(Object.keys(this.typed).length > 0 ? { ...this.typed } : undefined);
   }
@@ -71,7 +71,7 @@ export class Draft {
   /** Saved: nothing is left to offer next time. */
   drop(): void {
     this.saved = true;
-    for (const field of Object.keys(this.typed)) delete this.typed[field];
+    for (const field of Object.keys(this.typed)) Reflect.deleteProperty(this.typed, field);
     this.store(undefined);
   }
 
