@@ -64,7 +64,7 @@ class BooksFeature extends Disposable implements BooksSlice {
         if (signedIn) await this.reloading;
         return signedIn;
       },
-      log: (message) => desk.log.warn(message),
+      log: (message) => { desk.log.warn(message); },
       myUserId: () => this.libraries.account,
       day: (ms) => desk.clock.day(ms),
     }));
@@ -119,9 +119,9 @@ class BooksFeature extends Disposable implements BooksSlice {
     return new BooksTreeModel(() => this.api(), {
       publicLibraries: () => this.libraries.list(),
       cache: this.desk.viewCache.slot(MY_SHELVES_SNAPSHOT),
-      onFirstRowsReplaced: (myLibrary) => this.tree.rerender(myLibrary),
+      onFirstRowsReplaced: (myLibrary) => { this.tree.rerender(myLibrary); },
       // Another account's shelves (or no one signed in): the library rows too (signed out: the welcome view).
-      onFirstRowsDropped: () => this.tree.refreshRoots(),
+      onFirstRowsDropped: () => { this.tree.refreshRoots(); },
       ...(pageSize ? { pageSize } : {}),
     });
   }

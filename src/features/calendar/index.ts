@@ -89,7 +89,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       primary.redrawCalendar(calendarId);
       this.status.update();
     });
-    const agendaTasks = this._register(new DueTasksInAgenda(desk, { redraw: () => this.tree.redrawEvents() }));
+    const agendaTasks = this._register(new DueTasksInAgenda(desk, { redraw: () => { this.tree.redrawEvents(); } }));
     this.agendaTasks = agendaTasks;
     this.dueTasks = agendaTasks.store;
     const treeOptions = (store: EventStore, zone: CalendarTimeZone = this.zone): CalendarTreeOptions => ({
@@ -100,7 +100,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       showHidden: () => this.showHidden,
       isSignedIn: () => desk.session.isSignedIn(),
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: CALENDAR_VIEW_ID } }, work)),
-      log: (message) => desk.log.warn(message),
+      log: (message) => { desk.log.warn(message); },
       locale: vs.env.language,
       now: () => desk.clock.now(),
       onCalendars: () => void this.timers.follow(),
@@ -147,7 +147,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
     const now = (): number => desk.clock.now();
     const timeZone = (): Promise<string> => this.timeZone();
     // New events that cannot reach the service wait in Desk's queue; a replayed one is caught up with the sync token.
-    const offline = new CalendarOfflineWrites({ desk, api: () => this.api, store: this.store, onInserted: (calendarId) => this.store.sync(calendarId).catch((error: unknown) => desk.log.warn(`Calendar: sync after a replayed insert failed: ${String(error)}`)) });
+    const offline = new CalendarOfflineWrites({ desk, api: () => this.api, store: this.store, onInserted: (calendarId) => this.store.sync(calendarId).catch((error: unknown) => { desk.log.warn(`Calendar: sync after a replayed insert failed: ${String(error)}`); }) });
     for (const replayer of offline.register()) this._register(replayer);
     const context = { desk, api: () => this.api, tree: this.tree, view: this.view, store: this.store, timeZone, now, prompts: new CalendarPrompts(vs, this.tree, this.store, timeZone, now), drafts: new Drafts(), offline };
     this.commands = new CalendarCommands(context, {
@@ -182,7 +182,7 @@ class CalendarFeature extends Disposable implements CalendarSlice {
       if (signedIn) void this.startTimers();
     }));
     // An account added beside the first or signed out of: the status item says whose it is (or no longer needs to).
-    this._register(desk.session.onDidChangeAccounts(() => this.status.update()));
+    this._register(desk.session.onDidChangeAccounts(() => { this.status.update(); }));
     // Back online: the Agenda reloads and every calendar's sync polls now.
     this._register(desk.onDidComeOnline(() => {
       this.tree.refreshAll();

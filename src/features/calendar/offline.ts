@@ -104,7 +104,7 @@ export class CalendarOfflineWrites {
     const intent: DeleteIntent = { calendarId, eventId, ...(!series && event.etag ? { baseEtag: event.etag } : {}) };
     await this.changes.keep('deleteEvent', this.host.desk.vs.l10n.t('Delete “{0}”', title), intent);
     // Cancelled: a single event or a series leaves; an instance stays as the cancelled exception that hides it.
-    this.host.store.apply(calendarId, [series ? ({ id: eventId, status: 'cancelled' } as CalendarEvent) : { ...event, status: 'cancelled' }]);
+    this.host.store.apply(calendarId, [series ? ({ id: eventId, status: 'cancelled' }) : { ...event, status: 'cancelled' }]);
   }
 
   /** Keeps a new event and shows it in the Agenda (when its calendar is loaded) until the insert is replayed. */
@@ -135,7 +135,7 @@ export class CalendarOfflineWrites {
       current = await api.getEvent(intent.calendarId, intent.eventId);
     } catch (error) {
       if (!isGone(error)) throw error;
-      current = { id: intent.eventId, status: 'cancelled' } as CalendarEvent;
+      current = { id: intent.eventId, status: 'cancelled' };
     }
     const attendees = current.status === 'cancelled' ? undefined : withResponse(current, intent.response);
     if (!attendees) {

@@ -52,7 +52,7 @@ export class CalendarTimers extends Disposable {
       defaultReminders: (calendarId) => (remindersOn() ? (options.primaryTree ?? tree).entry(calendarId)?.defaultReminders ?? [] : []),
       open: (occurrence, account) => this.as(account, () => options.events().openEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event })),
       join: (occurrence, account) => this.as(account, async () => void (await options.events().joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event }))),
-      onMinute: () => this.checkDayChange(),
+      onMinute: () => { this.checkDayChange(); },
       enabled: remindersOn,
       // The first account's calendars are the view's own tree; every other signed-in account's are weighed too.
       whose: () => desk.session.whose(desk.session.currentAccount),
@@ -71,17 +71,17 @@ export class CalendarTimers extends Disposable {
     this.sync = new CalendarSync({
       store,
       focused: () => vs.window.state.focused,
-      onError: (calendarId, error) => desk.log.warn(`Calendar: syncing ${calendarId} failed: ${errorMessage(error)}`),
+      onError: (calendarId, error) => { desk.log.warn(`Calendar: syncing ${calendarId} failed: ${errorMessage(error)}`); },
       onSignedOut: () => void desk.session.check(),
     });
-    this._register({ dispose: () => this.stopOthers() });
-    this._register({ dispose: () => this.sync.stopAll() });
+    this._register({ dispose: () => { this.stopOthers(); } });
+    this._register({ dispose: () => { this.sync.stopAll(); } });
     this._register(vs.window.onDidChangeWindowState((state) => {
       this.sync.setFocused(state.focused);
       for (const sync of this.otherSyncs.values()) sync.setFocused(state.focused);
     }));
-    this._register(view.onDidChangeVisibility(() => this.sync.noteActivity()));
-    this._register(view.onDidExpandElement(() => this.sync.noteActivity()));
+    this._register(view.onDidChangeVisibility(() => { this.sync.noteActivity(); }));
+    this._register(view.onDidExpandElement(() => { this.sync.noteActivity(); }));
     // An account added beside the others, or one of several signed out: its syncs start or stop, the others' stay.
     this._register(desk.session.onDidChangeAccounts(() => void this.followOthers()));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
@@ -146,7 +146,7 @@ export class CalendarTimers extends Disposable {
         sync = new CalendarSync({
           store: boundStore,
           focused: () => desk.vs.window.state.focused,
-          onError: (calendarId, error) => desk.log.warn(`Calendar: syncing ${calendarId} of another account failed: ${errorMessage(error)}`),
+          onError: (calendarId, error) => { desk.log.warn(`Calendar: syncing ${calendarId} of another account failed: ${errorMessage(error)}`); },
           onSignedOut: () => void desk.session.check(),
         });
         this.otherSyncs.set(account, sync);

@@ -65,7 +65,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
     this.tree = this._register(new ChannelsTreeProvider(vs, this.book, desk.clock, () => this.receiverAddress()));
     this.view = this._register(vs.window.createTreeView(CHANNELS_VIEW_ID, { treeDataProvider: this.tree, ...CHANNELS_TREE_VIEW.options }));
     this._register(markViewOffline(desk, this.view));
-    this.operations = new ChannelOperations({ api: () => this.api(), book: this.book, t: vs.l10n.t, log: (message) => desk.log.warn(message) });
+    this.operations = new ChannelOperations({ api: () => this.api(), book: this.book, t: vs.l10n.t, log: (message) => { desk.log.warn(message); } });
     this.receiver = this._register(new BuiltInReceiver({ desk, book: this.book, operations: this.operations, tree: this.tree, livePush: () => this.livePush }));
     this.commands = new ChannelsCommands({
       desk,
@@ -94,7 +94,7 @@ class ChannelsFeature extends Disposable implements ChannelsSlice {
       receiverAddress: () => this.receiverAddress(),
       // Only the emulator delivers to a loopback receiver; nothing is sent while the backend is not running.
       available: () => desk.backend.expected.kind === 'emulator' && desk.session.signedIn && desk.backend.current !== undefined,
-      log: (message) => desk.log.info(message),
+      log: (message) => { desk.log.info(message); },
     }));
     void this.reload();
   }

@@ -46,7 +46,7 @@ export class LivePush {
       }));
     }
     // A renewal, a stop from the view or an expiry changes which channel (if any) carries a feed.
-    this.subscriptions.push(deps.book.onDidChange(() => this.updateLive()));
+    this.subscriptions.push(deps.book.onDidChange(() => { this.updateLive(); }));
   }
 
   /** The channel (if any) Desk made for `feed` in the shown account. */
@@ -133,7 +133,7 @@ export class LivePush {
       for (const record of live) nextExpiry = nextExpiry === undefined ? record.expiration : Math.min(nextExpiry, record.expiration);
     }
     // An expiry without a renewal ends push: the poller goes back to its own pace then.
-    if (nextExpiry !== undefined) this.expiryTimer = setTimeout(() => this.updateLive(), Math.min(2 ** 31 - 1, nextExpiry - now + 1));
+    if (nextExpiry !== undefined) this.expiryTimer = setTimeout(() => { this.updateLive(); }, Math.min(2 ** 31 - 1, nextExpiry - now + 1));
   }
 
   /** Stops Desk's own channels (best effort: the window is closing) and tells the hub push is over. */

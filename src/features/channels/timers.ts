@@ -30,8 +30,8 @@ export class ChannelTimers extends Disposable {
   constructor(private readonly options: ChannelTimersOptions) {
     super();
     const { desk, book, view } = options;
-    this._register(book.onDidChange(() => this.reschedule()));
-    this._register(view.onDidChangeVisibility(() => this.scheduleCountdown()));
+    this._register(book.onDidChange(() => { this.reschedule(); }));
+    this._register(view.onDidChangeVisibility(() => { this.scheduleCountdown(); }));
     this._register(desk.vs.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(CHANNELS_SETTING.autoRenew)) this.scheduleRenewals();
     }));
@@ -72,7 +72,7 @@ export class ChannelTimers extends Disposable {
     if (plan.nextAt === undefined) return;
     // setTimeout's limit is about 24.8 days; a later renewal is looked at again then.
     const delay = Math.min(Math.max(1000, plan.nextAt - Date.now()), 2 ** 31 - 1);
-    this.renewTimer = setTimeout(() => this.scheduleRenewals(), delay);
+    this.renewTimer = setTimeout(() => { this.scheduleRenewals(); }, delay);
   }
 
   /** Desk's own channels (Drive's live changes) always; the user's only with the setting on. */

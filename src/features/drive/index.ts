@@ -89,22 +89,22 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     super();
     const vs = desk.vs;
     // Every change Desk asks Drive for is remembered, so the change feed does not announce it as someone else's.
-    this.connection = new DriveConnection(desk, (fileId) => this.operationFeed().noteOwnAction(fileId));
+    this.connection = new DriveConnection(desk, (fileId) => { this.operationFeed().noteOwnAction(fileId); });
     this.models = new CurrentDriveModel({
       api: () => this.api(),
       sharedDrives: sharedDriveSource(() => this.driveClient()),
       t: vs.l10n.t,
       firstRows: desk.viewCache.slot(MY_DRIVE_SNAPSHOT),
-      onFirstRowsReplaced: (myDrive) => primary.rerender(myDrive),
-      onFirstRowsDropped: () => primary.refresh(),
+      onFirstRowsReplaced: (myDrive) => { primary.rerender(myDrive); },
+      onFirstRowsDropped: () => { primary.refresh(); },
     });
     // Saves Drive cannot be reached for wait in Desk's queue and are uploaded once when it is back.
-    const offlineSaves = new DriveOfflineSaves({ desk, api: () => this.api(), onUploaded: (item, size) => this.fileSystem.uploaded(item, size) });
+    const offlineSaves = new DriveOfflineSaves({ desk, api: () => this.api(), onUploaded: (item, size) => { this.fileSystem.uploaded(item, size); } });
     const fileSystem = registerDriveFileSystem(desk, {
       api: () => this.api(),
       exportFormats: async () => (await this.about()).exportFormats,
       findDrive: (name) => this.connection.findSharedDrive(name),
-      onOwnWrite: (item) => this.noteOwnWrite(item),
+      onOwnWrite: (item) => { this.noteOwnWrite(item); },
       // Welcome buttons (Sign In, Sign in with Google) live in the Drive and Tasks views: the Drive view stands for both.
       deskShown: () => this.treeView.visible,
       keepOffline: (item, bytes, ifMatch, openedMd5) => offlineSaves.keep(item, bytes, ifMatch, openedMd5),
@@ -123,13 +123,13 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     });
     for (const replayer of this.offlineChanges.register()) this._register(replayer);
 
-    this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => desk.log.warn(message), (ms) => desk.clock.day(ms));
-    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => desk.log.warn(message) }));
-    const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => this.provider.rerender(node), log: (message) => desk.log.warn(message) }));
+    this.accessTooltips = new AccessTooltips(() => this.driveClient(), vs.l10n.t, (message) => { desk.log.warn(message); }, (ms) => desk.clock.day(ms));
+    this.comments = this._register(new DriveComments(vs, { api: () => this.driveClient(), isSignedIn: () => desk.session.signedIn, account: () => desk.session.viewAccount(), currentAccount: () => desk.session.currentAccount, log: (message) => { desk.log.warn(message); } }));
+    const commentsTree = this._register(new DriveCommentsTree(vs, { store: this.comments.store, nodesForFile: (fileId) => this.model().nodesForFile(fileId), rerender: (node) => { this.provider.rerender(node); }, log: (message) => { desk.log.warn(message); } }));
     const treeOptions = (model: () => DriveTreeModel): DriveTreeOptions => ({
       model,
       isSignedIn: () => desk.session.isSignedIn(),
-      log: (message) => desk.log.warn(message),
+      log: (message) => { desk.log.warn(message); },
       // The commands come next: the tree calls these only once the user drops something.
       executeDrop: (plan) => this.commands.drop(plan),
       uploadUris: (uris, target) => this.commands.uploadUris(uris, target),
@@ -165,14 +165,14 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
     const dragAndDrop: vscode.TreeDragAndDropController<DriveNode> = {
       dragMimeTypes: primary.dragMimeTypes,
       dropMimeTypes: primary.dropMimeTypes,
-      handleDrag: (sources, dataTransfer) => primary.handleDrag(sources, dataTransfer),
+      handleDrag: (sources, dataTransfer) => { primary.handleDrag(sources, dataTransfer); },
       handleDrop: (target, dataTransfer, token) => {
         const account = accountOfRow(target);
         return account ? desk.session.runAs(account, () => primary.handleDrop(target, dataTransfer, token)) : primary.handleDrop(target, dataTransfer, token);
       },
     };
     // The view's rows are DriveNode but for the account roots (several accounts), which no command acts on.
-    this.treeView = this._register(vs.window.createTreeView<DriveNode | AccountRootNode>(DRIVE_VIEW_ID, { treeDataProvider: this.roots, dragAndDropController: dragAndDrop as vscode.TreeDragAndDropController<DriveNode | AccountRootNode>, ...DRIVE_TREE_VIEW.options })) as unknown as vscode.TreeView<DriveNode>;
+    this.treeView = this._register(vs.window.createTreeView<DriveNode | AccountRootNode>(DRIVE_VIEW_ID, { treeDataProvider: this.roots, dragAndDropController: dragAndDrop, ...DRIVE_TREE_VIEW.options })) as unknown as vscode.TreeView<DriveNode>;
     this._register(markViewOffline(desk, this.treeView));
     this.commands = new DriveCommands(this);
     for (const disposable of this.commands.register()) this._register(disposable);
@@ -192,7 +192,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? this.model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
       feedOf: (account) => this.otherFeeds.get(account),
     }));
-    this._register({ dispose: () => this.stopOtherFeeds() });
+    this._register({ dispose: () => { this.stopOtherFeeds(); } });
     this._register(desk.session.onDidChangeSignedIn((signedIn) => {
       this.resetData();
       this.stopOtherFeeds();
@@ -224,7 +224,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       this.followOtherAccounts();
     }));
     void this.changes.ensureStarted();
-    void desk.session.isSignedIn().then(() => this.followOtherAccounts());
+    void desk.session.isSignedIn().then(() => { this.followOtherAccounts(); });
   }
 
   /**
@@ -250,7 +250,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
       const feed = new DriveChangeFeed({
         desk,
         account,
-        provider: { refresh: (node) => tree().refresh(node), rerender: (node) => tree().rerender(node) },
+        provider: { refresh: (node) => { tree().refresh(node); }, rerender: (node) => { tree().rerender(node); } },
         treeView: this.treeView,
         model,
         about: () => this.api().about(),
@@ -299,7 +299,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
   knowFile(item: DriveItem): void { this.fileSystem.know(item); }
 
   revealFile(fileId: string, options: { open?: boolean } = {}): Promise<void> {
-    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView, account: () => this.desk.session.viewAccount(), redraw: (container) => this.provider.rerender(container) }, fileId, options);
+    return revealDriveFile({ vs: this.desk.vs, model: this.model(), view: this.treeView, account: () => this.desk.session.viewAccount(), redraw: (container) => { this.provider.rerender(container); } }, fileId, options);
   }
 
   private resetData(): void {

@@ -50,12 +50,12 @@ class SearchFeature extends Disposable implements SearchSlice {
 
   constructor(private readonly desk: DeskContext) {
     super();
-    this._register(desk.session.onDidChangeSignedIn(() => this.taskMemory.forget()));
+    this._register(desk.session.onDidChangeSignedIn(() => { this.taskMemory.forget(); }));
     // One of several accounts signed out: its tasks go, the others' stay.
     this._register(desk.session.onDidChangeAccounts((accounts) => {
       for (const account of this.taskMemory.accounts()) if (!accounts.some((profile) => profile.email === account)) this.taskMemory.forget(account);
     }));
-    this._register(desk.backend.onDidChange(() => this.taskMemory.forget()));
+    this._register(desk.backend.onDidChange(() => { this.taskMemory.forget(); }));
     for (const disposable of registerCommands(desk, { [SEARCH_COMMAND.everything]: () => this.run() })) this._register(disposable);
   }
 

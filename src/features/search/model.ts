@@ -142,7 +142,7 @@ export class EverythingSearch {
       // Each source on its own: one that throws synchronously, answers late or fails leaves the others alone.
       void Promise.resolve()
         .then(() => source.search(query, controller.signal))
-        .then((hits) => settle({ ...whose(source), status: 'done', hits: owned(hits) }), (error: unknown) => settle({ ...whose(source), status: 'failed', error }));
+        .then((hits) => { settle({ ...whose(source), status: 'done', hits: owned(hits) }); }, (error: unknown) => { settle({ ...whose(source), status: 'failed', error }); });
     }
   }
 
@@ -173,9 +173,9 @@ export function matchesWords(query: string, ...texts: ReadonlyArray<string | und
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal));
+    const onAbort = (): void => { reject(abortReason(signal)); };
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    work.then(resolve, reject).finally(() => { signal.removeEventListener('abort', onAbort); });
   });
 }
 

@@ -72,10 +72,10 @@ export class EverythingPicker extends Disposable {
     this.quickPick = quickPick;
     this.search = new EverythingSearch({
       sources,
-      onDidChange: (state) => this.render(state),
+      onDidChange: (state) => { this.render(state); },
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     });
-    this._register({ dispose: () => this.search.dispose() });
+    this._register({ dispose: () => { this.search.dispose(); } });
     quickPick.title = this.t('Search Desk');
     quickPick.placeholder = this.t('Search tasks, Drive files, calendar events and books');
     quickPick.matchOnDescription = false;
@@ -85,9 +85,9 @@ export class EverythingPicker extends Disposable {
     // while the text matches some labels. `sortByLabel` is not in the typed API of VS Code 1.100 but the extension
     // host forwards it (the workbench's own searches set it the same way).
     Object.assign(quickPick, { sortByLabel: false });
-    this._register(quickPick.onDidChangeValue((value) => this.search.setQuery(value)));
-    this._register(quickPick.onDidAccept(() => this.accept(quickPick.activeItems[0])));
-    this._register(quickPick.onDidHide(() => this.finish(undefined)));
+    this._register(quickPick.onDidChangeValue((value) => { this.search.setQuery(value); }));
+    this._register(quickPick.onDidAccept(() => { this.accept(quickPick.activeItems[0]); }));
+    this._register(quickPick.onDidHide(() => { this.finish(undefined); }));
     if (options.initialQuery) {
       quickPick.value = options.initialQuery;
       this.search.setQuery(options.initialQuery);

@@ -80,10 +80,10 @@ class TasksFeature extends Disposable implements TasksSlice {
       pageSize: () => desk.settings().tasksPageSize,
       withProgress: (work) => Promise.resolve(vs.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work)),
       isSignedIn: () => desk.session.isSignedIn(),
-      log: (message) => desk.log.warn(message),
+      log: (message) => { desk.log.warn(message); },
       day: (ms) => desk.clock.day(ms),
       today: () => desk.clock.today(),
-      onRefresh: () => desk.push.notify(TASKS_CHANGED_FEED),
+      onRefresh: () => { desk.push.notify(TASKS_CHANGED_FEED); },
       expandedLists,
     };
     // Each tree keeps its first rows in its account's slot (tree/snapshot.ts); the first account's is the one shown alone.
@@ -122,8 +122,8 @@ class TasksFeature extends Disposable implements TasksSlice {
       api: () => this.api,
       // Notes URIs always name their account (nothing path-only was ever saved in a workspace): no legacy lookup.
       accounts: new UriAccounts({ gate: desk.session, t: vs.l10n.t }),
-      onSaved: (listId, task) => this.tree.updateTask(listId, task),
-      log: (message) => desk.log.info(message),
+      onSaved: (listId, task) => { this.tree.updateTask(listId, task); },
+      log: (message) => { desk.log.info(message); },
       keepOffline: (listId, pinned, text) => offline.saveNotes(listId, pinned, text),
     }));
     this.notes = notes;
@@ -134,7 +134,7 @@ class TasksFeature extends Disposable implements TasksSlice {
       this.tree.refreshAll({ accountChanged: true });
     }));
     // Back online (the waiting changes sent): the view shows the service's rows again.
-    this._register(desk.onDidComeOnline(() => this.tree.refreshAll()));
+    this._register(desk.onDidComeOnline(() => { this.tree.refreshAll(); }));
     this._register(desk.backend.onDidChange(() => {
       notes.reset();
       void desk.session.check();

@@ -118,7 +118,7 @@ export class TasksOfflineWrites {
   async update(listId: string, current: Task, fields: TaskWrite): Promise<Task> {
     const intent: FieldsIntent = { listId, taskId: current.id, title: fields.title ?? current.title, fields, ...(current.etag ? { baseEtag: current.etag } : {}), baseNotes: current.notes ?? null };
     await this.changes.keep('update', this.vs.l10n.t('Edit “{0}”', intent.title), intent);
-    const local = { ...current, ...withoutNulls(fields) } as Task;
+    const local = { ...current, ...withoutNulls(fields) };
     this.host.tree.applyLocalTask(listId, local);
     return local;
   }
@@ -275,7 +275,7 @@ function replaceValue(intent: Readonly<Record<string, unknown>>, from: string, t
 }
 
 function withoutNulls(fields: TaskWrite): Partial<Task> {
-  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value === null ? undefined : value])) as Partial<Task>;
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value === null ? undefined : value]));
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -60,7 +60,7 @@ export class BooksCommands {
       (node?: unknown, ...rest: A) => run(isBooksNode(node) ? node : undefined, ...rest);
     const findVolume = async () => (await search.findVolume())?.volume;
     return [details, ...registerCommands(desk, {
-      [BOOKS_COMMAND.refresh]: row((node) => shelves.refresh(node)),
+      [BOOKS_COMMAND.refresh]: row((node) => { shelves.refresh(node); }),
       [BOOKS_COMMAND.loadMore]: row((node) => shelves.loadMore(node)),
       [BOOKS_COMMAND.search]: row((node, query?: unknown) => search.search(node, query)),
       [BOOKS_COMMAND.addVolume]: row((node) => (node?.kind === 'shelf' ? search.search(node) : volumes.addToShelf(node, undefined, findVolume))),

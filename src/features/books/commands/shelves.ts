@@ -23,7 +23,7 @@ export class ShelfCommands {
 
   refresh(node?: BooksNode): void {
     const { tree } = this.context;
-    if (!node) return tree.refreshAll();
+    if (!node) { tree.refreshAll(); return; }
     const target = node.kind === 'message' ? node.parent : node;
     if (target.kind === 'library') tree.refreshLibrary(target.owner, this.loadedShelfIds(target));
     else if (target.kind === 'shelf') tree.refreshLibrary(target.parent.owner, [target.shelf.id]);
@@ -34,7 +34,7 @@ export class ShelfCommands {
   async loadMore(node?: BooksNode): Promise<boolean> {
     const shelf = node?.kind === 'loadMore' ? node.parent : node?.kind === 'shelf' ? node : undefined;
     if (!shelf) return false;
-    const loaded = await attempt(this.context.desk, () => this.context.model().loadMore(shelf), { action: this.t('Could not load more volumes'), retry: true, onSuccess: () => this.context.tree.rerender(shelf) });
+    const loaded = await attempt(this.context.desk, () => this.context.model().loadMore(shelf), { action: this.t('Could not load more volumes'), retry: true, onSuccess: () => { this.context.tree.rerender(shelf); } });
     return loaded ?? false;
   }
 
@@ -57,7 +57,7 @@ export class ShelfCommands {
     const done = await attempt(this.context.desk, async () => {
       await this.context.api().clearVolumes(shelf.shelf.id);
       return true;
-    }, { action: this.t('Could not clear "{0}"', title), retry: true, onSuccess: () => this.context.tree.refreshLibrary(MY_LIBRARY, [shelf.shelf.id]) });
+    }, { action: this.t('Could not clear "{0}"', title), retry: true, onSuccess: () => { this.context.tree.refreshLibrary(MY_LIBRARY, [shelf.shelf.id]); } });
     return done ?? false;
   }
 

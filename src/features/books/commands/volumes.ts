@@ -34,7 +34,7 @@ export class VolumeCommands {
     if (typeof target === 'string') volume = await this.context.api().getVolume(target);
     else if (target && 'kind' in target && target.kind === 'books#volume') volume = target;
     else {
-      const node = await this.prompts.resolveVolume(target as BooksNode | undefined, this.t('Show the details of which volume?'));
+      const node = await this.prompts.resolveVolume(target, this.t('Show the details of which volume?'));
       volume = node?.volume;
     }
     if (!volume) return undefined;
@@ -133,7 +133,7 @@ export class VolumeCommands {
         void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: "{0}" will be removed from "{1}" when the connection is back.', title, shelfTitle));
       }
       return true;
-    }, { action: this.t('Could not remove "{0}" from "{1}"', title, shelfTitle), onSuccess: () => this.context.tree.refreshLibrary(MY_LIBRARY, [row.parent.shelf.id]) });
+    }, { action: this.t('Could not remove "{0}" from "{1}"', title, shelfTitle), onSuccess: () => { this.context.tree.refreshLibrary(MY_LIBRARY, [row.parent.shelf.id]); } });
     return done ?? false;
   }
 

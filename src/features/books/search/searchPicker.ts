@@ -54,8 +54,8 @@ export class VolumeSearchPicker extends Disposable {
     this.done = new Promise((resolve) => {
       this.resolve = resolve;
     });
-    this.session = new VolumeSearch({ api, onDidChange: (state) => this.render(state), ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}) });
-    this._register({ dispose: () => this.session.dispose() });
+    this.session = new VolumeSearch({ api, onDidChange: (state) => { this.render(state); }, ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}) });
+    this._register({ dispose: () => { this.session.dispose(); } });
 
     const quickPick = this._register(vs.window.createQuickPick<SearchPickItem>());
     this.quickPick = quickPick;
@@ -66,13 +66,13 @@ export class VolumeSearchPicker extends Disposable {
     // Pages are appended: the list must not jump back to the top after "More results…".
     quickPick.keepScrollPosition = true;
     quickPick.ignoreFocusOut = false;
-    this._register(quickPick.onDidChangeValue((value) => this.session.setQuery(value)));
-    this._register(quickPick.onDidAccept(() => this.accept(quickPick.activeItems[0])));
+    this._register(quickPick.onDidChangeValue((value) => { this.session.setQuery(value); }));
+    this._register(quickPick.onDidAccept(() => { this.accept(quickPick.activeItems[0]); }));
     this._register(quickPick.onDidTriggerItemButton((event) => {
       if (!event.item.volume) return;
       this.finish({ action: event.button === this.addButton ? 'add' : 'details', volume: event.item.volume });
     }));
-    this._register(quickPick.onDidHide(() => this.finish(undefined)));
+    this._register(quickPick.onDidHide(() => { this.finish(undefined); }));
     if (options.initialQuery) {
       quickPick.value = options.initialQuery;
       this.session.setQuery(options.initialQuery);

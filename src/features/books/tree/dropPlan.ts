@@ -32,7 +32,7 @@ export function planShelfMoves(order: readonly string[], dragged: readonly strin
   if (target.kind === 'volume') {
     const anchor = rest.indexOf(target.volumeId);
     if (anchor < 0) return [];
-    const fromAbove = order.indexOf(moving[0] as string) < order.indexOf(target.volumeId);
+    const fromAbove = order.indexOf(moving[0]) < order.indexOf(target.volumeId);
     insertAt = fromAbove ? anchor + 1 : anchor;
   }
   const wanted = [...rest.slice(0, insertAt), ...moving, ...rest.slice(insertAt)];

@@ -104,8 +104,8 @@ export function authorsText(authors: readonly string[] | undefined, t: Translate
   const names = (authors ?? []).map((name) => name.trim()).filter(Boolean);
   if (names.length === 0) return undefined;
   if (names.length === 1) return names[0];
-  if (names.length === 2) return t('{0} and {1}', names[0] as string, names[1] as string);
-  return t('{0}, {1} and {2} more', names[0] as string, names[1] as string, names.length - 2);
+  if (names.length === 2) return t('{0} and {1}', names[0], names[1]);
+  return t('{0}, {1} and {2} more', names[0], names[1], names.length - 2);
 }
 
 /** The year of Google's `YYYY`, `YYYY-MM` or `YYYY-MM-DD`. */

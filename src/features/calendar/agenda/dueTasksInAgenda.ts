@@ -33,7 +33,7 @@ export class DueTasksInAgenda extends Disposable {
 
   constructor(private readonly desk: DeskContext, private readonly hooks: { redraw(): void }) {
     super();
-    this.store = this.newStore(() => hooks.redraw());
+    this.store = this.newStore(() => { hooks.redraw(); });
     this._register(desk.push.onEvent(TASKS_CHANGED_FEED, (event) => {
       if (event.kind === 'notified' && this.enabled()) this.forgetAll();
     }));
@@ -116,6 +116,6 @@ export class DueTasksInAgenda extends Disposable {
   private async showInTasks(node: unknown): Promise<boolean> {
     const row = node as Partial<DueTaskNode> | undefined;
     if (row?.kind !== 'dueTask' || !row.dueTask) return false;
-    return Boolean(await this.desk.vs.commands.executeCommand(TASKS_COMMAND.revealTask, row.dueTask.listId, row.dueTask.task.id, { open: false }));
+    return Boolean(await this.desk.vs.commands.executeCommand<boolean | undefined>(TASKS_COMMAND.revealTask, row.dueTask.listId, row.dueTask.task.id, { open: false }));
   }
 }

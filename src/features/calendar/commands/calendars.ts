@@ -37,7 +37,7 @@ export class CalendarListCommands {
     const timeZone = await this.context.timeZone();
     return attempt(this.context.desk, () => this.context.api().insertCalendar({ summary, timeZone }), {
       action: this.t('Could not create the calendar "{0}"', nameInMessage(summary)),
-      onSuccess: () => this.refreshList(),
+      onSuccess: () => { this.refreshList(); },
     });
   }
 
@@ -51,7 +51,7 @@ export class CalendarListCommands {
     return attempt(this.context.desk, () => this.context.api().patchCalendar(entry.id, { summary }, current.etag ? { ifMatch: current.etag } : {}), {
       action: this.t('Could not rename the calendar'),
       retry: true,
-      onSuccess: () => this.refreshList(),
+      onSuccess: () => { this.refreshList(); },
     });
   }
 
@@ -112,7 +112,7 @@ export class CalendarListCommands {
     return attempt(this.context.desk, () => this.context.api().insertCalendarListEntry({ id: calendarId, selected: true }), {
       action: this.t('Could not add the calendar "{0}"', calendarId),
       retry: true,
-      onSuccess: () => this.refreshList(),
+      onSuccess: () => { this.refreshList(); },
     });
   }
 
@@ -144,7 +144,7 @@ export class CalendarListCommands {
     if (!body) return undefined;
     return attempt(this.context.desk, () => this.context.api().patchCalendarListEntry(entry.id, body, entry.etag ? { ifMatch: entry.etag } : {}), {
       action: this.t('Could not change the settings of "{0}"', calendarName(entry)),
-      onSuccess: () => this.refreshList(),
+      onSuccess: () => { this.refreshList(); },
     });
   }
 

@@ -172,7 +172,7 @@ export class EventCommands {
     const body = await this.asking.askChange(chosen, base, target.event, target.calendarId);
     if (!body) return undefined;
     // Saved, or dropped with Reload: the typed text is not offered again.
-    return this.writeWithEtag(target.calendarId, base, body, () => this.context.drafts.clear(editDraftKey(target.calendarId, base.id, chosen)));
+    return this.writeWithEtag(target.calendarId, base, body, () => { this.context.drafts.clear(editDraftKey(target.calendarId, base.id, chosen)); });
   }
 
 

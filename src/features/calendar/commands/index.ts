@@ -81,7 +81,7 @@ export class CalendarCommands {
         CALENDAR_COMMAND.moveEvent, CALENDAR_COMMAND.showInstances, CALENDAR_COMMAND.joinEvent, CALENDAR_COMMAND.importIcs, CALENDAR_COMMAND.renameCalendar, CALENDAR_COMMAND.deleteCalendar,
         CALENDAR_COMMAND.clearCalendar, CALENDAR_COMMAND.addCalendar, CALENDAR_COMMAND.removeCalendar, CALENDAR_COMMAND.calendarSettings, CALENDAR_COMMAND.share, CALENDAR_COMMAND.showSettings, CALENDAR_COMMAND.freeBusy],
     });
-    return [...providers, ...disposables, { dispose: () => freeBusy.dispose() }];
+    return [...providers, ...disposables, { dispose: () => { freeBusy.dispose(); } }];
   }
 
   /** Refresh: a calendar (or the Agenda's calendars) catches up with its sync token; the list itself is read again. */
@@ -89,7 +89,7 @@ export class CalendarCommands {
     const { desk, store, tree } = this.context;
     const ids = node?.kind === 'calendar' ? [node.calendarId] : store.loadedCalendars();
     if (node?.kind !== 'calendar') tree.refreshAll();
-    await Promise.all(ids.map((id) => store.sync(id).catch((error: unknown) => desk.log.warn(`Calendar: refreshing ${id} failed: ${errorMessage(error)}`))));
+    await Promise.all(ids.map((id) => store.sync(id).catch((error: unknown) => { desk.log.warn(`Calendar: refreshing ${id} failed: ${errorMessage(error)}`); })));
     tree.redrawEvents();
   }
 }

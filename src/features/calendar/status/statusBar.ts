@@ -63,7 +63,7 @@ export class NextEventStatus extends Disposable {
     this.item = this._register(vs.window.createStatusBarItem('desk.calendar.next', vs.StatusBarAlignment.Left, 50));
     this.item.name = vs.l10n.t('Desk: Next Event');
     this.item.command = CALENDAR_COMMAND.openNextEvent;
-    this._register({ dispose: () => this.stop() });
+    this._register({ dispose: () => { this.stop(); } });
   }
 
   get text(): string {
@@ -140,7 +140,7 @@ export class NextEventStatus extends Disposable {
     this.lastTick = now;
     // Aligned to the next whole minute, so "in 12 min" changes when the clock does.
     const delay = MINUTE_MS - (now % MINUTE_MS) + 50;
-    this.timer = this.clock.setTimeout(() => this.tick(), delay);
+    this.timer = this.clock.setTimeout(() => { this.tick(); }, delay);
   }
 
   /** The first account's events (the source's own), then each other signed-in account's. */

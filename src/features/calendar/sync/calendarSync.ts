@@ -49,7 +49,7 @@ export class CalendarSync {
         onChanges: (outcome) => {
           if (!outcome.tokenReset) this.options.store.apply(id, outcome.changes);
         },
-        onError: (error) => this.options.onError(id, error),
+        onError: (error) => { this.options.onError(id, error); },
         isInvalidToken: isExpiredSyncToken,
         isSignedOutError: (error) => {
           const signedOut = error instanceof GoogleApiError && error.status === 401;

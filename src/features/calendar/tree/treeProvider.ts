@@ -39,8 +39,8 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
     super();
     this.changeEmitter = this._register(new vs.EventEmitter<CalendarTreeNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
-    this.model = new CalendarTreeModel({ ...options, t: vs.l10n.t, onRefreshed: () => this.refreshRoot() });
-    this._register({ dispose: () => clearTimeout(this.rootRefreshWanted) });
+    this.model = new CalendarTreeModel({ ...options, t: vs.l10n.t, onRefreshed: () => { this.refreshRoot(); } });
+    this._register({ dispose: () => { clearTimeout(this.rootRefreshWanted); } });
   }
 
   get agenda(): AgendaNode {
@@ -72,7 +72,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
       return;
     }
     // Collapsed, the Agenda's rows are never asked for: the refresh goes after a moment anyway.
-    this.rootRefreshWanted ??= setTimeout(() => this.flushRootRefresh(), AGENDA_ROWS_WAIT_MS);
+    this.rootRefreshWanted ??= setTimeout(() => { this.flushRootRefresh(); }, AGENDA_ROWS_WAIT_MS);
   }
 
   private flushRootRefresh(): void {
@@ -140,7 +140,7 @@ export class CalendarTreeProvider extends Disposable implements vscode.TreeDataP
         return await this.model.scopeChildren(element);
       } finally {
         // After VS Code has taken these rows (its handling runs right after this promise settles).
-        if (this.agendaRowsPending) setTimeout(() => this.flushRootRefresh(), 0);
+        if (this.agendaRowsPending) setTimeout(() => { this.flushRootRefresh(); }, 0);
       }
     }
     if (element.kind === 'calendar') return this.model.scopeChildren(element);

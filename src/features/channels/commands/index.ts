@@ -37,7 +37,7 @@ export class ChannelsCommands {
       [CHANNELS_COMMAND.watchDirectoryUsers]: (options?: unknown) => watch.watchDirectoryUsers(options),
       [CHANNELS_COMMAND.stop]: (node?: unknown) => this.stop(node),
       [CHANNELS_COMMAND.renew]: (node?: unknown) => this.renew(node),
-      [CHANNELS_COMMAND.refresh]: () => this.context.tree.refresh(),
+      [CHANNELS_COMMAND.refresh]: () => { this.context.tree.refresh(); },
       [CHANNELS_COMMAND.startReceiver]: () => this.context.startReceiver(),
       [CHANNELS_COMMAND.stopReceiver]: () => this.context.stopReceiver(),
     // A watch channel makes the service call an address: started, stopped or renewed online only, never kept for later.

@@ -74,7 +74,7 @@ export class BuiltInReceiver extends Disposable {
       key: issued.key,
       lookup: (channelId) => book.findAnywhere(channelId) ?? operations.pendingChannel(channelId),
       onNotification: (notification) => void this.onNotification(notification),
-      onRefused: (status, reason) => desk.log.warn(`Channels receiver: ${status} (${reason})`),
+      onRefused: (status, reason) => { desk.log.warn(`Channels receiver: ${status} (${reason})`); },
       onFailed: (error) => void this.failed(receiver, error),
     });
     const address = await receiver.start();

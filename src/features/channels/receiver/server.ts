@@ -72,8 +72,8 @@ export class ChannelReceiver {
       });
     });
     this.server = server;
-    server.on('error', (error) => this.failed(server, error));
-    server.on('close', () => this.failed(server, new Error('the receiver closed')));
+    server.on('error', (error) => { this.failed(server, error); });
+    server.on('close', () => { this.failed(server, new Error('the receiver closed')); });
     const { port } = server.address() as AddressInfo;
     this.addressValue = `https://${host}:${port}${RECEIVER_PATH}`;
     return this.addressValue;
@@ -93,6 +93,6 @@ export class ChannelReceiver {
     this.addressValue = undefined;
     if (!server) return;
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
   }
 }

@@ -45,7 +45,7 @@ export class ChannelsTreeProvider extends Disposable implements vscode.TreeDataP
     this.changeEmitter = this._register(new vs.EventEmitter<ChannelsNode | undefined>());
     this.onDidChangeTreeData = this.changeEmitter.event;
     this.t = (message, ...args) => vs.l10n.t(message, ...args);
-    this._register(book.onDidChange(() => this.refresh()));
+    this._register(book.onDidChange(() => { this.refresh(); }));
   }
 
   refresh(): void {

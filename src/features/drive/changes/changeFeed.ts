@@ -209,7 +209,7 @@ export class DriveChangeFeed extends Disposable {
       // The emulator's port changes between runs; its data (and tokens) belong to its root URL.
       tokenKey: `${endpoints.kind}|${endpoints.kind === 'emulator' ? endpoints.drive : 'google'}|${account}`,
       onChanges: (outcome) => void this.apply(outcome),
-      onError: (error) => desk.log.warn(`Drive: polling for changes failed: ${errorMessage(error)}`),
+      onError: (error) => { desk.log.warn(`Drive: polling for changes failed: ${errorMessage(error)}`); },
       isInvalidToken: isInvalidPageToken,
       isSignedOutError: isSignedOut,
     });

@@ -208,7 +208,7 @@ export class DriveCommentCommands extends DriveCommandPart {
   }
 
   cancel(entry: DriveCommentEntry) {
-    return this.comments.cancelEdit(entry);
+    this.comments.cancelEdit(entry);
   }
 
   delete(arg?: CommentArg) {

@@ -46,7 +46,7 @@ export class DriveContentCommands extends DriveCommandPart {
   private withProgress<T>(title: string, work: (progress: Progress, signal: AbortSignal) => Promise<T>): Thenable<T> {
     return this.vs.window.withProgress({ location: this.vs.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
       const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
+      token.onCancellationRequested(() => { controller.abort(); });
       return work(progress, controller.signal);
     });
   }

@@ -120,7 +120,7 @@ export async function changeAll<T, R extends DriveItem | void>(
     t,
     onDone: async (done) => {
       const items = done.flatMap(({ value }) => (isItem(value) ? [value] : []));
-      items.forEach((item) => host.noteOwnWrite(item));
+      items.forEach((item) => { host.noteOwnWrite(item); });
       await refreshFor(host, items, typeof refresh === 'function' ? refresh(done.map(({ item }) => item)) : refresh);
     },
   });

@@ -95,7 +95,7 @@ export class DriveCommands {
       [DRIVE_COMMAND.changeLabelFields]: (node?: DriveNode) => labels.changeLabelFields(node),
       [DRIVE_COMMAND.removeLabel]: (node?: DriveNode) => labels.removeLabel(node),
 
-      [DRIVE_COMMAND.refresh]: (node?: DriveNode) => files.refresh(node),
+      [DRIVE_COMMAND.refresh]: (node?: DriveNode) => { files.refresh(node); },
       [DRIVE_COMMAND.loadMore]: (node: LoadMoreNode) => files.loadMore(node),
       [DRIVE_COMMAND.open]: (node?: DriveNode) => files.open(node),
       [DRIVE_COMMAND.newFolder]: (node?: DriveNode) => files.newFolder(node),
@@ -158,7 +158,7 @@ export class DriveCommands {
       [DRIVE_COMMAND.reopenComment]: (arg?: CommentArg) => comments.reopen(arg),
       [DRIVE_COMMAND.editComment]: (arg?: CommentArg) => comments.edit(arg),
       [DRIVE_COMMAND.saveComment]: (entry: DriveCommentEntry) => comments.save(entry),
-      [DRIVE_COMMAND.cancelCommentEdit]: (entry: DriveCommentEntry) => comments.cancel(entry),
+      [DRIVE_COMMAND.cancelCommentEdit]: (entry: DriveCommentEntry) => { comments.cancel(entry); },
       [DRIVE_COMMAND.deleteComment]: (arg?: CommentArg) => comments.delete(arg),
       [DRIVE_COMMAND.showComments]: (node?: DriveNode) => comments.show(node),
       [DRIVE_COMMAND.openComment]: (node: CommentNode) => comments.open(node),

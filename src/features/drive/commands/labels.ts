@@ -64,11 +64,11 @@ export class DriveLabelCommands extends DriveCommandPart {
     const title = this.t('{0} on “{1}”', fieldName(field), this.titleOf(file));
     if (valueTypeOf(field) === 'selection') {
       const chosen = new Set(rawValues(current));
-      const choices = (field.selectionOptions?.choices ?? []).map((choice) => ({ label: choice.properties?.displayName ?? choice.id, picked: chosen.has(choice.id), id: choice.id as string | undefined }));
+      const choices = (field.selectionOptions?.choices ?? []).map((choice) => ({ label: choice.properties?.displayName ?? choice.id, picked: chosen.has(choice.id), id: choice.id }));
       if (isMultiValued(field)) {
         const picked = await this.vs.window.showQuickPick(choices, { title, placeHolder: this.t('{0} (none picked clears the field)', fieldPrompt(field, this.t)), canPickMany: true });
         if (!picked) return undefined;
-        const ids = picked.map((choice) => choice.id as string);
+        const ids = picked.map((choice) => choice.id);
         if (ids.length > maxEntriesOf(field)) throw new Error(this.t('{0} takes at most {1} values.', fieldName(field), maxEntriesOf(field)));
         return ids.length === 0 ? unsetModification(field) : setModification(field, ids);
       }
@@ -102,7 +102,7 @@ export class DriveLabelCommands extends DriveCommandPart {
       const done = { label: `$(check) ${this.t('Done')}`, field: undefined as LabelDefinitionField | undefined };
       const items = definition.fields.map((field) => {
         const values = displayValues(field, label?.fields?.[field.id], { locale: this.vs.env.language });
-        return { label: fieldName(field), description: values.length > 0 ? values.join(', ') : this.t('(empty)'), detail: fieldPrompt(field, this.t), field: field as LabelDefinitionField | undefined };
+        return { label: fieldName(field), description: values.length > 0 ? values.join(', ') : this.t('(empty)'), detail: fieldPrompt(field, this.t), field: field };
       });
       const picked = await this.vs.window.showQuickPick([...items, done], { title: this.t('“{0}” on “{1}”', labelTitle(definition, definition.id), this.titleOf(file)), placeHolder: this.t('Pick a field to change') });
       if (!picked?.field) return;

@@ -154,7 +154,7 @@ function lineAt(lineStarts: readonly number[], offset: number): number {
   let high = lineStarts.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if ((lineStarts[middle] as number) <= offset) low = middle;
+    if ((lineStarts[middle]) <= offset) low = middle;
     else high = middle - 1;
   }
   return low;

@@ -60,7 +60,7 @@ export class DriveComments extends Disposable {
       for (const document of this.documentsOf(fileId)) this.render(document);
     }));
     this._register(vs.workspace.onDidOpenTextDocument((document) => void this.load(document, true)));
-    this._register(vs.workspace.onDidCloseTextDocument((document) => this.forget(document.uri.toString())));
+    this._register(vs.workspace.onDidCloseTextDocument((document) => { this.forget(document.uri.toString()); }));
     // Closing a tab need not close its document, so a reopened file is seen as a new tab: its comments reload.
     this._register(vs.window.tabGroups.onDidChangeTabs((event) => {
       for (const tab of event.opened) {

@@ -26,8 +26,8 @@ export function registerDriveFileSystem(
     ...options,
     // A path-only URI is read as the account that added its workspace folder, when Desk recorded one.
     accounts: new UriAccounts({ gate: desk.session, legacyAccount: (uri) => recordedAccountOf(desk.extensionContext.globalState, uri.path), t: vs.l10n.t }),
-    log: (message) => desk.log.info(message),
-    onUnavailable: (reason, message) => availability.report(reason, message),
+    log: (message) => { desk.log.info(message); },
+    onUnavailable: (reason, message) => { availability.report(reason, message); },
   });
   const registration = vs.workspace.registerFileSystemProvider(DRIVE_SCHEME, provider, { isCaseSensitive: true });
   return { provider, disposables: [availability, provider, registration] };

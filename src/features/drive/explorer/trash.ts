@@ -17,7 +17,7 @@ export async function trashInExplorer(vs: typeof vscode, clicked?: vscode.Uri, s
   }
   const name = (uri: vscode.Uri): string => segmentsOf(uri.path).at(-1) ?? uri.path;
   const move = t('Move to Trash');
-  const question = uris.length === 1 ? t('Move “{0}” to Drive\'s trash?', name(uris[0] as vscode.Uri)) : t('Move {0} items to Drive\'s trash?', uris.length);
+  const question = uris.length === 1 ? t('Move “{0}” to Drive\'s trash?', name(uris[0])) : t('Move {0} items to Drive\'s trash?', uris.length);
   const detail = uris.length === 1 ? t('You can restore it from Drive\'s trash (Drive view) within 30 days.') : t('You can restore them from Drive\'s trash (Drive view) within 30 days.');
   const choice = await vs.window.showWarningMessage(question, { modal: true, detail }, move);
   if (choice !== move) return false;

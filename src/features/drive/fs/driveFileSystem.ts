@@ -473,10 +473,10 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
     let addParents: string[] = [];
     let removeParents: string[] = [];
     if (segments.length === 2 && segments[0] === item.id) {
-      title = segments[1] as string;
+      title = segments[1];
     } else if (queryFileId(newUri) === item.id && sameFolderPath(oldUri, newUri)) {
       // The same file under a new name in the folder path it was opened at.
-      title = segments[segments.length - 1] as string;
+      title = segments[segments.length - 1];
     } else {
       const target = await this.resolve(newUri.with({ query: '' }));
       if (target.kind === 'item' && target.item.id !== item.id && !options.overwrite) throw this.vs.FileSystemError.FileExists(newUri);

@@ -130,7 +130,7 @@ export async function resolveDrivePath(segments: readonly string[], lookup: Path
 /** Walks child titles from `segments[index]` down, starting at `current`. */
 async function resolveBelow(current: DriveItem, segments: readonly string[], index: number, path: string, lookup: PathLookup): Promise<ResolvedPath> {
   for (; index < segments.length; index++) {
-    const title = segments[index] as string;
+    const title = segments[index];
     if (!isFolder(current)) throw new PathNotFound(path);
     const child = await lookup.findChild(current.id, title);
     if (!child) {

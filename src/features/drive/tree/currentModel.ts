@@ -46,8 +46,8 @@ export class CurrentDriveModel {
       sharedDrives: options.sharedDrives,
       t: options.t,
       cache: options.firstRows,
-      onFirstRowsReplaced: (myDrive) => options.onFirstRowsReplaced(myDrive),
-      onFirstRowsDropped: () => options.onFirstRowsDropped(),
+      onFirstRowsReplaced: (myDrive) => { options.onFirstRowsReplaced(myDrive); },
+      onFirstRowsDropped: () => { options.onFirstRowsDropped(); },
     });
   }
 }

@@ -20,7 +20,7 @@ export interface RevealHost {
 
 export async function revealDriveFile(host: RevealHost, fileId: string, options: { open?: boolean } = {}): Promise<void> {
   const { vs, model, view } = host;
-  const node = await model.findNode(fileId, { onPlaced: (container) => host.redraw(container) });
+  const node = await model.findNode(fileId, { onPlaced: (container) => { host.redraw(container); } });
   if (!node) {
     void vs.window.showInformationMessage(vs.l10n.t('That file is not in My Drive, Shared with me or the trash any more.'));
     return;

@@ -187,7 +187,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       const children = await this.model.children(node);
       // The cache was read for these rows, after My Drive's own row was drawn: redraw it to say "refreshing…".
       // After this answer is in: a change of the row while VS Code waits for its children loses them.
-      if (!refreshingBefore && this.model.refreshing) setTimeout(() => this.changeEmitter.fire(node), 0);
+      if (!refreshingBefore && this.model.refreshing) setTimeout(() => { this.changeEmitter.fire(node); }, 0);
       return children;
     } catch (error) {
       if (error instanceof NotSignedInError) return [];

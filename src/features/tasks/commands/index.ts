@@ -49,7 +49,7 @@ export class TaskCommands {
     // Tree commands get the clicked row; palette commands get nothing (or something that is not a row).
     const row = (run: (node?: TasksNode) => unknown) => (node?: unknown) => run(isTasksNode(node) ? node : undefined);
     return [details, ...registerCommands(this.desk, {
-      [TASKS_COMMAND.refresh]: row((node) => this.refresh(node)),
+      [TASKS_COMMAND.refresh]: row((node) => { this.refresh(node); }),
       [TASKS_COMMAND.createList]: () => lists.createList(),
       [TASKS_COMMAND.renameList]: row((node) => lists.renameList(node)),
       [TASKS_COMMAND.deleteList]: row((node) => lists.deleteList(node)),

@@ -15,7 +15,7 @@ export class TaskListCommands {
 
   /** A change to the lists, with Retry on failure, then the lists row refreshed. */
   private change(action: string, work: () => Promise<TaskList>): Promise<TaskList | undefined> {
-    return attempt(this.context.desk, work, { action, retry: true, onSuccess: () => this.context.tree.refreshLists() });
+    return attempt(this.context.desk, work, { action, retry: true, onSuccess: () => { this.context.tree.refreshLists(); } });
   }
 
   async createList(): Promise<TaskList | undefined> {

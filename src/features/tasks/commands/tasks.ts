@@ -112,7 +112,7 @@ export class TaskItemCommands {
     const patched = await attempt(this.desk, () => this.context.offline.orKeep(() => this.api.patchTask(listId, task.id, body), () => this.context.offline.setStatus(listId, task, completed)), {
       action,
       retry: true,
-      onSuccess: (answer) => (answer.kept ? undefined : this.tree.updateTask(listId, answer.value)),
+      onSuccess: (answer) => { if (!answer.kept) this.tree.updateTask(listId, answer.value); },
     });
     if (!patched) this.tree.refreshList(listId);
     return patched?.value;

@@ -233,7 +233,7 @@ export class TodoCommands {
       const notes = withSource(task.notes ?? '', hit.file).replace(/^file:\S*$/m, hit.uri.with({ fragment: `L${hit.line + 1}` }).toString());
       void this.tracking.api.patchTask(listId, task.id, { notes }).then(
         (patched) => this.tracking.known(patched, listId),
-        (error: unknown) => this.desk.log.warn(`Could not update the source of ${task.id}: ${String(error)}`),
+        (error: unknown) => { this.desk.log.warn(`Could not update the source of ${task.id}: ${String(error)}`); },
       );
     }
     return { uri: hit.uri, line: hit.line };

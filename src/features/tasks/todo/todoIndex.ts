@@ -147,8 +147,8 @@ export function unlinkedTodosOf(nodes: readonly TodoTreeNode[]): FoundTodo[] {
   };
   for (const node of nodes) {
     if (node.kind === 'todo') add(node.found);
-    else if (node.kind === 'file') node.items.forEach((item) => add(item.found));
-    else node.files.forEach((file) => file.items.forEach((item) => add(item.found)));
+    else if (node.kind === 'file') node.items.forEach((item) => { add(item.found); });
+    else node.files.forEach((file) => { file.items.forEach((item) => { add(item.found); }); });
   }
   return [...picked.values()].sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
 }

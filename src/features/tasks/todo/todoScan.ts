@@ -204,5 +204,5 @@ export const spawnRunner: RgRunner = (rgPath, args, cwd) => new Promise((resolve
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.on('error', reject);
-  child.on('close', (code) => resolve({ stdout: Buffer.concat(chunks).toString('utf8'), code: code ?? 2 }));
+  child.on('close', (code) => { resolve({ stdout: Buffer.concat(chunks).toString('utf8'), code: code ?? 2 }); });
 });

@@ -92,7 +92,7 @@ export class TodoTracking extends Disposable {
     })) this._register(disposable);
 
     // Decorations follow what is on screen; all of these are user or data events, none fires at activation.
-    this._register(vs.window.onDidChangeVisibleTextEditors(() => this.scheduleDecorations()));
+    this._register(vs.window.onDidChangeVisibleTextEditors(() => { this.scheduleDecorations(); }));
     this._register(vs.workspace.onDidChangeTextDocument((event) => {
       if (vs.window.visibleTextEditors.some((editor) => editor.document === event.document)) this.scheduleDecorations();
     }));
@@ -115,11 +115,11 @@ export class TodoTracking extends Disposable {
         this.workspace.forgetTask();
       }));
     }
-    this._register(desk.session.onDidChangeSignedIn(() => this.workspace.forgetTask()));
+    this._register(desk.session.onDidChangeSignedIn(() => { this.workspace.forgetTask(); }));
     this._register(vs.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(TASKS_SETTING.todoKeywords)) this.scheduleDecorations();
     }));
-    this._register(toDisposable(() => clearTimeout(this.decorationTimer)));
+    this._register(toDisposable(() => { clearTimeout(this.decorationTimer); }));
   }
 
   private get vs(): typeof vscode {
@@ -394,7 +394,7 @@ export class TodoTracking extends Disposable {
 
   scheduleDecorations(delayMs = 250): void {
     clearTimeout(this.decorationTimer);
-    this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error: unknown) => this.desk.log.warn(`TODO decorations: ${String(error)}`)), delayMs);
+    this.decorationTimer = setTimeout(() => void this.updateDecorations().catch((error: unknown) => { this.desk.log.warn(`TODO decorations: ${String(error)}`); }), delayMs);
   }
 
   /** Marks the linked TODOs of visible editors whose task is completed; signed out, it clears them. */

@@ -60,7 +60,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     this.onDidChangeTreeData = this.changeEmitter.event;
     this.view = this._register(vs.window.createTreeView(TODOS_VIEW_ID, { treeDataProvider: this, canSelectMany: true, showCollapseAll: true }));
     const watcher = this._register(vs.workspace.createFileSystemWatcher('**/*'));
-    const changed = (uri: vscode.Uri): void => this.queue(uri);
+    const changed = (uri: vscode.Uri): void => { this.queue(uri); };
     this._register(watcher.onDidChange(changed));
     this._register(watcher.onDidCreate(changed));
     this._register(watcher.onDidDelete(changed));
@@ -205,7 +205,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
     const uris = [...this.pending].map((text) => this.vs.Uri.parse(text));
     this.pending.clear();
     if (uris.length === 0) return;
-    this.updating = this.updating.then(() => this.updateFiles(uris)).catch((error: unknown) => this.desk.log.warn(`TODOs view update: ${String(error)}`));
+    this.updating = this.updating.then(() => this.updateFiles(uris)).catch((error: unknown) => { this.desk.log.warn(`TODOs view update: ${String(error)}`); });
   }
 
   /** Re-scans only `uris`: open dirty documents from their text, the others with rg on those files alone (a folder: its files). */
@@ -371,7 +371,7 @@ export class TodoWorkspace extends Disposable implements vscode.TreeDataProvider
         () => {
           if (this.tasks.get(key) === loading) this.tasks.delete(key);
         },
-      ).finally(() => this.changeEmitter.fire(undefined));
+      ).finally(() => { this.changeEmitter.fire(undefined); });
       this.tasks.set(key, loading);
     }
     return undefined;

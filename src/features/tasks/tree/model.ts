@@ -239,7 +239,7 @@ export class TasksTreeModel {
       const gone = new Set([taskId]);
       for (const task of tasks) if (task.parent && gone.has(task.parent)) gone.add(task.id);
       for (let index = tasks.length - 1; index >= 0; index--) {
-        if (gone.has((tasks[index] as Task).id)) {
+        if (gone.has((tasks[index]).id)) {
           tasks.splice(index, 1);
           removed = true;
         }
@@ -470,7 +470,7 @@ export class TasksTreeModel {
       for await (const list of this.options.api.allTaskLists({ fields: TASK_LIST_ROW_FIELDS })) lists.push(list);
       return lists;
     }).then((lists) => {
-      queueMicrotask(() => this.saveSnapshot());
+      queueMicrotask(() => { this.saveSnapshot(); });
       return lists;
     });
   }

@@ -58,9 +58,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       pageSize: options.pageSize,
       withProgress: options.withProgress,
       log: options.log,
-      onListLoaded: (listId) => this.redrawList(listId),
+      onListLoaded: (listId) => { this.redrawList(listId); },
       cache: options.cache,
-      onRefreshed: () => this.changeEmitter.fire(undefined),
+      onRefreshed: () => { this.changeEmitter.fire(undefined); },
       t: vs.l10n.t,
     });
   }
@@ -244,7 +244,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
       if (left > 0) this.fetching.set(listId, left);
       else this.fetching.delete(listId);
       // After VS Code has taken these rows (its handling runs right after this promise settles).
-      if (left === 0 && this.redrawWanted.delete(listId)) setTimeout(() => this.redrawList(listId), 0);
+      if (left === 0 && this.redrawWanted.delete(listId)) setTimeout(() => { this.redrawList(listId); }, 0);
     }
   }
 }
