@@ -94,6 +94,11 @@ export class DeskSession extends Disposable implements AccountGate {
     return this.profilesValue;
   }
 
+  /** Whether `account` (an e-mail) is among the accounts signed in. */
+  isSignedInAs(account: string): boolean {
+    return this.profilesValue.some((profile) => profile.email === account);
+  }
+
   /**
    * Whose something is, for status items and notifications: with several accounts signed in, the name (else e-mail)
    * of `account` (default: the operation's account, else the first); undefined with one account, so it reads as today.

@@ -103,7 +103,7 @@ export class TodoTracking extends Disposable {
     this.workspace = this._register(new TodoWorkspace(desk, {
       keywords: () => this.keywords(),
       lookup: (taskId, account) => this.lookup(taskId, { account }),
-      isSignedIn: (account) => account === undefined ? desk.session.signedIn : desk.session.accounts.some((profile) => profile.email === account),
+      isSignedIn: (account) => account === undefined ? desk.session.signedIn : desk.session.isSignedInAs(account),
     }));
     this.commands = new TodoCommands(desk, this, this.workspace);
     for (const disposable of this.commands.register()) this._register(disposable);
@@ -297,7 +297,7 @@ export class TodoTracking extends Disposable {
     const account = todo.taskAccount;
     if (account === undefined) return work();
     const session = this.desk.session;
-    if (!session.accounts.some((profile) => profile.email === account)) {
+    if (!session.isSignedInAs(account)) {
       const message = action === 'complete'
         ? this.t('Sign in as {0} to complete the task linked to this {1}.', account, todo.keyword)
         : this.t('Sign in as {0} to open the task linked to this {1}.', account, todo.keyword);
@@ -366,7 +366,7 @@ export class TodoTracking extends Disposable {
     const range = new vs.Range(position.line, todo.start, position.line, todo.headEnd);
     const account = todo.taskAccount;
     // Another account's task (the marker says whose): shown only while that account is signed in.
-    if (account !== undefined && !this.desk.session.accounts.some((profile) => profile.email === account)) {
+    if (account !== undefined && !this.desk.session.isSignedInAs(account)) {
       return new vs.Hover(new vs.MarkdownString(this.t('Sign in as {0} to see the task linked to this {1}.', account, todo.keyword)), range);
     }
     let lookup: Lookup;
@@ -509,7 +509,7 @@ export class TodoTracking extends Disposable {
     const account = options.account ?? (session.operationAccount !== undefined ? session.currentAccount : undefined);
     // A marker naming an account is looked up in that account only; one not signed in finds nothing elsewhere.
     const lookup = account === undefined ? this.fetchTask(taskId)
-      : this.desk.session.accounts.some((profile) => profile.email === account) ? this.desk.session.runAs(account, () => this.fetchTask(taskId))
+      : this.desk.session.isSignedInAs(account) ? this.desk.session.runAs(account, () => this.fetchTask(taskId))
         : Promise.reject(new Error(this.t('Sign in as {0} to see this task.', account)));
     const entry: CacheEntry = { at: Date.now(), lookup };
     this.cache.set(key, entry);
