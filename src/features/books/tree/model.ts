@@ -217,16 +217,13 @@ export class BooksTreeModel {
    * what shows of it offline). Answers whether anything loaded changed (the shelf then redraws without a request).
    */
   moveLocally(shelf: ShelfNode, volumeId: string, position: number): boolean {
-    let changed = false;
-    for (const volumes of [this.listings.get(shelf.id)?.volumes, this.knownVolumes.get(shelf.id)]) {
-      if (!volumes) continue;
+    return this.changeLoaded(shelf, (volumes) => {
       const from = volumes.findIndex((volume) => volume.id === volumeId);
-      if (from < 0) continue;
+      if (from < 0) return false;
       const [moved] = volumes.splice(from, 1);
       if (moved) volumes.splice(Math.min(position, volumes.length), 0, moved);
-      changed = true;
-    }
-    return changed;
+      return true;
+    }, 0);
   }
 
   /**
