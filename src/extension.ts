@@ -30,7 +30,7 @@ import type { SearchSlice } from './features/search';
 function featureModule<T>(name: string): T {
   const file = path.join(__dirname, 'features', `${name}.js`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return bundles ? bundles.load<T>(file) : (require(file) as T);
+  return (bundles ? bundles.load(file) : require(file)) as T;
 }
 
 /** The feature bundles' loader with V8's code cache (core/startup/bundleLoader.ts), set up by activate(). */
@@ -173,13 +173,13 @@ export function activate(context: vscode.ExtensionContext): DeskApi {
     activationTimeMs,
     desk,
     // A test (or another extension) that asks for a feature gets it loaded.
-    get tasks() { return features.ensure<TasksSlice>('tasks'); },
-    get drive() { return features.ensure<DriveSlice>('drive'); },
-    get books() { return features.ensure<BooksSlice>('books'); },
-    get calendar() { return features.ensure<CalendarSlice>('calendar'); },
-    get channels() { return features.ensure<ChannelsSlice>('channels'); },
-    get search() { return features.ensure<SearchSlice>('search'); },
-    get todo() { return features.ensure<TasksSlice>('tasks').todo; },
+    get tasks() { return features.ensure('tasks') as TasksSlice; },
+    get drive() { return features.ensure('drive') as DriveSlice; },
+    get books() { return features.ensure('books') as BooksSlice; },
+    get calendar() { return features.ensure('calendar') as CalendarSlice; },
+    get channels() { return features.ensure('channels') as ChannelsSlice; },
+    get search() { return features.ensure('search') as SearchSlice; },
+    get todo() { return (features.ensure('tasks') as TasksSlice).todo; },
     setAuthUrlOpener: (opener) => {
       authUrlOpener = opener;
     },

@@ -204,8 +204,11 @@ export const NOT_CONTRIBUTED: readonly string[] = ['desk.auth.signOut'];
 
 const ALL = [DESK_COMMAND, AUTH_COMMAND, TASKS_COMMAND, TODO_COMMAND, DRIVE_COMMAND, BOOKS_COMMAND, CALENDAR_COMMAND, CHANNELS_COMMAND, SEARCH_COMMAND] as const;
 
+/** The ids of one table, taken table by table (keyof a union of tables would be only the keys they share: none). */
+type IdsOf<Table> = Table extends unknown ? Table[keyof Table] : never;
+
 /** Any command id of Desk. */
-export type CommandId = { [K in keyof typeof ALL]: (typeof ALL)[K][keyof (typeof ALL)[K]] }[number];
+export type CommandId = IdsOf<(typeof ALL)[number]>;
 
 /** Every id of every table (for the manifest test). */
 export function allCommandIds(): CommandId[] {

@@ -6,7 +6,7 @@
 import { CALENDAR_SETTING, DESK_SETTING, TASKS_SETTING } from '../config/settingKeys';
 
 export interface ConfigurationReader {
-  get<T>(section: string): T | undefined;
+  get(section: string): unknown;
 }
 
 export type BackendSetting = 'auto' | 'emulator' | 'google';
@@ -55,9 +55,9 @@ function oneOf<T extends string>(values: readonly T[], value: unknown, fallback:
  * zod: settings are read during activation, before the schema library is loaded.
  */
 export function readDeskSettings(config: ConfigurationReader): DeskSettings {
-  const showCompleted = config.get<unknown>(TASKS_SETTING.showCompleted);
-  const pageSize = config.get<unknown>(TASKS_SETTING.pageSize);
-  const daysAhead = config.get<unknown>(CALENDAR_SETTING.daysAhead);
+  const showCompleted = config.get(TASKS_SETTING.showCompleted);
+  const pageSize = config.get(TASKS_SETTING.pageSize);
+  const daysAhead = config.get(CALENDAR_SETTING.daysAhead);
   return {
     backend: oneOf(['auto', 'emulator', 'google'], config.get(DESK_SETTING.backend), 'auto'),
     emulatorUrl: urlString(config.get(DESK_SETTING.emulatorUrl))?.replace(/\/+$/, ''),
@@ -66,7 +66,7 @@ export function readDeskSettings(config: ConfigurationReader): DeskSettings {
     tasksShowCompleted: typeof showCompleted === 'boolean' ? showCompleted : true,
     tasksPageSize: typeof pageSize === 'number' && Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_TASKS_PAGE_SIZE ? pageSize : MAX_TASKS_PAGE_SIZE,
     calendarDaysAhead: typeof daysAhead === 'number' && Number.isInteger(daysAhead) && daysAhead >= 1 && daysAhead <= 60 ? daysAhead : 7,
-    calendarReminders: config.get<unknown>(CALENDAR_SETTING.reminders) !== false,
+    calendarReminders: config.get(CALENDAR_SETTING.reminders) !== false,
   };
 }
 

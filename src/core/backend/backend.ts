@@ -113,7 +113,7 @@ export class Backend extends Disposable {
   }
 
   private lastPort(): number | undefined {
-    const port = this.options.memento.get<unknown>(LAST_PORT_KEY);
+    const port = this.options.memento.get(LAST_PORT_KEY);
     return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
   }
 

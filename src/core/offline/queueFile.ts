@@ -41,9 +41,9 @@ export class QueueFile implements WritableMemento {
     this.values = this.read();
   }
 
-  get<T>(key: string): T | undefined {
+  get(key: string): unknown {
     this.rereadIfChanged();
-    return this.values[key] as T | undefined;
+    return this.values[key];
   }
 
   /**
@@ -118,9 +118,9 @@ export class QueueFile implements WritableMemento {
    * clears it there. Done once the file has the changes, so a failure loses nothing.
    */
   async adopt(key: string): Promise<void> {
-    const legacy = this.options.legacy?.get<Record<string, unknown[]>>(key);
+    const legacy = this.options.legacy?.get(key) as Record<string, unknown[]> | undefined;
     if (!legacy || Object.keys(legacy).length === 0) return;
-    const mine = this.get<Record<string, unknown[]>>(key) ?? {};
+    const mine = (this.get(key) as Record<string, unknown[]> | undefined) ?? {};
     const merged: Record<string, unknown[]> = { ...mine };
     for (const [account, changes] of Object.entries(legacy)) {
       const known = new Set((merged[account] ?? []).map((change) => (change as { id?: string }).id));

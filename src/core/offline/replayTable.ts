@@ -24,7 +24,7 @@ export class ReplayTable<I extends { [K in keyof I]: object }> {
   ) {}
 
   /** The queued kind of `kind`: `<feature>.<kind>`. */
-  kindOf<K extends keyof I & string>(kind: K): string {
+  kindOf(kind: keyof I & string): string {
     return `${this.feature}.${kind}`;
   }
 

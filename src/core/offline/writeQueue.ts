@@ -180,7 +180,7 @@ export class WriteQueue implements DisposableLike {
   }
 
   private stored(): Stored {
-    return this.options.memento.get<Stored>(WRITE_QUEUE_KEY) ?? {};
+    return (this.options.memento.get(WRITE_QUEUE_KEY) as Stored | undefined) ?? {};
   }
 
   private mutate(account: string, change: (changes: QueuedChange[]) => QueuedChange[]): Promise<void> {

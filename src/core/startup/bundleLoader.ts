@@ -38,8 +38,8 @@ export class BundleLoader {
   constructor(private readonly cacheDir: string | undefined) {}
 
   /** The bundle's exports, evaluated once, as `require(file)` would give them. */
-  load<T>(file: string): T {
-    if (this.modules.has(file)) return this.modules.get(file) as T;
+  load(file: string): unknown {
+    if (this.modules.has(file)) return this.modules.get(file);
     const source = readFileSync(file, 'utf8');
     const cacheFile = this.cacheDir ? path.join(this.cacheDir, `${path.basename(file, '.js')}-${sha256(source).toString('hex').slice(0, 24)}.v8cache`) : undefined;
     const cachedData = cacheFile ? readCache(cacheFile) : undefined;
@@ -51,7 +51,7 @@ export class BundleLoader {
     factory.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
     this.loaded.set(file, { script, cacheFile, cached: cachedData !== undefined && !script.cachedDataRejected });
     this.modules.set(file, module.exports);
-    return module.exports as T;
+    return module.exports;
   }
 
   /** Whether the bundle was compiled from its code cache (V8 took it). */

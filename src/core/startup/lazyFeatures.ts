@@ -81,8 +81,8 @@ export class LazyFeatures extends Disposable {
   }
 
   /** The feature's slice, loading its bundle first if needed (synchronous: a require and a register call). */
-  ensure<TSlice>(name: string): TSlice {
-    if (this.loaded.has(name)) return this.loaded.get(name) as TSlice;
+  ensure(name: string): unknown {
+    if (this.loaded.has(name)) return this.loaded.get(name);
     const spec = this.specs.get(name);
     if (!spec) throw new Error(this.desk.vs.l10n.t('Desk: no feature named {0}', name));
     const started = performance.now();
@@ -90,7 +90,7 @@ export class LazyFeatures extends Disposable {
     this.loaded.set(name, slice);
     this.desk.log.info(`Desk: ${name} loaded in ${(performance.now() - started).toFixed(1)} ms`);
     markStartup(`feature:${name}`);
-    return slice as TSlice;
+    return slice;
   }
 
   /** Loads every feature not yet loaded, one per macrotask, so the host stays responsive. */

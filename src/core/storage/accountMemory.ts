@@ -6,19 +6,19 @@
 import { normalizeAccount } from '../accounts/accounts';
 import { updateDurably, WritableMemento } from './durableMemento';
 
-type PerAccount<T> = Readonly<Record<string, T>>;
+type PerAccount = Readonly<Partial<Record<string, unknown>>>;
 
-function recordOf<T>(memento: Pick<WritableMemento, 'get'>, key: string): PerAccount<T> {
-  const stored = memento.get<unknown>(key);
-  return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as PerAccount<T>) : {};
+function recordOf(memento: Pick<WritableMemento, 'get'>, key: string): PerAccount {
+  const stored = memento.get(key);
+  return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as PerAccount) : {};
 }
 
-/** The value remembered for `account` under `key`, or undefined (another account's never answers). */
-export function recallForAccount<T>(memento: Pick<WritableMemento, 'get'>, key: string, account: string): T | undefined {
-  return recordOf<T>(memento, key)[normalizeAccount(account)];
+/** The value remembered for `account` under `key`, or undefined (another account's never answers); the caller checks its shape. */
+export function recallForAccount(memento: Pick<WritableMemento, 'get'>, key: string, account: string): unknown {
+  return recordOf(memento, key)[normalizeAccount(account)];
 }
 
 /** Remembers `value` for `account` under `key`, durably; the other accounts' values stay. */
-export function rememberForAccount<T>(memento: WritableMemento, key: string, account: string, value: T): Promise<void> {
-  return updateDurably(memento, key, { ...recordOf<T>(memento, key), [normalizeAccount(account)]: value });
+export function rememberForAccount(memento: WritableMemento, key: string, account: string, value: unknown): Promise<void> {
+  return updateDurably(memento, key, { ...recordOf(memento, key), [normalizeAccount(account)]: value });
 }

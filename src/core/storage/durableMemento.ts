@@ -9,7 +9,8 @@
 
 /** The part of a vscode.Memento a durable write needs. */
 export interface WritableMemento {
-  get<T>(key: string): T | undefined;
+  /** What is stored under `key` (undefined: nothing), as JSON gave it back: the reader checks its shape. */
+  get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
 }
 

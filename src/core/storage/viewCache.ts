@@ -337,7 +337,7 @@ export function createDeskViewCache(options: DeskViewCacheOptions): ViewCache {
     directory: options.directory,
     accounts: options.accounts,
     remembered: () => {
-      const saved = options.memento.get<RememberedAccounts>(REMEMBERED_ACCOUNTS_KEY);
+      const saved = options.memento.get(REMEMBERED_ACCOUNTS_KEY) as RememberedAccounts | undefined;
       return saved?.backend === options.backend() && Array.isArray(saved.accounts) ? saved.accounts : undefined;
     },
     // Called only when the check answers other than `remembered` (so never with what is already kept).

@@ -88,7 +88,7 @@ function isZone(timeZone: string): boolean {
 
 /** Remembers the zone across sessions (a Memento is enough: vscode's globalState). */
 export interface ClockMemory {
-  get<T>(key: string): T | undefined;
+  get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
 }
 
@@ -99,8 +99,8 @@ export class DeskClock {
   private zone: string;
 
   constructor(readonly locale: string | undefined, private readonly memory?: ClockMemory, systemZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', private readonly clock: () => number = Date.now) {
-    const remembered = memory?.get<string>(ZONE_KEY);
-    this.zone = remembered && isZone(remembered) ? remembered : systemZone;
+    const remembered = memory?.get(ZONE_KEY);
+    this.zone = typeof remembered === 'string' && isZone(remembered) ? remembered : systemZone;
   }
 
   get timeZone(): string {

@@ -81,8 +81,9 @@ class SearchFeature extends Disposable implements SearchSlice {
     const memento = this.desk.extensionContext.globalState;
     // Each account's own last text: another account's search never shows. The first account's is put back; a text
     // searched in several accounts is remembered for each of them.
+    const lastQuery = recallForAccount(memento, LAST_QUERY_KEY, accounts.at(0) ?? '');
     const picker = new EverythingPicker(vs, sources, {
-      initialQuery: recallForAccount<string>(memento, LAST_QUERY_KEY, accounts[0] ?? '') ?? '',
+      initialQuery: typeof lastQuery === 'string' ? lastQuery : '',
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
       onSearch: (query) => void this.rememberQuery(accounts, query),
       accountHeading: (account) => accountHeading(profiles.find((profile) => profile.email === account) ?? { email: account }),

@@ -273,7 +273,7 @@ export class TodoTracking extends Disposable {
       return undefined;
     }
     if (lists.length === 1) return lists[0];
-    const lastId = recallForAccount<string>(this.desk.extensionContext.globalState, LAST_LIST_KEY, this.desk.session.viewAccount());
+    const lastId = recallForAccount(this.desk.extensionContext.globalState, LAST_LIST_KEY, this.desk.session.viewAccount());
     const ordered = [...lists.filter((list) => list.id === lastId), ...lists.filter((list) => list.id !== lastId)];
     const items = ordered.map((list) => ({
       label: list.title || this.t('(untitled list)'),

@@ -14,7 +14,7 @@ export class ExpandedLists {
   private readonly ids: Set<string>;
 
   constructor(private readonly memento: WritableMemento) {
-    const stored = memento.get<unknown>(KEY);
+    const stored = memento.get(KEY);
     this.ids = new Set(Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : []);
   }
 

@@ -43,7 +43,7 @@ describe('core/startup/bundleLoader: feature bundles with V8\'s code cache', () 
   it('gives the exports `require` would, evaluated once, with the module\'s own file, folder, `this` and `require`', () => {
     const file = writeBundle(dir, 'tasks', 'tasks');
     const loader = new BundleLoader(cacheDir);
-    const loaded = loader.load<{ answer(): string; base: string; dir: string; self: boolean; helper: string }>(file);
+    const loaded = loader.load(file) as { answer(): string; base: string; dir: string; self: boolean; helper: string };
     assert.deepEqual({ answer: loaded.answer(), base: loaded.base, dir: loaded.dir, self: loaded.self, helper: loaded.helper }, { answer: 'tasks', base: 'tasks.js', dir, self: true, helper: 'the helper beside it' });
     assert.equal(loader.load(file), loaded);
   });
@@ -115,7 +115,7 @@ describe('core/startup/bundleLoader: feature bundles with V8\'s code cache', () 
     const file = writeBundle(dir, 'search', 'search');
     fs.writeFileSync(cacheDir, 'a file where the folder should be');
     const loader = new BundleLoader(cacheDir);
-    assert.equal(loader.load<{ answer(): string }>(file).answer(), 'search');
+    assert.equal((loader.load(file) as { answer(): string }).answer(), 'search');
     await loader.saveCaches((message) => warnings.push(message));
     assert.equal(warnings.length, 1);
     assert.match(warnings[0] ?? '', /could not keep the code cache/);
