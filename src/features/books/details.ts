@@ -15,7 +15,7 @@ export const BOOK_DETAILS_SCHEME = 'desk-book';
 
 /** A title fit for a file name (the tab label). */
 function fileName(title: string): string {
-  const cleaned = [...title].map((character) => (character < ' ' || '\\/:*?"<>|#%'.includes(character) ? ' ' : character)).join('').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const cleaned = Array.from(title).map((character) => (character < ' ' || '\\/:*?"<>|#%'.includes(character) ? ' ' : character)).join('').replace(/\s+/g, ' ').trim().slice(0, 80);
   return `${cleaned || 'details'}.md`;
 }
 

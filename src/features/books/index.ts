@@ -106,7 +106,7 @@ class BooksFeature extends Disposable implements BooksSlice {
 
   reload(): Promise<void> {
     this.reloading = this.readAccount().then(() => {
-      this.modelValue = this.newModel();
+      this.modelValue = this.newModel(this.modelValue.pageSize);
       // A later model (sign-in, back online, another backend) loads: cached shelves were of the session's start.
       this.modelValue.reset();
       this.tree.refreshAll();
@@ -114,8 +114,8 @@ class BooksFeature extends Disposable implements BooksSlice {
     return this.reloading;
   }
 
-  private newModel(): BooksTreeModel {
-    const pageSize = this.modelValue?.pageSize;
+  /** `pageSize`: the page size of the model it replaces (none for the first). */
+  private newModel(pageSize?: number): BooksTreeModel {
     return new BooksTreeModel(() => this.api(), {
       publicLibraries: () => this.libraries.list(),
       cache: this.desk.viewCache.slot(MY_SHELVES_SNAPSHOT),

@@ -185,9 +185,10 @@ export class VolumeCommands {
       }
       if (kept) void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: the move on "{0}" is kept and sent when the connection is back.', shelfLabel(shelf.shelf, this.t)));
     }, { action: this.t('Could not move the volume on "{0}"', shelfLabel(shelf.shelf, this.t)) });
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the work attempt() awaited
     if (kept) return;
     this.context.tree.refreshShelf(shelf);
-    const first = moves[moves.length - 1];
+    const first = moves.at(-1);
     if (first) await this.prompts.reveal(shelf.parent.owner, shelf.shelf.id, first.volumeId);
   }
 }

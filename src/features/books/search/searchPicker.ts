@@ -91,7 +91,7 @@ export class VolumeSearchPicker extends Disposable {
   }
 
   /** As if the user pressed Enter on `item` (default: the first row). */
-  accept(item: SearchPickItem | undefined = this.quickPick.items[0]): void {
+  accept(item: SearchPickItem | undefined = this.quickPick.items.at(0)): void {
     if (!item) return;
     switch (item.role) {
       case 'volume':
@@ -155,7 +155,7 @@ export class VolumeSearchPicker extends Disposable {
     quickPick.items = items;
     // After "More results…" the first new volume is the natural next row.
     if (this.moreFrom !== undefined && !state.loading) {
-      const firstNew = state.volumes[this.moreFrom];
+      const firstNew = state.volumes.at(this.moreFrom);
       this.moreFrom = undefined;
       const row = firstNew ? items.find((item) => item.volume === firstNew) : undefined;
       if (row) quickPick.activeItems = [row];

@@ -42,7 +42,7 @@ export function planShelfMoves(order: readonly string[], dragged: readonly strin
   // volume that follows the block): each position is the index at the time of its call. Then the volumes before the
   // block's place are the rest before it and the moving volumes not placed yet that were before it (a prefix of
   // `moving`, in shelf order), so no call needs the order simulated (that was quadratic: 20,000 volumes, 0.3 s).
-  const end = rest[insertAt];
+  const end = rest.at(insertAt);
   const boundary = end === undefined ? Number.POSITIVE_INFINITY : (shelfIndex.get(end) as number);
   const before = moving.filter((id) => (shelfIndex.get(id) as number) < boundary).length;
   return moving.map((volumeId, index) => ({ volumeId, position: insertAt + Math.min(index, before) })).reverse();

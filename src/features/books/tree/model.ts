@@ -220,8 +220,9 @@ export class BooksTreeModel {
     return this.changeLoaded(shelf, (volumes) => {
       const from = volumes.findIndex((volume) => volume.id === volumeId);
       if (from < 0) return false;
-      const [moved] = volumes.splice(from, 1);
-      if (moved) volumes.splice(Math.min(position, volumes.length), 0, moved);
+      // `from` was found: the splice takes out exactly that volume.
+      const moved = volumes.splice(from, 1);
+      volumes.splice(Math.min(position, volumes.length), 0, ...moved);
       return true;
     }, 0);
   }
@@ -277,6 +278,7 @@ export class BooksTreeModel {
     }
     if (!this.hasMore(shelf)) return false;
     await this.fetchPage(shelf, listing);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the page's request failed with, kept on the listing
     if (listing.error !== undefined) throw listing.error;
     return true;
   }
@@ -357,6 +359,7 @@ export class BooksTreeModel {
     if (listing.error !== undefined && listing.volumes.length === 0) {
       // Not cached: the next expansion (or the error row's retry) loads again.
       this.listings.delete(shelf.id);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the shelf's request failed with, kept on the listing
       if (!isUnreachable(listing.error)) throw listing.error;
       // Offline: the volumes as last shown this session; never loaded, one short row says so.
       const known = this.knownVolumes.get(shelf.id);

@@ -81,6 +81,7 @@ export class BooksTreeProvider extends Disposable implements vscode.TreeDataProv
       const children = await this.model.children(node);
       // The cache was read for these rows, after My Library's own row was drawn: redraw it to say "refreshing…".
       // After this answer is in: a change of the row while VS Code waits for its children loses them.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the refresh may have started during the await
       if (!refreshingBefore && this.model.refreshing) setTimeout(() => { this.rerender(node); }, 0);
       return children;
     } catch (error) {
