@@ -23,7 +23,8 @@ function timeOf(time: IcalTime, fallbackZone: string): EventDateTime {
   const date = `${String(time.year).padStart(4, '0')}-${pad(time.month)}-${pad(time.day)}`;
   if (time.isDate) return { date };
   const wall = `${date}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
-  const tzid = time.zone?.tzid;
+  // ical.js leaves `zone` null on a time it was given none for (its typings say it is always set).
+  const tzid = (time.zone as IcalTime['zone'] | null)?.tzid;
   if (tzid === 'UTC' || time.zone === ICAL.Timezone.utcTimezone) return { dateTime: `${wall}Z` };
   if (tzid && tzid !== 'floating') return { dateTime: wall, timeZone: tzid };
   return { dateTime: wall, timeZone: fallbackZone };
@@ -56,7 +57,7 @@ export function listProblems(problems: readonly string[], t: Translate = english
 export function readIcs(text: string, fallbackZone: string, t: Translate = english): IcsReadResult {
   if (text.trim() === '') throw new Error(t('the file is empty'));
   if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text)) throw new Error(t('it does not start with BEGIN:VCALENDAR'));
-  const root = new ICAL.Component(ICAL.parse(text));
+  const root = new ICAL.Component(ICAL.parse(text) as unknown[]);
   const events: ImportableEvent[] = [];
   const skipped: string[] = [];
   for (const component of root.getAllSubcomponents('vevent')) {
@@ -66,7 +67,9 @@ export function readIcs(text: string, fallbackZone: string, t: Translate = engli
       skipped.push(t('{0}: no UID', label));
       continue;
     }
-    if (!event.startDate) {
+    // Null without a DTSTART (ical.js's typings say it is always there).
+    const startDate = event.startDate as IcalTime | null;
+    if (!startDate) {
       skipped.push(t('{0}: no start', label));
       continue;
     }
@@ -75,8 +78,9 @@ export function readIcs(text: string, fallbackZone: string, t: Translate = engli
       skipped.push(t('{0}: a changed instance of a series', label));
       continue;
     }
-    const start = timeOf(event.startDate, fallbackZone);
-    const end = event.endDate ? timeOf(event.endDate, fallbackZone) : start;
+    const start = timeOf(startDate, fallbackZone);
+    // With a start, ical.js always has an end: DTEND, or the start plus DURATION (or a day).
+    const end = timeOf(event.endDate, fallbackZone);
     // ical.js keeps a rule it could not read as an empty one ("RRULE:garbage"): Google would refuse the event.
     if (component.getAllProperties('rrule').some((property) => !(property.getFirstValue() as { freq?: string } | null)?.freq)) {
       skipped.push(t('{0}: its repeat rule (RRULE) has no valid FREQ', label));

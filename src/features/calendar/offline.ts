@@ -224,7 +224,7 @@ export class CalendarOfflineWrites {
       message: vs.l10n.t('“{0}” was changed elsewhere while you were offline.', intent.title),
       detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your change opens in a new editor).', change.summary),
       mine: { content: JSON.stringify(intent.body, undefined, 2), language: 'json' },
-      theirs: async () => ({ content: JSON.stringify(theirFields, undefined, 2), language: 'json' }),
+      theirs: () => Promise.resolve({ content: JSON.stringify(theirFields, undefined, 2), language: 'json' }),
       diffTitle: vs.l10n.t('{0} (Calendar) ↔ (yours)', intent.title),
     });
     this.host.desk.log.info(`Calendar: replayed edit of ${intent.eventId} met a change elsewhere: ${choice}`);

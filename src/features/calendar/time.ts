@@ -45,7 +45,7 @@ export interface WallTime {
 
 /** The wall clock in `timeZone` at instant `ms`. */
 export function wallTime(ms: number, timeZone: string): WallTime {
-  const parts: Record<string, number> = {};
+  const parts: Partial<Record<string, number>> = {};
   for (const part of formatterFor(timeZone).formatToParts(new Date(ms))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }

@@ -51,7 +51,7 @@ export class CalendarTimers extends Disposable {
       timeZone: () => zone.known,
       defaultReminders: (calendarId) => (remindersOn() ? (options.primaryTree ?? tree).entry(calendarId)?.defaultReminders ?? [] : []),
       open: (occurrence, account) => this.as(account, () => options.events().openEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event })),
-      join: (occurrence, account) => this.as(account, async () => void (await options.events().joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event }))),
+      join: (occurrence, account) => this.as(account, async () => { await options.events().joinEvent(undefined, { calendarId: occurrence.calendarId, event: occurrence.event }); }),
       onMinute: () => { this.checkDayChange(); },
       enabled: remindersOn,
       // The first account's calendars are the view's own tree; every other signed-in account's are weighed too.
@@ -104,6 +104,7 @@ export class CalendarTimers extends Disposable {
     if (!this.wanted) return;
     try {
       const calendars = await this.options.tree.agendaCalendars();
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the await
       if (this.wanted) this.sync.follow(calendars.map((entry) => entry.id));
     } catch (error) {
       this.options.desk.log.warn(`Calendar: the calendar list could not be read: ${errorMessage(error)}`);

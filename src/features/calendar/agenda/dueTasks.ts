@@ -62,7 +62,7 @@ export function withDueTasks(days: readonly DayGroup[], tasks: readonly DueTask[
 /** Open before completed, overdue (earlier due) first, then by title. */
 function compareDueTasks(a: DueTask, b: DueTask): number {
   if (isCompleted(a) !== isCompleted(b)) return isCompleted(a) ? 1 : -1;
-  return (a.task.due ?? '').localeCompare(b.task.due ?? '') || (a.task.title ?? '').localeCompare(b.task.title ?? '') || a.task.id.localeCompare(b.task.id);
+  return (a.task.due ?? '').localeCompare(b.task.due ?? '') || a.task.title.localeCompare(b.task.title) || a.task.id.localeCompare(b.task.id);
 }
 
 function daysBetween(fromKey: string, toKey: string): number {

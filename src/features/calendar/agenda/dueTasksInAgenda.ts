@@ -95,22 +95,23 @@ export class DueTasksInAgenda extends Disposable {
   async onCheckboxes(items: ReadonlyArray<readonly [CalendarTreeNode, vscode.TreeItemCheckboxState]>): Promise<void> {
     const vs = this.desk.vs;
     const changes = items.filter((entry): entry is readonly [DueTaskNode, vscode.TreeItemCheckboxState] => entry[0].kind === 'dueTask');
-    let changed = false;
-    await Promise.all(changes.map(async ([node, state]) => {
+    // Whether each change was made.
+    const made = await Promise.all(changes.map(async ([node, state]): Promise<boolean> => {
       const completed = state === vs.TreeItemCheckboxState.Checked;
-      if ((node.dueTask.task.status === 'completed') === completed) return;
-      const title = node.dueTask.task.title ?? '';
+      if ((node.dueTask.task.status === 'completed') === completed) return false;
+      const title = node.dueTask.task.title;
       const action = completed ? vs.l10n.t('Could not complete "{0}"', title) : vs.l10n.t('Could not reopen "{0}"', title);
       // A task under another account's root is that account's: completed in it, its copy updated.
       const account = accountOfRow(node);
       const store = (account ? this.otherStores.get(account) : undefined) ?? this.store;
       const complete = (): Promise<unknown> => store.setCompleted(node.dueTask, completed);
       const patched = await attempt(this.desk, () => (account ? this.desk.session.runAs(account, complete) : complete()), { action, retry: true });
-      if (patched) changed = true;
-      else this.hooks.redraw(); // the checkbox goes back to what the task is
+      if (patched) return true;
+      this.hooks.redraw(); // the checkbox goes back to what the task is
+      return false;
     }));
     // The Tasks view shows the same task: it reads its lists again (which makes the Agenda read the tasks too).
-    if (changed) await vs.commands.executeCommand(TASKS_COMMAND.refresh);
+    if (made.includes(true)) await vs.commands.executeCommand(TASKS_COMMAND.refresh);
   }
 
   private async showInTasks(node: unknown): Promise<boolean> {

@@ -123,7 +123,7 @@ export class CalendarPrompts {
       .sort((a, b) => a.start - b.start);
     const occurrences = upcoming.filter((occurrence) => filter({ calendarId: occurrence.calendarId, event: occurrence.event })).slice(0, 200);
     if (occurrences.length === 0) {
-      const next = upcoming[0];
+      const next = upcoming.at(0);
       void this.vs.window.showInformationMessage(next && noneFits ? noneFits(next, this.when(next, zone)) : next ? this.t('None of the upcoming events fits.') : this.t('No upcoming events.'));
       return undefined;
     }

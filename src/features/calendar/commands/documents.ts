@@ -43,18 +43,15 @@ export class DocumentCommands {
     }
     const imported: CalendarEvent[] = [];
     const failed: string[] = [];
-    let stopped = false;
     // Cancellable: a long file is one request per event; what was sent stays, the rest is counted as not imported.
-    await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)), cancellable: true }, async (progress, token) => {
+    const stopped = await vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: this.t('Importing into {0}', calendarName(entry)), cancellable: true }, async (progress, token) => {
       for (const event of read.events) {
-        if (token.isCancellationRequested) {
-          stopped = true;
-          break;
-        }
+        if (token.isCancellationRequested) return true;
         progress.report({ message: event.summary ?? event.iCalUID, increment: 100 / read.events.length });
-        const saved = await attempt({ showError: async (error) => { failed.push(this.t('{0}: {1}', event.summary ?? event.iCalUID, errorMessage(error, vs.l10n.t))); } }, () => this.context.api().importEvent(entry.id, event));
+        const saved = await attempt({ showError: (error) => { failed.push(this.t('{0}: {1}', event.summary ?? event.iCalUID, errorMessage(error, vs.l10n.t))); return Promise.resolve(); } }, () => this.context.api().importEvent(entry.id, event));
         if (saved) imported.push(saved);
       }
+      return false;
     });
     await this.context.store.sync(entry.id).catch(() => undefined);
     const unsent = read.events.length - imported.length - failed.length;

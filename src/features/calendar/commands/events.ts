@@ -249,18 +249,18 @@ export class EventCommands {
     if (!attendees) return undefined;
     const title = eventTitle(target.event, this.vs.l10n.t);
     const offline = this.context.offline;
-    let kept = false;
-    const done = await attempt(this.context.desk, async () => {
+    // Whether the answer was kept offline (undefined: it failed).
+    const kept = await attempt(this.context.desk, async () => {
       try {
         await this.context.api().patchEvent(target.calendarId, target.event.id, { attendees });
+        return false;
       } catch (error) {
         if (!isUnreachable(error) || !offline) throw error;
         await offline.respond(target.calendarId, target.event, response, title);
-        kept = true;
+        return true;
       }
-      return response;
     }, { action: this.t('Could not answer "{0}"', title), retry: true });
-    if (done === undefined) return undefined;
+    if (kept === undefined) return undefined;
     if (kept) void this.vs.window.showInformationMessage(this.t('Desk is offline: your answer to "{0}" is kept and sent when the connection is back.', title));
     else await this.synced(target.calendarId);
     return response;

@@ -81,7 +81,7 @@ export class CalendarCommands {
         CALENDAR_COMMAND.moveEvent, CALENDAR_COMMAND.showInstances, CALENDAR_COMMAND.joinEvent, CALENDAR_COMMAND.importIcs, CALENDAR_COMMAND.renameCalendar, CALENDAR_COMMAND.deleteCalendar,
         CALENDAR_COMMAND.clearCalendar, CALENDAR_COMMAND.addCalendar, CALENDAR_COMMAND.removeCalendar, CALENDAR_COMMAND.calendarSettings, CALENDAR_COMMAND.share, CALENDAR_COMMAND.showSettings, CALENDAR_COMMAND.freeBusy],
     });
-    return [...providers, ...disposables, { dispose: () => { freeBusy.dispose(); } }];
+    return [...providers, ...disposables, new vs.Disposable(() => { freeBusy.dispose(); })];
   }
 
   /** Refresh: a calendar (or the Agenda's calendars) catches up with its sync token; the list itself is read again. */
@@ -96,7 +96,7 @@ export class CalendarCommands {
 
 /** `{ calendarId, event }` from another feature (the Desk search) instead of a row. */
 function isEventTarget(value: unknown): value is EventTarget {
-  const candidate = value as { calendarId?: unknown; event?: { id?: unknown } } | undefined;
+  const candidate = value as { calendarId?: unknown; event?: { id?: unknown } } | null | undefined;
   return typeof candidate === 'object' && candidate !== null && typeof candidate.calendarId === 'string' && typeof candidate.event?.id === 'string';
 }
 

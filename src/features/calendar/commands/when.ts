@@ -25,7 +25,7 @@ export function whenHelp(today: string, t: Translate = english): string {
 
 /** What was typed, as a message quotes it: short enough that a pasted page does not fill the screen. */
 export function quoteTyped(text: string, max = 40): string {
-  const chars = [...text];
+  const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
@@ -53,9 +53,9 @@ export function impossibleDate(text: string, t: Translate = english): string | u
   if (match) return check(Number(match[3]), Number(match[2]), Number(match[1]));
   const monthOf = (word: string): number => MONTHS.findIndex((name) => name.startsWith(word.slice(0, 3))) + 1;
   match = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_WORD}\\b`).exec(lower);
-  if (match) return check(Number(match[1]), monthOf(match[2] ?? ''), undefined);
+  if (match) return check(Number(match[1]), monthOf(match[2]), undefined);
   match = new RegExp(`\\b${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`).exec(lower);
-  if (match) return check(Number(match[2]), monthOf(match[1] ?? ''), undefined);
+  if (match) return check(Number(match[2]), monthOf(match[1]), undefined);
   return undefined;
 }
 
@@ -69,7 +69,7 @@ export function parseWhen(input: string, now: number, timeZone: string, t: Trans
   if (impossible) return { kind: 'invalid', message: impossible };
   // The reference is the user's wall clock expressed in the machine's zone: chrono reads and answers local fields.
   const reference = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  const [result] = chrono.parse(text, reference, { forwardDate: true });
+  const result = chrono.parse(text, reference, { forwardDate: true }).at(0);
   if (!result) return { kind: 'invalid', message: t('"{0}" is not a time Desk understands ({1}).', quoteTyped(text), help) };
   // chrono reads what it can and skips the rest: "tomorrow 32:99" would be "tomorrow", an all-day event nobody asked for.
   const unread = `${text.slice(0, result.index)} ${text.slice(result.index + result.text.length)}`.trim();

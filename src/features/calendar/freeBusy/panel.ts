@@ -73,7 +73,9 @@ export class FreeBusyPanels {
       days: dayList,
       lanes: calendars.map((id) => {
         const entry = entries.find((candidate) => candidate.id === id);
-        const result = response.calendars[id];
+        // A calendar the answer leaves out is shown as not available.
+        const answered: Partial<typeof response.calendars> = response.calendars;
+        const result = answered[id];
         const error = result?.errors?.[0]?.reason;
         return {
           id,

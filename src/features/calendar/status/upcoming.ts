@@ -25,10 +25,10 @@ function counts(occurrence: Occurrence): boolean {
 export function nextOccurrence(occurrences: readonly Occurrence[], now: number, timeZone: string): Occurrence | undefined {
   const horizon = endOfToday(now, timeZone);
   const candidates = occurrences.filter((occurrence) => counts(occurrence) && occurrence.end > now && occurrence.start < horizon);
-  const upcoming = candidates.filter((occurrence) => occurrence.start > now).sort((a, b) => a.start - b.start)[0];
+  const upcoming = candidates.filter((occurrence) => occurrence.start > now).sort((a, b) => a.start - b.start).at(0);
   // An event starting within 5 minutes wins over one that is on now: it is what needs attention.
   if (upcoming && upcoming.start - now <= 5 * MINUTE_MS) return upcoming;
-  const current = candidates.filter((occurrence) => occurrence.start <= now).sort((a, b) => b.start - a.start)[0];
+  const current = candidates.filter((occurrence) => occurrence.start <= now).sort((a, b) => b.start - a.start).at(0);
   return current ?? upcoming;
 }
 
@@ -38,7 +38,8 @@ export const STATUS_TITLE_MAX = 40;
 /** "in 12 min: Standup", "now: Standup (ends in 5 min)"; a long title is cut with "…" so the status bar keeps its other items. */
 export function countdownText(occurrence: Occurrence, now: number, t: Translate = english): string {
   const whole = eventTitle(occurrence.event, t);
-  const title = [...whole].length > STATUS_TITLE_MAX ? `${[...whole].slice(0, STATUS_TITLE_MAX - 1).join('').trimEnd()}…` : whole;
+  const characters = Array.from(whole);
+  const title = characters.length > STATUS_TITLE_MAX ? `${characters.slice(0, STATUS_TITLE_MAX - 1).join('').trimEnd()}…` : whole;
   if (occurrence.start <= now) return t('now: {0} (ends in {1})', title, describeMinutes(minutesUntil(now, occurrence.end), t));
   return t('in {0}: {1}', describeMinutes(minutesUntil(now, occurrence.start), t), title);
 }

@@ -10,6 +10,7 @@
 import { RRule, RRuleSet, type Options } from 'rrule';
 import type { CalendarEvent, EventDateTime } from '../../../shared/schemas/calendar';
 import { DAY_MS, offsetAt } from '../time';
+import { groupsOf } from '../../../shared/matchGroups';
 
 export interface Window {
   readonly from: number;
@@ -70,7 +71,7 @@ function dateList(params: string, values: string, series: { allDay: boolean; zon
     const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(value.trim());
     if (!match) continue;
     const day = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-    if (match[4] === undefined) {
+    if (groupsOf(match)[4] === undefined) {
       walls.push(series.allDay ? day : day + timeOfDay);
       continue;
     }

@@ -18,7 +18,7 @@ export function eventTitle(event: Pick<CalendarEvent, 'summary'>, t: Translate =
 /** "10:00–10:45", "All day", "All day (3 days)", "22:00–Sat 28 Nov 02:00" for what ends on a later day. */
 export function timeRange(occurrence: Occurrence, timeZone: string, dayKey?: string, t: Translate = english, locale?: string): string {
   if (occurrence.allDay) {
-    const days = Math.round((Date.parse(`${occurrence.endDate}T00:00:00Z`) - Date.parse(`${occurrence.startDate}T00:00:00Z`)) / 86_400_000);
+    const days = Math.round((Date.parse(`${occurrence.endDate ?? ''}T00:00:00Z`) - Date.parse(`${occurrence.startDate ?? ''}T00:00:00Z`)) / 86_400_000);
     return days > 1 ? t('All day ({0} days)', days) : t('All day');
   }
   const start = clockTime(occurrence.start, timeZone);
