@@ -167,7 +167,8 @@ export class VolumeCommands {
   async move(shelf: ShelfNode, moves: readonly ShelfMove[]): Promise<void> {
     // No Retry: a sequence that failed half-way must be looked at again (the shelf reloads either way).
     // Offline, the moves not sent are kept, in order, and sent when the service is back (a move repeated lands in the same place).
-    let kept = false;
+    // Set in attempt()'s work, which TypeScript's narrowing does not follow (hence `as boolean`).
+    let kept = false as boolean;
     await attempt(this.context.desk, async () => {
       for (const move of moves) {
         if (!kept) {
@@ -185,7 +186,6 @@ export class VolumeCommands {
       }
       if (kept) void this.context.desk.vs.window.showInformationMessage(this.t('Desk is offline: the move on "{0}" is kept and sent when the connection is back.', shelfLabel(shelf.shelf, this.t)));
     }, { action: this.t('Could not move the volume on "{0}"', shelfLabel(shelf.shelf, this.t)) });
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the work attempt() awaited
     if (kept) return;
     this.context.tree.refreshShelf(shelf);
     const first = moves.at(-1);
