@@ -80,6 +80,7 @@ export class LivePush {
       do {
         this.again = false;
         for (const [feed, target] of FEED_TARGETS) await this.reconcileFeed(feed, target);
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set again by a call made while this awaited
       } while (this.again && !this.disposed);
     })().finally(() => {
       this.running = undefined;
@@ -104,7 +105,7 @@ export class LivePush {
         this.deps.log(`Channels: could not stop ${record.id} (${feed}): ${String(error)}`);
       }
     }
-    if (!wanted || keep.length > 0 || address === undefined) return;
+    if (!wanted || keep.length > 0) return;
     try {
       const token = (this.deps.newToken ?? (() => randomBytes(18).toString('base64url')))();
       const record = await this.deps.operations.watch(target, { address, token, feed });

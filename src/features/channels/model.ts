@@ -98,7 +98,7 @@ export function maxLifeMs(target: WatchTarget): number {
 
 /** The part of a Memento the book uses (globalState in the extension, a map in tests). */
 export interface RecordMemento {
-  get<T>(key: string): T | undefined;
+  get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
 }
 
@@ -189,12 +189,12 @@ export class ChannelBook {
   private readonly written = new Map<string, ChannelRecord[]>();
 
   private all(): Record<string, ChannelRecord[]> {
-    const all = { ...(this.memento.get<Record<string, ChannelRecord[]>>(STORAGE_KEY) ?? {}) };
+    const all = new Map(Object.entries((this.memento.get(STORAGE_KEY) as Record<string, ChannelRecord[]> | undefined) ?? {}));
     for (const [scope, records] of this.written) {
-      if (records.length === 0) delete all[scope];
-      else all[scope] = records;
+      if (records.length === 0) all.delete(scope);
+      else all.set(scope, records);
     }
-    return all;
+    return Object.fromEntries(all);
   }
 
   private async write(records: ChannelRecord[]): Promise<void> {
