@@ -150,7 +150,7 @@ class SearchFeature extends Disposable implements SearchSlice {
     // waiting for the list of what to search in.
     // They are read once, as the quick pick opens: while the user types, not after.
     const cache = desk.viewCache;
-    const known = <T>(read: () => Promise<T>): (() => Promise<T | undefined>) => (first ? readAhead(read) : async () => undefined);
+    const known = <T>(read: () => Promise<T>): (() => Promise<T | undefined>) => (first ? readAhead(read) : () => Promise.resolve(undefined));
     const sources: SearchSource[] = [
       new TasksSearchSource(tasks, t, { locale: desk.vs.env.language, today: () => desk.clock.today() }, known(() => cachedTaskLists(cache)), { memory: this.taskMemory, account }),
       new DriveSearchSource(drive, t, known(() => cachedMyDriveRows(cache))),

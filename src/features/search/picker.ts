@@ -133,12 +133,12 @@ export class EverythingPicker extends Disposable {
     const rows = (list: readonly EverythingPickItem[]) => list.filter((item) => item.kind !== vs.QuickPickItemKind.Separator);
     // A row the user moved to stays under the keys while other groups arrive; the first row is VS Code's own choice,
     // not the user's, so it follows the new first row (a group shown above it, e.g. Tasks answering after Drive).
-    const active = quickPick.activeItems[0];
-    const shownFirst = rows(quickPick.items)[0];
+    const active = quickPick.activeItems.at(0);
+    const shownFirst = rows(quickPick.items).at(0);
     const movedTo = active && shownFirst && keyOf(active) !== keyOf(shownFirst) ? keyOf(active) : undefined;
     quickPick.items = items;
     const selectable = rows(items);
-    const focus = (movedTo === undefined ? undefined : selectable.find((item) => keyOf(item) === movedTo)) ?? selectable[0];
+    const focus = (movedTo === undefined ? undefined : selectable.find((item) => keyOf(item) === movedTo)) ?? selectable.at(0);
     if (focus) quickPick.activeItems = [focus];
   }
 

@@ -16,7 +16,7 @@ export class BooksSearchSource implements SearchSource {
   private shelves: Promise<readonly Bookshelf[]> | undefined;
 
   /** `knownShelves`: My Library's shelves as the Books view's cache has them (read from disk, no request). */
-  constructor(private readonly api: SearchBooksApi, private readonly t: Translate = english, private readonly knownShelves: () => Promise<readonly Bookshelf[] | undefined> = async () => undefined) {}
+  constructor(private readonly api: SearchBooksApi, private readonly t: Translate = english, private readonly knownShelves: () => Promise<readonly Bookshelf[] | undefined> = () => Promise.resolve(undefined)) {}
 
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     const [onShelves, inCatalogue] = await Promise.allSettled([this.shelfHits(query, signal), this.api.searchVolumes(query, { maxResults: CATALOGUE_HITS, signal })]);

@@ -43,7 +43,7 @@ export class CalendarSearchSource implements SearchSource {
     // The calendar list is asked for at once: reading the view's cache is a disk read, not worth a wait before it.
     const listed = askedNow(this.calendarList());
     const known = (await this.options.knownCalendars?.().catch(() => undefined)) ?? [];
-    const eventsOf = startEarly(known.filter(isSearched).map((calendar) => calendar.id), async (calendarId) => (await this.api.listEvents(calendarId, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal })).items ?? []);
+    const eventsOf = startEarly(known.filter(isSearched).map((calendar) => calendar.id), async (calendarId) => (await this.api.listEvents(calendarId, { q: query, ...window, singleEvents: true, orderBy: 'startTime', maxResults: 250, signal })).items);
     const calendars = await untilAborted(listed, signal);
     const answers = await Promise.allSettled(calendars.map(async (calendar) => (await eventsOf(calendar.id)).filter((event) => event.status !== 'cancelled').map((event) => ({ calendar, event, start: startOf(event) }))));
     const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
@@ -87,7 +87,9 @@ export class CalendarSearchSource implements SearchSource {
   private when(event: CalendarEvent, calendar: CalendarListEntry): string {
     const date = event.start?.date;
     if (date) {
-      const [year, month, day] = date.split('-').map(Number);
+      // A date not of the form YYYY-MM-DD has parts missing.
+      const parts: readonly (number | undefined)[] = date.split('-').map(Number);
+      const [year, month, day] = parts;
       // A UTC noon written in UTC: no zone moves an all-day event's date.
       return formatDay(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1, 12), 'UTC', this.options.locale, this.now());
     }

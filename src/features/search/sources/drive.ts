@@ -37,7 +37,7 @@ export class DriveSearchSource implements SearchSource {
   private sharedDrives: Promise<readonly SharedDrive[] | undefined> | undefined;
 
   /** `knownRows`: My Drive's rows as the Drive view's cache has them (from disk, no request): their folders' titles. */
-  constructor(private readonly api: SearchDriveApi, private readonly t: Translate = english, private readonly knownRows: () => Promise<readonly DriveFile[] | undefined> = async () => undefined) {}
+  constructor(private readonly api: SearchDriveApi, private readonly t: Translate = english, private readonly knownRows: () => Promise<readonly DriveFile[] | undefined> = () => Promise.resolve(undefined)) {}
 
   async search(query: string, signal: AbortSignal): Promise<readonly SearchHit[]> {
     const [page, known, drives] = await Promise.all([
@@ -51,7 +51,7 @@ export class DriveSearchSource implements SearchSource {
     for (const drive of drives ?? []) {
       if (!this.folders.has(drive.id)) this.folders.set(drive.id, Promise.resolve({ title: drive.name ?? drive.id, parentId: undefined, parentIsRoot: false, sharedDriveRoot: true }));
     }
-    return Promise.all((page.items ?? []).map(async (file) => this.hit(file, await this.folderPath(file))));
+    return Promise.all(page.items.map(async (file) => this.hit(file, await this.folderPath(file))));
   }
 
   private hit(file: DriveFile, folderPath: string): SearchHit {

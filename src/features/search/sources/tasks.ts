@@ -71,7 +71,7 @@ export class TasksSearchSource implements SearchSource {
    * `today` and `locale` write due dates as the Tasks view does ("tomorrow", "Fri", "27 Nov"): the user's day and
    * language in the extension, fixed ones in tests.
    */
-  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english, private readonly dates: { readonly today?: () => Date; readonly locale?: string } = {}, private readonly knownLists: () => Promise<readonly Pick<TaskList, 'id'>[] | undefined> = async () => undefined, private readonly keeping?: TaskSearchKeeping) {
+  constructor(private readonly api: SearchTasksApi, private readonly t: Translate = english, private readonly dates: { readonly today?: () => Date; readonly locale?: string } = {}, private readonly knownLists: () => Promise<readonly Pick<TaskList, 'id'>[] | undefined> = () => Promise.resolve(undefined), private readonly keeping?: TaskSearchKeeping) {
     // One list and one page of tasks per request, all on this signal: more than Node's default 10 listeners.
     setMaxListeners(0, this.life.signal);
   }
