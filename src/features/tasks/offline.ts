@@ -254,7 +254,7 @@ export class TasksOfflineWrites {
       message: vs.l10n.t('The notes of “{0}” were changed elsewhere while you were offline.', current.title),
       detail: vs.l10n.t('“{0}” was kept while Desk was offline. Compare their version with yours, overwrite it with yours, or cancel (your text opens in a new editor).', change.summary),
       mine: { content: notes ?? '', language: 'markdown' },
-      theirs: async () => ({ content: current.notes ?? '', language: 'markdown' }),
+      theirs: () => Promise.resolve({ content: current.notes ?? '', language: 'markdown' }),
       diffTitle: vs.l10n.t('{0} (Tasks) ↔ (yours)', current.title),
     });
     this.host.desk.log.info(`Tasks: replayed notes of ${current.id} met a change elsewhere: ${choice}`);

@@ -75,8 +75,8 @@ export class TaskPrompts {
   }
 
   /** One input box; a draft's step starts with the unsaved text of last time (its prompt saying so) and keeps what is typed. */
-  private async input<V extends string | vscode.InputBoxValidationMessage>(title: string, prompt: string, start: StepStart, validate: (text: string) => V | undefined): Promise<string | undefined> {
-    const show = (box: DraftBox<V>) => this.vs.window.showInputBox({ title, ignoreFocusOut: true, ...box });
+  private async input(title: string, prompt: string, start: StepStart, validate: (text: string) => string | vscode.InputBoxValidationMessage | undefined): Promise<string | undefined> {
+    const show = (box: DraftBox<string | vscode.InputBoxValidationMessage>) => this.vs.window.showInputBox({ title, ignoreFocusOut: true, ...box });
     return typeof start === 'string' ? show({ prompt, value: start, validateInput: validate }) : start.draft.ask(start.field, prompt, this.vs.l10n.t, show, validate);
   }
 

@@ -169,7 +169,8 @@ export class TaskItemCommands {
   async move(requests: readonly MoveRequest[], lists: readonly string[]): Promise<void> {
     // No Retry: a sequence of moves that failed half-way must be looked at again, not replayed.
     // Offline, each move is kept (shown at its place at once) and sent in order when the service is back.
-    let kept = false;
+    // Set in attempt()'s work (also when a later move failed), which TypeScript's narrowing does not follow.
+    let kept = false as boolean;
     await attempt(this.desk, async () => {
       for (const request of requests) {
         const place = {
@@ -178,7 +179,7 @@ export class TaskItemCommands {
           ...(request.destinationTasklist ? { destinationTasklist: request.destinationTasklist } : {}),
         };
         const title = this.tree.shownTitle(request.tasklist, request.task) ?? '';
-        const answer = await this.context.offline.orKeep(async () => void (await this.api.moveTask(request.tasklist, request.task, place)), () => this.context.offline.move(title, { listId: request.tasklist, taskId: request.task, ...place }));
+        const answer = await this.context.offline.orKeep(async () => { await this.api.moveTask(request.tasklist, request.task, place); }, () => this.context.offline.move(title, { listId: request.tasklist, taskId: request.task, ...place }));
         kept ||= answer.kept;
       }
     }, { action: this.t('Could not move the task') });

@@ -116,7 +116,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     if (current.deleted || planSave('', pinned, current).kind !== 'conflict') return opened;
     const choice = await this.askConflict(uri, current);
     if (choice === 'overwrite') {
-      this.approved.set(target.taskId, current.etag ?? '');
+      this.approved.set(target.taskId, current.etag);
       return opened;
     }
     if (choice === 'compare') await this.openComparison(uri, current);
@@ -175,7 +175,7 @@ export class TaskNotesFileSystemProvider extends Disposable implements vscode.Fi
     const approved = this.approved.get(target.taskId);
     this.approved.delete(target.taskId);
     // Changed elsewhere since the editor read them (an Overwrite chosen before an auto save is not asked again).
-    if (plan.kind === 'conflict' && approved !== (current.etag ?? '')) {
+    if (plan.kind === 'conflict' && approved !== current.etag) {
       const choice = await this.askConflict(uri, current);
       if (choice === 'compare') await this.openComparison(uri, current);
       if (choice !== 'overwrite') {

@@ -18,7 +18,7 @@ export function parseNaturalDue(input: string, today: Date, t: Translate = engli
   if (trimmed === '' || /^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return parseDueInput(trimmed, today, t);
   // Noon as the reference: chrono's "tomorrow" from 23:59 must not slip a day through a time zone offset.
   const reference = new Date(today.getFullYear(), today.getMonth(), today.getDate(), 12);
-  const [result] = chrono.parse(input, reference, { forwardDate: true });
+  const result = chrono.parse(input, reference, { forwardDate: true }).at(0);
   // The whole answer must be a date: "fix the bug" has none, and "call bob friday" is a title, not a date.
   if (!result || result.text.trim().length < trimmed.length - 1) {
     const short = parseDueInput(trimmed, today, t);

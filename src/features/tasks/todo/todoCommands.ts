@@ -181,7 +181,7 @@ export class TodoCommands {
     const session = this.desk.session;
     const account = session.accounts.length > 1 ? session.operationAccount ?? session.currentAccount : undefined;
     for (const [, items] of byFile(marks.map((mark) => ({ ...mark.item, mark })))) {
-      const uri = items[0]?.mark.uri;
+      const uri = items.at(0)?.mark.uri;
       if (!uri) continue;
       const document = await vs.workspace.openTextDocument(uri);
       const edit = new vs.WorkspaceEdit();
@@ -345,7 +345,7 @@ export class TodoCommands {
     this.lastCleanUp = [];
     let count = 0;
     for (const [, items] of byFile(finished)) {
-      const uri = items[0]?.uri;
+      const uri = items.at(0)?.uri;
       if (!uri) continue;
       const document = await vs.workspace.openTextDocument(uri);
       const lines = new Set<number>();

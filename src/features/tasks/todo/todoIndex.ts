@@ -94,8 +94,9 @@ export class TodoIndex {
 
 function sameTodos(a: readonly FoundTodo[], b: readonly FoundTodo[]): boolean {
   return a.length === b.length && a.every((item, index) => {
+    // As long as `a`: there is one.
     const other = b[index];
-    return other !== undefined && other.line === item.line && other.todo.text === item.todo.text && other.todo.taskId === item.todo.taskId && other.todo.keyword === item.todo.keyword;
+    return other.line === item.line && other.todo.text === item.todo.text && other.todo.taskId === item.todo.taskId && other.todo.keyword === item.todo.keyword;
   });
 }
 

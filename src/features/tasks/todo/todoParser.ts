@@ -108,7 +108,8 @@ export const MARKER_HINT = patternsFor(DEFAULT_KEYWORDS).hint;
 /** The TODO comment on `line`, if the line has one. */
 export function parseTodo(line: string, keywords: readonly string[] = DEFAULT_KEYWORDS): TodoComment | undefined {
   const found = patternsFor(keywords).todo.exec(line);
-  const groups = found?.groups;
+  // A group that took no part in the match is absent (TypeScript types them all as there).
+  const groups = found?.groups as Partial<Record<string, string>> | undefined;
   if (!found || !groups || groups.opener === undefined || groups.keyword === undefined) return undefined;
   const keyword = groups.keyword;
   // The match may begin with the character before the opener (it rules out "http://TODO"), hence `pre`.
@@ -122,7 +123,9 @@ export function parseTodo(line: string, keywords: readonly string[] = DEFAULT_KE
   let taskAccount: string | undefined;
   for (const part of (groups.tags ?? '').split(',').map((piece) => piece.trim()).filter(Boolean)) {
     const tag = TASK_TAG.exec(part);
-    const [id = '', account, ...rest] = (tag?.[1] ?? '').split('/');
+    // `id/account`, the account optional.
+    const parts: readonly (string | undefined)[] = (tag?.[1] ?? '').split('/');
+    const [id = '', account, ...rest] = parts;
     if (tag && TASK_ID.test(id) && rest.length === 0 && (account === undefined || TASK_ACCOUNT.test(account))) {
       if (taskId === undefined) {
         taskId = id;
@@ -365,8 +368,10 @@ export function todoLocator(lineAt: (line: number) => string, lineCount: number,
 function nearest(lines: readonly number[] | undefined, line: number, lineCount: number): number | undefined {
   if (!lines) return undefined;
   const low = lowerBound(lines, (candidate) => candidate < line);
-  const after = lines[low];
-  const before = lines[low - 1];
+  // Either may be past an end of `lines`.
+  const around: readonly (number | undefined)[] = lines;
+  const after = around[low];
+  const before = around[low - 1];
   const best = before !== undefined && (after === undefined || line - before <= after - line) ? before : after;
   return best !== undefined && Math.abs(best - line) < lineCount ? best : undefined;
 }

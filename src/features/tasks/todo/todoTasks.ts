@@ -423,6 +423,7 @@ export class TodoTracking extends Disposable {
     await Promise.all([...wanted].slice(0, MAX_DECORATION_LOOKUPS).map(async ([key, item]) => {
       states.set(key, await this.lookup(item.taskId, { account: item.todo.taskAccount }).catch((): Lookup => ({ found: false })));
     }));
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- disposed while the lookups ran
     if (this.isDisposed) return;
     this.decoration ??= this._register(vs.window.createTextEditorDecorationType({
       after: { contentText: this.t('✓ done'), color: new vs.ThemeColor('descriptionForeground'), fontStyle: 'italic', margin: '0 0 0 1.5em' },

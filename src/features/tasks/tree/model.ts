@@ -254,14 +254,14 @@ export class TasksTreeModel {
    * first), in `toListId`. Its subtasks go with it. The service's positions come with the next load after replay.
    */
   moveLocalTask(listId: string, taskId: string, place: { parent?: string; previous?: string; toListId: string }): boolean {
-    const source = this.shownTasks(listId)[0];
+    const source = this.shownTasks(listId).at(0);
     const moving = source?.filter((task) => task.id === taskId) ?? [];
-    const task = moving[0];
+    const task = moving.at(0);
     if (!source || !task) return false;
     const family = new Set([taskId]);
     for (const candidate of source) if (candidate.parent && family.has(candidate.parent)) family.add(candidate.id);
     const subtasks = source.filter((candidate) => family.has(candidate.id) && candidate.id !== taskId);
-    const siblings = (this.shownTasks(place.toListId)[0] ?? []).filter((candidate) => (candidate.parent ?? undefined) === place.parent && !family.has(candidate.id)).sort(compareTasks);
+    const siblings = (this.shownTasks(place.toListId).at(0) ?? []).filter((candidate) => (candidate.parent ?? undefined) === place.parent && !family.has(candidate.id)).sort(compareTasks);
     const after = place.previous ? siblings.findIndex((candidate) => candidate.id === place.previous) + 1 : 0;
     const position = positionBetween(siblings[after - 1]?.position, siblings[after]?.position);
     const moved: Task = { ...task, position, ...(place.parent ? { parent: place.parent } : { parent: undefined }) };
@@ -326,6 +326,7 @@ export class TasksTreeModel {
     const state = this.stateOf(listId);
     await state.firstPage;
     await state.rest;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the list's request failed with, kept on its state
     if (state.error) throw state.error;
     return buildTaskTree(state.tasks, { complete: true });
   }
@@ -366,7 +367,8 @@ export class TasksTreeModel {
       this.knowSnapshot(cached);
       // The lists whose rows said "N open" last session load now, collapsed as they may be (a reload into another
       // workspace forgets which were open): their counts stay on the rows, fresh once loaded.
-      for (const list of cached.lists) if (cached.tasks[list.id]) this.stateOf(list.id);
+      const cachedTasks: Partial<Record<string, unknown>> = cached.tasks;
+      for (const list of cached.lists) if (cachedTasks[list.id]) this.stateOf(list.id);
       return cached.lists.map((list) => this.listNodeOf(list));
     }
     try {
