@@ -32,7 +32,7 @@ export function adaptDriveClient(client: DriveClient): DriveApi {
     },
     async insertFolder(title, parentId) {
       // A client-chosen id makes the insert safe to retry after a lost answer: it cannot create a second folder.
-      const [id] = await client.generateIds(1);
+      const id = (await client.generateIds(1)).at(0);
       if (id === undefined) return client.insertFolder(title, parentId);
       return client.insertFileWithId({ id, title, mimeType: FOLDER_MIME_TYPE, parents: [{ id: parentId }] });
     },

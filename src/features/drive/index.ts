@@ -189,7 +189,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
         this.comments.fileChanged(fileId);
       },
       revealFile: (fileId, options) => this.revealFile(fileId, options),
-      knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? this.model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
+      knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? this.model().nodesForFile(fileId).at(0)?.item)?.modifiedDate,
       feedOf: (account) => this.otherFeeds.get(account),
     }));
     this._register({ dispose: () => { this.stopOtherFeeds(); } });
@@ -261,7 +261,7 @@ class DriveFeature extends Disposable implements DriveSlice, DriveCommandHost {
           this.comments.fileChanged(fileId);
         },
         revealFile: (fileId, options) => this.revealFile(fileId, options),
-        knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? model().nodesForFile(fileId)[0]?.item)?.modifiedDate,
+        knownModifiedDate: (fileId) => (this.fileSystem.knownVersion(fileId) ?? model().nodesForFile(fileId).at(0)?.item)?.modifiedDate,
       });
       this.otherFeeds.set(account, feed);
       void feed.ensureStarted();

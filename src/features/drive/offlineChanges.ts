@@ -78,7 +78,7 @@ export class DriveOfflineChanges {
   async move(item: DriveItem, addParents: readonly string[], removeParents: readonly string[], targetTitle: string): Promise<void> {
     const intent: MoveIntent = { fileId: item.id, title: item.title ?? item.id, addParents, removeParents };
     await this.changes.keep('move', this.t('Move “{0}” to “{1}”', intent.title, targetTitle), intent);
-    const parents = [...(item.parents ?? []).filter((parent) => !removeParents.includes(parent.id ?? '')), ...addParents.map((id) => ({ id }))];
+    const parents = [...(item.parents ?? []).filter((parent) => !removeParents.includes(parent.id)), ...addParents.map((id) => ({ id }))];
     await this.host.show([{ fileId: item.id, item: { ...item, parents }, removed: false }]);
   }
 
@@ -197,7 +197,7 @@ export class DriveOfflineChanges {
     const api = this.host.api();
     let fileId = intent.fileId;
     if (fileId === undefined) {
-      const [reserved] = await api.generateIds(1);
+      const reserved = (await api.generateIds(1)).at(0);
       if (reserved === undefined) throw new Error('Drive reserved no id for the new file');
       fileId = reserved;
       await this.host.desk.offlineQueue.rewrite((queued) => (queued.id === change.id ? { ...queued, intent: { ...queued.intent, fileId } } : queued));

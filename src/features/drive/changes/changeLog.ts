@@ -156,7 +156,7 @@ export class ChangeLog {
   /** "$(cloud) 3 Drive changes" / "$(cloud) notes.txt changed". */
   statusText(t: Translate = english): string {
     const entries = this.entries();
-    const newest = entries[0];
+    const newest = entries.at(0);
     if (!newest) return `$(cloud) ${t('Drive')}`;
     if (entries.length === 1) return `$(cloud) ${t('{0} {1}', truncate(newest.title, 30), describeKind(newest.kind, t))}`;
     return `$(cloud) ${t('{0} Drive changes', entries.length)}`;

@@ -45,13 +45,13 @@ export class DriveCommentCommands extends DriveCommandPart {
   }
 
   /** The file of a tree row, of the active Drive editor, or of the tree's selection (in that order). */
-  private async fileContext(node?: DriveNode): Promise<FileContext | undefined> {
+  private fileContext(node?: DriveNode): FileContext | undefined {
     const row = node && (node.kind === 'comments' || node.kind === 'comment') ? fileOfCommentRow(node) : node?.kind === 'file' ? node : undefined;
     if (row) return { fileId: row.item.id, title: row.item.title ?? row.item.id, uri: driveUri(this.vs, this.desk.session.viewAccount(), row.item, folderTitles(row)) };
     const document = this.vs.window.activeTextEditor?.document;
     const fileId = document && this.comments.isDriveDocument(document) ? fileIdOf(document.uri) : undefined;
     if (document && fileId) return { fileId, title: document.uri.path.split('/').pop() ?? fileId, uri: document.uri };
-    const [selected] = this.context.fileNodes();
+    const selected = this.context.fileNodes().at(0);
     if (selected) return { fileId: selected.item.id, title: selected.item.title ?? selected.item.id, uri: driveUri(this.vs, this.desk.session.viewAccount(), selected.item, folderTitles(selected)) };
     void this.vs.window.showInformationMessage(this.t('Open a file from Drive, or select one in the Drive view, first.'));
     return undefined;
@@ -112,7 +112,7 @@ export class DriveCommentCommands extends DriveCommandPart {
       attempt(this.desk, async () => {
         let target = this.targetOf(arg);
         if (!target) {
-          const file = await this.fileContext(arg as DriveNode | undefined);
+          const file = this.fileContext(arg as DriveNode | undefined);
           if (!file) return;
           const picked = verb === 'resolve'
             ? await this.pick(file, this.t('Resolve which comment?'), (comment) => !isResolved(comment), this.t('“{0}” has no open comments.', file.title))
@@ -166,7 +166,7 @@ export class DriveCommentCommands extends DriveCommandPart {
       let target = this.targetOf(arg);
       let about = isCommentRow(arg) ? arg.comment : undefined;
       if (!target) {
-        const file = await this.fileContext(arg as DriveNode | undefined);
+        const file = this.fileContext(arg as DriveNode | undefined);
         const picked = file ? await this.pick(file, this.t('Reply to which comment?'), () => true, this.t('“{0}” has no comments.', file.title)) : undefined;
         target = picked?.target;
         about = picked?.comment;
@@ -190,7 +190,7 @@ export class DriveCommentCommands extends DriveCommandPart {
       let target = this.targetOf(arg);
       let current = isCommentRow(arg) ? arg.comment.content : undefined;
       if (!target) {
-        const file = await this.fileContext(arg as DriveNode | undefined);
+        const file = this.fileContext(arg as DriveNode | undefined);
         const picked = file ? await this.pick(file, this.t('Edit which of your comments?'), isMine, this.t('You have no comments on “{0}”.', file.title), true) : undefined;
         target = picked?.target;
         current = picked ? (target?.replyId ? picked.comment.replies?.find((reply) => reply.replyId === target?.replyId)?.content : picked.comment.content) : undefined;
@@ -215,7 +215,7 @@ export class DriveCommentCommands extends DriveCommandPart {
     return attempt(this.desk, async () => {
       let target = this.targetOf(arg);
       if (!target) {
-        const file = await this.fileContext(arg as DriveNode | undefined);
+        const file = this.fileContext(arg as DriveNode | undefined);
         const picked = file ? await this.pick(file, this.t('Delete which of your comments?'), isMine, this.t('You have no comments on “{0}”.', file.title), true) : undefined;
         target = picked?.target;
       }
@@ -230,7 +230,7 @@ export class DriveCommentCommands extends DriveCommandPart {
   /** Show Comments: a pick of the file's comments; the chosen one opens at its place in the file. */
   show(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const file = await this.fileContext(node);
+      const file = this.fileContext(node);
       const picked = file ? await this.pick(file, this.t('Comments on “{0}”', file.title), () => true, this.t('“{0}” has no comments.', file.title)) : undefined;
       if (file && picked) await this.comments.reveal(file.fileId, picked.comment, file.uri, file.title);
     }, { action: this.t('Could not show the comments'), retry: true });
@@ -251,7 +251,7 @@ export class DriveCommentCommands extends DriveCommandPart {
         return;
       }
       const target = this.targetOf(arg);
-      const file = target ? { fileId: target.fileId } : await this.fileContext(arg as DriveNode | undefined);
+      const file = target ? { fileId: target.fileId } : this.fileContext(arg as DriveNode | undefined);
       if (!file) return;
       this.comments.fileChanged(file.fileId);
       await this.comments.store.load(file.fileId);

@@ -177,7 +177,7 @@ export class DriveContentCommands extends DriveCommandPart {
 
   export(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = this.context.requireFiles(node)?.at(0);
       if (!file) return;
       const about = await this.host.about();
       const targets = about.exportFormats.find((format) => format.source === file.item.mimeType)?.targets ?? [];

@@ -104,7 +104,7 @@ export async function changeEach<T>(
  * write, the listings refreshed for what changed; the targets that failed are named in one BulkFailure, whose Retry
  * sends only those again.
  */
-export async function changeAll<T, R extends DriveItem | void>(
+export async function changeAll<T, R>(
   host: ListingHost & Pick<DriveCommandHost, 'noteOwnWrite' | 'desk'>,
   targets: readonly T[],
   run: (targets: readonly T[]) => Promise<readonly BatchResult<R>[]>,
@@ -126,7 +126,8 @@ export async function changeAll<T, R extends DriveItem | void>(
   });
 }
 
-function isItem(value: DriveItem | void): value is DriveItem {
+/** A batch result's value: the changed item, or nothing (a delete). */
+function isItem(value: unknown): value is DriveItem {
   return typeof value === 'object' && value !== null;
 }
 
@@ -163,7 +164,7 @@ export class DriveCommandContext {
    * the palette, with no row) the active editor's `desk-drive:` file. Undefined (after saying so) when there is neither.
    */
   async targetFile(node?: DriveNode): Promise<DriveItem | undefined> {
-    const [row] = this.fileNodes(node);
+    const row = this.fileNodes(node).at(0);
     if (row) return row.item;
     const uri = this.vs.window.activeTextEditor?.document.uri;
     const fileId = uri ? fileIdOf(uri) : undefined;
@@ -186,7 +187,7 @@ export class DriveCommandContext {
 
   /** The folder a "new folder"/"upload" goes into: the folder clicked, the folder of the file clicked, or My Drive. */
   targetContainer(node?: DriveNode): ContainerNode {
-    const candidate = node ?? this.host.treeView.selection[0];
+    const candidate = node ?? this.host.treeView.selection.at(0);
     const model = this.host.model();
     if (!candidate) return model.section('myDrive');
     if (candidate.kind === 'section') return candidate.section === 'myDrive' ? candidate : model.section('myDrive');
@@ -213,7 +214,7 @@ export class DriveCommandContext {
   }
 
   /** The batched mutation (changeAll above) over file rows. */
-  changeAll<R extends DriveItem | void>(targets: readonly FileNode[], run: (targets: readonly FileNode[]) => Promise<readonly BatchResult<R>[]>, refresh: readonly ContainerNode[] | ((done: readonly FileNode[]) => readonly ContainerNode[])): Promise<{ item: FileNode; value: R }[]> {
+  changeAll<R>(targets: readonly FileNode[], run: (targets: readonly FileNode[]) => Promise<readonly BatchResult<R>[]>, refresh: readonly ContainerNode[] | ((done: readonly FileNode[]) => readonly ContainerNode[])): Promise<{ item: FileNode; value: R }[]> {
     return changeAll(this.host, targets, run, refresh, (target) => target.item.title ?? target.item.id);
   }
 

@@ -29,7 +29,7 @@ export class DriveFileCommands extends DriveCommandPart {
 
   open(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.fileNodes(node);
+      const file = this.context.fileNodes(node).at(0);
       if (!file) return;
       if (isFolder(file.item)) {
         await this.host.treeView.reveal(file, { expand: true, select: true });
@@ -118,7 +118,7 @@ export class DriveFileCommands extends DriveCommandPart {
 
   rename(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = this.context.requireFiles(node)?.at(0);
       if (!file) return;
       const title = await this.vs.window.showInputBox({
         prompt: this.t('New name'),
@@ -160,7 +160,7 @@ export class DriveFileCommands extends DriveCommandPart {
 
   openInBrowser(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = this.context.requireFiles(node)?.at(0);
       const endpoints = this.host.endpoints();
       if (!file || !endpoints) return;
       await this.vs.env.openExternal(this.vs.Uri.parse(endpoints.driveWebUrl(file.item.id)));

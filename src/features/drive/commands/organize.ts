@@ -39,7 +39,7 @@ export class DriveOrganizeCommands extends DriveCommandPart {
 
   addParent(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = this.context.requireFiles(node)?.at(0);
       if (!file) return;
       const target = await this.context.pickFolder(this.t('Also show “{0}” in which folder?', file.item.title ?? ''), new Set([file.item.id, ...(file.item.parents ?? []).map((parent) => parent.id)]));
       if (!target) return;
@@ -52,7 +52,7 @@ export class DriveOrganizeCommands extends DriveCommandPart {
 
   removeParent(node?: DriveNode) {
     return attempt(this.desk, async () => {
-      const [file] = this.context.requireFiles(node) ?? [];
+      const file = this.context.requireFiles(node)?.at(0);
       if (!file) return;
       const parents = await this.host.api().listParents(file.item.id);
       if (parents.length < 2) {
@@ -138,7 +138,7 @@ export class DriveOrganizeCommands extends DriveCommandPart {
       }
     }, { action: this.t('Could not move') });
     if (plan.skipped.length > 0) {
-      const first = plan.skipped[0];
+      const first = plan.skipped.at(0);
       if (first) void this.vs.window.showInformationMessage(this.t('“{0}” was not moved: {1}.', first.title, first.reason));
     }
   }

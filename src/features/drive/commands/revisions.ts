@@ -52,7 +52,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
     return { current: this.t('current'), pinned: this.t('pinned'), published: this.t('published'), publishedAuto: this.t('published, republished on change') };
   }
 
-  private isRef(arg: RevisionArg): arg is RevisionRef {
+  private isRef(arg: RevisionArg | null): arg is RevisionRef {
     return typeof arg === 'object' && arg !== null && 'fileId' in arg && typeof arg.fileId === 'string';
   }
 
@@ -142,7 +142,7 @@ export class DriveRevisionCommands extends DriveCommandPart {
       : await readAll((await this.api().downloadRevision(file.id, view.revision.id)).stream);
     const contentType = exportType ?? view.revision.mimeType ?? current.mimeType;
     const updated = await this.api().updateFile(file.id, {}, { content, ifMatch: current.etag, uploadType: 'multipart', ...(contentType ? { contentType } : {}) });
-    await this.context.changeEach([updated], async (item) => item, { rerender: 'row' });
+    await this.context.changeEach([updated], (item) => Promise.resolve(item), { rerender: 'row' });
     this.host.notifyFileChanged(file.id);
     void this.vs.window.showInformationMessage(this.t('Restored “{0}” to {1}.', this.titleOf(file), this.versionLabel(view)));
   }

@@ -36,14 +36,14 @@ export class SharedDriveCommands extends DriveCommandPart {
 
   /** The drive of a row (the drive row itself, or any row inside it), else one picked from the user's drives. */
   private async targetDrive(node: DriveNode | undefined, which: 'any' | 'shown' | 'hidden', placeHolder: string): Promise<DriveItem | undefined> {
-    let current: DriveNode | undefined = node ?? this.host.treeView.selection[0];
+    let current: DriveNode | undefined = node ?? this.host.treeView.selection.at(0);
     while (current && current.kind !== 'section') {
       const row = sharedDriveRow(current);
       if (row) return row.item;
       current = current.parent;
     }
     const drives: DriveItem[] = [];
-    for await (const drive of this.api().allDrives(which === 'any' ? {} : { q: `hidden = ${which === 'hidden'}` })) drives.push(driveAsItem(drive));
+    for await (const drive of this.api().allDrives(which === 'any' ? {} : { q: `hidden = ${String(which === 'hidden')}` })) drives.push(driveAsItem(drive));
     if (drives.length === 0) {
       void this.vs.window.showInformationMessage(which === 'hidden' ? this.t('None of your shared drives is hidden.') : this.t('You are not a member of any shared drive.'));
       return undefined;

@@ -59,7 +59,7 @@ export class DriveTrashCommands extends DriveCommandPart {
       const driveRows = files.flatMap((file) => (file.parent.kind === 'section' && file.parent.parent ? [file.parent.parent] : []));
       const restored = await this.context.changeAll(files, (targets) => this.host.api().untrashFiles(targets.map((file) => file.item.id)), [this.host.model().section('trash'), this.host.model().section('myDrive'), ...driveRows]);
       // The row leaves the Trash; say where the file went (back to the folder it was trashed from).
-      const [only] = restored;
+      const only = restored.at(0);
       if (restored.length === 1 && only) void this.vs.window.showInformationMessage(this.t('Restored “{0}” to the folder it was in.', this.titleOf(only.item.item)));
       else if (restored.length > 1) void this.vs.window.showInformationMessage(this.t('Restored {0} items to the folders they were in.', restored.length));
     }, { action: this.t('Could not restore from the trash'), retry: true });
@@ -69,7 +69,7 @@ export class DriveTrashCommands extends DriveCommandPart {
     return attempt(this.desk, async () => {
       const files = this.context.requireFiles(node, nodes);
       if (!files) return;
-      const [one] = files;
+      const one = files.at(0);
       const names = files.length === 1 && one ? `“${this.titleOf(one.item)}”` : this.t('{0} items', files.length);
       const detail = this.t('This skips the trash and cannot be undone. Folders are deleted with everything in them.');
       if (!(await confirmModal(this.vs, this.t('Delete {0} forever?', names), detail, this.t('Delete Forever')))) return;

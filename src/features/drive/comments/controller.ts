@@ -200,7 +200,7 @@ export class DriveComments extends Disposable {
   /** Opens the comment's file (at `uri`, or by id) and shows its thread expanded at its lines. */
   async reveal(fileId: string, comment: DriveComment, uri?: vscode.Uri, title?: string): Promise<void> {
     const vs = this.vs;
-    const open = this.documentsOf(fileId)[0];
+    const open = this.documentsOf(fileId).at(0);
     const document = open ?? (await vs.workspace.openTextDocument(uri ?? driveUri(vs, this.options.account(), { id: fileId, title: title ?? comment.fileTitle ?? fileId })));
     const editor = await vs.window.showTextDocument(document, { preview: true });
     if (!this.threadOf(document, comment.commentId)) await this.load(document, false);

@@ -2,9 +2,9 @@
  * The desk-drive: file system as VS Code sees it: one provider for the tree's editors and the Explorer's workspace
  * folders, registered for the scheme, with the Explorer's outage notice (availability.ts) told when requests fail.
  */
-import type * as vscode from 'vscode';
 import { UriAccounts } from '../../../core/accounts/accounts';
 import type { DeskContext } from '../../../core/deskContext';
+import type { DisposableLike } from '../../../core/disposable';
 import { DriveFileSystemProvider, type DriveFsOptions } from '../fs/driveFileSystem';
 import { DRIVE_SCHEME } from '../fs/drivePath';
 import { DriveFolderAvailability } from './availability';
@@ -13,7 +13,7 @@ import { recordedAccountOf } from './folderAccounts';
 export interface RegisteredDriveFileSystem {
   readonly provider: DriveFileSystemProvider;
   /** The provider, its registration and the outage notice, in the order they are to be disposed. */
-  readonly disposables: readonly vscode.Disposable[];
+  readonly disposables: readonly DisposableLike[];
 }
 
 export function registerDriveFileSystem(

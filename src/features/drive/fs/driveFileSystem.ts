@@ -582,7 +582,7 @@ export class DriveFileSystemProvider extends Disposable implements vscode.FileSy
       },
       findChild: async (folderId, title) => {
         const page = await this.options.api().listFiles({ q: `${quoteQuery(folderId)} in parents and title = ${quoteQuery(title)} and trashed = false`, maxResults: 10, includeItemsFromAllDrives: true, fields: FS_LISTING_FIELDS });
-        const child = page.items.find((candidate) => sanitizeTitle(candidate.title ?? candidate.id) === title) ?? page.items[0];
+        const child = page.items.find((candidate) => sanitizeTitle(candidate.title ?? candidate.id) === title) ?? page.items.at(0);
         if (child) this.remember(child);
         return child;
       },

@@ -109,21 +109,23 @@ export function segmentsOf(path: string): string[] {
  */
 export async function resolveDrivePath(segments: readonly string[], lookup: PathLookup): Promise<ResolvedPath> {
   const path = `/${segments.join('/')}`;
-  const first = segments[0];
+  const first = segments.at(0);
   if (first === undefined) return { kind: 'root' };
   // `My Drive` cannot be a file id (ids have no spaces): it is the path of a URI opened from the tree.
   if (first === MY_DRIVE_SEGMENT) return resolveBelow(await lookup.getFile('root'), segments, 1, path, lookup);
   // `Shared drives/<name>/…`: a shared drive by its name, then its folders.
   if (first === SHARED_DRIVES_SEGMENT && lookup.findDrive) {
-    const top = segments[1] !== undefined ? await lookup.findDrive(segments[1]) : undefined;
+    const driveName = segments.at(1);
+    const top = driveName !== undefined ? await lookup.findDrive(driveName) : undefined;
     if (!top) throw new PathNotFound(path);
     return resolveBelow(top, segments, 2, path, lookup);
   }
   const current = await lookup.getFile(first);
   let index = 1;
-  if (segments[index] !== undefined && sanitizeTitle(current.title ?? current.id) === segments[index]) index++;
+  const second = segments.at(index);
+  if (second !== undefined && sanitizeTitle(current.title ?? current.id) === second) index++;
   // `/root/My Drive` is My Drive itself even though Drive's root folder has its own title.
-  else if (first === 'root' && segments[index] === MY_DRIVE_SEGMENT) index++;
+  else if (first === 'root' && second === MY_DRIVE_SEGMENT) index++;
   return resolveBelow(current, segments, index, path, lookup);
 }
 

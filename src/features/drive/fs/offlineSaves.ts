@@ -109,7 +109,7 @@ export class DriveOfflineSaves {
       detail: vs.l10n.t('Your save was kept while Desk was offline. Compare the Drive version with yours, overwrite it with yours, or cancel (your text opens in a new editor).'),
       mine: { content: bytes.toString('utf8') },
       // The queue replays a change only while the account that kept it is the one signed in: the remote version is its.
-      theirs: async () => vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(this.host.desk.session.viewAccount(), current) }),
+      theirs: () => Promise.resolve(vs.Uri.from({ scheme: DRIVE_SCHEME, ...remoteVersionParts(this.host.desk.session.viewAccount(), current) })),
       diffTitle: vs.l10n.t('{0} (Drive) ↔ (yours)', intent.title),
     });
     this.host.desk.log.info(`Drive: replayed save of ${intent.fileId} met a change on Drive: ${choice}`);

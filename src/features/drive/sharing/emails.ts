@@ -30,7 +30,7 @@ export function parseEmails(text: string): ParsedEmails {
   const invalid: string[] = [];
   const pieces = text.split(/[,;\n]+/).flatMap((piece) => {
     const named = /<([^<>]*)>\s*$/.exec(piece);
-    return named ? [named[1] ?? ''] : piece.split(/\s+/);
+    return named ? [named[1]] : piece.split(/\s+/);
   });
   for (const raw of pieces) {
     const piece = raw.trim();

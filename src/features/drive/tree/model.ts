@@ -500,6 +500,7 @@ export class DriveTreeModel {
     if (listing.error !== undefined && listing.items.length === 0) {
       // Errors are not cached: the next expansion retries.
       this.listings.delete(container.id);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the folder's request failed with, kept on the listing
       if (!isUnreachable(listing.error)) throw listing.error;
       // Offline: the rows as last loaded, or one row saying this folder was never loaded.
       const known = this.known.get(container.id);
@@ -538,7 +539,7 @@ export class DriveTreeModel {
     // A shared drive's folders list its items only when asked to include shared drives' items; its Trash is the
     // drive's corpus (the user's `trashed = true` leaves shared drives out).
     return this.api.listFiles({
-      q: await this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken, fields: TREE_LISTING_FIELDS,
+      q: this.queryFor(container), orderBy: 'folder,title', maxResults: this.pageSize, pageToken, fields: TREE_LISTING_FIELDS,
       ...(inSharedDrives || driveTrash !== undefined ? { includeItemsFromAllDrives: true } : {}),
       ...(driveTrash !== undefined ? { corpora: 'drive', driveId: driveTrash } : {}),
     });
@@ -582,7 +583,7 @@ export class DriveTreeModel {
     return listing.pending;
   }
 
-  private async queryFor(container: ContainerNode): Promise<string> {
+  private queryFor(container: ContainerNode): string {
     if (container.kind === 'file') return `${quoteQuery(container.item.id)} in parents and trashed = false`;
     switch (container.section) {
       // Drive's `root` alias: the listing needs no about.get first (one round trip, not two).

@@ -30,7 +30,7 @@ export function contextValueFor(node: DriveNode): string {
   words.push(item.labels?.starred ? 'starred' : 'unstarred');
   // What the user may do, as Drive says (a shared drive's contributor trashes nothing; a viewer deletes nothing).
   // An unknown capability offers the action: the service then answers, and its refusal is shown.
-  const can = item.capabilities ?? {};
+  const can: Partial<Record<string, boolean>> = item.capabilities ?? {};
   if (can.canTrash !== false) words.push('mayTrash');
   if (can.canUntrash !== false) words.push('mayUntrash');
   if (can.canDelete !== false) words.push('mayDelete');
@@ -187,11 +187,12 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
       const children = await this.model.children(node);
       // The cache was read for these rows, after My Drive's own row was drawn: redraw it to say "refreshing…".
       // After this answer is in: a change of the row while VS Code waits for its children loses them.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the refresh may have started during the await
       if (!refreshingBefore && this.model.refreshing) setTimeout(() => { this.changeEmitter.fire(node); }, 0);
       return children;
     } catch (error) {
       if (error instanceof NotSignedInError) return [];
-      this.options.log(`Drive: could not list ${node.kind === 'file' ? node.item.title : node.label}: ${errorMessage(error)}`);
+      this.options.log(`Drive: could not list ${node.kind === 'file' ? String(node.item.title) : node.label}: ${errorMessage(error)}`);
       const message: MessageNode = { kind: 'message', id: `${node.id}/…error`, parent: node, text: this.vs.l10n.t('Could not load: {0}', errorMessage(error, this.vs.l10n.t)) };
       return [message];
     }
@@ -211,7 +212,7 @@ export class DriveTreeProvider extends Disposable implements vscode.TreeDataProv
   async handleDrop(target: DriveNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
     const internal = dataTransfer.get(DRIVE_TREE_MIME);
     if (internal) {
-      const sources = (internal.value as readonly FileNode[]).filter((node) => node.kind === 'file');
+      const sources = (internal.value as readonly DriveNode[]).filter((node): node is FileNode => node.kind === 'file');
       const plan = planDrop(sources, target, await this.options.rootId(), this.vs.l10n.t);
       if (!token.isCancellationRequested) await this.options.executeDrop(plan);
       return;
