@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
+import { NextEventStatus } from '../../src/features/calendar/status/statusBar';
 import { addDays, dateKey, zonedToUtc } from '../../src/features/calendar/time';
 import { activateAndSignIn, byLabel, emulatorRequest, eventually, labelText, WindowStubs, detailsTab } from './support';
 
@@ -474,17 +475,28 @@ describe('Calendar view in VS Code', function () {
   it('syncs changes made elsewhere with the sync token and counts down to the next event in the status bar', async () => {
     await api.calendar.startTimers();
     assert.equal(api.calendar.status.isRunning, true);
-    const start = new Date(Date.now() + 30 * 60_000 - 20_000);
-    const end = new Date(start.getTime() + 30 * 60_000);
-    const made = await emulatorRequest<ApiEvent>('POST', `/calendar/v3/calendars/${enc(ALICE)}/events`, { summary: 'Standup from elsewhere', start: { dateTime: start.toISOString() }, end: { dateTime: end.toISOString() } });
+    const zone = await api.calendar.timeZone();
+    // The countdown depends on the clock and on what else is on the calendar then: the test sets a clock of its own,
+    // half an hour before a start tomorrow (Calendar zone) that no other event overlaps, at any hour it runs.
+    const others = api.calendar.tree.agendaOccurrences(zone).filter((occurrence) => !occurrence.allDay);
+    const tomorrow = addDays(dateKey(Date.now(), zone), 1);
+    const halfHour = 30 * 60_000;
+    const free = Array.from({ length: 40 }, (_, step) => zonedToUtc(tomorrow, 8, 0, zone) + step * halfHour)
+      .find((start) => !others.some((occurrence) => occurrence.start < start + halfHour && occurrence.end > start - halfHour));
+    assert.ok(free !== undefined, 'a free hour tomorrow between 08:00 and 23:00');
+    const made = await emulatorRequest<ApiEvent>('POST', `/calendar/v3/calendars/${enc(ALICE)}/events`, { summary: 'Standup from elsewhere', start: { dateTime: new Date(free).toISOString() }, end: { dateTime: new Date(free + halfHour).toISOString() } });
     const before = api.calendar.store.fullLoads;
     await vscode.commands.executeCommand('desk.calendar.refresh', await primary());
     assert.ok(api.calendar.store.find(ALICE, made.body.id), 'the refresh brought the new event');
     assert.equal(api.calendar.store.fullLoads, before, 'an incremental listing, not a reload');
-    api.calendar.status.update();
-    // The status bar looks to the end of today in the Calendar zone: run within half an hour of midnight, the event is tomorrow's.
-    const zone = await api.calendar.timeZone();
-    const today = dateKey(Date.now(), zone) === dateKey(start.getTime(), zone);
-    assert.match(api.calendar.status.text, today ? /in 30 min: Standup from elsewhere/ : /No more events today/);
+    // The status bar's own item and logic, on the agenda the refresh updated, read at the test's clock.
+    const clock = { now: () => free - halfHour, setTimeout: () => undefined, clearTimeout: () => undefined };
+    const status = new NextEventStatus(vscode, { occurrences: () => api.calendar.tree.agendaOccurrences(zone), timeZone: () => zone, defaultReminders: () => [], open: async () => undefined, join: async () => undefined }, clock);
+    try {
+      status.start();
+      assert.equal(status.text, '$(calendar) in 30 min: Standup from elsewhere');
+    } finally {
+      status.dispose();
+    }
   });
 });
