@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { CalendarNode, CalendarTreeNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
-import { NextEventStatus } from '../../src/features/calendar/status/statusBar';
 import { addDays, dateKey, zonedToUtc } from '../../src/features/calendar/time';
+import { freeHalfHourTomorrow, statusAt } from './statusClock';
 import { activateAndSignIn, byLabel, emulatorRequest, eventually, labelText, WindowStubs, detailsTab } from './support';
 
 interface ApiEvent { id: string; summary?: string; status?: string; location?: string; etag?: string; recurringEventId?: string; iCalUID?: string; start?: { dateTime?: string; date?: string; timeZone?: string }; attendees?: Array<{ email: string }> }
@@ -475,28 +475,15 @@ describe('Calendar view in VS Code', function () {
   it('syncs changes made elsewhere with the sync token and counts down to the next event in the status bar', async () => {
     await api.calendar.startTimers();
     assert.equal(api.calendar.status.isRunning, true);
-    const zone = await api.calendar.timeZone();
-    // The countdown depends on the clock and on what else is on the calendar then: the test sets a clock of its own,
-    // half an hour before a start tomorrow (Calendar zone) that no other event overlaps, at any hour it runs.
-    const others = api.calendar.tree.agendaOccurrences(zone).filter((occurrence) => !occurrence.allDay);
-    const tomorrow = addDays(dateKey(Date.now(), zone), 1);
+    // Half an hour before a start tomorrow that nothing else on alice's calendars touches (statusClock.ts).
+    const free = await freeHalfHourTomorrow(await api.calendar.timeZone(), [ALICE]);
     const halfHour = 30 * 60_000;
-    const free = Array.from({ length: 40 }, (_, step) => zonedToUtc(tomorrow, 8, 0, zone) + step * halfHour)
-      .find((start) => !others.some((occurrence) => occurrence.start < start + halfHour && occurrence.end > start - halfHour));
-    assert.ok(free !== undefined, 'a free hour tomorrow between 08:00 and 23:00');
     const made = await emulatorRequest<ApiEvent>('POST', `/calendar/v3/calendars/${enc(ALICE)}/events`, { summary: 'Standup from elsewhere', start: { dateTime: new Date(free).toISOString() }, end: { dateTime: new Date(free + halfHour).toISOString() } });
     const before = api.calendar.store.fullLoads;
     await vscode.commands.executeCommand('desk.calendar.refresh', await primary());
     assert.ok(api.calendar.store.find(ALICE, made.body.id), 'the refresh brought the new event');
     assert.equal(api.calendar.store.fullLoads, before, 'an incremental listing, not a reload');
-    // The status bar's own item and logic, on the agenda the refresh updated, read at the test's clock.
-    const clock = { now: () => free - halfHour, setTimeout: () => undefined, clearTimeout: () => undefined };
-    const status = new NextEventStatus(vscode, { occurrences: () => api.calendar.tree.agendaOccurrences(zone), timeZone: () => zone, defaultReminders: () => [], open: async () => undefined, join: async () => undefined }, clock);
-    try {
-      status.start();
-      assert.equal(status.text, '$(calendar) in 30 min: Standup from elsewhere');
-    } finally {
-      status.dispose();
-    }
+    // The status item's own source and logic, on the agenda the refresh updated, read at the test's clock.
+    assert.equal(statusAt(api, free - halfHour).text, '$(calendar) in 30 min: Standup from elsewhere');
   });
 });
