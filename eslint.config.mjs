@@ -35,9 +35,7 @@ const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
 const STRICT_RULES_NOT_YET_MET = {
   'src/core': ['no-generated-empty-object-type', 'no-unnecessary-type-parameters'],
   'src/features': ['no-dynamic-delete', 'no-invalid-void-type', 'no-meaningless-void-operator', 'no-misused-spread', 'no-unnecessary-boolean-literal-compare', 'no-unnecessary-condition', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'only-throw-error', 'require-await', 'restrict-template-expressions'],
-  'test/conformance': ['no-unnecessary-condition', 'restrict-template-expressions'],
   'test/ui': ['no-deprecated', 'no-unnecessary-condition', 'no-unsafe-argument', 'no-unsafe-assignment', 'no-unsafe-call', 'no-unsafe-member-access', 'no-unsafe-return'],
-  'test/unit': ['no-base-to-string', 'no-confusing-void-expression', 'no-dynamic-delete', 'no-misused-spread', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-class-instance-assignment', 'no-unused-expressions', 'no-useless-default-assignment', 'restrict-template-expressions', 'unbound-method'],
   'test/vscode': ['no-base-to-string', 'no-deprecated', 'no-redundant-type-constituents', 'no-unnecessary-condition', 'no-unnecessary-type-assertion', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'no-unsafe-member-access', 'restrict-template-expressions', 'unbound-method'],
 };
 
