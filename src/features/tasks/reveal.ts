@@ -17,6 +17,9 @@ export interface RevealHost {
 export async function revealTask(host: RevealHost, listId: string, taskId: string, title?: string): Promise<TaskNode | undefined> {
   const { vs, tree, view } = host;
   await vs.commands.executeCommand(`${TASKS_VIEW_ID}.focus`);
+  // A view opened by the focus above (never shown in this window) becomes visible a moment after the command answers;
+  // a reveal before that shows the row but selects nothing.
+  await whenVisible(view);
   await tree.getChildren(); // the list rows must exist before one of their tasks can be found
   let node = await tree.findTaskNode(listId, taskId);
   if (!node) {
@@ -37,4 +40,22 @@ export async function revealTask(host: RevealHost, listId: string, taskId: strin
   }
   await view.reveal(node, { select: true, focus: true, expand: true });
   return node;
+}
+
+/** How long a reveal waits for the Tasks view to become visible before trying anyway (it never waits for nothing). */
+const VISIBLE_WAIT_MS = 3000;
+
+function whenVisible(view: vscode.TreeView<TasksNode>): Promise<void> {
+  if (view.visible) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, VISIBLE_WAIT_MS);
+    const listener = view.onDidChangeVisibility((event) => {
+      if (event.visible) done();
+    });
+  });
 }
