@@ -40,7 +40,6 @@ const STRICT_RULES_NOT_YET_MET = {
   'test/liveness': ['no-unnecessary-condition', 'no-unsafe-argument'],
   'test/support': ['no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'only-throw-error', 'restrict-template-expressions'],
   'test/unit': ['no-base-to-string', 'no-confusing-void-expression', 'no-dynamic-delete', 'no-misused-spread', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-class-instance-assignment', 'no-unused-expressions', 'no-useless-default-assignment', 'restrict-template-expressions', 'unbound-method'],
-  'test/vscode': ['no-base-to-string', 'no-deprecated', 'no-redundant-type-constituents', 'no-unnecessary-condition', 'no-unnecessary-type-assertion', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'no-unsafe-member-access', 'restrict-template-expressions', 'unbound-method'],
 };
 
 export default tseslint.config(
