@@ -35,11 +35,6 @@ const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
 const STRICT_RULES_NOT_YET_MET = {
   'src/core': ['no-generated-empty-object-type', 'no-unnecessary-type-parameters'],
   'src/features': ['no-dynamic-delete', 'no-invalid-void-type', 'no-meaningless-void-operator', 'no-misused-spread', 'no-unnecessary-boolean-literal-compare', 'no-unnecessary-condition', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'only-throw-error', 'require-await', 'restrict-template-expressions'],
-  'test/conformance': ['no-unnecessary-condition', 'restrict-template-expressions'],
-  'test/integration': ['no-confusing-void-expression', 'no-meaningless-void-operator', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unused-expressions', 'restrict-template-expressions', 'unbound-method'],
-  'test/liveness': ['no-unnecessary-condition', 'no-unsafe-argument'],
-  'test/support': ['no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'only-throw-error', 'restrict-template-expressions'],
-  'test/unit': ['no-base-to-string', 'no-confusing-void-expression', 'no-dynamic-delete', 'no-misused-spread', 'no-unnecessary-condition', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-class-instance-assignment', 'no-unused-expressions', 'no-useless-default-assignment', 'restrict-template-expressions', 'unbound-method'],
 };
 
 export default tseslint.config(

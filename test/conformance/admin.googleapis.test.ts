@@ -28,7 +28,7 @@ describe('official @googleapis/admin directory_v1 client against the emulator', 
     const listed = (await alice.users.list({ domain: 'example.com' })).data;
     assert.equal(listed.kind, 'admin#directory#users');
     assert.deepEqual(listed.users?.map((user) => user.primaryEmail), ['alice@example.com', 'bob@example.com', 'carol@example.com']);
-    assert.equal(listed.users?.[0]?.isAdmin, true);
+    assert.equal(listed.users.at(0)?.isAdmin, true);
     assert.equal((await alice.users.list({ customer: 'my_customer', maxResults: 2 })).data.nextPageToken !== undefined, true);
     await rejectsWith(bob.users.list({ domain: 'example.com' }), 403);
     assert.equal((await bob.users.list({ domain: 'example.com', viewType: 'domain_public' })).data.users?.length, 3);

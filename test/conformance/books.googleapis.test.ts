@@ -31,10 +31,10 @@ describe('official @googleapis/books client against the emulator', () => {
     assert.equal(found.data.kind, 'books#volumes');
     assert.equal(found.data.totalItems, 3);
     assert.equal(found.data.items?.[0]?.volumeInfo?.title, 'Dune');
-    const id = found.data.items?.[0]?.id as string;
+    const id = found.data.items.at(0)?.id as string;
     const next = await anonymous.volumes.list({ q: 'dune', maxResults: 2, startIndex: 2 });
     assert.equal(next.data.items?.length, 1);
-    assert.ok(!found.data.items?.some((volume) => volume.id === next.data.items?.[0]?.id));
+    assert.ok(!found.data.items.some((volume) => volume.id === next.data.items?.[0]?.id));
 
     const got = await anonymous.volumes.get({ volumeId: id, projection: 'lite' });
     assert.equal(got.data.kind, 'books#volume');

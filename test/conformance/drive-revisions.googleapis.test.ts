@@ -49,7 +49,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
     assert.equal(got.data.lastModifyingUserName, 'Alice Demo');
     const old = await alice.files.get({ fileId, alt: 'media', revisionId: first.id as string }, { responseType: 'stream' });
     assert.equal(await text(old.data), 'version one');
-    assert.ok(first.downloadUrl?.includes(`revisionId=${first.id}`));
+    assert.ok(first.downloadUrl?.includes(`revisionId=${String(first.id)}`));
 
     const pinned = await alice.revisions.patch({ fileId, revisionId: first.id as string, requestBody: { pinned: true } });
     assert.equal(pinned.data.pinned, true);
@@ -71,7 +71,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
   it('revisions of a Docs Editors file: published, publishAuto, publishedOutsideDomain', async () => {
     const doc = await alice.files.insert({ convert: true, requestBody: { title: 'Published doc' }, media: { mimeType: 'text/plain', body: 'public words' } }, { rootUrl });
     const fileId = doc.data.id as string;
-    const [head] = (await alice.revisions.list({ fileId })).data.items ?? [];
+    const head = ((await alice.revisions.list({ fileId })).data.items ?? []).at(0);
     const published = await alice.revisions.update({ fileId, revisionId: head?.id as string, requestBody: { published: true, publishAuto: true, publishedOutsideDomain: true } });
     assert.equal(published.data.published, true);
     assert.equal(published.data.publishAuto, true);
@@ -100,13 +100,15 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
     });
     assert.equal(modified.data.kind, 'drive#modifyLabelsResponse');
     assert.deepEqual(modified.data.modifiedLabels?.map((label) => label.id), ['deskProject', 'deskReview']);
-    const project = modified.data.modifiedLabels?.[0];
+    const project = modified.data.modifiedLabels.at(0);
     assert.equal(project?.kind, 'drive#label');
-    assert.equal(project?.fields?.status?.kind, 'drive#labelField');
-    assert.equal(project?.fields?.status?.valueType, 'selection');
-    assert.deepEqual(project?.fields?.budget?.integer, ['250']);
-    assert.deepEqual(project?.fields?.dueDate?.dateString, ['2026-12-31']);
-    assert.equal(project?.fields?.owner?.user?.[0]?.emailAddress, 'bob@example.com');
+    // A label's fields by id, each possibly missing from the answer.
+    const fields: Partial<Record<string, drive_v2.Schema$LabelField>> | null | undefined = project.fields;
+    assert.equal(fields?.status?.kind, 'drive#labelField');
+    assert.equal(fields.status.valueType, 'selection');
+    assert.deepEqual(fields.budget?.integer, ['250']);
+    assert.deepEqual(fields.dueDate?.dateString, ['2026-12-31']);
+    assert.equal(fields.owner?.user?.[0]?.emailAddress, 'bob@example.com');
 
     const listed = await alice.files.listLabels({ fileId, maxResults: 1 });
     assert.equal(listed.data.kind, 'drive#labelList');
@@ -116,7 +118,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
 
     const file = await alice.files.get({ fileId, includeLabels: 'deskReview' });
     assert.deepEqual(file.data.labelInfo?.labels?.map((label) => label.id), ['deskReview']);
-    assert.equal(file.data.labelInfo?.labels?.[0]?.fields?.notes?.text?.[0], 'Read me');
+    assert.equal(file.data.labelInfo.labels[0]?.fields?.notes?.text?.[0], 'Read me');
     assert.equal((await alice.files.get({ fileId })).data.labelInfo, undefined);
     const listedFiles = await alice.files.list({ q: "title = 'labelled.txt'", includeLabels: 'deskProject' });
     assert.deepEqual(listedFiles.data.items?.[0]?.labelInfo?.labels?.map((label) => label.id), ['deskProject']);
@@ -124,7 +126,7 @@ describe('official @googleapis/drive v2 client: revisions and labels against the
     await alice.files.modifyLabels({ fileId, requestBody: { labelModifications: [{ labelId: 'deskReview', removeLabel: true }, { labelId: 'deskProject', fieldModifications: [{ fieldId: 'owner', unsetValues: true }] }] } });
     const after = await alice.files.listLabels({ fileId });
     assert.deepEqual(after.data.items?.map((label) => label.id), ['deskProject']);
-    assert.equal(after.data.items?.[0]?.fields?.owner, undefined);
+    assert.equal(after.data.items[0]?.fields?.owner, undefined);
     await rejectsWith(alice.files.modifyLabels({ fileId, requestBody: { labelModifications: [{ labelId: 'missing' }] } }), 404);
     await rejectsWith(alice.files.modifyLabels({ fileId, requestBody: { labelModifications: [{ labelId: 'deskProject', fieldModifications: [{ fieldId: 'budget', setDateValues: ['2026-01-01'] }] }] } }), 400);
     await rejectsWith(bob.files.listLabels({ fileId }), 404);

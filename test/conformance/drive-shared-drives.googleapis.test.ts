@@ -63,7 +63,7 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
 
     const inDrive = (await bob.files.list({ corpora: 'drive', driveId, includeItemsFromAllDrives: true, supportsAllDrives: true })).data.items ?? [];
     assert.deepEqual(inDrive.map((file) => file.id).sort(), [folder.id, note.id].sort());
-    const inFolder = (await bob.files.list({ q: `'${folder.id}' in parents`, includeItemsFromAllDrives: true, supportsAllDrives: true })).data.items ?? [];
+    const inFolder = (await bob.files.list({ q: `'${String(folder.id)}' in parents`, includeItemsFromAllDrives: true, supportsAllDrives: true })).data.items ?? [];
     assert.deepEqual(inFolder.map((file) => file.title), ['note.txt']);
     const allDrives = (await bob.files.list({ corpora: 'allDrives', includeItemsFromAllDrives: true, supportsAllDrives: true, q: "title = 'note.txt'" })).data.items ?? [];
     assert.deepEqual(allDrives.map((file) => file.id), [note.id]);
@@ -99,7 +99,7 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
     assert.equal(created.kind, 'drive#teamDrive');
     assert.equal(created.name, 'Old style');
     assert.equal(created.capabilities?.canRenameTeamDrive, true);
-    assert.equal(created.capabilities?.canDeleteTeamDrive, true);
+    assert.equal(created.capabilities.canDeleteTeamDrive, true);
     assert.equal(created.restrictions?.teamMembersOnly, true);
     const teamDriveId = created.id as string;
     // The same drive through drives, with the new names.
@@ -119,7 +119,7 @@ describe('official @googleapis/drive v2 client: shared drives against the emulat
     await alice.permissions.insert({ fileId: teamDriveId, supportsAllDrives: true, sendNotificationEmails: false, requestBody: { type: 'user', role: 'reader', value: 'bob@example.com' } });
     const asBob = (await bob.teamdrives.get({ teamDriveId })).data;
     assert.equal(asBob.capabilities?.canRenameTeamDrive, false);
-    assert.equal(asBob.capabilities?.canListChildren, true);
+    assert.equal(asBob.capabilities.canListChildren, true);
     await rejectsWith(carol.teamdrives.get({ teamDriveId }), 404);
     await rejectsWith(carol.teamdrives.list({ useDomainAdminAccess: true }), 403);
     assert.ok((await alice.teamdrives.list({ useDomainAdminAccess: true, maxResults: 100 })).data.items?.some((item) => item.id === teamDriveId));

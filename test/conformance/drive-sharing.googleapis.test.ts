@@ -66,7 +66,7 @@ describe('official @googleapis/drive v2 client: permissions, comments and replie
     assert.equal(list.data.kind, 'drive#permissionList');
     const carols = list.data.items?.find((permission) => permission.emailAddress === 'carol@example.com');
     assert.equal(carols?.permissionDetails?.[0]?.inherited, true);
-    assert.equal(carols?.permissionDetails?.[0]?.inheritedFrom, folder);
+    assert.equal(carols.permissionDetails[0]?.inheritedFrom, folder);
     assert.equal((await alice.permissions.get({ fileId: file, permissionId: bobId })).data.role, 'reader');
 
     const patched = await alice.permissions.patch({ fileId: file, permissionId: bobId, requestBody: { role: 'reader', additionalRoles: ['commenter'] } });
@@ -81,7 +81,7 @@ describe('official @googleapis/drive v2 client: permissions, comments and replie
     // Alice still edits it: it sits in her folder, whose owner edits what is inside.
     const inherited = (await alice.permissions.list({ fileId: file })).data.items?.find((permission) => permission.id === aliceId);
     assert.equal(inherited?.role, 'writer');
-    assert.ok(inherited?.permissionDetails?.every((detail) => detail.inherited) && inherited.permissionDetails.some((detail) => detail.inheritedFrom === folder));
+    assert.ok(inherited.permissionDetails?.every((detail) => detail.inherited) && inherited.permissionDetails.some((detail) => detail.inheritedFrom === folder));
     await bob.files.patch({ fileId: file, removeParents: folder, requestBody: {} });
     await rejectsWith(alice.files.get({ fileId: file }), 404);
     await rejectsWith(alice.permissions.insert({ fileId: folder, requestBody: { type: 'user', role: 'reader' } }), 400);

@@ -96,8 +96,8 @@ describe('official @googleapis/drive v2 client against the emulator', function (
 
     const ids = await api.files.generateIds({ maxResults: 2 });
     assert.equal(ids.data.ids?.length, 2);
-    const chosen = await api.files.insert({ requestBody: { id: ids.data.ids?.[0], title: 'chosen' } });
-    assert.equal(chosen.data.id, ids.data.ids?.[0]);
+    const chosen = await api.files.insert({ requestBody: { id: ids.data.ids.at(0), title: 'chosen' } });
+    assert.equal(chosen.data.id, ids.data.ids.at(0));
   });
 
   it('files.trash, untrash, emptyTrash and delete', async () => {
@@ -157,7 +157,7 @@ describe('official @googleapis/drive v2 client against the emulator', function (
     assert.equal(changes.data.kind, 'drive#changeList');
     assert.deepEqual(changes.data.items?.map((item) => item.fileId), [made.data.id]);
     assert.ok(changes.data.newStartPageToken);
-    const change = await api.changes.get({ changeId: changes.data.items?.[0]?.id as string });
+    const change = await api.changes.get({ changeId: changes.data.items.at(0)?.id as string });
     assert.equal(change.data.fileId, made.data.id);
     await rejectsWith(api.changes.list({ pageToken: 'bogus' }), 400);
   });

@@ -56,7 +56,7 @@ describe('official clients asking for partial responses (fields=)', function () 
     const listed = await calendarApi.events.list({ calendarId: 'primary', fields: 'items(id,summary,start,end),nextPageToken,nextSyncToken' });
     assert.deepEqual(Object.keys(listed.data).sort(), ['items', 'nextSyncToken']);
     assert.deepEqual(listed.data.items?.map((event) => [event.summary, event.start?.dateTime]), [['Standup', '2026-12-01T10:00:00+01:00']]);
-    assert.deepEqual(Object.keys(listed.data.items?.[0] ?? {}).sort(), ['end', 'id', 'start', 'summary']);
+    assert.deepEqual(Object.keys(listed.data.items.at(0) ?? {}).sort(), ['end', 'id', 'start', 'summary']);
   });
 
   it('refuses a field the resource lacks, or a malformed selection, with Google\'s 400 before changing anything', async () => {
@@ -65,8 +65,8 @@ describe('official clients asking for partial responses (fields=)', function () 
         assert.equal(statusOf(error), 400);
         const body = (error as { response?: { data?: { error?: { errors?: { reason?: string; location?: string }[]; message?: string } } } }).response?.data?.error;
         assert.equal(body?.errors?.[0]?.reason, 'invalidParameter');
-        assert.equal(body?.errors?.[0]?.location, 'fields');
-        assert.match(body?.message ?? '', /^Invalid field selection /);
+        assert.equal(body.errors[0]?.location, 'fields');
+        assert.match(body.message ?? '', /^Invalid field selection /);
         return true;
       });
     }

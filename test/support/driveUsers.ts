@@ -13,13 +13,14 @@ export const ALICE = 'alice@example.com';
 export const BOB = 'bob@example.com';
 export const CAROL = 'carol@example.com';
 
+/** Plain functions (no `this`): the suites take them apart (`const { call, ok } = driveUsers()`). */
 export interface DriveUsers {
   /** A request as `as` (one of the demo users). */
-  call(as: string, method: string, path: string, options?: HttpCallOptions): Promise<HttpAnswer>;
+  readonly call: (as: string, method: string, path: string, options?: HttpCallOptions) => Promise<HttpAnswer>;
   /** The same, asserting a 2xx answer (the failure names the user, the request and the answer). */
-  ok(as: string, method: string, path: string, options?: HttpCallOptions): Promise<HttpAnswer>;
+  readonly ok: (as: string, method: string, path: string, options?: HttpCallOptions) => Promise<HttpAnswer>;
   /** An answer's body as a Drive file. */
-  fileOf(answer: { json: unknown }): DriveFile;
+  readonly fileOf: (answer: { json: unknown }) => DriveFile;
 }
 
 /** Registers the suite's hooks (call it inside `describe`): one emulator, a token for alice, bob and carol. */
@@ -37,7 +38,7 @@ export function driveUsers(): DriveUsers {
   const call = (as: string, method: string, path: string, options: HttpCallOptions = {}): Promise<HttpAnswer> => raw(method, path, { ...options, token: tokens.get(as) as string });
   return {
     call,
-    async ok(as, method, path, options = {}) {
+    ok: async (as, method, path, options = {}) => {
       const answer = await call(as, method, path, options);
       assert.ok(answer.status >= 200 && answer.status < 300, `${as} ${method} ${path} → ${answer.status} ${answer.text}`);
       return answer;

@@ -30,7 +30,7 @@ export function startChild(bundle: string, args: string[]): Promise<Child> {
   const child = spawn(process.execPath, [bundle, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', (line) => {
       const found = /listening on (http:\/\/\S+)/.exec(line);

@@ -36,7 +36,7 @@ export function schemaCheckingAdapter(emulator: RunningEmulator): Adapter {
     const url = new URL(options.url);
     const isJson = /^application\/json/.test(response.headers.get('content-type') ?? '');
     if (response.status < 200 || response.status >= 300 || !isJson || url.searchParams.get('alt') === 'media') return response;
-    const route = router.match(String(options.method ?? 'GET').toUpperCase(), url.pathname).match?.route;
+    const route = router.match((options.method ?? 'GET').toUpperCase(), url.pathname).match?.route;
     const problems = route ? answerProblems(route.id, response.data, extensions) : [];
     if (problems.length > 0) {
       throw new Error(`${route?.id ?? '?'} answered outside Google's schema (${options.method ?? 'GET'} ${url.pathname}):\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  …and ${problems.length - 20} more` : ''}`);

@@ -106,7 +106,7 @@ export function scriptDialogs(stubs: WindowStubs, steps: readonly DialogStep[], 
       return undefined;
     }
     const found = list.find((item) => item.kind !== vscode.QuickPickItemKind.Separator && step.pick.test(item.label));
-    if (!found) problems.push(`no item matching ${step.pick} among ${list.map((item) => item.label).join(', ')}`);
+    if (!found) problems.push(`no item matching ${String(step.pick)} among ${list.map((item) => item.label).join(', ')}`);
     return found;
   });
   stubs.stub('showInputBox', async (options: unknown) => {
@@ -115,7 +115,7 @@ export function scriptDialogs(stubs: WindowStubs, steps: readonly DialogStep[], 
     const step = queue.shift();
     if (!step) return undefined;
     if (!('type' in step)) {
-      problems.push(`expected a quick pick for ${step.pick}, got an input box: ${box.prompt ?? ''}`);
+      problems.push(`expected a quick pick for ${String(step.pick)}, got an input box: ${box.prompt ?? ''}`);
       return undefined;
     }
     for (const bad of step.rejects ?? []) {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { DriveChangesState } from '../../src/features/drive';
 import { consentBrowser } from '../support/consentBrowser';
+import { freeHalfHourTomorrow, statusAt } from './statusClock';
 import { activateAndSignIn, emulatorRequest, eventually, WindowStubs } from './support';
 
 const ALICE = 'alice@example.com';
@@ -26,6 +27,7 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
   const tasks: Array<{ account: string; listId: string; taskId: string }> = [];
   const cleanups: Array<() => Promise<unknown>> = [];
   let todoFile: vscode.Uri | undefined;
+  let meetingStart = 0;
 
   async function signOutOf(account: string): Promise<void> {
     for (const session of await api.desk.auth.listSessions()) if (session.account.label === account) await api.desk.auth.removeSession(session.id);
@@ -45,9 +47,10 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
       tasks.push({ account, listId: list.id, taskId: task.id });
       cleanups.push(() => emulatorRequest('DELETE', `/tasks/v1/lists/${list.id}/tasks/${task.id}`, undefined, account));
     }
-    // Bob's event, on now: it began a moment ago and lasts an hour, whatever the hour of the day.
-    const now = Date.now();
-    const event = (await emulatorRequest<{ id: string }>('POST', '/calendar/v3/calendars/primary/events', { summary: `${word} bob's meeting`, start: { dateTime: new Date(now - 5_000).toISOString() }, end: { dateTime: new Date(now + 3_600_000).toISOString() } }, BOB)).body;
+    // Bob's event, at a time nothing else of alice's or bob's touches: the status item is read on a clock set
+    // half an hour before it (statusClock.ts), whatever the hour the suite runs.
+    meetingStart = await freeHalfHourTomorrow('Europe/Berlin', [ALICE, BOB]);
+    const event = (await emulatorRequest<{ id: string }>('POST', '/calendar/v3/calendars/primary/events', { summary: `${word} bob's meeting`, start: { dateTime: new Date(meetingStart).toISOString() }, end: { dateTime: new Date(meetingStart + 3_600_000).toISOString() } }, BOB)).body;
     cleanups.push(() => emulatorRequest('DELETE', `/calendar/v3/calendars/primary/events/${event.id}`, undefined, BOB));
     api.setAuthUrlOpener(consentBrowser(BOB, (result) => {
       if (result instanceof Error) console.error(`consent failed: ${result.message}`);
@@ -114,19 +117,25 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
   });
 
   it('a palette command with no row or document to go by asks which account, and acts in the one chosen', async () => {
+    // Another suite may have left alice's settings document open: the one this command opens is the new one.
+    const isSettings = (document: vscode.TextDocument): boolean => document.uri.scheme === 'desk-calendar-info';
+    const open = new Set(vscode.workspace.textDocuments.filter(isSettings));
     const offered = stubs.pickByLabel(/Bob Demo/);
     await vscode.commands.executeCommand('desk.calendar.showSettings');
     assert.deepEqual(offered[0], ['Alice Demo', 'Bob Demo']);
-    const settings = await eventually('the calendar settings document', () => vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'desk-calendar-info'));
+    const settings = await eventually('the calendar settings document', () => vscode.workspace.textDocuments.find((document) => isSettings(document) && !open.has(document)));
     assert.equal(settings.uri.authority, BOB, 'bob\'s settings');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('the next-event status item weighs bob\'s calendar too and says whose event it is', async () => {
-    const status = api.calendar.status;
-    await eventually('bob\'s meeting in the status item', () => (status.current?.event.summary === `${word} bob's meeting` ? true : undefined), 60000);
-    assert.equal(status.currentAccount, BOB);
-    assert.match(status.text, /· Bob Demo$/);
+    const before = meetingStart - 30 * 60_000;
+    const status = await eventually('bob\'s meeting in the status item', () => {
+      const at = statusAt(api, before);
+      return at.event === `${word} bob's meeting` ? at : undefined;
+    }, 60000);
+    assert.equal(status.account, BOB);
+    assert.match(status.text, /in 30 min: .* · Bob Demo$/);
   });
 
   /** The TODOs view's description of the row of the TODO in `file`, once its task is looked up (the view draws it). */

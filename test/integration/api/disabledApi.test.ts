@@ -34,8 +34,8 @@ describe('an API not enabled in the Cloud project', () => {
       assert.deepEqual([body.errors[0]?.reason, body.errors[0]?.domain, body.status], ['accessNotConfigured', 'usageLimits', 'PERMISSION_DENIED']);
       const info = body.details.find((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
       assert.equal(info?.reason, 'SERVICE_DISABLED');
-      assert.deepEqual(Object.keys(info?.metadata as object).sort(), ['activationUrl', 'consumer', 'containerInfo', 'service', 'serviceTitle']);
-      assert.equal((info?.metadata as { service: string }).service, 'calendar-json.googleapis.com');
+      assert.deepEqual(Object.keys(info.metadata as object).sort(), ['activationUrl', 'consumer', 'containerInfo', 'service', 'serviceTitle']);
+      assert.equal((info.metadata as { service: string }).service, 'calendar-json.googleapis.com');
       return true;
     });
   });
@@ -44,7 +44,7 @@ describe('an API not enabled in the Cloud project', () => {
     await assert.rejects(new CalendarClient(http()).listCalendarList(), (error: unknown) => {
       assert.ok(error instanceof GoogleApiError);
       assert.equal(error.disabledService?.title, 'Google Calendar API');
-      assert.match(error.disabledService?.activationUrl ?? '', /^https:\/\/console\.developers\.google\.com\/apis\/api\/calendar-json\.googleapis\.com\/overview\?project=/);
+      assert.match(error.disabledService.activationUrl, /^https:\/\/console\.developers\.google\.com\/apis\/api\/calendar-json\.googleapis\.com\/overview\?project=/);
       assert.equal(errorMessage(error), 'Google Calendar API is not enabled in the Google Cloud project of your OAuth client. Enable it there, wait a minute, then try again.');
       return true;
     });

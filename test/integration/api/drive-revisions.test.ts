@@ -38,22 +38,22 @@ describe('DriveClient: revisions and labels against the emulator', function () {
     assert.deepEqual(history.map((revision) => revision.id).at(-1), latest.headRevisionId);
     assert.equal(history.length, 3);
     const [first, second] = history;
-    assert.equal(await text((await alice.downloadRevision(file.id, first?.id)).stream), 'first');
-    assert.equal((await alice.getRevision(file.id, second?.id)).md5Checksum, second?.md5Checksum);
+    assert.equal(await text((await alice.downloadRevision(file.id, first.id)).stream), 'first');
+    assert.equal((await alice.getRevision(file.id, second.id)).md5Checksum, second.md5Checksum);
     const page = await alice.listRevisions(file.id, { maxResults: 2 });
     assert.equal(page.items.length, 2);
     assert.ok(page.nextPageToken);
 
-    assert.equal((await alice.patchRevision(file.id, first?.id, { pinned: true })).pinned, true);
-    assert.equal((await alice.updateRevision(file.id, first?.id, { pinned: false })).pinned, false);
+    assert.equal((await alice.patchRevision(file.id, first.id, { pinned: true })).pinned, true);
+    assert.equal((await alice.updateRevision(file.id, first.id, { pinned: false })).pinned, false);
 
     // Restoring is an update of the file with the old version's bytes: a new head, the history kept.
-    const restored = await alice.updateFile(file.id, {}, { content: Buffer.from(await text((await alice.downloadRevision(file.id, first?.id)).stream)) });
-    assert.equal(restored.md5Checksum, first?.md5Checksum);
+    const restored = await alice.updateFile(file.id, {}, { content: Buffer.from(await text((await alice.downloadRevision(file.id, first.id)).stream)) });
+    assert.equal(restored.md5Checksum, first.md5Checksum);
     assert.equal((await alice.allRevisions(file.id)).length, 4);
 
-    await alice.deleteRevision(file.id, second?.id);
-    assert.deepEqual((await alice.allRevisions(file.id)).map((revision) => revision.id).includes(second?.id), false);
+    await alice.deleteRevision(file.id, second.id);
+    assert.deepEqual((await alice.allRevisions(file.id)).map((revision) => revision.id).includes(second.id), false);
     await assert.rejects(alice.deleteRevision(file.id, restored.headRevisionId as string), (error: unknown) => error instanceof GoogleApiError && error.status === 400);
     await assert.rejects(bob.allRevisions(file.id), (error: unknown) => error instanceof GoogleApiError && error.status === 404);
   });
@@ -62,9 +62,9 @@ describe('DriveClient: revisions and labels against the emulator', function () {
     const doc = await alice.uploadFile({ title: 'Doc', mimeType: GOOGLE_DOC_MIME_TYPE }, Buffer.from('draft one'), { convert: true });
     await alice.insertPermission(doc.id, { type: 'user', role: 'writer', emailAddress: 'bob@example.com' });
     await bob.updateFile(doc.id, {}, { content: Buffer.from('draft two') });
-    const [first, head] = await alice.allRevisions(doc.id);
-    assert.equal((await alice.exportRevision(doc.id, first?.id, 'text/plain')).toString('utf8'), 'draft one');
-    const published = await alice.patchRevision(doc.id, head?.id, { published: true, publishAuto: true });
+    const history = await alice.allRevisions(doc.id);
+    assert.equal((await alice.exportRevision(doc.id, String(history.at(0)?.id), 'text/plain')).toString('utf8'), 'draft one');
+    const published = await alice.patchRevision(doc.id, String(history.at(1)?.id), { published: true, publishAuto: true });
     assert.equal(published.published, true);
     assert.ok(published.publishedLink);
   });

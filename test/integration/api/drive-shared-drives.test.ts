@@ -32,7 +32,7 @@ describe('DriveClient: shared drives against the emulator', function () {
     const team = drives.find((drive) => drive.name === 'Team Desk');
     assert.ok(team, drives.map((drive) => drive.name).join());
     assert.equal(team.capabilities?.canAddChildren, true);
-    assert.equal(team.capabilities?.canManageMembers, false);
+    assert.equal(team.capabilities.canManageMembers, false);
     const members = (await alice.listPermissions(team.id)).items.map((member) => [member.emailAddress, member.role]);
     assert.deepEqual(members.sort(), [['alice@example.com', 'organizer'], ['bob@example.com', 'writer']]);
 

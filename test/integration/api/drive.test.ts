@@ -60,7 +60,7 @@ describe('DriveClient against the emulator', function () {
     assert.ok(['Notes', 'Photos', 'Projects'].every((title) => titles.includes(title)), titles.join());
     assert.equal(top.items[0]?.mimeType, FOLDER_MIME_TYPE);
     const projects = top.items.find((item) => item.title === 'Projects');
-    const inProjects = await drive.listFiles({ q: `'${projects?.id}' in parents` });
+    const inProjects = await drive.listFiles({ q: `'${String(projects?.id)}' in parents` });
     const plan = inProjects.items.find((item) => item.mimeType === GOOGLE_DOC_MIME_TYPE);
     assert.ok(plan);
     assert.match((await drive.exportFile(plan.id, 'text/plain')).toString('utf8'), /Project plan/);
@@ -68,7 +68,7 @@ describe('DriveClient against the emulator', function () {
     assert.ok(trashed.items.length >= 1);
     const starred = await drive.listFiles({ q: 'starred = true' });
     assert.ok(starred.items.length >= 1);
-    const desk = (await drive.listFiles({ q: "title = 'Desk'" })).items[0];
+    const desk = (await drive.listFiles({ q: "title = 'Desk'" })).items.at(0);
     const children = await drive.listChildren(desk?.id ?? 'missing');
     assert.ok(children.items.length >= 3);
   });
@@ -135,7 +135,7 @@ describe('DriveClient against the emulator', function () {
     let sabotaged = 0;
     const ranges: string[] = [];
     const flaky: FetchFunction = async (url, init) => {
-      const headers = new Map(Object.entries((init?.headers as { raw(): Record<string, string[]> } | undefined)?.raw?.() ?? {}).map(([key, value]) => [key.toLowerCase(), value[0] ?? '']));
+      const headers = new Map(Object.entries((init?.headers as { raw?: () => Record<string, string[]> } | undefined)?.raw?.() ?? {}).map(([key, value]) => [key.toLowerCase(), value[0] ?? '']));
       const range = headers.get('content-range');
       if (range) ranges.push(range);
       if (range?.startsWith(`bytes ${256 * 1024}-`) && sabotaged === 0 && Buffer.isBuffer(init?.body)) {
@@ -165,7 +165,7 @@ describe('DriveClient against the emulator', function () {
     assert.equal(sabotaged, 1);
     assert.ok(ranges.includes(`bytes */${content.length}`), `a status query was made: ${ranges.join(' | ')}`);
     const resumedFrom = ranges.find((range, index) => index > ranges.indexOf(`bytes */${content.length}`) && !range.startsWith('bytes */'));
-    assert.ok(resumedFrom?.startsWith(`bytes ${256 * 1024 + 100_000}-`), `resumed where the server stopped: ${resumedFrom}`);
+    assert.ok(resumedFrom?.startsWith(`bytes ${256 * 1024 + 100_000}-`), `resumed where the server stopped: ${String(resumedFrom)}`);
     assert.equal(file.md5Checksum, md5(content));
     assert.ok((await readAll((await client.download(file.id)).stream)).equals(content));
   });

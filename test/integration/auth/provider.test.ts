@@ -125,7 +125,7 @@ describe('DeskAuthenticationProvider against the emulator (fake vscode)', () => 
     const session = await first.provider.createSession(TASKS);
     assert.deepEqual((await secondSawSignIn).added?.map((added) => added.id), [session.id]);
 
-    const [refreshToken] = storedRefreshTokens(secrets);
+    const refreshToken = storedRefreshTokens(secrets).at(0);
     const secondSawSignOut = new Promise<SessionsChange>((resolve) => second.provider.onDidChangeSessions(resolve));
     await first.provider.removeSession(session.id);
     assert.deepEqual((await secondSawSignOut).removed?.map((removed) => removed.id), [session.id]);

@@ -44,7 +44,7 @@ function batchBody(calls: readonly RawCall[], eol = '\r\n'): string {
 
 function readAnswers(answer: HttpAnswer): RawAnswer[] {
   const boundary = /boundary=([^\s;]+)/.exec(answer.headers.get('content-type') ?? '')?.[1];
-  assert.ok(boundary, `multipart answer expected, got ${answer.headers.get('content-type')}: ${answer.text.slice(0, 200)}`);
+  assert.ok(boundary, `multipart answer expected, got ${String(answer.headers.get('content-type'))}: ${answer.text.slice(0, 200)}`);
   assert.match(answer.headers.get('content-type') ?? '', /^multipart\/mixed;/);
   const sections = answer.text.split(`--${boundary}`);
   assert.equal(sections.at(-1)?.trim(), '--', 'the answer ends with the closing boundary');
@@ -125,10 +125,12 @@ describe('batch requests (POST /batch/{api}/{version}) over HTTP', function () {
       { method: 'GET', path: '/tasks/v1/users/@me/lists', contentId: 'a' },
       { method: 'GET', path: '/tasks/v1/users/@me/lists', contentId: 'b', headers: { Authorization: `Bearer ${bob}` } },
     ]);
-    const [mine, bobs] = readAnswers(answer);
+    const answers = readAnswers(answer);
+    const mine = answers.at(0);
+    const bobs = answers.at(1);
     assert.equal(mine?.status, 200);
     assert.equal(bobs?.status, 200);
-    assert.notDeepEqual(mine?.json, bobs?.json, 'each part answered for its own user');
+    assert.notDeepEqual(mine.json, bobs.json, 'each part answered for its own user');
     const unsigned = readAnswers(await batch('/batch/tasks/v1', [{ method: 'GET', path: '/tasks/v1/users/@me/lists' }], { token: null }));
     assert.equal(unsigned[0]?.status, 401);
     assert.equal(reasonOf(unsigned[0]), 'required');

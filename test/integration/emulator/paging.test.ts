@@ -92,7 +92,7 @@ describe('page tokens continue their query in every service', function () {
     assert.deepEqual(viaLink.items, viaToken.items);
     await expectContinues(`/drive/v2/files/${folder}/children`, `q=${encodeURIComponent("title contains 'paged'")}`, '', 'items');
     const listed = (await ok(call('GET', `/drive/v2/files?q=${q}`))).items as { id: string }[];
-    const file = String(listed[0]?.id);
+    const file = String(listed.at(0)?.id);
     for (let index = 0; index < 4; index++) await ok(call('POST', `/drive/v2/files/${file}/comments`, { content: `comment ${index}` }));
     await expectContinues(`/drive/v2/files/${file}/comments`, 'includeDeleted=false', 'includeDeleted=true', 'items', 'commentId');
   });

@@ -113,7 +113,7 @@ describe('hostile request bodies over raw sockets', function () {
     const { received } = await exchange(post('/tasks/v1/users/@me/lists', 'Transfer-Encoding: chunked\r\n'), (send) => {
       // A byte every 50 ms, never idle for the 300 ms body timeout, never ending.
       const timer = setInterval(() => {
-        void send('1\r\n \r\n').then((open) => open || clearInterval(timer));
+        void send('1\r\n \r\n').then((open) => { if (!open) clearInterval(timer); });
       }, 50);
     });
     assert.equal(firstResponse(received).status, 408, received.slice(0, 300));

@@ -30,7 +30,7 @@ describe('Calendar series expanded by Desk for the Agenda (against the emulator\
     await emulator.close();
   });
 
-  const shape = (event: CalendarEvent): string => JSON.stringify([event.id, event.recurringEventId ?? null, event.summary, Date.parse(event.start?.dateTime ?? `${event.start?.date}T00:00:00Z`), Date.parse(event.end?.dateTime ?? `${event.end?.date}T00:00:00Z`)]);
+  const shape = (event: CalendarEvent): string => JSON.stringify([event.id, event.recurringEventId ?? null, event.summary, Date.parse(event.start?.dateTime ?? `${String(event.start?.date)}T00:00:00Z`), Date.parse(event.end?.dateTime ?? `${String(event.end?.date)}T00:00:00Z`)]);
 
   /** Desk's events of the window [NOW, NOW + 30 days) next to the emulator's singleEvents listing of it. */
   async function compare(): Promise<{ desk: string[]; google: string[] }> {
@@ -38,7 +38,7 @@ describe('Calendar series expanded by Desk for the Agenda (against the emulator\
     await store.ensureLoaded(calendarId);
     const from = NOW;
     const to = NOW + 30 * DAY;
-    const startOf = (event: CalendarEvent): number => Date.parse(event.start?.dateTime ?? `${event.start?.date}T00:00:00Z`);
+    const startOf = (event: CalendarEvent): number => Date.parse(event.start?.dateTime ?? `${String(event.start?.date)}T00:00:00Z`);
     const desk = store.events(calendarId).filter((event) => startOf(event) >= from && startOf(event) < to).map(shape).sort();
     const google: string[] = [];
     for await (const event of api.allEvents(calendarId, { singleEvents: true, timeMin: new Date(from - DAY).toISOString(), timeMax: new Date(to + DAY).toISOString() })) {
@@ -65,7 +65,9 @@ describe('Calendar series expanded by Desk for the Agenda (against the emulator\
   it('shows a moved instance where it moved and leaves out a cancelled one, before and after a sync', async () => {
     const series = await insert({ summary: 'Retro', start: { dateTime: '2026-10-20T14:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-10-20T15:00:00', timeZone: 'Europe/Berlin' }, recurrence: ['RRULE:FREQ=WEEKLY'] });
     const instances = (await api.listInstances(calendarId, series.id, { maxResults: 5 })).items;
-    const [first, second, third] = instances;
+    const first = instances.at(0);
+    const second = instances.at(1);
+    const third = instances.at(2);
     assert.ok(first && second && third);
     await api.patchEvent(calendarId, second.id, { start: { dateTime: '2026-10-28T16:00:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-10-28T17:00:00', timeZone: 'Europe/Berlin' }, summary: 'Retro (moved)' });
     await api.deleteEvent(calendarId, third.id);

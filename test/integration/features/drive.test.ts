@@ -73,7 +73,7 @@ describe('Drive extension data layer against the emulator', function () {
   it('a conditional content update fails with 412 after another client changed the file', async () => {
     const alice = adaptDriveClient(clientFor(emulator, 'alice@example.com'));
     const other = clientFor(emulator, 'alice@example.com');
-    const file = (await other.listFiles({ q: "title = 'groceries.txt'" })).items[0];
+    const file = (await other.listFiles({ q: "title = 'groceries.txt'" })).items.at(0);
     assert.ok(file?.etag);
     await other.updateFile(file.id, {}, { content: Buffer.from('changed elsewhere\n'), contentType: 'text/plain' });
     await assert.rejects(alice.updateContent(file.id, Buffer.from('mine\n'), { ifMatch: file.etag }), (error: unknown) => (error as { status?: number }).status === 412);
@@ -83,7 +83,7 @@ describe('Drive extension data layer against the emulator', function () {
 
   it('the poller sees a change made by another client, with long polling when the emulator offers it', async () => {
     const values = new Map<string, string>();
-    const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) };
+    const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => { if (value === undefined) values.delete(key); else values.set(key, value); } };
     const client = clientFor(emulator, 'alice@example.com');
     const outcomes: PollOutcome[] = [];
     let notify: (() => void) | undefined;
@@ -118,7 +118,7 @@ describe('Drive extension data layer against the emulator', function () {
 
   it('recovers from a page token the service does not know', async () => {
     const values = new Map<string, string>([['alice', '999999999']]);
-    const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => void (value === undefined ? values.delete(key) : values.set(key, value)) };
+    const tokens: TokenStore = { get: (key) => values.get(key), set: (key, value) => { if (value === undefined) values.delete(key); else values.set(key, value); } };
     const outcomes: PollOutcome[] = [];
     let done: (() => void) | undefined;
     const finished = new Promise<void>((resolve) => { done = resolve; });
@@ -130,9 +130,8 @@ describe('Drive extension data layer against the emulator', function () {
         outcomes.push(outcome);
         done?.();
       },
-      onError: (error) => {
+      onError: () => {
         outcomes.push({ changes: [], tokenReset: false });
-        error;
         done?.();
       },
       isInvalidToken: isInvalidPageToken,

@@ -118,7 +118,7 @@ describe('round trips per view action, against the emulator', function () {
     const [agenda] = await tree.getChildren();
     await tree.getChildren(agenda);
     const paths = waves.requests.map((request) => request.target.split('?')[0]);
-    assert.ok(paths.some((path) => path?.endsWith('/calendarList')) && paths.some((path) => path?.endsWith('/events')) && paths.some((path) => path?.startsWith('/tasks/v1/lists/')), waves.describe());
+    assert.ok(paths.some((path) => path.endsWith('/calendarList')) && paths.some((path) => path.endsWith('/events')) && paths.some((path) => path.startsWith('/tasks/v1/lists/')), waves.describe());
     // calendarList ‖ settings ‖ tasklists, then events ‖ tasks: nothing of Tasks waits for Calendar.
     assert.equal(waves.roundTrips, 2, waves.describe());
   });
@@ -140,7 +140,7 @@ describe('round trips per view action, against the emulator', function () {
       const hadCache = saved !== undefined;
       const tree = agendaTree(calendarApi, tasksApi, cache);
       // The whole tree redrawn: the cached rows gave way to fresh ones (one calendar's redraw names its node).
-      const refreshed = new Promise<void>((resolve) => tree?.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
+      const refreshed = new Promise<void>((resolve) => tree.onDidChangeTreeData((node) => { if (node === undefined) resolve(); }));
       const [agenda] = await tree.getChildren();
       const cachedRows = (await tree.getChildren(agenda)).length;
       if (hadCache) await refreshed;
@@ -299,13 +299,13 @@ describe('round trips per view action, against the emulator', function () {
     sync.follow(['alice@example.com']);
     await waves.quiet();
     assert.equal(waves.requests.length, 0, waves.describe());
-    assert.ok((firstPolls.get(1) ?? 0) > 20_000, `first sync in ${firstPolls.get(1)} ms`);
+    assert.ok((firstPolls.get(1) ?? 0) > 20_000, `first sync in ${String(firstPolls.get(1))} ms`);
     // A calendar not read yet is listed at once; one whose full read is under way waits too.
     sync.follow(['alice@example.com', 'a-calendar-not-read']);
     assert.equal(firstPolls.get(2), 0);
     const reading = store.ensureLoaded('work@example.com').catch(() => undefined);
     sync.follow(['alice@example.com', 'a-calendar-not-read', 'work@example.com']);
-    assert.ok((firstPolls.get(3) ?? 0) > 20_000, `first sync in ${firstPolls.get(3)} ms`);
+    assert.ok((firstPolls.get(3) ?? 0) > 20_000, `first sync in ${String(firstPolls.get(3))} ms`);
     await reading;
     sync.stopAll();
   });
@@ -417,7 +417,7 @@ describe('round trips per view action, against the emulator', function () {
     assert.ok(list);
     const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
     const notes = new TaskNotesFileSystemProvider(fileSystemVscode(), { api: () => tasksApi, accounts: ALICE_ONLY });
-    const parts = notesUriParts(ALICE, list.id, list.title ?? '', task);
+    const parts = notesUriParts(ALICE, list.id, list.title, task);
     const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}://${parts.authority}${parts.path}?${parts.query}` } as unknown as vscode.Uri;
     waves.reset();
     await notes.stat(uri);
@@ -445,7 +445,7 @@ describe('round trips per view action, against the emulator', function () {
     const task = await tasksApi.insertTask(list.id, { title: 'Write the report', notes: 'Two pages' });
     const { vs, asked, saveWith } = savingVscode();
     const notes = new TaskNotesFileSystemProvider(vs, { api: () => tasksApi, accounts: ALICE_ONLY });
-    const parts = notesUriParts(ALICE, list.id, list.title ?? '', task);
+    const parts = notesUriParts(ALICE, list.id, list.title, task);
     const uri = { scheme: NOTES_SCHEME, ...parts, toString: () => `${NOTES_SCHEME}://${parts.authority}${parts.path}?${parts.query}` } as unknown as vscode.Uri;
     await notes.stat(uri);
     await notes.readFile(uri);
@@ -499,7 +499,7 @@ describe('round trips per view action, against the emulator', function () {
     const today = new Date();
     assert.equal(listTooltip(listNode.list, 2), listTooltip(fullList, 2));
     assert.equal(renameListPrompt(listNode.list), renameListPrompt(fullList));
-    const row = rows.find((node) => node.kind === 'task' && node.task.id === parent.id);
+    const row = rows.find((node) => node.task.id === parent.id);
     assert.ok(row?.kind === 'task');
     const full = await tasksApi.getTask(list.id, parent.id);
     // What the row, its hover, its details page and its notes editor read is there; kind and selfLink are not.
@@ -586,7 +586,7 @@ describe('round trips per view action, against the emulator', function () {
     const tasks = new TasksTreeModel({ api: tasksApi, showCompleted: () => true, pageSize: () => 100, withProgress: (work) => work(), log: () => undefined, onListLoaded: () => undefined });
     let lists: Awaited<ReturnType<TasksTreeModel['roots']>> = [];
     assert.equal(await measure(async () => { lists = await tasks.roots(); }), 1, waves.describe());
-    const firstList = lists[0];
+    const firstList = lists.at(0);
     assert.ok(firstList?.kind === 'list');
     assert.equal(await measure(() => tasks.listChildren(firstList)), 1, waves.describe());
 
@@ -653,10 +653,10 @@ describe('round trips per view action, against the emulator', function () {
     const shelves = (await booksApi.listMyBookshelves()).items ?? [];
     const full = shelves.find((shelf) => (shelf.volumeCount ?? 0) > 0);
     assert.ok(full);
-    const [volume] = (await booksApi.listMyShelfVolumes(full.id)).items ?? [];
+    const volume = ((await booksApi.listMyShelfVolumes(full.id)).items ?? []).at(0);
     const word = volume?.volumeInfo.title?.split(/\s+/).find((part) => part.length > 3);
     assert.ok(volume && word);
-    const onShelf = (hits: readonly SearchHit[]): boolean => hits.some((hit) => hit.target.kind === 'volume' && hit.target.volumeId === volume.id && hit.context.includes(full.title ?? ''));
+    const onShelf = (hits: readonly SearchHit[]): boolean => hits.some((hit) => hit.target.kind === 'volume' && hit.target.volumeId === volume.id && hit.context.includes(full.title));
     const bookHits = await measure(() => new BooksSearchSource(booksApi, undefined, async () => shelves).search(word, signal));
     assert.ok(onShelf(bookHits), JSON.stringify(bookHits));
     assert.equal(waves.roundTrips, 1, waves.describe());

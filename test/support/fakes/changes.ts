@@ -69,7 +69,7 @@ export class FakeChangeFeed implements ChangeSource {
   oldestValid = 1;
   longPoll = false;
   /** Errors thrown by the next listPage calls, in order. */
-  readonly failures: unknown[] = [];
+  readonly failures: Error[] = [];
   /** A long poll with nothing new stays open until `release()` or abort. */
   private waiting: { resolve: () => void } | undefined;
 

@@ -70,7 +70,7 @@ describe('Google sign-in without an OAuth client', () => {
     assert.equal(await setUpGoogleClient(desk), true);
     assert.deepEqual(await readStoredClientConfig(secrets), { clientId: '123456789012-abc.apps.googleusercontent.com', clientSecret: 's3cret' });
     assert.equal(shown.length, 2, 'one dialog per attempt, no "saved, run Sign In" notice before the sign-in');
-    const dialog = shown[0];
+    const dialog = shown.at(0);
     assert.ok(dialog?.modal);
     assert.match(dialog.detail, /OAuth client is how Google knows which app/);
     assert.match(dialog.detail, /Using your Google account/);

@@ -46,7 +46,7 @@ async function harness(
     clientId: async () => ({ clientId: 'test-client' }),
     now: () => NOW,
     fetch: async (_url, init) => {
-      const fields = new URLSearchParams(String(init?.body ?? ''));
+      const fields = new URLSearchParams(typeof init?.body === 'string' ? init.body : '');
       tokenRequests.push(fields);
       // Let concurrent callers pile up before the answer comes.
       await new Promise((resolve) => setImmediate(resolve));
@@ -87,11 +87,11 @@ describe('auth/provider', () => {
     assert.equal(tokenRequests[0]?.get('grant_type'), 'refresh_token');
     assert.equal(tokenRequests[0]?.get('refresh_token'), 'refresh-a');
     assert.equal(new Set(tokens).size, 1);
-    assert.match(tokens[0] ?? '', /^fresh-/);
+    assert.match(tokens[0], /^fresh-/);
     const saved = await store.get(backendKey(EMULATOR), 'a');
     assert.equal(saved?.accessToken, tokens[0]);
-    assert.equal(saved?.expiresAt, NOW + 3600 * 1000);
-    assert.equal(saved?.refreshToken, 'refresh-a');
+    assert.equal(saved.expiresAt, NOW + 3600 * 1000);
+    assert.equal(saved.refreshToken, 'refresh-a');
     assert.deepEqual(events.map((event) => event.changed?.map((session) => session.id)), [['a']]);
   });
 
@@ -116,7 +116,7 @@ describe('auth/provider', () => {
     assert.deepEqual((await provider.getSessions([TASKS])).map((session) => session.id), ['a']);
     assert.deepEqual((await provider.getSessions(['email'], { account: { id: 'sub-b', label: 'b@example.com' } })).map((session) => session.id), ['b']);
     assert.deepEqual(await provider.getSessions(['https://www.googleapis.com/auth/drive']), []);
-    const [session] = await provider.getSessions([TASKS]);
+    const session = (await provider.getSessions([TASKS])).at(0);
     assert.deepEqual(Object.keys(session ?? {}).sort(), ['accessToken', 'account', 'id', 'scopes']);
     assert.deepEqual(session?.account, { id: 'sub-a', label: 'a@example.com' });
   });

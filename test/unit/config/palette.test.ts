@@ -15,7 +15,7 @@ const labels = manifest.contributes.commands.map((entry) => ({
   label: entry.category ? `${words(entry.category)}: ${words(entry.title)}` : words(entry.title),
 }));
 
-const SEPARATORS = new Set([...'()[]{}<>`\'"-/;:,.?!_ @#$%^&*|\\=+~']);
+const SEPARATORS = new Set(Array.from('()[]{}<>`\'"-/;:,.?!_ @#$%^&*|\\=+~'));
 const isSeparator = (char: string | undefined): boolean => char !== undefined && SEPARATORS.has(char);
 const charactersMatch = (a: string | undefined, b: string | undefined): boolean => a === b || (isSeparator(a) && isSeparator(b));
 function nextWord(target: string, start: number): number {

@@ -39,7 +39,7 @@ describe('bulk commands (core/bulk.ts)', () => {
     const failing = new Set(['y']);
     const { calls, run } = server(failing);
     const shown: { message: string; retry?: () => Promise<void> }[] = [];
-    const desk = { showError: async (error: unknown, options: { retry?: () => Promise<void> } = {}) => void shown.push({ message: String((error as Error).message), ...(options.retry ? { retry: options.retry } : {}) }) };
+    const desk = { showError: async (error: unknown, options: { retry?: () => Promise<void> } = {}) => void shown.push({ message: (error as Error).message, ...(options.retry ? { retry: options.retry } : {}) }) };
     let commandRuns = 0;
     await attempt(desk, () => {
       commandRuns++;

@@ -26,7 +26,7 @@ function deskWithFakes(answer: string | undefined): { desk: ReturnType<typeof cr
   } as unknown as typeof vscode;
   const log = { error: (line: string) => logged.push(line) } as unknown as vscode.LogOutputChannel;
   const context = { subscriptions: [] } as unknown as vscode.ExtensionContext;
-  const desk = createDeskContext(vs, context, {} as Backend, {} as DeskAuthenticationProvider, {} as DeskSession, log);
+  const desk = createDeskContext(vs, context, {} as unknown as Backend, {} as unknown as DeskAuthenticationProvider, {} as unknown as DeskSession, log);
   return { desk, shown, logged };
 }
 
@@ -49,16 +49,17 @@ describe('DeskContext error reporting', () => {
   it('stays quiet for a cancelled request and explains a missing sign-in', async () => {
     const { desk, shown } = deskWithFakes(undefined);
     await desk.showError(new CancelledError());
-    assert.deepEqual(shown, []);
+    // Typed: an untyped [] would narrow shown to an empty tuple, which the next showError fills.
+    assert.deepEqual(shown, [] as string[][]);
     await desk.showError(new NotSignedInError());
-    assert.match(shown[0]?.[0] ?? '', /Sign In/);
+    assert.match(shown.at(0)?.[0] ?? '', /Sign In/);
   });
 });
 
 describe('DeskContext HTTP clients', () => {
   it('makes a feature\'s client without loading the HTTP bundle (core/backend/network), which the first request loads', async () => {
     const networkModule = require.resolve('../../../src/core/backend/network');
-    delete require.cache[networkModule];
+    Reflect.deleteProperty(require.cache, networkModule);
     const vs = { l10n: { t: (message: string) => message } } as unknown as typeof vscode;
     const none = (): { dispose(): void } => ({ dispose: () => undefined });
     const backend = { ensure: async () => undefined, current: { tasks: 'http://127.0.0.1:9/tasks' }, onDidChange: none } as unknown as Backend;

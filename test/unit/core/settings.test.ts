@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { chooseBackend, ConfigurationReader, readDeskSettings } from '../../../src/core/settings';
 
 function config(values: Record<string, unknown>): ConfigurationReader {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- ConfigurationReader's get<T>, whose T the caller names
   return { get: <T>(section: string): T | undefined => values[section] as T | undefined };
 }
 

@@ -49,8 +49,8 @@ async function events(emulator: RunningEmulator, email: string, query: Record<st
   let pageToken: string | undefined;
   do {
     const params = new URLSearchParams({ ...query, maxResults: '2500', ...(pageToken ? { pageToken } : {}) });
-    const page = eventsPageSchema.parse(await get(emulator, email, `/calendar/v3/calendars/primary/events?${params}`));
-    found.push(...(page.items ?? []));
+    const page = eventsPageSchema.parse(await get(emulator, email, `/calendar/v3/calendars/primary/events?${params.toString()}`));
+    found.push(...page.items);
     pageToken = page.nextPageToken ?? undefined;
   } while (pageToken);
   return found;

@@ -31,8 +31,8 @@ const exporter = require(path.join(root, 'scripts', 'l10n', 'export.js')) as {
   PSEUDO_NLS: string;
 };
 
-function readJson<T = Json>(file: string): T {
-  return JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as T;
+function readJson(file: string): Json {
+  return JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as Json;
 }
 
 function text(entry: Entry): string {
@@ -63,7 +63,7 @@ function assertPseudo(original: Record<string, Entry>, pseudo: Record<string, En
 
 describe('l10n: the manifest', () => {
   it('holds no user-facing literal, and every %key% is in package.nls.json (node scripts/l10n/manifest.js --check)', () => {
-    assert.deepEqual(manifest.check(readJson('package.json'), readJson('package.nls.json')), []);
+    assert.deepEqual(manifest.check(readJson('package.json'), readJson('package.nls.json') as Record<string, Entry>), []);
   });
 
   it('declares the l10n folder, and the package ships it and package.nls.json', () => {
@@ -135,7 +135,7 @@ describe('l10n: the code bundle', () => {
   });
 
   it('l10n/bundle.l10n.json holds exactly the messages of src (node scripts/l10n/export.js)', () => {
-    const onDisk = readJson<Record<string, Entry>>(exporter.BUNDLE);
+    const onDisk = readJson(exporter.BUNDLE) as Record<string, Entry>;
     const missing = [...scanned.messages.keys()].filter((key) => !(key in onDisk));
     assert.deepEqual(missing, [], 'messages missing from the bundle: run node scripts/l10n/export.js --pseudo');
     assert.deepEqual(onDisk, exporter.bundle(scanned.messages), 'the bundle is out of date: run node scripts/l10n/export.js --pseudo');
@@ -186,10 +186,10 @@ describe('l10n: pseudo-localization (qps-ploc)', () => {
   });
 
   it('l10n/bundle.l10n.qps-ploc.json translates every message of the bundle', () => {
-    assertPseudo(readJson(exporter.BUNDLE), readJson(exporter.PSEUDO_BUNDLE), exporter.PSEUDO_BUNDLE);
+    assertPseudo(readJson(exporter.BUNDLE) as Record<string, Entry>, readJson(exporter.PSEUDO_BUNDLE) as Record<string, Entry>, exporter.PSEUDO_BUNDLE);
   });
 
   it('package.nls.qps-ploc.json translates every key of package.nls.json', () => {
-    assertPseudo(readJson('package.nls.json'), readJson(exporter.PSEUDO_NLS), exporter.PSEUDO_NLS);
+    assertPseudo(readJson('package.nls.json') as Record<string, Entry>, readJson(exporter.PSEUDO_NLS) as Record<string, Entry>, exporter.PSEUDO_NLS);
   });
 });

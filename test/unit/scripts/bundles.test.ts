@@ -7,7 +7,7 @@ import type * as esbuild from 'esbuild';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const { build } = require(path.join(repoRoot, 'node_modules', 'esbuild')) as typeof esbuild;
-const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions(mode: { production: boolean }): esbuild.BuildOptions[] };
+const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions: (mode: { production: boolean }) => esbuild.BuildOptions[] };
 
 async function buildInMemory(outfile: string): Promise<{ inputs: string[]; text: string }> {
   const options = bundleOptions({ production: true }).find((candidate) => candidate.outfile === outfile);

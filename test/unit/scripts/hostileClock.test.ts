@@ -5,8 +5,8 @@ import * as path from 'node:path';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const { comingSundayNight, hostileClockEnv } = require(path.join(repoRoot, 'scripts', 'hostileClock.js')) as {
-  comingSundayNight(now: number): number;
-  hostileClockEnv(now?: number, target?: number): Record<string, string> | undefined;
+  comingSundayNight: (now: number) => number;
+  hostileClockEnv: (now?: number, target?: number) => Partial<Record<string, string>> | undefined;
 };
 
 describe('the hostile clock of CI', () => {

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { SCOPES } from '../../../src/config/scopes';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
-const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions(mode: { production: boolean }): Array<{ outfile?: string }> };
-const { contentsReport } = require(path.join(repoRoot, 'scripts', 'package.js')) as { contentsReport(files: Array<{ path: string; size: number }>, vsix: string, bytes: number): string[] };
+const { bundleOptions } = require(path.join(repoRoot, 'esbuild.js')) as { bundleOptions: (mode: { production: boolean }) => Array<{ outfile?: string }> };
+const { contentsReport } = require(path.join(repoRoot, 'scripts', 'package.js')) as { contentsReport: (files: Array<{ path: string; size: number }>, vsix: string, bytes: number) => string[] };
 
 function readmeSection(title: string): string {
   const readme = fs.readFileSync(path.join(repoRoot, 'docs', 'manual.md'), 'utf8');

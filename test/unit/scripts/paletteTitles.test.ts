@@ -16,7 +16,7 @@ interface PaletteEntry {
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { commands: Command[]; menus: { commandPalette?: PaletteEntry[] } } };
-const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string | { message: string }>;
+const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Partial<Record<string, string | { message: string }>>;
 
 /** A `%key%` reference resolved through package.nls.json, as VS Code shows it in English. */
 function resolve(value: string | undefined): string | undefined {
@@ -50,9 +50,9 @@ describe('Command Palette titles', () => {
     const seen = new Map<string, string>();
     const clashes: string[] = [];
     for (const command of commands.filter((candidate) => !hidden.has(candidate.id))) {
-      const shown = `${command.category}: ${command.title}`.toLowerCase();
+      const shown = `${String(command.category)}: ${command.title}`.toLowerCase();
       const other = seen.get(shown);
-      if (other) clashes.push(`${other} and ${command.id} both read "${command.category}: ${command.title}"`);
+      if (other) clashes.push(`${other} and ${command.id} both read "${String(command.category)}: ${command.title}"`);
       seen.set(shown, command.id);
     }
     assert.deepEqual(clashes, []);

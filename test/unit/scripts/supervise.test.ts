@@ -27,7 +27,7 @@ interface Supervisor<T extends Handle> {
   stop(): Promise<void>;
 }
 const { superviseChild } = require(path.join(scripts, 'supervise.js')) as {
-  superviseChild<T extends Handle>(options: {
+  superviseChild: <T extends Handle>(options: {
     name: string;
     start: () => Promise<T>;
     log?: (message: string) => void;
@@ -36,7 +36,7 @@ const { superviseChild } = require(path.join(scripts, 'supervise.js')) as {
     maxDelayMs?: number;
     stableAfterMs?: number;
     timers?: Timers;
-  }): Promise<Supervisor<T>>;
+  }) => Promise<Supervisor<T>>;
 };
 const demoState = require(path.join(scripts, 'demo-state.js')) as {
   chooseEmulatorPort(options: { requested: number; file: string; host: string }): Promise<number>;
@@ -49,7 +49,7 @@ function startTinyChild(): Promise<{ child: ChildProcess; pid: number; stop(): P
   const child = spawn(process.execPath, ['-e', 'console.log("ready"); setInterval(() => {}, 1000);'], { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.stdout?.once('data', () => {
+    child.stdout.once('data', () => {
       const stop = (): Promise<void> => new Promise((done) => {
         if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
         child.once('exit', () => { done(); });
@@ -77,7 +77,7 @@ class ManualTimers implements Timers {
   }
   /** Runs the last scheduled timer (the pending restart) and lets the restart settle. */
   async fireLast(): Promise<void> {
-    const entry = this.scheduled[this.scheduled.length - 1];
+    const entry = this.scheduled.at(-1);
     assert.ok(entry && !entry.cancelled, 'no restart is pending');
     entry.callback();
     await new Promise((resolve) => setImmediate(resolve));

@@ -4,12 +4,12 @@ type ErrorsModule = typeof import('../../../src/api/errors');
 type ProviderErrors = Pick<typeof import('../../../src/auth/provider'), 'NotSignedInError' | 'SessionExpiredError'>;
 
 /** A second copy of a module, as a separately bundled feature would carry it. */
-function freshCopy<T>(relative: string): T {
+function freshCopy(relative: string): unknown {
   const resolved = require.resolve(relative);
   const saved = require.cache[resolved];
-  delete require.cache[resolved];
+  Reflect.deleteProperty(require.cache, resolved);
   try {
-    return require(resolved) as T;
+    return require(resolved);
   } finally {
     if (saved) require.cache[resolved] = saved;
   }
@@ -18,7 +18,7 @@ function freshCopy<T>(relative: string): T {
 describe('errors across bundles', () => {
   it('answers instanceof for an error made by another copy of its class, and only for its own kind', () => {
     const mine = require('../../../src/api/errors') as ErrorsModule;
-    const theirs = freshCopy<ErrorsModule>('../../../src/api/errors');
+    const theirs = freshCopy('../../../src/api/errors') as ErrorsModule;
     assert.notEqual(mine.CancelledError, theirs.CancelledError, 'two copies of the module');
     const cancelled = new theirs.CancelledError();
     assert.ok(cancelled instanceof mine.CancelledError);
@@ -32,7 +32,7 @@ describe('errors across bundles', () => {
 
   it('keeps subclasses apart: a SessionExpiredError is a NotSignedInError, not the other way round', () => {
     const mine = require('../../../src/auth/provider') as ProviderErrors;
-    const theirs = freshCopy<ProviderErrors>('../../../src/auth/provider');
+    const theirs = freshCopy('../../../src/auth/provider') as ProviderErrors;
     const expired = new theirs.SessionExpiredError('alice@example.com');
     assert.ok(expired instanceof mine.NotSignedInError);
     assert.ok(expired instanceof mine.SessionExpiredError);

@@ -58,7 +58,7 @@ export class NextEventStatus extends Disposable {
   /** The other account `current` belongs to (undefined: the first account's). */
   currentAccount: string | undefined;
 
-  constructor(private readonly vs: typeof vscode, private readonly source: NextEventSource, private readonly clock: Clock) {
+  constructor(private readonly vs: typeof vscode, readonly source: NextEventSource, private readonly clock: Clock) {
     super();
     this.item = this._register(vs.window.createStatusBarItem('desk.calendar.next', vs.StatusBarAlignment.Left, 50));
     this.item.name = vs.l10n.t('Desk: Next Event');

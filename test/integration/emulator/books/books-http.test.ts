@@ -78,9 +78,9 @@ describe('books emulator over HTTP', () => {
       assert.equal(found.kind, 'books#volumes');
       assert.equal(found.totalItems, 3);
       assert.equal(found.items?.length, 2);
-      const first = found.items?.[0];
+      const first = found.items.at(0);
       assert.equal(first?.volumeInfo.title, 'Dune');
-      assert.equal(first?.selfLink, `${emulator.url}/books/v1/volumes/${first?.id}`);
+      assert.equal(first.selfLink, `${emulator.url}/books/v1/volumes/${first.id}`);
       const mention = (await search('q=dune')).items?.find((volume) => volume.volumeInfo.title === 'Desert Worlds');
       assert.equal(mention?.searchInfo?.textSnippet, 'A survey of science fiction deserts, from the sands of <b>Dune</b> to the salt flats of Tatooine.');
     });
@@ -148,7 +148,7 @@ describe('books emulator over HTTP', () => {
       const answer = await call('GET', '/books/v1/mylibrary/bookshelves');
       const shelves = bookshelvesSchema.parse(answer.json);
       assert.equal(shelves.kind, 'books#bookshelves');
-      assert.deepEqual(shelves.items?.map((item) => `${item.id} ${item.title} ${item.access}`), [
+      assert.deepEqual(shelves.items?.map((item) => `${item.id} ${item.title} ${String(item.access)}`), [
         '0 Favorites PUBLIC',
         '1 Purchased PRIVATE',
         '2 To read PUBLIC',
@@ -160,10 +160,10 @@ describe('books emulator over HTTP', () => {
         '8 Books for you PRIVATE',
         '9 Browsing history PRIVATE',
       ]);
-      const favorites = shelves.items?.[0];
+      const favorites = shelves.items.at(0);
       assert.equal(favorites?.kind, 'books#bookshelf');
-      assert.equal(favorites?.selfLink, `${emulator.url}/books/v1/mylibrary/bookshelves/0`);
-      assert.ok(favorites?.created && favorites.updated && favorites.volumesLastUpdated);
+      assert.equal(favorites.selfLink, `${emulator.url}/books/v1/mylibrary/bookshelves/0`);
+      assert.ok(favorites.created && favorites.updated && favorites.volumesLastUpdated);
     });
 
     it('needs a token', async () => {
@@ -267,8 +267,8 @@ describe('books emulator over HTTP', () => {
         const answer = await call('GET', `/books/v1/users/${ALICE_ID}/bookshelves`, token);
         const shelves = bookshelvesSchema.parse(answer.json);
         assert.deepEqual(shelves.items?.map((item) => item.id), [0, 2, 3, 4, 5]);
-        assert.ok(shelves.items?.every((item) => item.access === 'PUBLIC'));
-        assert.equal(shelves.items?.[0]?.selfLink, `${emulator.url}/books/v1/users/${ALICE_ID}/bookshelves/0`);
+        assert.ok(shelves.items.every((item) => item.access === 'PUBLIC'));
+        assert.equal(shelves.items.at(0)?.selfLink, `${emulator.url}/books/v1/users/${ALICE_ID}/bookshelves/0`);
       }
     });
 

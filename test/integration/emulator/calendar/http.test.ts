@@ -108,7 +108,7 @@ describe('calendar emulator over HTTP', () => {
       for (const q of ['luna', 'ann', 'ANN@example']) {
         assert.deepEqual(eventsPageSchema.parse(await ok(call('GET', `${events}?q=${q}`))).items.map((item) => item.summary), ['Day 3'], q);
       }
-      const day3 = eventsPageSchema.parse(await ok(call('GET', `${events}?q=luna`))).items[0];
+      const day3 = eventsPageSchema.parse(await ok(call('GET', `${events}?q=luna`))).items.at(0);
       assert.deepEqual(eventsPageSchema.parse(await ok(call('GET', `${events}?iCalUID=${encodeURIComponent(day3?.iCalUID ?? '')}`))).items.map((item) => item.id), [day3?.id]);
     });
   });
@@ -144,12 +144,12 @@ describe('calendar emulator over HTTP', () => {
     it('reports calendar list and ACL changes incrementally', async () => {
       const list = calendarListPageSchema.parse(await ok(call('GET', '/users/me/calendarList')));
       const calendar = await newCalendar('Sync list');
-      const listDelta = calendarListPageSchema.parse(await ok(call('GET', `/users/me/calendarList?syncToken=${list.nextSyncToken}`)));
+      const listDelta = calendarListPageSchema.parse(await ok(call('GET', `/users/me/calendarList?syncToken=${String(list.nextSyncToken)}`)));
       assert.deepEqual(listDelta.items.map((item) => item.id), [calendar]);
       const acl = aclPageSchema.parse(await ok(call('GET', `/calendars/${encodeURIComponent(calendar)}/acl`)));
       await ok(call('POST', `/calendars/${encodeURIComponent(calendar)}/acl`, { body: { role: 'reader', scope: { type: 'user', value: 'bob@example.com' } } }));
       await ok(call('DELETE', `/calendars/${encodeURIComponent(calendar)}/acl/user:bob@example.com`));
-      const aclDelta = aclPageSchema.parse(await ok(call('GET', `/calendars/${encodeURIComponent(calendar)}/acl?syncToken=${acl.nextSyncToken}`)));
+      const aclDelta = aclPageSchema.parse(await ok(call('GET', `/calendars/${encodeURIComponent(calendar)}/acl?syncToken=${String(acl.nextSyncToken)}`)));
       assert.deepEqual(aclDelta.items.map((rule) => [rule.id, rule.role]), [['user:bob@example.com', 'none']]);
     });
   });
@@ -185,7 +185,9 @@ describe('calendar emulator over HTTP', () => {
       });
       const listInstances = async (): Promise<Array<ReturnType<typeof eventSchema.parse>>> =>
         ((await ok(call('GET', `${events}/${series.id}/instances`))) as { items: unknown[] }).items.map((item) => eventSchema.parse(item));
-      const [first, second] = await listInstances();
+      const instances = await listInstances();
+      const first = instances.at(0);
+      const second = instances.at(1);
       assert.ok(first && second);
       assert.equal(first.etag, series.etag, 'an unchanged instance carries its series\' etag');
       await expectError(call('PATCH', `${events}/${first.id}`, { body: { summary: 'late' }, headers: { 'If-Match': '"stale"' } }), 412, 'conditionNotMet');
@@ -232,7 +234,7 @@ describe('calendar emulator over HTTP', () => {
         assert.equal((await call('GET', `${base}/acl`, { as: 'bob' })).status, expected.aclRead === 404 && role !== 'none' ? 403 : expected.aclRead);
         const share = await call('POST', `${base}/acl`, { as: 'bob', body: { role: 'reader', scope: { type: 'user', value: 'carol@example.com' } } });
         assert.equal(share.status, expected.aclWrite);
-        const busy = (await ok(call('POST', '/freeBusy', { as: 'bob', body: { timeMin: '2026-01-05T00:00:00Z', timeMax: '2026-01-06T00:00:00Z', items: [{ id: calendar }] } }))) as { calendars: Record<string, { busy: unknown[]; errors?: unknown[] }> };
+        const busy = (await ok(call('POST', '/freeBusy', { as: 'bob', body: { timeMin: '2026-01-05T00:00:00Z', timeMax: '2026-01-06T00:00:00Z', items: [{ id: calendar }] } }))) as { calendars: Partial<Record<string, { busy: unknown[]; errors?: unknown[] }>> };
         assert.equal(busy.calendars[calendar]?.errors === undefined, expected.freeBusy);
         if (expected.freeBusy) assert.deepEqual(busy.calendars[calendar]?.busy, [{ start: '2026-01-05T09:00:00Z', end: '2026-01-05T10:00:00Z' }]);
         if (expected.aclWrite !== 200) assert.equal((await call('GET', `${base}/events`, { as: 'carol' })).status, 404, 'carol has no access');

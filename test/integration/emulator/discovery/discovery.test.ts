@@ -51,7 +51,7 @@ describe('emulator: discovery documents', function () {
       assert.equal(item.preferred, true);
       assert.equal(item.discoveryRestUrl, `${emulator.url}/discovery/v1/apis/${String(item.name)}/${String(item.version)}/rest`);
       // The listed address serves the document.
-      assert.equal((await getJson(String(item.discoveryRestUrl))).status, 200);
+      assert.equal((await getJson(item.discoveryRestUrl)).status, 200);
     }
     const calendarOnly = await getJson(`${emulator.url}/discovery/v1/apis?name=calendar&preferred=true`);
     assert.deepEqual((calendarOnly.json.items as Array<{ id: string }>).map((item) => item.id), ['calendar:v3']);

@@ -190,11 +190,11 @@ describe('emulator: scopes per method, from the discovery documents', function (
     it('drive.metadata and drive.metadata.readonly read metadata but never bytes: every route that answers content refuses them', async () => {
       const owner = tokenWith([`${AUTH}drive`]);
       const upload = await fetch(`${emulator.url}/upload/drive/v2/files?uploadType=media`, { method: 'POST', headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'text/plain' }, body: 'secret bytes' });
-      const fileId = String(((await upload.json()) as { id: string }).id);
-      const revisionId = String(((await call(owner, 'GET', `/drive/v2/files/${fileId}/revisions`)).json.items as { id: string }[])[0]?.id);
+      const fileId = ((await upload.json()) as { id: string }).id;
+      const revisionId = String(((await call(owner, 'GET', `/drive/v2/files/${fileId}/revisions`)).json.items as { id: string }[]).at(0)?.id);
       const doc = await call(owner, 'POST', '/drive/v2/files', { title: 'notes', mimeType: 'application/vnd.google-apps.document' });
       const docId = String(doc.json.id);
-      const docRevision = String(((await call(owner, 'GET', `/drive/v2/files/${docId}/revisions`)).json.items as { id: string }[])[0]?.id);
+      const docRevision = String(((await call(owner, 'GET', `/drive/v2/files/${docId}/revisions`)).json.items as { id: string }[]).at(0)?.id);
       const content = [
         `/drive/v2/files/${fileId}?alt=media`,
         `/drive/v2/files/${fileId}?alt=media&source=web`,

@@ -74,8 +74,8 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal(root.mimeType, FOLDER_MIME_TYPE);
       assert.deepEqual(root.parents, []);
       assert.equal(projects.parents?.[0]?.id, root.id);
-      assert.equal(projects.parents?.[0]?.isRoot, true);
-      assert.equal(projects.parents?.[0]?.kind, 'drive#parentReference');
+      assert.equal(projects.parents.at(0)?.isRoot, true);
+      assert.equal(projects.parents.at(0)?.kind, 'drive#parentReference');
 
       const file = await textFile('notes.tar.gz', 'hello', projects.id, { description: 'a note', properties: [{ key: 'color', value: 'blue' }] });
       assert.equal(file.kind, 'drive#file');
@@ -88,7 +88,7 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.equal(file.fileExtension, 'gz');
       assert.equal(file.fullFileExtension, 'tar.gz');
       assert.equal(file.parents?.[0]?.id, projects.id);
-      assert.equal(file.parents?.[0]?.isRoot, false);
+      assert.equal(file.parents.at(0)?.isRoot, false);
       assert.equal(file.owners?.[0]?.emailAddress, 'alice@example.com');
       assert.deepEqual(file.ownerNames, ['Alice Demo']);
       assert.equal(file.lastModifyingUserName, 'Alice Demo');
@@ -101,7 +101,7 @@ describe('Drive v2 emulator over HTTP', function () {
       assert.ok(file.selfLink?.endsWith(`/drive/v2/files/${file.id}`));
       assert.ok(file.downloadUrl?.includes('alt=media'));
       assert.equal(file.properties?.[0]?.key, 'color');
-      assert.equal(file.properties?.[0]?.visibility, 'PRIVATE');
+      assert.equal(file.properties.at(0)?.visibility, 'PRIVATE');
       assert.ok(file.createdDate && !Number.isNaN(Date.parse(file.createdDate)));
       assert.ok(file.headRevisionId);
       assert.equal(file.exportLinks, undefined);
@@ -239,7 +239,7 @@ describe('Drive v2 emulator over HTTP', function () {
         assert.equal(result.status, 400, query);
         const error = errorOf(result);
         assert.equal(error.errors?.[0]?.reason, 'invalid');
-        assert.equal(error.errors?.[0]?.location, 'q');
+        assert.equal(error.errors.at(0)?.location, 'q');
         assert.match(error.message, new RegExp(`position ${position}\\b`), `${query}: ${error.message}`);
       }
     });
@@ -527,7 +527,7 @@ describe('Drive v2 emulator over HTTP', function () {
         port: url.port,
         path: url.pathname + url.search,
         method: 'PUT',
-        headers: { Authorization: `Bearer ${tokens.get('alice@example.com')}`, 'Content-Range': range, 'Content-Length': String(300_000) },
+        headers: { Authorization: `Bearer ${String(tokens.get('alice@example.com'))}`, 'Content-Range': range, 'Content-Length': String(300_000) },
       });
       request.on('error', () => undefined);
       await new Promise<void>((resolve) => request.write(partial, () => { resolve(); }));
@@ -550,7 +550,7 @@ describe('Drive v2 emulator over HTTP', function () {
           port: url.port,
           path: url.pathname + url.search,
           method: 'PUT',
-          headers: { Authorization: `Bearer ${tokens.get('alice@example.com')}`, 'Content-Range': range, 'Content-Length': String(256 * 1024), 'Content-Type': 'application/x-big' },
+          headers: { Authorization: `Bearer ${String(tokens.get('alice@example.com'))}`, 'Content-Range': range, 'Content-Length': String(256 * 1024), 'Content-Type': 'application/x-big' },
         });
         request.on('error', () => { resolve(); });
         request.write(partial, () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { findUser } from '../../../../src/emulator/identity/users';
 import { startEmulator, RunningEmulator } from '../../../../src/emulator/emulator';
 import { changeListSchema, driveFileSchema, fileListSchema } from '../../../../src/shared/schemas/drive';
-import { labelDefinitionListSchema, labelDefinitionSchema, labelListSchema, modifyLabelsResponseSchema, valueTypeOf } from '../../../../src/shared/schemas/drive/labels';
+import { DriveLabel, DriveLabelField, labelDefinitionListSchema, labelDefinitionSchema, labelListSchema, modifyLabelsResponseSchema, valueTypeOf } from '../../../../src/shared/schemas/drive/labels';
 import { EmulatorCall, emulatorHttp, expectGoogleError } from '../../../support/emulatorHttp';
 
 describe('Drive v2 emulator: labels (listLabels, modifyLabels, labelInfo, definitions)', function () {
@@ -23,6 +23,8 @@ describe('Drive v2 emulator: labels (listLabels, modifyLabels, labelInfo, defini
 
   const modify = (labelModifications: unknown[], token?: string) => call('POST', `/drive/v2/files/${fileId}/modifyLabels`, { json: { kind: 'drive#modifyLabelsRequest', labelModifications }, ...(token ? { token } : {}) });
   const list = async (token?: string) => labelListSchema.parse((await call('GET', `/drive/v2/files/${fileId}/listLabels`, token ? { token } : {})).json);
+  /** A label's field as the answer has it: possibly absent (the schema's record types every key as there). */
+  const fieldOf = (label: DriveLabel | undefined, fieldId: string): DriveLabelField | undefined => label?.fields?.[fieldId];
 
   it('publishes label definitions with one field of each type (Drive Labels API shape)', async () => {
     const definitions = labelDefinitionListSchema.parse((await call('GET', '/v2/labels?view=LABEL_VIEW_FULL&publishedOnly=true')).json).labels;
@@ -52,14 +54,14 @@ describe('Drive v2 emulator: labels (listLabels, modifyLabels, labelInfo, defini
     ])).json);
     assert.equal(applied.kind, 'drive#modifyLabelsResponse');
     assert.deepEqual(applied.modifiedLabels.map((label) => label.id), ['deskProject', 'deskConfidential']);
-    const project = applied.modifiedLabels[0];
+    const project = applied.modifiedLabels.at(0);
     assert.equal(project?.kind, 'drive#label');
-    assert.equal(project?.revisionId, '1');
-    assert.deepEqual(project?.fields?.status, { kind: 'drive#labelField', id: 'status', valueType: 'selection', selection: ['inProgress'] });
-    assert.equal(project?.fields?.owner?.user?.[0]?.emailAddress, 'bob@example.com');
-    assert.equal(project?.fields?.owner?.user?.[0]?.displayName, 'Bob Demo');
-    assert.deepEqual(project?.fields?.budget?.integer, ['1200']);
-    assert.deepEqual(project?.fields?.dueDate?.dateString, ['2026-06-30']);
+    assert.equal(project.revisionId, '1');
+    assert.deepEqual(fieldOf(project, 'status'), { kind: 'drive#labelField', id: 'status', valueType: 'selection', selection: ['inProgress'] });
+    assert.equal(fieldOf(project, 'owner')?.user?.[0]?.emailAddress, 'bob@example.com');
+    assert.equal(fieldOf(project, 'owner')?.user?.[0]?.displayName, 'Bob Demo');
+    assert.deepEqual(fieldOf(project, 'budget')?.integer, ['1200']);
+    assert.deepEqual(fieldOf(project, 'dueDate')?.dateString, ['2026-06-30']);
 
     const changed = modifyLabelsResponseSchema.parse((await modify([
       { labelId: 'deskProject', fieldModifications: [{ fieldId: 'status', setSelectionValues: ['done'] }, { fieldId: 'budget', unsetValues: true }] },
@@ -69,9 +71,9 @@ describe('Drive v2 emulator: labels (listLabels, modifyLabels, labelInfo, defini
     const listed = await list();
     assert.equal(listed.kind, 'drive#labelList');
     assert.deepEqual(listed.items.map((label) => label.id), ['deskProject', 'deskConfidential', 'deskReview']);
-    const projectNow = listed.items[0];
-    assert.deepEqual(projectNow?.fields?.status?.selection, ['done']);
-    assert.equal(projectNow?.fields?.budget, undefined);
+    const projectNow = listed.items.at(0);
+    assert.deepEqual(fieldOf(projectNow, 'status')?.selection, ['done']);
+    assert.equal(fieldOf(projectNow, 'budget'), undefined);
     assert.deepEqual(listed.items[2]?.fields?.reviewers?.user?.map((user) => user.emailAddress), ['alice@example.com', 'carol@example.com']);
     assert.deepEqual(listed.items[2]?.fields?.round?.integer, ['2']);
 

@@ -33,9 +33,9 @@ describe('Drive v2 emulator: properties (PUBLIC, PRIVATE per app) and `propertie
     await call('POST', base, { json: { key: 'stage', value: 'mine' } });
     await call('POST', base, { json: { key: 'secret', value: 'x' }, token: otherAppToken });
     const mine = propertyListSchema.parse((await call('GET', base)).json);
-    assert.deepEqual(mine.items.map((item) => `${item.key}=${item.value}/${item.visibility}`).sort(), ['stage=mine/PRIVATE', 'stage=review/PUBLIC']);
+    assert.deepEqual(mine.items.map((item) => `${item.key}=${String(item.value)}/${String(item.visibility)}`).sort(), ['stage=mine/PRIVATE', 'stage=review/PUBLIC']);
     const theirs = propertyListSchema.parse((await call('GET', base, { token: otherAppToken })).json);
-    assert.deepEqual(theirs.items.map((item) => `${item.key}=${item.value}/${item.visibility}`).sort(), ['secret=x/PRIVATE', 'stage=review/PUBLIC']);
+    assert.deepEqual(theirs.items.map((item) => `${item.key}=${String(item.value)}/${String(item.visibility)}`).sort(), ['secret=x/PRIVATE', 'stage=review/PUBLIC']);
     await expectGoogleError(call('GET', `${base}/secret`), 404, 'notFound');
     assert.equal(propertySchema.parse((await call('GET', `${base}/stage?visibility=PUBLIC`)).json).value, 'review');
     assert.equal(propertySchema.parse((await call('GET', `${base}/stage`)).json).value, 'mine');

@@ -82,14 +82,16 @@ describe('Drive v2 emulator: revisions', function () {
 
   it('cannot delete the head (or only) revision; deleting an old one frees it and leaves the others intact', async () => {
     const file = await upload('deletable.txt', 'v1');
-    await expectGoogleError(call('DELETE', `/drive/v2/files/${file.id}/revisions/${file.headRevisionId}`), 400, 'cannotDeleteOnlyRevision');
+    await expectGoogleError(call('DELETE', `/drive/v2/files/${file.id}/revisions/${String(file.headRevisionId)}`), 400, 'cannotDeleteOnlyRevision');
     await write(file.id, 'v2');
     const updated = await write(file.id, 'v3');
-    const [v1, v2] = (await revisions(file.id)).items;
-    await expectGoogleError(call('DELETE', `/drive/v2/files/${file.id}/revisions/${updated.headRevisionId}`), 400, 'badRequest');
-    assert.equal((await call('DELETE', `/drive/v2/files/${file.id}/revisions/${v1?.id}`)).status, 204);
+    const history = (await revisions(file.id)).items;
+    const v1 = history.at(0);
+    const v2 = history.at(1);
+    await expectGoogleError(call('DELETE', `/drive/v2/files/${file.id}/revisions/${String(updated.headRevisionId)}`), 400, 'badRequest');
+    assert.equal((await call('DELETE', `/drive/v2/files/${file.id}/revisions/${String(v1?.id)}`)).status, 204);
     assert.deepEqual((await revisions(file.id)).items.map((revision) => revision.id), [v2?.id, updated.headRevisionId]);
-    await expectGoogleError(call('GET', `/drive/v2/files/${file.id}/revisions/${v1?.id}`), 404, 'revisionNotFound');
+    await expectGoogleError(call('GET', `/drive/v2/files/${file.id}/revisions/${String(v1?.id)}`), 404, 'revisionNotFound');
     assert.equal(await bytesAt(v2?.downloadUrl as string), 'v2');
     const file2 = driveFileSchema.parse((await call('GET', `/drive/v2/files/${file.id}`)).json);
     assert.equal(file2.headRevisionId, updated.headRevisionId);
@@ -98,20 +100,21 @@ describe('Drive v2 emulator: revisions', function () {
   it('pins (keepForever) revisions of files with bytes; newRevision=false replaces the head; pinned=true pins the new head', async () => {
     const file = await upload('pins.txt', 'a');
     await write(file.id, 'b');
-    const [old] = (await revisions(file.id)).items;
-    const pinned = revisionSchema.parse((await call('PATCH', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { pinned: true } })).json);
+    const old = (await revisions(file.id)).items.at(0);
+    const oldRevision = `/drive/v2/files/${file.id}/revisions/${String(old?.id)}`;
+    const pinned = revisionSchema.parse((await call('PATCH', oldRevision, { json: { pinned: true } })).json);
     assert.equal(pinned.pinned, true);
     assert.notEqual(pinned.etag, old?.etag);
     // update (PUT) takes the fetched resource back, output-only fields and all.
-    const unpinned = revisionSchema.parse((await call('PUT', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { ...pinned, pinned: false } })).json);
+    const unpinned = revisionSchema.parse((await call('PUT', oldRevision, { json: { ...pinned, pinned: false } })).json);
     assert.equal(unpinned.pinned, false);
-    await expectGoogleError(call('PATCH', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { published: true } }), 400, 'invalid');
-    await expectGoogleError(call('PATCH', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { pinned: 'yes' } }), 400, 'invalid');
+    await expectGoogleError(call('PATCH', oldRevision, { json: { published: true } }), 400, 'invalid');
+    await expectGoogleError(call('PATCH', oldRevision, { json: { pinned: 'yes' } }), 400, 'invalid');
 
     const replaced = await write(file.id, 'c', { query: '&newRevision=false' });
     let list = await revisions(file.id);
     assert.deepEqual(list.items.map((revision) => revision.id), [old?.id, replaced.headRevisionId], 'no new revision: the head was replaced');
-    assert.equal(await bytesAt(`/drive/v2/files/${file.id}?alt=media&revisionId=${replaced.headRevisionId}`), 'c');
+    assert.equal(await bytesAt(`/drive/v2/files/${file.id}?alt=media&revisionId=${String(replaced.headRevisionId)}`), 'c');
     const pinnedHead = await write(file.id, 'd', { query: '&pinned=true' });
     list = await revisions(file.id);
     assert.equal(list.items.at(-1)?.id, pinnedHead.headRevisionId);
@@ -122,14 +125,14 @@ describe('Drive v2 emulator: revisions', function () {
   it('publishes revisions of Docs Editors files (publishAuto carries to the next one), exports old ones, and refuses their deletion', async () => {
     const doc = await upload('Plan', 'first draft', GOOGLE_DOC_MIME_TYPE);
     await call('POST', `/drive/v2/files/${doc.id}/permissions`, { json: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } });
-    const [first] = (await revisions(doc.id)).items;
+    const first = (await revisions(doc.id)).items.at(0);
     assert.equal(first?.published, false);
-    assert.equal(first?.pinned, undefined);
-    assert.equal(first?.downloadUrl, undefined);
-    const published = revisionSchema.parse((await call('PATCH', `/drive/v2/files/${doc.id}/revisions/${first?.id}`, { json: { published: true, publishAuto: true, publishedOutsideDomain: true } })).json);
+    assert.equal(first.pinned, undefined);
+    assert.equal(first.downloadUrl, undefined);
+    const published = revisionSchema.parse((await call('PATCH', `/drive/v2/files/${doc.id}/revisions/${first.id}`, { json: { published: true, publishAuto: true, publishedOutsideDomain: true } })).json);
     assert.equal(published.published, true);
     assert.ok(published.publishedLink);
-    await expectGoogleError(call('PATCH', `/drive/v2/files/${doc.id}/revisions/${first?.id}`, { json: { pinned: true } }), 400, 'invalid');
+    await expectGoogleError(call('PATCH', `/drive/v2/files/${doc.id}/revisions/${first.id}`, { json: { pinned: true } }), 400, 'invalid');
     // Bob's edit is not merged into Alice's revision; the published head passes publishing on.
     await write(doc.id, 'second draft', { token: bobToken, contentType: 'text/plain' });
     const list = await revisions(doc.id);
@@ -139,8 +142,8 @@ describe('Drive v2 emulator: revisions', function () {
     assert.equal(list.items[1]?.published, true);
     assert.equal(list.items[1]?.publishAuto, true);
     assert.equal(list.items[1]?.lastModifyingUser?.emailAddress, 'bob@example.com');
-    assert.equal(await bytesAt(first?.exportLinks?.['text/plain'] as string), 'first draft');
-    await expectGoogleError(call('DELETE', `/drive/v2/files/${doc.id}/revisions/${first?.id}`), 403, 'revisionDeletionNotSupported');
+    assert.equal(await bytesAt(first.exportLinks?.['text/plain'] as string), 'first draft');
+    await expectGoogleError(call('DELETE', `/drive/v2/files/${doc.id}/revisions/${first.id}`), 403, 'revisionDeletionNotSupported');
     // Alice's own rapid second edit merges into the head she just made.
     await write(doc.id, 'third draft', { contentType: 'text/plain' });
     const afterMine = (await revisions(doc.id)).items;
@@ -148,7 +151,7 @@ describe('Drive v2 emulator: revisions', function () {
     const merged = (await revisions(doc.id)).items;
     assert.equal(afterMine.length, 3);
     assert.equal(merged.length, 3, 'merged into the head');
-    assert.deepEqual(merged.slice(0, 2).map((revision) => revision.id), [first?.id, bobs]);
+    assert.deepEqual(merged.slice(0, 2).map((revision) => revision.id), [first.id, bobs]);
     assert.notEqual(merged[2]?.id, afterMine[2]?.id, 'the merged head has a new id (ids have gaps, as on Drive)');
     assert.equal(await bytesAt(merged[2]?.exportLinks?.['text/plain'] as string), 'third draft, fixed');
   });
@@ -177,17 +180,18 @@ describe('Drive v2 emulator: revisions', function () {
   it('lets readers list and read revisions but only writers change or delete them; strangers get a 404', async () => {
     const file = await upload('shared-history.txt', 'old');
     await write(file.id, 'new');
-    const [old] = (await revisions(file.id)).items;
+    const old = (await revisions(file.id)).items.at(0);
+    const oldRevision = `/drive/v2/files/${file.id}/revisions/${String(old?.id)}`;
     await expectGoogleError(call('GET', `/drive/v2/files/${file.id}/revisions`, { token: carolToken }), 404, 'notFound');
     await call('POST', `/drive/v2/files/${file.id}/permissions`, { json: { type: 'user', role: 'reader', emailAddress: 'carol@example.com' } });
     assert.equal((await revisions(file.id, '', carolToken)).items.length, 2);
     assert.equal(await bytesAt(old?.downloadUrl as string, carolToken), 'old');
-    await expectGoogleError(call('PATCH', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { pinned: true }, token: carolToken }), 403, 'insufficientFilePermissions');
-    await expectGoogleError(call('PUT', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { pinned: true }, token: carolToken }), 403, 'insufficientFilePermissions');
-    await expectGoogleError(call('DELETE', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { token: carolToken }), 403, 'insufficientFilePermissions');
+    await expectGoogleError(call('PATCH', oldRevision, { json: { pinned: true }, token: carolToken }), 403, 'insufficientFilePermissions');
+    await expectGoogleError(call('PUT', oldRevision, { json: { pinned: true }, token: carolToken }), 403, 'insufficientFilePermissions');
+    await expectGoogleError(call('DELETE', oldRevision, { token: carolToken }), 403, 'insufficientFilePermissions');
     await call('POST', `/drive/v2/files/${file.id}/permissions`, { json: { type: 'user', role: 'writer', emailAddress: 'bob@example.com' } });
-    assert.equal(revisionSchema.parse((await call('PATCH', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { json: { pinned: true }, token: bobToken })).json).pinned, true);
-    assert.equal((await call('DELETE', `/drive/v2/files/${file.id}/revisions/${old?.id}`, { token: bobToken })).status, 204);
+    assert.equal(revisionSchema.parse((await call('PATCH', oldRevision, { json: { pinned: true }, token: bobToken })).json).pinned, true);
+    assert.equal((await call('DELETE', oldRevision, { token: bobToken })).status, 204);
   });
 });
 
@@ -204,8 +208,9 @@ describe('Drive v2 emulator: revisions across a restart', function () {
     let call = emulatorHttp(first, () => first.tokenFor('alice@example.com').accessToken);
     const created = driveFileSchema.parse((await call('POST', '/upload/drive/v2/files?uploadType=media', { body: Buffer.from('before'), contentType: 'text/plain' })).json);
     await call('PUT', `/upload/drive/v2/files/${created.id}?uploadType=media`, { body: Buffer.from('after'), contentType: 'text/plain' });
-    const [old] = revisionListSchema.parse((await call('GET', `/drive/v2/files/${created.id}/revisions`)).json).items;
-    await call('PATCH', `/drive/v2/files/${created.id}/revisions/${old?.id}`, { json: { pinned: true } });
+    const old = revisionListSchema.parse((await call('GET', `/drive/v2/files/${created.id}/revisions`)).json).items.at(0);
+    const oldId = String(old?.id);
+    await call('PATCH', `/drive/v2/files/${created.id}/revisions/${oldId}`, { json: { pinned: true } });
     const blobCount = (): number => fs.readdirSync(path.join(dataDir, 'blobs')).filter((name) => name !== 'uploads').length;
     const blobsBefore = blobCount();
     await first.close();
@@ -217,10 +222,10 @@ describe('Drive v2 emulator: revisions across a restart', function () {
       const list = revisionListSchema.parse((await call('GET', `/drive/v2/files/${created.id}/revisions`)).json);
       assert.equal(list.items.length, 2);
       assert.equal(list.items[0]?.pinned, true);
-      assert.equal((await call('GET', `/drive/v2/files/${created.id}?alt=media&revisionId=${old?.id}`)).text, 'before');
+      assert.equal((await call('GET', `/drive/v2/files/${created.id}?alt=media&revisionId=${oldId}`)).text, 'before');
       await call('PUT', `/upload/drive/v2/files/${created.id}?uploadType=media`, { body: Buffer.from('latest'), contentType: 'text/plain' });
       assert.equal(blobCount(), blobsBefore + 1, 'the replaced content is kept as a revision');
-      assert.equal((await call('DELETE', `/drive/v2/files/${created.id}/revisions/${old?.id}`)).status, 204);
+      assert.equal((await call('DELETE', `/drive/v2/files/${created.id}/revisions/${oldId}`)).status, 204);
       assert.equal(blobCount(), blobsBefore, 'a deleted revision frees its blob');
       assert.equal((await call('DELETE', `/drive/v2/files/${created.id}`)).status, 204);
       assert.equal(blobCount(), blobsBefore - 2, 'the file and its old revision are freed');

@@ -27,7 +27,7 @@ describe('Drive v2 emulator: shared drives', function () {
     assert.equal(drive.kind, 'drive#drive');
     assert.match(drive.id, /^0A[\w-]{11}Uk9PVA$/);
     assert.equal(drive.capabilities?.canManageMembers, true);
-    assert.equal(drive.capabilities?.canDeleteDrive, true);
+    assert.equal(drive.capabilities.canDeleteDrive, true);
     assert.equal(drive.hidden, false);
     await expectGoogleError(call(ALICE, 'POST', '/drive/v2/drives?requestId=same-request', { json: { name: 'Idempotent' } }), 409, 'teamDriveAlreadyExists');
     const drives = sharedDriveListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/drives?q=${q("name = 'Idempotent'")}`)).json);
@@ -59,11 +59,11 @@ describe('Drive v2 emulator: shared drives', function () {
     for (const [email, role] of [[BOB, 'writer'], [CAROL, 'commenter']] as const) permissionSchema.parse((await addMember(ALICE, drive.id, email, role)).json);
     const asBob = driveOf(await ok(BOB, 'GET', `/drive/v2/drives/${drive.id}`));
     assert.equal(asBob.capabilities?.canAddChildren, true);
-    assert.equal(asBob.capabilities?.canManageMembers, false);
-    assert.equal(asBob.capabilities?.canTrashChildren, false);
+    assert.equal(asBob.capabilities.canManageMembers, false);
+    assert.equal(asBob.capabilities.canTrashChildren, false);
     const asCarol = driveOf(await ok(CAROL, 'GET', `/drive/v2/drives/${drive.id}`));
     assert.equal(asCarol.capabilities?.canComment, true);
-    assert.equal(asCarol.capabilities?.canEdit, false);
+    assert.equal(asCarol.capabilities.canEdit, false);
 
     const bobsView = fileOf(await ok(BOB, 'GET', `/drive/v2/files/${item.id}?${ALL}`));
     assert.equal(bobsView.userPermission?.role, 'writer');
@@ -78,7 +78,7 @@ describe('Drive v2 emulator: shared drives', function () {
     const itemPermissions = permissionListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${item.id}/permissions?${ALL}`)).json);
     const bobOnItem = itemPermissions.items.find((permission) => permission.emailAddress === BOB);
     assert.deepEqual(bobOnItem?.permissionDetails?.[0], { permissionType: 'member', role: 'writer', inherited: true, inheritedFrom: drive.id });
-    assert.equal(bobOnItem?.teamDrivePermissionDetails?.[0]?.inheritedFrom, drive.id);
+    assert.equal(bobOnItem.teamDrivePermissionDetails?.[0]?.inheritedFrom, drive.id);
   });
 
   it('files in a shared drive: owned by the drive, listed by corpora and includeItemsFromAllDrives, 404 without supportsAllDrives', async () => {
@@ -229,7 +229,7 @@ describe('Drive v2 emulator: shared drives', function () {
     await ok(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${bobId}?${admin}`);
     await expectGoogleError(call(BOB, 'GET', `/drive/v2/drives/${drive.id}`), 404, 'notFound');
     // The last-organizer rule holds for an administrator too.
-    await expectGoogleError(call(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${carol.id}?${admin}`), 403, 'cannotDeletePermission');
+    await expectGoogleError(call(ALICE, 'DELETE', `/drive/v2/files/${drive.id}/permissions/${String(carol.id)}?${admin}`), 403, 'cannotDeletePermission');
     // She did not become a member by managing it, and her own change feed does not carry the drive.
     await expectGoogleError(call(ALICE, 'GET', `/drive/v2/files/${drive.id}/permissions?${ALL}`), 404, 'notFound');
     const alices = changeListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/changes?pageToken=${aliceStart}&includeItemsFromAllDrives=true&${ALL}`)).json);
@@ -269,7 +269,7 @@ describe('Drive v2 emulator: shared drives', function () {
     const alices = changeListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/changes?pageToken=${aliceStart}&includeItemsFromAllDrives=true&${ALL}`)).json);
     const driveChange = alices.items.find((change) => change.changeType === 'drive' && change.driveId === drive.id);
     assert.equal(driveChange?.drive?.name, 'Feed renamed');
-    assert.equal(driveChange?.fileId, undefined);
+    assert.equal(driveChange.fileId, undefined);
     assert.ok(alices.items.some((change) => change.fileId === item.id && change.file?.driveId === drive.id));
     const withoutDrives = changeListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/changes?pageToken=${aliceStart}`)).json);
     assert.ok(!withoutDrives.items.some((change) => change.changeType === 'drive' || change.fileId === item.id));
@@ -312,9 +312,10 @@ describe('Drive v2 emulator: shared drives', function () {
     type Outcome = 'ok' | number;
     const roles = ['organizer', 'fileOrganizer', 'writer', 'commenter', 'reader', 'none'] as const;
     const operations = ['read', 'write', 'comment', 'share', 'trash', 'delete'] as const;
-    const actual: Record<string, Record<string, Outcome>> = {};
+    const actual: Partial<Record<string, Record<string, Outcome>>> = {};
     for (const role of roles) {
-      actual[role] = {};
+      const row: Record<string, Outcome> = {};
+      actual[role] = row;
       // Bob holds `role` on the drive (alice is its organizer); a fresh item per cell so trash/delete touch nothing else.
       const memberDrive = await newDrive(ALICE, `Matrix ${role}`);
       if (role !== 'none') assert.equal((await addMember(ALICE, memberDrive.id, BOB, role)).status, 200);
@@ -331,7 +332,7 @@ describe('Drive v2 emulator: shared drives', function () {
           }
         })();
         if (answer.status >= 400) await expectGoogleError(answer, answer.status);
-        (actual[role])[operation] = answer.status < 300 ? 'ok' : answer.status;
+        row[operation] = answer.status < 300 ? 'ok' : answer.status;
       }
     }
     const table = [`role          | ${operations.map((operation) => operation.padEnd(7)).join(' | ')}`, ...roles.map((role) => `${role.padEnd(13)} | ${operations.map((operation) => String(actual[role]?.[operation]).padEnd(7)).join(' | ')}`)];

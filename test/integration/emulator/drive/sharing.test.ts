@@ -59,7 +59,7 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
     const list = permissionListSchema.parse((await ok(ALICE, 'GET', `/drive/v2/files/${inner.id}/permissions`)).json);
     const bobs = list.items.find((permission) => permission.emailAddress === BOB);
     assert.equal(bobs?.role, 'writer');
-    assert.deepEqual(bobs?.permissionDetails, [{ permissionType: 'file', role: 'writer', inherited: true, inheritedFrom: folder.id }]);
+    assert.deepEqual(bobs.permissionDetails, [{ permissionType: 'file', role: 'writer', inherited: true, inheritedFrom: folder.id }]);
     assert.equal(list.items[0]?.role, 'owner');
     assert.equal(list.items[0]?.emailAddress, ALICE);
 
@@ -71,7 +71,7 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
     assert.deepEqual(children.items.map((item) => item.title).sort(), ['from-bob.txt', 'inner (bob).txt']);
     assert.equal(fileOf(await ok(ALICE, 'GET', `/drive/v2/files/${bobsOwn.id}`)).userPermission?.role, 'writer');
     // The inherited grant cannot be removed on the child, only on the folder.
-    const bobId = bobs?.id as string;
+    const bobId = bobs.id as string;
     await expectGoogleError(call(ALICE, 'DELETE', `/drive/v2/files/${inner.id}/permissions/${bobId}`), 403);
     // Listing the shared folder as bob: everything in it, nothing else of alice's.
     const bobView = fileListSchema.parse((await ok(BOB, 'GET', `/drive/v2/files?q=${q(`'${folder.id}' in parents`)}`)).json);
@@ -120,7 +120,7 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
     await ok(ALICE, 'POST', `/drive/v2/files/${groupFile.id}/permissions`, { json: { type: 'group', role: 'reader', additionalRoles: ['commenter'], emailAddress: 'team@example.com' } });
     const carolView = fileOf(await ok(CAROL, 'GET', `/drive/v2/files/${groupFile.id}`));
     assert.equal(carolView.userPermission?.role, 'reader');
-    assert.deepEqual(carolView.userPermission?.additionalRoles, ['commenter']);
+    assert.deepEqual(carolView.userPermission.additionalRoles, ['commenter']);
     assert.ok(fileListSchema.parse((await ok(CAROL, 'GET', `/drive/v2/files?q=${q('sharedWithMe')}`)).json).items.some((item) => item.id === groupFile.id));
   });
 
@@ -204,9 +204,10 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
       reader: { read: 'ok', write: 403, comment: 403, share: 403, trash: 403, delete: 403 },
       none: { read: 404, write: 404, comment: 404, share: 404, trash: 404, delete: 404 },
     };
-    const actual: Record<string, Record<string, Outcome>> = {};
+    const actual: Partial<Record<string, Record<string, Outcome>>> = {};
     for (const role of roles) {
-      actual[role] = {};
+      const row: Record<string, Outcome> = {};
+      actual[role] = row;
       for (const operation of operations) {
         // A fresh file per cell, so a trash or delete does not change the next cell.
         const file = await newFile(ALICE, `matrix-${role}-${operation}.txt`);
@@ -229,7 +230,7 @@ describe('Drive v2 emulator: sharing (permissions) and comments across demo user
           }
         })();
         if (answer.status >= 400) await expectGoogleError(answer, answer.status);
-        (actual[role])[operation] = answer.status < 300 ? 'ok' : answer.status;
+        row[operation] = answer.status < 300 ? 'ok' : answer.status;
       }
     }
     const table = [`role      | ${operations.map((operation) => operation.padEnd(7)).join(' | ')}`, ...roles.map((role) => `${role.padEnd(9)} | ${operations.map((operation) => String(actual[role]?.[operation]).padEnd(7)).join(' | ')}`)];

@@ -69,7 +69,7 @@ describe('tasks emulator over HTTP', () => {
       assert.equal(page.items?.length, 1);
       assert.ok(page.nextPageToken);
       const next = taskListsPageSchema.parse((await call('GET', `/tasks/v1/users/@me/lists?maxResults=1&pageToken=${page.nextPageToken}`)).json);
-      assert.notEqual(next.items?.[0]?.id, page.items?.[0]?.id);
+      assert.notEqual(next.items?.[0]?.id, page.items.at(0)?.id);
       await expectError(call('GET', '/tasks/v1/users/@me/lists?maxResults=1001'), 400, 'invalid');
       await expectError(call('GET', '/tasks/v1/users/@me/lists?maxResults=0'), 400, 'invalid');
     });
@@ -323,8 +323,8 @@ describe('tasks emulator: a rejected request changes nothing', () => {
   it('answers a patch or update that cannot restore a subtask of a deleted parent 400, and leaves the subtask as it was, also after a restart', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dataDir = mkdtempSync(join(tmpdir(), 'desk-tasks-atomic-'));
+    const path = await import('node:path');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'desk-tasks-atomic-'));
     let emulator = await startEmulator({ port: 0, dataDir });
     try {
       const token = emulator.tokenFor('alice@example.com').accessToken;

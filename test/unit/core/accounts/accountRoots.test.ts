@@ -16,11 +16,13 @@ function fakeProvider(): SessionProvider & { signedIn: SignedInAccount[]; change
     onDidChangeSessions: changed.event,
     listSessions: async () => provider.signedIn.map((account, index) => ({ id: `s${index}`, accessToken: 'x', account: { id: account.email, label: account.email }, scopes: [] })),
     listAccounts: async () => provider.signedIn,
-    accessTokenFor: async (_scopes: readonly string[], options: { account?: string | undefined } = {}) => `token-of-${options.account ?? provider.signedIn[0]?.email ?? 'nobody'}`,
+    accessTokenFor: async (_scopes: readonly string[], options: { account?: string | undefined } = {}) => `token-of-${options.account ?? provider.signedIn.at(0)?.email ?? 'nobody'}`,
     createSession: async () => { throw new Error('not in this test'); },
   };
   return provider as unknown as SessionProvider & typeof provider;
 }
+
+const { TreeItem } = fakeVscode();
 
 function fakeVs(): typeof vscode {
   return { ...fakeVscode(), commands: { executeCommand: async () => undefined } } as unknown as typeof vscode;
@@ -41,7 +43,9 @@ class AccountTree {
     return [{ label: `${this.name}:${token}:a` }, { label: `${this.name}:${token}:b` }];
   }
   getTreeItem(element: Row): vscode.TreeItem {
-    return { label: element.label, id: element.label };
+    const item = new TreeItem(element.label);
+    item.id = element.label;
+    return item;
   }
   getParent(element: Row): Row | undefined {
     return element.parent;

@@ -11,8 +11,8 @@ describe('Actions that affect other people, offline', () => {
     const desk = { vs, connectivity: { online } } as unknown as Pick<DeskContext, 'vs' | 'connectivity'>;
     const sent: string[] = [];
     const table = refuseOffline(desk, {
-      'desk.drive.share': (email?: string) => void sent.push(`share with ${email}`),
-      'desk.drive.rename': () => void sent.push('rename'),
+      'desk.drive.share': (email?: string): unknown => void sent.push(`share with ${String(email)}`),
+      'desk.drive.rename': (): unknown => void sent.push('rename'),
     }, ['desk.drive.share']);
     return { table, sent, warnings };
   }

@@ -12,7 +12,7 @@ describe('QueueFile: the offline queue in a file beside the extension host', () 
   beforeEach(() => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-queue-file-'));
   });
-  afterEach(() => fs.rmSync(directory, { recursive: true, force: true }));
+  afterEach(() => { fs.rmSync(directory, { recursive: true, force: true }); });
 
   function queueOn(file: QueueFile): WriteQueue {
     let id = 0;
@@ -60,7 +60,7 @@ describe('QueueFile: two hosts on one folder (two windows, or a reloaded window 
   beforeEach(() => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-queue-hosts-'));
   });
-  afterEach(() => fs.rmSync(directory, { recursive: true, force: true }));
+  afterEach(() => { fs.rmSync(directory, { recursive: true, force: true }); });
 
   it('a change one host wrote is seen by the other, and replays take turns: each change is sent once', async () => {
     const [fileA, fileB] = [new QueueFile({ directory }), new QueueFile({ directory })];

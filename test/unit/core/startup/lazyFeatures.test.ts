@@ -47,7 +47,7 @@ describe('lazy features: tree views registered at activation', () => {
     const feature: { provider: vscode.TreeDataProvider<string>; changes: FakeEventEmitter<string | undefined>; drops: string[]; view?: vscode.TreeView<string> } = {
       provider: {
         onDidChangeTreeData: changes.event,
-        getTreeItem: (element: string) => ({ label: element }),
+        getTreeItem: (element: string) => new vs.TreeItem(element),
         getChildren: async (element?: string) => (element ? [] : ['row']),
       },
       changes,
@@ -94,13 +94,13 @@ describe('lazy features: tree views registered at activation', () => {
     options.treeDataProvider.onDidChangeTreeData?.((element) => changed.push(element));
     feature.changes.fire('row');
     assert.deepEqual(changed, ['row'], 'the feature\'s redraws reach VS Code');
-    await options.dragAndDropController?.handleDrop?.('row', {} as vscode.DataTransfer, {} as vscode.CancellationToken);
+    await options.dragAndDropController?.handleDrop?.('row', {} as unknown as vscode.DataTransfer, {} as vscode.CancellationToken);
     assert.deepEqual(feature.drops, ['row']);
   });
 
   it('a drop before the feature loaded loads it first', async () => {
     const { registered, loads, feature } = setUp();
-    await registered[0]?.options.dragAndDropController?.handleDrop?.(undefined, {} as vscode.DataTransfer, {} as vscode.CancellationToken);
+    await registered[0]?.options.dragAndDropController?.handleDrop?.(undefined, {} as unknown as vscode.DataTransfer, {} as vscode.CancellationToken);
     assert.equal(loads(), 1);
     assert.deepEqual(feature.drops, ['root']);
   });
@@ -163,7 +163,7 @@ describe('lazy features: loading after activation', () => {
     features.ensure('calendar');
     assert.deepEqual(built, ['clock'], 'the feature gets what it asks for, and only that');
     assert.equal(seen?.clock, 'the clock');
-    assert.notEqual(seen?.vs, vs, 'the feature sees the vscode whose registrations fill the activation stubs');
+    assert.notEqual(seen.vs, vs, 'the feature sees the vscode whose registrations fill the activation stubs');
     features.dispose();
   });
 });

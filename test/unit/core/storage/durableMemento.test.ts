@@ -9,6 +9,7 @@ function echoingMemento(lose: number): WritableMemento & { updates: number } {
   const values = new Map<string, string>();
   const memento = {
     updates: 0,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- Memento's get<T>, whose T the caller names
     get<T>(key: string): T | undefined {
       const text = values.get(key);
       return text === undefined ? undefined : (JSON.parse(text) as T);

@@ -121,7 +121,7 @@ describe('view cache (core/storage/viewCache.ts)', () => {
     });
     let memory: readonly string[] = remembered ? [remembered] : [];
     const held = new ViewCache({ directory, accounts: () => check, remembered: () => memory, remember: (value) => { memory = value; } });
-    return { cache: held, answer: (value) => answer(value ? [value] : []), remembered: () => memory[0] };
+    return { cache: held, answer: (value) => { answer(value ? [value] : []); }, remembered: () => memory[0] };
   }
 
   it('gives the remembered account\'s rows before the account check answers, then confirms them', async () => {
@@ -130,7 +130,7 @@ describe('view cache (core/storage/viewCache.ts)', () => {
     const early = await held.cache.view('tasks', isRows).readEarly?.();
     assert.deepEqual(early?.data, ['cached'], 'shown while the check is still out');
     held.answer('alice@example.com');
-    assert.equal(await early?.confirmed, true);
+    assert.equal(await early.confirmed, true);
     assert.deepEqual(await fs.readdir(folderOf()), ['tasks.json']);
   });
 
@@ -203,7 +203,7 @@ describe('view cache (core/storage/viewCache.ts)', () => {
     held.answer('alice@example.com');
     const early = await reading;
     assert.deepEqual(early?.data, ['alice row']);
-    assert.equal(await early?.confirmed, true);
+    assert.equal(await early.confirmed, true);
     assert.equal(held.remembered(), 'alice@example.com');
   });
 

@@ -15,6 +15,7 @@ const AFTERNOON = Date.UTC(2026, 10, 27, 14, 5); // Fri 27 Nov 2026, 14:05 UTC
 
 class MapMemory {
   readonly values = new Map<string, unknown>();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- Memento's get<T>, whose T the caller names
   get<T>(key: string): T | undefined {
     return this.values.get(key) as T | undefined;
   }

@@ -92,7 +92,7 @@ describe('books catalogue', () => {
       assert.deepEqual(identifiersOf('Dune'), [{ type: 'ISBN_13', identifier: FIXTURE_RECORDS[0]?.isbn13 }]);
       assert.deepEqual(identifiersOf('The Fellowship of the Ring'), [{ type: 'ISBN_10', identifier: FIXTURE_RECORDS[4]?.isbn10 }]);
       const emma = catalogue.volumes.find((candidate) => candidate.record.title === 'Emma');
-      assert.deepEqual(identifiersOf('Emma'), [{ type: 'OTHER', identifier: `DESK:${emma?.id}` }]);
+      assert.deepEqual(identifiersOf('Emma'), [{ type: 'OTHER', identifier: `DESK:${String(emma?.id)}` }]);
     });
   });
 

@@ -193,7 +193,7 @@ describe('books search index', () => {
     });
 
     it('bolds the document word a prefix or typo matched, and cuts long text around the first match', () => {
-      const hit = search('dragn').hits[0];
+      const hit = search('dragn').hits.at(0);
       assert.ok(hit?.volume.record.title === 'The Hobbit');
       assert.match(textSnippet(hit.volume.record.description, hit.matchedTerms), /<b>dragon<\/b>/);
       const long = `${'filler words '.repeat(40)}the spice must flow ${'and more '.repeat(40)}`;

@@ -18,7 +18,7 @@ describe('emulator router', () => {
   it('decodes parameters and keeps literal @me', () => {
     const found = router.match('GET', '/tasks/v1/users/@me/lists/a%2Fb%20c').match;
     assert.deepEqual(found?.params, { tasklist: 'a/b c' });
-    assert.equal(found?.auth, false);
+    assert.equal(found.auth, false);
   });
 
   it('tells an unknown path from a wrong method', () => {
@@ -54,7 +54,7 @@ describe('emulator route table', () => {
     router.addAll([list, insert]);
     const found = router.match('POST', '/tasks/v1/lists/l1/tasks').match;
     assert.equal(found?.route.id, 'tasks.tasks.insert');
-    assert.equal(found?.auth, true);
+    assert.equal(found.auth, true);
     assert.deepEqual(router.routes().map((route) => route.id).sort(), ['tasks.tasks.insert', 'tasks.tasks.list']);
   });
 

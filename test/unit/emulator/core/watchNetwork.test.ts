@@ -6,7 +6,7 @@ import { HostResolver, parseCidr, REFUSED_CODE, WatchNetworkPolicy } from '../..
 const neverAsked: HostResolver = (host) => Promise.reject(new Error(`the resolver was asked for ${host}`));
 
 /** A resolver with fixed answers, recording what it was asked. */
-function fixedResolver(answers: Record<string, string[]>): HostResolver & { asked: string[] } {
+function fixedResolver(answers: Partial<Record<string, string[]>>): HostResolver & { asked: string[] } {
   const asked: string[] = [];
   const resolver = (host: string): Promise<string[]> => {
     asked.push(host);

@@ -32,7 +32,7 @@ describe('RevisionsModel (time-dependent rules)', () => {
     const [first] = revisions.list(alice, file.id, { maxResults: 10 }).revisions;
     clock += DAY;
     write(file.id);
-    revisions.update(alice, file.id, first?.id, { pinned: true });
+    revisions.update(alice, file.id, first.id, { pinned: true });
     clock += UNPINNED_KEEP_MS + DAY;
     const garbage = write(file.id);
     // blob2 was superseded by blob3 more than 30 days ago: purged; blob1 is pinned; blob3 became old just now.

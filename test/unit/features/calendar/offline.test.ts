@@ -98,7 +98,7 @@ describe('Calendar new events offline', () => {
       const queue = new WriteQueue({ memento: new MapMemento(), account: () => 'a', now: () => Date.now(), isOffline: isUnreachable });
       const shown: string[] = [];
       const desk = { vs, offlineQueue: queue, log: { info: () => undefined } } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log'>;
-      const writes = new CalendarOfflineWrites({ desk, api: () => api, store: { apply: (_id, events) => shown.push(...events.map((item) => `${item.summary ?? item.id} ${item.status}`)) }, onInserted: () => undefined });
+      const writes = new CalendarOfflineWrites({ desk, api: () => api, store: { apply: (_id, events) => shown.push(...events.map((item) => `${item.summary ?? item.id} ${String(item.status)}`)) }, onInserted: () => undefined });
       writes.register();
       return { state, queue, writes, shown, changeElsewhere: (fields: Partial<CalendarEvent>) => void (event = { ...(event as CalendarEvent), ...fields, etag: `"${++etag}"` }), deleteElsewhere: () => void (event = undefined), current: () => event };
     }

@@ -6,6 +6,7 @@ import { CalendarTimeZone } from '../../../../src/features/calendar/timeZone';
 describe('Calendar time zone', () => {
   // A zone no test machine runs in, remembered from the last session.
   const remembered = 'Pacific/Chatham';
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- Memento's get<T>, whose T the caller names
   const memory = { get: <T>() => remembered as unknown as T, update: async () => undefined };
 
   it('keeps the remembered zone when settings.get timezone fails, so Edit Event and the Agenda agree', async () => {

@@ -108,7 +108,6 @@ describe('Channels: the receiver\'s checks', () => {
   it('answers 200 for a known channel with its token, with the notification', () => {
     const result = checkNotification('POST', headers('with-token', 's3cret'), '{"a":1}', lookup, 5);
     assert.equal(result.status, 200);
-    assert.ok(result.status === 200);
     assert.equal(result.notification.messageNumber, 7);
     assert.equal(result.notification.resourceState, 'change');
     assert.equal(result.notification.body, '{"a":1}');

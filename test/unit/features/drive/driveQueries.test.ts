@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { propertiesDocument } from '../../../../src/features/drive/commands/index';
 import { fileDetailsMarkdown } from '../../../../src/features/drive/commands/info';
 import { titleSearchQuery } from '../../../../src/features/drive/port';
+import { groupsOf } from '../../../../src/shared/matchGroups';
 import { FakeDrive } from '../../../support/fakes/drive';
 
 describe('Drive title search query', () => {
@@ -18,7 +19,10 @@ describe('Drive title search query', () => {
 
 /** The details page's rows, by field. */
 function detailRows(markdown: string): Map<string, string> {
-  return new Map([...markdown.matchAll(/^\| ([^|]+) \| (.*) \|$/gm)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  return new Map([...markdown.matchAll(/^\| ([^|]+) \| (.*) \|$/gm)].map((match) => {
+    const [, field, value] = groupsOf(match);
+    return [field ?? '', value ?? ''];
+  }));
 }
 
 const writing = { rootTitle: 'My Drive', when: (ms: number) => `at ${new Date(ms).toISOString().slice(11, 16)}` };

@@ -32,7 +32,7 @@ class FakeDrive {
   async patchFile(id: string, metadata: { title?: string }, options: { addParents?: string[]; removeParents?: string[] } = {}): Promise<DriveItem> {
     this.check();
     const item = this.found(id);
-    const parents = [...(item.parents ?? []).filter((parent) => !(options.removeParents ?? []).includes(parent.id ?? '')), ...(options.addParents ?? []).filter((add) => !(item.parents ?? []).some((parent) => parent.id === add)).map((add) => ({ id: add }))];
+    const parents = [...(item.parents ?? []).filter((parent) => !(options.removeParents ?? []).includes(parent.id)), ...(options.addParents ?? []).filter((add) => !(item.parents ?? []).some((parent) => parent.id === add)).map((add) => ({ id: add }))];
     const next = { ...item, ...metadata, parents };
     this.files.set(id, next);
     this.sent.push(`patch ${id} ${JSON.stringify(metadata)} ${JSON.stringify(options)}`);
@@ -92,7 +92,7 @@ function setUp(answer?: string) {
   const changes = new DriveOfflineChanges({
     desk,
     api: () => drive,
-    show: async (list) => void shown.push(...list.map((change) => (change.removed ? `remove ${change.fileId}` : `${change.item?.title} ${change.item?.labels?.trashed ? 'trashed' : `in ${change.item?.parents?.map((parent) => parent.id).join(',')}`}`))),
+    show: async (list) => void shown.push(...list.map((change) => (change.removed ? `remove ${change.fileId}` : `${String(change.item?.title)} ${change.item?.labels?.trashed ? 'trashed' : `in ${String(change.item?.parents?.map((parent) => parent.id).join(','))}`}`))),
   });
   changes.register();
   return { drive, queue, changes, shown, warnings };
@@ -114,7 +114,7 @@ describe('Drive changes offline: rename, move, trash, new folder', () => {
     drive.offline = false;
     await queue.replay();
     const archive = [...drive.files.values()].find((item) => item.title === 'Archive');
-    assert.deepEqual(drive.sent, ['patch a {"title":"Plan.md"} {}', 'insert Archive in root', `patch a {} {"addParents":["${archive?.id}"],"removeParents":["root"]}`, 'trash b']);
+    assert.deepEqual(drive.sent, ['patch a {"title":"Plan.md"} {}', 'insert Archive in root', `patch a {} {"addParents":["${String(archive?.id)}"],"removeParents":["root"]}`, 'trash b']);
     assert.deepEqual(drive.files.get('a')?.parents, [{ id: archive?.id }]);
     assert.equal(queue.size, 0);
     await queue.replay();

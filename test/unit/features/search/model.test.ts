@@ -52,7 +52,7 @@ describe('Desk search: every service at once', () => {
     await settle();
     tasks.asked[0]?.answer([hit('Plan')]);
     await settle();
-    const group = search.state.groups[0];
+    const group = search.state.groups.at(0);
     assert.ok(group && group.status === 'done');
     assert.equal('account' in group, false);
     assert.equal(group.hits[0]?.account, undefined);
@@ -93,7 +93,7 @@ describe('Desk search: every service at once', () => {
     await settle();
     assert.deepEqual(summary(search.state), ['tasks:done(Plan the trip)', 'drive:searching', 'calendar:failed', 'books:done(Plan B)']);
     assert.equal(search.state.busy, true, 'Drive has not answered yet');
-    const failed = search.state.groups[2];
+    const failed = search.state.groups.at(2);
     assert.equal(failed?.status === 'failed' ? (failed.error as Error).message : undefined, '503 backendError');
     sources.drive.asked[0]?.answer([]);
     await settle();
@@ -177,7 +177,7 @@ describe('Desk search: Drive source', () => {
   });
 
   it('says where each file is and whose it is, reading each folder once', async () => {
-    const folders: Record<string, DriveFile> = {
+    const folders: Partial<Record<string, DriveFile>> = {
       p: { id: 'p', title: 'Projects', parents: [{ id: 'root', isRoot: true }] },
       q: { id: 'q', title: 'Q4', parents: [{ id: 'p', isRoot: false }] },
       team: { id: 'team', title: 'Team', driveId: 'team' },
@@ -270,7 +270,7 @@ describe('Desk search: the views\' caches read as the quick pick opens (readAhea
   });
 
   it('answers undefined when the read failed, without an unhandled rejection', async () => {
-    const known = readAhead(async () => {
+    const known = readAhead(async (): Promise<string> => {
       throw new Error('unreadable');
     });
     assert.equal(await known(), undefined);

@@ -72,7 +72,7 @@ function setUp(warningAnswer?: string) {
   vs.commands = { executeCommand: async () => undefined };
   const queue = new WriteQueue({ memento: new MapMemento(), account: () => 'emulator alice', now: () => Date.now(), isOffline: isUnreachable });
   const shown: string[] = [];
-  const tree = { applyLocalTask: (_l: string, t: Task) => shown.push(`apply ${t.id} ${t.status}`), addLocalTask: (_l: string, t: Task) => shown.push(`add ${t.title}`), replaceLocalTask: (_l: string, local: string, t: Task) => shown.push(`replace ${local.startsWith(LOCAL_TASK_PREFIX)} ${t.id}`), removeLocalTask: (_l: string, id: string) => shown.push(`remove ${id}`), moveLocalTask: (_l: string, id: string, place: { parent?: string; toListId: string }) => shown.push(`move ${id} under ${place.parent ?? 'top'} in ${place.toListId}`) };
+  const tree = { applyLocalTask: (_l: string, t: Task) => shown.push(`apply ${t.id} ${t.status}`), addLocalTask: (_l: string, t: Task) => shown.push(`add ${t.title}`), replaceLocalTask: (_l: string, local: string, t: Task) => shown.push(`replace ${String(local.startsWith(LOCAL_TASK_PREFIX))} ${t.id}`), removeLocalTask: (_l: string, id: string) => shown.push(`remove ${id}`), moveLocalTask: (_l: string, id: string, place: { parent?: string; toListId: string }) => shown.push(`move ${id} under ${place.parent ?? 'top'} in ${place.toListId}`) };
   const desk = { vs: vs as unknown as typeof vscode, offlineQueue: queue, log: { info: () => undefined }, showError: async () => undefined } as unknown as Pick<DeskContext, 'vs' | 'offlineQueue' | 'log' | 'showError'>;
   const host: TasksOfflineHost = { desk, api: service, tree };
   const offline = new TasksOfflineWrites(host);
@@ -95,13 +95,13 @@ describe('Tasks writes offline: kept, shown at once, replayed once', () => {
     await offline.setStatus('L', added.value, true);
     assert.deepEqual(shown, ['apply a completed', 'add Buy milk', 'apply b needsAction', `apply ${added.value.id} completed`]);
     assert.equal(queue.size, 4);
-    for (const replayer of offline.register()) replayer;
+    offline.register();
     await queue.settled();
     assert.equal(service.writes.length, 0, 'nothing is sent while offline');
     service.offline = false;
     await queue.replay();
     const milk = [...service.tasks.values()].find((candidate) => candidate.title === 'Buy milk');
-    assert.deepEqual(service.writes, ['patch a {"status":"completed"}', 'insert Buy milk', 'patch b {"notes":"new notes"}', `patch ${milk?.id} {"status":"completed"}`]);
+    assert.deepEqual(service.writes, ['patch a {"status":"completed"}', 'insert Buy milk', 'patch b {"notes":"new notes"}', `patch ${String(milk?.id)} {"status":"completed"}`]);
     assert.equal(milk?.status, 'completed');
     assert.equal(queue.size, 0);
     await queue.replay();
@@ -163,7 +163,7 @@ describe('Tasks writes offline: kept, shown at once, replayed once', () => {
     service.offline = false;
     await queue.replay();
     const created = [...service.tasks.values()].find((candidate) => candidate.title === 'New');
-    assert.deepEqual(service.writes, ['insert New', `move ${created?.id} {"parent":"a"}`, 'move b {"destinationTasklist":"M"}', 'delete a']);
+    assert.deepEqual(service.writes, ['insert New', `move ${String(created?.id)} {"parent":"a"}`, 'move b {"destinationTasklist":"M"}', 'delete a']);
     assert.equal(queue.size, 0);
   });
 

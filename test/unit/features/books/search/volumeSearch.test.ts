@@ -41,7 +41,7 @@ describe('Books live search', () => {
     books.searchGate = new Promise((resolve) => { release = resolve; });
     search.setQuery('dune');
     timers.fire();
-    const first = search.requests[0];
+    const first = search.requests.at(0);
     assert.ok(first && !first.signal.aborted);
     search.setQuery('hobbit');
     assert.equal(first.signal.aborted, true, 'the old request was not cancelled');

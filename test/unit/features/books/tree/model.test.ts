@@ -78,9 +78,9 @@ describe('Books tree model', () => {
     const { books, model } = setUp();
     const toRead = await shelf(model, MY_LIBRARY, 'To read');
     const original = books.listMyShelfVolumes.bind(books);
-    books.listMyShelfVolumes = async (id, options = {}) => {
+    books.listMyShelfVolumes = async (id, options?) => {
       const page = await original(id, options);
-      return (options.startIndex ?? 0) >= 2 ? { kind: 'books#volumes', totalItems: 5 } : page;
+      return (options?.startIndex ?? 0) >= 2 ? { kind: 'books#volumes', totalItems: 5 } : page;
     };
     await model.children(toRead);
     assert.equal(await model.loadMore(toRead), true);

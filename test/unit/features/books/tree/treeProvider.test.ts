@@ -6,6 +6,7 @@ import { BooksNode, BooksTreeModel, MY_LIBRARY } from '../../../../../src/featur
 import { BooksTreeProvider } from '../../../../../src/features/books/tree/treeProvider';
 import { FakeBooks, fakeVolume } from '../../../../support/fakes/books';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { labelText, tooltipText } from '../../../../support/treeItemText';
 
 describe('Books tree provider', () => {
   function setUp(options: { signedIn?: boolean; publicLibraries?: string[] } = {}) {
@@ -27,7 +28,7 @@ describe('Books tree provider', () => {
     assert.deepEqual(roots.map((root) => item(provider, root).label), ['My Library', 'User 42']);
     assert.equal(item(provider, roots[0]).collapsibleState, 2);
     assert.equal(item(provider, roots[1]).description, 'public shelves');
-    assert.match(String(provider.resolveTreeItem(item(provider, roots[0]), roots[0]).tooltip), /me-id/);
+    assert.match(tooltipText(provider.resolveTreeItem(item(provider, roots[0]), roots[0]).tooltip), /me-id/);
   });
 
   it('renders shelves and volumes with ids, icons, context values, a click command and a lazy hover', async () => {
@@ -45,7 +46,7 @@ describe('Books tree provider', () => {
     assert.equal(rendered.contextValue, 'volume mine writable');
     assert.equal(rendered.command?.command, 'desk.books.openVolume');
     assert.equal(rendered.tooltip, undefined, 'the hover is built before it is needed');
-    assert.match(String((provider.resolveTreeItem(rendered, dune).tooltip as { value: string }).value), /Spice/);
+    assert.match((provider.resolveTreeItem(rendered, dune).tooltip as { value: string }).value, /Spice/);
     assert.equal(provider.getParent(dune), toRead);
   });
 
@@ -89,7 +90,7 @@ describe('Books tree provider', () => {
     const rows = await provider.getChildren(model.library('404'));
     assert.equal(rows.length, 1);
     const error = item(provider, rows[0]);
-    assert.match(String(error.label), /^Could not load: .*user ID could not be found/);
+    assert.match(labelText(error.label), /^Could not load: .*user ID could not be found/);
     assert.equal(error.command?.command, 'desk.books.refresh');
     assert.equal(logs.length, 1);
     books.listMyBookshelves = async () => { throw new NotSignedInError(); };

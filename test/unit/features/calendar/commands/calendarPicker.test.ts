@@ -21,7 +21,7 @@ describe('Calendar: words instead of raw values', () => {
       { id: 'c_2@group.calendar.google.com', summary: 'Trips', accessRole: 'owner' },
     ];
     const tree = { calendars: async () => calendars } as unknown as CalendarTreeProvider;
-    const prompts = new CalendarPrompts(vs, tree, {} as EventStore, async () => 'UTC', () => 0);
+    const prompts = new CalendarPrompts(vs, tree, {} as unknown as EventStore, async () => 'UTC', () => 0);
     await prompts.calendarForNewEvent(undefined);
     const rows = (offered[0] ?? []).map((item) => [item.label, item.description ?? '', item.detail ?? '']);
     assert.deepEqual(rows, [

@@ -32,13 +32,13 @@ function eventPrompts(zone: string, answer: (asked: Asked) => Answer = (asked) =
       asked.push(step);
       const action = answer(step);
       // VS Code validates the box's text as it changes; Escape answers undefined, whatever was typed.
-      const typed = typeof action === 'string' ? action : action?.typed;
+      const typed = typeof action === 'string' ? action : action.typed;
       if (typed !== undefined) await options.validateInput?.(typed);
       return typeof action === 'string' ? action : undefined;
     },
   };
   const vs = { ...base, window, InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 }, env: { ...base.env, language: 'en-GB' } } as unknown as typeof vscode;
-  const prompts = new CalendarPrompts(vs, {} as CalendarTreeProvider, {} as EventStore, async () => zone, () => NOW);
+  const prompts = new CalendarPrompts(vs, {} as unknown as CalendarTreeProvider, {} as unknown as EventStore, async () => zone, () => NOW);
   const context = { desk: { vs }, timeZone: async () => zone, now: () => NOW, prompts, drafts: new Drafts() } as unknown as CalendarCommandContext;
   return { asking: new EventPrompts(context), asked };
 }
@@ -56,9 +56,9 @@ describe('Calendar: Edit Event, date and time', () => {
     assert.match(whenLabel(occurrence, 'Europe/Paris', 'en-GB'), /10:30/);
     assert.equal(asked[1]?.value, '45m');
     assert.ok(patch?.start && patch.end);
-    assert.equal(Date.parse(`${patch.start.dateTime}+01:00`), Date.parse(meeting.start?.dateTime ?? ''));
+    assert.equal(Date.parse(`${String(patch.start.dateTime)}+01:00`), Date.parse(meeting.start?.dateTime ?? ''));
     assert.equal(patch.start.timeZone, 'Europe/Paris');
-    assert.equal(Date.parse(`${patch.end.dateTime}+01:00`), Date.parse(meeting.end?.dateTime ?? ''));
+    assert.equal(Date.parse(`${String(patch.end.dateTime)}+01:00`), Date.parse(meeting.end?.dateTime ?? ''));
   });
 
   it('shows what the text resolves to in the form the Agenda writes a day and time', async () => {
@@ -95,7 +95,7 @@ describe('Calendar: text typed in Edit Event left with Escape', () => {
     const patch = await asking.askChange('time', meeting, meeting, 'cal');
     assert.deepEqual(asked.slice(2).map((step) => step.value), ['fri 14:00', '2h']);
     assert.equal(patch?.start?.dateTime, '2026-11-27T14:00:00');
-    assert.equal(patch?.end?.dateTime, '2026-11-27T16:00:00');
+    assert.equal(patch.end?.dateTime, '2026-11-27T16:00:00');
   });
 });
 

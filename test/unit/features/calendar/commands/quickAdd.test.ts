@@ -23,7 +23,7 @@ function quickAddCommands() {
     showInputBox,
   };
   const vs = { ...base, window, InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 } } as unknown as typeof vscode;
-  const prompts = Object.assign(new CalendarPrompts(vs, {} as CalendarTreeProvider, {} as EventStore, async () => 'UTC', () => 0), { calendarForNewEvent: async () => calendar });
+  const prompts = Object.assign(new CalendarPrompts(vs, {} as unknown as CalendarTreeProvider, {} as unknown as EventStore, async () => 'UTC', () => 0), { calendarForNewEvent: async () => calendar });
   const api = {
     quickAddEvent: async (calendarId: string, line: string) => {
       if (failing) throw new Error('Calendar is unreachable');

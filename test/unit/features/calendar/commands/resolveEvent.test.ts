@@ -29,7 +29,7 @@ describe('Calendar: choosing an event', () => {
   it('says the next event has no call link (naming it) rather than "No upcoming events" when none can be joined', async () => {
     const standup: CalendarEvent = { id: 'e1', summary: 'Standup', start: { dateTime: '2026-11-26T10:00:00Z' }, end: { dateTime: '2026-11-26T10:15:00Z' } };
     const { prompts, told } = promptsWith([standup]);
-    const picked = await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next) => `The next event, “${next.event.summary}”, has no call link.`);
+    const picked = await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next) => `The next event, “${String(next.event.summary)}”, has no call link.`);
     assert.equal(picked, undefined);
     assert.deepEqual(told, ['The next event, “Standup”, has no call link.']);
   });
@@ -38,7 +38,7 @@ describe('Calendar: choosing an event', () => {
     const standup: CalendarEvent = { id: 'e1', summary: 'Standup', start: { dateTime: '2026-11-26T10:00:00Z' }, end: { dateTime: '2026-11-26T10:15:00Z' } };
     const offsite: CalendarEvent = { id: 'e2', summary: 'Offsite', start: { date: '2026-11-27' }, end: { date: '2026-11-28' } };
     const { prompts, told, offered } = promptsWith([standup, offsite]);
-    await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next, when) => `${next.event.summary} (${when})`);
+    await prompts.resolveEvent(undefined, 'Join which event?', () => false, (next, when) => `${String(next.event.summary)} (${when})`);
     assert.deepEqual(told, ['Standup (Thu 26 Nov · 10:00–10:15)']);
     await prompts.resolveEvent(undefined, 'Show which event?');
     assert.deepEqual(offered[0]?.map((item) => item.description), ['Thu 26 Nov · 10:00–10:15', 'Fri 27 Nov · All day']);

@@ -18,7 +18,7 @@ describe('Calendar input', () => {
     for (const text of ['tomorrow 32:99', 'tomorrow 25:00', 'fri 12:61']) {
       const when = parseWhen(text, NOW, 'Europe/Berlin');
       assert.equal(when.kind, 'invalid', text);
-      assert.match(when.kind === 'invalid' ? when.message : '', /is not a time of day: hours go from 0 to 23/, text);
+      assert.match(when.message, /is not a time of day: hours go from 0 to 23/, text);
     }
     const words = parseWhen('tomorrow blah', NOW, 'Europe/Berlin');
     assert.match(words.kind === 'invalid' ? words.message : '', /does not understand "blah"/);

@@ -25,7 +25,7 @@ class FakeClock implements Clock {
   advance(ms: number): void {
     const target = this.time + ms;
     for (;;) {
-      const next = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at)[0];
+      const next = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at).at(0);
       if (!next) break;
       this.timers = this.timers.filter((timer) => timer !== next);
       this.time = next.at;

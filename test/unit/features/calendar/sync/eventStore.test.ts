@@ -22,9 +22,9 @@ describe('Calendar event store', () => {
     api.put('cal', timed('c', '2026-11-25T10:00:00Z', '2026-11-25T11:00:00Z'));
     api.cancel('cal', 'a');
     await events.sync('cal');
-    const last = api.listCalls[api.listCalls.length - 1];
+    const last = api.listCalls.at(-1);
     assert.equal(last?.options.syncToken, 'sync-1', 'the refresh used the sync token, not a reload');
-    assert.equal(last?.options.timeMin, undefined);
+    assert.equal(last.options.timeMin, undefined);
     assert.deepEqual(events.events('cal').map((event) => event.id).sort(), ['b', 'c']);
     assert.deepEqual(changes, ['cal', 'cal']);
   });

@@ -51,7 +51,7 @@ describe('Calendar tree model per account (several signed in)', () => {
     const daysOf = async (model: CalendarTreeModel): Promise<Array<{ key: string; rows: string[] }>> => {
       await model.roots();
       const days = (await model.scopeChildren(model.agenda)).filter((node): node is DayNode => node.kind === 'day');
-      return days.map((day) => ({ key: day.group.key, rows: model.dayChildren(day).map((row) => (row.kind === 'event' ? String(row.event.summary) : row.kind === 'dueTask' ? String(row.dueTask.task.title) : row.kind)) }));
+      return days.map((day) => ({ key: day.group.key, rows: model.dayChildren(day).map((row) => (row.kind === 'event' ? String(row.event.summary) : row.kind === 'dueTask' ? row.dueTask.task.title : row.kind)) }));
     };
     assert.deepEqual(await daysOf(alice), [{ key: '2026-11-24', rows: ['Late call'] }, { key: '2026-11-25', rows: ['Alice files taxes'] }]);
     assert.deepEqual(await daysOf(bob), [{ key: '2026-11-23', rows: ['Late call'] }, { key: '2026-11-26', rows: ['Bob renews passport'] }]);

@@ -6,6 +6,7 @@ import type { CalendarTreeNode } from '../../../../../src/features/calendar/tree
 import type { AgendaSnapshot } from '../../../../../src/features/calendar/tree/snapshot';
 import { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { labelText } from '../../../../support/treeItemText';
 import { entry, FakeCalendarApi, timed } from '../../../../support/fakes/calendar';
 
 const NOW = Date.parse('2026-11-23T08:00:00Z');
@@ -37,7 +38,7 @@ function provider(api: FakeCalendarApi, cache?: ViewSnapshotStore<AgendaSnapshot
   return { tree, store, rootRefreshes };
 }
 
-const label = (tree: CalendarTreeProvider, node: CalendarTreeNode): string => String(tree.getTreeItem(node).label);
+const label = (tree: CalendarTreeProvider, node: CalendarTreeNode): string => labelText(tree.getTreeItem(node).label);
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
 function calendarApi(): FakeCalendarApi {

@@ -3,6 +3,7 @@ import { EventStore } from '../../../../../src/features/calendar/sync/eventStore
 import type { CalendarTreeNode } from '../../../../../src/features/calendar/tree/model';
 import { CalendarTreeProvider } from '../../../../../src/features/calendar/tree/treeProvider';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { labelText } from '../../../../support/treeItemText';
 import { allDay, entry, FakeCalendarApi, timed } from '../../../../support/fakes/calendar';
 
 const NOW = Date.parse('2026-11-23T08:00:00Z');
@@ -35,7 +36,7 @@ describe('Calendar tree provider', () => {
       bday: [allDay('Ann', '2026-11-23', '2026-11-24')],
     },
   );
-  const label = (tree: CalendarTreeProvider, node: CalendarTreeNode): string => String(tree.getTreeItem(node).label);
+  const label = (tree: CalendarTreeProvider, node: CalendarTreeNode): string => labelText(tree.getTreeItem(node).label);
 
   it('shows nothing while signed out, so the welcome view appears', async () => {
     assert.deepEqual(await provider(api(), { signedIn: false }).tree.getChildren(), []);

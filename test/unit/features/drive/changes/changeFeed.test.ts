@@ -60,7 +60,7 @@ describe('Drive change feed: start after a window reload', () => {
       vs,
       session,
       backend: { current: { kind: 'emulator', drive: 'http://127.0.0.1:1/drive/v2' } } as unknown as Backend,
-      auth: {} as DeskAuthenticationProvider,
+      auth: {} as unknown as DeskAuthenticationProvider,
       push: new PushHub(),
       clock: { dateTime: (ms: number) => new Date(ms).toISOString() },
       extensionContext: { globalState: new MapMemento() },

@@ -7,7 +7,7 @@ import { DRIVE_CHANGES_FEED, DrivePushLink, PushablePoller } from '../../../../.
 class RecordingPoller implements PushablePoller {
   readonly calls: string[] = [];
   setPushActive(active: boolean): void {
-    this.calls.push(`active ${active}`);
+    this.calls.push(`active ${String(active)}`);
   }
   pushNotified(): void {
     this.calls.push('notified');

@@ -38,7 +38,7 @@ function sharingCommands(file: DriveItem) {
       return property;
     },
     insertPermission: async (_fileId: string, permission: { emailAddress?: string }, options?: { emailMessage?: string }) => {
-      if (permission.emailAddress === refuse) throw new Error(`${refuse} cannot be shared with`);
+      if (permission.emailAddress === refuse) throw new Error(`${String(refuse)} cannot be shared with`);
       invited.push({ email: permission.emailAddress ?? '', ...(options?.emailMessage ? { message: options.emailMessage } : {}) });
       return {};
     },
@@ -226,6 +226,6 @@ describe('Drive: comment boxes keep what was typed', () => {
     await commands.add();
     assert.equal(steps[0]?.value, 'These three lines repeat section 2');
     assert.match(steps[0]?.prompt ?? '', /^Comment on lines 3–5 \(your unsaved text from last time\)$/);
-    assert.equal(sent[1]?.text, 'These three lines repeat section 2');
+    assert.equal(sent.at(1)?.text, 'These three lines repeat section 2');
   });
 });

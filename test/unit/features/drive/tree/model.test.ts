@@ -134,13 +134,12 @@ describe('Drive tree model', () => {
     const drive = new FakeDrive();
     const a = drive.folder('A');
     const b = drive.folder('B');
-    const c = drive.folder('C');
+    const c = drive.folder('C'); // never expanded
     const moved = drive.file('moved.txt', a);
     const model = new DriveTreeModel(drive);
     const root = await model.children(model.section('myDrive'));
     await model.children(fileChild(root, 'A'));
     await model.children(fileChild(root, 'B'));
-    c;
     const after = await drive.patchFile(moved, {}, { addParents: [b], removeParents: [a] });
     const affected = await model.containersAffectedBy([{ fileId: moved, item: after, removed: false }]);
     assert.deepEqual(affected.map((node) => (node.kind === 'file' ? node.item.title : node.label)).sort(), ['A', 'B']);
@@ -247,7 +246,7 @@ describe('Drive tree model', () => {
     const placed: string[] = [];
     const node = await model.findNode(made, { onPlaced: (container) => placed.push(container.id) });
     assert.equal(node?.item.title, 'new.txt');
-    assert.equal(node && model.parentOf(node), folderNode);
+    assert.equal(model.parentOf(node), folderNode);
     assert.deepEqual(placed, [folderNode.id], 'the folder is redrawn with the new row');
     assert.deepEqual(titles(await model.children(folderNode)), ['new.txt', 'old.txt']);
     assert.equal(drive.listRequests.length, listedBefore, 'no listing was asked again');

@@ -86,7 +86,7 @@ describe('Drive tree: shared drives', () => {
     // The drive's rows, then its Trash, last.
     const inside = await model.children(team);
     assert.deepEqual(inside.map((node) => (node.kind === 'file' ? node.item.title : node.kind === 'section' ? `[${node.label}]` : node.kind)), ['kept.md', '[Trash]']);
-    const trash = inside[1];
+    const trash = inside.at(1);
     assert.ok(trash?.kind === 'section' && trash.section === 'trash');
     assert.equal(trash.driveId, 'D1');
     assert.equal(model.parentOf(trash), team, 'reveal walks up from the Trash to its drive');
@@ -147,7 +147,7 @@ describe('Drive tree: shared drives', () => {
     assert.equal(found?.id, `drive:sharedDrives/D1/${doc}`);
 
     const empty = new DriveTreeModel(new FakeDrive(), { sharedDrives: source([]) });
-    const message = (await empty.children(empty.section('sharedDrives')))[0];
+    const message = (await empty.children(empty.section('sharedDrives'))).at(0);
     assert.equal(message?.kind === 'message' ? message.text : undefined, 'No shared drives');
   });
 

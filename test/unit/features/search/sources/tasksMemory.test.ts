@@ -17,7 +17,7 @@ class UpdatedTasksApi {
 
   async *allTasks(_listId: string, options: ListTasksOptions = {}): AsyncGenerator<Task> {
     const since = options.updatedMin ? Date.parse(options.updatedMin) : -Infinity;
-    const items = [...this.tasks.values()].filter((one) => (options.showDeleted || !one.deleted) && Date.parse(one.updated ?? '') >= since);
+    const items = [...this.tasks.values()].filter((one) => (options.showDeleted || !one.deleted) && Date.parse(one.updated) >= since);
     this.downloaded.push({ options, count: items.length });
     yield* items;
   }
@@ -42,10 +42,10 @@ describe('Desk search: Tasks kept between picks', () => {
     api.tasks.set('new', task('new', '999', { title: 'Chore new', updated: at(start + hour) }));
     api.tasks.set('t7', { ...(api.tasks.get('t7') as Task), deleted: true, updated: at(start + hour) });
     const later = await pick('alice@example.com').search('passport', signal);
-    const second = api.downloaded[1];
+    const second = api.downloaded.at(1);
     assert.equal(second?.count, 3, 'the two tasks changed since the first pick, and the newest it saw (the margin)');
-    assert.equal(second?.options.showDeleted, true);
-    assert.ok(Date.parse(second?.options.updatedMin ?? '') < start - 24 * hour && Date.parse(second?.options.updatedMin ?? '') > start - 25 * hour, 'from the newest task the first read saw (server time), less a margin');
+    assert.equal(second.options.showDeleted, true);
+    assert.ok(Date.parse(second.options.updatedMin ?? '') < start - 24 * hour && Date.parse(second.options.updatedMin ?? '') > start - 25 * hour, 'from the newest task the first read saw (server time), less a margin');
     assert.deepEqual(later, [], 'the deleted task is gone');
     const found = await pick('alice@example.com').search('chore new', signal);
     assert.deepEqual(found.map((hit) => hit.title), ['Chore new']);

@@ -29,10 +29,10 @@ describe('Tasks: choosing a task', () => {
     } as unknown as typeof vscode;
     const tree = { taskLists: async () => [list], allTasks: async () => tasks.map((task) => ({ task, children: [] })) } as unknown as Pick<TasksTreeProvider, 'taskLists' | 'allTasks'>;
     await new TaskPrompts(vs, tree).resolveTask(undefined, 'Edit which task?');
-    const descriptions = offered[1]?.map((item) => item.description);
+    const descriptions = offered.at(1)?.map((item) => item.description);
     assert.equal(descriptions?.[0], 'tomorrow');
-    assert.match(descriptions?.[1] ?? '', / · overdue$/);
-    assert.equal(descriptions?.[2], '');
-    assert.ok(!descriptions?.some((text) => /\d{4}-\d{2}-\d{2}/.test(text ?? '')), descriptions?.join(', '));
+    assert.match(descriptions[1] ?? '', / · overdue$/);
+    assert.equal(descriptions[2], '');
+    assert.ok(!descriptions.some((text) => /\d{4}-\d{2}-\d{2}/.test(text ?? '')), descriptions.join(', '));
   });
 });

@@ -31,7 +31,7 @@ describe('TODOs view model (no vscode)', () => {
     const moved = buildTodoTree(all.map((item) => ({ ...item, line: item.line + 10 })));
     assert.deepEqual(moved.flatMap((section) => section.files.flatMap((file) => file.items.map((item) => item.id))), ids);
     // Every node knows its parent (reveal).
-    const item = tree[0]?.files[0]?.items[0];
+    const item = tree.at(0)?.files.at(0)?.items.at(0);
     assert.equal(item?.parent.parent, tree[0]);
   });
 

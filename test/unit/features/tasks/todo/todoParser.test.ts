@@ -244,23 +244,23 @@ describe('TODO markers naming their account (several accounts signed in)', () =>
     assert.equal(line, '// TODO(alice, task:abc123/bob@example.com): fix the parser');
     const todo = parseTodo(line);
     assert.equal(todo?.taskId, 'abc123');
-    assert.equal(todo?.taskAccount, 'bob@example.com');
-    assert.deepEqual(todo?.tags, ['alice']);
-    assert.equal(todo?.text, 'fix the parser');
+    assert.equal(todo.taskAccount, 'bob@example.com');
+    assert.deepEqual(todo.tags, ['alice']);
+    assert.equal(todo.text, 'fix the parser');
   });
 
   it('reads an old marker (no account) as it always did: the first or only account\'s', () => {
     const todo = parseTodo('# TODO(task:abc123): old one');
     assert.equal(todo?.taskId, 'abc123');
-    assert.equal(todo?.taskAccount, undefined);
+    assert.equal(todo.taskAccount, undefined);
     assert.equal(linkLine('# TODO: new one', 'abc123'), '# TODO(task:abc123): new one', 'one account: no account written');
   });
 
   it('finds a marker with an account by its id (the workspace search looks for task:<id>), and unlinks it whole', () => {
     const text = 'a\n// TODO(task:abc123/Bob@Example.com): x\n';
-    const [found] = findLinkedTodos(text);
+    const found = findLinkedTodos(text).at(0);
     assert.equal(found?.taskId, 'abc123');
-    assert.equal(found?.todo.taskAccount, 'bob@example.com', 'read lower-case');
+    assert.equal(found.todo.taskAccount, 'bob@example.com', 'read lower-case');
     assert.ok(text.includes('task:abc123'));
     const line = '// TODO(task:abc123/bob@example.com): x';
     const todo = parseTodo(line);

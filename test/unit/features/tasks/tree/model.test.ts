@@ -122,17 +122,18 @@ describe('Tasks tree model (no vscode)', () => {
     assert.deepEqual(ids(rows), ['task/L/a', 'task/L/b', 'task/L/c']);
     const b = tree.taskNode('L', 'b');
     assert.ok(b && b === rows[1] && b.hasChildren);
-    const [b1] = tree.taskChildren(b);
+    const b1 = tree.taskChildren(b).at(0);
     assert.equal(b1?.id, 'task/L/b1');
-    assert.equal(b1?.parent, b);
-    assert.deepEqual(b1?.ancestors, ['b']);
+    assert.equal(b1.parent, b);
+    assert.deepEqual(b1.ancestors, ['b']);
     assert.ok(api.calls.every((call) => call.list === 'L'), 'a list nobody asked for was loaded');
   });
 
   it('invalidating a list reloads only that list; resetting forgets the lists too', async () => {
     const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]], M: [[task('m', '1')]] });
     const { model: tree } = model(api);
-    const [home, work] = await tree.roots();
+    const top = await tree.roots();
+    const [home, work] = [top.at(0), top.at(1)];
     assert.ok(home?.kind === 'list' && work?.kind === 'list');
     await tree.listChildren(home);
     await tree.listChildren(work);
@@ -153,7 +154,7 @@ describe('Tasks tree model (no vscode)', () => {
   it('keeps one row object per list across reloads of the lists, updated in place (VS Code refreshes a row by its object)', async () => {
     const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]] });
     const { model: tree } = model(api);
-    const [home] = await tree.roots();
+    const home = (await tree.roots()).at(0);
     assert.ok(home?.kind === 'list');
     api.lists[0] = list('L', 'Home and garden');
     tree.invalidateLists();
@@ -163,14 +164,14 @@ describe('Tasks tree model (no vscode)', () => {
     assert.equal(home.list.title, 'Home and garden', 'the row shows the list as loaded last');
     tree.reset();
     assert.equal((await tree.roots())[0], home, 'a Refresh keeps the row object too');
-    const [row] = await tree.listChildren(home);
+    const row = (await tree.listChildren(home)).at(0);
     assert.equal(row?.parent, home, 'the rows of the list hang under that object');
   });
 
   it('puts a task Desk changed in place without reloading its list; a completed one leaves when completed tasks are hidden', async () => {
     const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1'), task('b', '2')]], M: [[task('m', '1')]] });
     const { model: tree } = model(api, false);
-    const [home] = await tree.roots();
+    const home = (await tree.roots()).at(0);
     assert.ok(home?.kind === 'list');
     await tree.listChildren(home);
     api.calls.length = 0;
@@ -242,9 +243,9 @@ describe('Tasks tree model (no vscode)', () => {
     const api = new FakeTasksApi([list('L', 'Home')], { L: [[task('a', '1')]] });
     api.failLists.set('L', new GoogleApiError(503, 'Backend Error', 'backendError', [], undefined));
     const { model: tree } = model(api);
-    const [home] = await tree.roots();
+    const home = (await tree.roots()).at(0);
     assert.ok(home?.kind === 'list');
-    const [row] = await tree.listChildren(home);
+    const row = (await tree.listChildren(home)).at(0);
     assert.ok(row?.kind === 'message' && row.severity === 'error');
     assert.match(row.label, /^Could not load the tasks: Service error: Backend Error/);
     api.failLists.clear();
@@ -254,9 +255,9 @@ describe('Tasks tree model (no vscode)', () => {
   it('says a list is empty according to the show-completed setting', async () => {
     for (const [showCompleted, wording] of [[false, 'No open tasks'], [true, 'No tasks']] as const) {
       const { model: tree } = model(new FakeTasksApi([list('L', 'Home')], { L: [[]] }), showCompleted);
-      const [home] = await tree.roots();
+      const home = (await tree.roots()).at(0);
       assert.ok(home?.kind === 'list');
-      const [row] = await tree.listChildren(home);
+      const row = (await tree.listChildren(home)).at(0);
       assert.ok(row?.kind === 'message');
       assert.equal(row.label, wording);
       assert.equal(tree.openCount('L'), 0);

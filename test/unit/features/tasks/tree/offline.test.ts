@@ -100,7 +100,7 @@ describe('Tasks tree offline: views keep what they show', () => {
     assert.deepEqual(labels(await tree.listChildren(await listNode(tree, 'L'))), ['a']);
     const work = await tree.listChildren(await listNode(tree, 'M'));
     assert.deepEqual(labels(work), ['m', 'c']);
-    const moved = work[1];
+    const moved = work.at(1);
     assert.deepEqual(moved?.kind === 'task' ? labels(tree.taskChildren(moved)) : [], ['c1']);
   });
 });

@@ -6,6 +6,7 @@ import { ExpandedLists } from '../../../../../src/features/tasks/tree/expandedLi
 import { TasksTreeProvider } from '../../../../../src/features/tasks/tree/treeProvider';
 import { MapMemento } from '../../../../support/memento';
 import { fakeVscode } from '../../../../support/fakeVscode';
+import { labelText } from '../../../../support/treeItemText';
 import { FakeTasksApi, list, task } from '../../../../support/fakes/tasks';
 
 function provider(api: FakeTasksApi, options: { signedIn?: boolean; showCompleted?: boolean } = {}): { tree: TasksTreeProvider; changes: Array<TasksNode | undefined> } {
@@ -23,7 +24,7 @@ function provider(api: FakeTasksApi, options: { signedIn?: boolean; showComplete
   return { tree, changes };
 }
 
-const labels = (tree: TasksTreeProvider, nodes: readonly TasksNode[]): string[] => nodes.map((node) => String(tree.getTreeItem(node).label));
+const labels = (tree: TasksTreeProvider, nodes: readonly TasksNode[]): string[] => nodes.map((node) => labelText(tree.getTreeItem(node).label));
 
 describe('Tasks tree provider', () => {
   it('shows nothing while signed out, so the welcome view with its sign-in buttons appears', async () => {
@@ -48,7 +49,7 @@ describe('Tasks tree provider', () => {
     assert.ok(changes.some((node) => node?.id === 'list/L'), 'the list row was not redrawn after the last page');
     const rows = await tree.getChildren(home);
     assert.deepEqual(labels(tree, rows), ['a', 'b', 'c']);
-    const b = rows[1];
+    const b = rows.at(1);
     assert.ok(b && b.kind === 'task' && b.hasChildren);
     const [b1] = await tree.getChildren(b);
     assert.ok(b1);
@@ -78,7 +79,8 @@ describe('Tasks tree provider', () => {
   it('refreshing one list reloads that list only', async () => {
     const api = new FakeTasksApi([list('L', 'Home'), list('M', 'Work')], { L: [[task('a', '1')]], M: [[task('m', '1')]] });
     const { tree, changes } = provider(api);
-    const [home, work] = await tree.getChildren();
+    const top = await tree.getChildren();
+    const [home, work] = [top.at(0), top.at(1)];
     assert.ok(home && work);
     await tree.getChildren(home);
     await tree.getChildren(work);
@@ -97,10 +99,10 @@ describe('Tasks tree provider', () => {
     const { tree } = provider(api);
     const [home] = await tree.getChildren();
     assert.ok(home);
-    const [errorRow] = await tree.getChildren(home);
+    const errorRow = (await tree.getChildren(home)).at(0);
     assert.ok(errorRow && errorRow.kind === 'message');
     const item = tree.getTreeItem(errorRow);
-    assert.match(String(item.label), /Could not load the tasks: Service error: Backend Error/);
+    assert.match(labelText(item.label), /Could not load the tasks: Service error: Backend Error/);
     assert.equal((item.command as { command: string }).command, 'desk.tasks.refresh');
     api.failLists.clear();
     assert.deepEqual(labels(tree, await tree.getChildren(home)), ['a']);
@@ -111,7 +113,8 @@ describe('Tasks tree provider', () => {
     const { tree } = provider(api, { showCompleted: false });
     const [home] = await tree.getChildren();
     assert.ok(home);
-    const [done, open] = await tree.getChildren(home);
+    const rows = await tree.getChildren(home);
+    const [done, open] = [rows.at(0), rows.at(1)];
     assert.ok(done && open);
     assert.equal(api.calls[0]?.showCompleted, false);
     assert.deepEqual(tree.getTreeItem(done).checkboxState, { state: 1, tooltip: 'Reopen this task' });
@@ -135,7 +138,8 @@ describe('Tasks tree provider: lists left open', () => {
       log: () => undefined,
       expandedLists: new ExpandedLists(memento),
     });
-    const [home, work] = await tree.getChildren();
+    const top = await tree.getChildren();
+    const [home, work] = [top.at(0), top.at(1)];
     assert.ok(home && work);
     assert.equal(tree.getTreeItem(home).collapsibleState, 2, 'Home was left open');
     assert.equal(tree.getTreeItem(work).collapsibleState, 1);
