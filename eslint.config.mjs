@@ -1,5 +1,5 @@
 // Lint for Desk: typescript-eslint's strictTypeChecked (two house choices below: numbers in template literals, and
-// require-await off in tests and benchmarks; the folders that do not meet it yet are in STRICT_RULES_NOT_YET_MET),
+// require-await off in tests and benchmarks; every folder meets it),
 // a switch that must name every case, the architecture's import boundaries (docs/architecture.md): what may import
 // vscode, the emulator, or another feature's insides, and Desk's own rules for its house rules (build/eslint-rules,
 // the plugin `desk`).
@@ -30,12 +30,6 @@ const otherFeatureInsides = (self, depth) =>
   }));
 /** How deep below a feature's folder its files go, for the import rule above. */
 const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
-
-/** strictTypeChecked's rules still off per folder, until the folder meets them (src/, bench/ and the rest meet all). */
-const STRICT_RULES_NOT_YET_MET = {
-  'test/ui': ['no-deprecated', 'no-unnecessary-condition', 'no-unsafe-argument', 'no-unsafe-assignment', 'no-unsafe-call', 'no-unsafe-member-access', 'no-unsafe-return'],
-  'test/vscode': ['no-base-to-string', 'no-deprecated', 'no-redundant-type-constituents', 'no-unnecessary-condition', 'no-unnecessary-type-assertion', 'no-unnecessary-type-conversion', 'no-unnecessary-type-parameters', 'no-unsafe-argument', 'no-unsafe-class-instance-assignment', 'no-unsafe-member-access', 'restrict-template-expressions', 'unbound-method'],
-};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.desk-data/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
@@ -85,15 +79,6 @@ export default tseslint.config(
     files: [`src/features/${name}/${'*/'.repeat(depth)}*.ts`],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator, ...otherFeatureInsides(name, depth)] }] },
   }))),
-  // The folders that do not meet strictTypeChecked yet (issue 30), with the rules each still breaks (counts in
-  // docs/architecture.md, under `eslint`). Most of no-unnecessary-condition's findings are reads that may miss
-  // (`list[0]`, a regex group, a record's key, JSON from the network in tests) that TypeScript types as always
-  // there: fix them by typing the read as possibly absent (`.at()`, `groupsOf`, `Partial<Record>`), not by
-  // dropping the check. A folder leaves this list when its rules are met.
-  ...Object.entries(STRICT_RULES_NOT_YET_MET).map(([folder, rules]) => ({
-    files: [`${folder}/**/*.ts`],
-    rules: Object.fromEntries(rules.map((name) => [`@typescript-eslint/${name}`, 'off'])),
-  })),
   {
     files: ['**/*.ts'],
     plugins: { desk },

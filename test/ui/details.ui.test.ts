@@ -20,7 +20,7 @@ describe('Details and date steps (UI)', function () {
   /** Waits until the details webview shows the rendered page (its h1 is the thing's name). */
   async function renderedHeading(page: Page, title: string): Promise<void> {
     // Webviews sit over the editor in their own container, a page in an inner frame.
-    const heading = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame').locator('h1');
+    const heading = page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame').locator('h1');
     await heading.first().waitFor({ state: 'visible', timeout: 20000 });
     assert.match(await heading.first().innerText(), new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   }
@@ -107,7 +107,7 @@ describe('Details and date steps (UI)', function () {
     await renderedHeading(page, 'ideas.txt');
     const labels = await tabLabels(page);
     assert.ok(!labels.some((label) => /\.json$/.test(label)), labels.join(', '));
-    const page$ = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    const page$ = page.locator('iframe.webview.ready').last().contentFrame().frameLocator('#active-frame');
     const cells = (await page$.locator('td').allInnerTexts()).map((text) => text.trim());
     for (const field of ['Kind', 'Size', 'In', 'Owner', 'Modified']) assert.ok(cells.includes(field), `no "${field}" row: ${cells.join(' | ')}`);
     assert.ok(cells.includes('My Drive'), `the folder it is in, by name: ${cells.join(' | ')}`);

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import fetch from 'node-fetch';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { activityItem, chooseFromContextMenu, emulatorToken, getAsAlice, notification, openDeskContainer, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
+import { activityItem, chooseFromContextMenu, emulatorToken, getAsAlice, notification, openDeskContainer, type PageElement, openInAnotherBrowser, saveScreenshot, showOnlyViews, signInThroughConsent, treeRow, treeRowLabels, useWorkbench } from './workbench';
 
 interface RowElement {
   querySelector(selector: string): { textContent: string | null } | null;
@@ -71,7 +71,7 @@ describe('Drive folders in the Explorer (UI)', function () {
   async function showExplorer(page: Page): Promise<void> {
     const item = activityItem(page, 'Explorer');
     await item.waitFor({ state: 'visible', timeout: 60000 });
-    const selected = await item.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
+    const selected = await item.evaluate((element: PageElement) => element.closest('.action-item')?.classList.contains('checked') ?? false);
     if (!selected) await item.click();
     await page.locator('.part.sidebar .explorer-folders-view').waitFor({ state: 'visible', timeout: 30000 });
   }
@@ -79,11 +79,11 @@ describe('Drive folders in the Explorer (UI)', function () {
   /** The Explorer's rows right below the workspace folder `root`, in screen order. */
   async function childrenOf(page: Page, root: string): Promise<string[]> {
     const rows = page.locator('.part.sidebar .explorer-folders-view .monaco-list-row[role="treeitem"]');
-    const found = await rows.evaluateAll((elements) => elements.map((element) => ({ label: element.querySelector('.label-name')?.textContent?.trim() ?? '', level: Number(element.getAttribute('aria-level')) })));
+    const found = await rows.evaluateAll((elements: PageElement[]) => elements.map((element) => ({ label: element.querySelector('.label-name')?.textContent?.trim() ?? '', level: Number(element.getAttribute('aria-level')) })));
     // Workspace folders are the rows of level 1 (a Drive folder of the same name may be listed deeper).
     const start = found.findIndex((row) => row.label === root && row.level === 1);
     if (start < 0) return [];
-    const level = found[start]?.level ?? 0;
+    const level = found[start].level;
     const children: string[] = [];
     for (const row of found.slice(start + 1)) {
       if (row.level <= level) break;

@@ -1,7 +1,7 @@
 // Shared drives as a user meets them: "Shared drives" beside My Drive lists the seeded "Team Desk", which expands to
 // its folders and files; its row's menu offers the drive's own commands (members, rename, hide, delete).
 import * as assert from 'node:assert/strict';
-import { openDeskContainer, showOnlyViews, signInThroughConsent, treeRow, treeRows, useWorkbench } from './workbench';
+import { openDeskContainer, type PageElement, showOnlyViews, signInThroughConsent, treeRow, treeRows, useWorkbench } from './workbench';
 
 describe('Drive shared drives (UI)', function () {
   this.timeout(180000);
@@ -29,7 +29,7 @@ describe('Drive shared drives (UI)', function () {
     // The drive's own Trash closes its rows, indented under the drive (the user's Trash is a section of its own).
     const expanded = (await treeRows(page).locator('.label-name').allInnerTexts()).map((text) => text.trim());
     assert.deepEqual(expanded.slice(expanded.indexOf('Team Desk')), ['Team Desk', 'Planning', 'sprint-12.md', 'team-handbook.md', 'Trash', 'Shared with me', 'Trash']);
-    const levels = await treeRows(page).evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-level')));
+    const levels = await treeRows(page).evaluateAll((rows: PageElement[]) => rows.map((row) => row.getAttribute('aria-level')));
     assert.equal(levels[expanded.indexOf('Trash')], levels[expanded.indexOf('Planning')], 'the drive\'s Trash sits beside its folders');
     await opened().screenshot('drive-shared-drives', { keepPointer: true });
   });

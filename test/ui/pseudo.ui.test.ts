@@ -35,7 +35,7 @@ async function userData(emulatorUrl: string): Promise<string[]> {
     const events = (await get<{ items?: Titled[] }>(`/calendar/v3/calendars/${encodeURIComponent(calendar.id ?? '')}/events?singleEvents=true&maxResults=2500`)).items ?? [];
     texts.push(...events.flatMap((event) => [event.summary ?? '', event.location ?? '']));
   }
-  const shelves = (await get<{ items?: Array<Titled & { id?: number }> }>('/books/v1/mylibrary/bookshelves')).items ?? [];
+  const shelves = (await get<{ items?: Array<Omit<Titled, 'id'> & { id?: number }> }>('/books/v1/mylibrary/bookshelves')).items ?? [];
   for (const shelf of shelves) {
     texts.push(shelf.title ?? '');
     const volumes = (await get<{ items?: Array<{ volumeInfo?: { title?: string; authors?: string[] } }> }>(`/books/v1/mylibrary/bookshelves/${shelf.id ?? 0}/volumes`)).items ?? [];

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { getAsAlice, openDeskContainer, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
+import { getAsAlice, openDeskContainer, type PageElement, runCommand, signInThroughConsent, useWorkbench, RESULTS_DIR } from './workbench';
 
 interface ApiTask { id: string; title: string; status: string }
 interface ApiList { id: string; title: string }
@@ -103,7 +103,7 @@ describe('Tasks view (UI)', function () {
     // reveal and collapse the list again.
     const added = row(page, 'Batteries (AA)');
     await added.waitFor({ state: 'visible', timeout: 15000 });
-    await page.waitForFunction((element) => element?.getAttribute('aria-selected') === 'true', await added.elementHandle(), { timeout: 15000 });
+    await page.waitForFunction((element: PageElement | null) => element?.getAttribute('aria-selected') === 'true', await added.elementHandle(), { timeout: 15000 });
     const lists = await asAlice<{ items: ApiList[] }>('/tasks/v1/users/@me/lists');
     const list = lists.items.find((item) => item.title === 'Groceries');
     assert.ok(list);

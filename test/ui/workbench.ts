@@ -22,6 +22,18 @@ export const repoRoot = findRepoRoot(__dirname);
 // Loaded at run time: the compiled test lives under out/, the launcher stays in scripts/.
 const launcher = require(path.join(repoRoot, 'scripts', 'vscode', 'launch.js')) as Launcher;
 
+/**
+ * The parts of a DOM element the tests read inside the page (in evaluate callbacks). tsconfig has no DOM lib (the
+ * extension runs in Node), so Playwright's own Element types do not resolve in this project.
+ */
+export interface PageElement {
+  readonly textContent: string | null;
+  readonly classList: { contains(name: string): boolean };
+  closest(selector: string): PageElement | null;
+  querySelector(selector: string): PageElement | null;
+  getAttribute(name: string): string | null;
+}
+
 export interface OpenWorkbenchOptions {
   /** Emulator data: the demo accounts' lists and files, or nothing. Default demo. */
   seed?: 'demo' | 'none';
@@ -131,7 +143,7 @@ export function activityItem(page: Page, title: string): Locator {
 export async function openDeskContainer(page: Page): Promise<void> {
   const item = activityItem(page, 'Desk');
   await item.waitFor({ state: 'visible', timeout: 30000 });
-  const selected = await item.evaluate((element) => element.closest('.action-item')?.classList.contains('checked') ?? false);
+  const selected = await item.evaluate((element: PageElement) => element.closest('.action-item')?.classList.contains('checked') ?? false);
   if (!selected) await item.click();
   await page.locator('.part.sidebar').waitFor({ state: 'visible' });
   await extensionsActivated(page);
@@ -276,7 +288,7 @@ export async function getAsAlice<T>(emulatorUrl: string, pathname: string): Prom
 /** Another client of alice's replaces the content of her Drive file titled `title` (outside Desk). */
 export async function changeOnDriveAsAlice(emulatorUrl: string, title: string, text: string): Promise<void> {
   const q = encodeURIComponent(`title = '${title}' and trashed = false`);
-  const [file] = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items;
+  const file = (await getAsAlice<{ items: Array<{ id: string }> }>(emulatorUrl, `/drive/v2/files?q=${q}`)).items.at(0);
   if (!file) throw new Error(`no file titled ${title} on alice's Drive`);
   const response = await fetch(`${emulatorUrl}/upload/drive/v2/files/${file.id}?uploadType=media`, {
     method: 'PUT',

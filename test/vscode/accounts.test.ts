@@ -110,7 +110,7 @@ describe('Accounts: a document names its account, and no other account reads or 
     await saveIsRefused(document, typed);
     // Each operation of the file system, in Desk's words (as the provider answers VS Code).
     const fileSystem = api.drive.fileSystem;
-    const refused = async (operation: () => Thenable<unknown> | unknown, message: string): Promise<void> => {
+    const refused = async (operation: () => unknown, message: string): Promise<void> => {
       await assert.rejects(Promise.resolve().then(operation), (error: Error) => {
         assert.equal(error.message, message);
         assert.match(error.name, /Unavailable \(FileSystemError\)/);
@@ -157,7 +157,7 @@ describe('Accounts: a document names its account, and no other account reads or 
 
     // "Add to Workspace" as alice records the folder's account (the call to VS Code is recorded, not made).
     await vscode.commands.executeCommand('desk.drive.revealFile', folder.id);
-    const row = api.drive.treeView.selection[0];
+    const row = api.drive.treeView.selection.at(0);
     assert.ok(row && 'item' in row && row.item.id === folder.id);
     const workspace = vscode.workspace as unknown as Record<string, unknown>;
     const original = workspace.updateWorkspaceFolders;

@@ -17,7 +17,7 @@ describe('choosing Google without an OAuth client', () => {
       return items.find((item) => item === 'Enter Client ID…');
     });
     stubs.stub('showInputBox', async (options: unknown) => {
-      prompts.push(String((options as { title?: string }).title ?? ''));
+      prompts.push((options as { title?: string }).title ?? '');
       return undefined; // the user presses Escape
     });
     await vscode.commands.executeCommand('desk.useGoogle');

@@ -110,7 +110,7 @@ describe('Due tasks in the Calendar Agenda', function () {
   it('"Show in Tasks View" selects the task\'s row there', async () => {
     const row = await eventually('the task row', () => taskRow());
     assert.equal(await vscode.commands.executeCommand('desk.calendar.showTaskInTasks', row), true);
-    const selected = api.tasks.view.selection[0];
+    const selected = api.tasks.view.selection.at(0);
     assert.equal(selected?.kind === 'task' ? selected.task.id : undefined, taskId);
   });
 

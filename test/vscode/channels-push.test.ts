@@ -12,7 +12,7 @@ import type { DriveChangesState } from '../../src/features/drive';
 import * as vscode from 'vscode';
 import { consentBrowser } from '../support/consentBrowser';
 import fetch from 'node-fetch';
-import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, eventually, labelText, WindowStubs } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorToken, emulatorUrl, eventually, labelText, messageText, WindowStubs } from './support';
 
 /** Polls every millisecond or so (eventually's 50 ms would blur a latency figure). */
 async function soon<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
@@ -89,11 +89,11 @@ describe('Channels with the built-in receiver in VS Code', function () {
     }
     assert.ok(made, `no channels (${errors.join('; ')}; picks: ${picks.join(' | ')})`);
     // A web address where the domain goes is refused in the box, saying what to type.
-    assert.match(String(await asked[0]?.validateInput?.('https://example.com')), /the domain alone, e\.g\. example\.com/);
-    assert.equal(await asked[0]?.validateInput?.('example.com'), undefined);
+    assert.match(messageText(await asked.at(0)?.validateInput?.('https://example.com')), /the domain alone, e\.g\. example\.com/);
+    assert.equal(await asked.at(0)?.validateInput?.('example.com'), undefined);
     assert.ok(eventLabels.includes('A user becomes or stops being an administrator') && !eventLabels.includes('makeAdmin'), `event choices: ${eventLabels.join(', ')}`);
     const hasAdminScope = (await api.desk.auth.listSessions()).some((session) => session.scopes.includes('https://www.googleapis.com/auth/admin.directory.user'));
-    assert.ok(hasAdminScope, `a session with the admin scope (asked: ${grantAsked})`);
+    assert.ok(hasAdminScope, `a session with the admin scope (asked: ${String(grantAsked)})`);
     assert.deepEqual(made.map((record) => record.target), [
       { kind: 'directoryUsers', domain: 'example.com', event: 'add' },
       { kind: 'directoryUsers', domain: 'example.com', event: 'makeAdmin' },
@@ -114,7 +114,7 @@ describe('Channels with the built-in receiver in VS Code', function () {
     const added = api.channels.tree.notificationsOf(adds.id).find((notification) => notification.resourceState === 'add');
     assert.ok(added, 'the add notification is listed under its channel');
     assert.ok(added.body?.includes(email), `body: ${String(added.body)}`);
-    assert.equal(JSON.parse(added.body ?? '{}').kind, 'admin#directory#user');
+    assert.equal((JSON.parse(added.body ?? '{}') as { kind?: unknown }).kind, 'admin#directory#user');
     await eventually('the makeAdmin channel\'s sync', () => (channelRow(makeAdmins.id)?.record.messages === 1 ? true : undefined), 10000);
     assert.equal(api.channels.tree.notificationsOf(makeAdmins.id).some((notification) => notification.resourceState === 'add'), false, 'an add is not a makeAdmin');
 
@@ -209,10 +209,10 @@ describe('Channels with the built-in receiver in VS Code', function () {
     const seen = await soon('the polled change', () => (api.drive.changesState().entries.some((entry) => entry.title === polledTitle) ? true : undefined), 45000).catch(() => false);
     const pollLatency = seen ? `${Date.now() - pollStarted} ms` : '> 45 s';
     const state = api.drive.changesState();
-    console.log(`      change → Drive status bar: push ${pushLatency} ms; without push ${pollLatency} (${state.usesLongPoll ? 'long poll announced' : 'poll'}, window focused: ${vscode.window.state.focused})`);
+    console.log(`      change → Drive status bar: push ${pushLatency} ms; without push ${pollLatency} (${state.usesLongPoll ? 'long poll announced' : 'poll'}, window focused: ${String(vscode.window.state.focused)})`);
 
     // Started again, the receiver brings push back.
-    address = String(await vscode.commands.executeCommand<string>('desk.channels.startReceiver'));
+    address = String(await vscode.commands.executeCommand<string | undefined>('desk.channels.startReceiver'));
     await eventually('push working again', async () => ((await driveState()).push ? true : undefined), 15000);
     assert.deepEqual(errors, []);
   });

@@ -58,7 +58,7 @@ describe('Drive bulk commands in VS Code (batch requests)', function () {
       const found = (await myDriveRows()).filter((row) => titles.includes(label(row)));
       return found.length === titles.length ? found : undefined;
     });
-    const [a, b, c] = titles.map((title) => rows.find((row) => label(row) === title) as FileNode);
+    const [a, b, c] = titles.map((title) => rows.find((row) => label(row) === title));
     assert.ok(a && b && c);
     // Another client deletes b for good: Desk's row for it is stale, and trashing it is a 404.
     assert.equal((await http('DELETE', `/drive/v2/files/${b.item.id}`)).status, 204);

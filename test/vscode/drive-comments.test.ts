@@ -41,6 +41,11 @@ async function remote(fileId: string, commentId: string): Promise<DriveComment> 
   return (await emulatorRequest<DriveComment>('GET', `/drive/v2/files/${fileId}/comments/${commentId}`)).body;
 }
 
+/** Desk's entries of a comment thread (VS Code's API types a thread's comments as plain vscode.Comment). */
+function isDriveEntry(comment: vscode.Comment): comment is DriveCommentEntry {
+  return 'target' in comment;
+}
+
 const stubs = new WindowStubs();
 
 describe('Drive comments in VS Code', function () {
@@ -164,7 +169,7 @@ describe('Drive comments in VS Code', function () {
     await vscode.commands.executeCommand('desk.drive.saveComment', mine);
     const after = await remote(file.id, anchored.commentId);
     assert.equal(after.replies?.find((reply) => reply.replyId === mine.target.replyId)?.content, 'Whitespace and comments too.');
-    assert.equal((target.comments.find((entry) => (entry as DriveCommentEntry).target.replyId === mine.target.replyId) as DriveCommentEntry).mode, vscode.CommentMode.Preview);
+    assert.equal(target.comments.filter(isDriveEntry).find((entry) => entry.target.replyId === mine.target.replyId)?.mode, vscode.CommentMode.Preview);
 
     const asked: unknown[] = [];
     stubs.stub('showWarningMessage', async (...args: unknown[]) => {
@@ -183,7 +188,7 @@ describe('Drive comments in VS Code', function () {
     const editor = await openFile();
     editor.selection = new vscode.Selection(3, 3, 3, 10);
     stubs.stub('showInputBox', async () => 'Why not?');
-    const added = (await vscode.commands.executeCommand('desk.drive.addComment')) as DriveComment;
+    const added = await vscode.commands.executeCommand<DriveComment | undefined>('desk.drive.addComment');
     assert.ok(added?.commentId);
     const stored = await remote(file.id, added.commentId);
     assert.equal(stored.content, 'Why not?');
@@ -196,7 +201,7 @@ describe('Drive comments in VS Code', function () {
     // The gutter's "+" makes an empty thread; its Add button sends the typed text for the thread's lines.
     let disposed = false;
     const draft = { uri: editor.document.uri, range: new vscode.Range(0, 0, 0, 0), comments: [], dispose: () => { disposed = true; } };
-    const fromBox = (await vscode.commands.executeCommand('desk.drive.createComment', { thread: draft, text: 'Title case?' })) as DriveComment;
+    const fromBox = await vscode.commands.executeCommand<DriveComment>('desk.drive.createComment', { thread: draft, text: 'Title case?' });
     assert.equal((await remote(file.id, fromBox.commentId)).context?.value, '# Review');
     assert.equal(disposed, true, 'the draft gives way to Drive\'s thread');
     assert.equal((await thread(editor.document, fromBox.commentId)).range?.start.line, 0);
@@ -205,7 +210,7 @@ describe('Drive comments in VS Code', function () {
   it('lists the comments under the file in the tree, and a comment row opens the file at its line', async () => {
     const row = await fileRow();
     assert.equal(api.drive.provider.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    const [group] = await api.drive.provider.getChildren(row);
+    const group = (await api.drive.provider.getChildren(row)).at(0);
     assert.equal(group?.kind, 'comments');
     const expected = (await emulatorRequest<{ items: DriveComment[] }>('GET', `/drive/v2/files/${file.id}/comments`)).body.items;
     assert.equal(labelText(api.drive.provider.getTreeItem(group)), `Comments (${expected.length})`);

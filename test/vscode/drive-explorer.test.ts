@@ -39,7 +39,7 @@ describe('Drive folders in the Explorer', function () {
 
   it('"Add to Workspace" on a folder row adds desk-drive://<account>/My Drive/<folder> after the workspace\'s folders', async () => {
     await vscode.commands.executeCommand('desk.drive.revealFile', folderId);
-    const row = api.drive.treeView.selection[0];
+    const row = api.drive.treeView.selection.at(0);
     assert.ok(row && 'item' in row && row.item.id === folderId, 'the folder row is selected');
     const calls: unknown[][] = [];
     const workspace = vscode.workspace as unknown as Record<string, unknown>;

@@ -54,6 +54,7 @@ describe('Drive sharing and properties in VS Code', function () {
     return child(await section('myDrive'), title);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the type of the JSON body it reads
   const asBob = <T>(method: string, path: string, body?: unknown) => emulatorRequest<T>(method, path, body, BOB);
   const sharedWithBob = async (): Promise<string[]> => (await asBob<{ items: ApiFile[] }>('GET', `/drive/v2/files?q=${encodeURIComponent('sharedWithMe and trashed = false')}&maxResults=1000`)).body.items.map((file) => file.id);
   const permissions = async (fileId: string): Promise<ApiPermission[]> => (await emulatorRequest<{ items: ApiPermission[] }>('GET', `/drive/v2/files/${fileId}/permissions`)).body.items;

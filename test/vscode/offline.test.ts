@@ -4,7 +4,6 @@
 // must be on the service exactly once, with no click. The window reload of the walkthrough is not part of this run
 // (a suite cannot reload its own host); the queue surviving one is covered by the unit tests of the write queue.
 import * as assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,36 +14,7 @@ import { driveUri } from '../../src/features/drive/fs/driveFileSystem';
 import type { CalendarNode, DayNode, EventNode } from '../../src/features/calendar/tree/model';
 import type { TaskListNode, TaskNode } from '../../src/features/tasks/tree/nodes';
 import { activateAndSignIn, EXTENSION_ID, eventually, labelText, replaceText, WindowStubs } from './support';
-
-interface RunningEmulator {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
-/** Starts the built emulator on `port` (0: any) with durable data in `dataDir`; resolves once it listens. */
-function startEmulator(dataDir: string, port: number): Promise<RunningEmulator> {
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(extension);
-  const child = spawn(process.execPath, [path.join(extension.extensionPath, 'dist', 'emulator.js'), '--port', String(port), '--seed', 'demo', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.once('exit', (code) => { reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)); });
-  });
-}
-
-/** Stops it as a network loss would look from Desk (SIGTERM: the emulator flushes its store first). */
-async function stopEmulator(emulator: RunningEmulator): Promise<void> {
-  if (emulator.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => emulator.child.once('exit', resolve));
-  emulator.child.kill('SIGTERM');
-  await exited;
-}
+import { type RunningEmulator, startEmulator, stopEmulator } from './twoPhase/emulatorProcess';
 
 const stubs = new WindowStubs();
 
@@ -81,7 +51,9 @@ describe('Offline walkthrough: five actions offline, then the service back', fun
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration().update('desk.emulator.url', originalUrl, vscode.ConfigurationTarget.Global);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in before(), which may have failed first
     if (emulator) await stopEmulator(emulator);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in before(), which may have failed first
     await api?.desk.session.check();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -92,7 +64,8 @@ describe('Offline walkthrough: five actions offline, then the service back', fun
     const list = lists[0];
     assert.ok(list, 'the demo data has task lists');
     const open = (await api.tasks.tree.getChildren(list)).filter((node): node is TaskNode => node.kind === 'task' && node.task.status !== 'completed');
-    const [toComplete, withNotes] = open;
+    const toComplete = open.at(0);
+    const withNotes = open.at(1);
     assert.ok(toComplete && withNotes, 'two open tasks in the first list');
     await vscode.commands.executeCommand('desk.tasks.editNotes', withNotes);
     const notes = await eventually('the notes editor', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-tasks' && doc.uri.query.includes(withNotes.task.id)));

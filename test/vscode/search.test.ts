@@ -60,7 +60,7 @@ describe('Desk: Search… in VS Code', function () {
   const separators = (items: readonly EverythingPickItem[]): string[] => items.filter((item) => item.kind === vscode.QuickPickItemKind.Separator).map((item) => item.label);
   const hit = (items: readonly EverythingPickItem[], pattern: RegExp, service: string): EverythingPickItem => {
     const found = items.find((item) => item.role === 'hit' && item.service === service && pattern.test(item.label));
-    assert.ok(found, `no ${service} hit ${pattern} among ${items.map((item) => `${item.service ?? '-'}:${item.label}`).join(', ')}`);
+    assert.ok(found, `no ${service} hit ${String(pattern)} among ${items.map((item) => `${item.service ?? '-'}:${item.label}`).join(', ')}`);
     return found;
   };
   const openDocument = (scheme: string, fragment: string): Promise<vscode.TextDocument> =>
@@ -85,7 +85,7 @@ describe('Desk: Search… in VS Code', function () {
 
     picker.accept(file);
     await chosen;
-    const selected = api.drive.treeView.selection[0];
+    const selected = api.drive.treeView.selection.at(0);
     assert.equal(selected && 'item' in selected ? selected.item.id : undefined, made.fileId, 'the file is selected in the Drive tree');
     await openDocument('desk-drive', 'dune-notes.txt');
   });

@@ -22,6 +22,7 @@ export async function emulatorToken(account = 'alice@example.com'): Promise<stri
 }
 
 /** A request to the emulator as `account` (alice by default), outside Desk. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the type of the JSON body it reads
 export async function emulatorRequest<T>(method: string, path: string, body?: unknown, account?: string): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { Authorization: `Bearer ${await emulatorToken(account)}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -53,6 +54,12 @@ export { byLabel, DialogStep, FIRST_ACTION, scriptDialogs, WindowStubs } from '.
 export function labelText(item: vscode.TreeItem): string {
   const label = item.label;
   return typeof label === 'string' ? label : label?.label ?? '';
+}
+
+/** An input box validator's answer that must be a plain message: its text, or a failure for anything else. */
+export function messageText(answer: unknown): string {
+  assert.ok(typeof answer === 'string', `a message, not ${JSON.stringify(answer)}`);
+  return answer;
 }
 
 /** Polls `probe` until it gives a value (every 50 ms, up to `timeoutMs`), for results that arrive asynchronously. */

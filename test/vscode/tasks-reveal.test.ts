@@ -14,7 +14,7 @@ describe('Tasks: Enter on a task shows its row, also one added elsewhere after i
   let listId = '';
 
   const selectedTask = (): string | undefined => {
-    const row = api.tasks.view.selection[0];
+    const row = api.tasks.view.selection.at(0);
     return row?.kind === 'task' ? row.task.id : undefined;
   };
   const addTask = async (title: string): Promise<string> => (await emulatorRequest<Created>('POST', `/tasks/v1/lists/${listId}/tasks`, { title })).body.id;
@@ -28,6 +28,7 @@ describe('Tasks: Enter on a task shows its row, also one added elsewhere after i
 
   after(async () => {
     if (listId) await emulatorRequest('DELETE', `/tasks/v1/users/@me/lists/${listId}`);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in before(), which may have failed first
     api?.tasks.tree.refreshLists();
   });
 

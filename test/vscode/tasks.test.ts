@@ -6,7 +6,7 @@ import fetch from 'node-fetch';
 import * as vscode from 'vscode';
 import type { DeskApi } from '../../src/extension';
 import type { TaskListNode, TaskNode, TasksNode } from '../../src/features/tasks/tree/nodes';
-import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, WindowStubs, detailsTab } from './support';
+import { activateAndSignIn, emulatorRequest, emulatorUrl, labelText, messageText, WindowStubs, detailsTab } from './support';
 
 interface ApiTask { id: string; title: string; status: string; notes?: string; due?: string; parent?: string; completed?: string }
 interface ApiList { id: string; title: string }
@@ -114,14 +114,14 @@ describe('Tasks view in VS Code', function () {
     await api.tasks.handleCheckboxes([[node, vscode.TreeItemCheckboxState.Checked]]);
     let onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
     assert.equal(onEmulator?.status, 'completed');
-    assert.ok(onEmulator?.completed, 'a completed task carries its completion time');
+    assert.ok(onEmulator.completed, 'a completed task carries its completion time');
     const ticked = await taskNode(await listNode('Errands from VS Code'), 'Buy stamps');
     assert.equal((api.tasks.tree.getTreeItem(ticked).checkboxState as { state: vscode.TreeItemCheckboxState }).state, vscode.TreeItemCheckboxState.Checked);
 
     await api.tasks.handleCheckboxes([[ticked, vscode.TreeItemCheckboxState.Unchecked]]);
     onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
     assert.equal(onEmulator?.status, 'needsAction');
-    assert.equal(onEmulator?.completed, undefined);
+    assert.equal(onEmulator.completed, undefined);
   });
 
   it('edits a task (title, notes, due date) and refuses an empty title or a date it cannot read', async () => {
@@ -129,22 +129,22 @@ describe('Tasks view in VS Code', function () {
     const seen = stubs.answerInputs('Buy stamps and envelopes', 'At the post office', '2031-05-17');
     const saved = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.editTask', node);
     assert.equal(saved?.title, 'Buy stamps and envelopes');
-    const validateTitle = seen[0]?.validateInput;
-    const validateDue = seen[2]?.validateInput;
-    assert.ok(validateTitle && validateDue);
-    assert.ok(await validateTitle(' '), 'an empty title is accepted');
-    assert.equal(await validateTitle('ok'), undefined);
-    assert.match(String(await validateDue('next blue moon')), /YYYY-MM-DD/);
+    const titleBox = seen.at(0);
+    const dueBox = seen.at(2);
+    assert.ok(typeof titleBox?.validateInput === 'function' && typeof dueBox?.validateInput === 'function');
+    assert.ok(await titleBox.validateInput(' '), 'an empty title is accepted');
+    assert.equal(await titleBox.validateInput('ok'), undefined);
+    assert.match(messageText(await dueBox.validateInput('next blue moon')), /YYYY-MM-DD/);
     // A phrase that reads is accepted, and the step says which day it means before the user confirms.
-    const tomorrow = await validateDue('tomorrow');
+    const tomorrow = await dueBox.validateInput('tomorrow');
     assert.ok(typeof tomorrow === 'object' && tomorrow !== null, 'tomorrow is accepted with the day it means');
     assert.equal(tomorrow.severity, vscode.InputBoxValidationSeverity.Info);
     assert.match(tomorrow.message, /^Due /);
-    assert.match(String(await validateDue('tomorrow 32:99')), /day without a time: remove "32:99"/);
+    assert.match(messageText(await dueBox.validateInput('tomorrow 32:99')), /day without a time: remove "32:99"/);
     const onEmulator = (await tasksOnEmulator(node.listId)).find((item) => item.id === node.task.id);
     assert.equal(onEmulator?.title, 'Buy stamps and envelopes');
-    assert.equal(onEmulator?.notes, 'At the post office');
-    assert.equal(onEmulator?.due, '2031-05-17T00:00:00.000Z');
+    assert.equal(onEmulator.notes, 'At the post office');
+    assert.equal(onEmulator.due, '2031-05-17T00:00:00.000Z');
   });
 
   it('adds a subtask and moves it to another list with the Move command', async () => {

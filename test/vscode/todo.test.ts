@@ -25,7 +25,8 @@ function codeActionsAt(uri: vscode.Uri, line: number): Thenable<vscode.CodeActio
 }
 
 function hoverText(hovers: readonly vscode.Hover[]): string {
-  return hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : 'value' in content ? content.value : ''))).join('\n');
+  // A part is a MarkdownString or a (deprecated) MarkedString: read as what both are, text or an object with a value.
+  return hovers.flatMap((hover) => (hover.contents as ReadonlyArray<string | { value: string }>).map((content) => (typeof content === 'string' ? content : 'value' in content ? content.value : ''))).join('\n');
 }
 
 describe('TODO comments → tasks in the editor', function () {
@@ -72,7 +73,7 @@ describe('TODO comments → tasks in the editor', function () {
     assert.equal(onTodo.find((action) => action.command?.command === 'desk.tasks.linkTodo')?.kind?.value, vscode.CodeActionKind.QuickFix.value);
     const elsewhere = await codeActionsAt(file, 2);
     assert.ok(!elsewhere.some((action) => action.command?.command.startsWith('desk.tasks.')), 'a Desk action on a line without a TODO');
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[] | undefined>('vscode.executeCodeLensProvider', file);
     assert.ok(!(lenses ?? []).some((lens) => lens.command?.command.startsWith('desk.')), 'Desk contributes a CodeLens');
   });
 
@@ -85,7 +86,7 @@ describe('TODO comments → tasks in the editor', function () {
     });
     const action = (await codeActionsAt(file, 1)).find((candidate) => candidate.command?.command === 'desk.tasks.linkTodo');
     assert.ok(action?.command);
-    const task = await vscode.commands.executeCommand<ApiTask | undefined>(action.command.command, ...(action.command.arguments ?? []));
+    const task = await vscode.commands.executeCommand<ApiTask | undefined>(action.command.command, ...((action.command.arguments ?? []) as unknown[]));
     assert.ok(task, 'the command did not create a task');
     assert.ok(offered.includes('From TODOs') && offered.includes('My Tasks'), `lists offered: ${offered.join(', ')}`);
 
@@ -94,7 +95,7 @@ describe('TODO comments → tasks in the editor', function () {
     assert.equal(onEmulator.body.title, 'handle an empty list');
     assert.equal(onEmulator.body.status, 'needsAction');
     assert.match(onEmulator.body.notes ?? '', /^Source: todo-sample\.ts$/m);
-    assert.ok((onEmulator.body.notes ?? '').includes(file.with({ fragment: 'L2' }).toString()), `notes: ${onEmulator.body.notes}`);
+    assert.ok((onEmulator.body.notes ?? '').includes(file.with({ fragment: 'L2' }).toString()), `notes: ${String(onEmulator.body.notes)}`);
 
     assert.equal(document.lineAt(1).text, `  // TODO(task:${task.id}): handle an empty list`);
     // The rest of the file is untouched.
@@ -326,9 +327,9 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     assert.ok(item);
     pickTarget();
     stubs.stub('showInputBox', async () => 'next friday');
-    const created = await vscode.commands.executeCommand<ApiTask[]>('desk.todo.track', item, [item]);
+    const created = await vscode.commands.executeCommand<ApiTask[] | undefined>('desk.todo.track', item, [item]);
     assert.equal(created?.length, 1);
-    trackedId = created[0]?.id ?? '';
+    trackedId = created.at(0)?.id ?? '';
     const onEmulator = await taskById(trackedId);
     assert.equal(onEmulator.body.title, 'track me from the view');
     assert.match(onEmulator.body.notes ?? '', /^Source: todo-ws\/a\.ts$/m);
@@ -358,7 +359,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     assert.ok(node);
     pickTarget();
     stubs.stub('showInputBox', async () => '');
-    const created = await vscode.commands.executeCommand<ApiTask[]>('desk.todo.track', node, [node]);
+    const created = await vscode.commands.executeCommand<ApiTask[] | undefined>('desk.todo.track', node, [node]);
     assert.deepEqual(created?.map((task) => task.title), ['bulk one', 'bulk two']);
     const document = await vscode.workspace.openTextDocument(uriOf('todo-ws/b.py'));
     const editor = await vscode.window.showTextDocument(document);
@@ -387,16 +388,16 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     insert.insert(opened.uri, new vscode.Position(0, 0), '// added\n// added\n// added\n');
     assert.ok(await vscode.workspace.applyEdit(insert));
     await opened.save();
-    const moved = await vscode.commands.executeCommand<{ uri: vscode.Uri; line: number }>('desk.todo.goToSource', node);
+    const moved = await vscode.commands.executeCommand<{ uri: vscode.Uri; line: number } | undefined>('desk.todo.goToSource', node);
     assert.equal(moved?.line, 4, `${fs.readFileSync(path.join(root, 'todo-ws/a.ts'), 'utf8')} / ${JSON.stringify(vscode.workspace.textDocuments.filter((doc) => doc.uri.path.endsWith('a.ts')).map((doc) => [doc.isDirty, doc.getText()]))}`);
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, uriOf('todo-ws/a.ts').fsPath);
-    assert.equal(vscode.window.activeTextEditor?.selection.start.line, 4);
+    assert.equal(vscode.window.activeTextEditor.selection.start.line, 4);
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.renameSync(path.join(root, 'todo-ws/a.ts'), path.join(root, 'todo-ws/renamed.ts'));
-    const renamed = await vscode.commands.executeCommand<{ uri: vscode.Uri; line: number }>('desk.todo.goToSource', node);
+    const renamed = await vscode.commands.executeCommand<{ uri: vscode.Uri; line: number } | undefined>('desk.todo.goToSource', node);
     assert.equal(renamed?.uri.fsPath, uriOf('todo-ws/renamed.ts').fsPath);
-    assert.equal(renamed?.line, 4);
+    assert.equal(renamed.line, 4);
     // The link back follows: the task's Source line names the new path.
     let notes = '';
     for (let attempt = 0; attempt < 40 && !/renamed\.ts/.test(notes); attempt++) {
@@ -411,7 +412,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     stubs.stub('showInputBox', async () => '');
     const node = await fileNode('todo-ws/c.md', 'unlinked');
     assert.ok(node);
-    const created = await vscode.commands.executeCommand<ApiTask[]>('desk.todo.track', node, [node]);
+    const created = await vscode.commands.executeCommand<ApiTask[] | undefined>('desk.todo.track', node, [node]);
     assert.equal(created?.length, 3);
     stubs.restore();
     const document = await vscode.workspace.openTextDocument(uriOf('todo-ws/c.md'));
@@ -424,7 +425,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
       return answer;
     });
     const keepId = markerOf(document.lineAt(1).text);
-    const kept = await vscode.commands.executeCommand<{ deletedTask: boolean }>('desk.todo.unlink', document.uri, 1);
+    const kept = await vscode.commands.executeCommand<{ deletedTask: boolean } | undefined>('desk.todo.unlink', document.uri, 1);
     assert.equal(kept?.deletedTask, false);
     assert.equal(document.lineAt(1).text, '<!-- TODO: unlink keep -->');
     assert.equal((await taskById(keepId)).status, 200);
@@ -434,8 +435,8 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
     answer = 'Remove Marker and Delete Task';
     const deleteId = markerOf(document.lineAt(2).text);
     const item = await itemNode('todo-ws/c.md', 'unlink delete');
-    assert.ok(item && item.kind === 'todo' && item.found.todo.taskId === deleteId);
-    const gone = await vscode.commands.executeCommand<{ deletedTask: boolean }>('desk.todo.unlink', item);
+    assert.ok(item && item.found.todo.taskId === deleteId);
+    const gone = await vscode.commands.executeCommand<{ deletedTask: boolean } | undefined>('desk.todo.unlink', item);
     assert.equal(gone?.deletedTask, true);
     assert.equal(document.lineAt(2).text, '<!-- TODO: unlink delete -->');
     const after = await taskById(deleteId);
@@ -467,7 +468,7 @@ describe('Workspace TODOs: the TODOs view, Track as Task, Go to Source, Unlink, 
       assert.equal(document.lineAt(3).text, `<!-- TODO(task:${finishedId}): finished elsewhere -->`, 'changed before confirmation');
       confirm = true;
       // At least this one (the first suite's completed TODO may still be open in an editor too).
-      assert.ok(((await vscode.commands.executeCommand<number>('desk.todo.cleanUp')) ?? 0) >= 1);
+      assert.ok(((await vscode.commands.executeCommand<number | undefined>('desk.todo.cleanUp')) ?? 0) >= 1);
     } finally {
       workspace.applyEdit = original;
     }

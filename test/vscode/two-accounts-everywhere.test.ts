@@ -100,13 +100,13 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
   it('a palette command acts in the active Desk document\'s account without asking (bob\'s task details)', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const [alices, bobs] = [tasks.find((entry) => entry.account === ALICE), tasks.find((entry) => entry.account === BOB)];
-    await vscode.window.showTextDocument(vscode.Uri.from({ scheme: 'desk-task', authority: BOB, path: `/${bobs?.listId}/${bobs?.taskId}.md`, query: 'list=x' }));
+    await vscode.window.showTextDocument(vscode.Uri.from({ scheme: 'desk-task', authority: BOB, path: `/${String(bobs?.listId)}/${String(bobs?.taskId)}.md`, query: 'list=x' }));
     const choose = (items: Array<{ label: string }>): { label: string } | undefined => items.find((item) => item.label === 'Bob Demo' || item.label.includes(`${word} ${BOB}`)) ?? items[0];
     const offered = stubs.answerPicks(choose, choose, choose);
     await vscode.commands.executeCommand('desk.tasks.completeTask');
     assert.ok(!offered.flat().some((item) => item.label === 'Alice Demo'), 'no account question');
     assert.ok(!offered.flat().some((item) => item.label.includes(ALICE)), 'only bob\'s tasks offered');
-    const status = async (entry: { account: string; listId: string; taskId: string } | undefined): Promise<string> => (await emulatorRequest<ApiTask>('GET', `/tasks/v1/lists/${entry?.listId}/tasks/${entry?.taskId}`, undefined, entry?.account)).body.status;
+    const status = async (entry: { account: string; listId: string; taskId: string } | undefined): Promise<string> => (await emulatorRequest<ApiTask>('GET', `/tasks/v1/lists/${String(entry?.listId)}/tasks/${String(entry?.taskId)}`, undefined, entry?.account)).body.status;
     assert.equal(await status(bobs), 'completed');
     assert.equal(await status(alices), 'needsAction');
     const second = stubs.answerPicks(choose, choose, choose);
@@ -175,7 +175,7 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
     const lists = ((await emulatorRequest<{ items?: ApiList[] }>('GET', '/tasks/v1/users/@me/lists', undefined, BOB)).body.items ?? []).map((list) => list.id);
     listId ??= lists[0];
     assert.ok(listId && lists.includes(listId), 'in one of bob\'s lists');
-    cleanups.push(() => emulatorRequest('DELETE', `/tasks/v1/lists/${listId}/tasks/${task.id}`, undefined, BOB));
+    cleanups.push(() => emulatorRequest('DELETE', `/tasks/v1/lists/${String(listId)}/tasks/${task.id}`, undefined, BOB));
     assert.equal(document.lineAt(0).text, `// TODO(task:${task.id}/${BOB}): ${word} in bob's tasks`);
     const completed = await vscode.commands.executeCommand<ApiTask | undefined>('desk.tasks.completeFromTodo', todoFile.toString(), 0);
     assert.equal(completed?.status, 'completed');

@@ -205,7 +205,7 @@ describe('View cache in VS Code (first rows after a reload)', function () {
     api.drive.provider.refresh();
     const myDrive = (await api.drive.provider.getChildren()).find((node) => node.kind === 'section' && node.section === 'myDrive');
     assert.ok(myDrive);
-    const driveRows = (await api.drive.provider.getChildren(myDrive)).filter((node) => node.kind === 'file').map((node) => (node.kind === 'file' ? node.item.id : ''));
+    const driveRows = (await api.drive.provider.getChildren(myDrive)).filter((node) => node.kind === 'file').map((node) => node.item.id);
     assert.ok(driveRows.length > 0);
     await eventually('the My Drive cache file', () => (fs.existsSync(fileOf('drive-my-drive')) && driveRows.every((id) => fs.readFileSync(fileOf('drive-my-drive'), 'utf8').includes(id)) ? true : undefined));
 

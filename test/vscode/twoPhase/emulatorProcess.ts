@@ -19,13 +19,13 @@ export function startEmulator(dataDir: string, port: number): Promise<RunningEmu
   const child = spawn(process.execPath, [path.join(extension.extensionPath, 'dist', 'emulator.js'), '--port', String(port), '--seed', 'demo', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
       if (url) resolve({ child, url });
     });
-    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.once('exit', (code) => { reject(new Error(`the emulator exited (${code}): ${output.slice(-500)}`)); });
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    child.once('exit', (code) => { reject(new Error(`the emulator exited (${String(code)}): ${output.slice(-500)}`)); });
   });
 }
 

@@ -40,7 +40,8 @@ describe('Offline walkthrough across a reload, phase 1: five actions offline', f
     const list = lists[0];
     assert.ok(list, 'the demo data has task lists');
     const open = (await api.tasks.tree.getChildren(list)).filter((node): node is TaskNode => node.kind === 'task' && node.task.status !== 'completed');
-    const [toComplete, withNotes] = open;
+    const toComplete = open.at(0);
+    const withNotes = open.at(1);
     assert.ok(toComplete && withNotes, 'two open tasks in the first list');
     await vscode.commands.executeCommand('desk.tasks.editNotes', withNotes);
     const notes = await eventually('the notes editor', () => vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'desk-tasks' && doc.uri.query.includes(withNotes.task.id)));

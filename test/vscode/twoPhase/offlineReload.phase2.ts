@@ -18,6 +18,7 @@ describe('Offline walkthrough across a reload, phase 2: the reloaded window, the
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- read in before(), which may have failed first
     if (handoff) await vscode.workspace.getConfiguration().update('desk.emulator.url', handoff.originalUrl, vscode.ConfigurationTarget.Global);
     if (emulator) await stopEmulator(emulator);
   });
