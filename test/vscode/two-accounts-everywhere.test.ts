@@ -192,7 +192,8 @@ describe('Two accounts at once: search, palette, next event and Drive changes in
   });
 
   it('follows each account\'s Drive changes in its own feed, saying whose; bob signing out stops his feed only', async () => {
-    await eventually('both change feeds polling', async () => ((await changesOf()).polling && (await changesOf(BOB)).polling && (await changesOf(BOB)).account === BOB ? true : undefined), 60000);
+    // Following, not only polling: a feed reports what changes after its start token, and bob's may still be fetching it.
+    await eventually('both change feeds following', async () => ((await changesOf()).following && (await changesOf(BOB)).following && (await changesOf(BOB)).account === BOB ? true : undefined), 60000);
     const title = `${word}-bob.txt`;
     const created = await emulatorRequest<{ id: string }>('POST', '/drive/v2/files', { title, mimeType: 'text/plain', parents: [{ id: 'root' }] }, BOB);
     cleanups.push(() => emulatorRequest('DELETE', `/drive/v2/files/${created.body.id}`, undefined, BOB));

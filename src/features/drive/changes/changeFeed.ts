@@ -29,6 +29,8 @@ export interface DriveChangesState {
   /** The other signed-in account the feed follows (several accounts); undefined for the first account's feed. */
   readonly account: string | undefined;
   readonly polling: boolean;
+  /** The feed holds its page token: a change made from now on is reported (one made while it starts is before it). */
+  readonly following: boolean;
   readonly pollerState: string;
   readonly usesLongPoll: boolean;
   /** Push notifications work: polls follow them, the timer keeps only a slow safety net. */
@@ -139,6 +141,7 @@ export class DriveChangeFeed extends Disposable {
     return {
       account: this.host.account,
       polling: this.poller !== undefined,
+      following: this.poller?.pageToken !== undefined,
       pollerState: this.poller?.state ?? 'stopped',
       usesLongPoll: this.poller?.usesLongPoll ?? false,
       push: this.poller?.pushed ?? false,
